@@ -1,0 +1,1 @@
+"""Seats: scripted, random, baseline bots, humans and LLMs behind one interface."""

@@ -1,0 +1,70 @@
+"""The one async interface every kind of seat implements."""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from functools import cached_property
+from typing import Any, ClassVar
+
+from sandbox.core.requests import DecisionRequest
+from sandbox.core.variant import SeatView
+
+# Why a seat ended up with a fallback decision (recorded in the transcript).
+FALLBACK_INVALID = "invalid"  # answers kept breaking the rules after repairs
+FALLBACK_PROVIDER = "provider"  # the model provider stayed unavailable
+FALLBACK_TIMEOUT = "timeout"  # no answer in time
+FALLBACK_EXHAUSTED = "exhausted"  # a scripted seat ran out of decisions (default: fallback)
+FALLBACK_QUIT = "quit"  # a human left the game
+
+
+@dataclass
+class DecisionContext:
+    """What a seat is given to decide: the request, its view, and a dry-run check.
+
+    The view is computed lazily from the events the seat may see; agents never
+    get the game state.
+    """
+
+    variant: str
+    request: DecisionRequest
+    view_fn: Callable[[], SeatView]
+    validate: Callable[[object], dict[str, Any]]
+    rules_text: str = ""
+    config_summary: Mapping[str, Any] = field(default_factory=dict)
+
+    @cached_property
+    def view(self) -> SeatView:
+        return self.view_fn()
+
+    @property
+    def seat(self) -> int:
+        return self.request.seat
+
+
+@dataclass
+class AgentAnswer:
+    """A seat's answer. ``payload=None`` asks the referee for the documented fallback."""
+
+    payload: Mapping[str, Any] | None
+    note: str = ""
+    fallback_reason: str | None = None
+    calls: list[dict[str, Any]] = field(default_factory=list)
+    repairs: int = 0
+
+
+class Agent(ABC):
+    """A seat's decision maker."""
+
+    kind: ClassVar[str] = ""
+
+    @abstractmethod
+    async def decide(self, ctx: DecisionContext) -> AgentAnswer: ...
+
+    def describe(self) -> dict[str, Any]:
+        """What the transcript header records about this seat (never secrets)."""
+        return {"kind": self.kind}
+
+    async def close(self) -> None:  # noqa: B027 - optional hook
+        """Release resources at the end of a run."""

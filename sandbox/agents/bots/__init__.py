@@ -1,0 +1,1 @@
+"""Baseline bots, one module per variant, each exporting ``BaselineBot(seed)``."""

@@ -1,0 +1,1 @@
+"""LLM seats: litellm client, prompts, repair loop, retries, call records."""

@@ -1,0 +1,164 @@
+"""Game files: TOML, validated with pydantic. See docs/config.md.
+
+A game file names the variant, its rulings (``[rules]``), fixed seat setups
+(``[[seat]]``), the default seat agent and agent overrides (``[[agent]]``),
+and run settings (``[run]``). Every error is one line naming the field and the
+allowed values.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+
+from sandbox.core.errors import ConfigError
+from sandbox.core.variant import Variant, get_variant, variant_names
+
+AgentKind = Literal["random", "scripted", "baseline", "human", "llm"]
+
+
+class Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class AgentSpec(Strict):
+    """Which agent plays a seat, and how. Selected by ``seats`` or ``role``."""
+
+    kind: AgentKind = "baseline"
+    seats: list[int] | None = Field(None, description="seat numbers this entry applies to")
+    role: str | None = Field(
+        None, description="a role or team label (e.g. 'wolves', 'killer'); matches by prefix"
+    )
+    # scripted
+    decisions: list[dict[str, Any]] = Field(default_factory=list)
+    then: Literal["fallback", "random"] = "fallback"
+    skip_unlisted: bool = Field(
+        False, description="scripted: fall back on requests until the next entry's 'decision'"
+    )
+    # llm
+    model: str | None = Field(None, description="litellm model string, e.g. 'openai/gpt-4o'")
+    api_base: str | None = None
+    api_key_env: str | None = Field(
+        None, description="name of the environment variable holding the key (never the key)"
+    )
+    temperature: float | None = Field(None, ge=0, le=2)
+    max_tokens: int | None = Field(None, ge=16, le=32768)
+    timeout_s: float = Field(60.0, gt=0, le=3600)
+    language: Literal["en", "zh"] | None = None
+    max_repairs: int | None = Field(None, ge=0, le=5)
+    concurrency: int | None = Field(None, ge=1, le=256)
+    belief_probe: bool | None = None
+    structured: Literal["auto", "json_schema", "json_object", "none"] = "auto"
+
+    @model_validator(mode="after")
+    def _llm_needs_model(self) -> AgentSpec:
+        if self.kind == "llm" and not self.model:
+            raise ValueError("an llm agent needs 'model' (a litellm model string)")
+        if self.seats is not None and self.role is not None:
+            raise ValueError("give 'seats' or 'role', not both")
+        return self
+
+
+class LLMDefaults(Strict):
+    """Defaults for every llm seat; an [[agent]] entry may override each."""
+
+    language: Literal["en", "zh"] = "en"
+    max_repairs: int = Field(2, ge=0, le=5)
+    concurrency: int = Field(8, ge=1, le=256)
+    belief_probe: bool = False
+    retry_attempts: int = Field(4, ge=1, le=10)
+    retry_max_wait_s: float = Field(20.0, gt=0, le=600)
+    retry_total_s: float = Field(120.0, gt=0, le=3600)
+
+
+class RunSettings(Strict):
+    out: str = "transcripts"
+    series: int = Field(1, ge=1, le=1000, description="consecutive games (Killer KG-5)")
+    abort_share: float | None = Field(
+        0.25,
+        ge=0,
+        le=1,
+        description="abort when more decisions than this share fell back on provider failure",
+    )
+
+
+class GameFile(Strict):
+    variant: str
+    seed: int | None = None
+    name: str | None = None
+    rules: dict[str, Any] = Field(default_factory=dict)
+    seat: list[dict[str, Any]] = Field(default_factory=list)
+    default_agent: AgentSpec = AgentSpec()
+    agent: list[AgentSpec] = Field(default_factory=list)
+    llm: LLMDefaults = LLMDefaults()
+    run: RunSettings = RunSettings()
+
+
+@dataclass(frozen=True)
+class LoadedConfig:
+    """A validated game file together with its variant and the variant's config."""
+
+    file: GameFile
+    variant: Variant[Any]
+    game_config: BaseModel
+    source: Path | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        return self.file.model_dump(mode="json", exclude_none=True)
+
+
+def load_config(path: Path) -> LoadedConfig:
+    """Read and validate a TOML game file. Raises ConfigError (one line)."""
+    try:
+        raw = tomllib.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise ConfigError(f"{path}: no such file") from None
+    except tomllib.TOMLDecodeError as err:
+        raise ConfigError(f"{path}: not valid TOML: {err}") from None
+    return parse_config(raw, path)
+
+
+def parse_config(raw: Mapping[str, Any], source: Path | None = None) -> LoadedConfig:
+    where = f"{source}: " if source else ""
+    try:
+        file = GameFile.model_validate(dict(raw))
+    except ValidationError as err:
+        raise ConfigError(where + describe_error(err)) from None
+    if file.variant not in variant_names():
+        raise ConfigError(
+            f"{where}variant: '{file.variant}' is not a game here; allowed: {variant_names()}"
+        )
+    variant = get_variant(file.variant)
+    try:
+        game_config = variant.parse_config({**file.rules, "seat": file.seat})
+    except ValidationError as err:
+        raise ConfigError(where + describe_error(err, section="rules")) from None
+    except ValueError as err:
+        raise ConfigError(f"{where}{err}") from None
+    seats = variant.seat_count(game_config)
+    for spec in file.agent:
+        bad = [s for s in spec.seats or [] if not 1 <= s <= seats]
+        if bad:
+            raise ConfigError(f"{where}agent.seats: {bad} out of range; allowed: 1..{seats}")
+    return LoadedConfig(file, variant, game_config, source)
+
+
+def describe_error(err: ValidationError, section: str | None = None) -> str:
+    """The first pydantic error as one line: field path, message, offending value."""
+    first = err.errors(include_url=False, include_context=False)[0]
+    path = ".".join(str(p) for p in first["loc"]) or "(top level)"
+    if section and not path.startswith("seat"):
+        path = f"{section}.{path}"
+    message = first["msg"]
+    if first["type"] == "extra_forbidden":
+        message = "unknown key"
+    got = first.get("input")
+    shown = "" if first["type"] in ("missing", "extra_forbidden") else f" (got {got!r})"
+    more = len(err.errors()) - 1
+    tail = f" [+{more} more error(s)]" if more else ""
+    return f"{path}: {message}{shown}{tail}"

@@ -1,0 +1,119 @@
+"""Typed, serialisable game events.
+
+Every change to a game is an event. An event is a frozen dataclass whose
+``kind`` names it in transcripts and whose ``visibility()`` says who may see it.
+State is the fold of the events; a seat's view is the fold of the events it may
+see. Payload fields hold only JSON-like values (int, str, bool, None, tuples
+and string-keyed mappings of those) so that events round-trip through JSON.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Mapping
+from typing import Any, ClassVar
+
+from sandbox.core.visibility import PUBLIC, REFEREE, Visibility, only
+
+_EVENT_TYPES: dict[str, type[Event]] = {}
+
+JSON = Any  # JSON-like value; kept loose on purpose for payloads
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Event:
+    """Base of every event. Subclasses set ``kind`` and may override ``visibility``."""
+
+    kind: ClassVar[str] = ""
+
+    def __init_subclass__(cls) -> None:
+        # No super() call: dataclass(slots=True) rebuilds classes, which breaks
+        # zero-argument super here; object.__init_subclass__ does nothing anyway.
+        if not cls.kind:
+            return
+        known = _EVENT_TYPES.get(cls.kind)
+        # dataclass(slots=True) rebuilds the class, so the same class may arrive twice.
+        if known is not None and known.__qualname__ != cls.__qualname__:
+            raise TypeError(f"event kind {cls.kind!r} registered twice")
+        _EVENT_TYPES[cls.kind] = cls
+
+    def visibility(self) -> Visibility:
+        return PUBLIC
+
+    def to_json(self) -> dict[str, JSON]:
+        data = {f.name: _thaw(getattr(self, f.name)) for f in dataclasses.fields(self)}
+        return {"kind": self.kind, "vis": self.visibility().to_json(), "data": data}
+
+
+def event_from_json(raw: Mapping[str, JSON]) -> Event:
+    """Rebuild an event from its ``to_json`` form (the transcript line's fields)."""
+    kind = raw["kind"]
+    cls = _EVENT_TYPES.get(kind)
+    if cls is None:
+        raise ValueError(f"unknown event kind {kind!r} (is its variant registered?)")
+    data = {k: freeze(v) for k, v in raw["data"].items()}
+    return cls(**data)
+
+
+def freeze(value: JSON) -> JSON:
+    """Lists become tuples, recursively, so payloads compare equal after a round trip."""
+    if isinstance(value, list | tuple):
+        return tuple(freeze(v) for v in value)
+    if isinstance(value, Mapping):
+        return {str(k): freeze(v) for k, v in value.items()}
+    return value
+
+
+def _thaw(value: JSON) -> JSON:
+    """Tuples and mappings become lists and dicts (the JSON form)."""
+    if isinstance(value, tuple | list):
+        return [_thaw(v) for v in value]
+    if isinstance(value, Mapping):
+        return {k: _thaw(v) for k, v in value.items()}
+    return value
+
+
+# --------------------------------------------------------------------------
+# Core events, shared by every variant.
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class DecisionMade(Event):
+    """A seat's accepted (or fallback) answer to an open request.
+
+    Visible to that seat alone: sealed decisions stay sealed until the variant
+    announces them. ``note`` is the seat's private reasoning, never shown to others.
+    """
+
+    kind: ClassVar[str] = "core.decision"
+    seat: int
+    request_id: str
+    decision: str
+    payload: Mapping[str, JSON]
+    note: str = ""
+    fallback: bool = False
+    fallback_reason: str = ""
+
+    def visibility(self) -> Visibility:
+        return only(self.seat)
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class StepResolved(Event):
+    """Bookkeeping: every request of a step was answered and resolved."""
+
+    kind: ClassVar[str] = "core.step"
+    step: int
+
+    def visibility(self) -> Visibility:
+        return REFEREE
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class GameEnded(Event):
+    """The final, public result of a game."""
+
+    kind: ClassVar[str] = "core.game_ended"
+    reason: str
+    results: Mapping[str, str]  # seat number (as text) -> "win" | "lose" | "draw"
+    summary: str

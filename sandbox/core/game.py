@@ -1,0 +1,196 @@
+"""The referee: drives a variant, validates every decision, records every event.
+
+``Game`` is pure and deterministic: the same variant, config, seed and
+decisions always produce the same events. It never blocks and never does I/O;
+a runner asks the seats and feeds their answers back in.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from pydantic import BaseModel
+
+from sandbox.core.errors import GameOver, UnknownRequest
+from sandbox.core.events import DecisionMade, Event, GameEnded, StepResolved, freeze
+from sandbox.core.requests import DecisionRequest, Payload, check_shape
+from sandbox.core.rng import derive_rng
+from sandbox.core.variant import Outcome, SeatView, Variant
+from sandbox.core.visibility import Visibility
+
+
+class Game:
+    """One game in progress. Create with :meth:`new` or :meth:`from_events`."""
+
+    def __init__(self, variant: Variant[Any], config: BaseModel, seed: int) -> None:
+        self.variant = variant
+        self.config = config
+        self.seed = seed
+        self.state: Any = variant.initial_state(config)
+        self.events: list[Event] = []
+        self._vis: list[Visibility] = []
+        self.step = 0
+        self._answers: dict[int, Payload] = {}
+        self._requests: tuple[DecisionRequest, ...] | None = None
+        self.ended: GameEnded | None = None
+
+    # ------------------------------------------------------------------ build
+    @classmethod
+    def new(cls, variant: Variant[Any], config: BaseModel, seed: int) -> Game:
+        game = cls(variant, config, seed)
+        for event in variant.setup(config, derive_rng(seed, "setup")):
+            game._record(event)
+        game._advance()
+        return game
+
+    @classmethod
+    def from_events(
+        cls, variant: Variant[Any], config: BaseModel, seed: int, events: Sequence[Event]
+    ) -> Game:
+        """Rebuild a game by folding recorded events (resume, fork at event N)."""
+        game = cls(variant, config, seed)
+        for event in events:
+            game._record(event)
+        return game
+
+    # ------------------------------------------------------------------ query
+    @property
+    def over(self) -> bool:
+        return self.ended is not None
+
+    @property
+    def seats(self) -> range:
+        return range(1, self.variant.seat_count(self.config) + 1)
+
+    def requests(self) -> tuple[DecisionRequest, ...]:
+        """Every request of the current step, answered or not."""
+        if self.ended is not None:
+            return ()
+        if self._requests is None:
+            self._requests = self.variant.open_requests(self.state, self.step)
+        return self._requests
+
+    def pending(self) -> tuple[DecisionRequest, ...]:
+        """The requests still waiting for an answer, in seat order."""
+        return tuple(r for r in self.requests() if r.seat not in self._answers)
+
+    def view(self, seat: int) -> SeatView:
+        visible = [(i, e) for i, e in enumerate(self.events) if self._vis[i].visible_to(seat)]
+        return self.variant.build_view(seat, visible)
+
+    def visible_events(self, seat: int | None) -> list[tuple[int, Event]]:
+        """(seq, event) pairs visible to ``seat``; ``None`` means the referee."""
+        return [
+            (i, e)
+            for i, e in enumerate(self.events)
+            if seat is None or self._vis[i].visible_to(seat)
+        ]
+
+    def roles(self) -> Mapping[int, str]:
+        return self.variant.roles(self.state)
+
+    def outcome(self) -> Outcome | None:
+        if self.ended is None:
+            return None
+        results = {int(k): v for k, v in self.ended.results.items()}
+        return Outcome(self.ended.reason, results, self.ended.summary)
+
+    # --------------------------------------------------------------- decide
+    def validate(self, request_id: str, payload: object) -> dict[str, Any]:
+        """Check an answer without recording it; return it normalised."""
+        return self._validate(self._open(request_id), payload)
+
+    def submit(self, request_id: str, payload: object, note: str = "") -> list[Event]:
+        """Record a valid answer; resolve the step once every answer is in.
+
+        Returns the events this call produced. Raises IllegalDecision (nothing
+        recorded) when the answer breaks a rule.
+        """
+        request = self._open(request_id)
+        normalised = self._validate(request, payload)
+        made = DecisionMade(request.seat, request.id, request.decision, normalised, note)
+        return self._accept(made)
+
+    def submit_fallback(self, request_id: str, reason: str, note: str = "") -> list[Event]:
+        """Apply the variant's documented fallback for a seat that gave no valid answer."""
+        request = self._open(request_id)
+        payload = dict(freeze(dict(self.variant.fallback(self.state, request))))
+        made = DecisionMade(request.seat, request.id, request.decision, payload, note, True, reason)
+        return self._accept(made)
+
+    def abort(self, reason: str, summary: str) -> list[Event]:
+        """End the game now with a draw for every seat (e.g. too many provider failures)."""
+        if self.ended is not None:
+            raise GameOver("the game is already over")
+        start = len(self.events)
+        results = {str(s): "draw" for s in self.seats}
+        self._record(GameEnded(reason, results, summary))
+        return self.events[start:]
+
+    # -------------------------------------------------------------- internal
+    def _open(self, request_id: str) -> DecisionRequest:
+        if self.ended is not None:
+            raise GameOver("the game is over; no more decisions are taken")
+        for request in self.requests():
+            if request.id == request_id:
+                if request.seat in self._answers:
+                    raise UnknownRequest(f"request {request_id} was already answered")
+                return request
+        open_ids = [r.id for r in self.pending()]
+        raise UnknownRequest(f"request {request_id} is not open; open requests: {open_ids}")
+
+    def _validate(self, request: DecisionRequest, payload: object) -> dict[str, Any]:
+        normalised = dict(freeze(check_shape(request, payload)))
+        self.variant.check(self.state, request, normalised)
+        return normalised
+
+    def _accept(self, made: DecisionMade) -> list[Event]:
+        start = len(self.events)
+        self._record(made)
+        if not self.pending():
+            self._resolve_step()
+            self._advance()
+        return self.events[start:]
+
+    def _resolve_step(self) -> None:
+        answers = dict(self._answers)
+        rng = derive_rng(self.seed, "step", self.step)
+        for event in self.variant.resolve(self.state, answers, rng):
+            self._record(event)
+        self._record(StepResolved(self.step))
+
+    def _advance(self) -> None:
+        """Check for the end; resolve at once any step in which nobody has to decide
+        (e.g. a half-night whose every possible attacker is dead)."""
+        for _ in range(10_000):
+            self._check_end()
+            if self.ended is not None or self.requests():
+                return
+            self._resolve_step()
+        raise RuntimeError(f"{self.variant.name}: no decision asked for 10000 steps")
+
+    def _check_end(self) -> None:
+        if self.ended is not None:
+            return
+        outcome = self.variant.outcome(self.state)
+        if outcome is not None:
+            results = {str(s): r for s, r in sorted(outcome.results.items())}
+            self._record(GameEnded(outcome.reason, results, outcome.summary))
+
+    def _record(self, event: Event) -> None:
+        self.events.append(event)
+        self._vis.append(event.visibility())
+        self._fold_core(event)
+        self.variant.apply(self.state, event)
+
+    def _fold_core(self, event: Event) -> None:
+        if isinstance(event, DecisionMade):
+            self._answers[event.seat] = event.payload
+        elif isinstance(event, StepResolved):
+            self.step = event.step + 1
+            self._answers = {}
+            self._requests = None
+        elif isinstance(event, GameEnded):
+            self.ended = event
+            self._requests = None

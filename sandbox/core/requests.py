@@ -1,0 +1,159 @@
+"""What a seat must decide, and the shape-level check of an answer.
+
+A request lists its fields; each field says exactly which values are legal.
+The same description drives the JSON schema given to models, the options shown
+to a human, the random seat's draws and the referee's validation.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from sandbox.core.errors import IllegalDecision
+from sandbox.core.events import freeze
+
+Scalar = int | str | bool | None
+Payload = Mapping[str, Any]
+
+
+@dataclass(frozen=True, slots=True)
+class Choice:
+    """Pick one of ``options`` (``None`` allowed only when ``nullable``)."""
+
+    name: str
+    options: tuple[Scalar, ...]
+    description: str
+    nullable: bool = False
+
+    def legal(self) -> tuple[Scalar, ...]:
+        return (*self.options, None) if self.nullable else self.options
+
+
+@dataclass(frozen=True, slots=True)
+class MultiChoice:
+    """Pick up to ``max_items`` distinct values of ``options``."""
+
+    name: str
+    options: tuple[Scalar, ...]
+    description: str
+    max_items: int
+
+
+@dataclass(frozen=True, slots=True)
+class Text:
+    """Free text (a speech). Player text is data, never instructions."""
+
+    name: str
+    description: str
+    max_chars: int = 1200
+
+
+Field = Choice | MultiChoice | Text
+
+
+@dataclass(frozen=True, slots=True)
+class DecisionRequest:
+    """One decision a seat owes now. ``id`` is unique within a game."""
+
+    id: str
+    seat: int
+    decision: str
+    rule: str
+    instruction: str
+    fields: tuple[Field, ...]
+
+    def field(self, name: str) -> Field:
+        for f in self.fields:
+            if f.name == name:
+                return f
+        raise KeyError(name)
+
+    def json_schema(self) -> dict[str, Any]:
+        """A JSON schema whose enums are exactly the legal choices."""
+        props = {f.name: _field_schema(f) for f in self.fields}
+        return {
+            "type": "object",
+            "properties": props,
+            "required": [f.name for f in self.fields],
+            "additionalProperties": False,
+        }
+
+
+def _field_schema(f: Field) -> dict[str, Any]:
+    if isinstance(f, Text):
+        return {"type": "string", "maxLength": f.max_chars, "description": f.description}
+    if isinstance(f, MultiChoice):
+        return {
+            "type": "array",
+            "items": {"enum": list(f.options)},
+            "maxItems": f.max_items,
+            "uniqueItems": True,
+            "description": f.description,
+        }
+    return {"enum": list(f.legal()), "description": f.description}
+
+
+def check_shape(request: DecisionRequest, payload: object) -> dict[str, Any]:
+    """Validate ``payload`` against the request's fields; return it normalised.
+
+    Raises :class:`IllegalDecision` naming the field and its legal values.
+    """
+    if not isinstance(payload, Mapping):
+        raise IllegalDecision(request.rule, "The answer must be a JSON object.", _legal(request))
+    names = {f.name for f in request.fields}
+    extra = sorted(set(payload) - names)
+    if extra:
+        raise IllegalDecision(
+            request.rule,
+            f"Unknown field(s) {extra}; expected exactly {sorted(names)}.",
+        )
+    out: dict[str, Any] = {}
+    for f in request.fields:
+        if f.name not in payload:
+            raise IllegalDecision(request.rule, f"Missing field '{f.name}'.", _legal(request))
+        out[f.name] = _check_field(request.rule, f, payload[f.name])
+    return out
+
+
+def _check_field(rule: str, f: Field, value: object) -> Any:
+    if isinstance(f, Text):
+        if not isinstance(value, str):
+            raise IllegalDecision(rule, f"Field '{f.name}' must be a string.")
+        if len(value) > f.max_chars:
+            raise IllegalDecision(
+                rule, f"Field '{f.name}' is {len(value)} characters; at most {f.max_chars}."
+            )
+        return value
+    if isinstance(f, MultiChoice):
+        return _check_multi(rule, f, value)
+    if not _is_member(value, f.legal()):
+        raise IllegalDecision(
+            rule, f"Field '{f.name}' = {value!r} is not allowed.", {f.name: f.legal()}
+        )
+    return value
+
+
+def _check_multi(rule: str, f: MultiChoice, value: object) -> tuple[Any, ...]:
+    if not isinstance(value, list | tuple):
+        raise IllegalDecision(rule, f"Field '{f.name}' must be a list.", {f.name: f.options})
+    bad = [v for v in value if not _is_member(v, f.options)]
+    if bad:
+        raise IllegalDecision(
+            rule, f"Field '{f.name}' has values {bad} that are not allowed.", {f.name: f.options}
+        )
+    if len(set(value)) != len(value) or len(value) > f.max_items:
+        raise IllegalDecision(
+            rule, f"Field '{f.name}' must hold at most {f.max_items} distinct values."
+        )
+    return tuple(freeze(list(value)))
+
+
+def _is_member(value: object, options: tuple[Scalar, ...]) -> bool:
+    # bool is an int subclass: True must not pass for seat 1.
+    return any(type(value) is type(o) and value == o for o in options)
+
+
+def _legal(request: DecisionRequest) -> dict[str, tuple[Scalar, ...]]:
+    return {f.name: f.legal() for f in request.fields if isinstance(f, Choice)}

@@ -1,0 +1,1 @@
+"""Four Factions (FF-1..FF-29). Importing this package registers the variant."""

@@ -1,0 +1,175 @@
+"""Plays a game: asks the seats, feeds their answers to the referee, writes the
+transcript as it goes. Sealed simultaneous decisions are asked concurrently;
+their answers are submitted in seat order so the event log is deterministic."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from sandbox.agents.base import (
+    FALLBACK_INVALID,
+    FALLBACK_PROVIDER,
+    Agent,
+    AgentAnswer,
+    DecisionContext,
+)
+from sandbox.core.errors import IllegalDecision
+from sandbox.core.events import Event
+from sandbox.core.game import Game
+from sandbox.core.requests import DecisionRequest
+from sandbox.core.variant import Outcome
+from sandbox.transcript import TranscriptWriter
+
+ABORTED = "aborted"
+# The abort rule only looks at the share once this many decisions were asked,
+# so a single early provider hiccup cannot end a game.
+ABORT_MIN_DECISIONS = 8
+
+EventHook = Callable[[int, Event], None]
+
+
+@dataclass
+class RunStats:
+    """Counters a study needs: decisions, repairs, fallbacks (per seat, per reason), usage."""
+
+    decisions: int = 0
+    repairs: int = 0
+    fallbacks: dict[int, dict[str, int]] = field(default_factory=dict)
+    calls: int = 0
+    tokens_in: int = 0
+    tokens_out: int = 0
+    cost: float = 0.0
+
+    def count_fallback(self, seat: int, reason: str) -> None:
+        per_seat = self.fallbacks.setdefault(seat, {})
+        per_seat[reason] = per_seat.get(reason, 0) + 1
+
+    def fallback_count(self, reason: str | None = None) -> int:
+        return sum(
+            n for per in self.fallbacks.values() for r, n in per.items() if reason in (None, r)
+        )
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "decisions": self.decisions,
+            "repairs": self.repairs,
+            "fallbacks": {str(s): dict(v) for s, v in sorted(self.fallbacks.items())},
+            "calls": self.calls,
+            "tokens_in": self.tokens_in,
+            "tokens_out": self.tokens_out,
+            "cost": round(self.cost, 6),
+        }
+
+
+class Runner:
+    """Drives one game to its end (or until an agent raises)."""
+
+    def __init__(
+        self,
+        game: Game,
+        agents: Mapping[int, Agent],
+        writer: TranscriptWriter | None = None,
+        *,
+        on_event: EventHook | None = None,
+        abort_share: float | None = 0.25,
+        rules_text: str = "",
+    ) -> None:
+        missing = [s for s in game.seats if s not in agents]
+        if missing:
+            raise ValueError(f"no agent for seats {missing}")
+        self.game = game
+        self.agents = agents
+        self.writer = writer
+        self.on_event = on_event
+        self.abort_share = abort_share
+        self.rules_text = rules_text
+        self.stats = RunStats()
+        self._emitted = 0
+
+    async def run(self) -> Outcome:
+        self._flush()
+        while not self.game.over:
+            requests = self.game.pending()
+            answers = await asyncio.gather(*(self._ask(r) for r in requests))
+            for request, answer in zip(requests, answers, strict=True):
+                self._submit(request, answer)
+                self._flush()
+            self._maybe_abort()
+            self._flush()
+        outcome = self.game.outcome()
+        assert outcome is not None
+        return outcome
+
+    def _context(self, request: DecisionRequest) -> DecisionContext:
+        game = self.game
+        return DecisionContext(
+            variant=game.variant.name,
+            request=request,
+            view_fn=lambda: game.view(request.seat),
+            validate=lambda payload: game.validate(request.id, payload),
+            rules_text=self.rules_text,
+        )
+
+    async def _ask(self, request: DecisionRequest) -> AgentAnswer:
+        return await self.agents[request.seat].decide(self._context(request))
+
+    def _submit(self, request: DecisionRequest, answer: AgentAnswer) -> None:
+        self.stats.decisions += 1
+        self.stats.repairs += answer.repairs
+        for record in answer.calls:
+            self._record_call(request, record)
+        if answer.payload is not None:
+            try:
+                self.game.submit(request.id, answer.payload, answer.note)
+                return
+            except IllegalDecision as err:
+                # An agent that skipped validation: the referee still decides.
+                answer = AgentAnswer(
+                    None, f"{answer.note}\n[referee] {err}".strip(), FALLBACK_INVALID
+                )
+        reason = answer.fallback_reason or FALLBACK_INVALID
+        self.stats.count_fallback(request.seat, reason)
+        self.game.submit_fallback(request.id, reason, answer.note)
+
+    def _record_call(self, request: DecisionRequest, record: Mapping[str, Any]) -> None:
+        self.stats.calls += 1
+        self.stats.tokens_in += int(record.get("tokens_in") or 0)
+        self.stats.tokens_out += int(record.get("tokens_out") or 0)
+        self.stats.cost += float(record.get("cost") or 0.0)
+        if self.writer is not None:
+            line = {
+                "seat": request.seat,
+                "request_id": request.id,
+                "decision": request.decision,
+                **record,
+            }
+            self.writer.call(line)
+
+    def _maybe_abort(self) -> None:
+        if self.abort_share is None or self.game.over:
+            return
+        asked = self.stats.decisions
+        failed = self.stats.fallback_count(FALLBACK_PROVIDER)
+        if asked >= ABORT_MIN_DECISIONS and failed / asked > self.abort_share:
+            self.game.abort(
+                ABORTED,
+                f"{failed} of {asked} decisions fell back because the model provider "
+                f"failed (limit {self.abort_share:.0%}); exclude this game from studies.",
+            )
+
+    def _flush(self) -> None:
+        events = self.game.events
+        while self._emitted < len(events):
+            seq, event = self._emitted, events[self._emitted]
+            if self.writer is not None:
+                self.writer.event(seq, event)
+            if self.on_event is not None:
+                self.on_event(seq, event)
+            self._emitted += 1
+
+    def start_from(self, seq: int) -> None:
+        """For resume: events before ``seq`` are already in the transcript."""
+        self._emitted = seq
