@@ -1,0 +1,124 @@
+"""The Four Factions config model: rulings marked "option" in the spec, the
+all-seat HP, and the fixed seats of the game file's [[seat]] tables.
+
+Every validation error names the field and the allowed values."""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Annotated, Literal
+
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationInfo, field_validator
+
+from sandbox.games.four_factions.rules import FACTIONS, SEATS
+from sandbox.games.four_factions.setup import SlotError, match_seats
+
+HP_MIN, HP_MAX = 3, 32  # FF-7
+DEFAULT_HP = 5  # see docs/rules-four-factions.md: three wounds short of death + 2 spare
+
+
+def _check_hp(value: int) -> int:
+    if not HP_MIN <= value <= HP_MAX:
+        raise ValueError(f"hp must be an integer from {HP_MIN} to {HP_MAX} (FF-7); got {value}")
+    return value
+
+
+HP = Annotated[int, AfterValidator(_check_hp)]
+FactionName = Literal["wolves", "spies", "justice", "army"]
+WeaponName = Literal["rock", "scissors", "paper"]
+
+
+class SeatSpec(BaseModel):
+    """One [[seat]] table: fixes any of faction, elite, weapon, hp for one seat."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    seat: int = Field(ge=1, le=SEATS, description="seat number, 1..16")
+    faction: FactionName | None = None
+    elite: bool | None = None
+    weapon: WeaponName | None = Field(None, description="regulars only (FF-6)")
+    hp: HP | None = None
+
+    @field_validator("weapon")
+    @classmethod
+    def _no_weapon_for_elite(cls, value: str | None, info: ValidationInfo) -> str | None:
+        if value is not None and info.data.get("elite") is True:
+            raise ValueError(
+                "an elite owns all three weapons and picks one each night (FF-5); "
+                "give 'weapon' only with elite = false or unset"
+            )
+        return value
+
+
+class FourFactionsConfig(BaseModel):
+    """Rulings (spec defaults) and fixed seats. See docs/rules-four-factions.md."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    elite_knowledge: Literal["all", "own_faction"] = Field(
+        "all", description="FF-9: an elite knows the factions of all twelve regulars, or own only"
+    )
+    weapon_assignment: Literal["balanced", "random"] = Field(
+        "balanced", description="FF-8: regulars' weapons one of each per faction, or random"
+    )
+    defender_learns_attacker: bool = Field(
+        False, description="FF-12: the defender also learns the attacker's seat"
+    )
+    wounds_between_regulars: bool = Field(
+        True, description="FF-23 ruling: light wounds also in regular-vs-regular duels"
+    )
+    reveal_faction_on_death: bool = Field(
+        False, description="FF-28: dawn announcements name the dead seats' factions"
+    )
+    day_limit: int = Field(20, ge=1, le=200, description="FF-27: last day; then draw by limit")
+    hp: HP = Field(DEFAULT_HP, description="FF-7: max HP of every seat without its own 'hp'")
+    seat: list[SeatSpec] = Field(default_factory=list, description="[[seat]] tables")
+
+    @field_validator("seat")
+    @classmethod
+    def _seats_are_playable(cls, seats: list[SeatSpec], info: ValidationInfo) -> list[SeatSpec]:
+        _check_duplicates(seats)
+        _check_faction_counts(seats)
+        mode = info.data.get("weapon_assignment", "balanced")
+        try:
+            match_seats(seats, balanced=mode == "balanced", order=None)
+        except SlotError as err:
+            raise ValueError(str(err)) from None
+        return seats
+
+    def seat_hp(self, seat: int) -> int:
+        for spec in self.seat:
+            if spec.seat == seat and spec.hp is not None:
+                return spec.hp
+        return self.hp
+
+
+def _check_duplicates(seats: list[SeatSpec]) -> None:
+    counts = Counter(s.seat for s in seats)
+    dup = sorted(n for n, c in counts.items() if c > 1)
+    if dup:
+        raise ValueError(f"seat {dup} listed more than once; give each seat at most one [[seat]]")
+
+
+def _check_faction_counts(seats: list[SeatSpec]) -> None:
+    for faction in FACTIONS:
+        mine = [s for s in seats if s.faction == faction]
+        if len(mine) > 4:
+            raise ValueError(
+                f"faction '{faction}' has {len(mine)} fixed seats "
+                f"{sorted(s.seat for s in mine)}; a faction has exactly 4 (FF-2)"
+            )
+        elites = sorted(s.seat for s in mine if s.elite is True)
+        if len(elites) > 1:
+            raise ValueError(
+                f"faction '{faction}' has {len(elites)} elites (seats {elites}); "
+                "exactly one per faction (FF-3)"
+            )
+        regulars = [s for s in mine if s.elite is False or s.weapon is not None]
+        if len(regulars) > 3:
+            raise ValueError(
+                f"faction '{faction}' has {len(regulars)} fixed regulars; at most 3 (FF-3)"
+            )
+    elites = [s.seat for s in seats if s.elite is True]
+    if len(elites) > len(FACTIONS):
+        raise ValueError(f"{len(elites)} seats fixed as elite {elites}; at most 4 (FF-3)")

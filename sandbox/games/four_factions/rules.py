@@ -1,0 +1,105 @@
+"""Four Factions rules as data: factions, pairs, weapons, the strike table (FF-21)
+and the duel procedure (FF-22). Pure functions, no state."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Literal
+
+SEATS = 16  # FF-1
+FACTIONS: tuple[str, ...] = ("wolves", "spies", "justice", "army")  # FF-2
+PAIRS: tuple[tuple[str, str], ...] = (("wolves", "justice"), ("spies", "army"))  # FF-25
+WEAPONS: tuple[str, ...] = ("rock", "scissors", "paper")  # FF-4
+SHIELDS: tuple[str, ...] = ("anti-rock", "anti-scissors", "anti-paper")  # FF-4
+FIRST_FIGHT_DAY = 4  # FF-16/FF-17
+
+Effect = Literal["none", "kill", "wound"]
+
+# FF-4: what each weapon beats.
+BEATS: Mapping[str, str] = {"rock": "scissors", "scissors": "paper", "paper": "rock"}
+
+# FF-21, the one strike table: (striking weapon, weapon the struck shield guards
+# against) -> effect. Same weapon: no effect; the weapon beats the guarded one:
+# kill whatever the HP; the guarded weapon beats the strike: light wound (HP - 1).
+STRIKE_TABLE: Mapping[tuple[str, str], Effect] = {
+    ("rock", "rock"): "none",
+    ("rock", "scissors"): "kill",
+    ("rock", "paper"): "wound",
+    ("scissors", "scissors"): "none",
+    ("scissors", "paper"): "kill",
+    ("scissors", "rock"): "wound",
+    ("paper", "paper"): "none",
+    ("paper", "rock"): "kill",
+    ("paper", "scissors"): "wound",
+}
+
+
+def shield_of(weapon: str) -> str:
+    """The shield guarding against ``weapon`` (FF-6: a regular's own shield)."""
+    return f"anti-{weapon}"
+
+
+def guarded(shield: str) -> str:
+    """The weapon a shield guards against ('anti-paper' -> 'paper')."""
+    return shield.removeprefix("anti-")
+
+
+def pair_of(faction: str) -> tuple[str, str]:
+    return next(p for p in PAIRS if faction in p)
+
+
+def pair_name(pair: tuple[str, str]) -> str:
+    return f"{pair[0]}/{pair[1]}"
+
+
+@dataclass(frozen=True, slots=True)
+class Fighter:
+    """One side of a duel, as the referee knows it for this night."""
+
+    seat: int
+    elite: bool
+    weapon: str
+    shield: str
+    hp: int
+
+
+@dataclass(frozen=True, slots=True)
+class Strike:
+    """One strike of a duel and its result on the struck fighter."""
+
+    striker: int
+    struck: int
+    weapon: str
+    effect: Effect
+    hp_after: int
+
+    @property
+    def killed(self) -> bool:
+        return self.hp_after <= 0
+
+
+def strike_effect(weapon: str, shield: str, *, regular_vs_regular: bool, wounds: bool) -> Effect:
+    """FF-21 for one strike; the FF-23 ruling option turns regular-vs-regular
+    wounds into no effect when ``wounds`` is False."""
+    effect = STRIKE_TABLE[(weapon, guarded(shield))]
+    if effect == "wound" and regular_vs_regular and not wounds:
+        return "none"
+    return effect
+
+
+def strike(a: Fighter, b: Fighter, wounds: bool) -> Strike:
+    """``a`` strikes ``b`` once (FF-21). HP 0 is death; a kill sets HP to 0."""
+    both_regular = not a.elite and not b.elite
+    effect = strike_effect(a.weapon, b.shield, regular_vs_regular=both_regular, wounds=wounds)
+    hp = {"none": b.hp, "wound": b.hp - 1, "kill": 0}[effect]
+    return Strike(a.seat, b.seat, a.weapon, effect, max(hp, 0))
+
+
+def duel(attacker: Fighter, defender: Fighter, wounds: bool) -> tuple[Strike, ...]:
+    """FF-22: the attacker strikes first; a surviving defender strikes back once
+    (also at a faction-mate, FF-24); then the duel ends."""
+    first = strike(attacker, defender, wounds)
+    if first.killed:
+        return (first,)
+    return (first, strike(defender, attacker, wounds))

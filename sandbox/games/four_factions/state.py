@@ -1,0 +1,150 @@
+"""The referee's state of a Four Factions game: the fold of every event."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from sandbox.core.events import Event
+from sandbox.games.four_factions import events as ev
+from sandbox.games.four_factions.config import FourFactionsConfig
+from sandbox.games.four_factions.rules import FACTIONS, PAIRS, SEATS, pair_name
+
+
+@dataclass
+class FFState:
+    config: FourFactionsConfig
+    faction: dict[int, str] = field(default_factory=dict)
+    elite: dict[int, bool] = field(default_factory=dict)
+    weapon: dict[int, str | None] = field(default_factory=dict)
+    max_hp: dict[int, int] = field(default_factory=dict)
+    hp: dict[int, int] = field(default_factory=dict)
+    alive: set[int] = field(default_factory=set)
+    public_dead: set[int] = field(default_factory=set)  # announced at dawn (FF-28)
+    day: int = 0
+    phase: str = "setup"
+    stage: str = "setup"
+    queue: list[int] = field(default_factory=list)  # speakers still to go (FF-18)
+    claims: dict[int, str] = field(default_factory=dict)  # day-1 "am" (FF-13)
+    loadout: dict[int, tuple[str, str]] = field(default_factory=dict)  # tonight (FF-5)
+    last_loadout: dict[int, tuple[str, str]] = field(default_factory=dict)
+    night_deaths: list[int] = field(default_factory=list)
+    pair_results: dict[str, dict[str, str]] = field(default_factory=dict)
+    limit_reached: bool = False
+
+    # ------------------------------------------------------------- queries
+    def living_sorted(self) -> list[int]:
+        return sorted(self.alive)
+
+    def publicly_alive(self) -> list[int]:
+        return [s for s in range(1, SEATS + 1) if s not in self.public_dead]
+
+    def shield(self, seat: int) -> str:
+        if self.elite[seat]:
+            return self.loadout[seat][1]
+        return f"anti-{self.weapon[seat]}"
+
+    def weapon_tonight(self, seat: int) -> str:
+        if self.elite[seat]:
+            return self.loadout[seat][0]
+        weapon = self.weapon[seat]
+        assert weapon is not None
+        return weapon
+
+    def undecided_pairs(self) -> list[tuple[str, str]]:
+        return [p for p in PAIRS if pair_name(p) not in self.pair_results]
+
+    def faction_alive(self, faction: str) -> bool:
+        return any(self.faction[s] == faction for s in self.alive)
+
+
+def speaking_order(day: int, living: list[int]) -> list[int]:
+    """FF-18: from seat ((day - 1) mod 16) + 1 upwards, wrapping, skipping the dead."""
+    start = (day - 1) % SEATS + 1
+    return sorted(living, key=lambda s: (s < start, s))
+
+
+def apply_event(state: FFState, event: Event) -> None:
+    handler = _HANDLERS.get(type(event))
+    if handler is not None:
+        handler(state, event)
+
+
+def _role(state: FFState, e: ev.RoleDealt) -> None:
+    state.faction[e.seat] = e.faction
+    state.elite[e.seat] = e.elite
+    state.weapon[e.seat] = e.weapon
+    state.max_hp[e.seat] = state.hp[e.seat] = e.max_hp
+    state.alive.add(e.seat)
+
+
+def _phase(state: FFState, e: ev.PhaseStarted) -> None:
+    state.day, state.phase, state.stage = e.day, e.phase, e.stage
+    state.queue = speaking_order(e.day, state.living_sorted()) if e.phase == "day" else []
+    if e.stage == "loadout":
+        state.last_loadout.update(state.loadout)
+        state.loadout = {}
+        state.night_deaths = []
+
+
+def _spoken(state: FFState, seat: int) -> None:
+    if state.queue and state.queue[0] == seat:
+        state.queue.pop(0)
+
+
+def _proofs(state: FFState, e: ev.ProofsGiven) -> None:
+    state.claims[e.seat] = e.am
+    _spoken(state, e.seat)
+
+
+def _said(state: FFState, e: ev.AccusationMade | ev.ProtectionMade | ev.Spoke) -> None:
+    _spoken(state, e.seat)
+
+
+def _silent(state: FFState, e: ev.NoStatement | ev.Passed) -> None:
+    _spoken(state, e.seat)
+
+
+def _loadout(state: FFState, e: ev.LoadoutChosen) -> None:
+    state.loadout[e.seat] = (e.weapon, e.shield)
+
+
+def _duel(state: FFState, e: ev.DuelResolved) -> None:
+    for s in e.strikes:
+        struck = int(s["struck"])
+        state.hp[struck] = int(s["hp_after"])
+        if state.hp[struck] <= 0 and struck in state.alive:
+            state.alive.discard(struck)
+            state.night_deaths.append(struck)
+
+
+def _pair(state: FFState, e: ev.PairDecided) -> None:
+    state.pair_results[e.pair] = dict(e.results)
+
+
+def _dawn(state: FFState, e: ev.DawnReport) -> None:
+    state.public_dead.update(e.dead)
+
+
+def _limit(state: FFState, e: ev.DayLimitReached) -> None:
+    state.limit_reached = True
+
+
+_HANDLERS: dict[type[Event], Callable[[FFState, Any], None]] = {
+    ev.RoleDealt: _role,
+    ev.PhaseStarted: _phase,
+    ev.ProofsGiven: _proofs,
+    ev.AccusationMade: _said,
+    ev.ProtectionMade: _said,
+    ev.Spoke: _said,
+    ev.NoStatement: _silent,
+    ev.Passed: _silent,
+    ev.LoadoutChosen: _loadout,
+    ev.DuelResolved: _duel,
+    ev.PairDecided: _pair,
+    ev.DawnReport: _dawn,
+    ev.DayLimitReached: _limit,
+}
+
+__all__ = ["FACTIONS", "FFState", "apply_event", "speaking_order"]
