@@ -1,23 +1,212 @@
-"""Prompt rendering for LLM seats (placeholder until the jinja2 templates land).
+"""Prompt rendering for LLM seats, from jinja2 templates under ``prompts/``.
 
 Contract used by the LLM client: ``render_prompt`` turns a seat's view and the
-open request into chat messages whose stable prefix (rules, role card, fixed
-private facts) comes first, then the history, then the question.
+open request into two chat messages:
+
+1. ``system``: the stable prefix (rules primer, role card, the seat's fixed
+   private facts, how to read the transcript). It is identical for every
+   decision of one seat in one game, so providers can cache it;
+   ``prefix_chars`` is its length.
+2. ``user``: the history the seat has seen, the current public state, the
+   question (instruction, rule id, legal options) and the answer format.
+
+Safety (why the history is built here and not in templates): players' words
+reach the prompt only as JSON-encoded strings on one line after a fixed
+"Seat N said:" prefix, and every character that could end a line or forge the
+referee's marker is escaped inside that encoding. Referee announcements are the
+only lines that start with the marker. Player text is always a template
+variable, never a template. Everything is rendered from the ``SeatView``, the
+``DecisionRequest`` and the public rules text, never from the game state.
+
+Template lookup, first match wins (``<lang>`` falls back to ``en``; a variant
+without a template falls back to ``_generic``)::
+
+    prompts/<variant>/<lang>/<name>  prompts/<variant>/en/<name>
+    prompts/_generic/<lang>/<name>   prompts/_generic/en/<name>
+
+Decision templates are ``decisions/<decision>.j2``; a decision without one
+uses ``decisions/_default.j2``.
 """
 
 from __future__ import annotations
 
 import json
+import re
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
 
-from sandbox.core.requests import DecisionRequest
-from sandbox.core.variant import SeatView
+from jinja2 import Environment, FileSystemLoader, StrictUndefined, Template, TemplateError
+
+from sandbox.core.requests import Choice, DecisionRequest, Field, MultiChoice, Text
+from sandbox.core.variant import HistoryItem, SeatView
+
+PROMPTS_DIR = Path(__file__).resolve().parents[3] / "prompts"
+GENERIC = "_generic"
+LANGUAGES = ("en", "zh")
+FALLBACK_LANGUAGE = "en"
+
+# The referee's marker. Its brackets are escaped in every JSON-encoded value
+# (see safe_json), so no speech or quoted value can ever contain it.
+MARK_OPEN, MARK_CLOSE = "⟦", "⟧"
+REFEREE_MARK = {"en": "⟦REFEREE⟧", "zh": "⟦裁判⟧"}
+
+# Characters escaped inside JSON strings on top of json.dumps' own escapes:
+# line breaks that json.dumps(ensure_ascii=False) leaves raw (NEL, LS, PS, C1
+# controls), invisible/bidi controls that could disguise text, and the marker.
+_ESCAPED = re.compile("[\u007f-\u009f\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff⟦⟧]")
 
 
 @dataclass(frozen=True)
 class RenderedPrompt:
     messages: list[dict[str, str]]
     prefix_chars: int
+
+
+def safe_json(value: Any) -> str:
+    """JSON on one line, readable Unicode, with line breaks and the marker escaped.
+
+    Used as the ``json`` filter (instead of ``|tojson``, which HTML-escapes).
+    """
+    text = json.dumps(_plain(value), ensure_ascii=False)
+    return _ESCAPED.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
+
+
+def _plain(value: Any) -> Any:
+    if isinstance(value, Mapping):
+        return {str(k): _plain(v) for k, v in value.items()}
+    if isinstance(value, list | tuple | set | frozenset):
+        items = sorted(value, key=str) if isinstance(value, set | frozenset) else value
+        return [_plain(v) for v in items]
+    return value
+
+
+@lru_cache(maxsize=4)
+def environment(root: str = str(PROMPTS_DIR)) -> Environment:
+    env = Environment(
+        loader=FileSystemLoader(root),
+        undefined=StrictUndefined,
+        autoescape=False,
+        trim_blocks=True,
+        lstrip_blocks=True,
+        keep_trailing_newline=True,
+    )
+    env.filters["json"] = safe_json
+    env.filters["oneline"] = one_line
+    return env
+
+
+def one_line(text: Any) -> str:
+    """Collapse whitespace (a referee line must stay one line)."""
+    return " ".join(str(text).split())
+
+
+def candidates(variant: str, language: str, name: str) -> list[str]:
+    """Template names to try, most specific first."""
+    langs = [language] if language == FALLBACK_LANGUAGE else [language, FALLBACK_LANGUAGE]
+    return [f"{v}/{lang}/{name}" for v in (variant, GENERIC) for lang in langs]
+
+
+def decision_candidates(variant: str, language: str, decision: str) -> list[str]:
+    """A decision's own template (zh, then en), else the generic default."""
+    own = [n for n in candidates(variant, language, f"decisions/{decision}.j2") if GENERIC not in n]
+    return own + candidates(variant, language, "decisions/_default.j2")
+
+
+def _template(variant: str, language: str, name: str) -> Template:
+    return environment().select_template(candidates(variant, language, name))
+
+
+# ---------------------------------------------------------------- history
+
+
+def speech_line(item: HistoryItem, language: str) -> str:
+    """One line: who spoke (and in which kind of turn), then the JSON-quoted words."""
+    label = "Seat" if language != "zh" else "座位"
+    said = "said" if language != "zh" else "说"
+    return f"{label} {item.speaker} {said} ({item.kind}): {safe_json(item.speech or '')}"
+
+
+def referee_line(text: str, language: str) -> str:
+    """The marker, then the announcement flattened to one line."""
+    clean = one_line(text).replace(MARK_OPEN, "(").replace(MARK_CLOSE, ")")
+    return f"{REFEREE_MARK.get(language, REFEREE_MARK['en'])} {clean}"
+
+
+def history_lines(view: SeatView, language: str) -> list[str]:
+    """The seat's history, grouped under day/phase headers."""
+    macros = _template(view.variant, language, "events.j2").module
+    lines: list[str] = []
+    current: tuple[int, str] | None = None
+    for item in view.history:
+        if (item.day, item.phase) != current:
+            current = (item.day, item.phase)
+            lines.append(one_line(macros.phase_header(item.day, item.phase)))  # type: ignore[attr-defined]
+        lines.extend(item_lines(item, macros, language))
+    return lines
+
+
+def item_lines(item: HistoryItem, macros: Any, language: str) -> list[str]:
+    out: list[str] = []
+    text = describe_fact(item, macros)
+    if text:
+        out.append(referee_line(text, language))
+    if item.speech is not None:
+        out.append(speech_line(item, language))
+    return out
+
+
+# Facts that only repeat who is speaking: a speech needs no extra referee line.
+_SPEAKER_KEYS = frozenset({"seat", "speaker", "day", "context"})
+
+
+def describe_fact(item: HistoryItem, macros: Any) -> str:
+    """The variant's wording of an announcement; a JSON listing when it has none
+    (or when its template no longer matches the facts' fields). Empty when the
+    item is a speech whose facts say nothing beyond its speaker."""
+    try:
+        text = one_line(macros.fact(item))
+    except TemplateError:
+        text = ""
+    if text:
+        return text
+    if item.speech is not None and set(item.facts) <= _SPEAKER_KEYS:
+        return ""
+    return f"{item.kind} {safe_json(dict(item.facts))}"
+
+
+# ---------------------------------------------------------------- fields
+
+
+def field_view(f: Field) -> dict[str, Any]:
+    """A template-friendly description of one answer field."""
+    if isinstance(f, Text):
+        return {"name": f.name, "kind": "text", "description": f.description,
+                "max_chars": f.max_chars, "options": [], "nullable": False, "max_items": 0}
+    if isinstance(f, MultiChoice):
+        return {"name": f.name, "kind": "multi", "description": f.description,
+                "options": list(f.options), "nullable": False, "max_items": f.max_items,
+                "max_chars": 0}
+    assert isinstance(f, Choice)
+    return {"name": f.name, "kind": "choice", "description": f.description,
+            "options": list(f.options), "nullable": f.nullable, "max_items": 0, "max_chars": 0}
+
+
+def other_seats(view: SeatView) -> list[int]:
+    """Seat numbers other than the viewer's, from the view only."""
+    found: set[int] = set()
+    for key in ("seats", "living", "dead"):
+        seats = view.public.get(key)
+        if isinstance(seats, Sequence) and not isinstance(seats, str):
+            found.update(int(s) for s in seats)
+    if not found:
+        found = {h.speaker for h in view.history if h.speaker is not None}
+    return sorted(s for s in found if s != view.seat)
+
+
+# ---------------------------------------------------------------- render
 
 
 def render_prompt(
@@ -28,18 +217,52 @@ def render_prompt(
     rules_text: str = "",
     belief_probe: bool = False,
 ) -> RenderedPrompt:
-    system = f"{rules_text}\nYou are seat {view.seat}. Private facts: {json.dumps(view.private)}"
-    history = "\n".join(
-        f"[{h.kind}] seat {h.speaker}: {json.dumps(h.speech)}"
-        if h.speech is not None
-        else f"[{h.kind}] {json.dumps(dict(h.facts))}"
-        for h in view.history
+    """The two chat messages for one decision (see the module docstring)."""
+    system = render_system(view, language=language, rules_text=rules_text)
+    user = render_user(view, request, language=language, belief_probe=belief_probe)
+    messages = [{"role": "system", "content": system}, {"role": "user", "content": user}]
+    return RenderedPrompt(messages, len(system))
+
+
+def render_system(view: SeatView, *, language: str = "en", rules_text: str = "") -> str:
+    """The stable prefix: only the variant, the seat, its fixed private facts
+    and the rules; nothing that changes during the game."""
+    env = environment()
+    template = env.select_template(candidates(view.variant, language, "system.j2"))
+    return template.render(
+        variant=view.variant,
+        seat=view.seat,
+        private=view.private,
+        rules_text=rules_text,
+        marker=REFEREE_MARK.get(language, REFEREE_MARK["en"]),
+        primer=candidates(view.variant, language, "primer.j2"),
+        role_card=candidates(view.variant, language, "role_card.j2"),
     )
-    user = f"{history}\n\nDecide: {request.instruction}\nAnswer with JSON only."
-    return RenderedPrompt(
-        [{"role": "system", "content": system}, {"role": "user", "content": user}], len(system)
+
+
+def render_user(
+    view: SeatView, request: DecisionRequest, *, language: str = "en", belief_probe: bool = False
+) -> str:
+    env = environment()
+    template = env.select_template(candidates(view.variant, language, "user.j2"))
+    return template.render(
+        variant=view.variant,
+        seat=view.seat,
+        private=view.private,
+        public=view.public,
+        history=history_lines(view, language),
+        request=request,
+        fields=[field_view(f) for f in request.fields],
+        belief_probe=belief_probe,
+        others=other_seats(view),
+        state=candidates(view.variant, language, "state.j2"),
+        decision=decision_candidates(view.variant, language, request.decision),
+        beliefs=candidates(view.variant, language, "beliefs.j2"),
     )
 
 
 def render_repair(error_text: str, language: str = "en") -> str:
-    return f"Your answer was rejected: {error_text}\nAnswer again with corrected JSON only."
+    """The follow-up message after a rejected answer. The referee's error is
+    quoted (it may echo the model's own text), then the format is restated."""
+    template = environment().select_template(candidates(GENERIC, language, "repair.j2"))
+    return template.render(error=safe_json(error_text))
