@@ -1,0 +1,64 @@
+"""Synchronous helpers to play games fast in tests (no event loop per decision)."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Coroutine, Mapping
+from typing import Any
+
+from pydantic import BaseModel
+
+from sandbox.agents.base import Agent, AgentAnswer, DecisionContext
+from sandbox.agents.simple import RandomAgent
+from sandbox.core.game import Game
+from sandbox.core.variant import Variant
+
+
+def run_sync(coro: Coroutine[Any, Any, AgentAnswer]) -> AgentAnswer:
+    """Run a coroutine that never really awaits (bots, random, scripted seats)."""
+    try:
+        coro.send(None)
+    except StopIteration as done:
+        return done.value  # type: ignore[no-any-return]
+    coro.close()
+    raise RuntimeError("agent awaited something; use the async Runner")
+
+
+def context(game: Game, request_id: str) -> DecisionContext:
+    request = next(r for r in game.pending() if r.id == request_id)
+    return DecisionContext(
+        variant=game.variant.name,
+        request=request,
+        view_fn=lambda: game.view(request.seat),
+        validate=lambda payload: game.validate(request.id, payload),
+    )
+
+
+def play(
+    game: Game, agents: Mapping[int, Agent], max_decisions: int = 100_000
+) -> list[dict[str, Any]]:
+    """Play to the end; return every decision as {request_id, seat, payload|fallback}."""
+    log: list[dict[str, Any]] = []
+    while not game.over:
+        for request in game.pending():
+            answer = run_sync(agents[request.seat].decide(context(game, request.id)))
+            if answer.payload is None:
+                reason = answer.fallback_reason or "invalid"
+                game.submit_fallback(request.id, reason)
+                log.append({"request_id": request.id, "seat": request.seat, "fallback": reason})
+            else:
+                payload = game.validate(request.id, answer.payload)
+                game.submit(request.id, payload)
+                log.append({"request_id": request.id, "seat": request.seat, "payload": payload})
+            if len(log) > max_decisions:
+                raise RuntimeError("game did not terminate")
+    return log
+
+
+def random_game(
+    variant: Variant[Any], config: BaseModel, seed: int
+) -> tuple[Game, list[dict[str, Any]]]:
+    game = Game.new(variant, config, seed)
+    rng = random.Random(seed)
+    agents = {s: RandomAgent(rng.getrandbits(32)) for s in game.seats}
+    return game, play(game, agents)
