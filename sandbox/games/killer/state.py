@@ -1,0 +1,183 @@
+"""The referee's state of a Killer game: the fold of every event."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from sandbox.core.events import Event
+from sandbox.games.killer.config import CIVILIAN, KILLER, POLICE
+from sandbox.games.killer.events import (
+    Conceded,
+    Dawn,
+    DayLimitReached,
+    ForcedDraw,
+    GameStarted,
+    KillChosen,
+    LastWords,
+    NightFell,
+    PhaseStarted,
+    PoliceTurn,
+    RoleCard,
+    Speech,
+    Tied,
+    VotedOut,
+)
+
+# Phases (state.phase)
+NIGHT_KILLERS = "night_killers"
+NIGHT_POLICE = "night_police"
+LAST_WORDS = "last_words"
+SPEECHES = "speeches"
+VOTE = "vote"
+DAWN = "dawn"
+OVER = "over"
+
+
+@dataclass
+class KillerState:
+    players: int = 0
+    quota: int = 0
+    day_limit: int = 0
+    check_answer: str = "identity"
+    reveal: bool = False
+    barred: int | None = None
+    roles: dict[int, str] = field(default_factory=dict)
+    alive: set[int] = field(default_factory=set)
+    day: int = 0  # night n and day n share the number n
+    phase: str = "setup"
+    context: str = ""
+    vote_round: int = 0
+    order: list[int] = field(default_factory=list)  # speakers still to speak
+    candidates: tuple[int, ...] = ()
+    day_order: tuple[int, ...] = ()  # this day's full speaking order (KG-8)
+    day_starter: int | None = None  # seat that opened this day's speeches
+    prev_starter: int | None = None  # seat that opened the previous day's speeches
+    night_victim: int | None = None  # chosen by the killers, dies at dawn
+    first_night_victim: int | None = None  # KG-5 (series)
+    tied: tuple[int, ...] = ()
+    last_words_used: int = 0
+    conceded_side: str | None = None
+    forced_draw: bool = False
+    day_limit_hit: bool = False
+
+    def living(self, role: str | None = None) -> list[int]:
+        return sorted(s for s in self.alive if role is None or self.roles[s] == role)
+
+    def side_count(self, role: str) -> int:
+        return len(self.living(role))
+
+
+def fold(state: KillerState, event: Event) -> None:
+    """Apply one event to the referee's state (unknown kinds are ignored)."""
+    handler = _FOLDERS.get(type(event))
+    if handler is not None:
+        handler(state, event)
+
+
+def _started(state: KillerState, e: Event) -> None:
+    assert isinstance(e, GameStarted)
+    state.players = e.players
+    state.quota = e.last_words_quota
+    state.day_limit = e.day_limit
+    state.check_answer = e.check_answer
+    state.reveal = e.reveal_role_on_death
+    state.barred = e.barred_first_victim
+
+
+def _role(state: KillerState, e: Event) -> None:
+    assert isinstance(e, RoleCard)
+    state.roles[e.seat] = e.role
+    state.alive.add(e.seat)
+
+
+def _night(state: KillerState, e: Event) -> None:
+    assert isinstance(e, NightFell)
+    state.day = e.night
+    state.phase = NIGHT_KILLERS
+    state.night_victim = None
+    state.tied = ()
+    state.prev_starter = state.day_starter
+    state.day_starter = None
+
+
+def _kill_chosen(state: KillerState, e: Event) -> None:
+    assert isinstance(e, KillChosen)
+    state.night_victim = e.target
+    if e.night == 1:
+        state.first_night_victim = e.target
+
+
+def _police_turn(state: KillerState, e: Event) -> None:
+    state.phase = NIGHT_POLICE
+
+
+def _dawn(state: KillerState, e: Event) -> None:
+    assert isinstance(e, Dawn)
+    state.phase = DAWN
+    if e.victim is not None:
+        state.alive.discard(e.victim)
+
+
+def _phase(state: KillerState, e: Event) -> None:
+    assert isinstance(e, PhaseStarted)
+    state.phase = e.phase
+    state.context = e.context
+    state.vote_round = e.round
+    state.order = list(e.order)
+    state.candidates = e.candidates
+    if e.phase == LAST_WORDS:
+        state.last_words_used += 1  # KG-7: the quota counts every dead given the floor
+    if e.phase == SPEECHES and e.context == "day":
+        state.day_order = e.order
+        state.day_starter = e.order[0] if e.order else None
+
+
+def _spoke(state: KillerState, e: Event) -> None:
+    if state.order:
+        state.order.pop(0)
+
+
+def _voted_out(state: KillerState, e: Event) -> None:
+    assert isinstance(e, VotedOut)
+    state.alive.discard(e.seat)
+
+
+def _tied(state: KillerState, e: Event) -> None:
+    assert isinstance(e, Tied)
+    state.tied = e.tied
+
+
+def _conceded(state: KillerState, e: Event) -> None:
+    assert isinstance(e, Conceded)
+    state.conceded_side = e.side
+    state.phase = OVER
+
+
+def _forced_draw(state: KillerState, e: Event) -> None:
+    state.forced_draw = True
+    state.phase = OVER
+
+
+def _day_limit(state: KillerState, e: Event) -> None:
+    state.day_limit_hit = True
+    state.phase = OVER
+
+
+_FOLDERS = {
+    GameStarted: _started,
+    RoleCard: _role,
+    NightFell: _night,
+    KillChosen: _kill_chosen,
+    PoliceTurn: _police_turn,
+    Dawn: _dawn,
+    PhaseStarted: _phase,
+    Speech: _spoke,
+    LastWords: _spoke,
+    VotedOut: _voted_out,
+    Tied: _tied,
+    Conceded: _conceded,
+    ForcedDraw: _forced_draw,
+    DayLimitReached: _day_limit,
+}
+
+SIDES = (KILLER, POLICE, CIVILIAN)

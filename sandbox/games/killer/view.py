@@ -1,0 +1,167 @@
+"""A seat's view of a Killer game, folded only from the events it may see.
+
+See the package docstring (sandbox/games/killer/__init__.py) for the fields.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from sandbox.core.events import DecisionMade, Event, GameEnded, StepResolved
+from sandbox.core.variant import HistoryItem, SeatView
+from sandbox.games.killer.config import KILLER, POLICE
+from sandbox.games.killer.events import (
+    Ballots,
+    CheckResult,
+    Dawn,
+    GameStarted,
+    KillChosen,
+    LastWords,
+    NightFell,
+    Opinions,
+    PhaseStarted,
+    RoleCard,
+    Speech,
+    TeamList,
+    VotedOut,
+)
+
+
+@dataclass
+class _Fold:
+    seat: int
+    day: int = 0
+    phase: str = "setup"
+    players: int = 0
+    rules: dict[str, Any] = field(default_factory=dict)
+    role: str | None = None
+    team: dict[str, list[int]] = field(default_factory=dict)
+    checks: list[dict[str, Any]] = field(default_factory=list)
+    opinions: list[dict[str, Any]] = field(default_factory=list)
+    kills: list[dict[str, Any]] = field(default_factory=list)
+    dead: list[dict[str, Any]] = field(default_factory=list)
+    last_words_used: int = 0
+    ballots: list[dict[str, Any]] = field(default_factory=list)
+    order: list[int] = field(default_factory=list)
+    candidates: list[int] = field(default_factory=list)
+    history: list[HistoryItem] = field(default_factory=list)
+
+    def living(self) -> list[int]:
+        gone = {d["seat"] for d in self.dead}
+        return [s for s in range(1, self.players + 1) if s not in gone]
+
+
+def build_view(variant: str, seat: int, events: Sequence[tuple[int, Event]]) -> SeatView:
+    fold = _Fold(seat)
+    for seq, event in events:
+        _apply(fold, event)
+        item = _history_item(fold, seq, event)
+        if item is not None:
+            fold.history.append(item)
+    return SeatView(variant, seat, _private(fold), _public(fold), tuple(fold.history))
+
+
+def _private(fold: _Fold) -> dict[str, Any]:
+    private: dict[str, Any] = {"seat": fold.seat, "role": fold.role}
+    if fold.role == KILLER:
+        private["fellow_killers"] = [s for s in fold.team.get(KILLER, []) if s != fold.seat]
+        private["kills"] = fold.kills
+    if fold.role == POLICE:
+        private["fellow_police"] = [s for s in fold.team.get(POLICE, []) if s != fold.seat]
+        private["checks"] = fold.checks
+    private["my_opinions"] = fold.opinions
+    return private
+
+
+def _public(fold: _Fold) -> dict[str, Any]:
+    return {
+        "day": fold.day,
+        "phase": fold.phase,
+        "players": fold.players,
+        "rules": fold.rules,
+        "living": fold.living(),
+        "dead": fold.dead,
+        "last_words_quota": fold.rules.get("last_words_quota", 0),
+        "last_words_used": fold.last_words_used,
+        "ballots_today": fold.ballots,
+        "speaking_order": fold.order,
+        "vote_candidates": fold.candidates,
+    }
+
+
+def _apply(fold: _Fold, event: Event) -> None:
+    if isinstance(event, GameStarted):
+        fold.players = event.players
+        fold.rules = {
+            "killers": event.killers,
+            "police": event.police,
+            "last_words_quota": event.last_words_quota,
+            "day_limit": event.day_limit,
+            "check_answer": event.check_answer,
+            "reveal_role_on_death": event.reveal_role_on_death,
+            "barred_first_victim": event.barred_first_victim,
+        }
+    elif isinstance(event, RoleCard) and event.seat == fold.seat:
+        fold.role = event.role
+    elif isinstance(event, TeamList):
+        fold.team[event.role] = list(event.members)
+    elif isinstance(event, NightFell):
+        fold.day, fold.phase = event.night, "night"
+        fold.ballots, fold.order, fold.candidates = [], [], []
+    elif isinstance(event, Opinions):
+        mine = event.opinions.get(str(fold.seat))
+        fold.opinions.append({"night": event.night, "about": event.role, "target": mine})
+    elif isinstance(event, KillChosen):
+        fold.kills.append({"night": event.night, "target": event.target})
+    elif isinstance(event, CheckResult) and event.suspect is not None:
+        fold.checks.append({"night": event.night, "suspect": event.suspect, "answer": event.answer})
+    elif isinstance(event, Dawn):
+        fold.phase = "dawn"
+        if event.victim is not None:
+            fold.dead.append(_death(event.victim, event.day, "night", event.role))
+    elif isinstance(event, VotedOut):
+        fold.dead.append(_death(event.seat, event.day, "vote", event.role))
+    elif isinstance(event, PhaseStarted):
+        _phase(fold, event)
+    elif isinstance(event, Speech | LastWords) and fold.order:
+        fold.order.pop(0)
+    elif isinstance(event, Ballots):
+        fold.ballots.append({"round": event.round, "ballots": dict(event.ballots)})
+    elif isinstance(event, GameEnded):
+        fold.phase = "over"
+
+
+def _phase(fold: _Fold, event: PhaseStarted) -> None:
+    fold.phase = event.phase
+    fold.order = list(event.order)
+    fold.candidates = list(event.candidates)
+    if event.phase == "last_words":
+        fold.last_words_used += 1
+
+
+def _death(seat: int, day: int, cause: str, role: str | None) -> dict[str, Any]:
+    return {"seat": seat, "day": day, "cause": cause, "role": role}
+
+
+def _history_item(fold: _Fold, seq: int, event: Event) -> HistoryItem | None:
+    if isinstance(event, StepResolved):
+        return None
+    phase = fold.phase
+    if isinstance(event, Speech):
+        return HistoryItem(seq, event.kind, fold.day, phase, event.seat, event.text,
+                           {"context": event.context})
+    if isinstance(event, LastWords):
+        return HistoryItem(seq, event.kind, fold.day, "last_words", event.seat, event.text)
+    return HistoryItem(seq, event.kind, fold.day, phase, None, None, _facts(event))
+
+
+def _facts(event: Event) -> dict[str, Any]:
+    if isinstance(event, DecisionMade):
+        # The seat's own decision (only its own are visible); the note stays out.
+        return {"decision": event.decision, "payload": dict(event.payload),
+                "fallback": event.fallback}
+    data: dict[str, Any] = event.to_json()["data"]
+    data.pop("audience", None)  # who saw it is not a fact about the game
+    return data
