@@ -1,0 +1,172 @@
+"""A person playing one seat in the terminal.
+
+The seat is shown only its own view (``ctx.view``: the events it may see) and
+the open request. Answers are read line by line from an input stream, checked
+with the referee's dry run, and asked again with the referee's explanation
+when illegal. Typing ``quit`` leaves the game: this and every later decision
+get the referee's documented fallback, recorded as FALLBACK_QUIT.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import sys
+from collections.abc import Mapping
+from typing import IO, Any
+
+from rich.console import Console
+from rich.markup import escape
+
+from sandbox.agents.base import FALLBACK_QUIT, Agent, AgentAnswer, DecisionContext
+from sandbox.config import AgentSpec, LoadedConfig
+from sandbox.core.errors import IllegalDecision
+from sandbox.core.requests import Field, MultiChoice, Scalar, Text
+from sandbox.core.variant import HistoryItem
+
+QUIT = "quit"
+NULL_WORDS = frozenset({"none", "null", "-"})
+
+
+class QuitGame(Exception):
+    """The person typed quit (or the input ended)."""
+
+
+class BadInput(Exception):
+    """An answer that could not be read; the message says what to type instead."""
+
+
+class HumanTerminalAgent(Agent):
+    kind = "human"
+
+    def __init__(
+        self,
+        seat: int,
+        input_stream: IO[str] | None = None,
+        console: Console | None = None,
+    ) -> None:
+        self.seat = seat
+        self.input = input_stream if input_stream is not None else sys.stdin
+        # stderr, so that `run --json` keeps stdout for its one JSON object.
+        self.console = console or Console(stderr=True, highlight=False)
+        self.last_seq = -1
+        self.card_shown = False
+        self.left = False
+
+    def describe(self) -> dict[str, Any]:
+        return {"kind": self.kind, "interface": "terminal"}
+
+    async def decide(self, ctx: DecisionContext) -> AgentAnswer:
+        if self.left:
+            return AgentAnswer(None, fallback_reason=FALLBACK_QUIT)
+        self._show_news(ctx)
+        try:
+            return AgentAnswer(await self._ask_until_legal(ctx))
+        except QuitGame:
+            self.left = True
+            self.console.print("[yellow]You left the game; the referee plays your fallbacks.")
+            return AgentAnswer(None, note="the player quit", fallback_reason=FALLBACK_QUIT)
+
+    # ------------------------------------------------------------- showing
+    def _show_news(self, ctx: DecisionContext) -> None:
+        view = ctx.view
+        self.console.rule(f"Seat {self.seat}: your turn")
+        if not self.card_shown and view.private:
+            self.card_shown = True
+            card = ", ".join(f"{k}: {v}" for k, v in view.private.items())
+            self.console.print(f"[magenta]Your card:[/magenta] {escape(card)}")
+        if view.public:
+            known = ", ".join(f"{k}: {v}" for k, v in view.public.items())
+            self.console.print(f"[dim]Now:[/dim] {escape(known)}")
+        for item in view.history:
+            if item.seq > self.last_seq:
+                self.console.print(history_line(item))
+        if view.history:
+            self.last_seq = max(item.seq for item in view.history)
+
+    # ------------------------------------------------------------- asking
+    async def _ask_until_legal(self, ctx: DecisionContext) -> dict[str, Any]:
+        request = ctx.request
+        while True:
+            self.console.print(
+                f"[bold]{escape(request.instruction)}[/bold] [dim]({request.rule}; "
+                f"type '{QUIT}' to leave)[/dim]"
+            )
+            payload = {f.name: await self._ask_field(f) for f in request.fields}
+            try:
+                return ctx.validate(payload)
+            except IllegalDecision as err:
+                self.console.print(f"[red]The referee refuses:[/red] {escape(err.render())}")
+                self.console.print("Please answer again.")
+
+    async def _ask_field(self, f: Field) -> Any:
+        self.console.print(f"[bold]{f.name}[/bold]: {escape(f.description)}")
+        self.console.print(options_text(f))
+        while True:
+            line = await self._read()
+            try:
+                return parse_answer(f, line)
+            except BadInput as err:
+                self.console.print(f"[red]{escape(str(err))}[/red]")
+
+    async def _read(self) -> str:
+        self.console.print("> ", end="")
+        line: str = await asyncio.to_thread(self.input.readline)
+        if line == "":  # end of input: the person is gone
+            raise QuitGame
+        text = line.rstrip("\r\n")
+        if text.strip().lower() == QUIT:
+            raise QuitGame
+        return text
+
+
+def history_line(item: HistoryItem) -> str:
+    where = f"[dim]d{item.day} {escape(item.phase)}[/dim]"
+    if item.speech is not None:
+        return f'{where} [bold]Seat {item.speaker}[/bold]: "{escape(item.speech)}"'
+    facts = ", ".join(f"{k}: {v}" for k, v in item.facts.items())
+    label = escape(item.kind)
+    return f"{where} [cyan][Referee] {label}[/cyan] {escape(facts)}"
+
+
+def options_text(f: Field) -> str:
+    if isinstance(f, Text):
+        return f"  (free text, at most {f.max_chars} characters)"
+    numbered = "  ".join(f"[{i}] {escape(_shown(o))}" for i, o in enumerate(f.options, 1))
+    if isinstance(f, MultiChoice):
+        return (
+            f"  {numbered}\n  (numbers in brackets, separated by commas; up to "
+            f"{f.max_items}; an empty line for none)"
+        )
+    tail = "  or 'none'" if f.nullable else ""
+    return f"  {numbered}{tail}\n  (type the number in brackets)"
+
+
+def _shown(option: Scalar) -> str:
+    return "none" if option is None else str(option)
+
+
+def parse_answer(f: Field, line: str) -> Any:
+    """Turn a typed line into a field value, or raise BadInput saying what to type."""
+    if isinstance(f, Text):
+        return line
+    text = line.strip()
+    if isinstance(f, MultiChoice):
+        if not text:
+            return []
+        return [_pick(f.options, part.strip()) for part in text.split(",")]
+    if f.nullable and text.lower() in NULL_WORDS:
+        return None
+    return _pick(f.options, text)
+
+
+def _pick(options: tuple[Scalar, ...], text: str) -> Scalar:
+    if text.isdigit() and 1 <= int(text) <= len(options):
+        return options[int(text) - 1]
+    by_name: Mapping[str, Scalar] = {str(o).lower(): o for o in options if isinstance(o, str)}
+    if text.lower() in by_name:
+        return by_name[text.lower()]
+    raise BadInput(f"'{text}' is not one of the numbers 1..{len(options)}; try again.")
+
+
+def make_human_agent(loaded: LoadedConfig, spec: AgentSpec, seat: int) -> Agent:
+    return HumanTerminalAgent(seat)

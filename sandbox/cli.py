@@ -1,0 +1,411 @@
+"""The ``sandbox`` command line. See docs/cli.md.
+
+Every bad input (missing file, invalid config, not a transcript, unknown
+variant, seat out of range) ends with one line ``error: ...`` on stderr and exit
+code 2, never a traceback.
+"""
+
+from __future__ import annotations
+
+import importlib
+import json
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Annotated, Any, NoReturn
+
+import typer
+from rich.console import Console
+from rich.markup import escape
+from rich.status import Status
+from rich.table import Table
+
+from sandbox.agents.factory import AgentSetupError
+from sandbox.agents.simple import ScriptError
+from sandbox.config import LoadedConfig, load_config
+from sandbox.core.errors import ConfigError
+from sandbox.core.events import Event
+from sandbox.core.game import Game
+from sandbox.core.variant import get_variant
+from sandbox.render.html import render_html
+from sandbox.render.terminal import LiveRenderer, print_timeline
+from sandbox.render.timeline import build_timeline, seat_numbers
+from sandbox.session import (
+    GameRecord,
+    LiveHooks,
+    SessionError,
+    fork,
+    open_transcript,
+    play_series,
+    random_seed,
+    replay,
+    resume,
+)
+from sandbox.stats import gather, summarise
+from sandbox.transcript import TranscriptError
+
+EXIT_BAD_INPUT = 2
+EXIT_INTERRUPTED = 130
+
+app = typer.Typer(
+    name="sandbox",
+    help="Social-deduction games played by LLM agents: run, watch, replay, study.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+
+
+def fail(message: str, code: int = EXIT_BAD_INPUT) -> NoReturn:
+    first = message.strip().splitlines()[0] if message.strip() else "unknown error"
+    print(f"error: {first}", file=sys.stderr)
+    raise typer.Exit(code)
+
+
+@contextmanager
+def bad_input_is_one_line() -> Iterator[None]:
+    try:
+        yield
+    except (ConfigError, SessionError, TranscriptError, AgentSetupError, ScriptError) as err:
+        fail(str(err))
+    except KeyError as err:  # unknown variant names arrive as KeyError
+        fail(str(err.args[0]) if err.args else "unknown key")
+    except OSError as err:
+        fail(f"{err.filename or ''}: {err.strerror or err}".strip(": "))
+
+
+# ------------------------------------------------------------------- run
+
+
+class Display:
+    """Live output of a run: a readable stream of events, or a progress line."""
+
+    def __init__(
+        self, console: Console, status_console: Console, seat: int | None, live: bool
+    ) -> None:
+        self.console = console
+        self.renderer = LiveRenderer(console, seat) if live else None
+        self.status: Status | None = None if live else Status("", console=status_console)
+        self.current: Path | None = None
+        self.label = ""
+
+    def hooks(self, label: str) -> LiveHooks:
+        self.label = label
+        return LiveHooks(on_start=self._start, on_event=self._event)
+
+    def _start(self, game: Game, path: Path) -> None:
+        self.current = path
+        if self.renderer is not None:
+            self.console.rule(f"{escape(self.label)} · {escape(path.name)}")
+        elif self.status is not None:
+            self.status.start()
+
+    def _event(self, game: Game, seq: int, event: Event) -> None:
+        if self.renderer is not None:
+            self.renderer.on_event(game, seq, event)
+        elif self.status is not None:
+            self.status.update(f"{self.label}: step {game.step}, {seq + 1} events")
+
+    def stop(self) -> None:
+        if self.status is not None:
+            self.status.stop()
+
+
+def _consoles(as_json: bool) -> tuple[Console, Console]:
+    err = Console(stderr=True, highlight=False)
+    return (err if as_json else Console(highlight=False)), err
+
+
+def _live_seat(loaded: LoadedConfig, as_seat: int | None, err: Console) -> tuple[bool, int | None]:
+    """Whether to stream events, and as whom. With a human at the table the referee's
+    view would spoil the game, so only the human's own prompts are shown."""
+    humans = [s for s in loaded.file.agent if s.kind == "human"]
+    if as_seat is None and (humans or loaded.file.default_agent.kind == "human"):
+        err.print("[dim]A human plays here: the referee's view is hidden (use --as-seat).")
+        return False, None
+    return True, as_seat
+
+
+def _check_seat(seat: int | None, count: int) -> None:
+    if seat is not None and not 1 <= seat <= count:
+        fail(f"seat {seat} out of range; this game has seats 1..{count}")
+
+
+@app.command()
+def run(
+    config: Annotated[Path, typer.Argument(help="game file (TOML)")],
+    seed: Annotated[int | None, typer.Option(help="seed (default: config's, else random)")] = None,
+    out: Annotated[Path | None, typer.Option(help="transcript folder (default: [run].out)")] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="print one JSON object only")] = False,
+    series: Annotated[int | None, typer.Option(min=1, help="consecutive games")] = None,
+    quiet: Annotated[bool, typer.Option(help="no live event stream, a progress line")] = False,
+    as_seat: Annotated[int | None, typer.Option(help="show only what seat N may see")] = None,
+) -> None:
+    """Play a game (or a series) and write its transcript."""
+    with bad_input_is_one_line():
+        loaded = load_config(config)
+        _check_seat(as_seat, loaded.variant.seat_count(loaded.game_config))
+        chosen = seed if seed is not None else loaded.file.seed
+        seed_used = chosen if chosen is not None else random_seed()
+        count = series or loaded.file.run.series
+        console, err = _consoles(as_json)
+        if chosen is None:
+            err.print(f"seed: {seed_used} (random)")
+        live, seat = _live_seat(loaded, as_seat, err)
+        display = Display(console, err, seat, live and not (quiet or as_json))
+        records = _play(loaded, seed_used, count, out or Path(loaded.file.run.out), display)
+        _report(records, console, as_json)
+
+
+def _play(
+    loaded: LoadedConfig, seed: int, count: int, out: Path, display: Display
+) -> list[GameRecord]:
+    label = f"{loaded.variant.name} seed {seed}"
+    try:
+        return play_series(
+            loaded,
+            seed,
+            count,
+            out,
+            hooks=display.hooks(label),
+            on_game_done=lambda record: display.stop(),
+        )
+    except KeyboardInterrupt:
+        display.stop()
+        _interrupted(display.current)
+    finally:
+        display.stop()
+
+
+def _interrupted(path: Path | None) -> NoReturn:
+    print("interrupted.", file=sys.stderr)
+    if path is not None:
+        print(f"resume with: sandbox resume {path}", file=sys.stderr)
+    raise typer.Exit(EXIT_INTERRUPTED)
+
+
+def _report(records: list[GameRecord], console: Console, as_json: bool) -> None:
+    if as_json:
+        games = [r.to_json() for r in records]
+        obj: dict[str, Any] = games[0] if len(games) == 1 else {"games": games}
+        sys.stdout.write(json.dumps(obj, ensure_ascii=False) + "\n")
+        return
+    for record in records:
+        _print_record(console, record)
+
+
+def _print_record(console: Console, record: GameRecord) -> None:
+    outcome = record.outcome
+    if outcome is not None:
+        console.print(f"[bold green]{escape(outcome.summary)}[/bold green] ({outcome.reason})")
+    table = Table("seat", "role", "result")
+    for seat, role in sorted(record.roles.items()):
+        table.add_row(str(seat), role, outcome.results.get(seat, "-") if outcome else "-")
+    console.print(table)
+    stats = record.stats
+    console.print(
+        f"decisions {stats.decisions} · fallbacks {stats.fallback_count()} · "
+        f"calls {stats.calls} · tokens {stats.tokens_in}/{stats.tokens_out} · "
+        f"cost ${stats.cost:.4f}"
+    )
+    console.print(f"transcript: {record.path}")
+
+
+# ------------------------------------------------------- rules / validate
+
+
+@app.command()
+def rules(
+    variant: Annotated[str, typer.Argument(help="four_factions or killer")],
+    config: Annotated[Path | None, typer.Option(help="game file whose rulings to apply")] = None,
+    language: Annotated[str, typer.Option(help="en or zh")] = "en",
+) -> None:
+    """Print the rules with the active rulings."""
+    with bad_input_is_one_line():
+        if language not in ("en", "zh"):
+            fail(f"--language: '{language}' is not supported; allowed: en, zh")
+        game = get_variant(variant)
+        game_config = game.parse_config({})
+        if config is not None:
+            loaded = load_config(config)
+            if loaded.variant.name != game.name:
+                fail(f"{config} plays '{loaded.variant.name}', not '{game.name}'")
+            game_config = loaded.game_config
+        print(game.rules_text(game_config, language=language))
+
+
+@app.command()
+def validate(config: Annotated[Path, typer.Argument(help="game file (TOML)")]) -> None:
+    """Check a game file and summarise it."""
+    with bad_input_is_one_line():
+        loaded = load_config(config)
+        seats = loaded.variant.seat_count(loaded.game_config)
+        print(f"ok: {config}")
+        print(f"variant: {loaded.variant.name} ({loaded.variant.title}), seats: {seats}")
+        print(f"seed: {loaded.file.seed if loaded.file.seed is not None else 'random'}")
+        print(f"default agent: {loaded.file.default_agent.kind}")
+        for spec in loaded.file.agent:
+            selector = f"seats {spec.seats}" if spec.seats is not None else f"role '{spec.role}'"
+            model = f" ({spec.model})" if spec.model else ""
+            print(f"  {selector}: {spec.kind}{model}")
+        print(f"run: out={loaded.file.run.out}, series={loaded.file.run.series}")
+
+
+# ------------------------------------------------------------------- view
+
+
+@app.command()
+def view(
+    transcript: Annotated[Path, typer.Argument(help="a .jsonl transcript")],
+    seat: Annotated[int | None, typer.Option(help="only what seat N may see")] = None,
+    html: Annotated[Path | None, typer.Option(help="write one HTML file instead")] = None,
+) -> None:
+    """Show a saved game, as the referee or as one seat."""
+    with bad_input_is_one_line():
+        loaded = open_transcript(transcript)
+        seats = seat_numbers(loaded)
+        _check_seat(seat, len(seats))
+        timeline = build_timeline(loaded, seat)
+        if html is not None:
+            html.write_text(render_html(timeline), encoding="utf-8")
+            print(f"wrote {html}")
+            return
+        print_timeline(Console(highlight=False), timeline)
+
+
+# ------------------------------------------------- replay / resume / fork
+
+
+@app.command("replay")
+def replay_cmd(transcript: Annotated[Path, typer.Argument(help="a .jsonl transcript")]) -> None:
+    """Re-referee a transcript from its seed, config and decisions; compare every event."""
+    with bad_input_is_one_line():
+        divergence = replay(transcript)
+    if divergence is not None:
+        print(f"DIVERGED at {divergence}")
+        raise typer.Exit(1)
+    print("OK: every event is identical")
+
+
+@app.command("resume")
+def resume_cmd(
+    transcript: Annotated[Path, typer.Argument(help="an unfinished transcript")],
+    quiet: Annotated[bool, typer.Option(help="no live event stream")] = False,
+    as_seat: Annotated[int | None, typer.Option(help="show only what seat N may see")] = None,
+) -> None:
+    """Finish an interrupted game, appending to the same file."""
+    console, err = _consoles(False)
+    display = Display(console, err, as_seat, not quiet)
+    with bad_input_is_one_line():
+        try:
+            record = resume(transcript, display.hooks("resumed"))
+        except KeyboardInterrupt:
+            display.stop()
+            _interrupted(transcript)
+        _print_record(console, record)
+
+
+@app.command("fork")
+def fork_cmd(
+    transcript: Annotated[Path, typer.Argument(help="the game to branch from")],
+    at: Annotated[int, typer.Option(help="keep events [0, N); N must be a step boundary")],
+    config: Annotated[Path | None, typer.Option(help="game file with the new agents")] = None,
+    out: Annotated[Path | None, typer.Option(help="folder of the new transcript")] = None,
+    quiet: Annotated[bool, typer.Option(help="no live event stream")] = False,
+) -> None:
+    """Branch a game at event N and continue with other agents."""
+    console, err = _consoles(False)
+    display = Display(console, err, None, not quiet)
+    with bad_input_is_one_line():
+        other = load_config(config) if config is not None else None
+        try:
+            record = fork(transcript, at, other, out, display.hooks(f"fork at {at}"))
+        except KeyboardInterrupt:
+            display.stop()
+            _interrupted(display.current)
+        _print_record(console, record)
+
+
+# ------------------------------------------------------------------ stats
+
+
+@app.command("stats")
+def stats_cmd(
+    paths: Annotated[list[Path], typer.Argument(help="transcript files or folders")],
+    as_json: Annotated[bool, typer.Option("--json", help="print one JSON object")] = False,
+    seed: Annotated[int, typer.Option(help="bootstrap seed")] = 20240601,
+) -> None:
+    """Win rates (with 95% bootstrap CIs), reasons, fallbacks and usage over many games."""
+    missing = [str(p) for p in paths if not p.exists()]
+    if missing:
+        fail(f"{missing[0]}: no such file or folder")
+    per_variant, skipped = gather(paths)
+    summary = summarise(per_variant, seed)
+    if as_json:
+        obj = {"variants": summary, "skipped": [{"path": p, "why": w} for p, w in skipped]}
+        sys.stdout.write(json.dumps(obj, ensure_ascii=False) + "\n")
+        return
+    console = Console(highlight=False)
+    for name, figures in summary.items():
+        _print_variant_stats(console, name, figures)
+    for path, why in skipped:
+        console.print(f"[yellow]skipped[/yellow] {escape(path)}: {escape(why)}")
+    if not summary:
+        console.print("no transcripts found")
+
+
+def _print_variant_stats(console: Console, name: str, figures: dict[str, Any]) -> None:
+    console.rule(f"[bold]{name}[/bold] · {figures['games']} games")
+    if figures["unfinished"]:
+        console.print(f"unfinished (left out): {figures['unfinished']}")
+    console.print("reasons: " + ", ".join(f"{k} {v}" for k, v in figures["reasons"].items()))
+    table = Table("role", "seats", "win", "lose", "draw")
+    for role, results in figures["roles"].items():
+        cells = [_rate(results[r]) for r in ("win", "lose", "draw")]
+        table.add_row(role, str(results["win"]["seats"]), *cells)
+    console.print(table)
+    fallbacks = ", ".join(f"{k} {v}" for k, v in figures["fallbacks"].items()) or "none"
+    console.print(f"fallbacks (seat kind/reason): {fallbacks}")
+    console.print(
+        f"repairs {figures['repairs']} · calls {figures['calls']} · tokens "
+        f"{figures['tokens_in']}/{figures['tokens_out']} · cost ${figures['cost']:.4f}"
+        f" · latency {figures['latency_s'] or '-'}"
+    )
+
+
+def _rate(cell: dict[str, Any]) -> str:
+    low, high = cell["ci95"]
+    return f"{cell['rate']:.0%} [{low:.0%}–{high:.0%}]"
+
+
+# --------------------------------------------------------------- fake-llm
+
+
+@app.command("fake-llm")
+def fake_llm(
+    port: Annotated[int, typer.Option(help="port on 127.0.0.1")] = 8765,
+    host: Annotated[str, typer.Option(help="address to bind")] = "127.0.0.1",
+    policy: Annotated[str, typer.Option(help="how it answers, e.g. legal-random")] = "legal-random",
+    latency: Annotated[float, typer.Option(help="seconds to wait before each answer")] = 0.0,
+) -> None:
+    """Serve an OpenAI-compatible fake model for offline runs (Ctrl-C stops it)."""
+    try:
+        module = importlib.import_module("sandbox.fake_llm")
+    except ModuleNotFoundError:
+        fail("the fake model server (sandbox.fake_llm) is not installed in this checkout")
+    print(f"fake LLM on http://{host}:{port}/v1 (policy {policy}); Ctrl-C stops it")
+    try:
+        module.run_server(host, port, policy, latency)
+    except KeyboardInterrupt:
+        print("stopped.")
+    except (ValueError, OSError) as err:
+        fail(str(err))
+
+
+def main() -> None:
+    app()
+
+
+if __name__ == "__main__":
+    main()
