@@ -122,28 +122,33 @@ def _template(variant: str, language: str, name: str) -> Template:
 # ---------------------------------------------------------------- history
 
 
-def speech_line(item: HistoryItem, language: str) -> str:
-    """One line: who spoke (and in which kind of turn), then the JSON-quoted words."""
+def speech_line(item: HistoryItem, language: str, occasion: str = "") -> str:
+    """One line: who spoke (and on which occasion), then the JSON-quoted words."""
     label = "Seat" if language != "zh" else "座位"
     said = "said" if language != "zh" else "说"
-    return f"{label} {item.speaker} {said} ({item.kind}): {safe_json(item.speech or '')}"
+    what = _scrub(occasion) or item.kind
+    return f"{label} {item.speaker} {said} ({what}): {safe_json(item.speech or '')}"
+
+
+def _scrub(text: Any) -> str:
+    """Template-made label text on one line, never containing the marker."""
+    return one_line(text).replace(MARK_OPEN, "(").replace(MARK_CLOSE, ")")
 
 
 def referee_line(text: str, language: str) -> str:
     """The marker, then the announcement flattened to one line."""
-    clean = one_line(text).replace(MARK_OPEN, "(").replace(MARK_CLOSE, ")")
-    return f"{REFEREE_MARK.get(language, REFEREE_MARK['en'])} {clean}"
+    return f"{REFEREE_MARK.get(language, REFEREE_MARK['en'])} {_scrub(text)}"
 
 
 def history_lines(view: SeatView, language: str) -> list[str]:
     """The seat's history, grouped under day/phase headers."""
-    macros = _template(view.variant, language, "events.j2").module
+    macros: Any = _template(view.variant, language, "events.j2").module
     lines: list[str] = []
     current: tuple[int, str] | None = None
     for item in view.history:
         if (item.day, item.phase) != current:
             current = (item.day, item.phase)
-            lines.append(one_line(macros.phase_header(item.day, item.phase)))  # type: ignore[attr-defined]
+            lines.append(_scrub(macros.phase_header(item.day, item.phase)))
         lines.extend(item_lines(item, macros, language))
     return lines
 
@@ -154,7 +159,8 @@ def item_lines(item: HistoryItem, macros: Any, language: str) -> list[str]:
     if text:
         out.append(referee_line(text, language))
     if item.speech is not None:
-        out.append(speech_line(item, language))
+        occasion = macros.speech_label(item.kind) if hasattr(macros, "speech_label") else ""
+        out.append(speech_line(item, language, occasion))
     return out
 
 
@@ -200,10 +206,22 @@ def other_seats(view: SeatView) -> list[int]:
     for key in ("seats", "living", "dead"):
         seats = view.public.get(key)
         if isinstance(seats, Sequence) and not isinstance(seats, str):
-            found.update(int(s) for s in seats)
+            found.update(_seat_number(s) for s in seats)
+    found.discard(0)
     if not found:
         found = {h.speaker for h in view.history if h.speaker is not None}
     return sorted(s for s in found if s != view.seat)
+
+
+def _seat_number(entry: Any) -> int:
+    """A seat from a list entry: a number, or a record with a "seat" key (0: none)."""
+    if isinstance(entry, Mapping):
+        entry = entry.get("seat", 0)
+    if isinstance(entry, bool):
+        return 0
+    if isinstance(entry, int):
+        return entry
+    return int(entry) if isinstance(entry, str) and entry.isdigit() else 0
 
 
 # ---------------------------------------------------------------- render
