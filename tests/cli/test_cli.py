@@ -1,0 +1,363 @@
+"""The command line end to end, through typer's CliRunner, on the toy variant
+(and on Killer when it is available)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from typer.testing import CliRunner
+
+from sandbox.cli import app
+from sandbox.core.visibility import Visibility
+from sandbox.render.timeline import build_timeline
+from sandbox.transcript import load
+from tests.cli.conftest import ToyFile
+
+# Seat 1 always scripted (with a random tail), seats 2-3 random: resume must
+# restore both a script position and random generators.
+MIXED = """
+[[agent]]
+kind = "scripted"
+seats = [1]
+then = "random"
+decisions = [{pick = 3}, {pick = 2}, {pick = 1}]
+"""
+
+
+def invoke(*args: str, input: str | None = None) -> Any:
+    return CliRunner().invoke(app, list(args), input=input)
+
+
+def run_json(config: Path, *extra: str) -> dict[str, Any]:
+    result = invoke("run", str(config), "--json", *extra)
+    assert result.exit_code == 0, result.stderr
+    obj: dict[str, Any] = json.loads(result.stdout)  # exactly one JSON document
+    return obj
+
+
+def event_lines(path: Path) -> list[dict[str, Any]]:
+    lines = [json.loads(x) for x in path.read_text().splitlines() if x.strip()]
+    return [x for x in lines if x["type"] == "event"]
+
+
+def test_run_json_prints_one_object_matching_the_transcript(toy_file: ToyFile) -> None:
+    obj = run_json(toy_file())
+    path = Path(obj["transcript"])
+    transcript = load(path)
+    assert obj["variant"] == "toy" and obj["seed"] == 7
+    assert transcript.outcome is not None
+    assert obj["reason"] == transcript.outcome["reason"]
+    results = {s: v["result"] for s, v in obj["seats"].items()}
+    assert results == transcript.outcome["results"]
+    assert {s: v["role"] for s, v in obj["seats"].items()} == transcript.header["roles"]
+    assert obj["stats"]["decisions"] == sum(
+        1 for e in transcript.events if e.kind == "core.decision"
+    )
+    assert path.name.startswith("toy-s7-")
+
+
+def test_header_records_config_agents_and_version(toy_file: ToyFile) -> None:
+    header = load(Path(run_json(toy_file(MIXED))["transcript"])).header
+    assert header["config"]["variant"] == "toy"
+    assert header["agents"]["1"]["kind"] == "scripted"
+    assert header["agents"]["2"]["kind"] == "random"
+    assert header["sandbox_version"] and header["started"].endswith("Z")
+
+
+def test_random_seed_is_recorded_when_none_given(toy_file: ToyFile) -> None:
+    result = invoke("run", str(toy_file(seed=None)), "--json")
+    obj = json.loads(result.stdout)
+    assert f"seed: {obj['seed']}" in result.stderr
+    assert load(Path(obj["transcript"])).header["seed"] == obj["seed"]
+
+
+def test_series_plays_k_games_with_their_own_transcripts(toy_file: ToyFile) -> None:
+    obj = run_json(toy_file(), "--series", "3")
+    games = obj["games"]
+    assert [g["seed"] for g in games] == [7, 8, 9]
+    assert len({g["transcript"] for g in games}) == 3
+    assert all(load(Path(g["transcript"])).finished for g in games)
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        "[rules]\nseats = 'three'\n",
+        "[[agent]]\nkind = 'random'\nseats = [9]\n",
+        "bogus_key = 1\n",
+        "[[agent]\n",
+    ],
+)
+def test_config_error_is_one_line_exit_2_and_writes_nothing(
+    toy_file: ToyFile, tmp_path: Path, body: str
+) -> None:
+    result = invoke("run", str(toy_file(body)), "--json")
+    assert result.exit_code == 2
+    assert result.stdout == ""
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error: ")
+    assert not (tmp_path / "out").exists()
+
+
+def test_validate_summarises_and_rejects(toy_file: ToyFile) -> None:
+    ok = invoke("validate", str(toy_file(MIXED)))
+    assert ok.exit_code == 0 and "seats: 3" in ok.stdout and "seats [1]: scripted" in ok.stdout
+    bad = invoke("validate", str(toy_file("nonsense = true\n")))
+    assert bad.exit_code == 2 and bad.stderr.count("\n") == 1
+
+
+def test_view_as_seat_shows_only_its_events(toy_file: ToyFile, tmp_path: Path) -> None:
+    path = Path(run_json(toy_file())["transcript"])
+    transcript = load(path)
+    for seat in (1, 2, 3):
+        shown = {e.seq for s in build_timeline(transcript, seat).sections for e in s.entries}
+        allowed = {
+            i
+            for i, v in enumerate(transcript.visibility)
+            if Visibility.from_json(v).visible_to(seat)
+        }
+        assert shown and shown <= allowed
+        result = invoke("view", str(path), "--seat", str(seat))
+        html_out = tmp_path / f"s{seat}.html"
+        invoke("view", str(path), "--seat", str(seat), "--html", str(html_out))
+        html = html_out.read_text()
+        for other in {1, 2, 3} - {seat}:
+            # toy.secret of another seat and its sealed picks are private to it
+            assert f"seat={other}, lucky" not in result.stdout
+            assert f"seat {other} · pick" not in result.stdout
+            assert f"seat={other}, lucky" not in html and f"seat {other} · pick" not in html
+        assert f"seat={seat}, lucky" in result.stdout
+        assert "seed" not in result.stdout  # the seed would reveal the deal
+
+
+def test_referee_view_shows_everything(toy_file: ToyFile, tmp_path: Path) -> None:
+    path = Path(run_json(toy_file())["transcript"])
+    result = invoke("view", str(path))
+    assert result.exit_code == 0
+    for seat in (1, 2, 3):
+        assert f"seat={seat}, lucky" in result.stdout and f"seat {seat} · pick" in result.stdout
+
+
+def test_html_escapes_player_text(toy_file: ToyFile, tmp_path: Path) -> None:
+    evil = "<script>alert(1)</script>"
+    # Seat 1 alone picks the lowest number, so it speaks (toy rule T-2).
+    body = "".join(
+        f"[[agent]]\nkind = 'scripted'\nseats = [{seat}]\nthen = 'random'\n"
+        f"decisions = [{decisions}]\n"
+        for seat, decisions in (
+            (1, f"{{pick = 1}}, {{speech = '{evil}'}}"),
+            (2, "{pick = 2}"),
+            (3, "{pick = 3}"),
+        )
+    )
+    path = Path(run_json(toy_file(body))["transcript"])
+    assert any(evil in json.dumps(e["data"]) for e in event_lines(path))
+    out = tmp_path / "game.html"
+    assert invoke("view", str(path), "--html", str(out)).exit_code == 0
+    html = out.read_text()
+    assert "<script>" not in html and "&lt;script&gt;alert(1)&lt;/script&gt;" in html
+    assert "<h2>" in html and 'class="outcome"' in html
+
+
+def test_replay_ok_and_tampering_detected(toy_file: ToyFile) -> None:
+    path = Path(run_json(toy_file())["transcript"])
+    ok = invoke("replay", str(path))
+    assert ok.exit_code == 0 and ok.stdout.startswith("OK")
+    lines = path.read_text().splitlines()
+    target = next(i for i, x in enumerate(lines) if '"kind":"toy.out"' in x)
+    obj = json.loads(lines[target])
+    obj["data"]["seat"] = 1 if obj["data"]["seat"] != 1 else 2
+    lines[target] = json.dumps(obj)
+    path.write_text("\n".join(lines) + "\n")
+    bad = invoke("replay", str(path))
+    assert bad.exit_code == 1
+    assert f"seq {obj['seq']}" in bad.stdout and "DIVERGED" in bad.stdout
+
+
+def test_replay_detects_a_forged_visibility(toy_file: ToyFile) -> None:
+    path = Path(run_json(toy_file())["transcript"])
+    text = path.read_text().replace('"vis":[2]', '"vis":"public"', 1)
+    path.write_text(text)
+    assert invoke("replay", str(path)).exit_code == 1
+
+
+def _cut_points(path: Path) -> dict[str, int]:
+    """Byte offsets: mid-line (torn write), right after a core.step, mid-step."""
+    raw = path.read_bytes()
+    starts = [0]
+    for i, byte in enumerate(raw):
+        if byte == ord("\n"):
+            starts.append(i + 1)
+    lines = raw.decode().splitlines()
+    step = next(i for i, x in enumerate(lines) if '"kind":"core.step"' in x and i > 10)
+    decision = next(
+        i for i, x in enumerate(lines) if '"kind":"core.decision"' in x and i > step + 1
+    )
+    return {
+        "torn": starts[len(lines) // 2] + 17,
+        "after_step": starts[step + 1],
+        "mid_step": starts[decision + 1],
+    }
+
+
+@pytest.mark.parametrize("where", ["torn", "after_step", "mid_step"])
+def test_resume_after_crash_matches_uninterrupted_run(
+    toy_file: ToyFile, tmp_path: Path, where: str
+) -> None:
+    full = Path(run_json(toy_file(MIXED))["transcript"])
+    cut = tmp_path / "crashed.jsonl"
+    cut.write_bytes(full.read_bytes()[: _cut_points(full)[where]])
+    assert not load(cut).finished
+    result = invoke("resume", str(cut), "--quiet")
+    assert result.exit_code == 0, result.stderr
+    assert event_lines(cut) == event_lines(full)
+    resumed, original = load(cut), load(full)
+    assert resumed.outcome is not None and original.outcome is not None
+    assert resumed.outcome["results"] == original.outcome["results"]
+    assert resumed.outcome["stats"]["decisions"] == original.outcome["stats"]["decisions"]
+    assert invoke("replay", str(cut)).exit_code == 0
+
+
+def test_resume_refuses_a_finished_game(toy_file: ToyFile) -> None:
+    path = Path(run_json(toy_file())["transcript"])
+    result = invoke("resume", str(path))
+    assert result.exit_code == 2 and "already finished" in result.stderr
+
+
+def test_fork_copies_prefix_and_continues_with_other_agents(
+    toy_file: ToyFile, tmp_path: Path
+) -> None:
+    original = Path(run_json(toy_file())["transcript"])
+    events = event_lines(original)
+    at = next(e["seq"] + 1 for e in events if e["kind"] == "core.step" and e["seq"] > 5)
+    other = toy_file(
+        "[[agent]]\nkind = 'scripted'\nseats = [1, 2, 3]\n", name="other.toml"
+    )  # every seat falls back from here on
+    result = invoke(
+        "fork",
+        str(original),
+        "--at",
+        str(at),
+        "--config",
+        str(other),
+        "--out",
+        str(tmp_path / "forks"),
+        "--quiet",
+    )
+    assert result.exit_code == 0, result.stderr
+    (forked,) = (tmp_path / "forks").glob("*.jsonl")
+    branch = load(forked)
+    assert event_lines(forked)[:at] == events[:at]
+    assert branch.header["forked_from"]["at"] == at
+    later = [e for e in branch.events[at:] if e.kind == "core.decision"]
+    assert later and all(e.to_json()["data"]["fallback"] for e in later)
+    assert branch.finished and invoke("replay", str(forked)).exit_code == 0
+
+
+def test_fork_off_boundary_names_nearest_points(toy_file: ToyFile) -> None:
+    original = Path(run_json(toy_file())["transcript"])
+    step = next(e["seq"] for e in event_lines(original) if e["kind"] == "core.step")
+    result = invoke("fork", str(original), "--at", str(step))  # just before the boundary
+    assert result.exit_code == 2
+    assert "not a step boundary" in result.stderr and str(step + 1) in result.stderr
+
+
+def test_fork_refuses_other_rules(toy_file: ToyFile) -> None:
+    original = Path(run_json(toy_file())["transcript"])
+    step = next(e["seq"] for e in event_lines(original) if e["kind"] == "core.step")
+    other = toy_file("[rules]\nseats = 4\n", name="four.toml")
+    result = invoke("fork", str(original), "--at", str(step + 1), "--config", str(other))
+    assert result.exit_code == 2 and "differ" in result.stderr
+
+
+def test_stats_on_a_folder_with_junk(toy_file: ToyFile, tmp_path: Path) -> None:
+    config = toy_file()
+    for seed in range(1, 6):
+        run_json(config, "--seed", str(seed))
+    folder = tmp_path / "out"
+    (folder / "junk.jsonl").write_text("not json at all\n")
+    (folder / "empty.jsonl").write_text("")
+    result = invoke("stats", str(folder), "--json")
+    assert result.exit_code == 0, result.stderr
+    obj = json.loads(result.stdout)
+    toy = obj["variants"]["toy"]
+    assert toy["games"] == 5 and sum(toy["reasons"].values()) == 5
+    assert {s["path"].rsplit("/", 1)[-1] for s in obj["skipped"]} == {"junk.jsonl", "empty.jsonl"}
+    wins = sum(
+        1
+        for p in folder.glob("toy-*.jsonl")
+        for r in (load(p).outcome or {})["results"].values()
+        if r == "win"
+    )
+    counted = sum(
+        round(cells["win"]["rate"] * cells["win"]["seats"]) for cells in toy["roles"].values()
+    )
+    assert counted == wins == 5  # one winner per toy game
+    for cells in toy["roles"].values():
+        for cell in cells.values():
+            low, high = cell["ci95"]
+            assert 0 <= low <= cell["rate"] <= high <= 1
+    text = invoke("stats", str(folder))
+    assert text.exit_code == 0 and "skipped" in text.stdout and "Traceback" not in text.stdout
+
+
+@pytest.mark.parametrize(
+    "content, expect",
+    [
+        (None, "no such"),
+        ('{"type":"header","schema":99,"variant":"toy"}\n', "schema"),
+        ('{"type":"header","schema":1,"variant":"chess"}\n', "chess"),
+        ("hello\n", "not a transcript"),
+    ],
+)
+def test_bad_transcripts_are_one_line_errors(
+    tmp_path: Path, content: str | None, expect: str
+) -> None:
+    path = tmp_path / "t.jsonl"
+    if content is not None:
+        path.write_text(content)
+    for command in (["view"], ["replay"], ["resume"], ["fork", "--at", "3"]):
+        result = invoke(command[0], str(path), *command[1:])
+        assert result.exit_code == 2, (command, result.output)
+        assert result.stderr.count("\n") == 1 and expect in result.stderr
+
+
+def test_seat_out_of_range_and_unknown_variant(toy_file: ToyFile) -> None:
+    path = Path(run_json(toy_file())["transcript"])
+    assert invoke("view", str(path), "--seat", "4").exit_code == 2
+    assert invoke("run", str(toy_file()), "--as-seat", "0").exit_code == 2
+    unknown = invoke("rules", "chess")
+    assert unknown.exit_code == 2 and unknown.stderr.startswith("error: ")
+
+
+def test_rules_prints_the_variant_rules() -> None:
+    result = invoke("rules", "toy")
+    assert result.exit_code == 0 and "T-1" in result.stdout
+
+
+def test_live_view_as_seat_hides_other_seats(toy_file: ToyFile) -> None:
+    result = invoke("run", str(toy_file()), "--as-seat", "2")
+    assert result.exit_code == 0
+    assert "seat=1, lucky" not in result.stdout and "seat 3 · pick" not in result.stdout
+    referee = invoke("run", str(toy_file()))
+    assert "seat=1, lucky" in referee.stdout
+
+
+def test_human_seat_via_stdin_quits_into_recorded_fallbacks(toy_file: ToyFile) -> None:
+    config = toy_file("[[agent]]\nkind = 'human'\nseats = [2]\n")
+    result = invoke("run", str(config), "--json", input="nine\n1\nquit\n")
+    assert result.exit_code == 0, result.stderr
+    transcript = load(Path(json.loads(result.stdout)["transcript"]))
+    mine = [e.to_json()["data"] for e in transcript.events if e.kind == "core.decision"]
+    mine = [d for d in mine if d["seat"] == 2]
+    assert mine[0]["payload"] == {"pick": 1} and not mine[0]["fallback"]
+    assert mine[1:] and all(d["fallback_reason"] == "quit" for d in mine[1:])
+    assert "not one of the numbers" in result.stderr
+
+
+def test_fake_llm_command_exists() -> None:
+    result = invoke("fake-llm", "--help")
+    assert result.exit_code == 0 and "--policy" in result.stdout
