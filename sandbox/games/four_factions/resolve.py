@@ -46,7 +46,8 @@ def _statement(state: FFState, seat: int, answer: Payload | None) -> Iterator[Ev
         text = "" if answer is None else str(answer["speech"])
         yield ev.Spoke(seat, text) if text.strip() else ev.Passed(seat)
         return
-    if answer is None or None in (answer.get("am"), answer.get("target")):
+    key = "am" if stage == "proofs" else "target"
+    if answer is None or answer.get(key) is None:
         yield ev.NoStatement(seat, stage)  # FF-29: never an invented claim
     elif stage == "proofs":
         yield ev.ProofsGiven(seat, str(answer["am"]), str(answer["speech"]))
