@@ -1,0 +1,207 @@
+"""The ``llm`` seat: renders the prompt, asks the model for a structured decision,
+repairs invalid answers in the same conversation, and records every call.
+
+Every answer goes through the referee's own check (``ctx.validate``) before it
+is returned; one that stays invalid after ``max_repairs`` turns becomes the
+documented fallback (FALLBACK_INVALID), and a provider that stays down becomes
+FALLBACK_PROVIDER (the runner aborts a game with too many of those).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any, cast
+
+from pydantic import BaseModel
+
+from sandbox.agents.base import (
+    FALLBACK_INVALID,
+    FALLBACK_PROVIDER,
+    Agent,
+    AgentAnswer,
+    DecisionContext,
+)
+from sandbox.agents.llm import endpoints, prompting
+from sandbox.agents.llm.client import CallSettings, ModelClient, ProviderFailure, RetryPolicy
+from sandbox.agents.llm.endpoints import Endpoint, EndpointError
+from sandbox.agents.llm.schema import (
+    AnswerError,
+    StructuredMode,
+    decision_model,
+    parse_answer,
+    response_format,
+    schema_instructions,
+)
+from sandbox.agents.llm.secrets import redact, secret_values
+from sandbox.config import AgentSpec, LLMDefaults, LoadedConfig
+from sandbox.core.errors import IllegalDecision
+
+
+@dataclass(frozen=True)
+class SeatSettings:
+    """An [[agent]] entry merged with the game file's [llm] defaults."""
+
+    language: str
+    max_repairs: int
+    concurrency: int
+    belief_probe: bool
+    retry: RetryPolicy
+
+    @classmethod
+    def merge(cls, spec: AgentSpec, defaults: LLMDefaults) -> SeatSettings:
+        return cls(
+            language=spec.language or defaults.language,
+            max_repairs=defaults.max_repairs if spec.max_repairs is None else spec.max_repairs,
+            concurrency=spec.concurrency or defaults.concurrency,
+            belief_probe=(
+                defaults.belief_probe if spec.belief_probe is None else spec.belief_probe
+            ),
+            retry=RetryPolicy(
+                defaults.retry_attempts, defaults.retry_max_wait_s, defaults.retry_total_s
+            ),
+        )
+
+
+class LLMAgent(Agent):
+    kind = "llm"
+
+    def __init__(self, spec: AgentSpec, settings: SeatSettings, seat: int, seat_count: int) -> None:
+        self.spec = spec
+        self.settings = settings
+        self.seat = seat
+        self.seat_count = seat_count
+        self._endpoint: Endpoint | None = None
+
+    def describe(self) -> dict[str, Any]:
+        return {
+            "kind": self.kind,
+            "model": self.spec.model,
+            "structured": self.spec.structured,
+            "language": self.settings.language,
+            "max_repairs": self.settings.max_repairs,
+            "belief_probe": self.settings.belief_probe,
+        }
+
+    async def decide(self, ctx: DecisionContext) -> AgentAnswer:
+        secrets = secret_values([self._endpoint.api_key if self._endpoint else None])
+        try:
+            endpoint = await self._resolve()
+        except EndpointError as err:
+            record = {"model": self.spec.model, "error": f"EndpointError: {err}"}
+            return AgentAnswer(
+                None, fallback_reason=FALLBACK_PROVIDER, calls=redact([record], secrets)
+            )
+        secrets = secret_values([endpoint.api_key])
+        answer = await self._converse(ctx, endpoint, secrets)
+        answer.calls = cast(list[dict[str, Any]], redact(answer.calls, secrets))
+        answer.note = cast(str, redact(answer.note, secrets))
+        return answer
+
+    async def _resolve(self) -> Endpoint:
+        if self._endpoint is None:
+            self._endpoint = await endpoints.resolve(self.spec)
+        return self._endpoint
+
+    async def _converse(
+        self, ctx: DecisionContext, endpoint: Endpoint, secrets: Sequence[str]
+    ) -> AgentAnswer:
+        model = decision_model(ctx.request, self._belief_seats(ctx))
+        mode = choose_mode(self.spec.structured, endpoint)
+        client = self._client(endpoint, model, mode, secrets)
+        messages = self._first_messages(ctx, model, mode)
+        calls: list[dict[str, Any]] = []
+        note = ""
+        for repair in range(self.settings.max_repairs + 1):
+            try:
+                raw = await client.complete(messages, repair, calls)
+            except ProviderFailure:
+                return AgentAnswer(None, note, FALLBACK_PROVIDER, calls, repairs=repair)
+            try:
+                parsed = parse_answer(raw, model)
+                note = parsed.reasoning
+                payload = ctx.validate(parsed.decision)  # always the referee's check
+            except (AnswerError, IllegalDecision) as err:
+                calls[-1]["error"] = f"invalid: {err}"
+                messages = [
+                    *messages,
+                    {"role": "assistant", "content": raw},
+                    {"role": "user", "content": prompting.render_repair(str(err), self._lang)},
+                ]
+                continue
+            calls[-1]["parsed"] = payload
+            if parsed.beliefs is not None:
+                calls[-1]["beliefs"] = parsed.beliefs  # private, for study (referee-only)
+            return AgentAnswer(payload, note, None, calls, repairs=repair)
+        return AgentAnswer(None, note, FALLBACK_INVALID, calls, repairs=self.settings.max_repairs)
+
+    @property
+    def _lang(self) -> str:
+        return self.settings.language
+
+    def _first_messages(
+        self, ctx: DecisionContext, model: type[BaseModel], mode: StructuredMode
+    ) -> list[dict[str, str]]:
+        rendered = prompting.render_prompt(
+            ctx.view,
+            ctx.request,
+            language=self._lang,
+            rules_text=ctx.rules_text,
+            belief_probe=self.settings.belief_probe,
+        )
+        messages = [dict(m) for m in rendered.messages]
+        if mode == "none":
+            # Nothing constrains the output: the schema goes into the question.
+            last = messages[-1]
+            last["content"] = last["content"] + schema_instructions(model)
+        return messages
+
+    def _client(
+        self,
+        endpoint: Endpoint,
+        model: type[BaseModel],
+        mode: StructuredMode,
+        secrets: Sequence[str],
+    ) -> ModelClient:
+        settings = CallSettings(
+            timeout_s=self.spec.timeout_s,
+            temperature=self.spec.temperature,
+            max_tokens=self.spec.max_tokens,
+            response_format=response_format(model, mode),
+        )
+        return ModelClient(
+            endpoint, settings, self.settings.retry, self.settings.concurrency, secrets
+        )
+
+    def _belief_seats(self, ctx: DecisionContext) -> list[int] | None:
+        """The other living seats (from the seat's own view), when probing beliefs."""
+        if not self.settings.belief_probe:
+            return None
+        living = ctx.view.public.get("living")
+        seats = list(living) if living else range(1, self.seat_count + 1)
+        return [int(s) for s in seats if int(s) != self.seat]
+
+
+def choose_mode(structured: str, endpoint: Endpoint) -> StructuredMode:
+    """'auto': strict json_schema when litellm says the model takes it; the llama.cpp
+    form for local and fake models; otherwise the schema in the prompt only."""
+    if structured != "auto":
+        return cast(StructuredMode, structured)
+    if endpoint.kind != "remote":
+        return "json_object"
+    from sandbox.agents.llm.client import litellm_module
+
+    try:
+        if litellm_module().supports_response_schema(model=endpoint.model):
+            return "json_schema"
+    except Exception:  # unknown model: litellm raises instead of answering False
+        return "none"
+    return "none"
+
+
+def make_llm_agent(loaded: LoadedConfig, spec: AgentSpec, seat: int, seed: int) -> Agent:
+    """Build an llm seat (called by sandbox.agents.factory). Nothing is imported
+    or contacted until the first decision."""
+    settings = SeatSettings.merge(spec, loaded.file.llm)
+    seat_count = loaded.variant.seat_count(loaded.game_config)
+    return LLMAgent(spec, settings, seat, seat_count)

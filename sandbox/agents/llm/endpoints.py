@@ -1,0 +1,91 @@
+"""Where a model string is served: a remote provider, the embedded local model,
+or the built-in fake server.
+
+- ``fake/<policy>`` (e.g. ``fake/legal-random``): the built-in fake server,
+  started once per process on a free loopback port (or the ``api_base`` given,
+  e.g. a ``sandbox fake-llm`` server). It runs in a daemon thread, stopped at exit.
+- ``local/NAME`` or ``local:PATH.gguf``: ``sandbox.local_model.endpoint_for``.
+- anything else: a litellm model string; the key comes from ``api_key_env`` or
+  the provider's standard environment variable (litellm reads it).
+"""
+
+from __future__ import annotations
+
+import atexit
+import importlib
+import os
+import threading
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Literal
+
+from sandbox.config import AgentSpec
+
+if TYPE_CHECKING:
+    from sandbox.fake_llm.server import FakeLLMServer
+
+EndpointKind = Literal["remote", "local", "fake"]
+FAKE_PREFIX = "fake/"
+FAKE_KEY = "fake-key-not-secret"  # the fake server ignores keys
+
+
+class EndpointError(Exception):
+    """A model that cannot be reached as configured (e.g. its key variable is unset)."""
+
+
+@dataclass(frozen=True)
+class Endpoint:
+    model: str  # the litellm model string actually called
+    api_base: str | None
+    api_key: str | None = None
+    kind: EndpointKind = "remote"
+
+    @property
+    def free(self) -> bool:
+        """Local and fake models cost nothing (litellm has no price for them)."""
+        return self.kind != "remote"
+
+
+async def resolve(spec: AgentSpec) -> Endpoint:
+    model = spec.model or ""
+    if model.startswith(FAKE_PREFIX):
+        api_base = spec.api_base or builtin_fake_server().base_url
+        return Endpoint(f"openai/fake-{model[len(FAKE_PREFIX) :]}", api_base, FAKE_KEY, "fake")
+    if model.startswith(("local/", "local:")):
+        local = importlib.import_module("sandbox.local_model")
+        api_base, litellm_model = await local.endpoint_for(model)
+        return Endpoint(str(litellm_model), str(api_base), "local-no-key", "local")
+    return Endpoint(model, spec.api_base, _key_from_env(spec.api_key_env), "remote")
+
+
+def _key_from_env(name: str | None) -> str | None:
+    if name is None:
+        return None  # litellm reads the provider's standard variable itself
+    value = os.environ.get(name)
+    if not value:
+        raise EndpointError(f"environment variable {name} (api_key_env) is not set")
+    return value
+
+
+# -------------------------------------------------------- built-in fake server
+_fake_lock = threading.Lock()
+_fake_server: FakeLLMServer | None = None
+
+
+def builtin_fake_server() -> FakeLLMServer:
+    """The process-wide fake server, started on first use (no await: start is atomic)."""
+    global _fake_server
+    with _fake_lock:
+        if _fake_server is None:
+            from sandbox.fake_llm.server import FakeLLMServer
+
+            _fake_server = FakeLLMServer().start()
+            atexit.register(stop_builtin_fake_server)
+        return _fake_server
+
+
+def stop_builtin_fake_server() -> None:
+    global _fake_server
+    with _fake_lock:
+        if _fake_server is not None:
+            _fake_server.stop()
+            _fake_server = None

@@ -1,0 +1,187 @@
+"""Decisions as schemas: a pydantic model per request, its wire forms, and parsing.
+
+The model holds the request's fields with exactly the legal values, plus the
+seat's private ``reasoning`` (kept as the decision's private note, never shown
+to other seats) and, with the belief probe, its ``beliefs`` about other seats.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Literal, Optional, cast
+
+from pydantic import BaseModel, ConfigDict, ValidationError, create_model
+from pydantic import Field as PydField
+
+from sandbox.core.requests import DecisionRequest, Field, MultiChoice, Text
+
+REASONING = "reasoning"
+BELIEFS = "beliefs"
+# Keywords OpenAI's strict mode rejects; the referee still checks lengths.
+STRICT_UNSUPPORTED = ("maxLength", "minLength", "maxItems", "minItems", "uniqueItems", "default")
+FENCE = re.compile(r"```(?:json|JSON)?\s*\n?(.*?)```", re.DOTALL)
+
+StructuredMode = Literal["json_schema", "json_object", "none"]
+
+
+class AnswerError(Exception):
+    """An answer that is not a decision of the right shape; the text is for the model."""
+
+
+@dataclass(frozen=True)
+class ParsedAnswer:
+    decision: dict[str, Any]
+    reasoning: str
+    beliefs: dict[str, Any] | None
+
+
+def decision_model(
+    request: DecisionRequest, belief_seats: Sequence[int] | None = None
+) -> type[BaseModel]:
+    """The pydantic model of one request's answer (extra keys forbidden)."""
+    fields: dict[str, Any] = {
+        REASONING: (
+            str,
+            PydField(
+                description="Your private reasoning, first. No other seat ever sees it; "
+                "keep it short."
+            ),
+        )
+    }
+    for f in request.fields:
+        fields[f.name] = _field(f)
+    if belief_seats is not None:
+        fields[BELIEFS] = (
+            beliefs_model(belief_seats),
+            PydField(description="Private: your current estimate of each other living seat."),
+        )
+    name = re.sub(r"\W", "_", f"Decision_{request.decision}")
+    model: type[BaseModel] = create_model(name, __config__=ConfigDict(extra="forbid"), **fields)
+    return model
+
+
+def beliefs_model(seats: Sequence[int]) -> type[BaseModel]:
+    fields: dict[str, Any] = {
+        f"seat_{s}": (
+            str,
+            PydField(
+                max_length=120,
+                description=f"Seat {s}: the side you think it is on, and how sure you are.",
+            ),
+        )
+        for s in seats
+    }
+    model: type[BaseModel] = create_model(
+        "Beliefs", __config__=ConfigDict(extra="forbid"), **fields
+    )
+    return model
+
+
+def _field(f: Field) -> tuple[Any, Any]:
+    if isinstance(f, Text):
+        return str, PydField(max_length=f.max_chars, description=f.description)
+    if isinstance(f, MultiChoice):
+        item = _literal(f.options)
+        return list[item], PydField(max_length=f.max_items, description=f.description)  # type: ignore[valid-type]
+    choice = _literal(f.options)
+    kind = Optional[choice] if f.nullable else choice  # noqa: UP045 - built at run time
+    return kind, PydField(description=f.description)
+
+
+def _literal(values: Sequence[Any]) -> Any:
+    if not values:
+        return type(None)
+    return cast(Any, Literal)[tuple(values)]
+
+
+# ------------------------------------------------------------------ wire forms
+def response_format(model: type[BaseModel], mode: StructuredMode) -> dict[str, Any] | None:
+    """What to send as ``response_format`` for a structured-output mode."""
+    schema = model.model_json_schema()
+    if mode == "json_schema":
+        return {
+            "type": "json_schema",
+            "json_schema": {"name": "decision", "strict": True, "schema": strict_schema(schema)},
+        }
+    if mode == "json_object":
+        # llama.cpp's own form; its server answers the OpenAI form with HTTP 500.
+        return {"type": "json_object", "schema": schema}
+    return None
+
+
+def strict_schema(schema: Mapping[str, Any]) -> Any:
+    """OpenAI strict form: anyOf instead of oneOf, no discriminator, $refs inlined,
+    every property required, no additional properties, no unsupported keywords."""
+    return _strict(schema, schema.get("$defs") or {})
+
+
+def _strict(schema: Any, defs: Mapping[str, Any]) -> Any:
+    if isinstance(schema, list):
+        return [_strict(s, defs) for s in schema]
+    if not isinstance(schema, Mapping):
+        return schema
+    if "$ref" in schema:
+        target = defs[str(schema["$ref"]).rsplit("/", 1)[-1]]
+        merged = {**target, **{k: v for k, v in schema.items() if k != "$ref"}}
+        return _strict(merged, defs)
+    out: dict[str, Any] = {}
+    for key, value in schema.items():
+        if key in ("discriminator", "$defs") or key in STRICT_UNSUPPORTED:
+            continue
+        out["anyOf" if key == "oneOf" else key] = _strict(value, defs)
+    if out.get("type") == "object" and "properties" in out:
+        out["required"] = list(out["properties"])
+        out["additionalProperties"] = False
+    return out
+
+
+def schema_instructions(model: type[BaseModel]) -> str:
+    """For providers without structured output: the schema written into the prompt."""
+    schema = json.dumps(model.model_json_schema(), ensure_ascii=False)
+    return (
+        "\n\nReply with one JSON object only (no other text) that matches this JSON "
+        f"schema:\n{schema}"
+    )
+
+
+# --------------------------------------------------------------------- parsing
+def parse_answer(text: str, model: type[BaseModel]) -> ParsedAnswer:
+    """Fence-stripped, lenient JSON, validated against ``model``. Raises AnswerError."""
+    try:
+        obj = json.loads(strip_fences(text), strict=False)
+    except json.JSONDecodeError as err:
+        raise AnswerError(f"The answer is not valid JSON ({err.msg}).") from None
+    if not isinstance(obj, dict):
+        raise AnswerError("The answer must be one JSON object.")
+    try:
+        checked = model.model_validate(obj)
+    except ValidationError as err:
+        raise AnswerError(describe_validation(err)) from None
+    data = checked.model_dump(mode="python")
+    reasoning = str(data.pop(REASONING, ""))
+    beliefs = data.pop(BELIEFS, None)
+    return ParsedAnswer(data, reasoning, beliefs)
+
+
+def strip_fences(text: str) -> str:
+    """The JSON inside a Markdown fence, or from the first '{' to the last '}'."""
+    fenced = FENCE.search(text)
+    if fenced:
+        return fenced.group(1).strip()
+    start, end = text.find("{"), text.rfind("}")
+    if 0 <= start < end:
+        return text[start : end + 1]
+    return text.strip()
+
+
+def describe_validation(err: ValidationError) -> str:
+    """Compact, URL-free lines a model can act on."""
+    lines = []
+    for item in err.errors(include_url=False, include_context=False, include_input=False):
+        where = ".".join(str(p) for p in item["loc"]) or "(answer)"
+        message = "unknown field, remove it" if item["type"] == "extra_forbidden" else item["msg"]
+        lines.append(f"- {where}: {message}")
+    return "The answer does not fit the schema:\n" + "\n".join(lines[:8])

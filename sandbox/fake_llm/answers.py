@@ -1,0 +1,148 @@
+"""How the fake server answers: draws from a JSON schema, and the answer policies.
+
+The answer policy is picked per request from the model name (``fake-<policy>``),
+so one server can play legal, illegal and garbage seats in the same game.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+POLICIES = ("legal-random", "legal-fenced", "scripted", "garbage", "illegal", "down")
+ILLEGAL_VALUE = 999_999
+FILLER = (
+    "I keep my counsel for now; the votes so far tell me more than the speeches. "
+    "Seat behaviour will show itself soon."
+)
+
+
+def policy_for(model: str, default: str) -> str:
+    """'fake-illegal' → 'illegal'; a model name without a known policy → ``default``."""
+    name = model.rsplit("/", 1)[-1]
+    if name.startswith("fake-") and name[5:] in POLICIES:
+        return name[5:]
+    return default
+
+
+def schema_from_request(body: Mapping[str, Any]) -> dict[str, Any] | None:
+    """The schema in response_format (OpenAI or llama.cpp form), else one in the prompt."""
+    fmt = body.get("response_format")
+    if isinstance(fmt, Mapping):
+        inner = fmt.get("json_schema")
+        if isinstance(inner, Mapping) and isinstance(inner.get("schema"), Mapping):
+            return dict(inner["schema"])
+        if isinstance(fmt.get("schema"), Mapping):
+            return dict(fmt["schema"])
+    return schema_in_messages(body.get("messages") or [])
+
+
+def schema_in_messages(messages: Sequence[Mapping[str, Any]]) -> dict[str, Any] | None:
+    """The last JSON object with 'properties' written anywhere in the prompt."""
+    decoder = json.JSONDecoder()
+    for message in reversed(messages):
+        text = str(message.get("content") or "")
+        found = None
+        for match in re.finditer(r"\{", text):
+            try:
+                obj, _ = decoder.raw_decode(text, match.start())
+            except json.JSONDecodeError:
+                continue
+            if isinstance(obj, dict) and isinstance(obj.get("properties"), dict):
+                found = obj
+        if found is not None:
+            return found
+    return None
+
+
+def draw(schema: Mapping[str, Any], rng: random.Random, defs: Mapping[str, Any]) -> Any:
+    """A random value that satisfies ``schema`` (the subset the sandbox produces)."""
+    if "$ref" in schema:
+        return draw(defs[str(schema["$ref"]).rsplit("/", 1)[-1]], rng, defs)
+    if "enum" in schema:
+        return rng.choice(list(schema["enum"]))
+    if "const" in schema:
+        return schema["const"]
+    for key in ("anyOf", "oneOf"):
+        if key in schema:
+            return draw(rng.choice(list(schema[key])), rng, defs)
+    kind = schema.get("type", "object")
+    if kind == "object":
+        props = schema.get("properties") or {}
+        out = {name: draw(sub, rng, defs) for name, sub in props.items()}
+        if isinstance(out.get("reasoning"), str):
+            # A unique mark, so tests can prove a private note never reaches another seat.
+            out["reasoning"] += f" [note {rng.randrange(10**9):09d}]"
+        return out
+    if kind == "array":
+        return _draw_array(schema, rng, defs)
+    return _draw_scalar(str(kind), schema, rng)
+
+
+def _draw_array(schema: Mapping[str, Any], rng: random.Random, defs: Mapping[str, Any]) -> Any:
+    items = schema.get("items") or {}
+    most = int(schema.get("maxItems", 3))
+    if "enum" in items:
+        options = list(items["enum"])
+        return rng.sample(options, rng.randint(0, min(most, len(options))))
+    return [draw(items, rng, defs) for _ in range(rng.randint(0, most))]
+
+
+def _draw_scalar(kind: str, schema: Mapping[str, Any], rng: random.Random) -> Any:
+    if kind == "null":
+        return None
+    if kind == "boolean":
+        return rng.random() < 0.5
+    if kind == "integer":
+        return rng.randint(int(schema.get("minimum", 0)), int(schema.get("maximum", 9)))
+    if kind == "number":
+        return round(rng.uniform(0, 1), 3)
+    limit = int(schema.get("maxLength", 200))
+    start = rng.randrange(0, 40)
+    return FILLER[start : start + min(limit, 80)].strip() or "ok"
+
+
+def legal_answer(schema: Mapping[str, Any] | None, rng: random.Random) -> str:
+    if schema is None:
+        return "{}"
+    return json.dumps(draw(schema, rng, schema.get("$defs") or {}), ensure_ascii=False)
+
+
+def illegal_answer(schema: Mapping[str, Any] | None, rng: random.Random) -> str:
+    """Well-formed JSON with one choice outside its enum (or an unknown field)."""
+    if schema is None:
+        return json.dumps({"unexpected": ILLEGAL_VALUE})
+    answer = draw(schema, rng, schema.get("$defs") or {})
+    props = schema.get("properties") or {}
+    for name, sub in props.items():
+        if _has_enum(sub):
+            answer[name] = [ILLEGAL_VALUE] if sub.get("type") == "array" else ILLEGAL_VALUE
+            return json.dumps(answer)
+    answer["unexpected"] = ILLEGAL_VALUE
+    return json.dumps(answer)
+
+
+def _has_enum(schema: Mapping[str, Any]) -> bool:
+    if "enum" in schema:
+        return True
+    if "enum" in (schema.get("items") or {}):
+        return True
+    return any(_has_enum(s) for s in schema.get("anyOf", []))
+
+
+def garbage_answer(rng: random.Random) -> str:
+    return rng.choice(
+        [
+            "Hmm, let me think about who to pick... probably seat 3?",
+            '{"pick": 2,, "oops"',
+            "```\nnot json at all\n```",
+        ]
+    )
+
+
+def approx_tokens(text: str) -> int:
+    """About four characters a token: enough for usage figures in tests."""
+    return max(1, len(text) // 4)

@@ -1,0 +1,252 @@
+"""LLM seats end to end against the fake provider: answers, repairs, retries,
+faults, fallbacks, concurrency, privacy of keys and reasoning."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from sandbox.agents.base import FALLBACK_INVALID, FALLBACK_PROVIDER
+from sandbox.core.errors import IllegalDecision
+from sandbox.fake_llm import FakeLLMServer
+from sandbox.runner import ABORTED
+from sandbox.transcript import TranscriptWriter, iter_lines
+from tests.llm.conftest import Validator, decide_once, llm_spec, play_toy, toy_loaded
+
+VALID = '{"reasoning": "two looks safe", "pick": 2}'
+
+
+def call_lines(path: Path) -> list[dict[str, Any]]:
+    """The transcript's call lines (the toy variant is not registered, so no load())."""
+    return [obj for _, obj in iter_lines(path) if obj is not None and obj["type"] == "call"]
+
+
+# ---------------------------------------------------------------- valid answers
+async def test_toy_game_played_to_the_end_with_every_call_recorded(
+    fake: FakeLLMServer, tmp_path: Path
+) -> None:
+    loaded = toy_loaded(llm_spec(fake, "legal-random"))
+    path = tmp_path / "t.jsonl"
+    with TranscriptWriter(path) as writer:
+        writer.header({"variant": "toy", "seed": 1})
+        game, runner = await play_toy(loaded, writer=writer)
+        assert (outcome := game.outcome()) is not None
+        writer.outcome({"reason": outcome.reason})
+    assert outcome.reason == "last_standing"
+    assert runner.stats.fallback_count() == 0
+    calls = call_lines(path)
+    assert len(calls) == runner.stats.calls == fake.chat_requests
+    assert runner.stats.decisions == fake.chat_requests  # one call per decision
+    for call in calls:
+        assert call["parsed"] is not None and call["error"] is None
+        assert call["tokens_in"] > 0 and call["tokens_out"] > 0 and call["cost"] == 0.0
+        assert call["messages"][0]["role"] == "system" and call["latency_ms"] >= 0
+    # Local/fake models get the llama.cpp form of structured output.
+    sent = fake.requests[0]["response_format"]
+    assert sent["type"] == "json_object" and "pick" in sent["schema"]["properties"]
+
+
+async def test_fenced_answer_is_accepted(fake: FakeLLMServer) -> None:
+    answer = await decide_once(llm_spec(fake, "legal-fenced"))
+    assert answer.payload is not None and answer.repairs == 0
+    assert answer.calls[0]["raw"].startswith("Here is my answer")
+
+
+async def test_reasoning_becomes_the_private_note_not_the_payload(fake: FakeLLMServer) -> None:
+    fake.script(VALID)
+    answer = await decide_once(llm_spec(fake, "scripted"))
+    assert answer.payload == {"pick": 2}
+    assert answer.note == "two looks safe"
+
+
+# ------------------------------------------------------------------ repair loop
+async def test_garbage_then_valid_is_repaired_in_the_same_conversation(
+    fake: FakeLLMServer,
+) -> None:
+    fake.script("I pick two, obviously", VALID)
+    answer = await decide_once(llm_spec(fake, "scripted"))
+    assert answer.payload == {"pick": 2} and answer.repairs == 1
+    assert fake.chat_requests == 2
+    second = fake.requests[1]["messages"]
+    assert second[-2] == {"role": "assistant", "content": "I pick two, obviously"}
+    assert second[-1]["role"] == "user" and "not valid JSON" in second[-1]["content"]
+    assert [c["repair"] for c in answer.calls] == [0, 1]
+    assert answer.calls[0]["error"].startswith("invalid:") and answer.calls[0]["parsed"] is None
+
+
+async def test_illegal_choice_then_valid_is_repaired(fake: FakeLLMServer) -> None:
+    fake.script('{"reasoning": "x", "pick": 7}', VALID)
+    answer = await decide_once(llm_spec(fake, "scripted"))
+    assert answer.payload == {"pick": 2} and answer.repairs == 1
+    repair_text = fake.requests[1]["messages"][-1]["content"]
+    assert "pick" in repair_text and "https://" not in repair_text  # compact, URL-free
+
+
+async def test_referee_check_always_runs_after_the_schema(fake: FakeLLMServer) -> None:
+    """A schema-valid answer the referee rejects (a rule beyond the shape) is repaired."""
+
+    def no_twos(validate: Validator) -> Validator:
+        def check(payload: object) -> dict[str, Any]:
+            out = validate(payload)
+            if out["pick"] == 2:
+                raise IllegalDecision("T-9", "Two is forbidden today.", {"pick": [1, 3]})
+            return out
+
+        return check
+
+    fake.script(VALID, '{"reasoning": "fine", "pick": 3}')
+    answer = await decide_once(llm_spec(fake, "scripted"), check=no_twos)
+    assert answer.payload == {"pick": 3} and answer.repairs == 1
+    assert "[T-9] Two is forbidden today." in fake.requests[1]["messages"][-1]["content"]
+
+
+@pytest.mark.parametrize("policy", ["garbage", "illegal"])
+async def test_always_invalid_falls_back_after_max_repairs(
+    fake: FakeLLMServer, policy: str
+) -> None:
+    answer = await decide_once(llm_spec(fake, policy, max_repairs=2))
+    assert answer.payload is None and answer.fallback_reason == FALLBACK_INVALID
+    assert answer.repairs == 2 and fake.chat_requests == 3 and len(answer.calls) == 3
+
+
+async def test_invalid_fallbacks_are_counted_per_seat_in_a_game(fake: FakeLLMServer) -> None:
+    loaded = toy_loaded(llm_spec(fake, "illegal", max_repairs=0))
+    game, runner = await play_toy(loaded)
+    assert game.over
+    fell_back = runner.stats.fallbacks
+    assert set(fell_back) == set(game.seats) or set(fell_back) <= set(game.seats)
+    assert runner.stats.fallback_count(FALLBACK_INVALID) == runner.stats.decisions
+
+
+# ------------------------------------------------------------ retries and faults
+@pytest.mark.parametrize(
+    ("faults", "requests"), [(("429",), 2), (("429", "429"), 3), (("500",), 2)]
+)
+async def test_transient_errors_are_retried_once_each(
+    fake: FakeLLMServer, faults: tuple[str, ...], requests: int
+) -> None:
+    fake.inject(*faults)
+    fake.script(VALID)
+    answer = await decide_once(llm_spec(fake, "scripted"))
+    assert answer.payload == {"pick": 2}
+    # Exactly one HTTP request per attempt: no hidden SDK or litellm retries.
+    assert fake.chat_requests == requests
+    assert [c["attempt"] for c in answer.calls] == list(range(1, requests + 1))
+    assert all(c["error"] for c in answer.calls[:-1]) and answer.calls[-1]["error"] is None
+
+
+async def test_hang_past_the_timeout_is_retried(fake: FakeLLMServer) -> None:
+    fake.inject("hang")
+    fake.script(VALID)
+    answer = await decide_once(llm_spec(fake, "scripted", timeout_s=0.3))
+    assert answer.payload == {"pick": 2} and fake.chat_requests == 2
+    assert "Timeout" in answer.calls[0]["error"]
+
+
+async def test_malformed_response_body_is_retried(fake: FakeLLMServer) -> None:
+    fake.inject("malformed")
+    fake.script(VALID)
+    answer = await decide_once(llm_spec(fake, "scripted"))
+    assert answer.payload == {"pick": 2} and fake.chat_requests == 2
+
+
+async def test_auth_error_is_not_retried_and_never_leaks_the_key(
+    fake: FakeLLMServer, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    key = "sk-test-" + os.urandom(12).hex()
+    monkeypatch.setenv("SANDBOX_TEST_PROVIDER_KEY", key)
+    fake.inject("auth_echo")
+    spec = llm_spec(fake, "x").model_copy(
+        update={"model": "openai/fake-legal-random", "api_key_env": "SANDBOX_TEST_PROVIDER_KEY"}
+    )
+    answer = await decide_once(spec)
+    assert answer.fallback_reason == FALLBACK_PROVIDER and fake.chat_requests == 1
+    assert "AuthenticationError" in answer.calls[0]["error"]
+    assert "[redacted]" in answer.calls[0]["error"]  # the provider did echo it
+    dumped = json.dumps({"calls": answer.calls, "note": answer.note})
+    assert key not in dumped and key[8:] not in dumped
+
+
+async def test_remote_style_model_without_structured_output_gets_schema_in_prompt(
+    fake: FakeLLMServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("SANDBOX_TEST_PROVIDER_KEY", "sk-test-0123456789abcdef")
+    spec = llm_spec(fake, "x").model_copy(
+        update={"model": "openai/fake-legal-random", "api_key_env": "SANDBOX_TEST_PROVIDER_KEY"}
+    )
+    answer = await decide_once(spec)
+    assert answer.payload is not None
+    assert "response_format" not in fake.requests[0]
+    assert '"properties"' in fake.requests[0]["messages"][-1]["content"]
+
+
+async def test_missing_key_variable_is_a_provider_fallback(fake: FakeLLMServer) -> None:
+    spec = llm_spec(fake, "x").model_copy(
+        update={"model": "openai/fake-legal-random", "api_key_env": "SANDBOX_NO_SUCH_VAR"}
+    )
+    answer = await decide_once(spec)
+    assert answer.fallback_reason == FALLBACK_PROVIDER and fake.chat_requests == 0
+    assert "SANDBOX_NO_SUCH_VAR" in answer.calls[0]["error"]
+
+
+async def test_provider_down_uses_bounded_attempts_then_provider_fallback(
+    fake: FakeLLMServer,
+) -> None:
+    answer = await decide_once(llm_spec(fake, "down"), retry_attempts=3)
+    assert answer.payload is None and answer.fallback_reason == FALLBACK_PROVIDER
+    assert fake.chat_requests == 3 and len(answer.calls) == 3
+
+
+async def test_provider_down_aborts_the_game(fake: FakeLLMServer, tmp_path: Path) -> None:
+    loaded = toy_loaded(llm_spec(fake, "down"), seats=5, retry_attempts=2)
+    path = tmp_path / "aborted.jsonl"
+    with TranscriptWriter(path) as writer:
+        writer.header({"variant": "toy", "seed": 1})
+        game, runner = await play_toy(loaded, writer=writer, abort_share=0.25)
+    outcome = game.outcome()
+    assert outcome is not None and outcome.reason == ABORTED
+    assert runner.stats.fallback_count(FALLBACK_PROVIDER) == runner.stats.decisions >= 8
+    assert len(call_lines(path)) == 2 * runner.stats.decisions  # every attempt recorded
+
+
+# ------------------------------------------------------------------ concurrency
+@pytest.mark.parametrize(("limit", "expected"), [(2, 2), (8, 6)])
+async def test_per_model_concurrency_limit(limit: int, expected: int) -> None:
+    with FakeLLMServer(latency_s=0.15) as server:
+        loaded = toy_loaded(llm_spec(server, "legal-random", concurrency=limit), seats=6)
+        game, _ = await play_toy(loaded)
+        assert game.over
+        assert server.max_in_flight == expected
+
+
+# ---------------------------------------------------------------------- privacy
+async def test_private_reasoning_never_reaches_another_seat(
+    fake: FakeLLMServer, tmp_path: Path
+) -> None:
+    loaded = toy_loaded(llm_spec(fake, "legal-random"), seats=4)
+    path = tmp_path / "t.jsonl"
+    with TranscriptWriter(path) as writer:
+        writer.header({"variant": "toy", "seed": 3})
+        game, _ = await play_toy(loaded, seed=3, writer=writer)
+    notes = {
+        (e.seat, e.note)  # type: ignore[attr-defined]
+        for e in game.events
+        if e.kind == "core.decision" and e.note  # type: ignore[attr-defined]
+    }
+    assert notes, "the fake writes a unique note into every reasoning"
+    for call in call_lines(path):
+        prompt = json.dumps(call["messages"])
+        for seat, note in notes:
+            if seat != call["seat"]:
+                assert note not in prompt
+
+
+async def test_belief_probe_is_recorded_privately(fake: FakeLLMServer) -> None:
+    answer = await decide_once(llm_spec(fake, "legal-random", belief_probe=True))
+    assert answer.payload is not None and "beliefs" not in answer.payload
+    beliefs = answer.calls[-1]["beliefs"]
+    assert set(beliefs) == {"seat_2", "seat_3"}  # every other seat of the toy game
