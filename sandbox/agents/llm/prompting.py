@@ -95,7 +95,14 @@ def environment(root: str = str(PROMPTS_DIR)) -> Environment:
     )
     env.filters["json"] = safe_json
     env.filters["oneline"] = one_line
+    env.filters["omit"] = omit
     return env
+
+
+def omit(mapping: Mapping[str, Any], *keys: str) -> dict[str, Any]:
+    """A copy without ``keys`` (e.g. a recorded answer without its speech, which
+    the history already quotes)."""
+    return {k: v for k, v in mapping.items() if k not in keys}
 
 
 def one_line(text: Any) -> str:

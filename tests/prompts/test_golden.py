@@ -1,0 +1,132 @@
+"""Snapshot tests: every decision template of both variants (and the generic
+fallback), in English and Chinese, rendered from a fixed seeded game.
+
+Regenerate after an intended change, then review the diff of the text files:
+
+    UPDATE_PROMPT_GOLDEN=1 .venv/bin/pytest tests/prompts/test_golden.py
+
+A variant change that alters the seeded game (events, wording of requests)
+also changes these files; that is what they are for: every prompt change is
+reviewed as text.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+from pathlib import Path
+
+import pytest
+
+from sandbox.agents.llm.prompting import RenderedPrompt, render_prompt
+from sandbox.core.game import Game
+from sandbox.core.requests import DecisionRequest
+from tests.core.toy import Toy, ToyConfig
+from tests.prompts.harness import Captured, new_game, play
+
+GOLDEN = Path(__file__).parent / "golden"
+UPDATE = os.environ.get("UPDATE_PROMPT_GOLDEN") == "1"
+LANGUAGES = ("en", "zh")
+SEED = {"four_factions": 5, "killer": 7}
+KINDS = {
+    "four_factions": ("proofs", "accusation", "protection", "speak", "loadout", "attack"),
+    "killer": ("kill_opinion", "check_opinion", "speech", "last_words", "vote"),
+}
+
+
+def role_kind(role: str) -> str:
+    """FF roles are 'faction/elite|regular': the prompt differs by the second part."""
+    return role.split("/")[-1]
+
+
+def first_of_each(variant: str) -> dict[tuple[str, str], Captured]:
+    """The first request of each (decision, role kind) in the seeded game."""
+    seen: set[tuple[str, str]] = set()
+
+    def pick(game: Game, request: DecisionRequest) -> bool:
+        key = (request.decision, role_kind(game.roles()[request.seat]))
+        if key in seen:
+            return False
+        seen.add(key)
+        return True
+
+    game = new_game(variant, SEED[variant])
+    captured = play(game, random.Random(SEED[variant]), pick=pick)
+    return {(c.request.decision, role_kind(c.role)): c for c in captured}
+
+
+def snapshot_text(prompt: RenderedPrompt) -> str:
+    system, user = (m["content"] for m in prompt.messages)
+    return f"### system (prefix_chars={prompt.prefix_chars})\n{system}### user\n{user}"
+
+
+def check_golden(name: str, text: str) -> None:
+    path = GOLDEN / name
+    if UPDATE:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+        return
+    assert path.exists(), f"missing golden {path}; run with UPDATE_PROMPT_GOLDEN=1 and review"
+    expected = path.read_text(encoding="utf-8")
+    assert text == expected, f"{name} differs from its golden file (review, then regenerate)"
+
+
+@pytest.fixture(scope="module")
+def ff_captures() -> dict[tuple[str, str], Captured]:
+    return first_of_each("four_factions")
+
+
+@pytest.fixture(scope="module")
+def killer_captures() -> dict[tuple[str, str], Captured]:
+    return first_of_each("killer")
+
+
+def _case(captures: dict[tuple[str, str], Captured], decision: str) -> list[Captured]:
+    found = [c for (d, _), c in sorted(captures.items()) if d == decision]
+    assert found, f"the seeded game never asked for {decision!r}"
+    return found
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+@pytest.mark.parametrize("decision", KINDS["four_factions"])
+def test_four_factions_golden(
+    ff_captures: dict[tuple[str, str], Captured], decision: str, language: str
+) -> None:
+    for c in _case(ff_captures, decision):
+        prompt = render_prompt(c.view, c.request, language=language, belief_probe=True)
+        check_golden(
+            f"four_factions/{language}/{decision}-{role_kind(c.role)}.txt", snapshot_text(prompt)
+        )
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+@pytest.mark.parametrize("decision", KINDS["killer"])
+def test_killer_golden(
+    killer_captures: dict[tuple[str, str], Captured], decision: str, language: str
+) -> None:
+    for c in _case(killer_captures, decision):
+        prompt = render_prompt(c.view, c.request, language=language, belief_probe=True)
+        check_golden(f"killer/{language}/{decision}-{c.role}.txt", snapshot_text(prompt))
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_generic_fallback_golden(language: str) -> None:
+    """A variant with no templates (the toy) renders through prompts/_generic."""
+    game = Game.new(Toy(), ToyConfig(), 1)
+    for seat, pick in ((1, 1), (2, 2), (3, 3)):
+        game.submit(f"0:{seat}", {"pick": pick})
+    game.submit(game.pending()[0].id, {"speech": "I picked the lowest number."})
+    request = game.pending()[0]
+    prompt = render_prompt(game.view(request.seat), request, language=language,
+                           rules_text=Toy().rules_text(ToyConfig()), belief_probe=True)
+    check_golden(f"toy/{language}/{request.decision}.txt", snapshot_text(prompt))
+
+
+def test_every_decision_kind_has_its_own_template() -> None:
+    """The listed kinds are exactly the variants' decisions with a template in
+    both languages (a new decision kind must get one, or be listed on purpose)."""
+    root = Path(__file__).parents[2] / "prompts"
+    for variant, kinds in KINDS.items():
+        for language in LANGUAGES:
+            names = {p.stem for p in (root / variant / language / "decisions").glob("*.j2")}
+            assert names == set(kinds), (variant, language, names ^ set(kinds))
