@@ -97,11 +97,13 @@ def _kill_request(state: KillerState, step: int, seat: int) -> DecisionRequest:
         "the living player you want killed tonight, or null for no opinion",
         nullable=True,
     )
+    # KG-5: while a seat is barred, shape errors cite the series rule too.
+    barred = state.day == 1 and state.barred is not None
     return DecisionRequest(
         _request_id(step, seat, KILL),
         seat,
         KILL,
-        "KG-3",
+        "KG-3, KG-5" if barred else "KG-3",
         f"Night {state.day}: give your sealed opinion on whom the killers kill "
         "(the majority of the opinions given decides), or null for none.",
         (field,),
