@@ -361,3 +361,22 @@ def test_human_seat_via_stdin_quits_into_recorded_fallbacks(toy_file: ToyFile) -
 def test_fake_llm_command_exists() -> None:
     result = invoke("fake-llm", "--help")
     assert result.exit_code == 0 and "--policy" in result.stdout
+
+
+@pytest.mark.parametrize("variant", ["killer", "four_factions"])
+def test_real_variants_resume_and_seat_views(tmp_path: Path, variant: str) -> None:
+    config = tmp_path / "g.toml"
+    config.write_text(
+        f'variant = "{variant}"\nseed = 11\n[run]\nout = "{tmp_path / "out"}"\n'
+        '[default_agent]\nkind = "random"\n'
+    )
+    full = Path(run_json(config)["transcript"])
+    cut = tmp_path / "cut.jsonl"
+    cut.write_bytes(full.read_bytes()[: _cut_points(full)["mid_step"]])
+    assert invoke("resume", str(cut), "--quiet").exit_code == 0
+    assert event_lines(cut) == event_lines(full)
+    transcript = load(full)
+    for seat in (1, 5):
+        shown = {e.seq for s in build_timeline(transcript, seat).sections for e in s.entries}
+        vis = transcript.visibility
+        assert shown and all(Visibility.from_json(vis[i]).visible_to(seat) for i in shown)
