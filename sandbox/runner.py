@@ -93,6 +93,8 @@ class Runner:
         self._flush()
         while not self.game.over:
             requests = self.game.pending()
+            if not requests:
+                raise RuntimeError("the referee asks nobody anything but the game is not over")
             answers = await asyncio.gather(*(self._ask(r) for r in requests))
             for request, answer in zip(requests, answers, strict=True):
                 self._submit(request, answer)

@@ -52,6 +52,12 @@ class Game:
         game = cls(variant, config, seed)
         for event in events:
             game._record(event)
+        if game.ended is None and game.requests() and not game.pending():
+            raise ValueError(
+                "the events stop in the middle of a step's resolution; rebuild the game by "
+                "replaying its decisions instead (Game.new + submit)"
+            )
+        game._advance()
         return game
 
     # ------------------------------------------------------------------ query

@@ -109,3 +109,17 @@ def test_broken_script_fails_loudly() -> None:
     agents = {s: ScriptedAgent([{"pick": 9}]) for s in game.seats}
     with pytest.raises(ScriptError, match="seat 1"):
         asyncio.run(Runner(game, agents, abort_share=None).run())
+
+
+def test_from_events_cut_after_a_step_can_continue() -> None:
+    full = play_random(7)
+    cut = next(i for i, e in enumerate(full.events) if e.kind == "core.step") + 1
+    rebuilt = Game.from_events(TOY, ToyConfig(), 7, full.events[:cut])
+    assert rebuilt.pending() or rebuilt.over
+
+
+def test_from_events_cut_mid_resolution_is_refused() -> None:
+    full = play_random(7)
+    step_at = next(i for i, e in enumerate(full.events) if e.kind == "core.step")
+    with pytest.raises(ValueError, match="middle of a step"):
+        Game.from_events(TOY, ToyConfig(), 7, full.events[:step_at])
