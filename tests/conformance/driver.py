@@ -47,8 +47,8 @@ def play(
                 game.submit_fallback(request.id, reason)
                 log.append({"request_id": request.id, "seat": request.seat, "fallback": reason})
             else:
-                payload = game.validate(request.id, answer.payload)
-                game.submit(request.id, payload)
+                made = game.submit(request.id, answer.payload)[0]
+                payload = dict(made.payload)  # type: ignore[attr-defined]
                 log.append({"request_id": request.id, "seat": request.seat, "payload": payload})
             if len(log) > max_decisions:
                 raise RuntimeError("game did not terminate")
