@@ -1,0 +1,124 @@
+"""Engine benchmark for every registered variant.
+
+Prints, per variant:
+- referee overhead per decision (median and p90, microseconds): time inside
+  Game.pending + Game.validate + Game.submit (the step resolution it triggers
+  included), excluding the agents' own thinking time;
+- full games per second with random seats and with baseline seats (agents'
+  time included), using the variant's default config.
+
+Run:  .venv/bin/python bench/bench_engine.py [--games N]
+No timing is asserted anywhere; this only reports.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import random
+import statistics
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from sandbox.agents.base import Agent, DecisionContext
+from sandbox.agents.simple import RandomAgent
+from sandbox.core.game import Game
+from sandbox.core.variant import Variant, get_variant, variant_names
+
+
+def _answer(agent: Agent, ctx: DecisionContext) -> Any:
+    coro = agent.decide(ctx)
+    try:
+        coro.send(None)
+    except StopIteration as done:
+        return done.value
+    raise RuntimeError("agent awaited")
+
+
+def play(
+    variant: Variant[Any], config: Any, seed: int, make: Callable[[int], Agent]
+) -> list[float]:
+    """One game; returns the referee's seconds per decision."""
+    game = Game.new(variant, config, seed)
+    agents = {s: make(seed * 100 + s) for s in game.seats}
+    costs: list[float] = []
+    while not game.over:
+        t0 = time.perf_counter()
+        pending = game.pending()
+        spent = time.perf_counter() - t0
+        for request in pending:
+            checks = [0.0]
+
+            def validate(payload: object, rid: str = request.id, acc: list[float] = checks) -> Any:
+                t = time.perf_counter()
+                try:
+                    return game.validate(rid, payload)
+                finally:
+                    acc[0] += time.perf_counter() - t
+
+            view = lambda s=request.seat: game.view(s)  # noqa: E731
+            ctx = DecisionContext(variant.name, request, view, validate)
+            answer = _answer(agents[request.seat], ctx)
+            t1 = time.perf_counter()
+            if answer.payload is None:
+                game.submit_fallback(request.id, answer.fallback_reason or "invalid")
+            else:
+                game.submit(request.id, answer.payload)
+            submit = time.perf_counter() - t1
+            costs.append(spent / len(pending) + checks[0] + submit)
+    return costs
+
+
+def baseline_factory(variant: str) -> Callable[[int], Agent] | None:
+    try:
+        module = importlib.import_module(f"sandbox.agents.bots.{variant}")
+    except ModuleNotFoundError:
+        return None
+    return module.BaselineBot  # type: ignore[no-any-return]
+
+
+def bench(name: str, games: int) -> None:
+    variant = get_variant(name)
+    config = variant.parse_config({})
+    per_decision: list[float] = []
+    for kind, make in (("random", RandomAgent), ("baseline", baseline_factory(name))):
+        if make is None:
+            print(f"{name:14s} {kind:8s} (no bot)")
+            continue
+        start = time.perf_counter()
+        decisions = 0
+        for seed in range(games):
+            costs = play(variant, config, seed, make)
+            decisions += len(costs)
+            if kind == "random":
+                per_decision += costs
+        elapsed = time.perf_counter() - start
+        print(
+            f"{name:14s} {kind:8s} {games / elapsed:8.1f} games/s  "
+            f"({decisions / games:.0f} decisions/game)"
+        )
+    us = sorted(c * 1e6 for c in per_decision)
+    p90 = us[int(len(us) * 0.9)]
+    print(
+        f"{name:14s} referee  median {statistics.median(us):6.1f} us  p90 {p90:6.1f} us "
+        f"per decision (pending+validate+submit, {len(us)} decisions)"
+    )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=30)
+    parser.add_argument("--variant", choices=variant_names(), action="append")
+    args = parser.parse_args()
+    random.seed(0)
+    for name in args.variant or variant_names():
+        bench(name, args.games)
+
+
+if __name__ == "__main__":
+    main()
