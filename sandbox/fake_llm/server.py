@@ -21,6 +21,7 @@ from sandbox.fake_llm import answers
 
 LOOPBACK = ("127.0.0.1", "localhost", "::1")
 FAULTS = ("429", "500", "hang", "malformed", "auth_echo")
+POLL_S = 0.05  # how soon serve_forever notices a stop
 
 
 class FakeLLMServer:
@@ -70,7 +71,10 @@ class FakeLLMServer:
     def start(self) -> FakeLLMServer:
         if self._thread is None:
             self._thread = threading.Thread(
-                target=self._httpd.serve_forever, name="fake-llm", daemon=True
+                target=self._httpd.serve_forever,
+                kwargs={"poll_interval": POLL_S},
+                name="fake-llm",
+                daemon=True,
             )
             self._thread.start()
         return self

@@ -15,6 +15,7 @@ from sandbox.agents.base import AgentAnswer, DecisionContext
 from sandbox.agents.llm.agent import make_llm_agent
 from sandbox.config import AgentSpec, GameFile, LLMDefaults, LoadedConfig
 from sandbox.core.game import Game
+from sandbox.core.requests import DecisionRequest
 from sandbox.fake_llm import FakeLLMServer
 from sandbox.runner import Runner
 from sandbox.transcript import TranscriptWriter
@@ -66,16 +67,20 @@ async def decide_once(
     loaded = toy_loaded(spec, **llm)
     game = Game.new(TOY, loaded.game_config, 1)
     request = game.pending()[0]
+    agent = make_llm_agent(loaded, spec, request.seat, 1)
+    return await agent.decide(context(game, request, check))
 
+
+def context(
+    game: Game, request: DecisionRequest, check: Callable[[Validator], Validator] | None = None
+) -> DecisionContext:
     def validate(payload: object) -> dict[str, Any]:
         return game.validate(request.id, payload)
 
-    ctx = DecisionContext(
+    return DecisionContext(
         "toy",
         request,
         lambda: game.view(request.seat),
         check(validate) if check else validate,
         "T-1 pick.",
     )
-    agent = make_llm_agent(loaded, spec, request.seat, 1)
-    return await agent.decide(ctx)

@@ -72,6 +72,7 @@ class LLMAgent(Agent):
         self.seat = seat
         self.seat_count = seat_count
         self._endpoint: Endpoint | None = None
+        self._holds_fake = False
 
     def describe(self) -> dict[str, Any]:
         return {
@@ -100,8 +101,18 @@ class LLMAgent(Agent):
 
     async def _resolve(self) -> Endpoint:
         if self._endpoint is None:
+            if endpoints.uses_builtin_fake(self.spec) and not self._holds_fake:
+                endpoints.acquire_builtin_fake()
+                self._holds_fake = True
             self._endpoint = await endpoints.resolve(self.spec)
         return self._endpoint
+
+    async def close(self) -> None:
+        """Release the built-in fake server (the last seat to close stops it)."""
+        self._endpoint = None
+        if self._holds_fake:
+            self._holds_fake = False
+            endpoints.release_builtin_fake()
 
     async def _converse(
         self, ctx: DecisionContext, endpoint: Endpoint, secrets: Sequence[str]

@@ -2,8 +2,11 @@
 or the built-in fake server.
 
 - ``fake/<policy>`` (e.g. ``fake/legal-random``): the built-in fake server,
-  started once per process on a free loopback port (or the ``api_base`` given,
-  e.g. a ``sandbox fake-llm`` server). It runs in a daemon thread, stopped at exit.
+  started on first use on a free loopback port (or the ``api_base`` given, e.g.
+  a ``sandbox fake-llm`` server). Each seat using it holds a reference and
+  releases it in ``Agent.close()`` (the session closes every agent after a
+  game); the last release stops it. It runs in a daemon thread and is also
+  stopped at exit, so a run that never closes its agents cannot hang.
 - ``local/NAME`` or ``local:PATH.gguf``: ``sandbox.local_model.endpoint_for``.
 - anything else: a litellm model string; the key comes from ``api_key_env`` or
   the provider's standard environment variable (litellm reads it).
@@ -45,7 +48,13 @@ class Endpoint:
         return self.kind != "remote"
 
 
+def uses_builtin_fake(spec: AgentSpec) -> bool:
+    return (spec.model or "").startswith(FAKE_PREFIX) and spec.api_base is None
+
+
 async def resolve(spec: AgentSpec) -> Endpoint:
+    """Where to send ``spec``'s calls. A built-in fake reference is taken by the
+    caller (see :func:`acquire_builtin_fake`), not here."""
     model = spec.model or ""
     if model.startswith(FAKE_PREFIX):
         api_base = spec.api_base or builtin_fake_server().base_url
@@ -69,10 +78,12 @@ def _key_from_env(name: str | None) -> str | None:
 # -------------------------------------------------------- built-in fake server
 _fake_lock = threading.Lock()
 _fake_server: FakeLLMServer | None = None
+_fake_users = 0
 
 
 def builtin_fake_server() -> FakeLLMServer:
-    """The process-wide fake server, started on first use (no await: start is atomic)."""
+    """The process-wide fake server, started on first use. Start is synchronous
+    and under a lock, so concurrent seats can never start two."""
     global _fake_server
     with _fake_lock:
         if _fake_server is None:
@@ -83,9 +94,26 @@ def builtin_fake_server() -> FakeLLMServer:
         return _fake_server
 
 
+def acquire_builtin_fake() -> None:
+    global _fake_users
+    builtin_fake_server()
+    with _fake_lock:
+        _fake_users += 1
+
+
+def release_builtin_fake() -> None:
+    """Drop one reference; the last one stops the server."""
+    global _fake_users
+    with _fake_lock:
+        _fake_users = max(0, _fake_users - 1)
+        last = _fake_users == 0
+    if last:
+        stop_builtin_fake_server()
+
+
 def stop_builtin_fake_server() -> None:
     global _fake_server
     with _fake_lock:
-        if _fake_server is not None:
-            _fake_server.stop()
-            _fake_server = None
+        server, _fake_server = _fake_server, None
+    if server is not None:
+        server.stop()
