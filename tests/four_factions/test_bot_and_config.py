@@ -1,0 +1,66 @@
+"""The baseline bot and the shipped game file."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+from sandbox.agents.bots.four_factions import BaselineBot
+from sandbox.agents.factory import build_agents
+from sandbox.config import load_config
+from sandbox.core.game import Game
+from sandbox.runner import Runner
+from tests.conformance.driver import context, play, run_sync
+from tests.four_factions.helpers import fallback_until, new
+
+CONFIG = Path(__file__).parents[2] / "configs" / "four_factions.toml"
+
+
+def test_shipped_config_plays_a_full_baseline_game() -> None:
+    loaded = load_config(CONFIG)
+    assert loaded.game_config.model_dump()["day_limit"] == 20  # type: ignore[attr-defined]
+    game = Game.new(loaded.variant, loaded.game_config, 3)
+    agents = build_agents(loaded, game.roles(), 3)
+    assert {a.kind for a in agents.values()} == {"baseline"}
+    runner = Runner(game, agents, abort_share=None)
+    outcome = asyncio.run(runner.run())
+    assert outcome.reason in ("pairs_decided", "day_limit")
+    assert runner.stats.fallback_count() == 0  # every bot answer was legal
+
+
+def test_baseline_never_falls_back_over_several_games() -> None:
+    for seed in range(4):
+        game = new(seed=seed, day_limit=7)
+        log = play(game, {s: BaselineBot(seed * 31 + s) for s in game.seats})
+        assert not [d for d in log if "fallback" in d]
+
+
+def test_elite_bot_accuses_a_regular_it_knows_lied() -> None:
+    game = new(seed=4)
+    state = game.state
+    elite = next(s for s in sorted(state.elite) if state.elite[s] and s != 1)
+    # Every seat claims wolves on day 1; the elite knows who is not a wolf.
+    for _ in range(16):
+        (req,) = game.pending()
+        game.submit(req.id, {"am": "wolves", "speech": ""})
+    while game.pending()[0].seat != elite:
+        game.submit_fallback(game.pending()[0].id, "exhausted")
+    (req,) = game.pending()
+    answer = run_sync(BaselineBot(1).decide(context(game, req.id)))
+    assert answer.payload is not None
+    target, faction = answer.payload["target"], answer.payload["faction"]
+    assert not state.elite[target] and state.faction[target] == faction != "wolves"
+
+
+def test_regular_bot_never_attacks_its_own_elite() -> None:
+    for seed in range(6):
+        game = new(seed=seed, day_limit=4)
+        fallback_until(game, 4, "loadout")
+        while not game.over and game.state.stage in ("loadout", "first_half", "second_half"):
+            for req in game.pending():
+                answer = run_sync(BaselineBot(seed + req.seat).decide(context(game, req.id)))
+                assert answer.payload is not None
+                if req.decision == "attack" and answer.payload["target"] is not None:
+                    mine = game.view(req.seat).private["my_elite"]
+                    assert answer.payload["target"] != mine
+                game.submit(req.id, answer.payload)
