@@ -1,0 +1,71 @@
+"""The fake game files drive the real variants through LLM seats: the run
+starts the built-in fake server itself and stops it when the seats close."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from pathlib import Path
+
+import pytest
+
+from sandbox.agents.base import AgentAnswer, DecisionContext
+from sandbox.agents.factory import build_agents
+from sandbox.agents.llm import endpoints
+from sandbox.agents.llm.agent import LLMAgent
+from sandbox.config import load_config
+from sandbox.core.game import Game
+from sandbox.core.requests import DecisionRequest
+
+CONFIGS = Path(__file__).resolve().parents[2] / "configs"
+STEPS = 3
+
+
+def ctx_for(game: Game, request: DecisionRequest, rules: str) -> DecisionContext:
+    return DecisionContext(
+        game.variant.name,
+        request,
+        lambda: game.view(request.seat),
+        lambda payload: game.validate(request.id, payload),
+        rules,
+    )
+
+
+@pytest.mark.parametrize("name", ["four_factions_fake.toml", "killer_fake.toml"])
+async def test_fake_config_plays_real_variant_steps(name: str) -> None:
+    loaded = load_config(CONFIGS / name)
+    game = Game.new(loaded.variant, loaded.game_config, 1)
+    agents = build_agents(loaded, game.roles(), 1)
+    assert all(isinstance(a, LLMAgent) for a in agents.values())
+    rules = loaded.variant.rules_text(loaded.game_config)
+    answered: list[tuple[DecisionRequest, AgentAnswer]] = []
+    try:
+        for _ in range(STEPS):
+            pending = game.pending()
+            answers = await asyncio.gather(
+                *(agents[r.seat].decide(ctx_for(game, r, rules)) for r in pending)
+            )
+            for request, answer in zip(pending, answers, strict=True):
+                answered.append((request, answer))
+                if answer.payload is None:
+                    game.submit_fallback(request.id, str(answer.fallback_reason), answer.note)
+                else:
+                    game.submit(request.id, answer.payload, answer.note)
+        assert endpoints._fake_server is not None
+    finally:
+        for agent in agents.values():
+            await agent.close()
+    assert endpoints._fake_server is None  # the last seat to close stopped it
+    legal = [a for r, a in answered if agents[r.seat].spec.model == "fake/legal-random"]
+    assert legal and all(a.payload is not None for a in legal)
+    assert all(a.calls and a.calls[0]["parsed"] is not None for a in legal)
+    assert_notes_stay_private(answered)
+
+
+def assert_notes_stay_private(answered: list[tuple[DecisionRequest, AgentAnswer]]) -> None:
+    notes = {(r.seat, a.note) for r, a in answered if a.note}
+    assert notes
+    for request, answer in answered:
+        prompt = json.dumps([c.get("messages") for c in answer.calls])
+        leaked = [seat for seat, note in notes if seat != request.seat and note in prompt]
+        assert not leaked, f"seat {request.seat} saw private notes of seats {leaked}"

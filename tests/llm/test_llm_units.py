@@ -1,0 +1,135 @@
+"""Pieces of the LLM seat that need no server: schemas, parsing, redaction,
+lazy import, and the real-provider smoke test (skipped without a key)."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from sandbox.agents.base import FALLBACK_INVALID
+from sandbox.agents.llm.schema import (
+    AnswerError,
+    decision_model,
+    parse_answer,
+    response_format,
+    strict_schema,
+)
+from sandbox.agents.llm.secrets import MASK, redact, secret_values
+from sandbox.config import AgentSpec
+from sandbox.core.requests import Choice, DecisionRequest, MultiChoice, Text
+from tests.llm.conftest import decide_once
+
+ROOT = Path(__file__).resolve().parents[2]
+REQUEST = DecisionRequest(
+    "3:1",
+    1,
+    "vote",
+    "X-1",
+    "Vote.",
+    (
+        Choice("target", (2, 3), "whom to vote out", nullable=True),
+        MultiChoice("suspects", ("a", "b", "c"), "up to two suspects", 2),
+        Text("speech", "what you say", 20),
+    ),
+)
+
+
+def test_schema_holds_exactly_the_legal_values() -> None:
+    schema = decision_model(REQUEST).model_json_schema()
+    props = schema["properties"]
+    assert next(iter(props)) == "reasoning"  # reason first, then decide
+    assert schema["additionalProperties"] is False
+    target = props["target"]["anyOf"]
+    assert {"enum": [2, 3], "type": "integer"} in target and {"type": "null"} in target
+    assert props["suspects"]["items"]["enum"] == ["a", "b", "c"]
+    assert props["suspects"]["maxItems"] == 2 and props["speech"]["maxLength"] == 20
+    assert props["target"]["description"] == "whom to vote out"
+
+
+def test_strict_form_replaces_oneof_and_inlines_refs() -> None:
+    schema = {
+        "type": "object",
+        "properties": {
+            "x": {"oneOf": [{"$ref": "#/$defs/A"}], "discriminator": {"propertyName": "k"}},
+            "y": {"type": "string", "maxLength": 5},
+        },
+        "$defs": {"A": {"type": "object", "properties": {"k": {"const": "a"}}}},
+    }
+    out = strict_schema(schema)
+    assert "oneOf" not in str(out) and "discriminator" not in str(out) and "$ref" not in str(out)
+    assert out["properties"]["x"]["anyOf"][0]["additionalProperties"] is False
+    assert out["properties"]["x"]["anyOf"][0]["required"] == ["k"]
+    assert out["required"] == ["x", "y"] and "maxLength" not in out["properties"]["y"]
+    wrapped = response_format(decision_model(REQUEST, [2, 3]), "json_schema")
+    assert wrapped is not None and wrapped["json_schema"]["strict"] is True
+    assert "$defs" not in wrapped["json_schema"]["schema"]
+
+
+def test_parse_strips_fences_and_accepts_raw_newlines() -> None:
+    model = decision_model(REQUEST)
+    text = '```json\n{"reasoning": "a\nb", "target": null, "suspects": ["a"], "speech": "hi"}\n```'
+    parsed = parse_answer(text, model)
+    assert parsed.decision == {"target": None, "suspects": ["a"], "speech": "hi"}
+    assert parsed.reasoning == "a\nb"
+
+
+@pytest.mark.parametrize(
+    ("text", "needle"),
+    [
+        ("no json here", "not valid JSON"),
+        ("[1, 2]", "one JSON object"),
+        ('{"reasoning": "", "target": 4, "suspects": [], "speech": ""}', "target"),
+        ('{"reasoning": "", "target": 2, "suspects": [], "speech": "", "x": 1}', "x: unknown"),
+        ('{"reasoning": "", "target": 2, "suspects": ["a","b","c"], "speech": ""}', "suspects"),
+    ],
+)
+def test_parse_errors_are_compact_and_name_the_field(text: str, needle: str) -> None:
+    with pytest.raises(AnswerError) as err:
+        parse_answer(text, decision_model(REQUEST))
+    assert needle in str(err.value) and "errors.pydantic.dev" not in str(err.value)
+
+
+def test_redaction_covers_env_secrets_and_key_shapes(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("SOME_PROVIDER_API_KEY", "zz-custom-secret-value-123")
+    secrets = secret_values(["explicit-secret-456"])
+    record: dict[str, Any] = {
+        "error": "bad key zz-custom-secret-value-123 and Bearer abcdefghijkl",
+        "nested": ["explicit-secret-456", {"k": "sk-proj-ABCDEFGH12345678"}],
+        "n": 3,
+    }
+    out = redact(record, secrets)
+    text = str(out)
+    for secret in ("zz-custom-secret", "explicit-secret", "abcdefghijkl", "ABCDEFGH1234"):
+        assert secret not in text
+    assert text.count(MASK) == 4 and out["n"] == 3
+
+
+def test_building_an_llm_seat_does_not_import_litellm() -> None:
+    code = (
+        "import sys\n"
+        "from sandbox.config import load_config\n"
+        "from sandbox.agents.factory import build_agents\n"
+        "from pathlib import Path\n"
+        "loaded = load_config(Path('configs/killer_fake.toml'))\n"
+        "agents = build_agents(loaded, {s: 'civilian' for s in range(1, 12)}, 1)\n"
+        "assert len(agents) == 11\n"
+        "assert 'litellm' not in sys.modules, 'litellm imported eagerly'\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=60
+    )
+    assert done.returncode == 0, done.stderr
+
+
+@pytest.mark.skipif(not os.environ.get("OPENAI_API_KEY"), reason="OPENAI_API_KEY is not set")
+async def test_real_provider_answers_a_decision() -> None:
+    spec = AgentSpec(kind="llm", model="openai/gpt-4o-mini", timeout_s=60, max_tokens=300)
+    answer = await decide_once(spec)
+    assert answer.fallback_reason in (None, FALLBACK_INVALID)
+    assert answer.calls and answer.calls[0]["tokens_in"] > 0
+    assert os.environ["OPENAI_API_KEY"] not in str(answer.calls)
