@@ -1,0 +1,177 @@
+"""The real llama.cpp server: start once, answer, stop, and never outlive its parent."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import signal
+import socket
+import subprocess
+import sys
+import textwrap
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from sandbox import local_model
+from sandbox.local_model import (
+    LocalModel,
+    LocalModelError,
+    LocalServer,
+    ServerSettings,
+    endpoint_for,
+    running_servers,
+    stop_all,
+)
+from tests.local.conftest import process_gone, requires_local, wait_gone
+
+pytestmark = [requires_local, pytest.mark.local_model]
+
+SMALL = ServerSettings(n_ctx=512, n_threads=1, cache=False, start_timeout_s=60)
+
+
+@pytest.fixture(autouse=True)
+def no_server_left() -> Iterator[None]:
+    yield
+    stop_all()
+
+
+def get_json(url: str) -> dict[str, object]:
+    with urllib.request.urlopen(url, timeout=10) as response:
+        data: dict[str, object] = json.load(response)
+        return data
+
+
+def port_open(port: int) -> bool:
+    with socket.socket() as sock:
+        sock.settimeout(1)
+        return sock.connect_ex(("127.0.0.1", port)) == 0
+
+
+async def test_one_server_is_shared_by_concurrent_first_uses(packaged_gguf: Path) -> None:
+    endpoints = await asyncio.gather(
+        *(endpoint_for("local/smollm2") for _ in range(4)),
+        endpoint_for(f"local:{packaged_gguf}"),  # same file: same server
+    )
+    assert len(set(endpoints)) == 1
+    api_base, model = endpoints[0]
+    assert model == "openai/smollm2"
+    assert api_base.startswith("http://127.0.0.1:") and api_base.endswith("/v1")
+    listed = get_json(f"{api_base}/models")
+    assert [m["id"] for m in listed["data"]] == ["smollm2"]  # type: ignore[index,union-attr]
+    assert len(running_servers()) == 1
+
+
+async def test_stop_all_ends_the_process_and_frees_the_port() -> None:
+    await endpoint_for("local/smollm2")
+    (server,) = running_servers()
+    assert server.process is not None and server.port is not None
+    pid, port = server.process.pid, server.port
+    stop_all()
+    assert wait_gone(pid, 10)
+    assert not port_open(port)
+    assert running_servers() == []
+
+
+async def test_constrained_json_answer_in_llama_cpp_form() -> None:
+    api_base, _ = await endpoint_for("local/smollm2")
+    schema = {
+        "type": "object",
+        "properties": {"vote": {"enum": [3, 5, None]}},
+        "required": ["vote"],
+    }
+    body = {
+        "model": "smollm2",
+        "messages": [{"role": "user", "content": "Vote for seat 3, 5 or nobody. JSON only."}],
+        "response_format": {"type": "json_object", "schema": schema},
+        "max_tokens": 16,
+        "temperature": 0.7,
+    }
+    request = urllib.request.Request(
+        f"{api_base}/chat/completions",
+        data=json.dumps(body).encode(),
+        headers={"Content-Type": "application/json"},
+    )
+    with urllib.request.urlopen(request, timeout=120) as response:
+        reply = json.load(response)
+    answer = json.loads(reply["choices"][0]["message"]["content"], strict=False)
+    assert answer["vote"] in (3, 5, None)
+
+
+def test_a_server_that_dies_reports_its_last_output(tmp_path: Path) -> None:
+    broken = tmp_path / "broken.gguf"
+    broken.write_bytes(b"this is not a GGUF file" * 100)
+    server = LocalServer(LocalModel("broken", broken), SMALL)
+    with pytest.raises(LocalModelError) as err:
+        server.start()
+    message = str(err.value)
+    assert "local server for broken exited" in message
+    assert "its last output:" in message
+    assert message.split("its last output:\n", 1)[1].strip() != "(no output)"
+    assert server.process is not None and process_gone(server.process.pid)
+
+
+def test_a_server_that_never_answers_times_out_and_is_stopped(
+    monkeypatch: pytest.MonkeyPatch, packaged_gguf: Path
+) -> None:
+    monkeypatch.setattr(local_model, "_answers", lambda url: False)
+    settings = ServerSettings(n_ctx=512, n_threads=1, cache=False, start_timeout_s=1)
+    server = LocalServer(LocalModel("smollm2", packaged_gguf), settings)
+    with pytest.raises(LocalModelError, match="did not answer within 1s"):
+        server.start()
+    assert server.process is not None and wait_gone(server.process.pid, 10)
+
+
+def test_a_taken_port_is_retried_on_another(
+    monkeypatch: pytest.MonkeyPatch, packaged_gguf: Path
+) -> None:
+    with socket.socket() as blocker:
+        blocker.bind(("127.0.0.1", 0))
+        blocker.listen()
+        taken = blocker.getsockname()[1]
+        offered = iter([taken])
+        real_free_port = local_model.free_port
+
+        def taken_first(host: str = "127.0.0.1") -> int:
+            return next(offered, None) or real_free_port(host)
+
+        monkeypatch.setattr(local_model, "free_port", taken_first)
+        server = LocalServer(LocalModel("smollm2", packaged_gguf), SMALL)
+        try:
+            server.start()
+            assert server.port is not None and server.port != taken
+            assert server.running
+        finally:
+            server.stop()
+
+
+CHILD = textwrap.dedent(
+    """
+    import sys, time
+    from sandbox.local_model import ensure_server
+    server = ensure_server("local/smollm2")
+    print(server.process.pid, flush=True)
+    time.sleep(120)
+    """
+)
+
+
+@pytest.mark.parametrize("how", [signal.SIGKILL, signal.SIGTERM, signal.SIGINT])
+def test_a_parent_that_is_killed_leaves_no_server(how: signal.Signals) -> None:
+    # SIGINT runs atexit; SIGKILL and default SIGTERM do not: the lifeline must act.
+    parent = subprocess.Popen(
+        [sys.executable, "-c", CHILD], stdout=subprocess.PIPE, text=True, cwd=Path.cwd()
+    )
+    try:
+        assert parent.stdout is not None
+        server_pid = int(parent.stdout.readline())
+        assert not process_gone(server_pid)
+        parent.send_signal(how)
+        parent.wait(30)
+        assert wait_gone(server_pid, 15), f"server {server_pid} outlived its parent ({how.name})"
+    finally:
+        if parent.poll() is None:
+            parent.kill()
+            parent.wait()
