@@ -72,6 +72,12 @@ import os, runpy, sys, threading
 def _lifeline():
     while sys.stdin.buffer.read(1):
         pass
+    log = os.environ.get("SANDBOX_LOCAL_LOG")
+    if log:  # the parent is gone and cannot remove it
+        try:
+            os.unlink(log)
+        except OSError:
+            pass
     os._exit(0)
 threading.Thread(target=_lifeline, daemon=True).start()
 sys.argv = ["llama_cpp.server", *sys.argv[1:]]
@@ -293,7 +299,7 @@ class LocalServer:
         with log:
             self.process = subprocess.Popen(
                 self.command(port),
-                env=server_environment(),
+                env=server_environment(self._log_path),
                 stdin=subprocess.PIPE,  # the lifeline
                 stdout=log,
                 stderr=subprocess.STDOUT,
@@ -351,8 +357,10 @@ class LocalServer:
             self._log_path = None
 
 
-def server_environment() -> dict[str, str]:
+def server_environment(log_path: Path | None = None) -> dict[str, str]:
     env = dict(os.environ)
+    if log_path is not None:
+        env["SANDBOX_LOCAL_LOG"] = str(log_path)
     # llama.cpp's OpenMP threads spin while waiting by default. On a busy
     # 2-core machine that made 2 threads 3-6x slower than 1 (measured); passive
     # waiting keeps 2 threads at least as fast as 1 under load.
