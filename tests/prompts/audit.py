@@ -100,7 +100,11 @@ def known_by_duel(event: Event) -> Iterable[tuple[int, str]]:
         yield event.attacker, event.struck_with
 
 
-def forbidden(game: Game, seat: int, upto: int) -> tuple[set[tuple[int, str]], set[tuple[int, int]]]:
+Facts = set[tuple[int, str]]
+Duels = set[tuple[int, int]]
+
+
+def forbidden(game: Game, seat: int, upto: int) -> tuple[Facts, Duels]:
     """Facts about other seats, and duels, that ``seat`` may not know before event ``upto``."""
     visible = {i for i, _ in game.visible_events(seat) if i < upto}
     known: set[tuple[int, str]] = set()
@@ -139,9 +143,9 @@ def find_leaks(
             continue
         lower = line.lower()
         for t, label in facts:
-            if t in numbers and (label in lower or ZH.get(label, "\0") in line):
-                if any(p.search(line) for p in fact_patterns(t, label)):
-                    leaks.append(Leak(seat, f"seat {t} is {label}", line))
+            mentioned = t in numbers and (label in lower or ZH.get(label, "\0") in line)
+            if mentioned and any(p.search(line) for p in fact_patterns(t, label)):
+                leaks.append(Leak(seat, f"seat {t} is {label}", line))
         for a, d in duels:
             if a in numbers and d in numbers and any(p.search(line) for p in duel_patterns(a, d)):
                 leaks.append(Leak(seat, f"seat {a} attacked seat {d}", line))

@@ -12,8 +12,8 @@ from __future__ import annotations
 import json
 import random
 from collections.abc import Callable
-from typing import Any
 from dataclasses import dataclass, field
+from typing import Any
 
 import pytest
 
@@ -73,14 +73,15 @@ class AuditResult:
 def audit_games(variant: str, seeds: range, renderer: Renderer) -> AuditResult:
     result = AuditResult()
     seen: set[tuple[str, str]] = set()
-    for seed in seeds:
-        sampler = random.Random(seed + 10_000)
+    sampler = random.Random(GAMES)
 
-        def pick(game: Game, request: DecisionRequest) -> bool:
-            key = (request.decision, game.roles()[request.seat].split("/")[-1])
-            first = key not in seen
-            seen.add(key)
-            return first or sampler.random() < SAMPLE
+    def pick(game: Game, request: DecisionRequest) -> bool:
+        key = (request.decision, game.roles()[request.seat].split("/")[-1])
+        first = key not in seen
+        seen.add(key)
+        return first or sampler.random() < SAMPLE
+
+    for seed in seeds:
 
         game = new_game(variant, seed, CONFIGS[variant][seed % len(CONFIGS[variant])])
         for c in play(game, random.Random(seed), pick=pick):
