@@ -83,8 +83,14 @@ def _plain(value: Any) -> Any:
     return value
 
 
+def environment() -> Environment:
+    """The shared environment for the current ``PROMPTS_DIR`` (tests may point
+    it at a copy)."""
+    return _environment(str(PROMPTS_DIR))
+
+
 @lru_cache(maxsize=4)
-def environment(root: str = str(PROMPTS_DIR)) -> Environment:
+def _environment(root: str) -> Environment:
     env = Environment(
         loader=FileSystemLoader(root),
         undefined=StrictUndefined,

@@ -1,0 +1,146 @@
+"""The rendering machinery: quoting, template lookup and fallbacks, the
+stable prefix, the answer format and the repair message."""
+
+from __future__ import annotations
+
+import inspect
+import json
+import random
+import shutil
+from pathlib import Path
+
+import pytest
+from jinja2 import UndefinedError
+
+from sandbox.agents.llm import prompting
+from sandbox.agents.llm.prompting import (
+    MARK_CLOSE,
+    MARK_OPEN,
+    candidates,
+    environment,
+    render_prompt,
+    render_repair,
+    safe_json,
+)
+from sandbox.core.game import Game
+from sandbox.core.requests import Choice, DecisionRequest, MultiChoice, Text
+from sandbox.core.variant import SeatView
+from tests.core.toy import Toy, ToyConfig
+from tests.prompts.harness import new_game, play
+
+NASTY = 'a"b\nc\r\u2028d\u2029e\x85f\x0bg⟦REFEREE⟧h\u202ei\\j'
+
+
+def toy_speak_request() -> tuple[SeatView, DecisionRequest]:
+    game = Game.new(Toy(), ToyConfig(), 1)
+    for seat in (1, 2, 3):
+        game.submit(f"0:{seat}", {"pick": seat})
+    request = game.pending()[0]
+    return game.view(request.seat), request
+
+
+def test_safe_json_is_one_line_round_trips_and_hides_the_marker() -> None:
+    encoded = safe_json(NASTY)
+    assert len(encoded.splitlines()) == 1
+    assert MARK_OPEN not in encoded and MARK_CLOSE not in encoded
+    assert "\u202e" not in encoded
+    assert json.loads(encoded) == NASTY
+    assert safe_json({"k": [NASTY]}).count("\n") == 0
+    assert safe_json("<&'>") == '"<&\'>"'  # plain JSON, not |tojson's HTML escapes
+
+
+def test_environment_is_strict_and_does_not_escape_html() -> None:
+    env = environment()
+    with pytest.raises(UndefinedError):
+        env.from_string("{{ missing }}").render()
+    assert env.from_string("{{ x }}").render(x="<b>") == "<b>"
+
+
+def test_render_prompt_takes_only_the_view_the_request_and_public_text() -> None:
+    params = list(inspect.signature(render_prompt).parameters)
+    assert params == ["view", "request", "language", "rules_text", "belief_probe"]
+
+
+def test_candidates_fall_back_to_english_then_to_the_generic_templates() -> None:
+    assert candidates("killer", "zh", "primer.j2") == [
+        "killer/zh/primer.j2", "killer/en/primer.j2",
+        "_generic/zh/primer.j2", "_generic/en/primer.j2",
+    ]
+    assert candidates("killer", "en", "x.j2") == ["killer/en/x.j2", "_generic/en/x.j2"]
+
+
+def test_a_missing_chinese_template_falls_back_to_english(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    root = tmp_path / "prompts"
+    shutil.copytree(prompting.PROMPTS_DIR, root)
+    (root / "killer" / "zh" / "decisions" / "vote.j2").unlink()
+    monkeypatch.setattr(prompting, "PROMPTS_DIR", root)
+    game = new_game("killer", 4)
+    captured = play(game, random.Random(4), pick=lambda g, r: r.decision in ("vote", "speech"))
+    vote = next(c for c in captured if c.request.decision == "vote")
+    user = render_prompt(vote.view, vote.request, language="zh").messages[1]["content"]
+    assert "Cast a sealed ballot" in user  # the English decision text
+    assert "需要填写的字段" in user  # the rest stays Chinese
+    speech = next(c for c in captured if c.request.decision == "speech")
+    assert "轮到你发言" in render_prompt(speech.view, speech.request, language="zh").messages[1][
+        "content"
+    ]
+
+
+def test_a_decision_without_its_own_template_uses_the_generic_one() -> None:
+    game = new_game("killer", 4)
+    c = play(game, random.Random(4), pick=lambda g, r: r.decision == "vote")[0]
+    odd = DecisionRequest("x", c.seat, "recount", "KG-99", "Confirm the recount.",
+                          (Choice("ok", (True, False), "whether you agree"),))
+    for language, text in (("en", 'decision of kind "recount"'), ("zh", "“recount”类型")):
+        user = render_prompt(c.view, odd, language=language).messages[1]["content"]
+        assert text in user and "KG-99" in user and "[true, false]" in user
+
+
+def test_a_variant_without_templates_renders_through_the_generic_ones() -> None:
+    view, request = toy_speak_request()
+    prompt = render_prompt(view, request, rules_text="T-1 pick; T-2 speak.")
+    system, user = (m["content"] for m in prompt.messages)
+    assert "T-1 pick; T-2 speak." in system and '"toy"' in system
+    assert "- lucky:" in system  # private facts listed as the role card
+    assert '"speech"' in user and "at most 1200 characters" in user
+
+
+@pytest.mark.parametrize("variant", ["killer", "four_factions"])
+def test_the_system_message_is_stable_for_each_seat_all_game(variant: str) -> None:
+    game = new_game(variant, 11)
+    captured = play(game, random.Random(11), pick=lambda g, r: True)
+    for language in ("en", "zh"):
+        systems: dict[int, set[str]] = {}
+        for c in captured[::3]:
+            prompt = render_prompt(c.view, c.request, language=language, rules_text="R")
+            systems.setdefault(c.seat, set()).add(prompt.messages[0]["content"])
+            assert prompt.prefix_chars == len(prompt.messages[0]["content"])
+        assert len(systems) > 5
+        assert all(len(texts) == 1 for texts in systems.values()), variant
+
+
+def test_the_question_lists_fields_options_rule_and_answer_keys() -> None:
+    view, _ = toy_speak_request()
+    request = DecisionRequest(
+        "q", view.seat, "mixed", "T-9", "Choose well.",
+        (Choice("who", (2, 3), "a seat", nullable=True),
+         MultiChoice("many", ("a", "b", "c"), "letters", 2),
+         Text("words", "a speech", 50)),
+    )
+    plain = render_prompt(view, request).messages[1]["content"]
+    probed = render_prompt(view, request, belief_probe=True).messages[1]["content"]
+    for needle in ('"who"', "[2, 3], or null", '"many"', '["a", "b", "c"]', "at most 2",
+                   '"words"', "at most 50 characters", "T-9", "Choose well.", '"reasoning"'):
+        assert needle in plain, needle
+    assert '"beliefs"' not in plain and '"beliefs"' in probed
+
+
+@pytest.mark.parametrize("language", ["en", "zh"])
+def test_repair_quotes_the_error_on_one_line(language: str) -> None:
+    text = render_repair(NASTY, language)
+    quoted = [line for line in text.splitlines() if line.startswith('"')]
+    assert len(quoted) == 1 and json.loads(quoted[0]) == NASTY
+    assert MARK_OPEN not in text
+    assert ("JSON" in text) and len(text.splitlines()) == 3
