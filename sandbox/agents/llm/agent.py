@@ -120,7 +120,7 @@ class LLMAgent(Agent):
         model = decision_model(ctx.request, self._belief_seats(ctx))
         mode = choose_mode(self.spec.structured, endpoint)
         client = self._client(endpoint, model, mode, secrets)
-        messages = self._first_messages(ctx, model, mode)
+        messages, prefix_chars = self._first_messages(ctx, model, mode)
         calls: list[dict[str, Any]] = []
         note = ""
         for repair in range(self.settings.max_repairs + 1):
@@ -128,6 +128,8 @@ class LLMAgent(Agent):
                 raw = await client.complete(messages, repair, calls)
             except ProviderFailure:
                 return AgentAnswer(None, note, FALLBACK_PROVIDER, calls, repairs=repair)
+            # How much of the prompt is the stable, cacheable prefix (for studies).
+            calls[-1]["prefix_chars"] = prefix_chars
             try:
                 parsed = parse_answer(raw, model)
                 note = parsed.reasoning
@@ -152,7 +154,8 @@ class LLMAgent(Agent):
 
     def _first_messages(
         self, ctx: DecisionContext, model: type[BaseModel], mode: StructuredMode
-    ) -> list[dict[str, str]]:
+    ) -> tuple[list[dict[str, str]], int]:
+        """The opening conversation and the length of its stable prefix."""
         rendered = prompting.render_prompt(
             ctx.view,
             ctx.request,
@@ -165,7 +168,7 @@ class LLMAgent(Agent):
             # Nothing constrains the output: the schema goes into the question.
             last = messages[-1]
             last["content"] = last["content"] + schema_instructions(model)
-        return messages
+        return messages, rendered.prefix_chars
 
     def _client(
         self,

@@ -7,6 +7,8 @@ to other seats) and, with the belief probe, its ``beliefs`` about other seats.
 
 from __future__ import annotations
 
+import copy
+import functools
 import json
 import re
 from collections.abc import Mapping, Sequence
@@ -42,6 +44,16 @@ def decision_model(
     request: DecisionRequest, belief_seats: Sequence[int] | None = None
 ) -> type[BaseModel]:
     """The pydantic model of one request's answer (extra keys forbidden)."""
+    seats = None if belief_seats is None else tuple(belief_seats)
+    return _decision_model(request.decision, request.fields, seats)
+
+
+@functools.lru_cache(maxsize=512)
+def _decision_model(
+    decision: str, request_fields: tuple[Field, ...], belief_seats: tuple[int, ...] | None
+) -> type[BaseModel]:
+    # Cached: a sealed step asks many seats the same question, and building a
+    # pydantic model costs milliseconds of the step's serial CPU time.
     fields: dict[str, Any] = {
         REASONING: (
             str,
@@ -51,14 +63,14 @@ def decision_model(
             ),
         )
     }
-    for f in request.fields:
+    for f in request_fields:
         fields[f.name] = _field(f)
     if belief_seats is not None:
         fields[BELIEFS] = (
             beliefs_model(belief_seats),
             PydField(description="Private: your current estimate of each other living seat."),
         )
-    name = re.sub(r"\W", "_", f"Decision_{request.decision}")
+    name = re.sub(r"\W", "_", f"Decision_{decision}")
     model: type[BaseModel] = create_model(name, __config__=ConfigDict(extra="forbid"), **fields)
     return model
 
@@ -100,7 +112,7 @@ def _literal(values: Sequence[Any]) -> Any:
 # ------------------------------------------------------------------ wire forms
 def response_format(model: type[BaseModel], mode: StructuredMode) -> dict[str, Any] | None:
     """What to send as ``response_format`` for a structured-output mode."""
-    schema = model.model_json_schema()
+    schema = copy.deepcopy(_json_schema(model))
     if mode == "json_schema":
         return {
             "type": "json_schema",
@@ -110,6 +122,11 @@ def response_format(model: type[BaseModel], mode: StructuredMode) -> dict[str, A
         # llama.cpp's own form; its server answers the OpenAI form with HTTP 500.
         return {"type": "json_object", "schema": schema}
     return None
+
+
+@functools.lru_cache(maxsize=512)
+def _json_schema(model: type[BaseModel]) -> dict[str, Any]:
+    return model.model_json_schema()
 
 
 def strict_schema(schema: Mapping[str, Any]) -> Any:
@@ -140,7 +157,7 @@ def _strict(schema: Any, defs: Mapping[str, Any]) -> Any:
 
 def schema_instructions(model: type[BaseModel]) -> str:
     """For providers without structured output: the schema written into the prompt."""
-    schema = json.dumps(model.model_json_schema(), ensure_ascii=False)
+    schema = json.dumps(_json_schema(model), ensure_ascii=False)
     return (
         "\n\nReply with one JSON object only (no other text) that matches this JSON "
         f"schema:\n{schema}"

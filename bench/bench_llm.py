@@ -1,0 +1,159 @@
+"""LLM-seat overhead against the fake provider at a fixed latency.
+
+For each fake game file it plays one game with every call taking exactly
+``--latency`` seconds at the fake server, and prints:
+
+- wall time ÷ critical-path bound, where the bound is the sum over the
+  runner's batches of the longest sequential chain of calls in that batch
+  (a sealed simultaneous step costs one call if nobody needed a repair or a
+  retry; an ordered speech costs one call) × latency. Target: ≤ 1.05.
+- calls, decisions, prompt tokens (approximate: the fake counts 4 chars a token)
+- the share of prompt characters in the stable prefix (rules, role card):
+  the part a provider's prompt cache can reuse.
+
+Run: .venv/bin/python bench/bench_llm.py [--latency 0.5] [--games killer_fake]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import re
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from sandbox.agents.base import AgentAnswer
+from sandbox.agents.factory import build_agents
+from sandbox.agents.llm.client import litellm_module
+from sandbox.config import AgentSpec, LoadedConfig, load_config
+from sandbox.core.game import Game
+from sandbox.runner import Runner
+
+CONFIGS = Path(__file__).resolve().parents[1] / "configs"
+
+
+@dataclass
+class Figures:
+    batches: int = 0
+    chain_calls: int = 0  # calls on the critical path
+    call_records: list[dict[str, Any]] = field(default_factory=list)
+
+
+class MeasuringRunner(Runner):
+    """The runner's own loop, also counting each batch's longest chain of calls."""
+
+    figures: Figures
+
+    async def run(self) -> Any:
+        self.figures = Figures()
+        self._flush()
+        while not self.game.over:
+            requests = self.game.pending()
+            answers: list[AgentAnswer] = await asyncio.gather(*(self._ask(r) for r in requests))
+            self.figures.batches += 1
+            self.figures.chain_calls += max((len(a.calls) for a in answers), default=0)
+            for request, answer in zip(requests, answers, strict=True):
+                self.figures.call_records.extend(answer.calls)
+                self._submit(request, answer)
+            self._maybe_abort()
+            self._flush()
+        return self.game.outcome()
+
+
+def point_at(loaded: LoadedConfig, base_url: str) -> LoadedConfig:
+    """The same game file, its fake seats sent to ``base_url`` with no concurrency cap."""
+
+    def moved(spec: AgentSpec) -> AgentSpec:
+        return spec.model_copy(update={"api_base": base_url, "concurrency": 64})
+
+    file = loaded.file.model_copy(
+        update={
+            "default_agent": moved(loaded.file.default_agent),
+            "agent": [moved(a) for a in loaded.file.agent],
+        }
+    )
+    return LoadedConfig(file, loaded.variant, loaded.game_config, loaded.source)
+
+
+@contextmanager
+def fake_in_subprocess(latency: float) -> Iterator[str]:
+    """The fake server in its own process (as a remote provider would be), so its
+    work does not compete with the seats for this process's GIL."""
+    proc = subprocess.Popen(
+        [sys.executable, "-c", SERVE.format(latency=latency)],
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert proc.stdout is not None
+        line = proc.stdout.readline()
+        match = re.search(r"http://\S+/v1", line)
+        if match is None:
+            raise RuntimeError(f"fake server did not start: {line!r}")
+        yield match.group(0)
+    finally:
+        proc.send_signal(signal.SIGINT)
+        proc.wait(timeout=10)
+
+
+SERVE = (
+    "from sandbox.fake_llm import run_server; run_server('127.0.0.1', 0, 'legal-random', {latency})"
+)
+
+
+async def play(name: str, latency: float, seed: int) -> None:
+    with fake_in_subprocess(latency) as base_url:
+        loaded = point_at(load_config(CONFIGS / f"{name}.toml"), base_url)
+        game = Game.new(loaded.variant, loaded.game_config, seed)
+        agents = build_agents(loaded, game.roles(), seed)
+        rules = loaded.variant.rules_text(loaded.game_config)
+        runner = MeasuringRunner(game, agents, abort_share=None, rules_text=rules)
+        litellm_module()  # the one-off import (seconds) is not per-call overhead
+        started = time.perf_counter()
+        await runner.run()
+        wall = time.perf_counter() - started
+        for agent in agents.values():
+            await agent.close()
+    report(name, latency, wall, runner)
+
+
+def report(name: str, latency: float, wall: float, runner: MeasuringRunner) -> None:
+    figures, stats = runner.figures, runner.stats
+    bound = figures.chain_calls * latency
+    prompt_chars = sum(sum(len(m["content"]) for m in c["messages"]) for c in figures.call_records)
+    prefix_chars = sum(int(c.get("prefix_chars") or 0) for c in figures.call_records)
+    outcome = runner.game.outcome()
+    print(f"== {name} (latency {latency:.2f}s, ended: {outcome.reason if outcome else '?'})")
+    print(f"  decisions {stats.decisions}, calls {stats.calls}, batches {figures.batches}")
+    print(
+        f"  wall {wall:.2f}s, critical-path bound {bound:.2f}s "
+        f"({figures.chain_calls} sequential calls), "
+        f"ratio {wall / max(bound, 1e-9):.3f} (target <= 1.05)"
+    )
+    print(f"  overhead per sequential call {(wall - bound) / figures.chain_calls * 1000:.1f} ms")
+    print(
+        f"  prompt tokens {stats.tokens_in} ({stats.tokens_in / max(1, stats.calls):.0f}/call), "
+        f"completion tokens {stats.tokens_out}"
+    )
+    print(f"  stable prefix share of prompt chars {prefix_chars / max(1, prompt_chars):.1%}")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--latency", type=float, default=0.5)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--games", nargs="+", default=["killer_fake", "four_factions_fake"])
+    args = parser.parse_args()
+    for name in args.games:
+        asyncio.run(play(name, args.latency, args.seed))
+
+
+if __name__ == "__main__":
+    main()
