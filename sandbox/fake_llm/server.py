@@ -7,6 +7,7 @@ before the answer policy runs.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import random
 import threading
@@ -51,6 +52,7 @@ class FakeLLMServer:
         self.requests: list[dict[str, Any]] = []
         self.in_flight = 0
         self.max_in_flight = 0
+        self.seed = seed
         self._rng = random.Random(seed)
         self._lock = threading.Lock()
         self._stopping = threading.Event()
@@ -139,12 +141,15 @@ class FakeLLMServer:
                 if not self.scripted:
                     return 500, ""
                 return 200, self.scripted.popleft()
-            schema = answers.schema_from_request(body)
-            if policy == "garbage":
-                return 200, answers.garbage_answer(self._rng)
-            if policy == "illegal":
-                return 200, answers.illegal_answer(schema, self._rng)
-            text = answers.legal_answer(schema, self._rng)
+        # Seeded by the prompt, not by arrival order: concurrent seats get the same
+        # answers in every run, so a fake game replays exactly from its seed.
+        rng = random.Random(f"{self.seed}:{prompt_digest(body)}")
+        schema = answers.schema_from_request(body)
+        if policy == "garbage":
+            return 200, answers.garbage_answer(rng)
+        if policy == "illegal":
+            return 200, answers.illegal_answer(schema, rng)
+        text = answers.legal_answer(schema, rng)
         if policy == "legal-fenced":
             text = f"Here is my answer:\n```json\n{text}\n```"
         return 200, text
@@ -225,6 +230,11 @@ class _Handler(BaseHTTPRequestHandler):
         self.send_header("Content-Length", str(len(data)))
         self.end_headers()
         self.wfile.write(data)
+
+
+def prompt_digest(body: Mapping[str, Any]) -> str:
+    data = json.dumps([body.get("model"), body.get("messages")], sort_keys=True)
+    return hashlib.sha256(data.encode()).hexdigest()
 
 
 def completion(body: Mapping[str, Any], text: str) -> dict[str, Any]:

@@ -133,3 +133,16 @@ async def test_real_provider_answers_a_decision() -> None:
     assert answer.fallback_reason in (None, FALLBACK_INVALID)
     assert answer.calls and answer.calls[0]["tokens_in"] > 0
     assert os.environ["OPENAI_API_KEY"] not in str(answer.calls)
+
+
+async def test_fake_game_replays_exactly_from_its_seed() -> None:
+    """Fake answers depend on the prompt, not on which concurrent request came first."""
+    from sandbox.fake_llm import FakeLLMServer
+    from tests.llm.conftest import llm_spec, play_toy, toy_loaded
+
+    runs = []
+    for _ in range(2):
+        with FakeLLMServer(seed=3) as server:
+            game, _ = await play_toy(toy_loaded(llm_spec(server, "legal-random"), seats=4), 5)
+            runs.append([e.to_json() for e in game.events])
+    assert runs[0] == runs[1] and len(runs[0]) > 8
