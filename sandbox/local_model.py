@@ -80,6 +80,26 @@ def _lifeline():
             pass
     os._exit(0)
 threading.Thread(target=_lifeline, daemon=True).start()
+
+# llama.cpp refuses grammars with long bounded repetitions ("exceeds sane
+# defaults") and llama-cpp-python then crashes the whole server (SIGSEGV) -
+# e.g. for a speech field with maxLength 1200. Drop string length limits (and
+# huge item limits) before building the grammar: the referee checks lengths,
+# max_tokens bounds the answer, and the grammar gets smaller and faster.
+import json
+import llama_cpp.llama_grammar as _grammar
+_to_gbnf = _grammar.json_schema_to_gbnf
+def _loosen(node):
+    if isinstance(node, dict):
+        return {k: _loosen(v) for k, v in node.items()
+                if k != "maxLength" and not (k == "maxItems" and v > 64)}
+    if isinstance(node, list):
+        return [_loosen(v) for v in node]
+    return node
+def _safe_to_gbnf(schema, prop_order=None):
+    return _to_gbnf(json.dumps(_loosen(json.loads(schema))), prop_order)
+_grammar.json_schema_to_gbnf = _safe_to_gbnf
+
 sys.argv = ["llama_cpp.server", *sys.argv[1:]]
 runpy.run_module("llama_cpp.server", run_name="__main__", alter_sys=True)
 """

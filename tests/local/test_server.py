@@ -175,3 +175,30 @@ def test_a_parent_that_is_killed_leaves_no_server(how: signal.Signals) -> None:
         if parent.poll() is None:
             parent.kill()
             parent.wait()
+
+
+async def test_a_long_max_length_does_not_crash_the_server() -> None:
+    # llama.cpp rejects a grammar for maxLength 1200 and the server used to die
+    # (SIGSEGV) on the first speech request; the core's Text fields use 1200.
+    api_base, _ = await endpoint_for("local/smollm2")
+    schema = {
+        "type": "object",
+        "properties": {"speech": {"type": "string", "maxLength": 1200}},
+        "required": ["speech"],
+    }
+    body = {
+        "model": "smollm2",
+        "messages": [{"role": "user", "content": "Say hello. JSON only."}],
+        "response_format": {"type": "json_object", "schema": schema},
+        "max_tokens": 12,
+    }
+    request = urllib.request.Request(
+        f"{api_base}/chat/completions",
+        data=json.dumps(body).encode(),
+        headers={"Content-Type": "application/json"},
+    )
+    with urllib.request.urlopen(request, timeout=120) as response:
+        reply = json.load(response)
+    assert reply["choices"][0]["message"]["content"].startswith("{")
+    (server,) = running_servers()
+    assert server.running
