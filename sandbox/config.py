@@ -40,6 +40,13 @@ class AgentSpec(Strict):
     skip_unlisted: bool = Field(
         False, description="scripted: fall back on requests until the next entry's 'decision'"
     )
+    # human
+    interface: Literal["terminal", "browser"] = Field(
+        "terminal", description="human: play in this terminal or in a browser page on loopback"
+    )
+    port: int | None = Field(
+        None, ge=0, le=65535, description="human/browser: loopback port (default: a free one)"
+    )
     # llm
     model: str | None = Field(None, description="litellm model string, e.g. 'openai/gpt-4o'")
     api_base: str | None = None
