@@ -16,7 +16,7 @@ from sandbox.core.errors import GameOver, UnknownRequest
 from sandbox.core.events import DecisionMade, Event, GameEnded, StepResolved, freeze
 from sandbox.core.requests import DecisionRequest, Payload, check_shape
 from sandbox.core.rng import derive_rng
-from sandbox.core.variant import Outcome, SeatView, Variant
+from sandbox.core.variant import Outcome, SeatView, Variant, ViewFold
 from sandbox.core.visibility import Visibility
 
 
@@ -34,6 +34,8 @@ class Game:
         self._answers: dict[int, Payload] = {}
         self._requests: tuple[DecisionRequest, ...] | None = None
         self.ended: GameEnded | None = None
+        # seat -> (incremental view fold, index of the next event to feed it)
+        self._folds: dict[int, tuple[ViewFold, int]] = {}
 
     # ------------------------------------------------------------------ build
     @classmethod
@@ -82,8 +84,19 @@ class Game:
         return tuple(r for r in self.requests() if r.seat not in self._answers)
 
     def view(self, seat: int) -> SeatView:
-        visible = [(i, e) for i, e in enumerate(self.events) if self._vis[i].visible_to(seat)]
-        return self.variant.build_view(seat, visible)
+        """What ``seat`` may know now: folded from the events visible to it only."""
+        cached = self._folds.get(seat)
+        if cached is None:
+            fold = self.variant.view_fold(seat)
+            if fold is None:
+                return self.variant.build_view(seat, self.visible_events(seat))
+            cached = (fold, 0)
+        fold, start = cached
+        for i in range(start, len(self.events)):
+            if self._vis[i].visible_to(seat):
+                fold.add(i, self.events[i])
+        self._folds[seat] = (fold, len(self.events))
+        return fold.snapshot()
 
     def visible_events(self, seat: int | None) -> list[tuple[int, Event]]:
         """(seq, event) pairs visible to ``seat``; ``None`` means the referee."""

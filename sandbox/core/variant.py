@@ -13,7 +13,7 @@ import random
 from abc import ABC, abstractmethod
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Generic, TypeVar, cast
+from typing import Any, ClassVar, Generic, Protocol, TypeVar, cast
 
 from pydantic import BaseModel
 
@@ -59,6 +59,25 @@ class SeatView:
     def to_json(self) -> dict[str, Any]:
         """Plain JSON form (tuples become lists), for golden files and audits."""
         return cast(dict[str, Any], _thaw(dataclasses.asdict(self)))
+
+
+class ViewFold(Protocol):
+    """An incremental view: fed a seat's visible events one at a time, it can
+    produce the same SeatView as ``Variant.build_view`` over all of them."""
+
+    def add(self, seq: int, event: Event) -> None: ...
+
+    def snapshot(self) -> SeatView: ...
+
+
+def detached(value: Any) -> Any:
+    """A copy of plain nested data (dicts, lists) so a snapshot never changes
+    when the fold that produced it goes on folding."""
+    if isinstance(value, dict):
+        return {k: detached(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [detached(v) for v in value]
+    return value
 
 
 @dataclass(frozen=True, slots=True)
@@ -121,6 +140,12 @@ class Variant(ABC, Generic[S]):
     @abstractmethod
     def build_view(self, seat: int, events: Sequence[tuple[int, Event]]) -> SeatView:
         """A seat's knowledge from (seq, event) pairs it was allowed to see."""
+
+    def view_fold(self, seat: int) -> ViewFold | None:
+        """Optional fast path: an incremental fold of ``seat``'s view. The core
+        then feeds it only new events instead of rebuilding from the start.
+        It must agree with ``build_view`` (the conformance tests check this)."""
+        return None
 
     @abstractmethod
     def roles(self, state: S) -> Mapping[int, str]:

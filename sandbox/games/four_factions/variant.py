@@ -15,7 +15,7 @@ from pydantic import BaseModel
 
 from sandbox.core.events import Event
 from sandbox.core.requests import DecisionRequest, Payload
-from sandbox.core.variant import Outcome, SeatView, Variant
+from sandbox.core.variant import Outcome, SeatView, Variant, ViewFold
 from sandbox.games.four_factions import events as ev
 from sandbox.games.four_factions import requests as rq
 from sandbox.games.four_factions.config import FourFactionsConfig
@@ -25,7 +25,7 @@ from sandbox.games.four_factions.rules import FACTIONS, PAIRS, SEATS, pair_name,
 from sandbox.games.four_factions.rules_text import rules_text
 from sandbox.games.four_factions.setup import deal
 from sandbox.games.four_factions.state import FFState, apply_event
-from sandbox.games.four_factions.view import build_view
+from sandbox.games.four_factions.view import build_view, view_fold
 
 PAIRS_DECIDED = "pairs_decided"
 DAY_LIMIT = "day_limit"
@@ -94,6 +94,9 @@ class FourFactions(Variant[FFState]):
     def build_view(self, seat: int, events: Sequence[tuple[int, Event]]) -> SeatView:
         return build_view(seat, events)
 
+    def view_fold(self, seat: int) -> ViewFold:
+        return view_fold(seat)
+
     def roles(self, state: FFState) -> Mapping[int, str]:
         return {
             s: f"{f}/{'elite' if state.elite[s] else 'regular'}"
@@ -101,7 +104,7 @@ class FourFactions(Variant[FFState]):
         }
 
     def rules_text(self, config: BaseModel, language: str = "en") -> str:
-        return rules_text(_cfg(config))
+        return rules_text(_cfg(config), language)
 
     def describe_event(self, event: Event) -> str:
         return describe(event) or super().describe_event(event)

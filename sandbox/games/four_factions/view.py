@@ -26,7 +26,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from sandbox.core.events import DecisionMade, Event, GameEnded
-from sandbox.core.variant import HistoryItem, SeatView
+from sandbox.core.variant import HistoryItem, SeatView, detached
 from sandbox.games.four_factions import events as ev
 from sandbox.games.four_factions.rules import SEATS
 
@@ -65,6 +65,15 @@ class _ViewBuilder:
             "game_over": False,
         }
         self.history: list[HistoryItem] = []
+
+    def snapshot(self) -> SeatView:
+        return SeatView(
+            NAME,
+            self.seat,
+            detached(self.private),
+            detached(self.public),
+            tuple(self.history),
+        )
 
     def add(self, seq: int, event: Event) -> None:
         facts = self._fold(event)
@@ -243,3 +252,8 @@ def build_view(seat: int, events: Sequence[tuple[int, Event]]) -> SeatView:
     for seq, event in events:
         builder.add(seq, event)
     return SeatView(NAME, seat, builder.private, builder.public, tuple(builder.history))
+
+
+def view_fold(seat: int) -> _ViewBuilder:
+    """The incremental form of build_view, used by the core to serve views fast."""
+    return _ViewBuilder(seat)

@@ -10,7 +10,7 @@ from pydantic import BaseModel
 
 from sandbox.core.events import Event
 from sandbox.core.requests import DecisionRequest, Payload
-from sandbox.core.variant import Outcome, SeatView, Variant
+from sandbox.core.variant import Outcome, SeatView, Variant, ViewFold
 from sandbox.games.killer import rules, text, view
 from sandbox.games.killer.config import CIVILIAN, KILLER, POLICE, KillerConfig, lineup
 from sandbox.games.killer.events import GameStarted, NightFell, RoleCard, TeamList
@@ -107,12 +107,14 @@ class Killer(Variant[KillerState]):
     def build_view(self, seat: int, events: Sequence[tuple[int, Event]]) -> SeatView:
         return view.build_view(self.name, seat, events)
 
+    def view_fold(self, seat: int) -> ViewFold:
+        return view.ViewFold(self.name, seat)
+
     def roles(self, state: KillerState) -> Mapping[int, str]:
         return dict(state.roles)
 
     def rules_text(self, config: BaseModel, language: str = "en") -> str:
-        # Only English is written; other languages get the English text.
-        return text.rules_text(_config(config))
+        return text.rules_text(_config(config), language)
 
     def describe_event(self, event: Event) -> str:
         return text.describe(event) or super().describe_event(event)

@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from sandbox.core.events import DecisionMade, Event, GameEnded, StepResolved
-from sandbox.core.variant import HistoryItem, SeatView
+from sandbox.core.variant import HistoryItem, SeatView, detached
 from sandbox.games.killer.config import KILLER, POLICE
 from sandbox.games.killer.events import (
     Ballots,
@@ -54,13 +54,29 @@ class _Fold:
 
 
 def build_view(variant: str, seat: int, events: Sequence[tuple[int, Event]]) -> SeatView:
-    fold = _Fold(seat)
+    fold = ViewFold(variant, seat)
     for seq, event in events:
-        _apply(fold, event)
-        item = _history_item(fold, seq, event)
+        fold.add(seq, event)
+    return fold.snapshot()
+
+
+class ViewFold:
+    """The incremental form of build_view, used by the core to serve views fast."""
+
+    def __init__(self, variant: str, seat: int) -> None:
+        self.variant = variant
+        self.fold = _Fold(seat)
+
+    def add(self, seq: int, event: Event) -> None:
+        _apply(self.fold, event)
+        item = _history_item(self.fold, seq, event)
         if item is not None:
-            fold.history.append(item)
-    return SeatView(variant, seat, _private(fold), _public(fold), tuple(fold.history))
+            self.fold.history.append(item)
+
+    def snapshot(self) -> SeatView:
+        fold = self.fold
+        private, public = detached(_private(fold)), detached(_public(fold))
+        return SeatView(self.variant, fold.seat, private, public, tuple(fold.history))
 
 
 def _private(fold: _Fold) -> dict[str, Any]:
@@ -150,8 +166,9 @@ def _history_item(fold: _Fold, seq: int, event: Event) -> HistoryItem | None:
         return None
     phase = fold.phase
     if isinstance(event, Speech):
-        return HistoryItem(seq, event.kind, fold.day, phase, event.seat, event.text,
-                           {"context": event.context})
+        return HistoryItem(
+            seq, event.kind, fold.day, phase, event.seat, event.text, {"context": event.context}
+        )
     if isinstance(event, LastWords):
         return HistoryItem(seq, event.kind, fold.day, "last_words", event.seat, event.text)
     return HistoryItem(seq, event.kind, fold.day, phase, None, None, _facts(event))
@@ -160,8 +177,11 @@ def _history_item(fold: _Fold, seq: int, event: Event) -> HistoryItem | None:
 def _facts(event: Event) -> dict[str, Any]:
     if isinstance(event, DecisionMade):
         # The seat's own decision (only its own are visible); the note stays out.
-        return {"decision": event.decision, "payload": dict(event.payload),
-                "fallback": event.fallback}
+        return {
+            "decision": event.decision,
+            "payload": dict(event.payload),
+            "fallback": event.fallback,
+        }
     data: dict[str, Any] = event.to_json()["data"]
     data.pop("audience", None)  # who saw it is not a fact about the game
     return data
