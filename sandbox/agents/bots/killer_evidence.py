@@ -1,0 +1,176 @@
+"""What a baseline Killer seat reads from its view: the phrasebook and the table's evidence.
+
+Everything here is computed from a ``SeatView`` alone. The phrasebook is tiny
+and fixed ("I suspect seat 5.", "Seat 5 is a killer: I am police and checked
+it.", "I vouch for seat 5."), so baseline seats can follow each other.
+
+The weights follow the source's strategy notes (秘籍, end of the Killer seed):
+police checks outweigh talk; a night victim is certainly innocent (the killers
+chose it), so its words count double and whoever pushed against it looks bad;
+"watch the hands": ballots against a player the table trusts are suspicious.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import defaultdict
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from sandbox.core.variant import SeatView
+
+SUSPECT_RE = re.compile(r"suspect seat (\d+)", re.IGNORECASE)
+CLAIM_RE = re.compile(r"seat (\d+) is a killer: i am police", re.IGNORECASE)
+CLEAR_RE = re.compile(r"seat (\d+) is not a killer: i am police", re.IGNORECASE)
+VOUCH_RE = re.compile(r"vouch for seat (\d+)", re.IGNORECASE)
+
+W_ACCUSE = 1.0
+W_NIGHT_VICTIM_WORDS = 3.0  # a night victim is innocent: its last words are trusted
+W_VOTED_OUT_WORDS = 1.0
+W_CLAIM = 10.0
+W_COUNTER_CLAIM = 0.6  # a claim against one's own accuser is believed less
+W_VOUCH = 0.5
+W_PUSHED_INNOCENT = 2.0  # accused or voted against a seat later shown innocent
+W_SPARED_KILLER = 1.5  # vouched for / voted away from an exposed killer
+W_SHIELD_BALLOT = 3.0  # voted for someone else while a credibly exposed killer stood
+
+
+@dataclass(frozen=True)
+class Claim:
+    """A police claim in a speech: ``speaker`` says ``target`` is (not) a killer."""
+
+    speaker: int
+    target: int
+    killer: bool
+    day: int
+    order: int
+
+
+@dataclass
+class Table:
+    """The public record a seat has seen, parsed once per decision."""
+
+    accusations: list[tuple[int, int, float]] = field(default_factory=list)
+    vouches: list[tuple[int, int]] = field(default_factory=list)
+    claims: list[Claim] = field(default_factory=list)
+    ballots: list[tuple[int, int, dict[int, int | None]]] = field(default_factory=list)
+    night_victims: set[int] = field(default_factory=set)
+    voted_out: set[int] = field(default_factory=set)
+    revealed: dict[int, str] = field(default_factory=dict)
+    words: defaultdict[int, int] = field(default_factory=lambda: defaultdict(int))
+
+
+def read_table(view: SeatView) -> Table:
+    table = Table()
+    for dead in view.public.get("dead", []):
+        seat = int(dead["seat"])
+        (table.night_victims if dead["cause"] == "night" else table.voted_out).add(seat)
+        if dead.get("role"):
+            table.revealed[seat] = str(dead["role"])
+    for item in view.history:
+        if item.kind == "killer.ballots":
+            ballots = {int(k): v for k, v in dict(item.facts.get("ballots", {})).items()}
+            table.ballots.append((item.day, int(item.facts.get("round", 1)), ballots))
+        elif item.speaker is not None:
+            _read_speech(table, item.speaker, item.speech or "", item.kind, item.day)
+    return table
+
+
+def _read_speech(table: Table, speaker: int, text: str, kind: str, day: int) -> None:
+    table.words[speaker] += len(text.split())
+    weight = W_ACCUSE
+    if kind == "killer.last_words":
+        weight = W_NIGHT_VICTIM_WORDS if speaker in table.night_victims else W_VOTED_OUT_WORDS
+    for seat in SUSPECT_RE.findall(text):
+        table.accusations.append((speaker, int(seat), weight))
+    for seat in VOUCH_RE.findall(text):
+        table.vouches.append((speaker, int(seat)))
+    for pattern, killer in ((CLAIM_RE, True), (CLEAR_RE, False)):
+        for seat in pattern.findall(text):
+            if int(seat) != speaker:
+                claim = Claim(speaker, int(seat), killer, day, len(table.claims))
+                table.claims.append(claim)
+
+
+def claim_credibility(table: Table, claim: Claim, trusted: set[int], liars: set[int]) -> float:
+    """How far a seat believes a police claim: a night victim (innocent) or a
+    known police is believed fully; a known liar not at all; a claim made
+    against a seat that had already named the speaker a killer is a counter-claim."""
+    if claim.speaker in liars:
+        return 0.0
+    if claim.speaker in trusted or claim.speaker in table.night_victims:
+        return 2.0
+    if table.revealed.get(claim.speaker) == "police":
+        return 2.0
+    countered = any(
+        c.killer and c.speaker == claim.target and c.target == claim.speaker
+        and c.order < claim.order
+        for c in table.claims
+    )
+    return W_COUNTER_CLAIM if countered else 1.0
+
+
+def innocents_shown(table: Table, trusted: set[int]) -> set[int]:
+    """Seats the public record (plus own certain knowledge) shows innocent."""
+    shown = set(table.night_victims) | trusted
+    shown |= {s for s, role in table.revealed.items() if role != "killer"}
+    return shown
+
+
+def suspicion(
+    view: SeatView, table: Table, trusted: set[int], liars: set[int]
+) -> defaultdict[int, float]:
+    """How strongly the evidence points at each seat, from a seat that knows
+    ``trusted`` (certainly innocent) and ``liars`` (certainly killers)."""
+    score: defaultdict[int, float] = defaultdict(float)
+    for speaker, target, weight in table.accusations:
+        score[target] += weight * (0.0 if speaker in liars else 1.0)
+    for claim in table.claims:
+        belief = W_CLAIM * claim_credibility(table, claim, trusted, liars)
+        score[claim.target] += belief if claim.killer else -belief
+    for _, target in table.vouches:
+        score[target] -= W_VOUCH
+    _watch_hands(table, score, innocents_shown(table, trusted))
+    for seat in liars:
+        score[seat] += 100.0
+    for seat, role in table.revealed.items():
+        if role == "killer":
+            score[seat] += 100.0
+    score.pop(view.seat, None)
+    return score
+
+
+def _watch_hands(table: Table, score: defaultdict[int, float], innocent: set[int]) -> None:
+    """秘籍: pushing a seat later shown innocent, or shielding an exposed one, is
+    what a killer does."""
+    exposed = {s for s, v in score.items() if v >= W_CLAIM * 0.9}
+    for speaker, target, _ in table.accusations:
+        if target in innocent:
+            score[speaker] += W_PUSHED_INNOCENT
+    for speaker, target in table.vouches:
+        if target in exposed:
+            score[speaker] += W_SPARED_KILLER
+    for _, _, ballots in table.ballots:
+        for voter, target in ballots.items():
+            if target is None:
+                continue
+            if target in innocent:
+                score[voter] += W_PUSHED_INNOCENT
+            elif exposed and target not in exposed:
+                score[voter] += W_SHIELD_BALLOT
+
+
+def top(
+    candidates: Iterable[int], score: Mapping[int, float], tiebreak: Mapping[int, float]
+) -> int:
+    """The candidate with the highest score; seeded tie-break values decide ties."""
+    return max(candidates, key=lambda s: (score.get(s, 0.0), tiebreak.get(s, 0.0)))
+
+
+def living_others(view: SeatView) -> list[int]:
+    return [int(s) for s in view.public.get("living", []) if s != view.seat]
+
+
+def private_list(view: SeatView, key: str) -> list[Any]:
+    return list(view.private.get(key, []))
