@@ -169,4 +169,9 @@ def _pick(options: tuple[Scalar, ...], text: str) -> Scalar:
 
 
 def make_human_agent(loaded: LoadedConfig, spec: AgentSpec, seat: int) -> Agent:
+    if spec.interface == "browser":
+        # Imported here: the terminal seat needs no web server code.
+        from sandbox.agents.web import make_browser_agent
+
+        return make_browser_agent(spec, seat)
     return HumanTerminalAgent(seat)

@@ -1,0 +1,1 @@
+"""The browser seat's page template (see sandbox/agents/web.py)."""
