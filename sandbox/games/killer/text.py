@@ -8,8 +8,20 @@ from sandbox.core.events import Event
 from sandbox.games.killer import events as ev
 from sandbox.games.killer.config import KillerConfig, lineup
 
+LANGUAGES = ("en", "zh")
 
-def rules_text(config: KillerConfig) -> str:
+
+def rules_text(config: KillerConfig, language: str = "en") -> str:
+    """The full rules in `language` ("en" or "zh") with this config's rulings."""
+    if language == "en":
+        return _english(config)
+    if language == "zh":
+        return _chinese(config)
+    allowed = ", ".join(f'"{name}"' for name in LANGUAGES)
+    raise ValueError(f"rules text language {language!r} is not supported; allowed: {allowed}")
+
+
+def _english(config: KillerConfig) -> str:
     counts = lineup(config.players)
     answer = (
         "the suspect's exact role (killer, police or civilian)"
@@ -56,6 +68,56 @@ def rules_text(config: KillerConfig) -> str:
     ]
     return "\n".join(lines)
 
+
+
+def _chinese_rulings(config: KillerConfig) -> dict[str, str]:
+    """The Chinese wording of each configurable ruling, as set in `config`."""
+    victim = config.previous_first_victim
+    return {
+        "answer": (  # KG-4
+            "此人的确切身份（杀手、警察或平民）"
+            if config.check_answer == "identity"
+            else "此人是不是杀手（只说是或不是）"
+        ),
+        "reveal": "并公布其身份" if config.reveal_role_on_death else "但不公布其身份",  # KG-6
+        "barred": (  # KG-5
+            f"本局中，{victim}号不能成为第一夜的被杀者。" if victim is not None else ""
+        ),
+    }
+
+
+def _chinese(config: KillerConfig) -> str:
+    counts = lineup(config.players)
+    r = _chinese_rulings(config)
+    lines = [
+        f"KG-1 杀人游戏，共{config.players}名玩家：{counts['killer']}名杀手、"
+        f"{counts['police']}名警察、{counts['civilian']}名平民。",
+        "KG-2 身份牌秘密发放。杀手互相认识，警察互相认识，平民只知道自己的身份。",
+        "KG-3 夜里，每名存活的杀手秘密给出一个意见（一名存活玩家，或不给意见）。"
+        "以给出的意见中的多数为准杀人；意见平票时，在平票者中按随机种子抽签决定；"
+        "无人给出意见则当晚无人被杀。之后杀手能看到彼此的意见。",
+        "KG-4 警察以同样的方式选出一名存活的非警察玩家作为查验对象；"
+        f"法官私下告诉警察{r['answer']}。",
+        f"KG-5 连续两局中，第一夜被杀的不能是上一局第一夜被杀的同一个人。{r['barred']}",
+        f"KG-6 天亮时法官宣布当晚的被杀者，{r['reveal']}。",
+        f"KG-7 最先死去的{counts['killer']}人（夜里被杀和白天被公决出局的合并计算）可以留遗言。",
+        "KG-8 每名存活玩家依次发言一次：从被杀者之后第一名存活的玩家开始"
+        "（座位号依次往上，过了最大号回到1号）；当晚无人被杀时，"
+        "从前一天第一位发言者之后开始（第1天从1号开始）。",
+        "KG-9 秘密投票：投给另一名存活玩家，或弃权；投票结束后公布每一张选票。"
+        "得票最多者被公决出局（遗言名额未用完时可留遗言）；无人投票则无人出局。",
+        "KG-10 平票时：平票者再次发言，所有人只在平票者中重新投票；再次平票：由平票者以外的"
+        "其他人发言，所有人仍在平票者中重新投票；仍然平票：本局硬性判为平局。",
+        "KG-11 黑夜和白天交替进行，直到游戏结束。",
+        "KG-12 杀手全部死亡：警察和平民获胜。警察全部死亡：杀手获胜。平民全部死亡：平局。"
+        f"每次有人死亡后都进行判定。第{config.day_limit}天过后，本局因达到天数上限判为平局。",
+        "KG-13 只有当己方只剩一名存活成员时，那名警察或杀手才可以认输（在白天发言时提出）；"
+        "其一方随即判负。",
+        "KG-14 死者不再有任何行动（遗言除外）。声明只是口头说法：不能亮牌，"
+        "法官从不确认任何人的牌。",
+        "KG-15 只在轮到自己时发言；不要以人格、名誉等赌咒发誓来博取信任。",
+    ]
+    return "\n".join(lines)
 
 def describe(event: Event) -> str | None:
     """One readable line per Killer event, or None for events of other kinds."""
