@@ -24,15 +24,18 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from sandbox.agents.base import FALLBACK_INVALID, Agent, AgentAnswer, DecisionContext
+from sandbox.agents.bots.four_factions_beliefs import FACTIONS, RIVAL, beliefs, hostile_weapons
 from sandbox.agents.simple import draw_payload
 from sandbox.core.errors import IllegalDecision
 from sandbox.core.requests import Choice
 
-FACTIONS = ("wolves", "spies", "justice", "army")
-RIVAL = {"wolves": "justice", "justice": "wolves", "spies": "army", "army": "spies"}
 BEATS = {"rock": "scissors", "scissors": "paper", "paper": "rock"}
 TRUTH_RATE = 0.6
-STAY_HOME_RATE = 0.3
+STAY_HOME_RATE = 0.05
+COUNTER_RATE = 0.6  # elites counter what they saw this often; else they pick at random
+MATE_LIMIT = 0.6  # believed at least this likely to be my faction: never attacked
+W_EDGE = 0.4  # how much a known weapon match-up weighs against faction beliefs
+MIN_VALUE = -0.5  # below this no target is worth leaving home for
 SPEAK_RATE = 0.5
 LEGAL_TRIES = 32
 
@@ -103,8 +106,15 @@ class BaselineBot(Agent):
 
     # ---------------------------------------------------------------- night
     def _loadout(self, me: dict[str, Any], pub: dict[str, Any], ctx: DecisionContext) -> Any:
-        weapon = self.rng.choice(tuple(BEATS))
-        return {"weapon": weapon, "shield": f"anti-{self.rng.choice(tuple(BEATS))}"}
+        """Counter what the duels showed: a shield against the weapon met most, a
+        weapon that beats it (FF-21); a random pick when nothing was seen yet."""
+        seen = hostile_weapons(me)
+        if not seen or self.rng.random() >= COUNTER_RATE:  # stay unpredictable
+            weapon = self.rng.choice(tuple(BEATS))
+            return {"weapon": weapon, "shield": f"anti-{self.rng.choice(tuple(BEATS))}"}
+        common = max(sorted(set(seen)), key=seen.count)
+        beater = next(w for w, beaten in BEATS.items() if beaten == common)
+        return {"weapon": beater, "shield": f"anti-{common}"}
 
     def _attack(self, me: dict[str, Any], pub: dict[str, Any], ctx: DecisionContext) -> Any:
         options = [s for s in _options(ctx, "target") if s is not None]
@@ -113,15 +123,27 @@ class BaselineBot(Agent):
         weapon = self._weapon_tonight(me)
         friends, elites = self._friends(me), self._known_elites(me)
         seen = _weapons_seen(me["duels"])
-        scored = [
-            (self._danger(s, weapon, seen, elites, me), self.rng.random(), s)
-            for s in options
-            if s not in friends and s != me["seat"]
-        ]
+        belief = beliefs(me, pub)
+        rival, mine = RIVAL[str(me["faction"])], str(me["faction"])
+        scored = []
+        for s in options:
+            if s in friends or s == me["seat"]:
+                continue
+            odds = belief.get(s, {})
+            if odds.get(mine, 0.0) >= MATE_LIMIT:
+                continue  # FF-24 allows it, but a likely faction-mate is never worth it
+            edge = 1 - self._danger(s, weapon, seen, elites, me)  # +1 beats, -1 loses
+            value = 2 * odds.get(rival, 0.0) - 2 * odds.get(mine, 0.0) + W_EDGE * edge
+            scored.append((value, self.rng.random(), s))
         if not scored:
             return {"target": None}
-        danger, _, target = min(scored)
-        return {"target": None if danger > 1 else target}
+        value, _, target = max(scored)
+        return {"target": target if value > MIN_VALUE else None}
+
+    def _pair_settled(self, me: Mapping[str, Any], pub: Mapping[str, Any]) -> bool:
+        """Once my pair is decided (FF-26), fighting only risks my seat."""
+        mine = str(me["faction"])
+        return any(mine in pair.split("/") for pair in dict(pub.get("decided_pairs", {})))
 
     # -------------------------------------------------------------- helpers
     def _danger(

@@ -152,12 +152,12 @@ def _watch_hands(table: Table, score: defaultdict[int, float], innocent: set[int
         if target in exposed:
             score[speaker] += W_SPARED_KILLER
     for _, _, ballots in table.ballots:
-        for voter, target in ballots.items():
-            if target is None:
+        for voter, choice in ballots.items():
+            if choice is None:
                 continue
-            if target in innocent:
+            if choice in innocent:
                 score[voter] += W_PUSHED_INNOCENT
-            elif exposed and target not in exposed:
+            elif exposed and choice not in exposed:
                 score[voter] += W_SHIELD_BALLOT
 
 
