@@ -140,11 +140,6 @@ class BaselineBot(Agent):
         value, _, target = max(scored)
         return {"target": target if value > MIN_VALUE else None}
 
-    def _pair_settled(self, me: Mapping[str, Any], pub: Mapping[str, Any]) -> bool:
-        """Once my pair is decided (FF-26), fighting only risks my seat."""
-        mine = str(me["faction"])
-        return any(mine in pair.split("/") for pair in dict(pub.get("decided_pairs", {})))
-
     # -------------------------------------------------------------- helpers
     def _danger(
         self,
