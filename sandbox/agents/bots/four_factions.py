@@ -8,11 +8,13 @@ Policy (deliberately plain, so LLM seats have a fair yardstick):
 - Day 3 protection: backs a seat believed to be a faction-mate or ally whose
   claim is true (an elite knows; a regular backs its own elite).
 - Open days: a short remark or a pass.
-- Elite loadout: a fresh random weapon and shield every night.
-- Attacks: stays home with probability STAY_HOME_RATE; otherwise attacks a seat
-  believed hostile, never a known faction-mate, preferring targets whose weapon
-  (learned from earlier duels) its own weapon beats and avoiding those whose
-  weapon beats its own and known elites (who may pick a counter).
+- Elite loadout: counters the weapon met most in its own duels (shield against
+  it, weapon that beats it) with probability COUNTER_RATE, else a random pick.
+- Attacks: stays home with probability STAY_HOME_RATE; otherwise scores every
+  target by the faction beliefs of four_factions_beliefs (claims, accusations,
+  protections, what its own elite exposed or protected): rival faction is good,
+  own faction bad, a likely faction-mate (>= MATE_LIMIT) or a known one is never
+  attacked; a weapon it has seen its own beat adds, one that beats it subtracts.
 Every answer is checked with ctx.validate; if the preferred one is illegal the
 bot falls back to a legal draw over the request's options.
 """
