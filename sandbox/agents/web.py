@@ -43,6 +43,7 @@ from sandbox.agents.base import (
 from sandbox.agents.factory import AgentSetupError
 from sandbox.config import AgentSpec
 from sandbox.core.errors import IllegalDecision, RefereeError
+from sandbox.core.events import DecisionMade
 from sandbox.core.requests import DecisionRequest, Field, MultiChoice, Scalar, Text
 from sandbox.core.variant import HistoryItem, SeatView
 
@@ -54,7 +55,9 @@ LONG_POLL_MAX_S = 25.0
 # How long an HTTP thread waits for the game's event loop to check an answer.
 LOOP_REPLY_S = 10.0
 # Up to this many options a Choice is a row of radio buttons, beyond it a select.
-RADIO_LIMIT = 8
+RADIO_LIMIT = 20  # 16 Killer players and "none" stay radios
+# The core's record of this seat's own answer (visible to it alone).
+OWN_DECISION = DecisionMade.kind
 SERVE_POLL_S = 0.1
 
 WAITING = "waiting"
@@ -502,6 +505,11 @@ def history_item(item: HistoryItem, is_new: bool = False) -> str:
             f'{esc(item.speaker)}</span> said:<blockquote class="said">{words}</blockquote></li>'
         )
     facts = "; ".join(f"{k}: {value_text(v)}" for k, v in item.facts.items())
+    if item.kind == OWN_DECISION:
+        return (
+            f'<li class="mine{new}" data-seq="{item.seq}"><span class="tag you">You</span> '
+            f'<span class="facts">{esc(facts)}</span></li>'
+        )
     return (
         f'<li class="referee{new}" data-seq="{item.seq}"><span class="tag">Referee</span> '
         f'<span class="kind">{esc(item.kind)}</span> <span class="facts">{esc(facts)}</span></li>'
