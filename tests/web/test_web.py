@@ -3,10 +3,14 @@
 from __future__ import annotations
 
 import asyncio
+import http.client
 import re
 import shutil
 import socket
 import subprocess
+import threading
+import time
+import tomllib
 from collections.abc import Iterator
 from html.parser import HTMLParser
 from pathlib import Path
@@ -23,9 +27,12 @@ from sandbox.config import AgentSpec, parse_config
 from sandbox.core.events import DecisionMade
 from sandbox.core.game import Game
 from sandbox.core.requests import Choice, DecisionRequest, MultiChoice, Text
+from sandbox.session import GameRecord, play_game
+from sandbox.transcript import load
 from tests.core.toy import Toy, ToyConfig
 from tests.web.helpers import Client, GameThread, first_legal, read_form
 
+ROOT = Path(__file__).resolve().parents[2]
 HOSTILE = "<script>alert('seat')</script> & \"quoted\" <b>bold</b>"
 
 
@@ -346,3 +353,35 @@ def test_headless_chromium_renders_the_page(seat2: HumanBrowserAgent, tmp_path: 
     command[-2] = "--dump-dom"
     dom = subprocess.run(command, capture_output=True, timeout=60, check=False, text=True)
     assert '<span id="status" class="waiting">Waiting for the other seats' in dom.stdout
+
+
+# ------------------------------------------------------------------ the shipped config
+
+
+def test_shipped_config_plays_through_the_session(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    raw = tomllib.loads((ROOT / "configs" / "killer_human_browser.toml").read_text())
+    raw["agent"][0]["port"] = 0  # 8765 may be taken on a shared machine
+    loaded = parse_config(raw)
+    addresses: dict[int, tuple[str, int]] = {}
+    monkeypatch.setattr(web, "_SERIES_ADDRESSES", addresses)
+    records: list[GameRecord] = []
+    game = threading.Thread(
+        target=lambda: records.append(play_game(loaded, 5, tmp_path)), daemon=True
+    )
+    game.start()
+    deadline = time.monotonic() + 5
+    while 3 not in addresses and time.monotonic() < deadline:
+        time.sleep(0.01)
+    token, port = addresses[3]
+    leave = http.client.HTTPConnection("127.0.0.1", port, timeout=5)
+    leave.request("POST", f"/api/leave?t={token}", body=b"{}")
+    assert leave.getresponse().status == 200
+    game.join(10)
+    (record,) = records
+    quits = record.stats.fallbacks[3]
+    assert set(quits) == {FALLBACK_QUIT} and quits[FALLBACK_QUIT] > 0
+    transcript = load(record.path)
+    assert transcript.header["agents"]["3"] == {"kind": "human", "interface": "browser"}
+    assert token not in record.path.read_text()  # the seat's key never reaches the file
