@@ -1,4 +1,4 @@
-"""Shared fixtures: the toy variant registered once, and toy game files."""
+"""Shared fixtures: toy game files (the toy variant is registered in tests/conftest.py)."""
 
 from __future__ import annotations
 
@@ -6,12 +6,6 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-
-from sandbox.core.variant import _REGISTRY, register
-from tests.core.toy import Toy
-
-if "toy" not in _REGISTRY:
-    register(Toy())
 
 ToyFile = Callable[..., Path]
 

@@ -105,7 +105,7 @@ def test_human_seat_in_a_real_terminal(tmp_path: Path) -> None:
         f'variant = "toy"\nseed = 3\n[run]\nout = "{tmp_path / "out"}"\n'
         '[default_agent]\nkind = "random"\n[[agent]]\nkind = "human"\nseats = [1]\n'
     )
-    launcher = "import tests.cli.conftest; from sandbox.cli import main; main()"
+    launcher = "import tests.conftest; from sandbox.cli import main; main()"
     command = f"cd {ROOT} && {sys.executable} -c '{launcher}' run {config}; sleep 30"
     session = f"sbx-{uuid.uuid4().hex[:8]}"
     subprocess.run(

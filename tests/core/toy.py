@@ -141,6 +141,7 @@ class Toy(Variant[ToyState]):
         for seq, e in events:
             if isinstance(e, Secret):
                 private["lucky"] = e.lucky
+                history.append(HistoryItem(seq, e.kind, 0, "setup", facts={"lucky": e.lucky}))
             elif isinstance(e, Said):
                 history.append(HistoryItem(seq, e.kind, 0, "day", e.seat, e.text))
             else:
