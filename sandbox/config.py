@@ -61,6 +61,12 @@ class AgentSpec(Strict):
     concurrency: int | None = Field(None, ge=1, le=256)
     belief_probe: bool | None = None
     structured: Literal["auto", "json_schema", "json_object", "none"] = "auto"
+    prompt_style: Literal["full", "compact"] | None = Field(
+        None, description="llm: 'compact' = short primer and recent history, for small models"
+    )
+    history_items: int | None = Field(
+        None, ge=1, le=100000, description="llm: show at most this many recent history items"
+    )
 
     @model_validator(mode="after")
     def _llm_needs_model(self) -> AgentSpec:
@@ -78,6 +84,8 @@ class LLMDefaults(Strict):
     max_repairs: int = Field(2, ge=0, le=5)
     concurrency: int = Field(8, ge=1, le=256)
     belief_probe: bool = False
+    prompt_style: Literal["full", "compact"] = "full"
+    history_items: int | None = Field(None, ge=1, le=100000)
     retry_attempts: int = Field(4, ge=1, le=10)
     retry_max_wait_s: float = Field(20.0, gt=0, le=600)
     retry_total_s: float = Field(120.0, gt=0, le=3600)
