@@ -169,11 +169,13 @@ def describe_error(err: ValidationError, section: str | None = None) -> str:
     path = ".".join(str(p) for p in first["loc"]) or "(top level)"
     if section and not path.startswith("seat"):
         path = f"{section}.{path}"
-    message = first["msg"]
+    message = first["msg"].removeprefix("Value error, ")
     if first["type"] == "extra_forbidden":
         message = "unknown key"
     got = first.get("input")
-    shown = "" if first["type"] in ("missing", "extra_forbidden") else f" (got {got!r})"
+    # Our own validators already say what they got; pydantic's built-in ones do not.
+    quiet = first["type"] in ("missing", "extra_forbidden", "value_error")
+    shown = "" if quiet else f" (got {got!r})"
     more = len(err.errors()) - 1
     tail = f" [+{more} more error(s)]" if more else ""
     return f"{path}: {message}{shown}{tail}"
