@@ -39,6 +39,9 @@ import urllib.request
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
+# The longest string limit the grammar keeps (shared with the client's schema).
+from sandbox.agents.llm.schema import GRAMMAR_MAX_LENGTH
+
 # llama.cpp's server evaluates one request at a time; a second concurrent
 # request only waits (we disable interruption), so more parallelism buys nothing.
 RECOMMENDED_CONCURRENCY = 1
@@ -83,16 +86,18 @@ threading.Thread(target=_lifeline, daemon=True).start()
 
 # llama.cpp refuses grammars with long bounded repetitions ("exceeds sane
 # defaults") and llama-cpp-python then crashes the whole server (SIGSEGV) -
-# e.g. for a speech field with maxLength 1200. Drop string length limits (and
-# huge item limits) before building the grammar: the referee checks lengths,
-# max_tokens bounds the answer, and the grammar gets smaller and faster.
+# e.g. for a speech field with maxLength 1200. The client already leaves long
+# limits out (schema.grammar_safe); this safety net drops any that still come
+# (and huge item limits) before building the grammar. Short limits stay: they
+# make the grammar close a string before max_tokens cuts the answer.
 import json
 import llama_cpp.llama_grammar as _grammar
 _to_gbnf = _grammar.json_schema_to_gbnf
 def _loosen(node):
     if isinstance(node, dict):
         return {k: _loosen(v) for k, v in node.items()
-                if k != "maxLength" and not (k == "maxItems" and v > 64)}
+                if not (k == "maxLength" and v > __MAX_LENGTH__)
+                and not (k == "maxItems" and v > 64)}
     if isinstance(node, list):
         return [_loosen(v) for v in node]
     return node
@@ -102,7 +107,7 @@ _grammar.json_schema_to_gbnf = _safe_to_gbnf
 
 sys.argv = ["llama_cpp.server", *sys.argv[1:]]
 runpy.run_module("llama_cpp.server", run_name="__main__", alter_sys=True)
-"""
+""".replace("__MAX_LENGTH__", str(GRAMMAR_MAX_LENGTH))
 
 
 class LocalModelError(RuntimeError):

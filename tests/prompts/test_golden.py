@@ -109,6 +109,34 @@ def test_killer_golden(
         check_golden(f"killer/{language}/{decision}-{c.role}.txt", snapshot_text(prompt))
 
 
+# The compact style (small local models): short primer, last items only.
+COMPACT_HISTORY = 6
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+@pytest.mark.parametrize("decision", KINDS["killer"])
+def test_killer_compact_golden(
+    killer_captures: dict[tuple[str, str], Captured], decision: str, language: str
+) -> None:
+    for c in _case(killer_captures, decision):
+        prompt = render_prompt(c.view, c.request, language=language, style="compact",
+                               history_items=COMPACT_HISTORY, rules_text="FULL RULES TEXT")
+        check_golden(f"killer/{language}/compact/{decision}-{c.role}.txt", snapshot_text(prompt))
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_four_factions_compact_golden(
+    ff_captures: dict[tuple[str, str], Captured], language: str
+) -> None:
+    """A variant without compact templates of its own: its full primer, the
+    generic compact frame."""
+    (c,) = _case(ff_captures, "attack")[:1]
+    prompt = render_prompt(c.view, c.request, language=language, style="compact",
+                           history_items=COMPACT_HISTORY, belief_probe=True)
+    check_golden(f"four_factions/{language}/compact/attack-{role_kind(c.role)}.txt",
+                 snapshot_text(prompt))
+
+
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_generic_fallback_golden(language: str) -> None:
     """A variant with no templates (the toy) renders through prompts/_generic."""

@@ -16,7 +16,14 @@ from typing import Any
 
 import pytest
 
-from sandbox.agents.llm.prompting import MARK_CLOSE, MARK_OPEN, REFEREE_MARK, render_prompt
+from sandbox.agents.llm.prompting import (
+    MARK_CLOSE,
+    MARK_OPEN,
+    REFEREE_MARK,
+    PromptStyle,
+    history_start,
+    render_prompt,
+)
 from sandbox.core.game import Game
 from sandbox.core.requests import DecisionRequest
 from sandbox.core.variant import HistoryItem, SeatView
@@ -125,25 +132,33 @@ def split_lines(user: str) -> tuple[list[str], list[str]]:
     return speech, other
 
 
+@pytest.mark.parametrize(("style", "history_items"), [("full", None), ("compact", 7)])
 @pytest.mark.parametrize("language", ["en", "zh"])
 @pytest.mark.parametrize("variant", ["killer", "four_factions"])
-def test_speeches_stay_inside_their_quoted_line(variant: str, language: str) -> None:
+def test_speeches_stay_inside_their_quoted_line(
+    variant: str, language: str, style: PromptStyle, history_items: int | None
+) -> None:
     counter = [0]
     _, asked = play_with(variant, 3, lambda r: cycling_corpus(r, counter))
     late = [c for c in asked if sum(h.speech is not None for h in c.view.history) >= len(CORPUS)]
     assert late, "no decision came after the whole corpus was spoken"
     for c in late[:: max(1, len(late) // 6)]:
-        check_contained(c, language)
+        check_contained(c, language, style, history_items)
 
 
-def check_contained(c: Captured, language: str) -> None:
-    hostile = render_prompt(c.view, c.request, language=language)
-    calm = render_prompt(with_speeches(c.view, HARMLESS), c.request, language=language)
+def check_contained(
+    c: Captured, language: str, style: PromptStyle = "full", history_items: int | None = None
+) -> None:
+    hostile = render_prompt(c.view, c.request, language=language, style=style,
+                            history_items=history_items)
+    calm = render_prompt(with_speeches(c.view, HARMLESS), c.request, language=language,
+                         style=style, history_items=history_items)
     assert hostile.messages[0] == calm.messages[0]  # the stable prefix has no speech in it
     h_speech, h_other = split_lines(hostile.messages[1]["content"])
     c_speech, c_other = split_lines(calm.messages[1]["content"])
     assert h_other == c_other  # speeches moved no line and forged none
-    speeches = [h.speech for h in c.view.history if h.speech is not None]
+    shown = c.view.history[history_start(len(c.view.history), history_items):]
+    speeches = [h.speech for h in shown if h.speech is not None]
     assert len(h_speech) == len(c_speech) == len(speeches)
     for line, original in zip(h_speech, speeches, strict=True):
         quoted = line.split("): ", 1)[1]

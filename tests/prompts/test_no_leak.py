@@ -53,7 +53,11 @@ Renderer = Callable[[Game, Captured, str], RenderedPrompt]
 
 
 def honest(game: Game, c: Captured, language: str) -> RenderedPrompt:
-    return render_prompt(c.view, c.request, language=language, belief_probe=True)
+    """Both styles at once: a fact leaked by either is found in the joined text."""
+    full = render_prompt(c.view, c.request, language=language, belief_probe=True)
+    compact = render_prompt(c.view, c.request, language=language, belief_probe=True,
+                            style="compact", history_items=5)
+    return RenderedPrompt([*full.messages, *compact.messages], full.prefix_chars)
 
 
 def seat_type(variant: str, c: Captured) -> tuple[str, str]:

@@ -4,6 +4,7 @@ stable prefix, the answer format and the repair message."""
 from __future__ import annotations
 
 import inspect
+import itertools
 import json
 import random
 import shutil
@@ -16,8 +17,10 @@ from sandbox.agents.llm import prompting
 from sandbox.agents.llm.prompting import (
     MARK_CLOSE,
     MARK_OPEN,
+    REFEREE_MARK,
     candidates,
     environment,
+    history_start,
     render_prompt,
     render_repair,
     safe_json,
@@ -58,7 +61,8 @@ def test_environment_is_strict_and_does_not_escape_html() -> None:
 
 def test_render_prompt_takes_only_the_view_the_request_and_public_text() -> None:
     params = list(inspect.signature(render_prompt).parameters)
-    assert params == ["view", "request", "language", "rules_text", "belief_probe"]
+    assert params == ["view", "request", "language", "rules_text", "belief_probe", "style",
+                      "history_items"]
 
 
 def test_candidates_fall_back_to_english_then_to_the_generic_templates() -> None:
@@ -144,3 +148,78 @@ def test_repair_quotes_the_error_on_one_line(language: str) -> None:
     assert len(quoted) == 1 and json.loads(quoted[0]) == NASTY
     assert MARK_OPEN not in text
     assert ("JSON" in text) and len(text.splitlines()) == 3
+
+
+# ------------------------------------------------------------ cache-friendly order
+
+
+def _common_prefix(texts: list[str]) -> str:
+    first, last = min(texts), max(texts)
+    size = next((i for i, (a, b) in enumerate(zip(first, last, strict=False)) if a != b),
+                min(len(first), len(last)))
+    return first[:size]
+
+
+@pytest.mark.parametrize("style", ["full", "compact"])
+@pytest.mark.parametrize("language", ["en", "zh"])
+def test_every_seat_shares_the_primer_and_rules_before_its_own_facts(
+    style: str, language: str
+) -> None:
+    """The part identical for every seat comes first, so a prefix cache built by
+    one seat serves the others; the seat number comes only after it."""
+    game = new_game("killer", 11)
+    captured = play(game, random.Random(11), pick=lambda g, r: r.decision == "vote")
+    rules = "KG-1 the referee's full rules text. " * 20
+    systems = {
+        c.seat: render_prompt(c.view, c.request, language=language, rules_text=rules,
+                              style=style).messages[0]["content"]
+        for c in captured
+    }
+    assert len(systems) >= 8
+    shared = _common_prefix(list(systems.values()))
+    if style == "full":
+        assert rules in shared and REFEREE_MARK[language] in shared
+    else:
+        assert rules not in "".join(systems.values())  # compact: no full rules text
+        assert REFEREE_MARK[language] in shared
+    assert len(shared) > 0.6 * min(len(t) for t in systems.values())
+    for seat, text in systems.items():
+        assert str(seat) in text[len(shared) - 2:]  # the seat is named after the shared part
+
+
+@pytest.mark.parametrize("limit", [1, 2, 5, 8, 13])
+def test_history_window_holds_at_most_the_limit_and_moves_in_steps(limit: int) -> None:
+    starts = [history_start(count, limit) for count in range(0, 120)]
+    for count, start in enumerate(starts):
+        assert 0 <= count - start <= limit
+        assert count - start >= min(count, limit - max(1, limit // 2) + 1)
+    assert starts == sorted(starts)  # never moves back
+    moves = sum(1 for a, b in itertools.pairwise(starts) if a != b)
+    assert moves <= 120 // max(1, limit // 2) + 1  # jumps, not a slide per item
+    assert history_start(50, None) == 0
+
+
+def test_compact_prompt_shows_recent_items_and_says_how_many_were_omitted() -> None:
+    game = new_game("killer", 4)
+    captured = play(game, random.Random(4), pick=lambda g, r: r.decision == "vote")
+    late = max(captured, key=lambda c: len(c.view.history))
+    full = render_prompt(late.view, late.request, rules_text="RULES")
+    compact = render_prompt(late.view, late.request, rules_text="RULES", style="compact",
+                            history_items=6)
+    user = compact.messages[1]["content"]
+    start = history_start(len(late.view.history), 6)
+    assert start > 0 and f"({start} earlier events omitted)" in user
+    assert "RULES" not in compact.messages[0]["content"]
+    assert len(full.messages[0]["content"]) > 2 * len(compact.messages[0]["content"])
+    assert len(user) < len(full.messages[1]["content"])
+    # the question still lists the legal options and the rule
+    (field,) = late.request.fields
+    assert json.dumps(list(field.options)) in user and late.request.rule in user
+
+
+def test_compact_text_fields_state_the_schema_cap() -> None:
+    view, request = toy_speak_request()
+    user = render_prompt(view, request, style="compact").messages[1]["content"]
+    assert "at most 160 characters" in user and "at most 48 characters" in user
+    full_user = render_prompt(view, request).messages[1]["content"]
+    assert "at most 1200 characters" in full_user and "at most 200 characters" in full_user

@@ -25,10 +25,12 @@ from sandbox.agents.base import (
 from sandbox.agents.llm import endpoints, prompting
 from sandbox.agents.llm.client import CallSettings, ModelClient, ProviderFailure, RetryPolicy
 from sandbox.agents.llm.endpoints import Endpoint, EndpointError
+from sandbox.agents.llm.prompting import PromptStyle
 from sandbox.agents.llm.schema import (
     AnswerError,
     StructuredMode,
     decision_model,
+    limits_for,
     parse_answer,
     response_format,
     schema_instructions,
@@ -36,6 +38,11 @@ from sandbox.agents.llm.schema import (
 from sandbox.agents.llm.secrets import redact, secret_values
 from sandbox.config import AgentSpec, LLMDefaults, LoadedConfig
 from sandbox.core.errors import IllegalDecision
+from sandbox.core.requests import DecisionRequest, Text
+
+# Compact style, questions without free text: a note of ~48 characters
+# (~15 tokens), the value and the JSON around them fit with room to spare.
+CHOICE_MAX_TOKENS = 64
 
 
 @dataclass(frozen=True)
@@ -47,6 +54,8 @@ class SeatSettings:
     concurrency: int
     belief_probe: bool
     retry: RetryPolicy
+    prompt_style: PromptStyle = "full"
+    history_items: int | None = None
 
     @classmethod
     def merge(cls, spec: AgentSpec, defaults: LLMDefaults) -> SeatSettings:
@@ -59,6 +68,10 @@ class SeatSettings:
             ),
             retry=RetryPolicy(
                 defaults.retry_attempts, defaults.retry_max_wait_s, defaults.retry_total_s
+            ),
+            prompt_style=spec.prompt_style or defaults.prompt_style,
+            history_items=(
+                defaults.history_items if spec.history_items is None else spec.history_items
             ),
         )
 
@@ -82,6 +95,8 @@ class LLMAgent(Agent):
             "language": self.settings.language,
             "max_repairs": self.settings.max_repairs,
             "belief_probe": self.settings.belief_probe,
+            "prompt_style": self.settings.prompt_style,
+            "history_items": self.settings.history_items,
         }
 
     async def decide(self, ctx: DecisionContext) -> AgentAnswer:
@@ -117,9 +132,10 @@ class LLMAgent(Agent):
     async def _converse(
         self, ctx: DecisionContext, endpoint: Endpoint, secrets: Sequence[str]
     ) -> AgentAnswer:
-        model = decision_model(ctx.request, self._belief_seats(ctx))
+        limits = limits_for(self.settings.prompt_style)
+        model = decision_model(ctx.request, self._belief_seats(ctx), limits)
         mode = choose_mode(self.spec.structured, endpoint)
-        client = self._client(endpoint, model, mode, secrets)
+        client = self._client(endpoint, model, mode, secrets, self._max_tokens(ctx.request))
         messages, prefix_chars = self._first_messages(ctx, model, mode)
         calls: list[dict[str, Any]] = []
         note = ""
@@ -162,6 +178,8 @@ class LLMAgent(Agent):
             language=self._lang,
             rules_text=ctx.rules_text,
             belief_probe=self.settings.belief_probe,
+            style=self.settings.prompt_style,
+            history_items=self.settings.history_items,
         )
         messages = [dict(m) for m in rendered.messages]
         if mode == "none":
@@ -176,16 +194,29 @@ class LLMAgent(Agent):
         model: type[BaseModel],
         mode: StructuredMode,
         secrets: Sequence[str],
+        max_tokens: int | None,
     ) -> ModelClient:
         settings = CallSettings(
             timeout_s=self.spec.timeout_s,
             temperature=self.spec.temperature,
-            max_tokens=self.spec.max_tokens,
+            max_tokens=max_tokens,
             response_format=response_format(model, mode),
         )
         return ModelClient(
-            endpoint, settings, self.settings.retry, self.settings.concurrency, secrets
+            endpoint, settings, self.settings.retry, concurrency_for(endpoint, self.settings),
+            secrets,
         )
+
+    def _max_tokens(self, request: DecisionRequest) -> int | None:
+        """The answer budget for this decision: ``max_tokens`` as configured,
+        but in the compact style a question without free text gets a smaller
+        one (a choice needs a short note and a value, not a speech's budget)."""
+        configured = self.spec.max_tokens
+        if self.settings.prompt_style != "compact" or self.settings.belief_probe:
+            return configured
+        if any(isinstance(f, Text) for f in request.fields):
+            return configured
+        return CHOICE_MAX_TOKENS if configured is None else min(configured, CHOICE_MAX_TOKENS)
 
     def _belief_seats(self, ctx: DecisionContext) -> list[int] | None:
         """The other living seats (from the seat's own view), when probing beliefs."""
@@ -194,6 +225,15 @@ class LLMAgent(Agent):
         living = ctx.view.public.get("living")
         seats = list(living) if living else range(1, self.seat_count + 1)
         return [int(s) for s in seats if int(s) != self.seat]
+
+
+def concurrency_for(endpoint: Endpoint, settings: SeatSettings) -> int:
+    """The configured limit, never above what the local server can serve at once."""
+    if endpoint.kind != "local":
+        return settings.concurrency
+    from sandbox.local_model import RECOMMENDED_CONCURRENCY
+
+    return min(settings.concurrency, RECOMMENDED_CONCURRENCY)
 
 
 def choose_mode(structured: str, endpoint: Endpoint) -> StructuredMode:

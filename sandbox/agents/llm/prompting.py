@@ -1,14 +1,22 @@
 """Prompt rendering for LLM seats, from jinja2 templates under ``prompts/``.
 
 Contract used by the LLM client: ``render_prompt`` turns a seat's view and the
-open request into two chat messages:
+open request into two chat messages, ordered so that prompt caches (providers'
+and llama.cpp's longest-prefix cache) reuse as much as possible:
 
-1. ``system``: the stable prefix (rules primer, role card, the seat's fixed
-   private facts, how to read the transcript). It is identical for every
-   decision of one seat in one game, so providers can cache it;
+1. ``system``: first the part identical for every seat of a game (primer,
+   rules text, how to read the record), then the seat's role card and fixed
+   private facts. It is identical for every decision of one seat in one game;
    ``prefix_chars`` is its length.
-2. ``user``: the history the seat has seen, the current public state, the
-   question (instruction, rule id, legal options) and the answer format.
+2. ``user``: the history the seat has seen (append-only between its
+   decisions), the current public state, the question (instruction, rule id,
+   legal options) and the answer format.
+
+Two styles (``[llm] prompt_style``): ``full`` (default, for real models) gives
+the whole rules text; ``compact`` (for small local models) gives a short
+primer, the role card, only the most recent ``history_items`` history items
+(saying how many were omitted) and a terse question. Compact templates live
+under ``compact/`` next to the full ones and fall back to them.
 
 Safety (why the history is built here and not in templates): players' words
 reach the prompt only as JSON-encoded strings on one line after a fixed
@@ -30,15 +38,23 @@ uses ``decisions/_default.j2``.
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
-from jinja2 import Environment, FileSystemLoader, StrictUndefined, Template, TemplateError
+from jinja2 import (
+    Environment,
+    FileSystemLoader,
+    StrictUndefined,
+    Template,
+    TemplateError,
+    TemplateNotFound,
+)
 
 from sandbox.core.requests import Choice, DecisionRequest, Field, MultiChoice, Text
 from sandbox.core.variant import HistoryItem, SeatView
@@ -47,6 +63,8 @@ PROMPTS_DIR = Path(__file__).resolve().parents[3] / "prompts"
 GENERIC = "_generic"
 LANGUAGES = ("en", "zh")
 FALLBACK_LANGUAGE = "en"
+PromptStyle = Literal["full", "compact"]
+COMPACT = "compact"
 
 # The referee's marker. Its brackets are escaped in every JSON-encoded value
 # (see safe_json), so no speech or quoted value can ever contain it.
@@ -98,6 +116,7 @@ def _environment(root: str) -> Environment:
         trim_blocks=True,
         lstrip_blocks=True,
         keep_trailing_newline=True,
+        auto_reload=False,  # templates are read once per process (no stat per render)
     )
     env.filters["json"] = safe_json
     env.filters["oneline"] = one_line
@@ -116,20 +135,42 @@ def one_line(text: Any) -> str:
     return " ".join(str(text).split())
 
 
-def candidates(variant: str, language: str, name: str) -> list[str]:
-    """Template names to try, most specific first."""
+def candidates(variant: str, language: str, name: str, style: str = "full") -> list[str]:
+    """Template names to try, most specific first. A compact style tries
+    ``compact/<name>`` before the full template, per variant and language."""
     langs = [language] if language == FALLBACK_LANGUAGE else [language, FALLBACK_LANGUAGE]
-    return [f"{v}/{lang}/{name}" for v in (variant, GENERIC) for lang in langs]
+    styles = [f"{COMPACT}/{name}", name] if style == COMPACT else [name]
+    return [f"{v}/{lang}/{n}" for v in (variant, GENERIC) for lang in langs for n in styles]
 
 
-def decision_candidates(variant: str, language: str, decision: str) -> list[str]:
+def decision_candidates(
+    variant: str, language: str, decision: str, style: str = "full"
+) -> list[str]:
     """A decision's own template (zh, then en), else the generic default."""
-    own = [n for n in candidates(variant, language, f"decisions/{decision}.j2") if GENERIC not in n]
-    return own + candidates(variant, language, "decisions/_default.j2")
+    own = [
+        n for n in candidates(variant, language, f"decisions/{decision}.j2", style)
+        if not n.startswith(GENERIC)
+    ]
+    return own + candidates(variant, language, "decisions/_default.j2", style)
 
 
-def _template(variant: str, language: str, name: str) -> Template:
-    return environment().select_template(candidates(variant, language, name))
+def resolve(names: Sequence[str]) -> str:
+    """The first of ``names`` that exists under ``PROMPTS_DIR``."""
+    return _resolve(str(PROMPTS_DIR), tuple(names))
+
+
+@lru_cache(maxsize=1024)
+def _resolve(root: str, names: tuple[str, ...]) -> str:
+    # Cached: a failed template lookup is a file-system search and an exception
+    # each time, and every decision asks for the same few names.
+    for name in names:
+        if (Path(root) / name).is_file():
+            return name
+    raise TemplateNotFound(names[0] if names else "(none)")
+
+
+def _template(variant: str, language: str, name: str, style: str = "full") -> Template:
+    return environment().get_template(resolve(candidates(variant, language, name, style)))
 
 
 # ---------------------------------------------------------------- history
@@ -153,17 +194,30 @@ def referee_line(text: str, language: str) -> str:
     return f"{REFEREE_MARK.get(language, REFEREE_MARK['en'])} {_scrub(text)}"
 
 
-def history_lines(view: SeatView, language: str) -> list[str]:
-    """The seat's history, grouped under day/phase headers."""
+def history_lines(view: SeatView, language: str, first: int = 0) -> list[str]:
+    """The seat's history from item ``first`` on, grouped under day/phase headers."""
     macros: Any = _template(view.variant, language, "events.j2").module
     lines: list[str] = []
     current: tuple[int, str] | None = None
-    for item in view.history:
+    for item in view.history[first:]:
         if (item.day, item.phase) != current:
             current = (item.day, item.phase)
             lines.append(_scrub(macros.phase_header(item.day, item.phase)))
         lines.extend(item_lines(item, macros, language))
     return lines
+
+
+def history_start(count: int, limit: int | None) -> int:
+    """The first history item shown when at most ``limit`` recent items fit.
+
+    The window start moves in steps of half the limit, not item by item, so
+    the shown history stays append-only across several decisions of a seat and
+    a prefix cache keeps reusing it (it is re-read only when the start jumps).
+    """
+    if limit is None or count <= limit:
+        return 0
+    step = max(1, limit // 2)
+    return -(-(count - limit) // step) * step  # ceil to the next step
 
 
 def item_lines(item: HistoryItem, macros: Any, language: str) -> list[str]:
@@ -199,11 +253,13 @@ def describe_fact(item: HistoryItem, macros: Any) -> str:
 # ---------------------------------------------------------------- fields
 
 
-def field_view(f: Field) -> dict[str, Any]:
-    """A template-friendly description of one answer field."""
+def field_view(f: Field, text_cap: int | None = None) -> dict[str, Any]:
+    """A template-friendly description of one answer field (``text_cap``: the
+    answer schema's own, tighter limit on free text, if any)."""
     if isinstance(f, Text):
+        chars = f.max_chars if text_cap is None else min(f.max_chars, text_cap)
         return {"name": f.name, "kind": "text", "description": f.description,
-                "max_chars": f.max_chars, "options": [], "nullable": False, "max_items": 0}
+                "max_chars": chars, "options": [], "nullable": False, "max_items": 0}
     if isinstance(f, MultiChoice):
         return {"name": f.name, "kind": "multi", "description": f.description,
                 "options": list(f.options), "nullable": False, "max_items": f.max_items,
@@ -247,53 +303,75 @@ def render_prompt(
     language: str = "en",
     rules_text: str = "",
     belief_probe: bool = False,
+    style: PromptStyle = "full",
+    history_items: int | None = None,
 ) -> RenderedPrompt:
     """The two chat messages for one decision (see the module docstring)."""
-    system = render_system(view, language=language, rules_text=rules_text)
-    user = render_user(view, request, language=language, belief_probe=belief_probe)
+    system = render_system(view, language=language, rules_text=rules_text, style=style)
+    user = render_user(
+        view,
+        request,
+        language=language,
+        belief_probe=belief_probe,
+        style=style,
+        history_items=history_items,
+    )
     messages = [{"role": "system", "content": system}, {"role": "user", "content": user}]
     return RenderedPrompt(messages, len(system))
 
 
-def render_system(view: SeatView, *, language: str = "en", rules_text: str = "") -> str:
-    """The stable prefix: only the variant, the seat, its fixed private facts
-    and the rules; nothing that changes during the game."""
-    env = environment()
-    template = env.select_template(candidates(view.variant, language, "system.j2"))
-    return template.render(
+def render_system(
+    view: SeatView, *, language: str = "en", rules_text: str = "", style: PromptStyle = "full"
+) -> str:
+    """The stable prefix: the text shared by every seat first (primer, rules,
+    reading guide), then the seat and its fixed private facts; nothing that
+    changes during the game. The compact style leaves out the full rules text."""
+    names = functools.partial(candidates, view.variant, language, style=style)
+    return _template(view.variant, language, "system.j2", style).render(
         variant=view.variant,
         seat=view.seat,
         private=view.private,
-        rules_text=rules_text,
+        rules_text=rules_text if style != COMPACT else "",
         marker=REFEREE_MARK.get(language, REFEREE_MARK["en"]),
-        primer=candidates(view.variant, language, "primer.j2"),
-        role_card=candidates(view.variant, language, "role_card.j2"),
+        primer=resolve(names("primer.j2")),
+        role_card=resolve(names("role_card.j2")),
     )
 
 
 def render_user(
-    view: SeatView, request: DecisionRequest, *, language: str = "en", belief_probe: bool = False
+    view: SeatView,
+    request: DecisionRequest,
+    *,
+    language: str = "en",
+    belief_probe: bool = False,
+    style: PromptStyle = "full",
+    history_items: int | None = None,
 ) -> str:
-    env = environment()
-    template = env.select_template(candidates(view.variant, language, "user.j2"))
-    return template.render(
+    from sandbox.agents.llm.schema import limits_for  # schema imports nothing from here
+
+    names = functools.partial(candidates, view.variant, language, style=style)
+    first = history_start(len(view.history), history_items)
+    text_cap = limits_for(style).text_chars
+    return _template(view.variant, language, "user.j2", style).render(
         variant=view.variant,
         seat=view.seat,
         private=view.private,
         public=view.public,
-        history=history_lines(view, language),
+        history=history_lines(view, language, first),
+        omitted=first,
         request=request,
-        fields=[field_view(f) for f in request.fields],
+        fields=[field_view(f, text_cap) for f in request.fields],
+        reasoning_chars=limits_for(style).reasoning_chars,
         belief_probe=belief_probe,
         others=other_seats(view),
-        state=candidates(view.variant, language, "state.j2"),
-        decision=decision_candidates(view.variant, language, request.decision),
-        beliefs=candidates(view.variant, language, "beliefs.j2"),
+        state=resolve(names("state.j2")),
+        decision=resolve(decision_candidates(view.variant, language, request.decision, style)),
+        beliefs=resolve(names("beliefs.j2")),
     )
 
 
 def render_repair(error_text: str, language: str = "en") -> str:
     """The follow-up message after a rejected answer. The referee's error is
     quoted (it may echo the model's own text), then the format is restated."""
-    template = environment().select_template(candidates(GENERIC, language, "repair.j2"))
+    template = environment().get_template(resolve(candidates(GENERIC, language, "repair.j2")))
     return template.render(error=safe_json(error_text))

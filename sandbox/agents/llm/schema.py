@@ -21,12 +21,44 @@ from pydantic import Field as PydField
 from sandbox.core.requests import DecisionRequest, Field, MultiChoice, Text
 
 REASONING = "reasoning"
+# The longest private note kept (a model that ignores the schema's limit is cut,
+# not refused: the note is private and no part of the decision).
+REASONING_KEEP_CHARS = 2000
 BELIEFS = "beliefs"
 # Keywords OpenAI's strict mode rejects; the referee still checks lengths.
 STRICT_UNSUPPORTED = ("maxLength", "minLength", "maxItems", "minItems", "uniqueItems", "default")
 FENCE = re.compile(r"```(?:json|JSON)?\s*\n?(.*?)```", re.DOTALL)
 
 StructuredMode = Literal["json_schema", "json_object", "none"]
+# llama.cpp turns maxLength into a bounded repetition in its grammar; long ones
+# are refused ("exceeds sane defaults") and crashed llama-cpp-python's server.
+# Short ones are kept: they make the grammar end the string, so a small model
+# cannot run into max_tokens mid-answer. Longer limits are left to the referee.
+GRAMMAR_MAX_LENGTH = 256
+
+
+@dataclass(frozen=True)
+class AnswerLimits:
+    """Lengths the answer schema asks for, per prompt style.
+
+    ``reasoning_chars``: the private note (a longer one is cut, never refused:
+    the note is not part of the decision). ``text_chars``: a cap on free-text
+    fields below the referee's own limit (None: the referee's limit), so a
+    small model's speech fits its token budget.
+    """
+
+    reasoning_chars: int
+    text_chars: int | None
+
+
+LIMITS: dict[str, AnswerLimits] = {
+    "full": AnswerLimits(reasoning_chars=200, text_chars=None),
+    "compact": AnswerLimits(reasoning_chars=48, text_chars=160),
+}
+
+
+def limits_for(style: str) -> AnswerLimits:
+    return LIMITS.get(style, LIMITS["full"])
 
 
 class AnswerError(Exception):
@@ -41,16 +73,21 @@ class ParsedAnswer:
 
 
 def decision_model(
-    request: DecisionRequest, belief_seats: Sequence[int] | None = None
+    request: DecisionRequest,
+    belief_seats: Sequence[int] | None = None,
+    limits: AnswerLimits = LIMITS["full"],
 ) -> type[BaseModel]:
     """The pydantic model of one request's answer (extra keys forbidden)."""
     seats = None if belief_seats is None else tuple(belief_seats)
-    return _decision_model(request.decision, request.fields, seats)
+    return _decision_model(request.decision, request.fields, seats, limits)
 
 
 @functools.lru_cache(maxsize=512)
 def _decision_model(
-    decision: str, request_fields: tuple[Field, ...], belief_seats: tuple[int, ...] | None
+    decision: str,
+    request_fields: tuple[Field, ...],
+    belief_seats: tuple[int, ...] | None,
+    limits: AnswerLimits,
 ) -> type[BaseModel]:
     # Cached: a sealed step asks many seats the same question, and building a
     # pydantic model costs milliseconds of the step's serial CPU time.
@@ -59,12 +96,15 @@ def _decision_model(
             str,
             PydField(
                 description="Your private reasoning, first. No other seat ever sees it; "
-                "keep it short."
+                "keep it short.",
+                # Asked of the model (schema/grammar) but not validated: an
+                # overlong note is cut in parse_answer, not sent back for repair.
+                json_schema_extra={"maxLength": limits.reasoning_chars},
             ),
         )
     }
     for f in request_fields:
-        fields[f.name] = _field(f)
+        fields[f.name] = _field(f, limits.text_chars)
     if belief_seats is not None:
         fields[BELIEFS] = (
             beliefs_model(belief_seats),
@@ -92,9 +132,10 @@ def beliefs_model(seats: Sequence[int]) -> type[BaseModel]:
     return model
 
 
-def _field(f: Field) -> tuple[Any, Any]:
+def _field(f: Field, text_cap: int | None = None) -> tuple[Any, Any]:
     if isinstance(f, Text):
-        return str, PydField(max_length=f.max_chars, description=f.description)
+        chars = f.max_chars if text_cap is None else min(f.max_chars, text_cap)
+        return str, PydField(max_length=chars, description=f.description)
     if isinstance(f, MultiChoice):
         item = _literal(f.options)
         return list[item], PydField(max_length=f.max_items, description=f.description)  # type: ignore[valid-type]
@@ -120,7 +161,7 @@ def response_format(model: type[BaseModel], mode: StructuredMode) -> dict[str, A
         }
     if mode == "json_object":
         # llama.cpp's own form; its server answers the OpenAI form with HTTP 500.
-        return {"type": "json_object", "schema": schema}
+        return {"type": "json_object", "schema": grammar_safe(schema)}
     return None
 
 
@@ -155,6 +196,20 @@ def _strict(schema: Any, defs: Mapping[str, Any]) -> Any:
     return out
 
 
+def grammar_safe(schema: Any) -> Any:
+    """The schema without length limits llama.cpp's grammar cannot take
+    (``maxLength`` over GRAMMAR_MAX_LENGTH); the referee still checks them."""
+    if isinstance(schema, list):
+        return [grammar_safe(s) for s in schema]
+    if not isinstance(schema, Mapping):
+        return schema
+    return {
+        key: grammar_safe(value)
+        for key, value in schema.items()
+        if not (key == "maxLength" and isinstance(value, int) and value > GRAMMAR_MAX_LENGTH)
+    }
+
+
 def schema_instructions(model: type[BaseModel]) -> str:
     """For providers without structured output: the schema written into the prompt."""
     schema = json.dumps(_json_schema(model), ensure_ascii=False)
@@ -178,7 +233,7 @@ def parse_answer(text: str, model: type[BaseModel]) -> ParsedAnswer:
     except ValidationError as err:
         raise AnswerError(describe_validation(err)) from None
     data = checked.model_dump(mode="python")
-    reasoning = str(data.pop(REASONING, ""))
+    reasoning = str(data.pop(REASONING, ""))[:REASONING_KEEP_CHARS]
     beliefs = data.pop(BELIEFS, None)
     return ParsedAnswer(data, reasoning, beliefs)
 
