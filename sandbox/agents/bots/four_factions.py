@@ -26,12 +26,12 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from sandbox.agents.base import FALLBACK_INVALID, Agent, AgentAnswer, DecisionContext
-from sandbox.agents.bots.four_factions_beliefs import FACTIONS, RIVAL, beliefs, hostile_weapons
+from sandbox.agents.bots.four_factions_beliefs import RIVAL, beliefs, hostile_weapons
 from sandbox.agents.simple import draw_payload
 from sandbox.core.errors import IllegalDecision
 from sandbox.core.requests import Choice
+from sandbox.games.four_factions.rules import BEATS, FACTIONS, STRIKE_TABLE
 
-BEATS = {"rock": "scissors", "scissors": "paper", "paper": "rock"}
 TRUTH_RATE = 0.6
 STAY_HOME_RATE = 0.05
 COUNTER_RATE = 0.6  # elites counter what they saw this often; else they pick at random
@@ -157,9 +157,10 @@ class BaselineBot(Agent):
         theirs = seen.get(seat)
         if theirs is None or weapon is None:
             return 1
-        if BEATS[weapon] == theirs:
+        # A regular's shield guards against its own weapon (FF-6); FF-21 decides.
+        if STRIKE_TABLE[(weapon, theirs)] == "kill":
             return 0
-        return 2 if BEATS[theirs] == weapon else 1
+        return 2 if STRIKE_TABLE[(theirs, weapon)] == "kill" else 1
 
     def _weapon_tonight(self, me: Mapping[str, Any]) -> str | None:
         if me["elite"]:

@@ -16,8 +16,10 @@ from collections import defaultdict
 from collections.abc import Mapping
 from typing import Any
 
-FACTIONS = ("wolves", "spies", "justice", "army")
-RIVAL = {"wolves": "justice", "justice": "wolves", "spies": "army", "army": "spies"}
+from sandbox.games.four_factions.rules import FACTIONS, rival_of
+
+# The rules' own pairs (FF-25), never a copy of them.
+RIVAL = {faction: rival_of(faction) for faction in FACTIONS}
 
 W_CLAIM = 1.0
 W_ELITE_EXPOSED = 4.0

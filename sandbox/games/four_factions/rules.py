@@ -49,6 +49,12 @@ def pair_of(faction: str) -> tuple[str, str]:
     return next(p for p in PAIRS if faction in p)
 
 
+def rival_of(faction: str) -> str:
+    """The faction paired against ``faction`` (FF-25)."""
+    a, b = pair_of(faction)
+    return b if faction == a else a
+
+
 def pair_name(pair: tuple[str, str]) -> str:
     return f"{pair[0]}/{pair[1]}"
 
