@@ -1,17 +1,27 @@
 """Speed of the embedded local model: seconds per decision and per game.
 
-Two measurements:
+Three modes:
 
 * ``calls`` (default): Killer-shaped decisions sent straight through litellm to
   the local server (11 seats with their own stable prefix, a growing public
   history, speeches and sealed votes with llama.cpp's JSON-schema form). Shows
   the per-decision cost of speech vs. choice and what the prompt cache saves.
 * ``game``: a whole game from a game file (default configs/killer_local.toml)
-  through the real runner and LLM client — the number that matters.
+  through the real runner and LLM client — the number that matters — then
+  its summary.
+* ``summary``: figures from a transcript (e.g. of ``sandbox run ... --json``):
+  wall time, seconds per model call (median, p90) by decision kind, calls,
+  repairs, fallbacks by reason, prompt and completion tokens.
 
 Usage:
     .venv/bin/python bench/bench_local.py calls [--decisions 40] [--no-cache]
-    .venv/bin/python bench/bench_local.py game [--config configs/killer_local.toml]
+    .venv/bin/python bench/bench_local.py game [--config configs/killer_local.toml] [--seed 1]
+    .venv/bin/python bench/bench_local.py summary TRANSCRIPT.jsonl
+
+Measured (2-core machine shared with other jobs, load average ~1.5-2.5;
+compact prompts, history_items 6, see docs/local-model.md): full 11-player
+Killer games in about 3-6 minutes, ~3 s median and ~5 s p90 per model call,
+~650 prompt and ~33 completion tokens per call, no repairs or fallbacks.
 """
 
 from __future__ import annotations
@@ -139,16 +149,17 @@ async def bench_calls(decisions: int, speech_tokens: int, vote_tokens: int) -> N
           f"{statistics.mean(tokens_out):.0f}; invalid JSON/shape={invalid}")  # fmt: skip
 
 
-def bench_game(config: Path) -> None:
+def bench_game(config: Path, seed: int | None) -> None:
+    import tempfile
+
     from sandbox.local_model import stop_all
 
-    try:
-        cli = __import__("sandbox.cli", fromlist=["main"])
-    except ModuleNotFoundError:
-        raise SystemExit("sandbox/cli.py is not there yet; use the 'calls' benchmark") from None
+    cli = __import__("sandbox.cli", fromlist=["main"])
+    out = Path(tempfile.mkdtemp(prefix="bench-local-"))
     started = time.perf_counter()
     try:
-        sys.argv = ["sandbox", "run", str(config)]
+        sys.argv = ["sandbox", "run", str(config), "--out", str(out)]
+        sys.argv += ["--seed", str(seed)] if seed is not None else []
         try:
             cli.main()
         except SystemExit as done:
@@ -157,6 +168,55 @@ def bench_game(config: Path) -> None:
     finally:
         stop_all()
     print(f"\n== whole game: {time.perf_counter() - started:.0f}s wall ({config}) ==")
+    for transcript in sorted(out.glob("*.jsonl")):
+        summarize(transcript)
+
+
+def summarize(path: Path) -> None:
+    """Per-call and per-game figures from one transcript."""
+    lines = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
+    header = next(line for line in lines if line["type"] == "header")
+    outcome = next((line for line in lines if line["type"] == "outcome"), None)
+    calls = [line for line in lines if line["type"] == "call"]
+    decisions = [
+        line["data"] for line in lines
+        if line["type"] == "event" and line["kind"] == "core.decision"
+    ]  # fmt: skip
+    print(f"== {path.name}: {header['variant']} seed {header['seed']}")
+    if outcome is not None:
+        wall = _seconds(outcome["ended"]) - _seconds(header["started"])
+        print(f"  ended: {outcome['reason']} after {wall:.0f}s wall")
+    by_kind: dict[str, list[float]] = {"all": []}
+    for call in calls:
+        seconds = call["latency_ms"] / 1000
+        by_kind["all"].append(seconds)
+        by_kind.setdefault(call["decision"], []).append(seconds)
+    for kind, values in by_kind.items():
+        if values:
+            print(f"  {kind:14s} calls={len(values):3d} median={statistics.median(values):.1f}s "
+                  f"p90={_p90(values):.1f}s total={sum(values):.0f}s")  # fmt: skip
+    fallbacks: dict[str, int] = {}
+    for decision in decisions:
+        if decision["fallback"]:
+            reason = decision["fallback_reason"] or "?"
+            fallbacks[reason] = fallbacks.get(reason, 0) + 1
+    repairs = sum(1 for c in calls if c["repair"])
+    print(f"  decisions={len(decisions)} calls={len(calls)} repairs={repairs} "
+          f"fallbacks={fallbacks or 'none'}")  # fmt: skip
+    if calls:
+        print(f"  prompt tokens/call mean={statistics.mean(c['tokens_in'] for c in calls):.0f} "
+              f"max={max(c['tokens_in'] for c in calls)}; completion tokens/call mean="
+              f"{statistics.mean(c['tokens_out'] for c in calls):.0f}")  # fmt: skip
+
+
+def _p90(values: list[float]) -> float:
+    return statistics.quantiles(values, n=10)[-1] if len(values) > 1 else values[0]
+
+
+def _seconds(stamp: str) -> float:
+    from datetime import datetime
+
+    return datetime.fromisoformat(stamp.replace("Z", "+00:00")).timestamp()
 
 
 def main() -> None:
@@ -169,11 +229,18 @@ def main() -> None:
     calls.add_argument("--no-cache", action="store_true")
     game = sub.add_parser("game")
     game.add_argument("--config", type=Path, default=ROOT / "configs" / "killer_local.toml")
+    game.add_argument("--seed", type=int, default=None)
+    summary = sub.add_parser("summary")
+    summary.add_argument("transcripts", type=Path, nargs="+")
     args = parser.parse_args()
+    if args.mode == "summary":
+        for transcript in args.transcripts:
+            summarize(transcript)
+        return
     os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
     os.environ.setdefault("LITELLM_LOG", "ERROR")
     if args.mode == "game":
-        bench_game(args.config)
+        bench_game(args.config, args.seed)
         return
     if getattr(args, "no_cache", False):
         os.environ["SANDBOX_LOCAL_CACHE"] = "0"

@@ -105,6 +105,19 @@ def _safe_to_gbnf(schema, prop_order=None):
     return _to_gbnf(json.dumps(_loosen(json.loads(schema))), prop_order)
 _grammar.json_schema_to_gbnf = _safe_to_gbnf
 
+# Each prompt-cache entry held a copy of the whole logits buffer (n_batch x
+# vocabulary floats, ~100 MB for SmolLM2) that the cache's size limit does not
+# count: 40 cached decisions took 5 GB of RAM. A restored state is decoded
+# again before sampling (load_state sets _requires_eval), so its saved logits
+# are never read: keep one row (numpy broadcasts it back on load).
+import llama_cpp.llama as _llama
+_save_state = _llama.Llama.save_state
+def _lean_save_state(self):
+    state = _save_state(self)
+    state.scores = state.scores[:1].copy()
+    return state
+_llama.Llama.save_state = _lean_save_state
+
 sys.argv = ["llama_cpp.server", *sys.argv[1:]]
 runpy.run_module("llama_cpp.server", run_name="__main__", alter_sys=True)
 """.replace("__MAX_LENGTH__", str(GRAMMAR_MAX_LENGTH))
@@ -212,9 +225,10 @@ class ServerSettings:
     # Keep llama.cpp states keyed by prompt prefix in RAM: each seat's stable
     # prefix (rules, role card) and last history are reused instead of re-read.
     cache: bool = True
-    # A saved state is the seat's KV cells (~23 KB per token) plus a logits
-    # buffer (~40 MB): 11 seats with 3k-token histories need about 2 GB.
-    cache_size: int = 3 << 30
+    # A saved state is the KV cells (~23 KB per token) plus llama.cpp's output
+    # buffer, ~20-40 MB per cached decision; 1 GiB keeps the last few dozen
+    # decisions, i.e. every seat's latest one in an 11-seat game (LRU).
+    cache_size: int = 1 << 30
     start_timeout_s: int = 120
 
     @classmethod

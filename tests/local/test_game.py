@@ -35,11 +35,18 @@ GAME: dict[str, Any] = {
             "role": "killer",
             "model": "local/smollm2",
             "temperature": 0.7,
-            "max_tokens": 80,
+            "max_tokens": 112,
             "timeout_s": 300,
         }
     ],
-    "llm": {"language": "en", "max_repairs": 1, "concurrency": 1},
+    # the style configs/killer_local.toml uses for the local model
+    "llm": {
+        "language": "en",
+        "max_repairs": 1,
+        "concurrency": 1,
+        "prompt_style": "compact",
+        "history_items": 6,
+    },
 }
 
 

@@ -202,3 +202,32 @@ async def test_a_long_max_length_does_not_crash_the_server() -> None:
     assert reply["choices"][0]["message"]["content"].startswith("{")
     (server,) = running_servers()
     assert server.running
+
+
+async def test_a_short_max_length_is_kept_and_closes_the_string() -> None:
+    """Short limits survive the server's safety net: the grammar ends the string
+    in time, so a generous max_tokens never cuts the JSON (the compact style's
+    reasoning and speech caps rely on this)."""
+    api_base, _ = await endpoint_for("local/smollm2")
+    schema = {
+        "type": "object",
+        "properties": {"story": {"type": "string", "maxLength": 12}},
+        "required": ["story"],
+    }
+    body = {
+        "model": "smollm2",
+        "messages": [{"role": "user", "content": "Tell a very long story. JSON only."}],
+        "response_format": {"type": "json_object", "schema": schema},
+        "max_tokens": 64,
+        "temperature": 0.7,
+    }
+    request = urllib.request.Request(
+        f"{api_base}/chat/completions",
+        data=json.dumps(body).encode(),
+        headers={"Content-Type": "application/json"},
+    )
+    with urllib.request.urlopen(request, timeout=120) as response:
+        reply = json.load(response)
+    answer = json.loads(reply["choices"][0]["message"]["content"], strict=False)
+    assert 0 <= len(answer["story"]) <= 12
+    assert reply["choices"][0]["finish_reason"] == "stop"
