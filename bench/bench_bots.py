@@ -76,12 +76,7 @@ def play(variant_name: str, raw_config: dict[str, Any], seed: int) -> tuple[Game
     fallbacks = 0
     while not game.over:
         for request in game.pending():
-            ctx = DecisionContext(
-                variant_name,
-                request,
-                lambda s=request.seat: game.view(s),
-                lambda p, rid=request.id: game.validate(rid, p),
-            )
+            ctx = DecisionContext.for_request(game, request)
             answer = _answer(agents[request.seat], ctx)
             if answer.payload is None:
                 fallbacks += 1

@@ -20,6 +20,7 @@ import statistics
 import sys
 import time
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -61,8 +62,8 @@ def play(
                 finally:
                     acc[0] += time.perf_counter() - t
 
-            view = lambda s=request.seat: game.view(s)  # noqa: E731
-            ctx = DecisionContext(variant.name, request, view, validate)
+            # the referee's own view, with a dry-run check that is timed as well
+            ctx = replace(DecisionContext.for_request(game, request), validate=validate)
             answer = _answer(agents[request.seat], ctx)
             t1 = time.perf_counter()
             if answer.payload is None:

@@ -105,18 +105,9 @@ class Runner:
         assert outcome is not None
         return outcome
 
-    def _context(self, request: DecisionRequest) -> DecisionContext:
-        game = self.game
-        return DecisionContext(
-            variant=game.variant.name,
-            request=request,
-            view_fn=lambda: game.view(request.seat),
-            validate=lambda payload: game.validate(request.id, payload),
-            rules_text=self.rules_text,
-        )
-
     async def _ask(self, request: DecisionRequest) -> AgentAnswer:
-        return await self.agents[request.seat].decide(self._context(request))
+        ctx = DecisionContext.for_request(self.game, request, self.rules_text)
+        return await self.agents[request.seat].decide(ctx)
 
     def _submit(self, request: DecisionRequest, answer: AgentAnswer) -> None:
         self.stats.decisions += 1

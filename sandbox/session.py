@@ -164,14 +164,7 @@ def play_game(
     with TranscriptWriter(path) as writer:
         writer.header(build_header(loaded, config, seed, roles, agents, header_extra))
         hooks.on_start(game, path)
-        runner = Runner(
-            game,
-            agents,
-            writer,
-            on_event=_bind(hooks, game),
-            abort_share=loaded.file.run.abort_share,
-            rules_text=rules_for(loaded, config),
-        )
+        runner = _runner(loaded, game, agents, writer, hooks)
         outcome = _run(runner, agents)
         writer.outcome(outcome_line(outcome, runner.stats))
     return GameRecord(
@@ -201,6 +194,24 @@ def play_series(
         on_game_done(record)
         config = loaded.variant.next_in_series(config, record.final_state)
     return records
+
+
+def _runner(
+    loaded: LoadedConfig,
+    game: Game,
+    agents: Mapping[int, Agent],
+    writer: TranscriptWriter,
+    hooks: LiveHooks,
+) -> Runner:
+    """The runner of a game file's game: its abort rule and its rules text."""
+    return Runner(
+        game,
+        agents,
+        writer,
+        on_event=_bind(hooks, game),
+        abort_share=loaded.file.run.abort_share,
+        rules_text=rules_for(loaded, game.config),
+    )
 
 
 def _bind(hooks: LiveHooks, game: Game) -> EventHook:
@@ -315,18 +326,10 @@ def _warm(
 
     async def ask_all() -> list[AgentAnswer]:
         wanted = [r for r in requests if kinds.get(r.seat) in REPLAYABLE_KINDS]
-        return list(await asyncio.gather(*(agents[r.seat].decide(_ctx(game, r)) for r in wanted)))
+        asks = (agents[r.seat].decide(DecisionContext.for_request(game, r)) for r in wanted)
+        return list(await asyncio.gather(*asks))
 
     asyncio.run(ask_all())
-
-
-def _ctx(game: Game, request: DecisionRequest) -> DecisionContext:
-    return DecisionContext(
-        variant=game.variant.name,
-        request=request,
-        view_fn=lambda: game.view(request.seat),
-        validate=lambda payload: game.validate(request.id, payload),
-    )
 
 
 def first_divergence(
@@ -426,14 +429,7 @@ def continue_game(
     start: int,
     hooks: LiveHooks,
 ) -> tuple[Outcome, RunStats]:
-    runner = Runner(
-        game,
-        agents,
-        writer,
-        on_event=_bind(hooks, game),
-        abort_share=loaded.file.run.abort_share,
-        rules_text=rules_for(loaded, game.config),
-    )
+    runner = _runner(loaded, game, agents, writer, hooks)
     runner.start_from(start)
     return _run(runner, agents), runner.stats
 

@@ -6,10 +6,13 @@ from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from sandbox.core.requests import DecisionRequest
 from sandbox.core.variant import SeatView
+
+if TYPE_CHECKING:  # only for the annotation; agents never hold a Game at run time
+    from sandbox.core.game import Game
 
 # Why a seat ended up with a fallback decision (recorded in the transcript).
 FALLBACK_INVALID = "invalid"  # answers kept breaking the rules after repairs
@@ -32,7 +35,20 @@ class DecisionContext:
     view_fn: Callable[[], SeatView]
     validate: Callable[[object], dict[str, Any]]
     rules_text: str = ""
-    config_summary: Mapping[str, Any] = field(default_factory=dict)
+
+    @classmethod
+    def for_request(
+        cls, game: Game, request: DecisionRequest, rules_text: str = ""
+    ) -> DecisionContext:
+        """The context of one open request: the seat's own view and a dry-run check
+        against the referee, nothing else of the game."""
+        return cls(
+            variant=game.variant.name,
+            request=request,
+            view_fn=lambda: game.view(request.seat),
+            validate=lambda payload: game.validate(request.id, payload),
+            rules_text=rules_text,
+        )
 
     @cached_property
     def view(self) -> SeatView:

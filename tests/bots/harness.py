@@ -27,12 +27,7 @@ def answer(agent: Agent, ctx: DecisionContext) -> AgentAnswer:
 
 
 def context(game: Game, request: DecisionRequest) -> DecisionContext:
-    return DecisionContext(
-        game.variant.name,
-        request,
-        lambda: game.view(request.seat),
-        lambda payload: game.validate(request.id, payload),
-    )
+    return DecisionContext.for_request(game, request)
 
 
 def bots_for(variant: str, game: Game, seed: int) -> dict[int, Agent]:

@@ -26,12 +26,7 @@ def run_sync(coro: Coroutine[Any, Any, AgentAnswer]) -> AgentAnswer:
 
 def context(game: Game, request_id: str) -> DecisionContext:
     request = next(r for r in game.pending() if r.id == request_id)
-    return DecisionContext(
-        variant=game.variant.name,
-        request=request,
-        view_fn=lambda: game.view(request.seat),
-        validate=lambda payload: game.validate(request.id, payload),
-    )
+    return DecisionContext.for_request(game, request)
 
 
 def play(

@@ -248,9 +248,7 @@ def test_optional_timeout_falls_back() -> None:
     agent = HumanBrowserAgent(2, decision_timeout_s=0.05, announce=quiet)
     game = Game.new(Toy(), ToyConfig(), 4)
     request = next(r for r in game.pending() if r.seat == 2)
-    ctx = DecisionContext(
-        "toy", request, lambda: game.view(2), lambda p: game.validate(request.id, p)
-    )
+    ctx = DecisionContext.for_request(game, request)
     try:
         answer = asyncio.run(agent.decide(ctx))
     finally:
