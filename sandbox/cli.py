@@ -10,7 +10,7 @@ from __future__ import annotations
 import importlib
 import json
 import sys
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Annotated, Any, NoReturn
@@ -20,6 +20,7 @@ from rich.console import Console
 from rich.markup import escape
 from rich.status import Status
 from rich.table import Table
+from typer.core import TyperGroup
 
 from sandbox.agents.factory import AgentSetupError
 from sandbox.agents.simple import ScriptError
@@ -36,6 +37,8 @@ from sandbox.session import (
     LiveHooks,
     SessionError,
     fork,
+    game_config_of,
+    loaded_of,
     open_transcript,
     play_series,
     random_seed,
@@ -43,14 +46,54 @@ from sandbox.session import (
     resume,
 )
 from sandbox.stats import gather, summarise
-from sandbox.transcript import TranscriptError
+from sandbox.transcript import Transcript, TranscriptError
 
 EXIT_BAD_INPUT = 2
 EXIT_INTERRUPTED = 130
 
+
+
+class OneLineErrors(TyperGroup):
+    """Parameter errors found by click (``--series 0``, ``--seat abc``, a missing
+    argument) end like every other bad input: one ``error:`` line, exit code 2,
+    instead of typer's usage text and boxed panel."""
+
+    def main(  # type: ignore[override]
+        self,
+        args: Sequence[str] | None = None,
+        prog_name: str | None = None,
+        complete_var: str | None = None,
+        standalone_mode: bool = True,
+        **extra: Any,
+    ) -> Any:
+        try:
+            code = super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
+        except typer.TyperException as err:  # typer's (vendored) click errors
+            # typer has already printed the help text for a bare `sandbox`
+            if type(err).__name__ != "NoArgsIsHelpError":
+                print(f"error: {_one_line(err.format_message())}{_hint(err)}", file=sys.stderr)
+            code = EXIT_BAD_INPUT
+        except typer.Abort:
+            print("aborted.", file=sys.stderr)
+            code = 1
+        if not standalone_mode:
+            return code
+        sys.exit(code if isinstance(code, int) else 0)
+
+
+def _hint(err: Exception) -> str:
+    ctx = getattr(err, "ctx", None)
+    return f" (see '{ctx.command_path} --help')" if ctx is not None else ""
+
+
+def _one_line(message: str) -> str:
+    return " ".join(message.split()) or "unknown error"
+
+
 app = typer.Typer(
     name="sandbox",
     help="Social-deduction games played by LLM agents: run, watch, replay, study.",
+    cls=OneLineErrors,
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
@@ -136,7 +179,10 @@ def _check_seat(seat: int | None, count: int) -> None:
 def run(
     config: Annotated[Path, typer.Argument(help="game file (TOML)")],
     seed: Annotated[int | None, typer.Option(help="seed (default: config's, else random)")] = None,
-    out: Annotated[Path | None, typer.Option(help="transcript folder (default: [run].out)")] = None,
+    # rich markup would read "[run]" as a style tag and drop it: escape the bracket
+    out: Annotated[
+        Path | None, typer.Option(help="transcript folder (default: \\[run].out)")
+    ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="print one JSON object only")] = False,
     series: Annotated[int | None, typer.Option(min=1, help="consecutive games")] = None,
     quiet: Annotated[bool, typer.Option(help="no live event stream, a progress line")] = False,
@@ -296,8 +342,9 @@ def resume_cmd(
 ) -> None:
     """Finish an interrupted game, appending to the same file."""
     console, err = _consoles(False)
-    display = Display(console, err, as_seat, not quiet)
     with bad_input_is_one_line():
+        recorded = open_transcript(transcript)
+        display = _seat_display(loaded_of(recorded), recorded, as_seat, quiet, console, err)
         try:
             record = resume(transcript, display.hooks("resumed"))
         except KeyboardInterrupt:
@@ -313,18 +360,37 @@ def fork_cmd(
     config: Annotated[Path | None, typer.Option(help="game file with the new agents")] = None,
     out: Annotated[Path | None, typer.Option(help="folder of the new transcript")] = None,
     quiet: Annotated[bool, typer.Option(help="no live event stream")] = False,
+    as_seat: Annotated[int | None, typer.Option(help="show only what seat N may see")] = None,
 ) -> None:
     """Branch a game at event N and continue with other agents."""
     console, err = _consoles(False)
-    display = Display(console, err, None, not quiet)
     with bad_input_is_one_line():
         other = load_config(config) if config is not None else None
+        recorded = open_transcript(transcript)
+        playing = other or loaded_of(recorded)
+        display = _seat_display(playing, recorded, as_seat, quiet, console, err)
         try:
             record = fork(transcript, at, other, out, display.hooks(f"fork at {at}"))
         except KeyboardInterrupt:
             display.stop()
             _interrupted(display.current)
         _print_record(console, record)
+
+
+def _seat_display(
+    loaded: LoadedConfig,
+    recorded: Transcript,
+    as_seat: int | None,
+    quiet: bool,
+    console: Console,
+    err: Console,
+) -> Display:
+    """The live display of a continued game, under the same rules as ``run``: the
+    seat is range-checked and a human at the table never sees the referee's view."""
+    variant, game_config = game_config_of(recorded)
+    _check_seat(as_seat, variant.seat_count(game_config))
+    live, seat = _live_seat(loaded, as_seat, err)
+    return Display(console, err, seat, live and not quiet)
 
 
 # ------------------------------------------------------------------ stats

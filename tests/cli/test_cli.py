@@ -380,3 +380,73 @@ def test_real_variants_resume_and_seat_views(tmp_path: Path, variant: str) -> No
         shown = {e.seq for s in build_timeline(transcript, seat).sections for e in s.entries}
         vis = transcript.visibility
         assert shown and all(Visibility.from_json(vis[i]).visible_to(seat) for i in shown)
+
+
+HUMAN_SEAT_2 = "[[agent]]\nkind = 'human'\nseats = [2]\n"
+
+
+def shows_pick_of(output: str, seat: int) -> bool:
+    """A seat's sealed pick, as the referee stream or that seat's own stream prints it."""
+    return f"seat {seat} · pick" in output or f"seat={seat}, request_id" in output
+
+
+def _cut_copy(full: Path, tmp_path: Path, name: str) -> Path:
+    cut = tmp_path / name
+    cut.write_bytes(full.read_bytes()[: _cut_points(full)["after_step"]])
+    return cut
+
+
+def test_resume_and_fork_hide_the_referee_stream_from_a_human(
+    toy_file: ToyFile, tmp_path: Path
+) -> None:
+    config = toy_file(HUMAN_SEAT_2)
+    played = invoke("run", str(config), "--json", input="quit\n")
+    full = Path(json.loads(played.stdout)["transcript"])
+    # Control: seats 1 and 3 do pick after the cut, and the stream would show it.
+    shown = invoke("resume", str(_cut_copy(full, tmp_path, "a.jsonl")), "--as-seat", "1")
+    assert shown.exit_code == 0, shown.stderr
+    assert shows_pick_of(shown.stdout, 1) and not shows_pick_of(shown.stdout, 3)
+    hidden = invoke("resume", str(_cut_copy(full, tmp_path, "b.jsonl")), input="quit\n")
+    assert hidden.exit_code == 0, hidden.stderr
+    assert not shows_pick_of(hidden.stdout, 1) and not shows_pick_of(hidden.stdout, 3)
+    assert "referee's view is hidden" in hidden.stderr
+    at = next(e["seq"] + 1 for e in event_lines(full) if e["kind"] == "core.step")
+    forked = invoke("fork", str(full), "--at", str(at), "--config", str(config), input="quit\n")
+    assert forked.exit_code == 0, forked.stderr
+    assert not shows_pick_of(forked.stdout, 1) and not shows_pick_of(forked.stdout, 3)
+
+
+def test_resume_and_fork_check_the_seat_range(toy_file: ToyFile, tmp_path: Path) -> None:
+    full = Path(run_json(toy_file())["transcript"])
+    cut = _cut_copy(full, tmp_path, "cut.jsonl")
+    resumed = invoke("resume", str(cut), "--as-seat", "99")
+    assert resumed.exit_code == 2 and "seat 99 out of range" in resumed.stderr
+    assert not load(cut).finished  # refused before anything was appended
+    forked = invoke("fork", str(full), "--at", "1", "--as-seat", "4")
+    assert forked.exit_code == 2 and "seat 4 out of range" in forked.stderr
+
+
+@pytest.mark.parametrize(
+    "args, names",
+    [
+        (["run", "{config}", "--series", "0"], "--series"),
+        (["view", "{config}", "--seat", "abc"], "--seat"),
+        (["run"], "config"),
+        (["run", "{config}", "--no-such-flag"], "--no-such-flag"),
+        (["no-such-command"], "no-such-command"),
+    ],
+)
+def test_parameter_errors_are_one_line_exit_2(
+    toy_file: ToyFile, args: list[str], names: str
+) -> None:
+    config = str(toy_file())
+    result = invoke(*(a.replace("{config}", config) for a in args))
+    assert result.exit_code == 2
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error: ") and names in lines[0]
+    assert result.stdout == ""
+
+
+def test_run_help_keeps_the_bracketed_table_name() -> None:
+    result = CliRunner().invoke(app, ["run", "--help"], env={"COLUMNS": "200"})
+    assert result.exit_code == 0 and "(default: [run].out)" in result.stdout
