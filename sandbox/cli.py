@@ -450,7 +450,7 @@ def _rate(cell: dict[str, Any]) -> str:
 
 @app.command("fake-llm")
 def fake_llm(
-    port: Annotated[int, typer.Option(help="port on 127.0.0.1")] = 8765,
+    port: Annotated[int, typer.Option(min=0, max=65535, help="port on 127.0.0.1")] = 8765,
     host: Annotated[str, typer.Option(help="address to bind")] = "127.0.0.1",
     policy: Annotated[str, typer.Option(help="how it answers, e.g. legal-random")] = "legal-random",
     latency: Annotated[float, typer.Option(help="seconds to wait before each answer")] = 0.0,
@@ -460,12 +460,13 @@ def fake_llm(
         module = importlib.import_module("sandbox.fake_llm")
     except ModuleNotFoundError:
         fail("the fake model server (sandbox.fake_llm) is not installed in this checkout")
-    print(f"fake LLM on http://{host}:{port}/v1 (policy {policy}); Ctrl-C stops it")
+    # The server prints its own address once it is bound; a banner here would
+    # claim success before a bad policy or a taken port is known.
     try:
         module.run_server(host, port, policy, latency)
     except KeyboardInterrupt:
         print("stopped.")
-    except (ValueError, OSError) as err:
+    except (ValueError, OverflowError, OSError) as err:
         fail(str(err))
 
 

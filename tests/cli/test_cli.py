@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 import pytest
@@ -450,3 +451,28 @@ def test_parameter_errors_are_one_line_exit_2(
 def test_run_help_keeps_the_bracketed_table_name() -> None:
     result = CliRunner().invoke(app, ["run", "--help"], env={"COLUMNS": "200"})
     assert result.exit_code == 0 and "(default: [run].out)" in result.stdout
+
+
+@pytest.mark.parametrize(
+    "args, expect",
+    [(["--port", "99999"], "--port"), (["--port", "0", "--policy", "nope"], "unknown policy")],
+)
+def test_fake_llm_bad_input_is_one_line_and_claims_nothing(args: list[str], expect: str) -> None:
+    result = invoke("fake-llm", *args)
+    assert result.exit_code == 2
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error: ") and expect in lines[0]
+    assert "fake LLM" not in result.stdout
+
+
+def test_fake_llm_announces_itself_once_after_binding(monkeypatch: pytest.MonkeyPatch) -> None:
+    from sandbox.fake_llm import server
+
+    def interrupt(seconds: float) -> None:
+        raise KeyboardInterrupt  # stands in for Ctrl-C once the server is up
+
+    monkeypatch.setattr(server, "time", SimpleNamespace(sleep=interrupt))
+    result = invoke("fake-llm", "--port", "0")
+    assert result.exit_code == 0, result.stderr
+    banners = [line for line in result.stdout.splitlines() if "fake LLM" in line]
+    assert len(banners) == 1 and "127.0.0.1:0/" not in banners[0]  # the bound port
