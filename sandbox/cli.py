@@ -178,7 +178,9 @@ def _check_seat(seat: int | None, count: int) -> None:
 @app.command()
 def run(
     config: Annotated[Path, typer.Argument(help="game file (TOML)")],
-    seed: Annotated[int | None, typer.Option(help="seed (default: config's, else random)")] = None,
+    seed: Annotated[
+        int | None, typer.Option(min=0, help="seed >= 0 (default: config's, else random)")
+    ] = None,
     # rich markup would read "[run]" as a style tag and drop it: escape the bracket
     out: Annotated[
         Path | None, typer.Option(help="transcript folder (default: \\[run].out)")
@@ -401,13 +403,18 @@ def stats_cmd(
     paths: Annotated[list[Path], typer.Argument(help="transcript files or folders")],
     as_json: Annotated[bool, typer.Option("--json", help="print one JSON object")] = False,
     seed: Annotated[int, typer.Option(help="bootstrap seed")] = 20240601,
+    include_aborted: Annotated[
+        bool, typer.Option(help="count aborted games (all draw) in the win/lose/draw rates")
+    ] = False,
 ) -> None:
     """Win rates (with 95% bootstrap CIs), reasons, fallbacks and usage over many games."""
     missing = [str(p) for p in paths if not p.exists()]
     if missing:
         fail(f"{missing[0]}: no such file or folder")
     per_variant, skipped = gather(paths)
-    summary = summarise(per_variant, seed)
+    if not per_variant:
+        _nothing_read(paths, skipped)
+    summary = summarise(per_variant, seed, include_aborted)
     if as_json:
         obj = {"variants": summary, "skipped": [{"path": p, "why": w} for p, w in skipped]}
         sys.stdout.write(json.dumps(obj, ensure_ascii=False) + "\n")
@@ -417,14 +424,23 @@ def stats_cmd(
         _print_variant_stats(console, name, figures)
     for path, why in skipped:
         console.print(f"[yellow]skipped[/yellow] {escape(path)}: {escape(why)}")
-    if not summary:
-        console.print("no transcripts found")
+
+
+def _nothing_read(paths: list[Path], skipped: list[tuple[str, str]]) -> NoReturn:
+    if not skipped:
+        fail(f"no transcripts (*.jsonl) found in {', '.join(str(p) for p in paths)}")
+    path, why = skipped[0]
+    more = f" (+{len(skipped) - 1} more unreadable)" if len(skipped) > 1 else ""
+    fail(f"no readable transcript; {path}: {why}{more}")
 
 
 def _print_variant_stats(console: Console, name: str, figures: dict[str, Any]) -> None:
     console.rule(f"[bold]{name}[/bold] · {figures['games']} games")
     if figures["unfinished"]:
         console.print(f"unfinished (left out): {figures['unfinished']}")
+    if figures["rated"] < figures["games"]:
+        left_out = figures["games"] - figures["rated"]
+        console.print(f"aborted (left out of the rates; --include-aborted): {left_out}")
     console.print("reasons: " + ", ".join(f"{k} {v}" for k, v in figures["reasons"].items()))
     table = Table("role", "seats", "win", "lose", "draw")
     for role, results in figures["roles"].items():

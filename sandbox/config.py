@@ -94,17 +94,19 @@ class LLMDefaults(Strict):
 class RunSettings(Strict):
     out: str = "transcripts"
     series: int = Field(1, ge=1, le=1000, description="consecutive games (Killer KG-5)")
-    abort_share: float | None = Field(
+    # No "never" value is needed: the share can never exceed 1, so 1 never aborts.
+    abort_share: float = Field(
         0.25,
         ge=0,
         le=1,
-        description="abort when more decisions than this share fell back on provider failure",
+        description="abort when more decisions than this share fell back on provider failure"
+        " (1 = never)",
     )
 
 
 class GameFile(Strict):
     variant: str
-    seed: int | None = None
+    seed: int | None = Field(None, ge=0, description="game seed (a whole number >= 0)")
     name: str | None = None
     rules: dict[str, Any] = Field(default_factory=dict)
     seat: list[dict[str, Any]] = Field(default_factory=list)

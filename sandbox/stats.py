@@ -4,6 +4,10 @@ Per variant: games, termination reasons, win/lose/draw rates per role group
 (the role label up to its first '/', e.g. 'wolves' for 'wolves/elite') with a
 seeded 95% bootstrap confidence interval over games, fallbacks per seat kind and
 reason, repairs, model calls, tokens, cost and latency.
+
+Aborted games (the model provider failed too often, see sandbox/runner.py) end
+in an all-draw that says nothing about the game, so the rates leave them out
+unless asked; they still count under reasons, fallbacks and usage.
 """
 
 from __future__ import annotations
@@ -17,6 +21,7 @@ from typing import Any
 
 from sandbox.core.events import DecisionMade
 from sandbox.render.timeline import latency_of
+from sandbox.runner import ABORTED
 from sandbox.transcript import Transcript, TranscriptError, load
 
 RESULTS = ("win", "lose", "draw")
@@ -141,12 +146,17 @@ def _ratio(pairs: Sequence[tuple[int, int]]) -> float:
     return sum(h for h, _ in pairs) / total if total else 0.0
 
 
-def summarise(per_variant: dict[str, VariantStats], seed: int = BOOTSTRAP_SEED) -> dict[str, Any]:
+def summarise(
+    per_variant: dict[str, VariantStats],
+    seed: int = BOOTSTRAP_SEED,
+    include_aborted: bool = False,
+) -> dict[str, Any]:
     out: dict[str, Any] = {}
     for name, bucket in sorted(per_variant.items()):
         rng = random.Random(seed)
         games = bucket.games
-        roles = sorted({r for g in games for r, _ in g.seats})
+        rated = [g for g in games if include_aborted or g.reason != ABORTED]
+        roles = sorted({r for g in rated for r, _ in g.seats})
         latencies = sorted(x for g in games for x in g.latencies)
         fallbacks: Counter[tuple[str, str]] = Counter()
         for g in games:
@@ -154,9 +164,10 @@ def summarise(per_variant: dict[str, VariantStats], seed: int = BOOTSTRAP_SEED) 
         out[name] = {
             "games": len(games),
             "unfinished": bucket.unfinished,
+            "rated": len(rated),
             "reasons": dict(Counter(g.reason for g in games)),
             "roles": {
-                role: {res: rate_with_ci(games, role, res, rng) for res in RESULTS}
+                role: {res: rate_with_ci(rated, role, res, rng) for res in RESULTS}
                 for role in roles
             },
             "fallbacks": {f"{kind}/{reason}": n for (kind, reason), n in sorted(fallbacks.items())},

@@ -476,3 +476,59 @@ def test_fake_llm_announces_itself_once_after_binding(monkeypatch: pytest.Monkey
     assert result.exit_code == 0, result.stderr
     banners = [line for line in result.stdout.splitlines() if "fake LLM" in line]
     assert len(banners) == 1 and "127.0.0.1:0/" not in banners[0]  # the bound port
+
+
+def _as_aborted(finished: Path, target: Path) -> Path:
+    """A copy of a finished game whose outcome line says the provider failed."""
+    lines = [json.loads(x) for x in finished.read_text().splitlines() if x.strip()]
+    outcome = lines[-1]
+    assert outcome["type"] == "outcome"
+    outcome["reason"] = "aborted"
+    outcome["results"] = {seat: "draw" for seat in outcome["results"]}
+    target.write_text("".join(json.dumps(x) + "\n" for x in lines))
+    return target
+
+
+def test_stats_leaves_aborted_games_out_of_the_rates(toy_file: ToyFile, tmp_path: Path) -> None:
+    finished = Path(run_json(toy_file())["transcript"])
+    folder = tmp_path / "study"
+    folder.mkdir()
+    (folder / "a.jsonl").write_bytes(finished.read_bytes())
+    _as_aborted(finished, folder / "b.jsonl")
+    default = json.loads(invoke("stats", str(folder), "--json").stdout)["variants"]["toy"]
+    outcome = load(finished).outcome
+    assert outcome is not None
+    assert default["reasons"] == {outcome["reason"]: 1, "aborted": 1}
+    assert default["games"] == 2 and default["rated"] == 1
+    draws = [cells["draw"] for cells in default["roles"].values()]
+    assert all(cell["rate"] == 0 for cell in draws)  # the finished toy game has no draw
+    assert sum(cell["seats"] for cell in draws) == 3  # the finished game's three seats
+    counted = json.loads(invoke("stats", str(folder), "--json", "--include-aborted").stdout)
+    toy = counted["variants"]["toy"]
+    assert toy["rated"] == 2 and any(c["draw"]["rate"] > 0 for c in toy["roles"].values())
+    text = invoke("stats", str(folder))
+    assert text.exit_code == 0 and "aborted (left out of the rates" in text.stdout
+
+
+@pytest.mark.parametrize("content", [None, "", "not json\n"])
+def test_stats_with_nothing_readable_is_an_error(tmp_path: Path, content: str | None) -> None:
+    target = tmp_path / "x"
+    if content is None:
+        target.mkdir()  # an empty folder
+    else:
+        target = tmp_path / "x.jsonl"
+        target.write_text(content)
+    for extra in ([], ["--json"]):
+        result = invoke("stats", str(target), *extra)
+        assert result.exit_code == 2 and result.stdout == ""
+        lines = result.stderr.strip().splitlines()
+        assert len(lines) == 1 and lines[0].startswith("error: ") and str(target) in lines[0]
+
+
+def test_negative_seeds_are_refused(toy_file: ToyFile, tmp_path: Path) -> None:
+    flag = invoke("run", str(toy_file()), "--seed", "-1", "--json")
+    assert flag.exit_code == 2 and flag.stderr.count("\n") == 1 and "--seed" in flag.stderr
+    in_file = invoke("run", str(toy_file(seed=-3)), "--json")
+    assert in_file.exit_code == 2 and in_file.stderr.startswith("error: ")
+    assert "seed" in in_file.stderr and "-3" in in_file.stderr
+    assert not (tmp_path / "out").exists()
