@@ -42,7 +42,7 @@ from sandbox.session import (
     open_transcript,
     play_series,
     random_seed,
-    replay,
+    replay_transcript,
     resume,
 )
 from sandbox.stats import gather, summarise
@@ -329,10 +329,15 @@ def view(
 def replay_cmd(transcript: Annotated[Path, typer.Argument(help="a .jsonl transcript")]) -> None:
     """Re-referee a transcript from its seed, config and decisions; compare every event."""
     with bad_input_is_one_line():
-        divergence = replay(transcript)
+        recorded = open_transcript(transcript)
+        divergence = replay_transcript(recorded)
     if divergence is not None:
         print(f"DIVERGED at {divergence}")
         raise typer.Exit(1)
+    if not recorded.finished:
+        count = len(recorded.events)
+        print(f"OK (unfinished: {count} events, no outcome): every recorded event is identical")
+        return
     print("OK: every event is identical")
 
 

@@ -368,8 +368,12 @@ def check_visibility(transcript: Transcript) -> str | None:
 
 
 def replay(path: Path) -> str | None:
-    """Re-referee a transcript. Returns None when every event is identical."""
-    transcript = open_transcript(path)
+    """Re-referee a transcript file. Returns None when every event is identical."""
+    return replay_transcript(open_transcript(path))
+
+
+def replay_transcript(transcript: Transcript) -> str | None:
+    """Re-referee a loaded transcript: the first divergence, or None."""
     variant, config = game_config_of(transcript)
     rebuilt = rebuild(variant, config, int(transcript.header["seed"]), transcript.events)
     if rebuilt.divergence:
@@ -582,6 +586,8 @@ def _copy_calls(transcript: Transcript, prefix: Sequence[Event], writer: Transcr
 
 def open_transcript(path: Path) -> Transcript:
     """Load, turning every reading problem into a one-line SessionError."""
+    if path.is_dir():
+        raise SessionError(f"{path}: is a directory, not a transcript file")
     try:
         return load(path)
     except TranscriptError as err:

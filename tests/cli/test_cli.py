@@ -532,3 +532,19 @@ def test_negative_seeds_are_refused(toy_file: ToyFile, tmp_path: Path) -> None:
     assert in_file.exit_code == 2 and in_file.stderr.startswith("error: ")
     assert "seed" in in_file.stderr and "-3" in in_file.stderr
     assert not (tmp_path / "out").exists()
+
+
+def test_a_folder_given_as_transcript_is_named_as_such(tmp_path: Path) -> None:
+    for command in (["view"], ["replay"], ["resume"], ["fork", "--at", "3"]):
+        result = invoke(command[0], str(tmp_path), *command[1:])
+        assert result.exit_code == 2, (command, result.output)
+        assert result.stderr.count("\n") == 1 and "is a directory" in result.stderr
+
+
+def test_replay_of_an_unfinished_game_says_so(toy_file: ToyFile, tmp_path: Path) -> None:
+    full = Path(run_json(toy_file())["transcript"])
+    cut = _cut_copy(full, tmp_path, "cut.jsonl")
+    result = invoke("replay", str(cut))
+    assert result.exit_code == 0
+    assert f"unfinished: {len(load(cut).events)} events, no outcome" in result.stdout
+    assert "unfinished" not in invoke("replay", str(full)).stdout
