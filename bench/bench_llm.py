@@ -8,10 +8,16 @@ For each fake game file it plays one game with every call taking exactly
   (a sealed simultaneous step costs one call if nobody needed a repair or a
   retry; an ordered speech costs one call) × latency. Target: ≤ 1.05.
 - calls, decisions, prompt tokens (approximate: the fake counts 4 chars a token)
-- the share of prompt characters in the stable prefix (rules, role card):
-  the part a provider's prompt cache can reuse.
+- the share of prompt characters in the stable prefix (the system message:
+  rules, role card), and two finer figures for prefix caches:
+  * shared by all seats: the system text identical for every seat (primer,
+    rules) — reusable from any other seat's call;
+  * reusable: per call, the longest prefix it shares with the same seat's
+    previous call or with the all-seat text — what a longest-prefix cache
+    (llama.cpp's, most providers') can skip reading.
 
 Run: .venv/bin/python bench/bench_llm.py [--latency 0.5] [--games killer_fake]
+     [--style compact --history 6]
 """
 
 from __future__ import annotations
@@ -60,23 +66,30 @@ class MeasuringRunner(Runner):
             self.figures.batches += 1
             self.figures.chain_calls += max((len(a.calls) for a in answers), default=0)
             for request, answer in zip(requests, answers, strict=True):
-                self.figures.call_records.extend(answer.calls)
+                self.figures.call_records.extend({**c, "seat": request.seat} for c in answer.calls)
                 self._submit(request, answer)
             self._maybe_abort()
             self._flush()
         return self.game.outcome()
 
 
-def point_at(loaded: LoadedConfig, base_url: str) -> LoadedConfig:
-    """The same game file, its fake seats sent to ``base_url`` with no concurrency cap."""
+def point_at(
+    loaded: LoadedConfig, base_url: str, style: str | None = None, history: int | None = None
+) -> LoadedConfig:
+    """The same game file, its fake seats sent to ``base_url`` with no concurrency
+    cap (and, if given, another prompt style and history limit)."""
 
     def moved(spec: AgentSpec) -> AgentSpec:
         return spec.model_copy(update={"api_base": base_url, "concurrency": 64})
 
+    llm = loaded.file.llm
+    if style is not None:
+        llm = llm.model_copy(update={"prompt_style": style, "history_items": history})
     file = loaded.file.model_copy(
         update={
             "default_agent": moved(loaded.file.default_agent),
             "agent": [moved(a) for a in loaded.file.agent],
+            "llm": llm,
         }
     )
     return LoadedConfig(file, loaded.variant, loaded.game_config, loaded.source)
@@ -108,9 +121,11 @@ SERVE = (
 )
 
 
-async def play(name: str, latency: float, seed: int) -> None:
+async def play(
+    name: str, latency: float, seed: int, style: str | None, history: int | None
+) -> None:
     with fake_in_subprocess(latency) as base_url:
-        loaded = point_at(load_config(CONFIGS / f"{name}.toml"), base_url)
+        loaded = point_at(load_config(CONFIGS / f"{name}.toml"), base_url, style, history)
         game = Game.new(loaded.variant, loaded.game_config, seed)
         agents = build_agents(loaded, game.roles(), seed)
         rules = loaded.variant.rules_text(loaded.game_config)
@@ -142,7 +157,35 @@ def report(name: str, latency: float, wall: float, runner: MeasuringRunner) -> N
         f"  prompt tokens {stats.tokens_in} ({stats.tokens_in / max(1, stats.calls):.0f}/call), "
         f"completion tokens {stats.tokens_out}"
     )
-    print(f"  stable prefix share of prompt chars {prefix_chars / max(1, prompt_chars):.1%}")
+    shared, reusable = cache_figures(figures.call_records)
+    print(
+        f"  prompt chars: stable prefix {prefix_chars / max(1, prompt_chars):.1%}, "
+        f"shared by all seats {shared * len(figures.call_records) / max(1, prompt_chars):.1%} "
+        f"({shared} chars/call), reusable by a prefix cache "
+        f"{reusable / max(1, prompt_chars):.1%}"
+    )
+
+
+def cache_figures(records: list[dict[str, Any]]) -> tuple[int, int]:
+    """(chars of system text shared by every seat, total reusable prompt chars)."""
+    firsts = [c for c in records if c.get("repair") == 0 and c.get("attempt") == 1]
+    systems = {c["seat"]: c["messages"][0]["content"] for c in firsts}
+    texts = list(systems.values())
+    shared = min((common_prefix(texts[0], t) for t in texts[1:]), default=0)
+    previous: dict[int, str] = {}
+    reusable = 0
+    for call in firsts:
+        text = "".join(m["content"] for m in call["messages"])
+        own = common_prefix(text, previous.get(call["seat"], ""))
+        reusable += max(own, min(shared, len(text)))
+        previous[call["seat"]] = text
+    return shared, reusable
+
+
+def common_prefix(a: str, b: str) -> int:
+    """How many leading characters ``a`` and ``b`` share."""
+    size = min(len(a), len(b))
+    return next((i for i in range(size) if a[i] != b[i]), size)
 
 
 def main() -> None:
@@ -150,9 +193,11 @@ def main() -> None:
     parser.add_argument("--latency", type=float, default=0.5)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--games", nargs="+", default=["killer_fake", "four_factions_fake"])
+    parser.add_argument("--style", choices=["full", "compact"], default=None)
+    parser.add_argument("--history", type=int, default=None, help="history_items (compact)")
     args = parser.parse_args()
     for name in args.games:
-        asyncio.run(play(name, args.latency, args.seed))
+        asyncio.run(play(name, args.latency, args.seed, args.style, args.history))
 
 
 if __name__ == "__main__":

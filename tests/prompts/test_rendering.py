@@ -27,7 +27,7 @@ from sandbox.agents.llm.prompting import (
 )
 from sandbox.core.game import Game
 from sandbox.core.requests import Choice, DecisionRequest, MultiChoice, Text
-from sandbox.core.variant import SeatView
+from sandbox.core.variant import HistoryItem, SeatView
 from tests.core.toy import Toy, ToyConfig
 from tests.prompts.harness import new_game, play
 
@@ -223,3 +223,17 @@ def test_compact_text_fields_state_the_schema_cap() -> None:
     assert "at most 160 characters" in user and "at most 48 characters" in user
     full_user = render_prompt(view, request).messages[1]["content"]
     assert "at most 1200 characters" in full_user and "at most 200 characters" in full_user
+
+
+def test_cached_history_lines_follow_the_facts_each_seat_saw() -> None:
+    """The per-item line cache must not hand one seat's facts to another seat
+    that saw the same event with other facts."""
+    shown = [
+        HistoryItem(5, "killer.check", 1, "night", None, None,
+                    {"night": 1, "suspect": 3, "answer": answer, "tie_break": False})
+        for answer in ("killer", "civilian")
+    ]
+    for item in (*shown, *shown):
+        view = SeatView("killer", 2, {}, {}, (item,))
+        lines = prompting.history_lines(view, "en")
+        assert lines[-1].endswith(f"seat 3 is: {item.facts['answer'].upper()}.")

@@ -203,7 +203,28 @@ def history_lines(view: SeatView, language: str, first: int = 0) -> list[str]:
         if (item.day, item.phase) != current:
             current = (item.day, item.phase)
             lines.append(_scrub(macros.phase_header(item.day, item.phase)))
-        lines.extend(item_lines(item, macros, language))
+        lines.extend(_cached_item_lines(item, macros, view.variant, language))
+    return lines
+
+
+# Rendered lines per history item. A seat's history is re-rendered at every
+# decision and the same event reaches every seat; running the jinja macros
+# again cost ~8 ms per late-game decision. Keyed by everything but the facts,
+# which are compared on a hit (seats may see different facts of one event).
+_LINES_CACHE: dict[tuple[Any, ...], tuple[Mapping[str, Any], list[str]]] = {}
+_LINES_CACHE_MAX = 50_000
+
+
+def _cached_item_lines(item: HistoryItem, macros: Any, variant: str, language: str) -> list[str]:
+    key = (str(PROMPTS_DIR), variant, language, item.seq, item.kind, item.day, item.phase,
+           item.speaker, item.speech)
+    hit = _LINES_CACHE.get(key)
+    if hit is not None and (hit[0] is item.facts or hit[0] == item.facts):
+        return hit[1]
+    lines = item_lines(item, macros, language)
+    if len(_LINES_CACHE) >= _LINES_CACHE_MAX:
+        _LINES_CACHE.clear()
+    _LINES_CACHE[key] = (item.facts, lines)
     return lines
 
 
