@@ -9,7 +9,7 @@ allowed values.
 from __future__ import annotations
 
 import tomllib
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
@@ -165,10 +165,22 @@ def parse_config(raw: Mapping[str, Any], source: Path | None = None) -> LoadedCo
     return LoadedConfig(file, variant, game_config, source)
 
 
+def field_path(loc: Sequence[int | str]) -> str:
+    """A pydantic location as a user reads the game file: tables of an array are
+    counted from 1 as they appear in it, so ``("seat", 0, "hp")`` is ``seat[1].hp``."""
+    path = ""
+    for part in loc:
+        if isinstance(part, int):
+            path += f"[{part + 1}]"
+        else:
+            path += f".{part}" if path else part
+    return path or "(top level)"
+
+
 def describe_error(err: ValidationError, section: str | None = None) -> str:
     """The first pydantic error as one line: field path, message, offending value."""
     first = err.errors(include_url=False, include_context=False)[0]
-    path = ".".join(str(p) for p in first["loc"]) or "(top level)"
+    path = field_path(first["loc"])
     if section and not path.startswith("seat"):
         path = f"{section}.{path}"
     message = first["msg"].removeprefix("Value error, ")

@@ -4,10 +4,14 @@ from __future__ import annotations
 
 import asyncio
 from pathlib import Path
+from typing import Any
+
+import pytest
 
 from sandbox.agents.bots.four_factions import BaselineBot
 from sandbox.agents.factory import build_agents
-from sandbox.config import load_config
+from sandbox.config import load_config, parse_config
+from sandbox.core.errors import ConfigError
 from sandbox.core.game import Game
 from sandbox.runner import Runner
 from tests.conformance.driver import context, play, run_sync
@@ -64,3 +68,23 @@ def test_regular_bot_never_attacks_its_own_elite() -> None:
                     mine = game.view(req.seat).private["my_elite"]
                     assert answer.payload["target"] != mine
                 game.submit(req.id, answer.payload)
+
+
+@pytest.mark.parametrize(
+    ("rules", "seats", "expected"),
+    [
+        ({}, [{"seat": 17}], "seat[1].seat: "),
+        ({}, [{"seat": 1}, {"seat": 2, "hp": 2}], "seat[2].hp: hp must be an integer"),
+        ({}, [{"seat": 1}, {"seat": 2, "hp": 4.0}], "seat[2].hp: Input should be a valid integer"),
+        ({"hp": 5.0}, [], "rules.hp: Input should be a valid integer (got 5.0)"),
+        ({"hp": True}, [], "rules.hp: Input should be a valid integer (got True)"),
+        ({"day_limit": 3.0}, [], "rules.day_limit: Input should be a valid integer (got 3.0)"),
+    ],
+)
+def test_config_errors_count_seat_tables_from_one_and_want_integers(
+    rules: dict[str, Any], seats: list[dict[str, Any]], expected: str
+) -> None:
+    raw = {"variant": "four_factions", "rules": rules, "seat": seats}
+    with pytest.raises(ConfigError) as err:
+        parse_config(raw)
+    assert str(err.value).startswith(expected)

@@ -94,3 +94,40 @@ def test_role_cards_and_team_lists_are_seen_by_the_right_seats() -> None:
             (team,) = teams
             assert team.role == roles[seat]
             assert set(team.members) == {s for s, r in roles.items() if r == roles[seat]}
+
+
+@pytest.mark.parametrize(
+    ("rules", "seats", "expected"),
+    [
+        (
+            {"players": 12},
+            [{"seat": 13, "role": "police"}],
+            "seat: [13] out of range; allowed: 1..12",
+        ),
+        (
+            {},
+            [{"seat": 2, "role": "police"}, {"seat": 2, "role": "killer"}],
+            "seat: a seat is fixed",
+        ),
+        ({}, [{"seat": 1, "role": "police"}, {"seat": 2, "role": "judge"}], "seat[2].role: "),
+        ({"previous_first_victim": 13}, [], "rules.previous_first_victim: 13 out of range"),
+    ],
+)
+def test_seat_errors_are_reported_under_their_key(
+    rules: dict[str, Any], seats: list[dict[str, Any]], expected: str
+) -> None:
+    with pytest.raises(ConfigError) as err:
+        load(rules, seats)
+    assert str(err.value).startswith(expected)
+    assert "(top level)" not in str(err.value)
+
+
+@pytest.mark.parametrize(
+    ("key", "value"),
+    [("players", 12.0), ("players", True), ("day_limit", 5.0), ("day_limit", False)],
+)
+def test_counts_must_be_true_integers(key: str, value: object) -> None:
+    with pytest.raises(ConfigError) as err:
+        load({key: value})
+    assert str(err.value).startswith(f"rules.{key}: Input should be a valid integer")
+    assert repr(value) in str(err.value)

@@ -8,7 +8,15 @@ from __future__ import annotations
 from collections import Counter
 from typing import Annotated, Literal
 
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationInfo, field_validator
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    ConfigDict,
+    Field,
+    StrictInt,
+    ValidationInfo,
+    field_validator,
+)
 
 from sandbox.games.four_factions.rules import FACTIONS, SEATS
 from sandbox.games.four_factions.setup import SlotError, match_seats
@@ -23,7 +31,8 @@ def _check_hp(value: int) -> int:
     return value
 
 
-HP = Annotated[int, AfterValidator(_check_hp)]
+# FF-7 says an integer: strict, so a TOML float (5.0) or a boolean is refused, not coerced.
+HP = Annotated[StrictInt, AfterValidator(_check_hp)]
 FactionName = Literal["wolves", "spies", "justice", "army"]
 WeaponName = Literal["rock", "scissors", "paper"]
 
@@ -70,7 +79,9 @@ class FourFactionsConfig(BaseModel):
     reveal_faction_on_death: bool = Field(
         False, description="FF-28: dawn announcements name the dead seats' factions"
     )
-    day_limit: int = Field(20, ge=1, le=200, description="FF-27: last day; then draw by limit")
+    day_limit: StrictInt = Field(
+        20, ge=1, le=200, description="FF-27: last day; then draw by limit"
+    )
     hp: HP = Field(DEFAULT_HP, description="FF-7: max HP of every seat without its own 'hp'")
     seat: list[SeatSpec] = Field(default_factory=list, description="[[seat]] tables")
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+from pydantic import BaseModel, ConfigDict, Field, StrictInt, ValidationInfo, field_validator
 
 Role = Literal["killer", "police", "civilian"]
 KILLER: Role = "killer"
@@ -35,7 +35,8 @@ class KillerConfig(BaseModel):
 
     model_config = ConfigDict(extra="forbid", frozen=True)
 
-    players: int = Field(12, description="KG-1: number of players, 11–16")
+    # Strict: a TOML float (12.0) or a boolean is refused rather than coerced.
+    players: StrictInt = Field(12, description="KG-1: number of players, 11–16")
     check_answer: Literal["identity", "killer_or_not"] = Field(
         "identity",
         description="KG-4: the judge tells the police the exact role, or only killer/not killer",
@@ -43,7 +44,9 @@ class KillerConfig(BaseModel):
     reveal_role_on_death: bool = Field(
         False, description="KG-6: announce the role of each dead player"
     )
-    day_limit: int = Field(30, ge=1, le=1000, description="KG-12: draw by limit after this day")
+    day_limit: StrictInt = Field(
+        30, ge=1, le=1000, description="KG-12: draw by limit after this day"
+    )
     previous_first_victim: int | None = Field(
         None,
         description="KG-5: the previous game's first-night victim, who may not die on night 1",
@@ -59,25 +62,35 @@ class KillerConfig(BaseModel):
             )
         return value
 
-    @model_validator(mode="after")
-    def _seats_fit_lineup(self) -> KillerConfig:
-        seats = [fix.seat for fix in self.seat]
-        out_of_range = [s for s in seats if s > self.players]
+    # Field validators (not a model validator) so that an error names its key;
+    # they run in field order, so 'players' is already checked when present.
+    @field_validator("previous_first_victim")
+    @classmethod
+    def _victim_in_range(cls, victim: int | None, info: ValidationInfo) -> int | None:
+        players = info.data.get("players")
+        if victim is not None and players is not None and not 1 <= victim <= players:
+            raise ValueError(f"{victim} out of range; allowed: 1..{players}")
+        return victim
+
+    @field_validator("seat")
+    @classmethod
+    def _seats_fit_lineup(
+        cls, fixes: tuple[SeatFix, ...], info: ValidationInfo
+    ) -> tuple[SeatFix, ...]:
+        players = info.data.get("players")
+        if players is None:  # the player count itself is wrong and reported
+            return fixes
+        seats = [fix.seat for fix in fixes]
+        out_of_range = [s for s in seats if s > players]
         if out_of_range:
-            raise ValueError(f"seat: {out_of_range} out of range; allowed: 1..{self.players}")
+            raise ValueError(f"{out_of_range} out of range; allowed: 1..{players}")
         if len(set(seats)) != len(seats):
-            raise ValueError(f"seat: a seat is fixed twice ({sorted(seats)})")
-        counts = lineup(self.players)
-        for role, allowed in counts.items():
-            fixed = sum(1 for fix in self.seat if fix.role == role)
+            raise ValueError(f"a seat is fixed twice ({sorted(seats)})")
+        for role, allowed in lineup(players).items():
+            fixed = sum(1 for fix in fixes if fix.role == role)
             if fixed > allowed:
                 raise ValueError(
-                    f"seat: {fixed} seats fixed as {role}, but {self.players} players "
+                    f"{fixed} seats fixed as {role}, but {players} players "
                     f"have only {allowed} (KG-1)"
                 )
-        victim = self.previous_first_victim
-        if victim is not None and not 1 <= victim <= self.players:
-            raise ValueError(
-                f"previous_first_victim: {victim} out of range; allowed: 1..{self.players}"
-            )
-        return self
+        return fixes
