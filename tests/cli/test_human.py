@@ -10,6 +10,7 @@ import subprocess
 import sys
 import time
 import uuid
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -40,7 +41,7 @@ def context(game: Game, seat: int, refuse: object = None) -> DecisionContext:
             raise IllegalDecision("X-9", "You may not pick 1 this round.", {"pick": [2, 3]})
         return game.validate(request.id, payload)
 
-    return DecisionContext("toy", request, lambda: game.view(seat), validate)
+    return replace(DecisionContext.for_request(game, request), validate=validate)
 
 
 def test_bad_answer_is_explained_and_asked_again() -> None:
