@@ -63,7 +63,7 @@ def test_duel_kill_ends_it_and_survivor_strikes_back_once() -> None:
     [
         ({"hp": 2}, [], "rules.hp"),
         ({"hp": 33}, [], "3 to 32"),
-        ({}, [{"seat": 1, "hp": 2}], "seat.0.hp"),
+        ({}, [{"seat": 1, "hp": 2}], "seat[1].hp"),
         (
             {},
             [
@@ -75,7 +75,7 @@ def test_duel_kill_ends_it_and_survivor_strikes_back_once() -> None:
         ({}, [{"seat": s, "faction": "army"} for s in range(1, 6)], "has 5 fixed seats"),
         ({}, [{"seat": 1, "elite": True, "weapon": "rock"}], "give 'weapon' only"),
         ({}, [{"seat": 1}, {"seat": 1}], "listed more than once"),
-        ({}, [{"seat": 17}], "seat.0.seat"),
+        ({}, [{"seat": 17}], "seat[1].seat"),
         ({}, [{"seat": 1, "faction": "pirates"}], "'wolves', 'spies', 'justice' or 'army'"),
         ({}, [{"seat": 1, "weapon": "gun"}], "'rock', 'scissors' or 'paper'"),
         ({"elite_knowledge": "some"}, [], "'all' or 'own_faction'"),
