@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 
 from sandbox.agents.base import FALLBACK_INVALID, FALLBACK_PROVIDER
+from sandbox.agents.factory import AgentSetupError
 from sandbox.agents.llm.agent import make_llm_agent
 from sandbox.core.errors import IllegalDecision
 from sandbox.core.game import Game
@@ -196,13 +197,32 @@ async def test_remote_style_model_without_structured_output_gets_schema_in_promp
     assert '"properties"' in fake.requests[0]["messages"][-1]["content"]
 
 
-async def test_missing_key_variable_is_a_provider_fallback(fake: FakeLLMServer) -> None:
+def test_missing_key_variable_is_a_setup_error_naming_seat_and_variable(
+    fake: FakeLLMServer,
+) -> None:
     spec = llm_spec(fake, "x").model_copy(
         update={"model": "openai/fake-legal-random", "api_key_env": "SANDBOX_NO_SUCH_VAR"}
     )
-    answer = await decide_once(spec)
+    with pytest.raises(AgentSetupError, match=r"^seat 2: .*SANDBOX_NO_SUCH_VAR"):
+        make_llm_agent(toy_loaded(spec), spec, 2, 1)
+    assert fake.chat_requests == 0
+
+
+async def test_key_variable_removed_after_setup_is_a_provider_fallback(
+    fake: FakeLLMServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("SANDBOX_TEST_PROVIDER_KEY", "sk-test-0123456789abcdef")
+    spec = llm_spec(fake, "x").model_copy(
+        update={"model": "openai/fake-legal-random", "api_key_env": "SANDBOX_TEST_PROVIDER_KEY"}
+    )
+    loaded = toy_loaded(spec)
+    game = Game.new(TOY, loaded.game_config, 1)
+    request = game.pending()[0]
+    agent = make_llm_agent(loaded, spec, request.seat, 1)
+    monkeypatch.delenv("SANDBOX_TEST_PROVIDER_KEY")
+    answer = await agent.decide(context(game, request))
     assert answer.fallback_reason == FALLBACK_PROVIDER and fake.chat_requests == 0
-    assert "SANDBOX_NO_SUCH_VAR" in answer.calls[0]["error"]
+    assert "SANDBOX_TEST_PROVIDER_KEY" in answer.calls[0]["error"]
 
 
 async def test_provider_down_uses_bounded_attempts_then_provider_fallback(

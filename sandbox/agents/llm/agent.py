@@ -22,6 +22,7 @@ from sandbox.agents.base import (
     AgentAnswer,
     DecisionContext,
 )
+from sandbox.agents.factory import AgentSetupError
 from sandbox.agents.llm import endpoints, prompting
 from sandbox.agents.llm.client import CallSettings, ModelClient, ProviderFailure, RetryPolicy
 from sandbox.agents.llm.endpoints import Endpoint, EndpointError
@@ -203,7 +204,10 @@ class LLMAgent(Agent):
             response_format=response_format(model, mode),
         )
         return ModelClient(
-            endpoint, settings, self.settings.retry, concurrency_for(endpoint, self.settings),
+            endpoint,
+            settings,
+            self.settings.retry,
+            concurrency_for(endpoint, self.settings),
             secrets,
         )
 
@@ -255,7 +259,12 @@ def choose_mode(structured: str, endpoint: Endpoint) -> StructuredMode:
 
 def make_llm_agent(loaded: LoadedConfig, spec: AgentSpec, seat: int, seed: int) -> Agent:
     """Build an llm seat (called by sandbox.agents.factory). Nothing is imported
-    or contacted until the first decision."""
+    or contacted until the first decision, but a missing key variable is a
+    setup error now: before any event, not one fallback per call."""
+    try:
+        endpoints.check_key(spec)
+    except EndpointError as err:
+        raise AgentSetupError(f"seat {seat}: {err}") from None
     settings = SeatSettings.merge(spec, loaded.file.llm)
     seat_count = loaded.variant.seat_count(loaded.game_config)
     return LLMAgent(spec, settings, seat, seat_count)

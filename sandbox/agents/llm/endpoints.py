@@ -66,6 +66,15 @@ async def resolve(spec: AgentSpec) -> Endpoint:
     return Endpoint(model, spec.api_base, _key_from_env(spec.api_key_env), "remote")
 
 
+def check_key(spec: AgentSpec) -> None:
+    """Raise EndpointError now if ``spec``'s key variable is unset, so a game
+    never starts with a seat that cannot call its model. Only remote models
+    read a key; fake and local ones are not started here."""
+    model = spec.model or ""
+    if not model.startswith((FAKE_PREFIX, "local/", "local:")):
+        _key_from_env(spec.api_key_env)
+
+
 def _key_from_env(name: str | None) -> str | None:
     if name is None:
         return None  # litellm reads the provider's standard variable itself
