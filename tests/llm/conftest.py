@@ -7,6 +7,7 @@ the fake server. Latencies, timeouts and backoff are tiny to keep the suite fast
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
+from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -74,13 +75,5 @@ async def decide_once(
 def context(
     game: Game, request: DecisionRequest, check: Callable[[Validator], Validator] | None = None
 ) -> DecisionContext:
-    def validate(payload: object) -> dict[str, Any]:
-        return game.validate(request.id, payload)
-
-    return DecisionContext(
-        "toy",
-        request,
-        lambda: game.view(request.seat),
-        check(validate) if check else validate,
-        "T-1 pick.",
-    )
+    ctx = DecisionContext.for_request(game, request, rules_text="T-1 pick.")
+    return replace(ctx, validate=check(ctx.validate)) if check else ctx

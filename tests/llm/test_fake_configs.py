@@ -21,16 +21,6 @@ CONFIGS = Path(__file__).resolve().parents[2] / "configs"
 STEPS = 3
 
 
-def ctx_for(game: Game, request: DecisionRequest, rules: str) -> DecisionContext:
-    return DecisionContext(
-        game.variant.name,
-        request,
-        lambda: game.view(request.seat),
-        lambda payload: game.validate(request.id, payload),
-        rules,
-    )
-
-
 @pytest.mark.parametrize("name", ["four_factions_fake.toml", "killer_fake.toml"])
 async def test_fake_config_plays_real_variant_steps(name: str) -> None:
     loaded = load_config(CONFIGS / name)
@@ -43,7 +33,10 @@ async def test_fake_config_plays_real_variant_steps(name: str) -> None:
         for _ in range(STEPS):
             pending = game.pending()
             answers = await asyncio.gather(
-                *(agents[r.seat].decide(ctx_for(game, r, rules)) for r in pending)
+                *(
+                    agents[r.seat].decide(DecisionContext.for_request(game, r, rules_text=rules))
+                    for r in pending
+                )
             )
             for request, answer in zip(pending, answers, strict=True):
                 answered.append((request, answer))
