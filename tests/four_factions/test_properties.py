@@ -101,6 +101,25 @@ def _check_results(game: Game) -> None:
                 assert outcome.results[seat] == expected[faction]
 
 
+def _check_night_news(game: Game) -> None:
+    """FF-28: the dead in seat order; FF-26 ruling: a pair is announced only
+    right after a dawn report, and always (when settled) before the game ends."""
+    previous: Event | None = None
+    settled: set[str] = set()
+    announced: set[str] = set()
+    for e in game.events:
+        if isinstance(e, ev.DawnReport):
+            assert list(e.dead) == sorted(e.dead)
+        elif isinstance(e, ev.PairSettled):
+            settled.add(e.pair)
+        elif isinstance(e, ev.PairDecided):
+            assert isinstance(previous, ev.DawnReport | ev.PairDecided), previous
+            announced.add(e.pair)
+        if not e.kind.startswith("core."):
+            previous = e
+    assert settled == announced
+
+
 def _private_leaks(game: Game) -> list[Any]:
     """No view contains another seat's role card, loadout or duel it was not in."""
     leaks = []
@@ -139,6 +158,7 @@ def test_four_factions_invariants(seed: int, which: int, baseline: bool) -> None
     _check_actors(game)
     _check_loadouts_and_hp(game)
     _check_results(game)
+    _check_night_news(game)
     if seed % 5 == 0:
         assert _private_leaks(game) == []
 

@@ -367,10 +367,10 @@ def test_pair_decided_when_one_side_is_wiped_then_day_limit() -> None:
     game = new(layout("justice", "spies", "wolves", "army"), day_limit=4)
     night(game, PAPER, first={1: 2, 3: 4, 5: 6, 7: 8})
     (decided,) = kinds(game, "ff.pair_decided")
-    assert (decided.pair, dict(decided.results), decided.half) == (
+    assert (decided.pair, dict(decided.results), decided.day) == (
         "wolves/justice",
         {"wolves": "win", "justice": "lose"},
-        1,
+        4,
     )
     assert game.view(12).public["decided_pairs"] == {"wolves/justice": dict(decided.results)}
     outcome = game.outcome()

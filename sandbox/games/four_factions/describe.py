@@ -22,6 +22,10 @@ def _outcomes(outcomes: tuple[Mapping[str, Any], ...]) -> str:
     )
 
 
+def _results(results: Mapping[str, str]) -> str:
+    return ", ".join(f"{f} {r}" for f, r in results.items())
+
+
 _DESCRIBERS: dict[type[Event], Callable[[Any], str]] = {
     ev.RoleDealt: lambda e: (
         f"Seat {e.seat} is {e.faction} {'elite' if e.elite else 'regular'}"
@@ -62,11 +66,15 @@ _DESCRIBERS: dict[type[Event], Callable[[Any], str]] = {
         + f" with {e.struck_with}: {_outcomes(e.outcomes)}."
     ),
     ev.CorpseFound: lambda e: f"Seat {e.seat} finds seat {e.target} already dead (FF-20).",
-    ev.PairDecided: lambda e: (
-        f"Pair {e.pair} is decided: " + ", ".join(f"{f} {r}" for f, r in e.results.items()) + "."
+    ev.PairSettled: lambda e: (
+        f"Pair {e.pair} is settled after night {e.day} half {e.half} (announced at dawn): "
+        + _results(e.results)
+        + "."
     ),
+    ev.PairDecided: lambda e: f"Pair {e.pair} is decided: {_results(e.results)}.",
+    # Named after the night that ended: after the last night there is no next day (FF-27).
     ev.DawnReport: lambda e: (
-        f"Dawn of day {e.day}: "
+        f"Dawn after night {e.day - 1}: "
         + (", ".join(f"seat {s}" for s in e.dead) + " died" if e.dead else "nobody died")
         + (" (" + ", ".join(f"{k}={v}" for k, v in e.factions.items()) + ")" if e.factions else "")
         + "."

@@ -200,14 +200,30 @@ class CorpseFound(Event):
 
 
 @dataclass(frozen=True, slots=True)
+class PairSettled(Event):
+    """FF-26: the referee's record that a pair was decided after ``half`` of
+    night ``day``. Referee-only: the public learns it from ``PairDecided`` after
+    the dawn report, so second-half attackers never hear of first-half deaths."""
+
+    kind: ClassVar[str] = "ff.pair_settled"
+    pair: str
+    results: Mapping[str, str]  # faction -> win | lose | draw
+    day: int
+    half: int
+
+    def visibility(self) -> Visibility:
+        return REFEREE
+
+
+@dataclass(frozen=True, slots=True)
 class PairDecided(Event):
-    """FF-26: a rival pair's final result, announced publicly."""
+    """FF-26: a rival pair's final result, announced publicly after the dawn
+    report of night ``day``; it never says in which half it was decided."""
 
     kind: ClassVar[str] = "ff.pair_decided"
     pair: str
     results: Mapping[str, str]  # faction -> win | lose | draw
     day: int
-    half: int
 
 
 @dataclass(frozen=True, slots=True)

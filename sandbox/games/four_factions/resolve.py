@@ -70,9 +70,9 @@ def _half(state: FFState, answers: Mapping[int, Payload]) -> Iterator[Event]:
         target = answers[attacker].get("target")
         if target is not None and attacker in state.alive:
             yield from _attack(state, half, attacker, int(target))
-    yield from _pair_results(state, half)
+    yield from _settle_pairs(state, half)
     if not state.undecided_pairs():
-        yield _dawn(state)  # the game ends now: announce the night's dead
+        yield from _dawn(state)  # the game ends now: announce the night's dead
     elif half == 1:
         yield ev.PhaseStarted(state.day, "night", "second_half")
     else:
@@ -136,8 +136,10 @@ def _outcomes(strikes: tuple[Strike, ...], viewer: int) -> tuple[dict[str, Any],
     )
 
 
-def _pair_results(state: FFState, half: int) -> Iterator[Event]:
-    """FF-26, checked once every duel of the half is resolved."""
+def _settle_pairs(state: FFState, half: int) -> Iterator[Event]:
+    """FF-26, checked once every duel of the half is resolved (so one half's
+    eliminations are simultaneous). Only the referee learns it now: the public
+    announcement waits for dawn (see ``_dawn``)."""
     for x, y in state.undecided_pairs():
         x_alive, y_alive = state.faction_alive(x), state.faction_alive(y)
         if x_alive and y_alive:
@@ -148,19 +150,25 @@ def _pair_results(state: FFState, half: int) -> Iterator[Event]:
             results = {x: "win", y: "lose"}
         else:
             results = {x: "lose", y: "win"}
-        yield ev.PairDecided(pair_name((x, y)), results, state.day, half)
+        yield ev.PairSettled(pair_name((x, y)), results, state.day, half)
 
 
-def _dawn(state: FFState) -> ev.DawnReport:
-    dead = tuple(state.night_deaths)
+def _dawn(state: FFState) -> Iterator[Event]:
+    """FF-28: the night's dead in seat order, so the order of death (which half,
+    which duel first) stays secret; then FF-26: every pair settled tonight."""
+    dead = tuple(sorted(state.night_deaths))
     reveal = state.config.reveal_faction_on_death  # FF-28 option
     factions = {str(s): state.faction[s] for s in dead} if reveal else {}
-    return ev.DawnReport(state.day + 1, dead, factions)
+    yield ev.DawnReport(state.day + 1, dead, factions)
+    for pair in state.unannounced_pairs():
+        name = pair_name(pair)
+        if name in state.settled_pairs:
+            yield ev.PairDecided(name, state.settled_pairs[name], state.day)
 
 
 def _dawn_or_limit(state: FFState) -> Iterator[Event]:
     if state.stage == "second_half":
-        yield _dawn(state)
+        yield from _dawn(state)
     if state.day >= state.config.day_limit:
         yield ev.DayLimitReached(state.day)  # FF-27
         return

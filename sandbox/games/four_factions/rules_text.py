@@ -75,7 +75,7 @@ Choices are sealed and simultaneous.
 Attacking one's own faction is allowed.
 [FF-25/26] Pairs: wolves vs justice, spies vs army. When all of one side is dead and the
 other has a survivor, the survivor's side wins; if both are wiped out, both draw. Checked
-after each half-night and announced publicly; the result is final.
+after each half-night; the result is final and is announced publicly at dawn, after the dead.
 [FF-27] The game ends when both pairs are decided, or after day {cfg.day_limit}: then every
 undecided pair draws by limit.
 [FF-28] At dawn the referee announces who died, {reveal}.
@@ -152,7 +152,8 @@ def _chinese(cfg: FourFactionsConfig) -> str:
         "[FF-22] 攻击者先出手；防守者若仍存活，则无差别反击一次。[FF-24] 允许攻击本阵营的人。",
         "[FF-25/26] 敌对关系两两成对：狼人对司法，间谍对军队。"
         "一方全部死亡而另一方仍有人存活时，存活的一方获胜；双方都全部死亡则双方平局。"
-        "上半夜和下半夜各自结束后都进行判定并公开宣布，一经判定即为最终结果。",
+        "上半夜和下半夜各自结束后都进行判定，一经判定即为最终结果，"
+        "并在天亮公布死者之后公开宣布。",
         f"[FF-27] 两对敌对关系都分出结果时游戏结束；否则在第{cfg.day_limit}天之后结束，"
         "届时每一对尚未分出结果的敌对关系都因达到天数上限而判为平局。",
         f"[FF-28] 天亮时裁判公布夜里死亡的座位，{r['reveal']}。",

@@ -30,7 +30,8 @@ class FFState:
     loadout: dict[int, tuple[str, str]] = field(default_factory=dict)  # tonight (FF-5)
     last_loadout: dict[int, tuple[str, str]] = field(default_factory=dict)
     night_deaths: list[int] = field(default_factory=list)
-    pair_results: dict[str, dict[str, str]] = field(default_factory=dict)
+    settled_pairs: dict[str, dict[str, str]] = field(default_factory=dict)  # FF-26, referee
+    pair_results: dict[str, dict[str, str]] = field(default_factory=dict)  # announced at dawn
     limit_reached: bool = False
 
     # ------------------------------------------------------------- queries
@@ -53,6 +54,11 @@ class FFState:
         return weapon
 
     def undecided_pairs(self) -> list[tuple[str, str]]:
+        """Pairs the referee has not settled yet (FF-26, checked per half)."""
+        return [p for p in PAIRS if pair_name(p) not in self.settled_pairs]
+
+    def unannounced_pairs(self) -> list[tuple[str, str]]:
+        """Pairs whose result has not been announced publicly (at dawn)."""
         return [p for p in PAIRS if pair_name(p) not in self.pair_results]
 
     def faction_alive(self, faction: str) -> bool:
@@ -119,6 +125,10 @@ def _duel(state: FFState, e: ev.DuelResolved) -> None:
             state.night_deaths.append(struck)
 
 
+def _settled(state: FFState, e: ev.PairSettled) -> None:
+    state.settled_pairs[e.pair] = dict(e.results)
+
+
 def _pair(state: FFState, e: ev.PairDecided) -> None:
     state.pair_results[e.pair] = dict(e.results)
 
@@ -142,6 +152,7 @@ _HANDLERS: dict[type[Event], Callable[[FFState, Any], None]] = {
     ev.Passed: _silent,
     ev.LoadoutChosen: _loadout,
     ev.DuelResolved: _duel,
+    ev.PairSettled: _settled,
     ev.PairDecided: _pair,
     ev.DawnReport: _dawn,
     ev.DayLimitReached: _limit,

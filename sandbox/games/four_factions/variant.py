@@ -79,7 +79,8 @@ class FourFactions(Variant[FFState]):
         return resolve(state, answers)
 
     def outcome(self, state: FFState) -> Outcome | None:
-        undecided = state.undecided_pairs()
+        # FF-27: only announced results count, so the game ends at dawn (FF-26 ruling)
+        undecided = state.unannounced_pairs()
         if undecided and not state.limit_reached:
             return None
         by_faction: dict[str, str] = {}
