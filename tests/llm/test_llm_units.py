@@ -19,7 +19,7 @@ from sandbox.agents.llm.schema import (
     response_format,
     strict_schema,
 )
-from sandbox.agents.llm.secrets import MASK, redact, secret_values
+from sandbox.agents.llm.secrets import MASK, redact, redact_text, secret_values
 from sandbox.config import AgentSpec
 from sandbox.core.requests import Choice, DecisionRequest, MultiChoice, Text
 from tests.llm.conftest import decide_once
@@ -107,6 +107,35 @@ def test_redaction_covers_env_secrets_and_key_shapes(monkeypatch: pytest.MonkeyP
     for secret in ("zz-custom-secret", "explicit-secret", "abcdefghijkl", "ABCDEFGH1234"):
         assert secret not in text
     assert text.count(MASK) == 4 and out["n"] == 3
+
+
+@pytest.mark.parametrize(
+    "echo",
+    [
+        "invalid key: sk-TOPSE****123",  # key shape, too short for KEY_SHAPES
+        "Incorrect API key provided: zz-cu************-123.",  # head of a known secret
+        "key ...value-123 rejected",  # tail of a known secret only
+        "key zz-custom-s\u2022\u2022\u2022\u2022 rejected",  # bullets
+        "key zz-custom\u2026lue-123 rejected",  # an ellipsis character
+    ],
+)
+def test_masked_echoes_of_a_key_are_masked_whole(echo: str) -> None:
+    secret = "zz-custom-secret-value-123"
+    out = redact_text(echo, [secret])
+    assert MASK in out
+    visible = out.replace(MASK, " ")
+    assert "TOPSE" not in visible and "zz-cu" not in visible and "-123" not in visible
+
+
+def test_masked_tokens_unrelated_to_any_secret_are_left_alone() -> None:
+    text = "Seat 3 waited... then said: not*** sure, score 12***45"
+    assert redact_text(text, ["zz-custom-secret-value-123"]) == text
+
+
+def test_key_shape_check_skipped_only_when_it_cannot_match() -> None:
+    # The casefold hint check must not hide a key written in odd case.
+    out = redact_text("token SK_ABCDEFGH12345678 and BEARER xyzxyzxyz", [])
+    assert "ABCDEFGH" not in out and "xyzxyz" not in out and out.count(MASK) == 2
 
 
 def test_building_an_llm_seat_does_not_import_litellm() -> None:
