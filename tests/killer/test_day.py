@@ -1,5 +1,5 @@
 """Day rules: KG-6 announcement, KG-7 quota, KG-8 order, KG-9 vote, KG-10 ties,
-KG-13 surrender, KG-14 the dead."""
+KG-14 the dead (KG-13 surrender: test_concede.py)."""
 
 from __future__ import annotations
 
@@ -182,61 +182,6 @@ def test_a_revote_can_break_the_tie() -> None:
     speaking_order(game)
     events = vote(game, {1: 7, 2: 7, 9: 8})
     assert of_kind(events, "killer.voted_out")[0].seat == 7
-
-
-def test_concede_is_offered_only_to_a_lone_police_or_killer() -> None:
-    game = new_game()
-    night(game, kill=4)
-    answer_step(game, None)  # 4's last words
-    while game.pending()[0].decision == "speech":
-        request = game.pending()[0]
-        assert [f.name for f in request.fields] == ["speech"]
-        if request.seat == 1:
-            with pytest.raises(IllegalDecision, match="Unknown field"):
-                game.submit(request.id, {"speech": "", "concede": True})
-            with pytest.raises(IllegalDecision, match=r"\[KG-13\]"):
-                KILLER.check(game.state, request, {"speech": "", "concede": True})
-        answer_step(game, None)
-    vote(game, {1: 5, 2: 5})
-    answer_step(game, None)  # 5's last words
-    night(game, kill=None)  # police are down to seat 6
-    offered = []
-    while game.pending()[0].decision == "speech":
-        request = game.pending()[0]
-        if any(f.name == "concede" for f in request.fields):
-            offered.append(request.seat)
-        if request.seat == 6:
-            game.submit(request.id, {"speech": "We give up.", "concede": True})
-            break
-        answer_step(game, None)
-    assert offered == [6]
-    outcome = game.outcome()
-    assert outcome is not None and outcome.reason == "surrender"
-    assert {outcome.results[s] for s in (1, 2, 3)} == {"win"}
-    assert {outcome.results[s] for s in range(4, 13)} == {"lose"}
-
-
-def test_a_lone_killer_may_concede_and_the_police_side_wins() -> None:
-    game = new_game()
-    night(game, kill=None)
-    talk_until_vote(game)
-    vote(game, {4: 1, 5: 1})
-    answer_step(game, None)
-    next_night(game, kill=None)
-    talk_until_vote(game)
-    vote(game, {4: 2, 5: 2})
-    answer_step(game, None)
-    next_night(game, kill=None)
-    request = game.pending()[0]
-    while request.seat != 3:
-        answer_step(game, None)
-        request = game.pending()[0]
-    assert [f.name for f in request.fields] == ["speech", "concede"]
-    game.submit(request.id, {"speech": "", "concede": True})
-    outcome = game.outcome()
-    assert outcome is not None and outcome.reason == "surrender"
-    assert outcome.results[3] == "lose" and outcome.results[7] == "win"
-    assert outcome.results[4] == "win"
 
 
 def test_fallbacks_are_no_opinion_abstain_pass_and_no_concede() -> None:

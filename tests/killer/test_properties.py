@@ -37,6 +37,7 @@ rulings = st.fixed_dictionaries(
         "reveal_role_on_death": st.booleans(),
         "day_limit": st.integers(1, 8),
         "previous_first_victim": st.one_of(st.none(), st.integers(1, 11)),
+        "concede": st.sampled_from(["either_side_down_to_one", "own_side_down_to_one"]),
     }
 )
 
@@ -127,7 +128,11 @@ def check_outcome(game: Game) -> None:
     }
     if outcome.reason == "surrender":
         side = game.state.conceded_side
-        assert living[side] == 1
+        assert side in ("killer", "police")  # KG-13: never a civilian
+        if game.state.concede == "own_side_down_to_one":
+            assert living[side] == 1
+        else:  # the default: either side down to one
+            assert 1 in (living["killer"], living["police"])
         expected["surrender"] = ("lose", "win") if side == "killer" else ("win", "lose")
     assert (results["killer"].pop(), results["police"].pop()) == expected[outcome.reason]
     if outcome.reason == "killers_eliminated":

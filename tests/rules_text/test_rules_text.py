@@ -83,6 +83,9 @@ KILLER_OPTIONS = (
     Option("day_limit", (30, 43), _ids("KG-12"), NUMBER),
     Option("previous_first_victim", (None, 9), _ids("KG-5"),
            {"en": (None, "seat 9"), "zh": (None, "9号")}),
+    Option("concede", ("either_side_down_to_one", "own_side_down_to_one"), _ids("KG-13"),
+           {"en": ("any living police player or killer", "whose own side is down to one"),
+            "zh": ("任何一名存活的警察或杀手", "只有当己方只剩一名")}),
 )
 OPTIONS = {"four_factions": FF_OPTIONS, "killer": KILLER_OPTIONS}
 # Fields that are not rulings: a scenario's fixed roles are secret and must

@@ -18,7 +18,8 @@ events the seat was allowed to see):
 ``public``
     ``day`` (night n precedes day n), ``phase`` ("night", "dawn", "last_words",
     "speeches", "vote", "over"), ``players``, ``rules`` (line-up counts, quota,
-    day limit, check mode, reveal option, the KG-5 barred seat), ``living``,
+    day limit, check mode, reveal option, the KG-5 barred seat, the KG-13 concede
+    scope), ``living``,
     ``dead`` (``[{seat, day, cause: "night"|"vote", role}]``; ``role`` is None unless
     roles are revealed), ``last_words_quota``, ``last_words_used``,
     ``ballots_today`` (``[{round, ballots: {seat: target|None}}]``, announced votes

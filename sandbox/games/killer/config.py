@@ -1,5 +1,5 @@
 """The Killer game's configuration: player count, fixed seats and every ruling
-that RULES-SPEC marks as an option (KG-1, KG-4, KG-5, KG-6, KG-12)."""
+that RULES-SPEC marks as an option (KG-1, KG-4, KG-5, KG-6, KG-12, KG-13)."""
 
 from __future__ import annotations
 
@@ -11,6 +11,12 @@ Role = Literal["killer", "police", "civilian"]
 KILLER: Role = "killer"
 POLICE: Role = "police"
 CIVILIAN: Role = "civilian"
+
+# KG-13 concede scope: the spec's literal reading (either side down to one) or
+# the narrower one (only a member of the side that is down to one).
+ConcedeScope = Literal["either_side_down_to_one", "own_side_down_to_one"]
+EITHER_SIDE: ConcedeScope = "either_side_down_to_one"
+OWN_SIDE: ConcedeScope = "own_side_down_to_one"
 
 MIN_PLAYERS = 11
 MAX_PLAYERS = 16
@@ -50,6 +56,11 @@ class KillerConfig(BaseModel):
     previous_first_victim: int | None = Field(
         None,
         description="KG-5: the previous game's first-night victim, who may not die on night 1",
+    )
+    concede: ConcedeScope = Field(
+        EITHER_SIDE,
+        description="KG-13: who may concede once the police or the killers are down to one "
+        "living member: any police player or killer, or only a member of that side",
     )
     seat: tuple[SeatFix, ...] = Field((), description="[[seat]] entries fixing seats' roles")
 

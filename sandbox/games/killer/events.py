@@ -25,6 +25,8 @@ class GameStarted(Event):
     check_answer: str
     reveal_role_on_death: bool
     barred_first_victim: int | None
+    # KG-13 scope; the default lets transcripts written before the option load.
+    concede: str = "either_side_down_to_one"
 
 
 @dataclass(frozen=True, slots=True)

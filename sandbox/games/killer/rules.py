@@ -10,7 +10,7 @@ from collections.abc import Iterator, Mapping
 from sandbox.core.errors import IllegalDecision
 from sandbox.core.events import Event
 from sandbox.core.requests import Choice, DecisionRequest, Payload, Scalar, Text
-from sandbox.games.killer.config import KILLER, POLICE
+from sandbox.games.killer.config import KILLER, OWN_SIDE, POLICE
 from sandbox.games.killer.events import (
     Ballots,
     CheckResult,
@@ -81,9 +81,15 @@ def ballot_options(state: KillerState, seat: int) -> tuple[int, ...]:
 
 
 def may_concede(state: KillerState, seat: int) -> bool:
-    """KG-13: a living police player or killer whose side is down to one living member."""
+    """KG-13: a living police player or killer (never a civilian), once a side is
+    down to one living member: either side (default), or only the conceder's own
+    side (option ``concede = "own_side_down_to_one"``)."""
     role = state.roles.get(seat)
-    return seat in state.alive and role in (KILLER, POLICE) and state.side_count(role) == 1
+    if seat not in state.alive or role not in (KILLER, POLICE):
+        return False
+    if state.concede == OWN_SIDE:
+        return state.side_count(role) == 1
+    return 1 in (state.side_count(KILLER), state.side_count(POLICE))
 
 
 def _request_id(step: int, seat: int, decision: str) -> str:
@@ -199,9 +205,10 @@ def check(state: KillerState, request: DecisionRequest, payload: Payload) -> Non
 
 def _check_concede(state: KillerState, seat: int) -> None:
     if not may_concede(state, seat):
+        whose = "whose own side is" if state.concede == OWN_SIDE else "while a side is"
         raise IllegalDecision(
             "KG-13",
-            "Only a police player or a killer whose side is down to one living member "
+            f"Only a living police player or killer {whose} down to one living member "
             "may concede.",
             {"concede": [False]},
         )

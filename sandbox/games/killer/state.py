@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from sandbox.core.events import Event
-from sandbox.games.killer.config import CIVILIAN, KILLER, POLICE
+from sandbox.games.killer.config import CIVILIAN, EITHER_SIDE, KILLER, POLICE
 from sandbox.games.killer.events import (
     Conceded,
     Dawn,
@@ -40,6 +40,7 @@ class KillerState:
     day_limit: int = 0
     check_answer: str = "identity"
     reveal: bool = False
+    concede: str = EITHER_SIDE  # KG-13 scope
     barred: int | None = None
     roles: dict[int, str] = field(default_factory=dict)
     alive: set[int] = field(default_factory=set)
@@ -82,6 +83,7 @@ def _started(state: KillerState, e: Event) -> None:
     state.check_answer = e.check_answer
     state.reveal = e.reveal_role_on_death
     state.barred = e.barred_first_victim
+    state.concede = e.concede
 
 
 def _role(state: KillerState, e: Event) -> None:

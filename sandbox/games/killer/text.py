@@ -6,7 +6,7 @@ from collections.abc import Mapping
 
 from sandbox.core.events import Event
 from sandbox.games.killer import events as ev
-from sandbox.games.killer.config import KillerConfig, lineup
+from sandbox.games.killer.config import OWN_SIDE, KillerConfig, lineup
 
 LANGUAGES = ("en", "zh")
 
@@ -60,14 +60,25 @@ def _english(config: KillerConfig) -> str:
         f"KG-12 All killers dead: police and civilians win. All police dead: killers win. "
         f"All civilians dead: draw. Checked after every death. After day {config.day_limit} "
         "the game is a draw by limit.",
-        "KG-13 Only a police player or killer whose side is down to one living member may "
-        "concede (in their day speech); their side loses at once.",
+        _english_concede(config),
         "KG-14 The dead never act again (last words aside). Claims are only words; the judge "
         "never confirms a card.",
         "KG-15 Speak only when given the floor; do not swear oaths to win trust.",
     ]
     return "\n".join(lines)
 
+
+def _english_concede(config: KillerConfig) -> str:
+    if config.concede == OWN_SIDE:
+        return (
+            "KG-13 Only a police player or killer whose own side is down to one living member "
+            "may concede (in their day speech); their side loses at once."
+        )
+    return (
+        "KG-13 Once the police or the killers are down to one living member, any living "
+        "police player or killer may concede (in their day speech); the conceder's side "
+        "loses at once."
+    )
 
 
 def _chinese_rulings(config: KillerConfig) -> dict[str, str]:
@@ -80,6 +91,13 @@ def _chinese_rulings(config: KillerConfig) -> dict[str, str]:
             else "此人是不是杀手（只说是或不是）"
         ),
         "reveal": "并公布其身份" if config.reveal_role_on_death else "但不公布其身份",  # KG-6
+        "concede": (  # KG-13
+            "只有当己方只剩一名存活成员时，那名警察或杀手才可以认输（在白天发言时提出）；"
+            "其一方随即判负。"
+            if config.concede == OWN_SIDE
+            else "当警察或杀手中有一方只剩一名存活成员时，任何一名存活的警察或杀手都可以认输"
+            "（在白天发言时提出）；认输者的一方随即判负。"
+        ),
         "barred": (  # KG-5
             f"本局中，{victim}号不能成为第一夜的被杀者。" if victim is not None else ""
         ),
@@ -111,8 +129,7 @@ def _chinese(config: KillerConfig) -> str:
         "KG-11 黑夜和白天交替进行，直到游戏结束。",
         "KG-12 杀手全部死亡：警察和平民获胜。警察全部死亡：杀手获胜。平民全部死亡：平局。"
         f"每次有人死亡后都进行判定。第{config.day_limit}天过后，本局因达到天数上限判为平局。",
-        "KG-13 只有当己方只剩一名存活成员时，那名警察或杀手才可以认输（在白天发言时提出）；"
-        "其一方随即判负。",
+        f"KG-13 {r['concede']}",
         "KG-14 死者不再有任何行动（遗言除外）。声明只是口头说法：不能亮牌，"
         "法官从不确认任何人的牌。",
         "KG-15 只在轮到自己时发言；不要以人格、名誉等赌咒发誓来博取信任。",

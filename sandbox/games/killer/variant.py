@@ -65,6 +65,7 @@ class Killer(Variant[KillerState]):
             cfg.check_answer,
             cfg.reveal_role_on_death,
             cfg.previous_first_victim,
+            cfg.concede,
         )
         roles = deal(cfg, rng)
         for seat, role in roles.items():

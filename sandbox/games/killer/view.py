@@ -118,6 +118,7 @@ def _apply(fold: _Fold, event: Event) -> None:
             "check_answer": event.check_answer,
             "reveal_role_on_death": event.reveal_role_on_death,
             "barred_first_victim": event.barred_first_victim,
+            "concede": event.concede,
         }
     elif isinstance(event, RoleCard) and event.seat == fold.seat:
         fold.role = event.role
