@@ -21,6 +21,7 @@ from sandbox.core.events import Event, _thaw
 from sandbox.core.requests import DecisionRequest, Payload
 
 S = TypeVar("S")
+B = TypeVar("B")
 
 
 @dataclass(frozen=True, slots=True)
@@ -168,6 +169,18 @@ class Variant(ABC, Generic[S]):
     def next_in_series(self, config: BaseModel, finished_state: S) -> BaseModel:
         """The config of the next game in a series (e.g. Killer KG-5). Default: same."""
         return config
+
+
+def for_language(language: str, builders: Mapping[str, B]) -> B:
+    """The builder (e.g. of a variant's rules text) for ``language``; a language
+    without one is refused with a ValueError naming the allowed languages."""
+    try:
+        return builders[language]
+    except KeyError:
+        allowed = ", ".join(f'"{name}"' for name in builders)
+        raise ValueError(
+            f"rules text language {language!r} is not supported; allowed: {allowed}"
+        ) from None
 
 
 _REGISTRY: dict[str, Variant[Any]] = {}

@@ -2,19 +2,13 @@
 
 from __future__ import annotations
 
+from sandbox.core.variant import for_language
 from sandbox.games.four_factions.config import FourFactionsConfig
-
-LANGUAGES = ("en", "zh")
 
 
 def rules_text(cfg: FourFactionsConfig, language: str = "en") -> str:
     """The full rules in `language` ("en" or "zh") with this config's rulings."""
-    if language == "en":
-        return _english(cfg)
-    if language == "zh":
-        return _chinese(cfg)
-    allowed = ", ".join(f'"{name}"' for name in LANGUAGES)
-    raise ValueError(f"rules text language {language!r} is not supported; allowed: {allowed}")
+    return for_language(language, {"en": _english, "zh": _chinese})(cfg)
 
 
 def _english(cfg: FourFactionsConfig) -> str:

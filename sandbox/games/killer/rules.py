@@ -273,26 +273,33 @@ def majority(opinions: Mapping[str, int | None], rng: random.Random) -> tuple[in
     return rng.choice(tied), True
 
 
+def _team_choice(
+    state: KillerState, role: str, field: str, answers: Mapping[int, Payload], rng: random.Random
+) -> tuple[Opinions, int | None, bool]:
+    """KG-3/KG-4: one team's sealed opinions (shown to that team alone) and the
+    choice they make: the majority, drawn among the tied (see ``majority``)."""
+    audience = tuple(state.living(role))
+    opinions = {str(s): answers[s][field] for s in sorted(answers)}
+    choice, drawn = majority(opinions, rng)
+    return Opinions(state.day, role, opinions, audience), choice, drawn
+
+
 def _resolve_killers(
     state: KillerState, answers: Mapping[int, Payload], rng: random.Random
 ) -> Iterator[Event]:
-    audience = tuple(state.living(KILLER))
-    opinions = {str(s): answers[s]["target"] for s in sorted(answers)}
-    yield Opinions(state.day, KILLER, opinions, audience)
-    target, drawn = majority(opinions, rng)
-    yield KillChosen(state.day, target, drawn, audience)
+    opinions, target, drawn = _team_choice(state, KILLER, "target", answers, rng)
+    yield opinions
+    yield KillChosen(state.day, target, drawn, opinions.audience)
     yield PoliceTurn(state.day)
 
 
 def _resolve_police(
     state: KillerState, answers: Mapping[int, Payload], rng: random.Random
 ) -> Iterator[Event]:
-    audience = tuple(state.living(POLICE))
-    opinions = {str(s): answers[s]["suspect"] for s in sorted(answers)}
-    yield Opinions(state.day, POLICE, opinions, audience)
-    suspect, drawn = majority(opinions, rng)
+    opinions, suspect, drawn = _team_choice(state, POLICE, "suspect", answers, rng)
+    yield opinions
     answer = None if suspect is None else check_answer(state, suspect)
-    yield CheckResult(state.day, suspect, answer, drawn, audience)
+    yield CheckResult(state.day, suspect, answer, drawn, opinions.audience)
     yield from _dawn(state)
 
 

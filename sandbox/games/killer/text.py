@@ -5,20 +5,14 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from sandbox.core.events import Event
+from sandbox.core.variant import for_language
 from sandbox.games.killer import events as ev
 from sandbox.games.killer.config import OWN_SIDE, KillerConfig, lineup
-
-LANGUAGES = ("en", "zh")
 
 
 def rules_text(config: KillerConfig, language: str = "en") -> str:
     """The full rules in `language` ("en" or "zh") with this config's rulings."""
-    if language == "en":
-        return _english(config)
-    if language == "zh":
-        return _chinese(config)
-    allowed = ", ".join(f'"{name}"' for name in LANGUAGES)
-    raise ValueError(f"rules text language {language!r} is not supported; allowed: {allowed}")
+    return for_language(language, {"en": _english, "zh": _chinese})(config)
 
 
 def _english(config: KillerConfig) -> str:
