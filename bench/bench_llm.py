@@ -112,8 +112,17 @@ def fake_in_subprocess(latency: float) -> Iterator[str]:
             raise RuntimeError(f"fake server did not start: {line!r}")
         yield match.group(0)
     finally:
-        proc.send_signal(signal.SIGINT)
-        proc.wait(timeout=10)
+        stop(proc)
+
+
+def stop(proc: subprocess.Popen[str]) -> None:
+    """Ctrl-C, then a kill if it has not ended: cleanup must never hide the error."""
+    proc.send_signal(signal.SIGINT)
+    try:
+        proc.wait(timeout=5)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait()
 
 
 SERVE = (

@@ -116,6 +116,13 @@ def _decision_model(
 
 
 def beliefs_model(seats: Sequence[int]) -> type[BaseModel]:
+    return _beliefs_model(tuple(seats))
+
+
+@functools.lru_cache(maxsize=256)
+def _beliefs_model(seats: tuple[int, ...]) -> type[BaseModel]:
+    # Cached: a seat's list of others changes only with a death, and each
+    # seat has its own, so the decision model above misses across seats.
     fields: dict[str, Any] = {
         f"seat_{s}": (
             str,
