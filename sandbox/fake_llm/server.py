@@ -10,6 +10,7 @@ from __future__ import annotations
 import hashlib
 import json
 import random
+import socket
 import threading
 import time
 from collections import deque
@@ -52,6 +53,8 @@ class FakeLLMServer:
         self.requests: list[dict[str, Any]] = []
         self.in_flight = 0
         self.max_in_flight = 0
+        # Per accepted connection: was TCP_NODELAY in force (see _Handler)?
+        self.nodelay: list[bool] = []
         self.seed = seed
         self._rng = random.Random(seed)
         self._lock = threading.Lock()
@@ -174,6 +177,11 @@ class _Handler(BaseHTTPRequestHandler):
     # Linux), which was most of the per-call overhead the LLM bench measured.
     disable_nagle_algorithm = True
     server: _Server
+
+    def setup(self) -> None:
+        super().setup()
+        flag = self.connection.getsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY)
+        self.server.fake.nodelay.append(bool(flag))
 
     def log_message(self, format: str, *args: Any) -> None:
         return None

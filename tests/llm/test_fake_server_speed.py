@@ -1,32 +1,35 @@
-"""The fake server adds no delay of its own to an answer."""
+"""The fake server adds no delay of its own to an answer.
+
+Its handler writes the headers and the body separately; with Nagle's algorithm
+on, the body would wait for the client's delayed ACK (~40 ms on Linux) and the
+LLM bench would measure the fake, not the client. The bench measures the speed;
+this test checks the mechanism: TCP_NODELAY is set on every connection.
+"""
 
 from __future__ import annotations
 
 import http.client
 import json
-import statistics
-import time
 
 from sandbox.fake_llm import FakeLLMServer
 
-REQUESTS = 15
-# A loopback answer takes ~1 ms; a Nagle/delayed-ACK stall takes ~40 ms.
-MEDIAN_LIMIT_S = 0.02
+REQUESTS = 3
 
 
-def test_keep_alive_answers_do_not_wait_for_delayed_acks(fake: FakeLLMServer) -> None:
+def test_every_connection_has_nagle_off(fake: FakeLLMServer) -> None:
     body = json.dumps(
         {"model": "fake-legal-random", "messages": [{"role": "user", "content": "hi"}]}
     )
-    conn = http.client.HTTPConnection("127.0.0.1", fake.port, timeout=5)
-    times = []
-    try:
-        for _ in range(REQUESTS):
-            started = time.perf_counter()
-            conn.request("POST", "/v1/chat/completions", body, {"Content-Type": "application/json"})
-            response = conn.getresponse()
-            assert response.status == 200 and json.loads(response.read())["choices"]
-            times.append(time.perf_counter() - started)
-    finally:
-        conn.close()
-    assert statistics.median(times) < MEDIAN_LIMIT_S, times
+    for _ in range(2):  # two connections, several keep-alive requests each
+        conn = http.client.HTTPConnection("127.0.0.1", fake.port, timeout=5)
+        try:
+            for _ in range(REQUESTS):
+                conn.request(
+                    "POST", "/v1/chat/completions", body, {"Content-Type": "application/json"}
+                )
+                response = conn.getresponse()
+                assert response.status == 200 and json.loads(response.read())["choices"]
+        finally:
+            conn.close()
+    assert len(fake.nodelay) >= 2
+    assert all(fake.nodelay)
