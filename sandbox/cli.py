@@ -10,7 +10,7 @@ from __future__ import annotations
 import importlib
 import json
 import sys
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Annotated, Any, NoReturn
@@ -18,12 +18,25 @@ from typing import Annotated, Any, NoReturn
 import typer
 from rich.console import Console
 from rich.markup import escape
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.status import Status
 from rich.table import Table
 from typer.core import TyperGroup
 
 from sandbox.agents.factory import AgentSetupError
 from sandbox.agents.simple import ScriptError
+from sandbox.batch import (
+    BatchResult,
+    GameResult,
+    first_seed,
+    jobs_for,
+    run_batch,
+    seats_a_human,
+    summary_of,
+    uses_local_model,
+    win_counts,
+    worker_count,
+)
 from sandbox.config import LoadedConfig, load_config
 from sandbox.core.errors import ConfigError
 from sandbox.core.events import Event
@@ -45,7 +58,7 @@ from sandbox.session import (
     replay_transcript,
     resume,
 )
-from sandbox.stats import gather, summarise
+from sandbox.stats import BOOTSTRAP_SEED, gather, summarise
 from sandbox.transcript import Transcript, TranscriptError
 
 EXIT_BAD_INPUT = 2
@@ -258,6 +271,104 @@ def _print_record(console: Console, record: GameRecord) -> None:
         f"cost ${stats.cost:.4f}"
     )
     console.print(f"transcript: {record.path}")
+
+
+# ----------------------------------------------------------------- batch
+
+
+@app.command()
+def batch(
+    config: Annotated[Path, typer.Argument(help="game file (TOML)")],
+    games: Annotated[int, typer.Option(min=1, help="number of independent games")],
+    seed: Annotated[
+        int | None, typer.Option(min=0, help="first seed (default: config's, else 0)")
+    ] = None,
+    jobs: Annotated[int, typer.Option(min=0, help="worker processes (0 = one per CPU)")] = 1,
+    out: Annotated[
+        Path | None, typer.Option(help="transcript folder (default: \\[run].out)")
+    ] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="print one JSON object only")] = False,
+    quiet: Annotated[bool, typer.Option(help="no progress bar")] = False,
+) -> None:
+    """Play N independent games with seeds S..S+N-1, in parallel if asked; summarise."""
+    err = Console(stderr=True, highlight=False)
+    with bad_input_is_one_line():
+        loaded = load_config(config)
+        if seats_a_human(loaded):
+            fail("a batch cannot seat humans; use 'sandbox run' to play")
+        target = out or Path(loaded.file.run.out)
+        target.mkdir(parents=True, exist_ok=True)
+    start = first_seed(loaded, seed)
+    seeds = list(range(start, start + games))
+    workers = worker_count(jobs)
+    if workers > 1 and uses_local_model(loaded):
+        err.print("note: a local model answers one request at a time; playing with --jobs 1")
+        workers = 1
+    work = jobs_for(loaded, seeds, target)
+    with _batch_progress(err, games, show=not (as_json or quiet)) as on_result:
+        result = run_batch(work, workers, on_result)
+    _batch_report(result, config, seeds, as_json)
+    if not as_json:
+        print(f"{len(result.finished)} of {games} games finished; transcripts in {target}")
+    _batch_exit(result, games, err)
+
+
+@contextmanager
+def _batch_progress(err: Console, total: int, show: bool) -> Iterator[Callable[[GameResult], None]]:
+    """A progress bar (games done / N and the wins so far), and failures as they come."""
+    done: list[GameResult] = []
+    progress = Progress(
+        TextColumn("{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        console=err,
+        disable=not show,
+    )
+    task = progress.add_task("games", total=total)
+
+    def on_result(result: GameResult) -> None:
+        done.append(result)
+        if result.error is not None:
+            progress.console.print(f"game seed {result.seed} failed: {escape(result.error)}")
+        wins = ", ".join(f"{k} {v}" for k, v in sorted(win_counts(done).items()))
+        progress.update(task, advance=1, description=f"games · wins: {wins or '-'}")
+
+    with progress:
+        yield on_result
+
+
+def _batch_report(result: BatchResult, config: Path, seeds: list[int], as_json: bool) -> None:
+    summary = summary_of(result, BOOTSTRAP_SEED)
+    if as_json:
+        obj = {
+            "config": str(config),
+            "seeds": seeds,
+            "finished": len(result.finished),
+            "transcripts": [r.transcript for r in result.finished],
+            "failed": [r.to_json() for r in result.failed],
+            "interrupted": result.interrupted,
+            "stats": summary,
+        }
+        sys.stdout.write(json.dumps(obj, ensure_ascii=False) + "\n")
+    else:
+        console = Console(highlight=False)
+        for name, figures in summary.items():
+            _print_variant_stats(console, name, figures)
+        for failed in result.failed:
+            console.print(f"[red]failed[/red] seed {failed.seed}: {escape(failed.error or '')}")
+
+
+def _batch_exit(result: BatchResult, total: int, err: Console) -> None:
+    if result.interrupted:
+        err.print(f"interrupted: {len(result.finished)} of {total} games finished.")
+        for cut in result.cut_short:
+            if cut.transcript:
+                err.print(f"resume with: sandbox resume {cut.transcript}")
+        raise typer.Exit(EXIT_INTERRUPTED)
+    if result.failed:
+        err.print(f"{len(result.failed)} of {total} games failed.")
+        raise typer.Exit(1)
 
 
 # ------------------------------------------------------- rules / validate
