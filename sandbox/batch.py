@@ -62,6 +62,7 @@ class GameResult:
             "reason": self.reason,
             "winners": list(self.winners),
             "error": self.error,
+            "interrupted": self.interrupted,
         }
 
 

@@ -346,6 +346,7 @@ def _batch_report(result: BatchResult, config: Path, seeds: list[int], as_json: 
             "seeds": seeds,
             "finished": len(result.finished),
             "transcripts": [r.transcript for r in result.finished],
+            "games": [r.to_json() for r in result.results],
             "failed": [r.to_json() for r in result.failed],
             "interrupted": result.interrupted,
             "stats": summary,
