@@ -16,9 +16,11 @@ from __future__ import annotations
 import multiprocessing
 import os
 import signal
+import warnings
 from collections import Counter
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor, as_completed
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import FrameType
@@ -89,9 +91,11 @@ class BatchResult:
 
 # ---------------------------------------------------------------- one game
 
-# Set while a worker plays, so a stop request only interrupts a game in progress
-# (an idle worker just waits for the pool's shutdown sentinel).
+# Worker processes only (see _worker_setup): whether a game is being played, and
+# whether it has been asked to stop.
+_in_worker = False
 _playing = False
+_stopping = False
 
 
 def play_one(job: GameJob) -> GameResult:
@@ -100,19 +104,16 @@ def play_one(job: GameJob) -> GameResult:
     Runs in a worker process or in the caller's: the config is parsed here from
     plain data, the way ``resume`` rebuilds a game file from a transcript header.
     """
-    global _playing
     started: list[Path] = []
     hooks = LiveHooks(on_start=lambda game, path: started.append(path))
-    _playing = True
     try:
-        loaded = parse_config(job.raw_config)
-        record = play_game(loaded, job.seed, Path(job.out), hooks=hooks)
+        with _interruptible():
+            loaded = parse_config(job.raw_config)
+            record = play_game(loaded, job.seed, Path(job.out), hooks=hooks)
     except KeyboardInterrupt:
         return GameResult(job.seed, _first(started), interrupted=True)
     except Exception as err:  # a broken game must not end the batch
         return GameResult(job.seed, _first(started), error=one_line(err))
-    finally:
-        _playing = False
     outcome = record.outcome
     winners: tuple[str, ...] = ()
     if outcome is not None:
@@ -131,16 +132,39 @@ def one_line(err: BaseException) -> str:
 
 
 def _worker_setup() -> None:
-    """Ctrl-C reaches the whole process group; only the parent decides what it
-    means. The parent then asks workers to stop with SIGTERM (see _stop_workers)."""
+    """Workers leave the terminal's process group: Ctrl-C reaches the parent
+    only, which stops running games with SIGTERM (see _stop_workers)."""
+    global _in_worker
+    _in_worker = True
+    os.setpgrp()
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, _stop_game)
 
 
+@contextmanager
+def _interruptible() -> Iterator[None]:
+    """In a worker, a game in progress takes SIGINT with Python's default handler,
+    so asyncio.run installs its own and a stop cancels the game the way Ctrl-C
+    cancels ``sandbox run``: the transcript is closed cleanly and resumable."""
+    global _playing
+    if _in_worker:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+    _playing = True
+    try:
+        yield
+    finally:
+        _playing = False
+        if _in_worker:
+            signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
 def _stop_game(signum: int, frame: FrameType | None) -> None:
-    # Raised inside play_game, so its transcript is closed cleanly and resumable.
-    if _playing:
-        raise KeyboardInterrupt
+    global _stopping
+    if _playing and not _stopping:  # once: a second SIGINT would skip asyncio's cleanup
+        _stopping = True
+        # Stopping mid-call leaves the provider's coroutine unawaited: expected, not news.
+        warnings.filterwarnings("ignore", "coroutine .* was never awaited", RuntimeWarning)
+        signal.raise_signal(signal.SIGINT)
 
 
 # ------------------------------------------------------------------- batch
@@ -230,7 +254,7 @@ def _stop_workers(
     processes: Mapping[int, Any] = getattr(pool, "_processes", None) or {}
     for process in list(processes.values()):
         if process.is_alive():
-            process.terminate()  # SIGTERM: _stop_game raises inside the game
+            process.terminate()  # SIGTERM: _stop_game interrupts the game in progress
     seen = {r.seed for r in batch.results}
     for future in futures:
         if future.cancelled() or (not future.done() and not _settles(future)):
