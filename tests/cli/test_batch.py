@@ -13,7 +13,14 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner
 
-from sandbox.batch import GameResult, jobs_for, run_batch, uses_local_model, worker_count
+from sandbox.batch import (
+    BatchResult,
+    GameResult,
+    jobs_for,
+    run_batch,
+    uses_local_model,
+    worker_count,
+)
 from sandbox.cli import app
 from sandbox.config import load_config, parse_config
 from sandbox.core.game import Game
@@ -251,7 +258,6 @@ def test_ctrl_c_mid_game_says_how_many_finished(
 ) -> None:
     from sandbox.session import play_game as real_play
 
-
     def interrupted_at_seed_3(loaded: Any, seed: int, out: Path, **kw: Any) -> Any:
         if seed == 3:
             raise KeyboardInterrupt
@@ -276,3 +282,23 @@ def test_local_models_are_detected_and_jobs_zero_means_every_cpu() -> None:
     )
     assert uses_local_model(local) and not uses_local_model(remote)
     assert worker_count(0) >= 1 and worker_count(3) == 3
+
+
+def test_a_local_model_batch_plays_with_one_job_and_says_so(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    local = '[[agent]]\nkind = "llm"\nmodel = "local/smollm2"\nseats = [3]\n'
+    asked: list[int] = []
+
+    def no_games(jobs: Any, workers: int, on_result: Any) -> BatchResult:
+        asked.append(workers)  # the model itself is not started here
+        return BatchResult()
+
+    monkeypatch.setattr("sandbox.cli.run_batch", no_games)
+    result = invoke("batch", str(killer_file(tmp_path, extra=local)), "--games", "4", "--jobs", "2")
+    assert asked == [1]
+    assert "note:" in result.stderr and "--jobs 1" in result.stderr
+    sound = invoke(
+        "batch", str(killer_file(tmp_path, name="b.toml")), "--games", "4", "--jobs", "2"
+    )
+    assert sound.exit_code == 0 and asked == [1, 2] and "note:" not in sound.stderr
