@@ -231,10 +231,11 @@ def _run_pool(
 ) -> None:
     context = multiprocessing.get_context("spawn")
     pool = ProcessPoolExecutor(min(workers, len(jobs)), context, initializer=_worker_setup)
-    futures = [pool.submit(play_one, job) for job in jobs]
+    seeds = {pool.submit(play_one, job): job.seed for job in jobs}
+    futures = list(seeds)
     try:
         for future in as_completed(futures):
-            result = future.result()
+            result = _result_of(future, seeds[future])
             batch.results.append(result)
             on_result(result)
     except KeyboardInterrupt:
@@ -242,6 +243,14 @@ def _run_pool(
         raise
     finally:
         pool.shutdown(wait=True, cancel_futures=True)
+
+
+def _result_of(future: Future[GameResult], seed: int) -> GameResult:
+    """A worker that died (killed, out of memory) fails its game, not the batch."""
+    try:
+        return future.result()
+    except Exception as err:
+        return GameResult(seed, None, error=one_line(err))
 
 
 def _stop_workers(

@@ -302,3 +302,16 @@ def test_a_local_model_batch_plays_with_one_job_and_says_so(
         "batch", str(killer_file(tmp_path, name="b.toml")), "--games", "4", "--jobs", "2"
     )
     assert sound.exit_code == 0 and asked == [1, 2] and "note:" not in sound.stderr
+
+
+def test_a_dead_worker_fails_its_game_with_the_seed() -> None:
+    from concurrent.futures import Future
+    from concurrent.futures.process import BrokenProcessPool
+
+    from sandbox.batch import _result_of
+
+    future: Future[GameResult] = Future()
+    future.set_exception(BrokenProcessPool("a worker died\nabruptly"))
+    result = _result_of(future, 42)
+    assert result.seed == 42 and not result.finished
+    assert result.error == "BrokenProcessPool: a worker died abruptly"
