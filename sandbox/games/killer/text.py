@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
+from typing import Any
 
 from sandbox.core.events import Event
 from sandbox.core.variant import for_language
@@ -132,51 +133,51 @@ def _chinese(config: KillerConfig) -> str:
 
 def describe(event: Event) -> str | None:
     """One readable line per Killer event, or None for events of other kinds."""
-    if isinstance(event, ev.GameStarted):
-        return (f"Killer with {event.players} players: {event.killers} killers, "
-                f"{event.police} police.")
-    if isinstance(event, ev.RoleCard):
-        return f"Seat {event.seat} is dealt the {event.role} card."
-    if isinstance(event, ev.TeamList):
-        return f"The {event.role} team is seats {list(event.members)}."
-    if isinstance(event, ev.NightFell):
-        return f"Night {event.night} falls."
-    if isinstance(event, ev.Opinions):
-        return f"Night {event.night} {event.role} opinions: {_pairs(event.opinions)}."
-    if isinstance(event, ev.KillChosen):
-        who = "nobody" if event.target is None else f"seat {event.target}"
-        return f"The killers choose {who}{' (seeded draw)' if event.tie_break else ''}."
-    if isinstance(event, ev.PoliceTurn):
-        return "The killers close their eyes; the police open theirs."
-    if isinstance(event, ev.CheckResult):
-        if event.suspect is None:
-            return "The police check nobody."
-        return f"The judge tells the police: seat {event.suspect} is {event.answer}."
-    if isinstance(event, ev.Dawn):
-        if event.victim is None:
-            return f"Day {event.day} dawns; nobody died in the night."
-        return f"Day {event.day} dawns; seat {event.victim} was killed{_role(event.role)}."
-    if isinstance(event, ev.PhaseStarted):
-        return _phase(event)
-    if isinstance(event, ev.Speech):
-        return f"Seat {event.seat} says: {event.text or '(pass)'}"
-    if isinstance(event, ev.LastWords):
-        return f"Seat {event.seat}'s last words: {event.text or '(pass)'}"
-    if isinstance(event, ev.Ballots):
-        return f"Ballots (round {event.round}): {_pairs(event.ballots)}."
-    if isinstance(event, ev.VotedOut):
-        return f"Seat {event.seat} is voted out{_role(event.role)}."
-    if isinstance(event, ev.NobodyOut):
-        return "Nobody voted; nobody is out."
-    if isinstance(event, ev.Tied):
-        return f"Tie between seats {list(event.tied)} (tie round {event.round})."
-    if isinstance(event, ev.ForcedDraw):
-        return f"Still tied between {list(event.tied)}: the game is a forced draw."
-    if isinstance(event, ev.Conceded):
-        return f"Seat {event.seat} concedes for the {event.side} side."
-    if isinstance(event, ev.DayLimitReached):
-        return f"Day {event.day} was the last day: draw by limit."
-    return None
+    line = _DESCRIBE.get(type(event))
+    return None if line is None else line(event)
+
+
+def _kill_chosen(e: ev.KillChosen) -> str:
+    who = "nobody" if e.target is None else f"seat {e.target}"
+    return f"The killers choose {who}{' (seeded draw)' if e.tie_break else ''}."
+
+
+def _check_result(e: ev.CheckResult) -> str:
+    if e.suspect is None:
+        return "The police check nobody."
+    return f"The judge tells the police: seat {e.suspect} is {e.answer}."
+
+
+def _dawn(e: ev.Dawn) -> str:
+    if e.victim is None:
+        return f"Day {e.day} dawns; nobody died in the night."
+    return f"Day {e.day} dawns; seat {e.victim} was killed{_role(e.role)}."
+
+
+# One entry per event kind: the referee's one-line wording of it.
+_DESCRIBE: dict[type[Event], Callable[[Any], str]] = {
+    ev.GameStarted: lambda e: (
+        f"Killer with {e.players} players: {e.killers} killers, {e.police} police."
+    ),
+    ev.RoleCard: lambda e: f"Seat {e.seat} is dealt the {e.role} card.",
+    ev.TeamList: lambda e: f"The {e.role} team is seats {list(e.members)}.",
+    ev.NightFell: lambda e: f"Night {e.night} falls.",
+    ev.Opinions: lambda e: f"Night {e.night} {e.role} opinions: {_pairs(e.opinions)}.",
+    ev.KillChosen: _kill_chosen,
+    ev.PoliceTurn: lambda e: "The killers close their eyes; the police open theirs.",
+    ev.CheckResult: _check_result,
+    ev.Dawn: _dawn,
+    ev.PhaseStarted: lambda e: _phase(e),
+    ev.Speech: lambda e: f"Seat {e.seat} says: {e.text or '(pass)'}",
+    ev.LastWords: lambda e: f"Seat {e.seat}'s last words: {e.text or '(pass)'}",
+    ev.Ballots: lambda e: f"Ballots (round {e.round}): {_pairs(e.ballots)}.",
+    ev.VotedOut: lambda e: f"Seat {e.seat} is voted out{_role(e.role)}.",
+    ev.NobodyOut: lambda e: "Nobody voted; nobody is out.",
+    ev.Tied: lambda e: f"Tie between seats {list(e.tied)} (tie round {e.round}).",
+    ev.ForcedDraw: lambda e: f"Still tied between {list(e.tied)}: the game is a forced draw.",
+    ev.Conceded: lambda e: f"Seat {e.seat} concedes for the {e.side} side.",
+    ev.DayLimitReached: lambda e: f"Day {e.day} was the last day: draw by limit.",
+}
 
 
 def _phase(event: ev.PhaseStarted) -> str:
