@@ -135,6 +135,13 @@ def load_config(path: Path) -> LoadedConfig:
         raw = tomllib.loads(path.read_text(encoding="utf-8"))
     except FileNotFoundError:
         raise ConfigError(f"{path}: no such file") from None
+    except IsADirectoryError:
+        raise ConfigError(f"{path}: is a folder, not a game file") from None
+    except UnicodeDecodeError as err:
+        why = f"{err.reason} at byte {err.start}"
+        raise ConfigError(f"{path}: not a UTF-8 text file ({why})") from None
+    except OSError as err:
+        raise ConfigError(f"{path}: cannot be read ({err.strerror or err})") from None
     except tomllib.TOMLDecodeError as err:
         raise ConfigError(f"{path}: not valid TOML: {err}") from None
     return parse_config(raw, path)
@@ -147,8 +154,9 @@ def parse_config(raw: Mapping[str, Any], source: Path | None = None) -> LoadedCo
     except ValidationError as err:
         raise ConfigError(where + describe_error(err)) from None
     if file.variant not in variant_names():
+        allowed = ", ".join(variant_names())
         raise ConfigError(
-            f"{where}variant: '{file.variant}' is not a game here; allowed: {variant_names()}"
+            f"{where}variant: '{file.variant}' is not a game here; allowed: {allowed}"
         )
     variant = get_variant(file.variant)
     try:
@@ -157,12 +165,66 @@ def parse_config(raw: Mapping[str, Any], source: Path | None = None) -> LoadedCo
         raise ConfigError(where + describe_error(err, section="rules")) from None
     except ValueError as err:
         raise ConfigError(f"{where}{err}") from None
+    try:
+        check_agents(file, variant, game_config)
+    except ConfigError as err:
+        raise ConfigError(f"{where}{err}") from None
+    return LoadedConfig(file, variant, game_config, source)
+
+
+def role_matches(selector: str, role: str) -> bool:
+    """'wolves' matches 'wolves' and 'wolves/elite'; 'killer' matches 'killer'."""
+    return role == selector or role.startswith(selector + "/")
+
+
+def check_agents(file: GameFile, variant: Variant[Any], game_config: BaseModel) -> None:
+    """What the agent tables can only be checked against once the variant is known:
+    seat ranges, role selectors and scripted entries (a typo must never silently
+    select nothing or stop a game halfway)."""
     seats = variant.seat_count(game_config)
-    for spec in file.agent:
+    labels = variant.role_labels(game_config)
+    decisions = variant.decision_fields(game_config)
+    named = [("default_agent", file.default_agent)]
+    named += [(f"agent[{i}]", spec) for i, spec in enumerate(file.agent, 1)]
+    for name, spec in named:
         bad = [s for s in spec.seats or [] if not 1 <= s <= seats]
         if bad:
-            raise ConfigError(f"{where}agent.seats: {bad} out of range; allowed: 1..{seats}")
-    return LoadedConfig(file, variant, game_config, source)
+            shown = ", ".join(str(s) for s in bad)
+            raise ConfigError(f"{name}.seats: {shown} out of range; allowed: 1..{seats}")
+        if spec.role is not None and labels and not any(role_matches(spec.role, r) for r in labels):
+            raise ConfigError(
+                f"{name}.role: '{spec.role}' matches no role; roles: {', '.join(labels)}"
+            )
+        if decisions:
+            check_script(name, spec.decisions, decisions)
+
+
+# Keys of a scripted entry that are not answer fields.
+SCRIPT_KEYS = frozenset({"decision", "note"})
+
+
+def check_script(
+    name: str, entries: Sequence[Mapping[str, Any]], decisions: Mapping[str, tuple[str, ...]]
+) -> None:
+    """Each scripted entry names a decision of the variant (if it names one) and
+    only answer fields that decision (or, unnamed, any decision) has."""
+    every_field = sorted({f for fields in decisions.values() for f in fields})
+    for index, entry in enumerate(entries, 1):
+        where = f"{name}.decisions[{index}]"
+        wanted = entry.get("decision")
+        if wanted is not None and wanted not in decisions:
+            raise ConfigError(
+                f"{where}.decision: '{wanted}' is not a decision of this game; "
+                f"allowed: {', '.join(decisions)}"
+            )
+        allowed = decisions[wanted] if wanted is not None else every_field
+        unknown = [k for k in entry if k not in SCRIPT_KEYS and k not in allowed]
+        if unknown:
+            of = f" of '{wanted}'" if wanted is not None else ""
+            raise ConfigError(
+                f"{where}: '{unknown[0]}' is not an answer field{of}; "
+                f"allowed: {', '.join([*allowed, *sorted(SCRIPT_KEYS)])}"
+            )
 
 
 def field_path(loc: Sequence[int | str]) -> str:

@@ -7,7 +7,7 @@ from collections.abc import Mapping
 
 from sandbox.agents.base import Agent
 from sandbox.agents.simple import RandomAgent, ScriptedAgent
-from sandbox.config import AgentSpec, LoadedConfig
+from sandbox.config import AgentSpec, LoadedConfig, role_matches
 from sandbox.core.rng import derive_rng
 
 
@@ -26,9 +26,7 @@ def spec_for(loaded: LoadedConfig, seat: int, role: str) -> AgentSpec:
     return chosen
 
 
-def role_matches(selector: str, role: str) -> bool:
-    """'wolves' matches 'wolves' and 'wolves/elite'; 'killer' matches 'killer'."""
-    return role == selector or role.startswith(selector + "/")
+__all__ = ["AgentSetupError", "build_agent", "build_agents", "role_matches", "spec_for"]
 
 
 def seat_seed(game_seed: int, seat: int) -> int:

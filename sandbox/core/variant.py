@@ -156,6 +156,17 @@ class Variant(ABC, Generic[S]):
     def rules_text(self, config: BaseModel, language: str = "en") -> str:
         """The rules with the active rulings, citing rule IDs."""
 
+    def role_labels(self, config: BaseModel) -> tuple[str, ...]:
+        """Optional: every label ``roles`` can give under ``config``, so that a game
+        file's role selector can be checked before play. Empty means unknown."""
+        return ()
+
+    def decision_fields(self, config: BaseModel) -> Mapping[str, tuple[str, ...]]:
+        """Optional: each decision name this variant may ask, with the field names
+        of its answer, so that scripted seats can be checked before play. Empty
+        means unknown."""
+        return {}
+
     def parse_config(self, raw: Mapping[str, Any]) -> BaseModel:
         return self.config_model.model_validate(dict(raw))
 

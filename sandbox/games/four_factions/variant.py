@@ -30,6 +30,16 @@ from sandbox.games.four_factions.view import build_view, view_fold
 PAIRS_DECIDED = "pairs_decided"
 DAY_LIMIT = "day_limit"
 
+# The answer fields of each decision (see requests.py).
+DECISION_FIELDS: Mapping[str, tuple[str, ...]] = {
+    "proofs": ("am", "speech"),  # FF-13
+    "accusation": ("target", "faction", "speech"),  # FF-14
+    "protection": ("target", "speech"),  # FF-15
+    "speak": ("speech",),  # FF-17
+    "loadout": ("weapon", "shield"),  # FF-5
+    "attack": ("target",),  # FF-19
+}
+
 
 def _cfg(config: BaseModel) -> FourFactionsConfig:
     assert isinstance(config, FourFactionsConfig)
@@ -103,6 +113,13 @@ class FourFactions(Variant[FFState]):
             s: f"{f}/{'elite' if state.elite[s] else 'regular'}"
             for s, f in sorted(state.faction.items())
         }
+
+    def role_labels(self, config: BaseModel) -> tuple[str, ...]:
+        # the same "faction/rank" labels as roles() (FF-2, FF-3)
+        return tuple(f"{f}/{rank}" for f in FACTIONS for rank in ("elite", "regular"))
+
+    def decision_fields(self, config: BaseModel) -> Mapping[str, tuple[str, ...]]:
+        return DECISION_FIELDS
 
     def rules_text(self, config: BaseModel, language: str = "en") -> str:
         return rules_text(_cfg(config), language)

@@ -24,6 +24,15 @@ SUMMARIES = {
     "day_limit": "The day limit passed without an end: a draw by limit (KG-12 ruling).",
 }
 
+# The answer fields of each decision (see rules.py); 'concede' only when KG-13 allows it.
+DECISION_FIELDS: Mapping[str, tuple[str, ...]] = {
+    rules.KILL: ("target",),  # KG-3
+    rules.SUSPECT: ("suspect",),  # KG-4
+    rules.LAST: ("speech",),  # KG-6
+    rules.SPEAK: ("speech", "concede"),  # KG-8, KG-13
+    rules.BALLOT: ("target",),  # KG-9, KG-10
+}
+
 
 def _config(config: BaseModel) -> KillerConfig:
     assert isinstance(config, KillerConfig)
@@ -113,6 +122,12 @@ class Killer(Variant[KillerState]):
 
     def roles(self, state: KillerState) -> Mapping[int, str]:
         return dict(state.roles)
+
+    def role_labels(self, config: BaseModel) -> tuple[str, ...]:
+        return (KILLER, POLICE, CIVILIAN)  # KG-1
+
+    def decision_fields(self, config: BaseModel) -> Mapping[str, tuple[str, ...]]:
+        return DECISION_FIELDS
 
     def rules_text(self, config: BaseModel, language: str = "en") -> str:
         return text.rules_text(_config(config), language)

@@ -1,0 +1,144 @@
+"""Game-file problems that are caught before any game starts: unreadable files,
+role selectors and scripted entries that cannot match the variant, seat ranges."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from typer.testing import CliRunner
+
+from sandbox.cli import app
+from sandbox.config import load_config
+from sandbox.core.errors import ConfigError
+from tests.cli.conftest import ToyFile
+
+
+def invoke(*args: str) -> Any:
+    return CliRunner().invoke(app, list(args))
+
+
+def one_error_line(result: Any) -> str:
+    assert result.exit_code == 2, (result.stdout, result.stderr)
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error: "), result.stderr
+    assert "Traceback" not in result.stderr
+    return str(lines[0])
+
+
+def killer_file(tmp_path: Path, body: str, name: str = "k.toml") -> Path:
+    path = tmp_path / name
+    text = f'variant = "killer"\nseed = 3\n[run]\nout = "{tmp_path / "out"}"\n{body}'
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+@pytest.fixture
+def binary(tmp_path: Path) -> Path:
+    path = tmp_path / "binary.toml"
+    path.write_bytes(b"\xff\xfe garbage \x00\x81")
+    return path
+
+
+@pytest.fixture
+def toy_transcript(toy_file: ToyFile) -> tuple[Path, int]:
+    """A finished toy game and a valid fork point in it."""
+    result = invoke("run", str(toy_file()), "--json")
+    path = Path(json.loads(result.stdout)["transcript"])
+    lines = [json.loads(x) for x in path.read_text().splitlines()]
+    step = next(x["seq"] for x in lines if x.get("kind") == "core.step")
+    return path, step + 1
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        ["validate", "{f}"],
+        ["run", "{f}"],
+        ["batch", "{f}", "--games", "1"],
+        ["rules", "killer", "--config", "{f}"],
+    ],
+)
+def test_a_file_that_is_not_utf8_is_one_error_line(binary: Path, command: list[str]) -> None:
+    line = one_error_line(invoke(*[part.format(f=binary) for part in command]))
+    assert str(binary) in line and "not a UTF-8 text file" in line
+
+
+def test_fork_with_a_binary_config_is_one_error_line(
+    binary: Path, toy_transcript: tuple[Path, int]
+) -> None:
+    path, at = toy_transcript
+    line = one_error_line(invoke("fork", str(path), "--at", str(at), "--config", str(binary)))
+    assert "not a UTF-8 text file" in line
+
+
+def test_a_folder_given_as_game_file_is_one_error_line(tmp_path: Path) -> None:
+    line = one_error_line(invoke("validate", str(tmp_path)))
+    assert "is a folder" in line
+
+
+def test_a_role_selector_that_matches_no_role_is_refused(tmp_path: Path) -> None:
+    typo = killer_file(tmp_path, '[[agent]]\nkind = "random"\nrole = "polce"\n')
+    line = one_error_line(invoke("validate", str(typo)))
+    assert "agent[1].role: 'polce' matches no role" in line
+    assert "killer, police, civilian" in line
+
+
+@pytest.mark.parametrize("selector", ["wolves", "wolves/elite", "army/regular"])
+def test_four_factions_selectors_match_by_prefix(tmp_path: Path, selector: str) -> None:
+    path = tmp_path / "ff.toml"
+    path.write_text(
+        f'variant = "four_factions"\n[[agent]]\nkind = "random"\nrole = "{selector}"\n',
+        encoding="utf-8",
+    )
+    assert load_config(path).file.agent[0].role == selector
+
+
+@pytest.mark.parametrize("selector", ["wolf", "wolves/", "elite", "wolves/elites"])
+def test_four_factions_selectors_that_are_no_prefix_are_refused(
+    tmp_path: Path, selector: str
+) -> None:
+    path = tmp_path / "ff.toml"
+    path.write_text(
+        f'variant = "four_factions"\n[[agent]]\nkind = "random"\nrole = "{selector}"\n',
+        encoding="utf-8",
+    )
+    with pytest.raises(ConfigError, match="wolves/elite, wolves/regular"):
+        load_config(path)
+
+
+def test_the_seat_range_error_names_the_agent_table(tmp_path: Path) -> None:
+    far = killer_file(
+        tmp_path, '[[agent]]\nkind = "random"\nseats = [1]\n[[agent]]\nkind="random"\nseats=[13]\n'
+    )
+    line = one_error_line(invoke("validate", str(far)))
+    assert "agent[2].seats: 13 out of range; allowed: 1..12" in line
+
+
+@pytest.mark.parametrize(
+    ("entry", "expect"),
+    [
+        ('{decision = "vot", target = 3}', "agent[1].decisions[1].decision: 'vot' is not"),
+        ('{decision = "vote", targt = 3}', "agent[1].decisions[1]: 'targt' is not an answer"),
+        ('{suspct = 3}', "agent[1].decisions[1]: 'suspct' is not an answer field"),
+    ],
+)
+def test_scripted_entries_are_checked_before_play(
+    tmp_path: Path, entry: str, expect: str
+) -> None:
+    script = f'[[agent]]\nkind = "scripted"\nseats = [1]\ndecisions = [{entry}]\n'
+    bad = killer_file(tmp_path, script)
+    assert expect in one_error_line(invoke("validate", str(bad)))
+    one_error_line(invoke("run", str(bad), "--quiet"))
+    assert not (tmp_path / "out").exists()  # refused before any transcript is written
+
+
+def test_good_scripted_entries_pass(tmp_path: Path) -> None:
+    good = killer_file(
+        tmp_path,
+        '[[agent]]\nkind = "scripted"\nseats = [1]\nskip_unlisted = true\n'
+        'decisions = [{decision = "vote", target = 2, note = "hm"}, {speech = "hi"}]\n',
+    )
+    assert invoke("validate", str(good)).exit_code == 0
