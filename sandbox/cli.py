@@ -552,7 +552,7 @@ def _nothing_read(paths: list[Path], skipped: list[tuple[str, str]]) -> NoReturn
 
 
 def _print_variant_stats(console: Console, name: str, figures: dict[str, Any]) -> None:
-    console.rule(f"[bold]{name}[/bold] · {figures['games']} games")
+    console.rule(f"[bold]{name}[/bold] · {plural(figures['games'], 'game')}")
     if figures["unfinished"]:
         console.print(f"unfinished (left out): {figures['unfinished']}")
     if figures["rated"] < figures["games"]:
@@ -569,8 +569,19 @@ def _print_variant_stats(console: Console, name: str, figures: dict[str, Any]) -
     console.print(
         f"repairs {figures['repairs']} · calls {figures['calls']} · tokens "
         f"{figures['tokens_in']}/{figures['tokens_out']} · cost ${figures['cost']:.4f}"
-        f" · latency {figures['latency_s'] or '-'}"
+        f" · latency {latency_text(figures['latency_s'])}"
     )
+
+
+def plural(count: int, noun: str) -> str:
+    return f"{count} {noun}" if count == 1 else f"{count} {noun}s"
+
+
+def latency_text(latency: dict[str, float] | None) -> str:
+    """'mean 0.08 s · p50 0.01 s · …' from the stats figures; '-' without calls."""
+    if not latency:
+        return "-"
+    return " · ".join(f"{name} {seconds:.2f} s" for name, seconds in latency.items())
 
 
 def _rate(cell: dict[str, Any]) -> str:

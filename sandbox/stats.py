@@ -102,7 +102,7 @@ def gather(paths: Iterable[Path]) -> tuple[dict[str, VariantStats], list[tuple[s
             transcript = load(path)
             facts = game_facts(transcript)
         except (TranscriptError, OSError, ValueError, KeyError, TypeError, AttributeError) as err:
-            skipped.append((str(path), _one_line(err)))
+            skipped.append((str(path), _why(path, err)))
             continue
         bucket = per_variant.setdefault(str(transcript.header.get("variant")), VariantStats())
         if facts is None:
@@ -112,8 +112,10 @@ def gather(paths: Iterable[Path]) -> tuple[dict[str, VariantStats], list[tuple[s
     return per_variant, skipped
 
 
-def _one_line(err: Exception) -> str:
-    return (str(err) or type(err).__name__).splitlines()[0]
+def _why(path: Path, err: Exception) -> str:
+    """The first line of the reason, without the path the listing already shows."""
+    line = (str(err) or type(err).__name__).splitlines()[0]
+    return line.removeprefix(f"{path}: ") or line
 
 
 def rate_with_ci(

@@ -19,6 +19,7 @@ FALLBACK_INVALID = "invalid"  # answers kept breaking the rules after repairs
 FALLBACK_PROVIDER = "provider"  # the model provider stayed unavailable
 FALLBACK_TIMEOUT = "timeout"  # no answer in time
 FALLBACK_EXHAUSTED = "exhausted"  # a scripted seat ran out of decisions (default: fallback)
+FALLBACK_UNLISTED = "unlisted"  # a scripted seat skipped a request its script does not list
 FALLBACK_QUIT = "quit"  # a human left the game
 
 

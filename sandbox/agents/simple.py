@@ -9,6 +9,7 @@ from typing import Any, Literal
 from sandbox.agents.base import (
     FALLBACK_EXHAUSTED,
     FALLBACK_INVALID,
+    FALLBACK_UNLISTED,
     Agent,
     AgentAnswer,
     DecisionContext,
@@ -61,7 +62,8 @@ class ScriptedAgent(Agent):
 
     An entry may name the decision it answers (``"decision": "vote"``); a
     mismatch is a scenario error, unless ``skip_unlisted`` is set: then the
-    request gets the referee's fallback and the entry waits for its decision
+    request gets the referee's fallback (reason FALLBACK_UNLISTED) and the entry
+    waits for its decision
     (handy for scenarios that only care about, say, night 4). When the list
     runs out the seat continues as ``then``: ``"fallback"`` (the referee's
     documented fallback, the default)
@@ -95,7 +97,7 @@ class ScriptedAgent(Agent):
         entry = dict(self.queue[self.used])
         wanted = entry.pop("decision", None)
         if self.skip_unlisted and wanted is not None and wanted != ctx.request.decision:
-            return AgentAnswer(None, fallback_reason=FALLBACK_EXHAUSTED)
+            return AgentAnswer(None, fallback_reason=FALLBACK_UNLISTED)
         self.used += 1
         where = f"seat {ctx.seat}, scripted decision #{self.used}"
         if wanted is not None and wanted != ctx.request.decision:

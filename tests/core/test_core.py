@@ -8,7 +8,7 @@ import pytest
 
 from sandbox.agents.simple import RandomAgent, ScriptedAgent, ScriptError
 from sandbox.core.errors import IllegalDecision, UnknownRequest
-from sandbox.core.events import event_from_json
+from sandbox.core.events import DecisionMade, event_from_json
 from sandbox.core.game import Game
 from sandbox.runner import Runner
 from tests.core.toy import Secret, Toy, ToyConfig
@@ -102,6 +102,22 @@ def test_scripted_agent_plays_in_order_then_falls_back() -> None:
     said = [e for e in game.events if e.kind == "toy.said"]
     assert said and said[0].to_json()["data"]["text"] == "hello"
     assert runner.stats.fallback_count("exhausted") >= 1
+
+
+def test_skipped_requests_are_unlisted_not_exhausted() -> None:
+    """skip_unlisted passes over requests before the script is used up: that is
+    its own fallback reason, so stats never mistake it for a script that ran out."""
+    game = Game.new(TOY, ToyConfig(), 2)
+    waits_for_speech = ScriptedAgent([{"decision": "speak", "speech": "hi"}], skip_unlisted=True)
+    agents = {1: waits_for_speech, 2: RandomAgent(2), 3: RandomAgent(3)}
+    runner = Runner(game, agents, abort_share=None)
+    asyncio.run(runner.run())
+    reasons = [
+        e.fallback_reason for e in game.events if isinstance(e, DecisionMade) and e.seat == 1
+    ]
+    assert reasons[0] == "unlisted"
+    if waits_for_speech.used == 0:  # never reached its entry: every request was unlisted
+        assert set(reasons) == {"unlisted"}
 
 
 def test_broken_script_fails_loudly() -> None:
