@@ -37,8 +37,8 @@ table.outcome td,table.outcome th{border:1px solid #ccc;padding:.25rem .7rem}
 </style></head><body>
 <h1>{{ t.title }}</h1>
 <dl class="facts">{% for k, v in t.facts %}<dt>{{ k }}</dt><dd>{{ v }}</dd>{% endfor %}</dl>
-{% if t.private %}<div class="card"><strong>Your card:</strong>
-{% for k, v in t.private.items() %}{{ k }}: {{ v }}{% if not loop.last %}, {% endif %}{% endfor %}
+{% if t.card %}<div class="card"><strong>Your card:</strong>
+{% for k, v in t.card %}<br>{{ k }}: {{ v }}{% endfor %}
 </div>{% endif %}
 {% for s in t.sections %}<section><h2>{{ s.title }}</h2>
 {% for e in s.entries %}
@@ -46,10 +46,9 @@ table.outcome td,table.outcome th{border:1px solid #ccc;padding:.25rem .7rem}
 <cite>Seat {{ e.speaker }} says:</cite>{{ e.text }}</blockquote>
 {% elif e.category == "decision" %}<div class="entry decision" id="e{{ e.seq }}">{{ e.text }}
 <span class="aud">{{ e.audience }}</span></div>
-{% for c in e.calls %}<div class="call">call: {{ c }}</div>{% endfor %}
-{% elif e.category == "ending" %}<div class="entry ending" id="e{{ e.seq }}">{{ e.text }}</div>
 {% else %}<div class="entry referee" id="e{{ e.seq }}">Referee: {{ e.text }}
 <span class="aud">{{ e.audience }}</span></div>{% endif %}
+{% for c in e.calls %}<div class="call">call: {{ c }}</div>{% endfor %}
 {% endfor %}</section>{% endfor %}
 <h2>Outcome</h2>
 {% if t.outcome_summary %}<p>{{ t.outcome_summary }}</p>{% else %}

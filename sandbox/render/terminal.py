@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
 from typing import Any
 
@@ -12,15 +13,16 @@ from rich.table import Table
 from sandbox.core.events import DecisionMade, Event, GameEnded, StepResolved
 from sandbox.core.game import Game
 from sandbox.core.variant import HistoryItem
+from sandbox.render.readable import fact_lines
 from sandbox.render.timeline import (
     DECISION,
-    ENDING,
     SPEECH,
     Entry,
     Timeline,
+    quoted_by,
 )
 
-STYLES = {SPEECH: "white", DECISION: "dim", ENDING: "bold green", "referee": "bold cyan"}
+STYLES = {SPEECH: "white", DECISION: "dim", "referee": "bold cyan"}
 
 
 def entry_text(entry: Entry) -> str:
@@ -28,7 +30,7 @@ def entry_text(entry: Entry) -> str:
     if entry.category == SPEECH:
         return f'[bold]Seat {entry.speaker}[/bold]: "{escape(entry.text)}"'
     style = STYLES.get(entry.category, "bold cyan")
-    prefix = "[Referee] " if entry.category not in (DECISION, ENDING) else ""
+    prefix = "[Referee] " if entry.category != DECISION else ""
     return f"[{style}]{prefix}{escape(entry.text)}[/{style}]"
 
 
@@ -36,8 +38,8 @@ def print_timeline(console: Console, timeline: Timeline) -> None:
     console.rule(f"[bold]{escape(timeline.title)}")
     for key, value in timeline.facts:
         console.print(f"[dim]{key}:[/dim] {escape(value)}")
-    if timeline.private:
-        console.print(f"[magenta]Your card:[/magenta] {escape(_card(timeline.private))}")
+    if timeline.card:
+        print_card(console, timeline.private)
     for section in timeline.sections:
         console.rule(escape(section.title), style="blue")
         for entry in section.entries:
@@ -59,8 +61,11 @@ def print_outcome(console: Console, timeline: Timeline) -> None:
     console.print(table)
 
 
-def _card(private: Mapping[str, Any]) -> str:
-    return ", ".join(f"{k}: {v}" for k, v in private.items())
+def print_card(console: Console, private: Mapping[str, Any]) -> None:
+    """The seat's role card, one fact a line, in words."""
+    console.print("[magenta]Your card:[/magenta]")
+    for key, words in fact_lines(private):
+        console.print(f"  [magenta]{escape(key)}:[/magenta] {escape(words)}")
 
 
 class LiveRenderer:
@@ -70,8 +75,14 @@ class LiveRenderer:
         self.console = console
         self.seat = seat
         self._card_shown = False
+        # A decision waits for the next event: if that event repeats it (a speech
+        # and its announcement), only the announcement is shown.
+        self._held: DecisionMade | None = None
 
     def on_event(self, game: Game, seq: int, event: Event) -> None:
+        if isinstance(event, GameEnded):
+            self._release(None)
+            return  # the outcome is printed after the stream, in words and as a table
         if self.seat is None:
             self._referee(game, event)
         elif _visible(game, self.seat, seq):
@@ -80,26 +91,44 @@ class LiveRenderer:
     def _referee(self, game: Game, event: Event) -> None:
         if isinstance(event, StepResolved):
             return
+        self._release(event)
         if isinstance(event, DecisionMade):
-            fallback = f" (fallback: {event.fallback_reason})" if event.fallback else ""
-            answer = ", ".join(f"{k}={v!r}" for k, v in event.payload.items())
-            self.console.print(
-                f"[dim]seat {event.seat} · {event.decision}: {escape(answer)}{fallback}[/dim]"
-            )
+            self._held = event
             return
-        style = "bold green" if isinstance(event, GameEnded) else "cyan"
         text = escape(game.variant.describe_event(event))
-        self.console.print(f"[{style}]{text}[/{style}]")
+        self.console.print(f"[cyan]{text}[/cyan]")
+
+    def _release(self, following: Event | None) -> None:
+        """Print the held decision unless ``following`` says the same thing."""
+        held, self._held = self._held, None
+        if held is None or quoted_by(held, following):
+            return
+        fallback = f" (fallback: {held.fallback_reason})" if held.fallback else ""
+        answer = ", ".join(f"{k}={_shown(v)}" for k, v in held.payload.items())
+        self.console.print(
+            f"[dim]seat {held.seat} · {held.decision}: {escape(answer)}{fallback}[/dim]"
+        )
 
     def _seat(self, game: Game, seq: int) -> None:
         assert self.seat is not None
         view = game.view(self.seat)
         if not self._card_shown and view.private:
             self._card_shown = True
-            self.console.print(f"[magenta]Your card:[/magenta] {escape(_card(view.private))}")
+            print_card(self.console, view.private)
         for item in view.history:
             if item.seq == seq:
                 self.console.print(seat_item_text(game, item))
+
+
+def _shown(value: object) -> str:
+    """An answer value: text quoted (it is the player's), none for no choice."""
+    if value is None:
+        return "none"
+    if isinstance(value, str):
+        return json.dumps(value, ensure_ascii=False)
+    if isinstance(value, list | tuple):
+        return "[" + ", ".join(_shown(v) for v in value) + "]"
+    return str(value).lower() if isinstance(value, bool) else str(value)
 
 
 def _visible(game: Game, seat: int, seq: int) -> bool:

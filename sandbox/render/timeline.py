@@ -8,6 +8,8 @@ seed or other seats' roles).
 
 from __future__ import annotations
 
+import dataclasses
+import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -15,6 +17,7 @@ from typing import Any
 from sandbox.core.events import DecisionMade, Event, GameEnded, StepResolved
 from sandbox.core.variant import HistoryItem, Variant, get_variant
 from sandbox.core.visibility import Visibility
+from sandbox.render.readable import fact_lines
 from sandbox.transcript import Transcript
 
 SPEECH = "speech"
@@ -65,6 +68,11 @@ class Timeline:
     outcome_summary: str | None
     outcome_rows: list[OutcomeRow]
     finished: bool
+
+    @property
+    def card(self) -> list[tuple[str, str]]:
+        """The seat's role card as (label, words) lines, for people to read."""
+        return fact_lines(self.private)
 
 
 def audience_text(raw: object) -> str:
@@ -144,18 +152,40 @@ def _sections(
 ) -> list[Section]:
     sections: list[Section] = []
     current = Section(0, "setup")
-    for seq, event in pairs:
+    carried: tuple[str, ...] = ()  # calls of a decision whose line the next one repeats
+    for position, (seq, event) in enumerate(pairs):
         item = index.get(seq)
         if item is not None and (item.day, item.phase) != (current.day, current.phase):
             if current.entries:
                 sections.append(current)
             current = Section(item.day, item.phase)
+        following = pairs[position + 1][1] if position + 1 < len(pairs) else None
+        if isinstance(event, DecisionMade) and quoted_by(event, following):
+            carried += tuple(calls.get(event.request_id, ()))
+            continue
         entry = _entry(variant, seq, event, item, transcript.visibility[seq], calls)
         if entry is not None:
+            if carried:
+                entry = dataclasses.replace(entry, calls=carried + entry.calls)
+                carried = ()
             current.entries.append(entry)
     if current.entries:
         sections.append(current)
     return sections
+
+
+def quoted_by(decision: DecisionMade, following: Event | None) -> bool:
+    """Whether the next event repeats this decision word for word (a speech and
+    its public announcement), so that showing both would say it twice. A
+    fallback or a note is news of its own and always keeps its line."""
+    if following is None or decision.fallback or decision.note:
+        return False
+    data = following.to_json()["data"]
+    if data.get("seat") != decision.seat:
+        return False
+    texts = [v for v in decision.payload.values() if isinstance(v, str)]
+    shown = list(data.values())
+    return bool(texts) and all(text in shown for text in texts)
 
 
 def _entry(
@@ -180,8 +210,9 @@ def _entry(
             audience,
             tuple(calls.get(event.request_id, ())),
         )
-    category = ENDING if isinstance(event, GameEnded) else REFEREE
-    return Entry(seq, category, variant.describe_event(event), None, audience)
+    if isinstance(event, GameEnded):
+        return None  # the outcome is shown after the story, in words and as a table
+    return Entry(seq, REFEREE, variant.describe_event(event), None, audience)
 
 
 def _decision_text(event: DecisionMade) -> str:
@@ -200,7 +231,10 @@ def _plain(value: object) -> str:
     if isinstance(value, tuple | list):
         return "[" + ", ".join(_plain(v) for v in value) + "]"
     if isinstance(value, str):
-        return repr(value) if len(value) <= 80 else repr(value[:80] + "…")
+        shown = value if len(value) <= 80 else value[:80] + "…"
+        return json.dumps(shown, ensure_ascii=False)
+    if isinstance(value, bool):
+        return "true" if value else "false"
     return str(value)
 
 
@@ -261,18 +295,21 @@ def _summary(pairs: Sequence[tuple[int, Event]]) -> str | None:
 def _outcome_rows(
     transcript: Transcript, pairs: Sequence[tuple[int, Event]], seat: int | None
 ) -> list[OutcomeRow]:
+    """One row per seat. A seat always sees its own role and agent; once the game
+    is over every role is revealed (as ``run --as-seat`` shows at the end), while
+    the other seats' agents stay referee knowledge."""
     ended = next((e for _, e in pairs if isinstance(e, GameEnded)), None)
     roles = transcript.header.get("roles") or {}
     agents = transcript.header.get("agents") or {}
     rows = []
     for number in seat_numbers(transcript):
         key = str(number)
-        show_private = seat is None  # roles and agents are referee knowledge
+        own = seat is None or seat == number
         rows.append(
             OutcomeRow(
                 number,
-                str(roles.get(key)) if show_private else None,
-                str((agents.get(key) or {}).get("kind")) if show_private else None,
+                str(roles.get(key)) if own or ended is not None else None,
+                str((agents.get(key) or {}).get("kind")) if own else None,
                 ended.results.get(key) if ended else None,
             )
         )

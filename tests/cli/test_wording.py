@@ -11,13 +11,16 @@ from typing import Any
 from typer.testing import CliRunner
 
 from sandbox.cli import app, latency_text, plural
+from sandbox.render.timeline import build_timeline
+from sandbox.transcript import load
 from tests.cli.conftest import ToyFile
 
 REPR = re.compile(r"\{'|\['|\('|': |=\{|=\[|None\b")
 
 
 def invoke(*args: str) -> Any:
-    return CliRunner().invoke(app, list(args))
+    # wide enough that rich never wraps a line in the middle of a speech
+    return CliRunner().invoke(app, list(args), env={"COLUMNS": "300"})
 
 
 def run_json(config: Path, *extra: str) -> dict[str, Any]:
@@ -54,3 +57,85 @@ def test_stats_error_names_the_path_once(tmp_path: Path) -> None:
     empty.write_text("", encoding="utf-8")
     result = invoke("stats", str(empty))
     assert result.exit_code == 2 and result.stderr.count("empty.jsonl") == 1, result.stderr
+
+
+KILLER = """variant = "killer"
+seed = 1
+[run]
+out = "{out}"
+"""
+
+
+def killer_game(tmp_path: Path) -> tuple[Path, Any]:
+    """A baseline Killer game played with the live stream on; its config and the run."""
+    config = tmp_path / "k.toml"
+    config.write_text(KILLER.format(out=tmp_path / "out"), encoding="utf-8")
+    return config, invoke("run", str(config))
+
+
+def transcript_of(tmp_path: Path) -> Path:
+    (path,) = (tmp_path / "out").glob("killer-*.jsonl")
+    return path
+
+
+def speeches(path: Path) -> list[str]:
+    lines = [json.loads(x) for x in path.read_text().splitlines()]
+    kinds = ("killer.speech", "killer.last_words")
+    return [x["data"]["text"] for x in lines if x.get("kind") in kinds]
+
+
+def test_live_stream_says_each_speech_once_and_the_outcome_in_words(tmp_path: Path) -> None:
+    _, result = killer_game(tmp_path)
+    assert result.exit_code == 0, result.stderr
+    out = result.stdout
+    assert "core.game_ended" not in out and "results={" not in out
+    said = speeches(transcript_of(tmp_path))
+    assert said
+    lines = out.splitlines()
+    for text in set(said):
+        # once per time it was said: the announcement, never also the decision line
+        assert sum(1 for line in lines if line.endswith(": " + text)) == said.count(text)
+    assert "· speech:" not in out and "· last_words:" not in out
+    assert "kill_opinion: target=" in out  # sealed choices keep their decision line
+
+
+def test_referee_view_says_each_speech_once(tmp_path: Path) -> None:
+    killer_game(tmp_path)
+    path = transcript_of(tmp_path)
+    result = invoke("view", str(path))
+    assert result.exit_code == 0, result.stderr
+    flat = " ".join(result.stdout.split())
+    assert "core.game_ended" not in flat and "Outcome:" in flat
+    assert "· speech:" not in flat and "· last_words:" not in flat
+    assert "· vote: target=" in flat
+
+
+def test_seat_view_card_is_words_and_shows_its_own_row(tmp_path: Path) -> None:
+    killer_game(tmp_path)
+    path = transcript_of(tmp_path)
+    roles = json.loads(path.read_text().splitlines()[0])["roles"]
+    police = next(int(s) for s, r in roles.items() if r == "police")
+    result = invoke("view", str(path), "--seat", str(police))
+    assert result.exit_code == 0, result.stderr
+    card = result.stdout.split("Your card:")[1].split("Setup")[0]
+    assert "checks: night 1, suspect" in " ".join(card.split())
+    assert not REPR.search(card), card
+    # the game is over: every role is revealed, the seat's own agent too, no one else's
+    rows = [line for line in result.stdout.splitlines() if line.startswith("│")]
+    mine = next(r for r in rows if r.split("│")[1].strip() == str(police))
+    assert "police" in mine and "baseline" in mine
+    assert all(roles[r.split("│")[1].strip()] in r for r in rows)
+    others = [r for r in rows if r is not mine]
+    assert all("baseline" not in r for r in others)
+
+
+def test_unfinished_seat_view_shows_only_its_own_role(tmp_path: Path) -> None:
+    killer_game(tmp_path)
+    path = transcript_of(tmp_path)
+    lines = path.read_text().splitlines()
+    cut = tmp_path / "cut.jsonl"
+    cut.write_text("\n".join(lines[:40]) + "\n", encoding="utf-8")
+    roles = json.loads(lines[0])["roles"]
+    rows = build_timeline(load(cut), 3).outcome_rows
+    assert {row.seat: row.role for row in rows if row.role is not None} == {3: roles["3"]}
+    assert {row.seat: row.agent for row in rows if row.agent is not None} == {3: "baseline"}
