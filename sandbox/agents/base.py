@@ -9,7 +9,7 @@ from functools import cached_property
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from sandbox.core.requests import DecisionRequest
-from sandbox.core.variant import SeatView
+from sandbox.core.variant import HistoryItem, SeatView
 
 if TYPE_CHECKING:  # only for the annotation; agents never hold a Game at run time
     from sandbox.core.game import Game
@@ -36,6 +36,9 @@ class DecisionContext:
     view_fn: Callable[[], SeatView]
     validate: Callable[[object], dict[str, Any]]
     rules_text: str = ""
+    # The referee's one-line wording of a history item the seat saw (None: unknown),
+    # the same line `sandbox view` shows, for seats that show history to people.
+    describe_item: Callable[[HistoryItem], str] | None = None
 
     @classmethod
     def for_request(
@@ -49,6 +52,7 @@ class DecisionContext:
             view_fn=lambda: game.view(request.seat),
             validate=lambda payload: game.validate(request.id, payload),
             rules_text=rules_text,
+            describe_item=lambda item: game.variant.describe_event(game.events[item.seq]),
         )
 
     @cached_property

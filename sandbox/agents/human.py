@@ -10,8 +10,9 @@ get the referee's documented fallback, recorded as FALLBACK_QUIT.
 from __future__ import annotations
 
 import asyncio
+import re
 import sys
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import IO, Any
 
 from rich.console import Console
@@ -22,9 +23,12 @@ from sandbox.config import AgentSpec, LoadedConfig
 from sandbox.core.errors import IllegalDecision
 from sandbox.core.requests import Field, MultiChoice, Scalar, Text
 from sandbox.core.variant import HistoryItem
+from sandbox.render.readable import fact_lines, facts_text, label
+from sandbox.render.terminal import print_card
 
 QUIT = "quit"
 NULL_WORDS = frozenset({"none", "null", "-"})
+NULL_WORD = re.compile(r"\bnull\b")
 
 
 class QuitGame(Exception):
@@ -72,14 +76,14 @@ class HumanTerminalAgent(Agent):
         self.console.rule(f"Seat {self.seat}: your turn")
         if not self.card_shown and view.private:
             self.card_shown = True
-            card = ", ".join(f"{k}: {v}" for k, v in view.private.items())
-            self.console.print(f"[magenta]Your card:[/magenta] {escape(card)}")
+            print_card(self.console, view.private)
         if view.public:
-            known = ", ".join(f"{k}: {v}" for k, v in view.public.items())
-            self.console.print(f"[dim]Now:[/dim] {escape(known)}")
+            self.console.print("[dim]Now:[/dim]")
+            for key, words in fact_lines(view.public):
+                self.console.print(f"  [dim]{escape(key)}:[/dim] {escape(words)}")
         for item in view.history:
             if item.seq > self.last_seq:
-                self.console.print(history_line(item))
+                self.console.print(history_line(item, ctx.describe_item))
         if view.history:
             self.last_seq = max(item.seq for item in view.history)
 
@@ -88,7 +92,7 @@ class HumanTerminalAgent(Agent):
         request = ctx.request
         while True:
             self.console.print(
-                f"[bold]{escape(request.instruction)}[/bold] [dim]({request.rule}; "
+                f"[bold]{escape(for_people(request.instruction))}[/bold] [dim]({request.rule}; "
                 f"type '{QUIT}' to leave)[/dim]"
             )
             payload = {f.name: await self._ask_field(f) for f in request.fields}
@@ -99,7 +103,7 @@ class HumanTerminalAgent(Agent):
                 self.console.print("Please answer again.")
 
     async def _ask_field(self, f: Field) -> Any:
-        self.console.print(f"[bold]{f.name}[/bold]: {escape(f.description)}")
+        self.console.print(f"[bold]{f.name}[/bold]: {escape(for_people(f.description))}")
         self.console.print(options_text(f))
         while True:
             line = await self._read()
@@ -119,13 +123,24 @@ class HumanTerminalAgent(Agent):
         return text
 
 
-def history_line(item: HistoryItem) -> str:
-    where = f"[dim]d{item.day} {escape(item.phase)}[/dim]"
+def history_line(item: HistoryItem, describe: Callable[[HistoryItem], str] | None = None) -> str:
+    """One thing the seat saw: a quoted speech, or the referee's sentence about it
+    (the wording `sandbox view` uses; plain facts when no wording is at hand)."""
+    when = f"day {item.day}, {label(item.phase)}" if item.day else label(item.phase)
+    where = f"[dim]{escape(when)}[/dim]"
     if item.speech is not None:
         return f'{where} [bold]Seat {item.speaker}[/bold]: "{escape(item.speech)}"'
-    facts = ", ".join(f"{k}: {v}" for k, v in item.facts.items())
-    label = escape(item.kind)
-    return f"{where} [cyan][Referee] {label}[/cyan] {escape(facts)}"
+    if describe is not None:
+        text = describe(item)
+    else:
+        text = f"{label(item.kind)}: {facts_text(item.facts)}"
+    return f"{where} [cyan][Referee][/cyan] {escape(text)}"
+
+
+def for_people(text: str) -> str:
+    """Engine wording is written for models ("null" is their word for no choice);
+    a person types 'none', so that is the word they are shown."""
+    return NULL_WORD.sub("none", text)
 
 
 def options_text(f: Field) -> str:

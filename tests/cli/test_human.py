@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import io
+import re
 import shutil
 import subprocess
 import sys
@@ -21,6 +22,7 @@ from sandbox.agents.human import HumanTerminalAgent, parse_answer
 from sandbox.core.errors import IllegalDecision
 from sandbox.core.game import Game
 from sandbox.core.requests import Choice, MultiChoice
+from sandbox.core.variant import get_variant
 from tests.core.toy import Secret, Toy, ToyConfig
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -141,3 +143,22 @@ def _wait_for(session: str, text: str, timeout: float = 20.0) -> bool:
             return True
         time.sleep(0.2)
     return False
+
+
+def test_a_killer_seat_reads_words_not_data() -> None:
+    """The card, the state and the history are shown as sentences (the wording of
+    `sandbox view`), and the model word "null" is never offered to a person."""
+    killer = get_variant("killer")
+    game = Game.new(killer, killer.parse_config({}), 5)
+    request = game.pending()[0]  # a killer's night-1 opinion
+    screen = io.StringIO()
+    console = Console(file=screen, width=300, color_system=None)
+    agent = HumanTerminalAgent(request.seat, io.StringIO("quit\n"), console)
+    asyncio.run(agent.decide(DecisionContext.for_request(game, request)))
+    shown = screen.getvalue()
+    assert "Killer with 12 players: 3 killers, 3 police." in shown
+    assert f"Seat {request.seat} is dealt the killer card." in shown
+    assert "fellow killers:" in shown
+    assert "killer.game_started" not in shown and "killer.role" not in shown
+    assert not re.search(r"\{'|\['|: None\b|=None\b", shown), shown
+    assert not re.search(r"\bnull\b", shown), shown
