@@ -37,7 +37,14 @@ from sandbox.batch import (
     win_counts,
     worker_count,
 )
-from sandbox.config import LoadedConfig, load_config
+from sandbox.config import (
+    AgentSpec,
+    LoadedConfig,
+    config_warnings,
+    load_config,
+    non_default_rules,
+    uses_llm,
+)
 from sandbox.core.errors import ConfigError
 from sandbox.core.events import Event
 from sandbox.core.game import Game
@@ -211,6 +218,8 @@ def run(
         seed_used = chosen if chosen is not None else random_seed()
         count = series or loaded.file.run.series
         console, err = _consoles(as_json)
+        for warning in config_warnings(loaded.file):
+            err.print(f"warning: {escape(warning)}")
         if chosen is None:
             err.print(f"seed: {seed_used} (random)")
         live, seat = _live_seat(loaded, as_seat, err)
@@ -404,12 +413,56 @@ def validate(config: Annotated[Path, typer.Argument(help="game file (TOML)")]) -
         print(f"ok: {config}")
         print(f"variant: {loaded.variant.name} ({loaded.variant.title}), seats: {seats}")
         print(f"seed: {loaded.file.seed if loaded.file.seed is not None else 'random'}")
-        print(f"default agent: {loaded.file.default_agent.kind}")
+        print(f"rules: {_rules_summary(loaded)}")
+        print(f"default agent: {agent_summary(loaded.file.default_agent)}")
         for spec in loaded.file.agent:
-            selector = f"seats {spec.seats}" if spec.seats is not None else f"role '{spec.role}'"
-            model = f" ({spec.model})" if spec.model else ""
-            print(f"  {selector}: {spec.kind}{model}")
-        print(f"run: out={loaded.file.run.out}, series={loaded.file.run.series}")
+            print(f"  {_selector(spec)}: {agent_summary(spec)}")
+        if uses_llm(loaded.file):
+            print("llm: " + ", ".join(f"{k}={v}" for k, v in _llm_settings(loaded).items()))
+        run = loaded.file.run
+        print(f"run: out={run.out}, series={run.series}, abort_share={run.abort_share}")
+        for warning in config_warnings(loaded.file):
+            print(f"warning: {warning}", file=sys.stderr)
+
+
+def _selector(spec: AgentSpec) -> str:
+    if spec.seats is not None:
+        return "seats " + ", ".join(str(s) for s in spec.seats)
+    return f"role '{spec.role}'"
+
+
+def agent_summary(spec: AgentSpec) -> str:
+    """The kind and what matters for it: the model of an llm seat, the interface of
+    a human, the script length of a scripted seat."""
+    if spec.kind == "llm":
+        return f"llm ({spec.model})"
+    if spec.kind == "human":
+        port = f", port {spec.port}" if spec.interface == "browser" and spec.port else ""
+        return f"human ({spec.interface}{port})"
+    if spec.kind == "scripted":
+        skip = ", skip_unlisted" if spec.skip_unlisted else ""
+        return f"scripted ({len(spec.decisions)} decisions, then {spec.then}{skip})"
+    return spec.kind
+
+
+def _rules_summary(loaded: LoadedConfig) -> str:
+    changed = non_default_rules(loaded.variant, loaded.game_config)
+    fixed = f"; {len(loaded.file.seat)} fixed seat(s)" if loaded.file.seat else ""
+    if not changed:
+        return f"defaults{fixed}"
+    shown = ", ".join(f"{k}={json.dumps(v, ensure_ascii=False)}" for k, v in changed.items())
+    return f"{shown} (others default){fixed}"
+
+
+def _llm_settings(loaded: LoadedConfig) -> dict[str, Any]:
+    llm = loaded.file.llm
+    return {
+        "language": llm.language,
+        "belief_probe": str(llm.belief_probe).lower(),
+        "max_repairs": llm.max_repairs,
+        "prompt_style": llm.prompt_style,
+        "concurrency": llm.concurrency,
+    }
 
 
 # ------------------------------------------------------------------- view

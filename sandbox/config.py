@@ -255,3 +255,62 @@ def describe_error(err: ValidationError, section: str | None = None) -> str:
     more = len(err.errors()) - 1
     tail = f" [+{more} more error(s)]" if more else ""
     return f"{path}: {message}{shown}{tail}"
+
+
+# The [[agent]] keys each kind reads; any other key set on an entry does nothing.
+SELECTOR_KEYS = frozenset({"kind", "seats", "role"})
+KIND_KEYS: Mapping[str, frozenset[str]] = {
+    "random": frozenset(),
+    "baseline": frozenset(),
+    "scripted": frozenset({"decisions", "then", "skip_unlisted"}),
+    "human": frozenset({"interface", "port"}),
+    "llm": frozenset(
+        {
+            "model",
+            "api_base",
+            "api_key_env",
+            "temperature",
+            "max_tokens",
+            "timeout_s",
+            "language",
+            "max_repairs",
+            "concurrency",
+            "belief_probe",
+            "structured",
+            "prompt_style",
+            "history_items",
+        }
+    ),
+}
+
+
+def ignored_keys(spec: AgentSpec) -> list[str]:
+    """Keys set on an agent entry that its kind never reads (e.g. a model on a
+    random seat): legal, but almost always a mistake worth a warning."""
+    used = SELECTOR_KEYS | KIND_KEYS[spec.kind]
+    ignored = sorted(key for key in spec.model_fields_set if key not in used)
+    if spec.kind == "human" and spec.interface == "terminal" and "port" in spec.model_fields_set:
+        ignored.append("port")  # only a browser seat listens on a port
+    return ignored
+
+
+def config_warnings(file: GameFile) -> list[str]:
+    """One line per agent entry key that has no effect."""
+    named = [("default_agent", file.default_agent)]
+    named += [(f"agent[{i}]", spec) for i, spec in enumerate(file.agent, 1)]
+    return [
+        f"{name}: '{key}' is ignored by a {spec.kind} seat"
+        for name, spec in named
+        for key in ignored_keys(spec)
+    ]
+
+
+def non_default_rules(variant: Variant[Any], game_config: BaseModel) -> dict[str, Any]:
+    """The rulings that differ from the variant's defaults ([[seat]] tables aside)."""
+    default = variant.parse_config({}).model_dump(mode="json")
+    current = game_config.model_dump(mode="json")
+    return {k: v for k, v in current.items() if k != "seat" and default.get(k) != v}
+
+
+def uses_llm(file: GameFile) -> bool:
+    return file.default_agent.kind == "llm" or any(s.kind == "llm" for s in file.agent)

@@ -105,7 +105,8 @@ def test_config_error_is_one_line_exit_2_and_writes_nothing(
 
 def test_validate_summarises_and_rejects(toy_file: ToyFile) -> None:
     ok = invoke("validate", str(toy_file(MIXED)))
-    assert ok.exit_code == 0 and "seats: 3" in ok.stdout and "seats [1]: scripted" in ok.stdout
+    assert ok.exit_code == 0 and "seats: 3" in ok.stdout
+    assert "seats 1: scripted (3 decisions, then random)" in ok.stdout
     bad = invoke("validate", str(toy_file("nonsense = true\n")))
     assert bad.exit_code == 2 and bad.stderr.count("\n") == 1
 

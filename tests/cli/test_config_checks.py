@@ -142,3 +142,44 @@ def test_good_scripted_entries_pass(tmp_path: Path) -> None:
         'decisions = [{decision = "vote", target = 2, note = "hm"}, {speech = "hi"}]\n',
     )
     assert invoke("validate", str(good)).exit_code == 0
+
+
+def test_validate_shows_what_a_researcher_checks(tmp_path: Path) -> None:
+    path = killer_file(
+        tmp_path,
+        '[rules]\nday_limit = 5\nreveal_role_on_death = true\n'
+        '[default_agent]\nkind = "llm"\nmodel = "fake/legal-random"\n'
+        '[llm]\nlanguage = "zh"\nbelief_probe = true\n'
+        '[[agent]]\nkind = "human"\nseats = [3]\ninterface = "browser"\nport = 8765\n',
+    )
+    result = invoke("validate", str(path))
+    assert result.exit_code == 0, result.stderr
+    out = result.stdout
+    assert "default agent: llm (fake/legal-random)" in out
+    rules = next(line for line in out.splitlines() if line.startswith("rules: "))
+    assert "day_limit=5" in rules and "reveal_role_on_death=true" in rules
+    assert "players" not in rules  # a default is not listed
+    assert "llm: language=zh, belief_probe=true" in out
+    assert "seats 3: human (browser, port 8765)" in out
+    assert "warning" not in result.stderr
+
+
+def test_validate_warns_about_keys_the_kind_ignores(tmp_path: Path) -> None:
+    path = killer_file(
+        tmp_path,
+        '[[agent]]\nkind = "random"\nseats = [1]\nmodel = "fake/legal-random"\n'
+        '[[agent]]\nkind = "human"\nseats = [2]\nport = 9000\n',
+    )
+    result = invoke("validate", str(path))
+    assert result.exit_code == 0
+    assert "warning: agent[1]: 'model' is ignored by a random seat" in result.stderr
+    assert "warning: agent[2]: 'port' is ignored by a human seat" in result.stderr
+    assert "llm:" not in result.stdout  # no llm seat, no llm settings
+
+
+def test_run_warns_about_ignored_keys_too(tmp_path: Path) -> None:
+    path = killer_file(tmp_path, '[[agent]]\nkind = "random"\nseats = [1]\ntemperature = 0.5\n')
+    result = invoke("run", str(path), "--json")
+    assert result.exit_code == 0, result.stderr
+    assert "warning: agent[1]: 'temperature' is ignored by a random seat" in result.stderr
+    json.loads(result.stdout)  # stdout stays one JSON document
