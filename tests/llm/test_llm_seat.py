@@ -6,20 +6,25 @@ from __future__ import annotations
 import asyncio
 import json
 import os
+import random
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from sandbox.agents.base import FALLBACK_INVALID, FALLBACK_PROVIDER
+from sandbox.agents.base import FALLBACK_INVALID, FALLBACK_PROVIDER, AgentAnswer
 from sandbox.agents.factory import AgentSetupError
 from sandbox.agents.llm.agent import make_llm_agent
+from sandbox.config import AgentSpec, GameFile, LLMDefaults, LoadedConfig
 from sandbox.core.errors import IllegalDecision
 from sandbox.core.game import Game
+from sandbox.core.requests import DecisionRequest
+from sandbox.core.variant import get_variant
 from sandbox.fake_llm import FakeLLMServer
 from sandbox.runner import ABORTED
 from sandbox.transcript import TranscriptWriter, iter_lines
 from tests.llm.conftest import (
+    FAST_RETRY,
     TOY,
     Validator,
     context,
@@ -28,6 +33,7 @@ from tests.llm.conftest import (
     play_toy,
     toy_loaded,
 )
+from tests.prompts.harness import legal_answer
 
 VALID = '{"reasoning": "two looks safe", "pick": 2}'
 
@@ -286,8 +292,76 @@ async def test_private_reasoning_never_reaches_another_seat(
                 assert note not in prompt
 
 
-async def test_belief_probe_is_recorded_privately(fake: FakeLLMServer) -> None:
-    answer = await decide_once(llm_spec(fake, "legal-random", belief_probe=True))
+# ---------------------------------------------------------------- belief probe
+def killer_vote(spec: AgentSpec | None = None) -> tuple[LoadedConfig, Game, DecisionRequest]:
+    """Seat 1's day-1 vote in a seeded 12-seat Killer game (one seat dead by then)."""
+    variant = get_variant("killer")
+    file = GameFile(variant="killer", default_agent=spec or AgentSpec(kind="random"),
+                    llm=LLMDefaults(**FAST_RETRY, belief_probe=True))
+    loaded = LoadedConfig(file, variant, variant.parse_config({}))
+    game = Game.new(variant, loaded.game_config, 7)
+    rng = random.Random(7)
+    while not game.over:
+        request = game.pending()[0]
+        if request.decision == "vote":
+            return loaded, game, request
+        answer = legal_answer(game, request, rng, None)
+        game.submit(request.id, answer) if answer else game.submit_fallback(request.id, "x")
+    raise AssertionError("the seeded game never voted")
+
+
+async def probed_decision(fake: FakeLLMServer, policy: str) -> tuple[AgentAnswer, str]:
+    spec = llm_spec(fake, policy, belief_probe=True)
+    loaded, game, request = killer_vote(spec)
+    agent = make_llm_agent(loaded, spec, request.seat, 1)
+    answer = await agent.decide(context(game, request))
+    return answer, answer.calls[0]["messages"][1]["content"]
+
+
+async def test_belief_probe_asks_prompt_and_schema_the_same_seats_and_labels(
+    fake: FakeLLMServer,
+) -> None:
+    """B2: the fake answers from the schema; the recorded beliefs must use the
+    keys and labels the prompt names, for exactly the living non-teammates."""
+    answer, prompt = await probed_decision(fake, "legal-random")
     assert answer.payload is not None and "beliefs" not in answer.payload
+    _, game, request = killer_vote()
+    view = game.view(request.seat)
+    mates = set(view.private["fellow_police"])
+    living = set(view.public["living"])
+    expected = {str(s) for s in living - mates - {request.seat}}
     beliefs = answer.calls[-1]["beliefs"]
-    assert set(beliefs) == {"seat_2", "seat_3"}  # every other seat of the toy game
+    assert set(beliefs) == expected and "beliefs_error" not in answer.calls[-1]
+    assert set(beliefs.values()) <= {"killer", "police", "civilian", "unknown"}
+    listed = json.loads(prompt.split("each of the seats ", 1)[1].split("]", 1)[0] + "]")
+    assert {str(s) for s in listed} == expected
+
+
+async def test_an_answer_that_follows_the_prompt_is_accepted_without_repair(
+    fake: FakeLLMServer,
+) -> None:
+    """B2: the keys the prompt shows ("2") and its labels validate first time."""
+    _, game, _ = killer_vote()
+    seats = sorted(set(game.view(1).public["living"]) - {1, 4, 10})
+    beliefs = {str(s): "unknown" for s in seats} | {str(seats[0]): "killer"}
+    fake.script(json.dumps({"reasoning": "r", "target": 12, "beliefs": beliefs}))
+    answer, _ = await probed_decision(fake, "scripted")
+    assert answer.payload == {"target": 12} and answer.repairs == 0
+    assert answer.calls[-1]["beliefs"] == beliefs
+
+
+@pytest.mark.parametrize(
+    "bad",
+    [None, "all killers", {"2": "mafia"}, {"seat_99": "killer"}],
+    ids=["missing", "not-an-object", "bad-label-and-missing-seats", "unknown-seat"],
+)
+async def test_bad_beliefs_never_cost_the_decision(fake: FakeLLMServer, bad: Any) -> None:
+    """B2: the decision stands, the beliefs are dropped with their reason, no repair."""
+    raw: dict[str, Any] = {"reasoning": "r", "target": 12}
+    if bad is not None:
+        raw["beliefs"] = bad
+    fake.script(json.dumps(raw))
+    answer, _ = await probed_decision(fake, "scripted")
+    assert answer.payload == {"target": 12} and answer.fallback_reason is None
+    assert answer.repairs == 0 and len(answer.calls) == 1
+    assert "beliefs" not in answer.calls[-1] and answer.calls[-1]["beliefs_error"]

@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 
 from sandbox.agents.base import FALLBACK_INVALID
+from sandbox.agents.llm.beliefs import BeliefProbe
 from sandbox.agents.llm.schema import (
     AnswerError,
     decision_model,
@@ -65,7 +66,8 @@ def test_strict_form_replaces_oneof_and_inlines_refs() -> None:
     assert out["properties"]["x"]["anyOf"][0]["additionalProperties"] is False
     assert out["properties"]["x"]["anyOf"][0]["required"] == ["k"]
     assert out["required"] == ["x", "y"] and "maxLength" not in out["properties"]["y"]
-    wrapped = response_format(decision_model(REQUEST, [2, 3]), "json_schema")
+    probe = BeliefProbe((2, 3), ("killer", "unknown"))
+    wrapped = response_format(decision_model(REQUEST, probe), "json_schema")
     assert wrapped is not None and wrapped["json_schema"]["strict"] is True
     assert "$defs" not in wrapped["json_schema"]["schema"]
 

@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 
 from sandbox.agents.llm.agent import CHOICE_MAX_TOKENS, SeatSettings, concurrency_for
+from sandbox.agents.llm.beliefs import BeliefProbe
 from sandbox.agents.llm.endpoints import Endpoint
 from sandbox.agents.llm.schema import (
     GRAMMAR_MAX_LENGTH,
@@ -48,7 +49,7 @@ def test_reasoning_is_capped_per_style_and_compact_caps_free_text() -> None:
 
 
 def test_llama_cpp_form_keeps_short_limits_and_drops_long_ones_everywhere() -> None:
-    model = decision_model(SPEAK, [2, 3])
+    model = decision_model(SPEAK, BeliefProbe((2, 3), ()))
     wire = response_format(model, "json_object")
     assert wire is not None
     text = json.dumps(wire)

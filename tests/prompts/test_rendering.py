@@ -8,6 +8,7 @@ import itertools
 import json
 import random
 import shutil
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -27,7 +28,7 @@ from sandbox.agents.llm.prompting import (
 )
 from sandbox.core.game import Game
 from sandbox.core.requests import Choice, DecisionRequest, MultiChoice, Text
-from sandbox.core.variant import HistoryItem, SeatView
+from sandbox.core.variant import HistoryItem, SeatView, get_variant
 from tests.core.toy import Toy, ToyConfig
 from tests.prompts.harness import new_game, play
 
@@ -134,11 +135,13 @@ def test_the_question_lists_fields_options_rule_and_answer_keys() -> None:
          Text("words", "a speech", 50)),
     )
     plain = render_prompt(view, request).messages[1]["content"]
-    probed = render_prompt(view, request, belief_probe=True).messages[1]["content"]
+    seated = replace(view, public={**view.public, "living": [1, 2, 3]})
+    probed = render_prompt(seated, request, belief_probe=True).messages[1]["content"]
     for needle in ('"who"', "[2, 3], or null", '"many"', '["a", "b", "c"]', "at most 2",
                    '"words"', "at most 50 characters", "T-9", "Choose well.", '"reasoning"'):
         assert needle in plain, needle
     assert '"beliefs"' not in plain and '"beliefs"' in probed
+    assert "each of the seats [2, 3]" in probed  # the living others of the view
 
 
 @pytest.mark.parametrize("language", ["en", "zh"])
@@ -203,13 +206,14 @@ def test_compact_prompt_shows_recent_items_and_says_how_many_were_omitted() -> N
     game = new_game("killer", 4)
     captured = play(game, random.Random(4), pick=lambda g, r: r.decision == "vote")
     late = max(captured, key=lambda c: len(c.view.history))
-    full = render_prompt(late.view, late.request, rules_text="RULES")
-    compact = render_prompt(late.view, late.request, rules_text="RULES", style="compact",
+    rules = get_variant("killer").rules_text(game.config)
+    full = render_prompt(late.view, late.request, rules_text=rules)
+    compact = render_prompt(late.view, late.request, rules_text=rules, style="compact",
                             history_items=6)
     user = compact.messages[1]["content"]
     start = history_start(len(late.view.history), 6)
     assert start > 0 and f"({start} earlier events omitted)" in user
-    assert "RULES" not in compact.messages[0]["content"]
+    assert rules not in compact.messages[0]["content"]
     assert len(full.messages[0]["content"]) > 2 * len(compact.messages[0]["content"])
     assert len(user) < len(full.messages[1]["content"])
     # the question still lists the legal options and the rule

@@ -24,13 +24,15 @@ from sandbox.agents.base import (
 )
 from sandbox.agents.factory import AgentSetupError
 from sandbox.agents.llm import endpoints, prompting
+from sandbox.agents.llm.beliefs import BeliefProbe, probe_for
 from sandbox.agents.llm.client import CallSettings, ModelClient, ProviderFailure, RetryPolicy
 from sandbox.agents.llm.endpoints import Endpoint, EndpointError
 from sandbox.agents.llm.prompting import PromptStyle
 from sandbox.agents.llm.schema import (
     AnswerError,
+    ParsedAnswer,
     StructuredMode,
-    decision_model,
+    answer_models,
     limits_for,
     parse_answer,
     response_format,
@@ -134,10 +136,10 @@ class LLMAgent(Agent):
         self, ctx: DecisionContext, endpoint: Endpoint, secrets: Sequence[str]
     ) -> AgentAnswer:
         limits = limits_for(self.settings.prompt_style)
-        model = decision_model(ctx.request, self._belief_seats(ctx), limits)
+        models = answer_models(ctx.request, self._probe(ctx), limits)
         mode = choose_mode(self.spec.structured, endpoint)
-        client = self._client(endpoint, model, mode, secrets, self._max_tokens(ctx.request))
-        messages, prefix_chars = self._first_messages(ctx, model, mode)
+        client = self._client(endpoint, models.wire, mode, secrets, self._max_tokens(ctx.request))
+        messages, prefix_chars = self._first_messages(ctx, models.wire, mode)
         calls: list[dict[str, Any]] = []
         note = ""
         for repair in range(self.settings.max_repairs + 1):
@@ -148,7 +150,7 @@ class LLMAgent(Agent):
             # How much of the prompt is the stable, cacheable prefix (for studies).
             calls[-1]["prefix_chars"] = prefix_chars
             try:
-                parsed = parse_answer(raw, model)
+                parsed = parse_answer(raw, models.decision, models.beliefs)
                 note = parsed.reasoning
                 payload = ctx.validate(parsed.decision)  # always the referee's check
             except (AnswerError, IllegalDecision) as err:
@@ -160,8 +162,7 @@ class LLMAgent(Agent):
                 ]
                 continue
             calls[-1]["parsed"] = payload
-            if parsed.beliefs is not None:
-                calls[-1]["beliefs"] = parsed.beliefs  # private, for study (referee-only)
+            record_beliefs(calls[-1], parsed)
             return AgentAnswer(payload, note, None, calls, repairs=repair)
         return AgentAnswer(None, note, FALLBACK_INVALID, calls, repairs=self.settings.max_repairs)
 
@@ -222,13 +223,18 @@ class LLMAgent(Agent):
             return configured
         return CHOICE_MAX_TOKENS if configured is None else min(configured, CHOICE_MAX_TOKENS)
 
-    def _belief_seats(self, ctx: DecisionContext) -> list[int] | None:
-        """The other living seats (from the seat's own view), when probing beliefs."""
-        if not self.settings.belief_probe:
-            return None
-        living = ctx.view.public.get("living")
-        seats = list(living) if living else range(1, self.seat_count + 1)
-        return [int(s) for s in seats if int(s) != self.seat]
+    def _probe(self, ctx: DecisionContext) -> BeliefProbe | None:
+        """The belief probe for this view (the prompt derives the same one)."""
+        return probe_for(ctx.view) if self.settings.belief_probe else None
+
+
+def record_beliefs(record: dict[str, Any], parsed: ParsedAnswer) -> None:
+    """Beliefs are private, for study (referee-only); a dropped object leaves
+    its reason instead (never a repair: the probe is not part of the decision)."""
+    if parsed.beliefs is not None:
+        record["beliefs"] = parsed.beliefs
+    if parsed.beliefs_error is not None:
+        record["beliefs_error"] = parsed.beliefs_error
 
 
 def concurrency_for(endpoint: Endpoint, settings: SeatSettings) -> int:

@@ -56,6 +56,7 @@ from jinja2 import (
     TemplateNotFound,
 )
 
+from sandbox.agents.llm.beliefs import probe_for
 from sandbox.core.requests import Choice, DecisionRequest, Field, MultiChoice, Text
 from sandbox.core.variant import HistoryItem, SeatView
 
@@ -121,7 +122,14 @@ def _environment(root: str) -> Environment:
     env.filters["json"] = safe_json
     env.filters["oneline"] = one_line
     env.filters["omit"] = omit
+    env.filters["skip_false"] = skip_false
     return env
+
+
+def skip_false(mapping: Mapping[str, Any]) -> dict[str, Any]:
+    """A copy without flags left at false: an option the seat did not use (e.g.
+    KG-13 concede) says nothing when its answer is shown back to it."""
+    return {k: v for k, v in mapping.items() if v is not False}
 
 
 def omit(mapping: Mapping[str, Any], *keys: str) -> dict[str, Any]:
@@ -274,44 +282,22 @@ def describe_fact(item: HistoryItem, macros: Any) -> str:
 # ---------------------------------------------------------------- fields
 
 
-def field_view(f: Field, text_cap: int | None = None) -> dict[str, Any]:
+def field_view(f: Field, text_cap: int | None = None, wording: str = "") -> dict[str, Any]:
     """A template-friendly description of one answer field (``text_cap``: the
-    answer schema's own, tighter limit on free text, if any)."""
+    answer schema's own, tighter limit on free text, if any; ``wording``: the
+    language's own description of the field, replacing the engine's English)."""
+    description = wording or f.description
     if isinstance(f, Text):
         chars = f.max_chars if text_cap is None else min(f.max_chars, text_cap)
-        return {"name": f.name, "kind": "text", "description": f.description,
+        return {"name": f.name, "kind": "text", "description": description,
                 "max_chars": chars, "options": [], "nullable": False, "max_items": 0}
     if isinstance(f, MultiChoice):
-        return {"name": f.name, "kind": "multi", "description": f.description,
+        return {"name": f.name, "kind": "multi", "description": description,
                 "options": list(f.options), "nullable": False, "max_items": f.max_items,
                 "max_chars": 0}
     assert isinstance(f, Choice)
-    return {"name": f.name, "kind": "choice", "description": f.description,
+    return {"name": f.name, "kind": "choice", "description": description,
             "options": list(f.options), "nullable": f.nullable, "max_items": 0, "max_chars": 0}
-
-
-def other_seats(view: SeatView) -> list[int]:
-    """Seat numbers other than the viewer's, from the view only."""
-    found: set[int] = set()
-    for key in ("seats", "living", "dead"):
-        seats = view.public.get(key)
-        if isinstance(seats, Sequence) and not isinstance(seats, str):
-            found.update(_seat_number(s) for s in seats)
-    found.discard(0)
-    if not found:
-        found = {h.speaker for h in view.history if h.speaker is not None}
-    return sorted(s for s in found if s != view.seat)
-
-
-def _seat_number(entry: Any) -> int:
-    """A seat from a list entry: a number, or a record with a "seat" key (0: none)."""
-    if isinstance(entry, Mapping):
-        entry = entry.get("seat", 0)
-    if isinstance(entry, bool):
-        return 0
-    if isinstance(entry, int):
-        return entry
-    return int(entry) if isinstance(entry, str) and entry.isdigit() else 0
 
 
 # ---------------------------------------------------------------- render
@@ -353,6 +339,9 @@ def render_system(
         seat=view.seat,
         private=view.private,
         rules_text=rules_text if style != COMPACT else "",
+        # The primer's rule summary only when the full rules text is absent:
+        # the full text states every rule (with IDs), the summary only repeats it.
+        summary=style == COMPACT or not rules_text,
         marker=REFEREE_MARK.get(language, REFEREE_MARK["en"]),
         primer=resolve(names("primer.j2")),
         role_card=resolve(names("role_card.j2")),
@@ -373,6 +362,11 @@ def render_user(
     names = functools.partial(candidates, view.variant, language, style=style)
     first = history_start(len(view.history), history_items)
     text_cap = limits_for(style).text_chars
+    wording: Any = _template(view.variant, language, "fields.j2").module
+    fields = [
+        field_view(f, text_cap, _scrub(wording.describe(request.decision, f.name)))
+        for f in request.fields
+    ]
     return _template(view.variant, language, "user.j2", style).render(
         variant=view.variant,
         seat=view.seat,
@@ -381,10 +375,9 @@ def render_user(
         history=history_lines(view, language, first),
         omitted=first,
         request=request,
-        fields=[field_view(f, text_cap) for f in request.fields],
+        fields=fields,
         reasoning_chars=limits_for(style).reasoning_chars,
-        belief_probe=belief_probe,
-        others=other_seats(view),
+        probe=probe_for(view) if belief_probe else None,
         state=resolve(names("state.j2")),
         decision=resolve(decision_candidates(view.variant, language, request.decision, style)),
         beliefs=resolve(names("beliefs.j2")),

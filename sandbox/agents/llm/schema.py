@@ -18,6 +18,7 @@ from typing import Any, Literal, Optional, cast
 from pydantic import BaseModel, ConfigDict, ValidationError, create_model
 from pydantic import Field as PydField
 
+from sandbox.agents.llm.beliefs import BeliefProbe
 from sandbox.core.requests import DecisionRequest, Field, MultiChoice, Text
 
 REASONING = "reasoning"
@@ -25,6 +26,7 @@ REASONING = "reasoning"
 # not refused: the note is private and no part of the decision).
 REASONING_KEEP_CHARS = 2000
 BELIEFS = "beliefs"
+FREE_BELIEF_CHARS = 120  # a variant without belief labels: a few words per seat
 # Keywords OpenAI's strict mode rejects; the referee still checks lengths.
 STRICT_UNSUPPORTED = ("maxLength", "minLength", "maxItems", "minItems", "uniqueItems", "default")
 FENCE = re.compile(r"```(?:json|JSON)?\s*\n?(.*?)```", re.DOTALL)
@@ -70,23 +72,48 @@ class ParsedAnswer:
     decision: dict[str, Any]
     reasoning: str
     beliefs: dict[str, Any] | None
+    # Why the probe's beliefs were dropped (missing or off-schema); the
+    # decision stands regardless: the probe is for study, never a rule.
+    beliefs_error: str | None = None
+
+
+@dataclass(frozen=True)
+class AnswerModels:
+    """``wire``: what the model is asked for (decision fields, reasoning and,
+    with the probe, beliefs). ``decision`` and ``beliefs`` are validated apart,
+    so a bad beliefs object never costs the decision."""
+
+    wire: type[BaseModel]
+    decision: type[BaseModel]
+    beliefs: type[BaseModel] | None
+
+
+def answer_models(
+    request: DecisionRequest,
+    probe: BeliefProbe | None = None,
+    limits: AnswerLimits = LIMITS["full"],
+) -> AnswerModels:
+    core = decision_model(request, None, limits)
+    if probe is None:
+        return AnswerModels(core, core, None)
+    return AnswerModels(decision_model(request, probe, limits), core, beliefs_model(probe))
 
 
 def decision_model(
     request: DecisionRequest,
-    belief_seats: Sequence[int] | None = None,
+    probe: BeliefProbe | None = None,
     limits: AnswerLimits = LIMITS["full"],
 ) -> type[BaseModel]:
-    """The pydantic model of one request's answer (extra keys forbidden)."""
-    seats = None if belief_seats is None else tuple(belief_seats)
-    return _decision_model(request.decision, request.fields, seats, limits)
+    """The pydantic model of one request's answer (extra keys forbidden); with a
+    probe, it also holds the ``beliefs`` object (the form sent to the model)."""
+    return _decision_model(request.decision, request.fields, probe, limits)
 
 
 @functools.lru_cache(maxsize=512)
 def _decision_model(
     decision: str,
     request_fields: tuple[Field, ...],
-    belief_seats: tuple[int, ...] | None,
+    probe: BeliefProbe | None,
     limits: AnswerLimits,
 ) -> type[BaseModel]:
     # Cached: a sealed step asks many seats the same question, and building a
@@ -105,37 +132,36 @@ def _decision_model(
     }
     for f in request_fields:
         fields[f.name] = _field(f, limits.text_chars)
-    if belief_seats is not None:
+    if probe is not None:
         fields[BELIEFS] = (
-            beliefs_model(belief_seats),
-            PydField(description="Private: your current estimate of each other living seat."),
+            beliefs_model(probe),
+            PydField(description="Private: your current estimate of each listed seat."),
         )
     name = re.sub(r"\W", "_", f"Decision_{decision}")
     model: type[BaseModel] = create_model(name, __config__=ConfigDict(extra="forbid"), **fields)
     return model
 
 
-def beliefs_model(seats: Sequence[int]) -> type[BaseModel]:
-    return _beliefs_model(tuple(seats))
-
-
 @functools.lru_cache(maxsize=256)
-def _beliefs_model(seats: tuple[int, ...]) -> type[BaseModel]:
-    # Cached: a seat's list of others changes only with a death, and each
-    # seat has its own, so the decision model above misses across seats.
+def beliefs_model(probe: BeliefProbe) -> type[BaseModel]:
+    """Keys are the probe's seats as strings ("2"; "seat_2" is accepted too),
+    values one of its labels (free text when the variant has none)."""
+    # Cached: a seat's probe changes only with a death, and each seat has its
+    # own, so the decision model above misses across seats.
+    value: Any = _literal(probe.labels) if probe.labels else str
     fields: dict[str, Any] = {
         f"seat_{s}": (
-            str,
+            value,
             PydField(
-                max_length=120,
-                description=f"Seat {s}: the side you think it is on, and how sure you are.",
+                alias=str(s),
+                max_length=None if probe.labels else FREE_BELIEF_CHARS,
+                description=f"Seat {s}: the side you think it is on.",
             ),
         )
-        for s in seats
+        for s in probe.seats
     }
-    model: type[BaseModel] = create_model(
-        "Beliefs", __config__=ConfigDict(extra="forbid"), **fields
-    )
+    config = ConfigDict(extra="forbid", populate_by_name=True)
+    model: type[BaseModel] = create_model("Beliefs", __config__=config, **fields)
     return model
 
 
@@ -227,22 +253,45 @@ def schema_instructions(model: type[BaseModel]) -> str:
 
 
 # --------------------------------------------------------------------- parsing
-def parse_answer(text: str, model: type[BaseModel]) -> ParsedAnswer:
-    """Fence-stripped, lenient JSON, validated against ``model``. Raises AnswerError."""
+def parse_answer(
+    text: str, model: type[BaseModel], beliefs: type[BaseModel] | None = None
+) -> ParsedAnswer:
+    """Fence-stripped, lenient JSON, validated against ``model``. Raises AnswerError.
+
+    A ``beliefs`` object is taken out first and checked on its own against
+    ``beliefs`` (when probing): missing or off-schema, it is dropped and the
+    reason kept in ``beliefs_error``; the decision never depends on it.
+    """
     try:
         obj = json.loads(strip_fences(text), strict=False)
     except json.JSONDecodeError as err:
         raise AnswerError(f"The answer is not valid JSON ({err.msg}).") from None
     if not isinstance(obj, dict):
         raise AnswerError("The answer must be one JSON object.")
+    raw_beliefs = obj.pop(BELIEFS, None)
     try:
         checked = model.model_validate(obj)
     except ValidationError as err:
         raise AnswerError(describe_validation(err)) from None
     data = checked.model_dump(mode="python")
     reasoning = str(data.pop(REASONING, ""))[:REASONING_KEEP_CHARS]
-    beliefs = data.pop(BELIEFS, None)
-    return ParsedAnswer(data, reasoning, beliefs)
+    if beliefs is None:
+        return ParsedAnswer(data, reasoning, None)
+    found, error = check_beliefs(raw_beliefs, beliefs)
+    return ParsedAnswer(data, reasoning, found, error)
+
+
+def check_beliefs(
+    raw: Any, model: type[BaseModel]
+) -> tuple[dict[str, Any] | None, str | None]:
+    """The beliefs keyed by seat ("2"), or None and why they were dropped."""
+    if raw is None:
+        return None, "beliefs missing"
+    try:
+        checked = model.model_validate(raw)
+    except ValidationError as err:
+        return None, describe_validation(err)
+    return checked.model_dump(mode="python", by_alias=True), None
 
 
 def strip_fences(text: str) -> str:

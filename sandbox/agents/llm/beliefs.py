@@ -1,0 +1,112 @@
+"""The belief probe: which seats a seat is asked about, and with which labels.
+
+One source of truth for the prompt and the answer schema: ``probe_for(view)``
+gives both the seats listed in the prompt and the keys of the ``beliefs``
+object in the schema, and the labels are the schema's enum.
+
+- Seats: the other **living** seats (a guess about the dead tells nothing about
+  the game ahead), minus the seats the viewer already knows for certain: its
+  known teammates (fellow killers or fellow police; an FF elite's known
+  regulars, an FF regular's elite). A police check result is *not* skipped: the
+  answer may be only "killer or not", and a belief that contradicts a check is
+  itself a finding.
+- Keys: the seat number as a string (``"2"``); ``"seat_2"`` is accepted too.
+- Values: one of the variant's sides plus ``"unknown"``. A variant without a
+  label list here is asked for a few words of free text.
+
+Everything comes from the seat's own view, never from the game state.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from sandbox.core.variant import SeatView
+
+UNKNOWN = "unknown"
+
+
+def _killer_teammates(private: Mapping[str, Any]) -> set[int]:
+    # KG-2: killers know each other, police know each other.
+    mates = private.get("fellow_killers") or private.get("fellow_police") or []
+    return {int(s) for s in mates}
+
+
+def _ff_teammates(private: Mapping[str, Any]) -> set[int]:
+    # FF-9: an elite is told regulars' factions; FF-10: a regular knows its elite.
+    known = {int(s) for s in (private.get("known_factions") or {})}
+    elite = private.get("my_elite")
+    return known | ({int(elite)} if elite is not None else set())
+
+
+@dataclass(frozen=True)
+class SideLabels:
+    """A variant's belief labels and how its view names the seat's known teammates."""
+
+    labels: tuple[str, ...]
+    known: Callable[[Mapping[str, Any]], set[int]]
+
+
+# Sides as the variants name them (Killer roles KG-1, FF factions FF-1).
+SIDES: dict[str, SideLabels] = {
+    "killer": SideLabels(("killer", "police", "civilian"), _killer_teammates),
+    "four_factions": SideLabels(("wolves", "spies", "justice", "army"), _ff_teammates),
+}
+
+
+@dataclass(frozen=True)
+class BeliefProbe:
+    """The seats asked about and the allowed values (empty ``labels``: free text)."""
+
+    seats: tuple[int, ...]
+    labels: tuple[str, ...]
+
+    @property
+    def keys(self) -> list[str]:
+        return [str(s) for s in self.seats]
+
+
+def probe_for(view: SeatView) -> BeliefProbe | None:
+    """The probe for this view; None when no seat is left to ask about."""
+    sides = SIDES.get(view.variant)
+    known = sides.known(view.private) if sides else set()
+    seats = tuple(s for s in living_others(view) if s not in known)
+    if not seats:
+        return None
+    labels = (*sides.labels, UNKNOWN) if sides else ()
+    return BeliefProbe(seats, labels)
+
+
+def living_others(view: SeatView) -> list[int]:
+    """The other living seats by the view's public ``living`` list; without one,
+    every other seat the view names."""
+    living = view.public.get("living")
+    if isinstance(living, Sequence) and not isinstance(living, str) and living:
+        return sorted(int(s) for s in living if int(s) != view.seat)
+    return other_seats(view)
+
+
+def other_seats(view: SeatView) -> list[int]:
+    """Seat numbers other than the viewer's, from the view only."""
+    found: set[int] = set()
+    for key in ("seats", "living", "dead"):
+        seats = view.public.get(key)
+        if isinstance(seats, Sequence) and not isinstance(seats, str):
+            found.update(_seat_number(s) for s in seats)
+    found.discard(0)
+    if not found:
+        found = {h.speaker for h in view.history if h.speaker is not None}
+    return sorted(s for s in found if s != view.seat)
+
+
+def _seat_number(entry: Any) -> int:
+    """A seat from a list entry: a number, or a record with a "seat" key (0: none)."""
+    if isinstance(entry, Mapping):
+        entry = entry.get("seat", 0)
+    if isinstance(entry, bool):
+        return 0
+    if isinstance(entry, int):
+        return entry
+    return int(entry) if isinstance(entry, str) and entry.isdigit() else 0
