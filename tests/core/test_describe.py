@@ -10,6 +10,7 @@ import pytest
 from sandbox.agents.simple import RandomAgent
 from sandbox.core.game import Game
 from sandbox.core.variant import get_variant
+from sandbox.games.killer import events as kev
 from sandbox.runner import Runner
 
 
@@ -26,3 +27,30 @@ def test_every_emitted_event_has_its_own_wording(name: str) -> None:
     assert len(seen) >= 10
     generic = {k: line for k, line in seen.items() if line.startswith(f"{k}:")}
     assert generic == {}
+
+
+def test_killer_votes_are_counted_as_people_count_them() -> None:
+    killer = get_variant("killer")
+    first = kev.PhaseStarted(2, "vote", "vote", 0, (), (1, 3, 4))
+    revote = kev.PhaseStarted(2, "vote", "revote", 1, (), (3, 4))
+    assert killer.describe_event(first) == "The vote among seats 1, 3, 4."
+    assert killer.describe_event(revote) == "Revote 1 among seats 3, 4."
+    assert "round 0" not in killer.describe_event(kev.Ballots(2, 0, {"1": 3}, {"3": 1}))
+    assert "revote 2" in killer.describe_event(kev.Tied(2, 2, (3, 4)))
+
+
+def test_a_police_check_chosen_by_draw_says_so_like_the_kill() -> None:
+    killer = get_variant("killer")
+    drawn = killer.describe_event(kev.CheckResult(1, 5, "civilian", True, (2, 3)))
+    agreed = killer.describe_event(kev.CheckResult(1, 5, "civilian", False, (2, 3)))
+    assert "seeded draw" in drawn and "seeded draw" not in agreed
+    assert "seeded draw" in killer.describe_event(kev.KillChosen(1, 5, True, (4,)))
+
+
+def test_four_factions_summary_starts_with_a_capital() -> None:
+    variant = get_variant("four_factions")
+    for seed in range(3):
+        game = Game.new(variant, variant.parse_config({"day_limit": 2}), seed)
+        asyncio.run(Runner(game, {s: RandomAgent(s) for s in game.seats}).run())
+        outcome = game.outcome()
+        assert outcome is not None and outcome.summary[0].isupper(), outcome.summary

@@ -145,7 +145,7 @@ def _summary(state: FFState, by_faction: dict[str, str], undecided: list[tuple[s
         name = pair_name((x, y))
         how = " (day limit)" if (x, y) in undecided else ""
         parts.append(f"{name}: {x} {by_faction[x]}, {y} {by_faction[y]}{how}")
-    end = f"day limit {state.config.day_limit} reached" if undecided else "both pairs decided"
+    end = f"Day limit {state.config.day_limit} reached" if undecided else "Both pairs decided"
     return f"{end} on day {state.day}. " + "; ".join(parts) + "."
 
 

@@ -145,7 +145,8 @@ def _kill_chosen(e: ev.KillChosen) -> str:
 def _check_result(e: ev.CheckResult) -> str:
     if e.suspect is None:
         return "The police check nobody."
-    return f"The judge tells the police: seat {e.suspect} is {e.answer}."
+    draw = " (chosen by a seeded draw)" if e.tie_break else ""  # KG-4 as KG-3
+    return f"The judge tells the police: seat {e.suspect}{draw} is {e.answer}."
 
 
 def _dawn(e: ev.Dawn) -> str:
@@ -160,7 +161,7 @@ _DESCRIBE: dict[type[Event], Callable[[Any], str]] = {
         f"Killer with {e.players} players: {e.killers} killers, {e.police} police."
     ),
     ev.RoleCard: lambda e: f"Seat {e.seat} is dealt the {e.role} card.",
-    ev.TeamList: lambda e: f"The {e.role} team is seats {list(e.members)}.",
+    ev.TeamList: lambda e: f"The {e.role} team is seats {_seats(e.members)}.",
     ev.NightFell: lambda e: f"Night {e.night} falls.",
     ev.Opinions: lambda e: f"Night {e.night} {e.role} opinions: {_pairs(e.opinions)}.",
     ev.KillChosen: _kill_chosen,
@@ -170,11 +171,11 @@ _DESCRIBE: dict[type[Event], Callable[[Any], str]] = {
     ev.PhaseStarted: lambda e: _phase(e),
     ev.Speech: lambda e: f"Seat {e.seat} says: {e.text or '(pass)'}",
     ev.LastWords: lambda e: f"Seat {e.seat}'s last words: {e.text or '(pass)'}",
-    ev.Ballots: lambda e: f"Ballots (round {e.round}): {_pairs(e.ballots)}.",
+    ev.Ballots: lambda e: f"Ballots of {_vote_name(e.round)}: {_pairs(e.ballots)}.",
     ev.VotedOut: lambda e: f"Seat {e.seat} is voted out{_role(e.role)}.",
     ev.NobodyOut: lambda e: "Nobody voted; nobody is out.",
-    ev.Tied: lambda e: f"Tie between seats {list(e.tied)} (tie round {e.round}).",
-    ev.ForcedDraw: lambda e: f"Still tied between {list(e.tied)}: the game is a forced draw.",
+    ev.Tied: lambda e: f"Tie between seats {_seats(e.tied)}: {_vote_name(e.round)} follows.",
+    ev.ForcedDraw: lambda e: f"Still tied between seats {_seats(e.tied)}: a forced draw.",
     ev.Conceded: lambda e: f"Seat {e.seat} concedes for the {e.side} side.",
     ev.DayLimitReached: lambda e: f"Day {e.day} was the last day: draw by limit.",
 }
@@ -184,8 +185,18 @@ def _phase(event: ev.PhaseStarted) -> str:
     if event.phase == "last_words":
         return f"Seat {event.order[0]} may give last words."
     if event.phase == "speeches":
-        return f"Speeches ({event.context}) in order {list(event.order)}."
-    return f"Vote (round {event.round}) among {list(event.candidates)}."
+        return f"Speeches ({event.context}) in order: seats {_seats(event.order)}."
+    return f"{_vote_name(event.round).capitalize()} among seats {_seats(event.candidates)}."
+
+
+def _vote_name(round_: int) -> str:
+    """KG-9/KG-10 rounds are counted from 0 in events; people count revotes from 1."""
+    return "the vote" if round_ == 0 else f"revote {round_}"
+
+
+def _seats(seats: object) -> str:
+    assert isinstance(seats, tuple | list)
+    return ", ".join(str(s) for s in seats)
 
 
 def _role(role: str | None) -> str:
