@@ -15,12 +15,15 @@ import pytest
 from sandbox.agents.base import FALLBACK_INVALID, FALLBACK_PROVIDER, AgentAnswer
 from sandbox.agents.factory import AgentSetupError
 from sandbox.agents.llm.agent import make_llm_agent
+from sandbox.agents.llm.client import CallSettings, ModelClient, ProviderFailure, RetryPolicy
+from sandbox.agents.llm.endpoints import Endpoint
 from sandbox.config import AgentSpec, GameFile, LLMDefaults, LoadedConfig
 from sandbox.core.errors import IllegalDecision
 from sandbox.core.game import Game
 from sandbox.core.requests import DecisionRequest
 from sandbox.core.variant import get_variant
 from sandbox.fake_llm import FakeLLMServer
+from sandbox.fake_llm.answers import POLICIES
 from sandbox.runner import ABORTED
 from sandbox.transcript import TranscriptWriter, iter_lines
 from tests.llm.conftest import (
@@ -365,3 +368,47 @@ async def test_bad_beliefs_never_cost_the_decision(fake: FakeLLMServer, bad: Any
     assert answer.payload == {"target": 12} and answer.fallback_reason is None
     assert answer.repairs == 0 and len(answer.calls) == 1
     assert "beliefs" not in answer.calls[-1] and answer.calls[-1]["beliefs_error"]
+
+
+# ---------------------------------------------------------------- setup checks
+@pytest.mark.parametrize("model", ["fake/nonsense", "fake/legal-randon", "fake/"])
+def test_unknown_fake_policy_is_a_setup_error_listing_the_policies(model: str) -> None:
+    """B4: a typo must not silently play legal-random."""
+    spec = AgentSpec(kind="llm", model=model)
+    with pytest.raises(AgentSetupError) as caught:
+        make_llm_agent(toy_loaded(spec), spec, 2, 1)
+    message = str(caught.value)
+    assert message.startswith("seat 2: ") and "\n" not in message
+    assert all(policy in message for policy in POLICIES)
+
+
+def test_every_known_fake_policy_builds() -> None:
+    for policy in POLICIES:
+        spec = AgentSpec(kind="llm", model=f"fake/{policy}")
+        make_llm_agent(toy_loaded(spec), spec, 2, 1)
+
+
+def test_remote_model_without_its_provider_key_is_a_setup_error(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """B5: the provider's standard variable is named before the game starts."""
+    monkeypatch.delenv("OPENAI_API_KEY", raising=False)
+    spec = AgentSpec(kind="llm", model="openai/gpt-4o-mini")
+    with pytest.raises(AgentSetupError, match=r"^seat 3: .*OPENAI_API_KEY"):
+        make_llm_agent(toy_loaded(spec), spec, 3, 1)
+    secret = "sk-test-" + os.urandom(8).hex()
+    monkeypatch.setenv("OPENAI_API_KEY", secret)
+    assert make_llm_agent(toy_loaded(spec), spec, 3, 1) is not None
+
+
+async def test_missing_credentials_are_not_retried(
+    fake: FakeLLMServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """B5: litellm reports a missing key as an InternalServerError; one attempt only."""
+    monkeypatch.delenv("OPENAI_API_KEY", raising=False)
+    endpoint = Endpoint("openai/fake-legal-random", fake.base_url, None, "remote")
+    client = ModelClient(endpoint, CallSettings(timeout_s=2.0), RetryPolicy(4, 0.01, 5.0), 2, [])
+    calls: list[dict[str, Any]] = []
+    with pytest.raises(ProviderFailure, match=r"(?i)credentials"):
+        await client.complete([{"role": "user", "content": "hi"}], 0, calls)
+    assert len(calls) == 1 and fake.chat_requests == 0

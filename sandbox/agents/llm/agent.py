@@ -264,10 +264,12 @@ def choose_mode(structured: str, endpoint: Endpoint) -> StructuredMode:
 
 
 def make_llm_agent(loaded: LoadedConfig, spec: AgentSpec, seat: int, seed: int) -> Agent:
-    """Build an llm seat (called by sandbox.agents.factory). Nothing is imported
-    or contacted until the first decision, but a missing key variable is a
-    setup error now: before any event, not one fallback per call."""
+    """Build an llm seat (called by sandbox.agents.factory). Nothing is
+    contacted until the first decision, but an unknown fake policy or a missing
+    key variable is a setup error now: before any event, not one fallback per
+    call (checking a remote model's key imports litellm)."""
     try:
+        endpoints.check_fake_policy(spec)
         endpoints.check_key(spec)
     except EndpointError as err:
         raise AgentSetupError(f"seat {seat}: {err}") from None

@@ -4,7 +4,7 @@ and a record of every HTTP attempt.
 litellm is imported on the first call only (it takes seconds to import). Its
 own retries and the openai SDK's are switched off (``max_retries=0``,
 ``num_retries=0``) so tenacity is the only layer; only transient errors are
-retried, never bad-request, auth or context-window errors.
+retried, never bad-request, auth, missing-credential or context-window errors.
 """
 
 from __future__ import annotations
@@ -87,10 +87,33 @@ def model_semaphore(model: str, limit: int) -> asyncio.Semaphore:
     return per_loop[model]
 
 
+# Permanent whatever class litellm wraps them in: a missing key surfaces from
+# the openai SDK as litellm's InternalServerError ("Missing credentials ...").
+PERMANENT_CLASSES = ("AuthenticationError", "PermissionDeniedError")
+PERMANENT_STATUS = (401, 403)
+PERMANENT_WORDS = ("missing credentials", "api_key client option must be set", "invalid api key",
+                   "incorrect api key")
+
+
 def is_transient(err: BaseException) -> bool:
+    """Worth retrying: a rate limit, timeout, connection or server error, but
+    never an auth or missing-credential error (retrying cannot fix a key)."""
+    if is_permanent(err):
+        return False
     lm = litellm_module()
     classes = tuple(getattr(lm, name) for name in TRANSIENT)
     return isinstance(err, (*classes, asyncio.TimeoutError))
+
+
+def is_permanent(err: BaseException) -> bool:
+    lm = litellm_module()
+    classes = tuple(getattr(lm, name) for name in PERMANENT_CLASSES if hasattr(lm, name))
+    if isinstance(err, classes):
+        return True
+    if getattr(err, "status_code", None) in PERMANENT_STATUS:
+        return True
+    text = str(err).lower()
+    return any(words in text for words in PERMANENT_WORDS)
 
 
 def is_provider_error(err: BaseException) -> bool:

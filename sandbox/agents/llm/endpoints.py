@@ -66,13 +66,56 @@ async def resolve(spec: AgentSpec) -> Endpoint:
     return Endpoint(model, spec.api_base, _key_from_env(spec.api_key_env), "remote")
 
 
-def check_key(spec: AgentSpec) -> None:
-    """Raise EndpointError now if ``spec``'s key variable is unset, so a game
-    never starts with a seat that cannot call its model. Only remote models
-    read a key; fake and local ones are not started here."""
+def check_fake_policy(spec: AgentSpec) -> None:
+    """``fake/<policy>`` must name a known policy: a typo would otherwise play
+    another experiment (the server's default policy) without a word."""
     model = spec.model or ""
-    if not model.startswith((FAKE_PREFIX, "local/", "local:")):
+    if not model.startswith(FAKE_PREFIX):
+        return
+    from sandbox.fake_llm.answers import POLICIES
+
+    policy = model[len(FAKE_PREFIX) :]
+    if policy not in POLICIES:
+        raise EndpointError(
+            f"unknown fake policy {policy!r} in model {model!r}; allowed: {', '.join(POLICIES)}"
+        )
+
+
+def check_key(spec: AgentSpec) -> None:
+    """Raise EndpointError now if ``spec``'s key is unset, so a game never
+    starts with a seat that cannot call its model: the ``api_key_env``
+    variable, else the provider's standard variable(s) as litellm names them.
+    Only remote models read a key; fake and local ones are not started here.
+    The message names variables, never a value."""
+    model = spec.model or ""
+    if model.startswith((FAKE_PREFIX, "local/", "local:")):
+        return
+    if spec.api_key_env is not None:
         _key_from_env(spec.api_key_env)
+        return
+    missing = missing_provider_keys(model, spec.api_base)
+    if missing:
+        names = ", ".join(missing)
+        raise EndpointError(
+            f"model {model!r} needs the environment variable {names}, which is not set "
+            "(set it, or name another variable with api_key_env)"
+        )
+
+
+def missing_provider_keys(model: str, api_base: str | None) -> list[str]:
+    """The provider's unset standard variables (litellm's own table; imports
+    litellm, which only a seat with a remote model reaches)."""
+    from sandbox.agents.llm.client import litellm_module
+
+    try:
+        found = litellm_module().validate_environment(model=model, api_base=api_base)
+    except Exception:  # a model litellm cannot place: the first call will say so
+        return []
+    if found.get("keys_in_environment"):
+        return []
+    missing = [str(k) for k in found.get("missing_keys") or []]
+    # A base URL given in the game file stands in for the provider's *_API_BASE.
+    return [k for k in missing if not (api_base and k.endswith("_BASE"))]
 
 
 def _key_from_env(name: str | None) -> str | None:
