@@ -145,13 +145,23 @@ class Display:
     """Live output of a run: a readable stream of events, or a progress line."""
 
     def __init__(
-        self, console: Console, status_console: Console, seat: int | None, live: bool
+        self,
+        console: Console,
+        status_console: Console,
+        seat: int | None,
+        live: bool,
+        progress_line: bool = False,
     ) -> None:
         self.console = console
+        self.status_console = status_console
         self.renderer = LiveRenderer(console, seat) if live else None
         self.status: Status | None = None if live else Status("", console=status_console)
+        # A spinner draws nothing where stderr is no terminal (a log, a pipe): there
+        # the progress shows as one line per finished game instead.
+        self.progress_line = progress_line and not live and not status_console.is_terminal
         self.current: Path | None = None
         self.label = ""
+        self.progress = ""
 
     def hooks(self, label: str) -> LiveHooks:
         self.label = label
@@ -168,11 +178,18 @@ class Display:
         if self.renderer is not None:
             self.renderer.on_event(game, seq, event)
         elif self.status is not None:
-            self.status.update(f"{self.label}: step {game.step}, {seq + 1} events")
+            self.progress = f"{self.label}: step {game.step}, {seq + 1} events"
+            self.status.update(self.progress)
 
     def stop(self) -> None:
         if self.status is not None:
             self.status.stop()
+
+    def game_done(self, record: GameRecord) -> None:
+        self.stop()
+        self.current = None  # finished: nothing to resume or to call partial
+        if self.progress_line:
+            self.status_console.print(f"{self.progress} · finished")
 
 
 def _consoles(as_json: bool) -> tuple[Console, Console]:
@@ -223,9 +240,19 @@ def run(
         if chosen is None:
             err.print(f"seed: {seed_used} (random)")
         live, seat = _live_seat(loaded, as_seat, err)
-        display = Display(console, err, seat, live and not (quiet or as_json))
-        records = _play(loaded, seed_used, count, out or Path(loaded.file.run.out), display)
+        display = Display(console, err, seat, live and not (quiet or as_json), quiet)
+        folder = out_folder(out, loaded)
+        records = _play(loaded, seed_used, count, folder, display)
         _report(records, console, as_json)
+
+
+def out_folder(out: Path | None, loaded: LoadedConfig) -> Path:
+    """Where transcripts go: --out, else [run].out; a file there is refused."""
+    folder = out or Path(loaded.file.run.out)
+    if folder.exists() and not folder.is_dir():
+        name = "--out" if out is not None else "[run].out"
+        fail(f"{name} must be a folder; {folder} is a file")
+    return folder
 
 
 def _play(
@@ -239,13 +266,27 @@ def _play(
             count,
             out,
             hooks=display.hooks(label),
-            on_game_done=lambda record: display.stop(),
+            on_game_done=display.game_done,
         )
     except KeyboardInterrupt:
         display.stop()
         _interrupted(display.current)
+    except STOPPING_ERRORS as err:
+        display.stop()
+        _stopped(err, display.current)
     finally:
         display.stop()
+
+
+# Errors that stop a game already under way (a broken script, an agent that
+# cannot be set up for the next game of a series).
+STOPPING_ERRORS = (ConfigError, SessionError, AgentSetupError, ScriptError)
+
+
+def _stopped(err: Exception, path: Path | None) -> NoReturn:
+    """One error line; a transcript already begun is named (it is left unfinished)."""
+    partial = f" (the unfinished transcript is {path})" if path is not None else ""
+    fail(f"{_one_line(str(err))}{partial}")
 
 
 def _interrupted(path: Path | None) -> NoReturn:
@@ -305,7 +346,7 @@ def batch(
         loaded = load_config(config)
         if seats_a_human(loaded):
             fail("a batch cannot seat humans; use 'sandbox run' to play")
-        target = out or Path(loaded.file.run.out)
+        target = out_folder(out, loaded)
         target.mkdir(parents=True, exist_ok=True)
     start = first_seed(loaded, seed)
     seeds = list(range(start, start + games))
@@ -529,7 +570,10 @@ def resume_cmd(
 def fork_cmd(
     transcript: Annotated[Path, typer.Argument(help="the game to branch from")],
     at: Annotated[int, typer.Option(help="keep events [0, N); N must be a step boundary")],
-    config: Annotated[Path | None, typer.Option(help="game file with the new agents")] = None,
+    config: Annotated[
+        Path | None,
+        typer.Option(help="game file with the new agents (default: the transcript's own)"),
+    ] = None,
     out: Annotated[Path | None, typer.Option(help="folder of the new transcript")] = None,
     quiet: Annotated[bool, typer.Option(help="no live event stream")] = False,
     as_seat: Annotated[int | None, typer.Option(help="show only what seat N may see")] = None,
@@ -540,12 +584,16 @@ def fork_cmd(
         other = load_config(config) if config is not None else None
         recorded = open_transcript(transcript)
         playing = other or loaded_of(recorded)
+        folder = out_folder(out, playing)
         display = _seat_display(playing, recorded, as_seat, quiet, console, err)
         try:
-            record = fork(transcript, at, other, out, display.hooks(f"fork at {at}"))
+            record = fork(transcript, at, other, folder, display.hooks(f"fork at {at}"))
         except KeyboardInterrupt:
             display.stop()
             _interrupted(display.current)
+        except STOPPING_ERRORS as error:
+            display.stop()
+            _stopped(error, display.current)
         _print_record(console, record)
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import datetime as dt
+import json
 import random
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -407,8 +408,6 @@ def drop_torn_tail(path: Path) -> bool:
     cut = body.rfind(b"\n") + 1
     last = body[cut:]
     try:
-        import json
-
         json.loads(last)
         if not data.endswith(b"\n"):
             with path.open("ab") as fh:
@@ -554,7 +553,8 @@ def fork(
     kinds = {s: str(a.describe().get("kind", "")) for s, a in agents.items()}
     rebuild(variant, config, seed, prefix, agents, kinds)  # warm the new agents
     target = transcript_path(out or Path(loaded.file.run.out), variant.name, seed)
-    extra = {"forked_from": {"transcript": str(path), "at": at}}
+    # absolute, so the link still holds when the fork is read from another folder
+    extra = {"forked_from": {"transcript": str(path.resolve()), "at": at}}
     with TranscriptWriter(target) as writer:
         writer.header(build_header(loaded, config, seed, roles, agents, extra))
         hooks.on_start(game, target)
@@ -574,7 +574,26 @@ def _same_game(original: LoadedConfig, other: LoadedConfig) -> None:
             f"'{original.variant.name}'; a fork must keep the variant"
         )
     if other.game_config != original.game_config:
-        raise SessionError("the fork config's [rules]/[[seat]] differ from the transcript's")
+        differences = config_differences(original.game_config, other.game_config)
+        raise SessionError(
+            "a fork must keep the rules; the fork config differs from the transcript's in "
+            + "; ".join(differences)
+        )
+
+
+def config_differences(original: BaseModel, other: BaseModel) -> list[str]:
+    """``rules.day_limit: 5 in the fork config, 30 in the transcript`` per differing key."""
+    before = original.model_dump(mode="json")
+    after = other.model_dump(mode="json")
+    out = []
+    for key in sorted(set(before) | set(after)):
+        if before.get(key) != after.get(key):
+            where = "[[seat]]" if key == "seat" else f"rules.{key}"
+            out.append(
+                f"{where}: {json.dumps(after.get(key))} in the fork config, "
+                f"{json.dumps(before.get(key))} in the transcript"
+            )
+    return out
 
 
 def _copy_calls(transcript: Transcript, prefix: Sequence[Event], writer: TranscriptWriter) -> None:

@@ -183,3 +183,47 @@ def test_run_warns_about_ignored_keys_too(tmp_path: Path) -> None:
     assert result.exit_code == 0, result.stderr
     assert "warning: agent[1]: 'temperature' is ignored by a random seat" in result.stderr
     json.loads(result.stdout)  # stdout stays one JSON document
+
+
+def test_out_must_be_a_folder(toy_file: ToyFile, tmp_path: Path) -> None:
+    a_file = tmp_path / "afile"
+    a_file.write_text("x", encoding="utf-8")
+    line = one_error_line(invoke("run", str(toy_file()), "--out", str(a_file)))
+    assert "--out must be a folder" in line
+    line = one_error_line(invoke("batch", str(toy_file()), "--games", "1", "--out", str(a_file)))
+    assert "--out must be a folder" in line
+
+
+def test_a_run_stopped_by_a_broken_script_names_its_partial_transcript(
+    toy_file: ToyFile, tmp_path: Path
+) -> None:
+    broken = toy_file('[[agent]]\nkind = "scripted"\nseats = [1]\ndecisions = [{pick = 9}]\n')
+    line = one_error_line(invoke("run", str(broken), "--quiet"))
+    (partial,) = (tmp_path / "out").glob("*.jsonl")
+    assert "scripted decision #1" in line and f"unfinished transcript is {partial}" in line
+
+
+def test_fork_names_the_differing_rule(toy_transcript: tuple[Path, int], toy_file: ToyFile) -> None:
+    path, at = toy_transcript
+    other = toy_file("[rules]\nseats = 4\n", name="four.toml")
+    line = one_error_line(invoke("fork", str(path), "--at", str(at), "--config", str(other)))
+    assert "rules.seats: 4 in the fork config, 3 in the transcript" in line
+
+
+def test_fork_records_its_source_as_an_absolute_path(
+    toy_transcript: tuple[Path, int], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path, at = toy_transcript
+    monkeypatch.chdir(path.parent)
+    result = invoke("fork", path.name, "--at", str(at), "--out", str(tmp_path / "forks"), "--quiet")
+    assert result.exit_code == 0, result.stderr
+    (forked,) = (tmp_path / "forks").glob("*.jsonl")
+    source = json.loads(forked.read_text().splitlines()[0])["forked_from"]["transcript"]
+    assert Path(source).is_absolute() and Path(source) == path.resolve()
+
+
+def test_quiet_run_without_a_terminal_prints_a_progress_line(toy_file: ToyFile) -> None:
+    result = invoke("run", str(toy_file()), "--quiet", "--series", "2")
+    assert result.exit_code == 0, result.stderr
+    finished = [line for line in result.stderr.splitlines() if line.endswith("· finished")]
+    assert len(finished) == 2 and all("events" in line for line in finished)
