@@ -4,9 +4,11 @@ faults, fallbacks, concurrency, privacy of keys and reasoning."""
 from __future__ import annotations
 
 import asyncio
+import gc
 import json
 import os
 import random
+import warnings
 from pathlib import Path
 from typing import Any
 
@@ -412,3 +414,26 @@ async def test_missing_credentials_are_not_retried(
     with pytest.raises(ProviderFailure, match=r"(?i)credentials"):
         await client.complete([{"role": "user", "content": "hi"}], 0, calls)
     assert len(calls) == 1 and fake.chat_requests == 0
+
+
+def test_cancelled_calls_leave_no_unawaited_coroutine_warning(fake: FakeLLMServer) -> None:
+    """U9: Ctrl-C mid-call. A call cancelled while litellm still prepares it in
+    its worker thread orphans a coroutine, which warned at shutdown."""
+    endpoint = Endpoint("openai/fake-legal-random", fake.base_url, "k", "fake")
+    client = ModelClient(endpoint, CallSettings(timeout_s=5.0), RetryPolicy(1, 0.01, 5.0), 2, [])
+
+    async def cancelled_at_once() -> None:
+        tasks = [
+            asyncio.create_task(client.complete([{"role": "user", "content": "hi"}], 0, []))
+            for _ in range(2)
+        ]
+        await asyncio.sleep(0)
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        asyncio.run(cancelled_at_once())  # its shutdown joins litellm's worker thread
+        gc.collect()
+    assert not [w for w in caught if "never awaited" in str(w.message)]

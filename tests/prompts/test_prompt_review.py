@@ -170,3 +170,13 @@ def test_full_rules_replace_the_summary(
                      and line not in system]
     assert text in system and len(summary_lines) >= 4
     assert with_rules.prefix_chars < summary_only.prefix_chars + len(text)
+
+
+def test_the_schema_written_into_a_chinese_prompt_is_introduced_in_chinese() -> None:
+    """B6, structured = "none": the schema's lead sentence follows the language
+    (the schema itself is JSON: keys, enums and descriptions are data)."""
+    from sandbox.agents.llm.schema import decision_model, schema_instructions
+
+    c = first_of_each("killer")[("vote", "police")]
+    lead = schema_instructions(decision_model(c.request), "zh").split("{", 1)[0]
+    assert english_runs(lead) == [] and "JSON" in lead

@@ -187,7 +187,7 @@ class LLMAgent(Agent):
         if mode == "none":
             # Nothing constrains the output: the schema goes into the question.
             last = messages[-1]
-            last["content"] = last["content"] + schema_instructions(model)
+            last["content"] = last["content"] + schema_instructions(model, self._lang)
         return messages, rendered.prefix_chars
 
     def _client(

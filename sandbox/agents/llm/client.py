@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import os
 import time
+import warnings
 import weakref
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -40,9 +41,22 @@ BACKOFF_MULTIPLIER_S = 0.5
 _litellm: Any = None
 
 
+# litellm's acompletion builds its coroutine in a worker thread; a call
+# cancelled meanwhile (Ctrl-C, an aborted game) leaves that coroutine unawaited,
+# and Python warns about it at shutdown. Nothing is lost: the call was
+# cancelled on purpose, so only this one warning is silenced.
+ORPHANED_CALL = r"coroutine '[\w.]*acompletion' was never awaited"
+
+
+def silence_orphaned_calls() -> None:
+    # Idempotent: warnings replaces an identical filter instead of adding one.
+    warnings.filterwarnings("ignore", message=ORPHANED_CALL, category=RuntimeWarning)
+
+
 def litellm_module() -> Any:
     """Import litellm once, quietly and offline (local price map, no debug banner)."""
     global _litellm
+    silence_orphaned_calls()
     if _litellm is None:
         os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
         os.environ.setdefault("LITELLM_LOG", "ERROR")

@@ -243,13 +243,16 @@ def grammar_safe(schema: Any) -> Any:
     }
 
 
-def schema_instructions(model: type[BaseModel]) -> str:
+SCHEMA_LEAD = {
+    "en": "Reply with one JSON object only (no other text) that matches this JSON schema:",
+    "zh": "只回复一个符合下面JSON schema的JSON对象，不要有其他文字：",
+}
+
+
+def schema_instructions(model: type[BaseModel], language: str = "en") -> str:
     """For providers without structured output: the schema written into the prompt."""
     schema = json.dumps(_json_schema(model), ensure_ascii=False)
-    return (
-        "\n\nReply with one JSON object only (no other text) that matches this JSON "
-        f"schema:\n{schema}"
-    )
+    return f"\n\n{SCHEMA_LEAD.get(language, SCHEMA_LEAD['en'])}\n{schema}"
 
 
 # --------------------------------------------------------------------- parsing
