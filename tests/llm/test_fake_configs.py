@@ -62,3 +62,17 @@ def assert_notes_stay_private(answered: list[tuple[DecisionRequest, AgentAnswer]
         prompt = json.dumps([c.get("messages") for c in answer.calls])
         leaked = [seat for seat, note in notes if seat != request.seat and note in prompt]
         assert not leaked, f"seat {request.seat} saw private notes of seats {leaked}"
+
+
+def test_docs_and_fake_configs_name_every_fake_policy() -> None:
+    """D1: the policy list is documented in config.md and in the fake configs."""
+    from sandbox.fake_llm.answers import POLICIES
+
+    root = Path(__file__).parents[2]
+    docs = (root / "docs" / "config.md").read_text(encoding="utf-8")
+    section = docs.split("## The fake provider", 1)[1].split("\n## ", 1)[0]
+    assert all(f"| `{policy}` |" in section for policy in POLICIES)
+    assert "openai/fake-legal-random" in section  # the rewritten model name
+    for name in ("killer_fake.toml", "four_factions_fake.toml"):
+        text = (root / "configs" / name).read_text(encoding="utf-8")
+        assert all(f"fake/{policy}" in text for policy in POLICIES), name
