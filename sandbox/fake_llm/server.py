@@ -43,7 +43,7 @@ class FakeLLMServer:
         if host not in LOOPBACK:
             raise ValueError(f"the fake server listens on loopback only, not {host!r}")
         if policy not in answers.POLICIES:
-            raise ValueError(f"unknown policy {policy!r}; allowed: {answers.POLICIES}")
+            raise ValueError(f"unknown policy {policy!r}; allowed: {', '.join(answers.POLICIES)}")
         self.policy = policy
         self.latency_s = latency_s
         self.latency_jitter_s = latency_jitter_s
