@@ -82,11 +82,10 @@ class SeatSettings:
 class LLMAgent(Agent):
     kind = "llm"
 
-    def __init__(self, spec: AgentSpec, settings: SeatSettings, seat: int, seat_count: int) -> None:
+    def __init__(self, spec: AgentSpec, settings: SeatSettings, seat: int) -> None:
         self.spec = spec
         self.settings = settings
         self.seat = seat
-        self.seat_count = seat_count
         self._endpoint: Endpoint | None = None
         self._holds_fake = False
 
@@ -274,5 +273,4 @@ def make_llm_agent(loaded: LoadedConfig, spec: AgentSpec, seat: int, seed: int) 
     except EndpointError as err:
         raise AgentSetupError(f"seat {seat}: {err}") from None
     settings = SeatSettings.merge(spec, loaded.file.llm)
-    seat_count = loaded.variant.seat_count(loaded.game_config)
-    return LLMAgent(spec, settings, seat, seat_count)
+    return LLMAgent(spec, settings, seat)
