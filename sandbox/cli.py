@@ -624,15 +624,18 @@ def stats_cmd(
     include_aborted: Annotated[
         bool, typer.Option(help="count aborted games (all draw) in the win/lose/draw rates")
     ] = False,
+    beliefs: Annotated[
+        bool, typer.Option("--beliefs", help="accuracy of the LLM seats' belief probes")
+    ] = False,
 ) -> None:
     """Win rates (with 95% bootstrap CIs), reasons, fallbacks and usage over many games."""
     missing = [str(p) for p in paths if not p.exists()]
     if missing:
         fail(f"{missing[0]}: no such file or folder")
-    per_variant, skipped = gather(paths)
+    per_variant, skipped = gather(paths, beliefs)
     if not per_variant:
         _nothing_read(paths, skipped)
-    summary = summarise(per_variant, seed, include_aborted)
+    summary = summarise(per_variant, seed, include_aborted, beliefs)
     if as_json:
         obj = {"variants": summary, "skipped": [{"path": p, "why": w} for p, w in skipped]}
         sys.stdout.write(json.dumps(obj, ensure_ascii=False) + "\n")
@@ -640,6 +643,8 @@ def stats_cmd(
     console = Console(highlight=False)
     for name, figures in summary.items():
         _print_variant_stats(console, name, figures)
+        if beliefs:
+            print_belief_stats(console, figures["beliefs"])
     for path, why in skipped:
         console.print(f"[yellow]skipped[/yellow] {escape(path)}: {escape(why)}")
 
@@ -674,8 +679,48 @@ def _print_variant_stats(console: Console, name: str, figures: dict[str, Any]) -
     )
 
 
-def plural(count: int, noun: str) -> str:
-    return f"{count} {noun}" if count == 1 else f"{count} {noun}s"
+def print_belief_stats(console: Console, figures: dict[str, Any]) -> None:
+    """The belief-probe figures of one variant: overall, then split three ways."""
+    if not figures["probes"]:
+        dropped = f" ({figures['dropped']} dropped)" if figures["dropped"] else ""
+        console.print(f"beliefs: no belief probes found{dropped}")
+        return
+    console.print(
+        f"beliefs: {plural(figures['probes'], 'probe')} in "
+        f"{plural(figures['transcripts'], 'transcript')} · dropped {figures['dropped']} · "
+        f"{plural(figures['guesses'], 'guess', 'guesses')}, unknown {_share(figures['unknown_share'])}"
+    )
+    overall = figures["accuracy"]
+    console.print(f"belief accuracy (right/committed guesses): {_accuracy(overall)}")
+    for title, split in BELIEF_SPLITS:
+        table = Table(title, "accuracy", "right/committed", "unknown")
+        for group, cell in figures[split].items():
+            right = f"{cell['right']}/{cell['committed']}"
+            table.add_row(group, _share(cell["rate"]), right, str(cell["unknown"]))
+        console.print(table)
+
+
+BELIEF_SPLITS = (
+    ("guessing seat's role", "by_guesser"),
+    ("target's true side", "by_target"),
+    ("day", "by_day"),
+)
+
+
+def _accuracy(cell: dict[str, Any]) -> str:
+    text = f"{_share(cell['rate'])} ({cell['right']}/{cell['committed']})"
+    if cell.get("ci95"):
+        low, high = cell["ci95"]
+        text += f", 95% CI [{low:.0%}–{high:.0%}]"
+    return text
+
+
+def _share(value: float | None) -> str:
+    return "-" if value is None else f"{value:.0%}"
+
+
+def plural(count: int, noun: str, many: str | None = None) -> str:
+    return f"{count} {noun}" if count == 1 else f"{count} {many or noun + 's'}"
 
 
 def latency_text(latency: dict[str, float] | None) -> str:

@@ -3,7 +3,8 @@
 Per variant: games, termination reasons, win/lose/draw rates per role group
 (the role label up to its first '/', e.g. 'wolves' for 'wolves/elite') with a
 seeded 95% bootstrap confidence interval over games, fallbacks per seat kind and
-reason, repairs, model calls, tokens, cost and latency.
+reason, repairs, model calls, tokens, cost and latency; on request, how well
+the LLM seats' belief probes name the other seats' true sides.
 
 Aborted games (the model provider failed too often, see sandbox/runner.py) end
 in an all-draw that says nothing about the game, so the rates leave them out
@@ -14,13 +15,15 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from sandbox.agents.llm.beliefs import UNKNOWN
 from sandbox.core.events import DecisionMade
-from sandbox.render.timeline import latency_of
+from sandbox.core.variant import get_variant
+from sandbox.render.timeline import history_index, latency_of, seat_numbers
 from sandbox.runner import ABORTED
 from sandbox.transcript import Transcript, TranscriptError, load
 
@@ -49,6 +52,8 @@ class GameFacts:
 class VariantStats:
     games: list[GameFacts] = field(default_factory=list)
     unfinished: int = 0
+    # one per readable transcript, finished or not; only when beliefs are asked for
+    beliefs: list[BeliefFacts] = field(default_factory=list)
 
 
 def collect_paths(paths: Iterable[Path]) -> list[Path]:
@@ -93,18 +98,24 @@ def game_facts(transcript: Transcript) -> GameFacts | None:
     )
 
 
-def gather(paths: Iterable[Path]) -> tuple[dict[str, VariantStats], list[tuple[str, str]]]:
-    """Per-variant facts, and the files skipped with the reason."""
+def gather(
+    paths: Iterable[Path], beliefs: bool = False
+) -> tuple[dict[str, VariantStats], list[tuple[str, str]]]:
+    """Per-variant facts (with ``beliefs``, the belief probes too), and the
+    files skipped with the reason."""
     per_variant: dict[str, VariantStats] = {}
     skipped: list[tuple[str, str]] = []
     for path in collect_paths(paths):
         try:
             transcript = load(path)
             facts = game_facts(transcript)
+            probed = belief_facts(transcript) if beliefs else None
         except (TranscriptError, OSError, ValueError, KeyError, TypeError, AttributeError) as err:
             skipped.append((str(path), _why(path, err)))
             continue
         bucket = per_variant.setdefault(str(transcript.header.get("variant")), VariantStats())
+        if probed is not None:
+            bucket.beliefs.append(probed)
         if facts is None:
             bucket.unfinished += 1
         else:
@@ -124,18 +135,25 @@ def rate_with_ci(
     """Share of the role's seats with ``result``; CI by resampling whole games."""
     counted = [_count(g, role, result) for g in games]
     per_game = [(hits, n) for hits, n in counted if n]
-    rate = _ratio(per_game)
+    return {
+        "rate": round(_ratio(per_game), 4),
+        "ci95": bootstrap_ci95(per_game, rng),
+        "seats": sum(n for _, n in per_game),
+    }
+
+
+def bootstrap_ci95(per_game: Sequence[tuple[int, int]], rng: random.Random) -> list[float]:
+    """95% interval of hits/total, resampling whole games: the items of one game
+    (its seats, its guesses) are not independent of each other."""
+    if not per_game:
+        return [0.0, 0.0]
     draws = sorted(
         _ratio([per_game[rng.randrange(len(per_game))] for _ in per_game])
         for _ in range(BOOTSTRAP_SAMPLES)
     )
     low = draws[int(0.025 * (BOOTSTRAP_SAMPLES - 1))]
     high = draws[int(0.975 * (BOOTSTRAP_SAMPLES - 1))]
-    return {
-        "rate": round(rate, 4),
-        "ci95": [round(low, 4), round(high, 4)],
-        "seats": sum(n for _, n in per_game),
-    }
+    return [round(low, 4), round(high, 4)]
 
 
 def _count(game: GameFacts, role: str, result: str) -> tuple[int, int]:
@@ -152,6 +170,7 @@ def summarise(
     per_variant: dict[str, VariantStats],
     seed: int = BOOTSTRAP_SEED,
     include_aborted: bool = False,
+    beliefs: bool = False,
 ) -> dict[str, Any]:
     out: dict[str, Any] = {}
     for name, bucket in sorted(per_variant.items()):
@@ -180,6 +199,9 @@ def summarise(
             "cost": round(sum(g.cost for g in games), 6),
             "latency_s": _latency(latencies),
         }
+        if beliefs:
+            # its own generator: asking for beliefs never moves the win-rate intervals
+            out[name]["beliefs"] = summarise_beliefs(bucket.beliefs, random.Random(seed))
     return out
 
 
@@ -192,3 +214,120 @@ def _latency(values: Sequence[float]) -> dict[str, float] | None:
         "p95": round(values[min(len(values) - 1, int(0.95 * len(values)))], 3),
         "max": round(values[-1], 3),
     }
+
+
+# ------------------------------------------------------------- belief probes
+# With ``[llm] belief_probe`` every accepted LLM answer's call line carries the
+# seat's private guess of each other seat's side (docs/transcript.md). A side is
+# a role group ("wolves" for "wolves/elite"), the same label the probe asks for.
+
+
+@dataclass(frozen=True)
+class Guess:
+    """One seat's guess about one other seat, from one probe."""
+
+    guesser: str  # the guessing seat's role group
+    target: str  # the target's true side
+    said: str  # the side guessed, or "unknown"
+    day: int
+
+    @property
+    def committed(self) -> bool:
+        return self.said != UNKNOWN
+
+    @property
+    def right(self) -> bool:
+        return self.said == self.target
+
+
+@dataclass
+class BeliefFacts:
+    """The belief probes of one transcript."""
+
+    probes: int = 0  # call lines that carry a beliefs object
+    dropped: int = 0  # call lines whose beliefs were dropped (beliefs_error)
+    guesses: list[Guess] = field(default_factory=list)
+
+
+def belief_facts(transcript: Transcript) -> BeliefFacts:
+    roles = transcript.header.get("roles") or {}
+    sides = {str(seat): role_group(str(role)) for seat, role in roles.items()}
+    days = decision_days(transcript)
+    last_day = max(days.values(), default=0)
+    facts = BeliefFacts()
+    for call in transcript.calls:
+        if call.get("beliefs_error"):
+            facts.dropped += 1
+        beliefs = call.get("beliefs")
+        if not isinstance(beliefs, dict):
+            continue
+        facts.probes += 1
+        guesser = sides.get(str(call.get("seat")), "?")
+        # A call whose decision never made it to the file (a torn game) belongs
+        # to the last day the file reached.
+        day = days.get(str(call.get("request_id")), last_day)
+        for target, said in beliefs.items():
+            if str(target) in sides:
+                facts.guesses.append(Guess(guesser, sides[str(target)], str(said), day))
+    return facts
+
+
+def decision_days(transcript: Transcript) -> dict[str, int]:
+    """request_id -> the game day its decision was made on (0 before day 1)."""
+    variant = get_variant(str(transcript.header.get("variant")))
+    index = history_index(variant, transcript, seat_numbers(transcript))
+    days: dict[str, int] = {}
+    day = 0
+    for seq, event in enumerate(transcript.events):
+        item = index.get(seq)
+        day = item.day if item is not None else day  # unindexed: the day so far
+        if isinstance(event, DecisionMade):
+            days[event.request_id] = day
+    return days
+
+
+def summarise_beliefs(per_transcript: Sequence[BeliefFacts], rng: random.Random) -> dict[str, Any]:
+    """Accuracy = share of committed (not "unknown") guesses that name the true side."""
+    guesses = [g for facts in per_transcript for g in facts.guesses]
+    per_game = [_tally(facts.guesses) for facts in per_transcript if facts.guesses]
+    per_game = [(right, n) for right, n in per_game if n]
+    unknown = sum(1 for g in guesses if not g.committed)
+    overall = _cell(guesses)
+    return {
+        "probes": sum(f.probes for f in per_transcript),
+        "dropped": sum(f.dropped for f in per_transcript),
+        "transcripts": sum(1 for f in per_transcript if f.probes),
+        "guesses": len(guesses),
+        "unknown": unknown,
+        "unknown_share": round(unknown / len(guesses), 4) if guesses else None,
+        "accuracy": {**overall, "ci95": bootstrap_ci95(per_game, rng) if per_game else None},
+        "by_guesser": _split(guesses, lambda g: g.guesser),
+        "by_target": _split(guesses, lambda g: g.target),
+        "by_day": _split(guesses, lambda g: str(g.day), key=int),
+    }
+
+
+def _tally(guesses: Sequence[Guess]) -> tuple[int, int]:
+    committed = [g for g in guesses if g.committed]
+    return sum(1 for g in committed if g.right), len(committed)
+
+
+def _cell(guesses: Sequence[Guess]) -> dict[str, Any]:
+    right, committed = _tally(guesses)
+    return {
+        "rate": round(right / committed, 4) if committed else None,
+        "right": right,
+        "committed": committed,
+        "unknown": len(guesses) - committed,
+    }
+
+
+def _split(
+    guesses: Sequence[Guess],
+    group: Callable[[Guess], str],
+    key: Callable[[str], Any] = str,
+) -> dict[str, dict[str, Any]]:
+    groups: dict[str, list[Guess]] = {}
+    for guess in guesses:
+        groups.setdefault(group(guess), []).append(guess)
+    return {name: _cell(groups[name]) for name in sorted(groups, key=key)}
