@@ -31,6 +31,7 @@ blockquote.speech cite{display:block;font-style:normal;font-weight:bold;color:#5
 .ending{background:#e6f6ea;border-left:4px solid #2f855a;padding:.4rem .8rem;font-weight:700}
 .aud{color:#999;font-size:.75rem;margin-left:.5rem}
 .call{color:#888;font-size:.8rem;padding-left:2rem;font-family:monospace}
+.beliefs{color:#8a4fc7}
 table.outcome{border-collapse:collapse;margin-top:1rem}
 table.outcome td,table.outcome th{border:1px solid #ccc;padding:.25rem .7rem}
 .win{color:#2f855a;font-weight:700}.lose{color:#c53030}.draw{color:#975a16}
@@ -48,7 +49,9 @@ table.outcome td,table.outcome th{border:1px solid #ccc;padding:.25rem .7rem}
 <span class="aud">{{ e.audience }}</span></div>
 {% else %}<div class="entry referee" id="e{{ e.seq }}">Referee: {{ e.text }}
 <span class="aud">{{ e.audience }}</span></div>{% endif %}
-{% for c in e.calls %}<div class="call">call: {{ c }}</div>{% endfor %}
+{% for c in e.calls %}<div class="call">call: {{ c.summary }}</div>
+{% if c.beliefs %}<div class="call beliefs">beliefs: {{ c.beliefs }}</div>{% endif %}
+{% endfor %}
 {% endfor %}</section>{% endfor %}
 <h2>Outcome</h2>
 {% if t.outcome_summary %}<p>{{ t.outcome_summary }}</p>{% else %}

@@ -45,7 +45,9 @@ def print_timeline(console: Console, timeline: Timeline) -> None:
         for entry in section.entries:
             console.print(entry_text(entry))
             for call in entry.calls:
-                console.print(f"    [dim italic]call: {escape(call)}[/dim italic]")
+                console.print(f"    [dim italic]call: {escape(call.summary)}[/dim italic]")
+                if call.beliefs:
+                    console.print(f"    [dim magenta]beliefs: {escape(call.beliefs)}[/dim magenta]")
     print_outcome(console, timeline)
 
 

@@ -14,6 +14,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from sandbox.agents.llm.beliefs import UNKNOWN
 from sandbox.core.events import DecisionMade, Event, GameEnded, StepResolved
 from sandbox.core.variant import HistoryItem, Variant, get_variant
 from sandbox.core.visibility import Visibility
@@ -28,6 +29,15 @@ ENDING = "ending"
 
 
 @dataclass(frozen=True)
+class CallLine:
+    """One model call under its decision (referee only): usage in a line and, with
+    the belief probe, what the seat privately believed about the others."""
+
+    summary: str
+    beliefs: str | None = None
+
+
+@dataclass(frozen=True)
 class Entry:
     """One line of the story."""
 
@@ -36,7 +46,7 @@ class Entry:
     text: str
     speaker: int | None = None
     audience: str = "public"
-    calls: tuple[str, ...] = ()
+    calls: tuple[CallLine, ...] = ()
 
 
 @dataclass
@@ -148,11 +158,11 @@ def _sections(
     pairs: Sequence[tuple[int, Event]],
     index: Mapping[int, HistoryItem],
     transcript: Transcript,
-    calls: Mapping[str, list[str]],
+    calls: Mapping[str, list[CallLine]],
 ) -> list[Section]:
     sections: list[Section] = []
     current = Section(0, "setup")
-    carried: tuple[str, ...] = ()  # calls of a decision whose line the next one repeats
+    carried: tuple[CallLine, ...] = ()  # calls of a decision whose line the next one repeats
     for position, (seq, event) in enumerate(pairs):
         item = index.get(seq)
         if item is not None and (item.day, item.phase) != (current.day, current.phase):
@@ -194,7 +204,7 @@ def _entry(
     event: Event,
     item: HistoryItem | None,
     raw_vis: object,
-    calls: Mapping[str, list[str]],
+    calls: Mapping[str, list[CallLine]],
 ) -> Entry | None:
     audience = audience_text(raw_vis)
     if isinstance(event, StepResolved):
@@ -238,11 +248,38 @@ def _plain(value: object) -> str:
     return str(value)
 
 
-def _calls_by_request(transcript: Transcript) -> dict[str, list[str]]:
-    out: dict[str, list[str]] = {}
+def _calls_by_request(transcript: Transcript) -> dict[str, list[CallLine]]:
+    sides = true_sides(transcript)
+    out: dict[str, list[CallLine]] = {}
     for call in transcript.calls:
-        out.setdefault(str(call.get("request_id")), []).append(call_summary(call))
+        line = CallLine(call_summary(call), beliefs_text(call, sides))
+        out.setdefault(str(call.get("request_id")), []).append(line)
     return out
+
+
+def true_sides(transcript: Transcript) -> dict[str, str]:
+    """seat -> its side, the role label up to '/' ('wolves' for 'wolves/elite')."""
+    roles = transcript.header.get("roles") or {}
+    return {str(seat): str(role).split("/", 1)[0] for seat, role in roles.items()}
+
+
+def beliefs_text(call: Mapping[str, Any], sides: Mapping[str, str]) -> str | None:
+    """``2→killer ✓, 6→police ✗, 7→unknown``: each guess, marked against the truth
+    (an "unknown" is no guess and gets no mark); a dropped probe says why."""
+    beliefs = call.get("beliefs")
+    parts = []
+    if isinstance(beliefs, Mapping):
+        parts = [_guess_text(str(seat), str(side), sides) for seat, side in beliefs.items()]
+    if call.get("beliefs_error"):
+        parts.append(f"dropped: {call['beliefs_error']}")
+    return ", ".join(parts) if parts else None
+
+
+def _guess_text(seat: str, said: str, sides: Mapping[str, str]) -> str:
+    truth = sides.get(seat)
+    if said == UNKNOWN or truth is None:
+        return f"{seat}→{said}"
+    return f"{seat}→{said} {'✓' if said == truth else '✗'}"
 
 
 def call_summary(call: Mapping[str, Any]) -> str:
