@@ -685,10 +685,11 @@ def print_belief_stats(console: Console, figures: dict[str, Any]) -> None:
         dropped = f" ({figures['dropped']} dropped)" if figures["dropped"] else ""
         console.print(f"beliefs: no belief probes found{dropped}")
         return
+    guesses = plural(figures["guesses"], "guess", "guesses")
     console.print(
         f"beliefs: {plural(figures['probes'], 'probe')} in "
         f"{plural(figures['transcripts'], 'transcript')} · dropped {figures['dropped']} · "
-        f"{plural(figures['guesses'], 'guess', 'guesses')}, unknown {_share(figures['unknown_share'])}"
+        f"{guesses}, unknown {_share(figures['unknown_share'])}"
     )
     overall = figures["accuracy"]
     console.print(f"belief accuracy (right/committed guesses): {_accuracy(overall)}")
