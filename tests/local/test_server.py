@@ -12,6 +12,7 @@ import textwrap
 import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -89,13 +90,7 @@ async def test_constrained_json_answer_in_llama_cpp_form() -> None:
         "max_tokens": 16,
         "temperature": 0.7,
     }
-    request = urllib.request.Request(
-        f"{api_base}/chat/completions",
-        data=json.dumps(body).encode(),
-        headers={"Content-Type": "application/json"},
-    )
-    with urllib.request.urlopen(request, timeout=120) as response:
-        reply = json.load(response)
+    reply = _chat(api_base, body)
     answer = json.loads(reply["choices"][0]["message"]["content"], strict=False)
     assert answer["vote"] in (3, 5, None)
 
@@ -192,13 +187,7 @@ async def test_a_long_max_length_does_not_crash_the_server() -> None:
         "response_format": {"type": "json_object", "schema": schema},
         "max_tokens": 12,
     }
-    request = urllib.request.Request(
-        f"{api_base}/chat/completions",
-        data=json.dumps(body).encode(),
-        headers={"Content-Type": "application/json"},
-    )
-    with urllib.request.urlopen(request, timeout=120) as response:
-        reply = json.load(response)
+    reply = _chat(api_base, body)
     assert reply["choices"][0]["message"]["content"].startswith("{")
     (server,) = running_servers()
     assert server.running
@@ -221,13 +210,19 @@ async def test_a_short_max_length_is_kept_and_closes_the_string() -> None:
         "max_tokens": 64,
         "temperature": 0.7,
     }
+    reply = _chat(api_base, body)
+    answer = json.loads(reply["choices"][0]["message"]["content"], strict=False)
+    assert 0 <= len(answer["story"]) <= 12
+    assert reply["choices"][0]["finish_reason"] == "stop"
+
+
+def _chat(api_base: str, body: dict[str, Any]) -> dict[str, Any]:
+    """One chat completion straight over HTTP (no client library in between)."""
     request = urllib.request.Request(
         f"{api_base}/chat/completions",
         data=json.dumps(body).encode(),
         headers={"Content-Type": "application/json"},
     )
     with urllib.request.urlopen(request, timeout=120) as response:
-        reply = json.load(response)
-    answer = json.loads(reply["choices"][0]["message"]["content"], strict=False)
-    assert 0 <= len(answer["story"]) <= 12
-    assert reply["choices"][0]["finish_reason"] == "stop"
+        reply: dict[str, Any] = json.load(response)
+    return reply
