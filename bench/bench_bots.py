@@ -26,7 +26,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from sandbox.agents.base import Agent, AgentAnswer, DecisionContext
+from sandbox.agents.base import Agent, AgentAnswer, DecisionContext, decide_now
 from sandbox.agents.factory import seat_seed
 from sandbox.core.game import Game
 from sandbox.core.variant import Outcome, get_variant
@@ -55,14 +55,8 @@ def wilson(hits: int, n: int) -> tuple[float, float]:
 
 
 def _answer(agent: Agent, ctx: DecisionContext) -> AgentAnswer:
-    """Drive a bot's coroutine synchronously (bots never really await)."""
-    coro = agent.decide(ctx)
-    try:
-        coro.send(None)
-    except StopIteration as done:
-        answer: AgentAnswer = done.value
-        return answer
-    raise RuntimeError("a baseline bot awaited something")
+    """Drive a bot synchronously (bots never really await)."""
+    return decide_now(agent, ctx)
 
 
 def play(variant_name: str, raw_config: dict[str, Any], seed: int) -> tuple[Game, int]:

@@ -26,19 +26,14 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from sandbox.agents.base import Agent, DecisionContext
+from sandbox.agents.base import Agent, DecisionContext, decide_now
 from sandbox.agents.simple import RandomAgent
 from sandbox.core.game import Game
 from sandbox.core.variant import Variant, get_variant, variant_names
 
 
 def _answer(agent: Agent, ctx: DecisionContext) -> Any:
-    coro = agent.decide(ctx)
-    try:
-        coro.send(None)
-    except StopIteration as done:
-        return done.value
-    raise RuntimeError("agent awaited")
+    return decide_now(agent, ctx)
 
 
 def play(

@@ -89,3 +89,23 @@ class Agent(ABC):
 
     async def close(self) -> None:  # noqa: B027 - optional hook
         """Release resources at the end of a run."""
+
+
+class AgentAwaited(RuntimeError):
+    """``decide_now`` was used on an agent that really awaits (an LLM or a human)."""
+
+
+def decide_now(agent: Agent, ctx: DecisionContext) -> AgentAnswer:
+    """Run ``agent.decide`` to completion without an event loop.
+
+    For agents that never really await (bots, random and scripted seats): fast
+    loops over thousands of games (tests, benches) skip the loop's overhead.
+    """
+    coro = agent.decide(ctx)
+    try:
+        coro.send(None)
+    except StopIteration as done:
+        answer: AgentAnswer = done.value
+        return answer
+    coro.close()
+    raise AgentAwaited(f"{type(agent).__name__} awaited something; use the async Runner")

@@ -6,7 +6,7 @@ import importlib
 from collections.abc import Callable
 from typing import Any
 
-from sandbox.agents.base import Agent, AgentAnswer, DecisionContext
+from sandbox.agents.base import Agent, AgentAnswer, DecisionContext, decide_now
 from sandbox.agents.factory import seat_seed
 from sandbox.core.game import Game
 from sandbox.core.requests import DecisionRequest
@@ -16,14 +16,8 @@ Hook = Callable[[DecisionRequest, SeatView, AgentAnswer], None]
 
 
 def answer(agent: Agent, ctx: DecisionContext) -> AgentAnswer:
-    """Run a bot's coroutine to completion without an event loop (bots never await)."""
-    coro = agent.decide(ctx)
-    try:
-        coro.send(None)
-    except StopIteration as done:
-        result: AgentAnswer = done.value
-        return result
-    raise AssertionError("a baseline bot awaited something")
+    """A bot's answer without an event loop (bots never await)."""
+    return decide_now(agent, ctx)
 
 
 def context(game: Game, request: DecisionRequest) -> DecisionContext:

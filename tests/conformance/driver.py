@@ -3,25 +3,15 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Coroutine, Mapping
+from collections.abc import Mapping
 from typing import Any
 
 from pydantic import BaseModel
 
-from sandbox.agents.base import Agent, AgentAnswer, DecisionContext
+from sandbox.agents.base import Agent, DecisionContext, decide_now
 from sandbox.agents.simple import RandomAgent
 from sandbox.core.game import Game
 from sandbox.core.variant import Variant
-
-
-def run_sync(coro: Coroutine[Any, Any, AgentAnswer]) -> AgentAnswer:
-    """Run a coroutine that never really awaits (bots, random, scripted seats)."""
-    try:
-        coro.send(None)
-    except StopIteration as done:
-        return done.value  # type: ignore[no-any-return]
-    coro.close()
-    raise RuntimeError("agent awaited something; use the async Runner")
 
 
 def context(game: Game, request_id: str) -> DecisionContext:
@@ -36,7 +26,7 @@ def play(
     log: list[dict[str, Any]] = []
     while not game.over:
         for request in game.pending():
-            answer = run_sync(agents[request.seat].decide(context(game, request.id)))
+            answer = decide_now(agents[request.seat], context(game, request.id))
             if answer.payload is None:
                 reason = answer.fallback_reason or "invalid"
                 game.submit_fallback(request.id, reason)

@@ -17,11 +17,12 @@ import random
 from pathlib import Path
 from typing import Any
 
+from sandbox.agents.base import decide_now
 from sandbox.agents.simple import RandomAgent
 from sandbox.core.events import _thaw
 from sandbox.core.game import Game
 from sandbox.core.variant import SeatView, Variant
-from tests.conformance.driver import context, run_sync
+from tests.conformance.driver import context
 
 _NO = object()
 GOLDEN_DIR = Path(__file__).parents[1] / "golden"
@@ -116,7 +117,7 @@ def record(variant: Variant[Any], raw_config: dict[str, Any], seed: int) -> dict
     snapshots = [snapshot(game, tracker)]
     while not game.over:
         for request in game.pending():
-            answer = run_sync(agents[request.seat].decide(context(game, request.id)))
+            answer = decide_now(agents[request.seat], context(game, request.id))
             entry: dict[str, Any] = {"request_id": request.id, "seat": request.seat}
             step = game.step
             if answer.payload is None:

@@ -139,3 +139,20 @@ def test_from_events_cut_mid_resolution_is_refused() -> None:
     step_at = next(i for i, e in enumerate(full.events) if e.kind == "core.step")
     with pytest.raises(ValueError, match="middle of a step"):
         Game.from_events(TOY, ToyConfig(), 7, full.events[:step_at])
+
+
+def test_decide_now_runs_a_non_awaiting_agent_and_refuses_one_that_awaits() -> None:
+    from sandbox.agents.base import Agent, AgentAnswer, AgentAwaited, DecisionContext, decide_now
+
+    game = Game.new(TOY, ToyConfig(), 1)
+    ctx = DecisionContext.for_request(game, game.pending()[0])
+    answer = decide_now(RandomAgent(3), ctx)
+    assert answer.payload is not None and answer.payload["pick"] in (1, 2, 3, None)
+
+    class Sleeper(Agent):
+        async def decide(self, ctx: DecisionContext) -> AgentAnswer:
+            await asyncio.sleep(0)
+            return AgentAnswer(None)
+
+    with pytest.raises(AgentAwaited, match="Sleeper"):
+        decide_now(Sleeper(), ctx)

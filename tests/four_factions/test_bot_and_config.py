@@ -8,13 +8,14 @@ from typing import Any
 
 import pytest
 
+from sandbox.agents.base import decide_now
 from sandbox.agents.bots.four_factions import BaselineBot
 from sandbox.agents.factory import build_agents
 from sandbox.config import load_config, parse_config
 from sandbox.core.errors import ConfigError
 from sandbox.core.game import Game
 from sandbox.runner import Runner
-from tests.conformance.driver import context, play, run_sync
+from tests.conformance.driver import context, play
 from tests.four_factions.helpers import fallback_until, new
 
 CONFIG = Path(__file__).parents[2] / "configs" / "four_factions.toml"
@@ -50,7 +51,7 @@ def test_elite_bot_accuses_a_regular_it_knows_lied() -> None:
     while game.pending()[0].seat != elite:
         game.submit_fallback(game.pending()[0].id, "exhausted")
     (req,) = game.pending()
-    answer = run_sync(BaselineBot(1).decide(context(game, req.id)))
+    answer = decide_now(BaselineBot(1), context(game, req.id))
     assert answer.payload is not None
     target, faction = answer.payload["target"], answer.payload["faction"]
     assert not state.elite[target] and state.faction[target] == faction != "wolves"
@@ -62,7 +63,7 @@ def test_regular_bot_never_attacks_its_own_elite() -> None:
         fallback_until(game, 4, "loadout")
         while not game.over and game.state.stage in ("loadout", "first_half", "second_half"):
             for req in game.pending():
-                answer = run_sync(BaselineBot(seed + req.seat).decide(context(game, req.id)))
+                answer = decide_now(BaselineBot(seed + req.seat), context(game, req.id))
                 assert answer.payload is not None
                 if req.decision == "attack" and answer.payload["target"] is not None:
                     mine = game.view(req.seat).private["my_elite"]
