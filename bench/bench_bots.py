@@ -27,7 +27,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from sandbox.agents.base import Agent, AgentAnswer, DecisionContext, decide_now
-from sandbox.agents.factory import seat_seed
+from sandbox.seating import seat_seed
 from sandbox.core.game import Game
 from sandbox.core.variant import Outcome, get_variant
 

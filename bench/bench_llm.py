@@ -36,8 +36,8 @@ from pathlib import Path
 from typing import Any
 
 from sandbox.agents.base import AgentAnswer
-from sandbox.agents.factory import build_agents
-from sandbox.agents.llm.client import litellm_module
+from sandbox.seating import build_agents
+from sandbox.agents.llm.provider import litellm_module
 from sandbox.config import AgentSpec, LoadedConfig, load_config
 from sandbox.core.game import Game
 from sandbox.runner import Runner

@@ -26,7 +26,7 @@ from pathlib import Path
 from types import FrameType
 from typing import Any
 
-from sandbox.config import LoadedConfig, parse_config
+from sandbox.config import LoadedConfig, llm_specs, parse_config
 from sandbox.session import LiveHooks, play_game
 from sandbox.stats import gather, role_group, summarise
 
@@ -184,8 +184,7 @@ def worker_count(jobs: int) -> int:
 def uses_local_model(loaded: LoadedConfig) -> bool:
     """A local model server answers one request at a time: parallel games would
     only queue behind each other (and each worker would load its own copy)."""
-    specs = [loaded.file.default_agent, *loaded.file.agent]
-    return any(s.kind == "llm" and (s.model or "").startswith(LOCAL_PREFIXES) for s in specs)
+    return any(s.model.startswith(LOCAL_PREFIXES) for s in llm_specs(loaded.file))
 
 
 def seats_a_human(loaded: LoadedConfig) -> bool:

@@ -23,7 +23,7 @@ from rich.status import Status
 from rich.table import Table
 from typer.core import TyperGroup
 
-from sandbox.agents.factory import AgentSetupError
+from sandbox.agents.base import AgentSetupError
 from sandbox.agents.simple import ScriptError
 from sandbox.batch import (
     BatchResult,
@@ -39,7 +39,10 @@ from sandbox.batch import (
 )
 from sandbox.config import (
     AgentSpec,
+    HumanSpec,
+    LLMSpec,
     LoadedConfig,
+    ScriptedSpec,
     config_warnings,
     load_config,
     non_default_rules,
@@ -475,12 +478,12 @@ def _selector(spec: AgentSpec) -> str:
 def agent_summary(spec: AgentSpec) -> str:
     """The kind and what matters for it: the model of an llm seat, the interface of
     a human, the script length of a scripted seat."""
-    if spec.kind == "llm":
+    if isinstance(spec, LLMSpec):
         return f"llm ({spec.model})"
-    if spec.kind == "human":
+    if isinstance(spec, HumanSpec):
         port = f", port {spec.port}" if spec.interface == "browser" and spec.port else ""
         return f"human ({spec.interface}{port})"
-    if spec.kind == "scripted":
+    if isinstance(spec, ScriptedSpec):
         skip = ", skip_unlisted" if spec.skip_unlisted else ""
         return f"scripted ({len(spec.decisions)} decisions, then {spec.then}{skip})"
     return spec.kind

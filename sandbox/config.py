@@ -12,10 +12,25 @@ import tomllib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    ModelWrapValidatorHandler,
+    PrivateAttr,
+    TypeAdapter,
+    ValidationError,
+    model_validator,
+)
 
+from sandbox.agents.base import Agent
+from sandbox.agents.baseline import BaselineAgent
+from sandbox.agents.human_seat import HumanAgent
+from sandbox.agents.llm.agent import LLMAgent
+from sandbox.agents.llm.settings import LLMSettings
+from sandbox.agents.simple import RandomAgent, ScriptedAgent
 from sandbox.core.errors import ConfigError
 from sandbox.core.variant import Variant, get_variant, variant_names
 
@@ -26,69 +41,126 @@ class Strict(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
 
-class AgentSpec(Strict):
-    """Which agent plays a seat, and how. Selected by ``seats`` or ``role``."""
+class SeatSelector(Strict):
+    """Which seats an agent entry plays: by seat number or by role (neither: the
+    default agent). Keys that only another kind of agent reads are set aside, not
+    refused: ``validate`` and ``run`` warn about them (``ignored_keys``)."""
 
-    kind: AgentKind = "baseline"
     seats: list[int] | None = Field(None, description="seat numbers this entry applies to")
     role: str | None = Field(
         None, description="a role or team label (e.g. 'wolves', 'killer'); matches by prefix"
     )
-    # scripted
+    _ignored: tuple[str, ...] = PrivateAttr(default=())
+
+    @model_validator(mode="wrap")
+    @classmethod
+    def _set_aside_other_kinds_keys(cls, data: Any, handler: ModelWrapValidatorHandler[Any]) -> Any:
+        foreign: list[str] = []
+        if isinstance(data, Mapping):
+            foreign = sorted(k for k in data if k in AGENT_KEYS and k not in cls.model_fields)
+            data = {k: v for k, v in data.items() if k not in foreign}
+        spec = handler(data)
+        spec._ignored = tuple(foreign)
+        return spec
+
+    @model_validator(mode="after")
+    def _one_selector(self) -> SeatSelector:
+        if self.seats is not None and self.role is not None:
+            raise ValueError("give 'seats' or 'role', not both")
+        return self
+
+
+class RandomSpec(SeatSelector):
+    """Uniform over the legal options (seeded per seat)."""
+
+    kind: Literal["random"]
+
+    def build(self, seat: int, seed: int, llm: LLMSettings) -> Agent:
+        return RandomAgent(seed)
+
+
+class BaselineSpec(SeatSelector):
+    """The variant's baseline bot."""
+
+    kind: Literal["baseline"]
+
+    def build(self, seat: int, seed: int, llm: LLMSettings) -> Agent:
+        return BaselineAgent(seed)
+
+
+class ScriptedSpec(SeatSelector):
+    """Listed decisions in order (scenarios and tests)."""
+
+    kind: Literal["scripted"]
     decisions: list[dict[str, Any]] = Field(default_factory=list)
     then: Literal["fallback", "random"] = "fallback"
     skip_unlisted: bool = Field(
         False, description="scripted: fall back on requests until the next entry's 'decision'"
     )
-    # human
+
+    def build(self, seat: int, seed: int, llm: LLMSettings) -> Agent:
+        return ScriptedAgent(self.decisions, self.then, seed, self.skip_unlisted)
+
+
+class HumanSpec(SeatSelector):
+    """A person, in this terminal or in a browser page."""
+
+    kind: Literal["human"]
     interface: Literal["terminal", "browser"] = Field(
         "terminal", description="human: play in this terminal or in a browser page on loopback"
     )
     port: int | None = Field(
         None, ge=0, le=65535, description="human/browser: loopback port (default: a free one)"
     )
-    # llm
-    model: str | None = Field(None, description="litellm model string, e.g. 'openai/gpt-4o'")
+
+    def build(self, seat: int, seed: int, llm: LLMSettings) -> Agent:
+        return HumanAgent(self.interface, port=self.port)
+
+
+class LLMSpec(SeatSelector, LLMSettings):
+    """A model. The LLMSettings keys set here override the game file's ``[llm]``."""
+
+    kind: Literal["llm"]
+    model: str = Field(description="litellm model string, e.g. 'openai/gpt-4o'")
     api_base: str | None = None
     api_key_env: str | None = Field(
         None, description="name of the environment variable holding the key (never the key)"
     )
-    temperature: float | None = Field(None, ge=0, le=2)
-    max_tokens: int | None = Field(None, ge=16, le=32768)
-    timeout_s: float = Field(60.0, gt=0, le=3600)
-    language: Literal["en", "zh"] | None = None
-    max_repairs: int | None = Field(None, ge=0, le=5)
-    concurrency: int | None = Field(None, ge=1, le=256)
-    belief_probe: bool | None = None
-    structured: Literal["auto", "json_schema", "json_object", "none"] = "auto"
-    prompt_style: Literal["full", "compact"] | None = Field(
-        None, description="llm: 'compact' = short primer and recent history, for small models"
-    )
-    history_items: int | None = Field(
-        None, ge=1, le=100000, description="llm: show at most this many recent history items"
-    )
 
-    @model_validator(mode="after")
-    def _llm_needs_model(self) -> AgentSpec:
-        if self.kind == "llm" and not self.model:
-            raise ValueError("an llm agent needs 'model' (a litellm model string)")
-        if self.seats is not None and self.role is not None:
-            raise ValueError("give 'seats' or 'role', not both")
-        return self
+    def build(self, seat: int, seed: int, llm: LLMSettings) -> Agent:
+        return LLMAgent(
+            self.model,
+            api_base=self.api_base,
+            api_key_env=self.api_key_env,
+            settings=llm.override(self),
+        )
 
 
-class LLMDefaults(Strict):
-    """Defaults for every llm seat; an [[agent]] entry may override each."""
+AgentSpec = Annotated[
+    RandomSpec | BaselineSpec | ScriptedSpec | HumanSpec | LLMSpec, Field(discriminator="kind")
+]
+AGENT_SPECS: tuple[type[SeatSelector], ...] = (
+    RandomSpec,
+    BaselineSpec,
+    ScriptedSpec,
+    HumanSpec,
+    LLMSpec,
+)
+AGENT_KEYS = frozenset(key for spec in AGENT_SPECS for key in spec.model_fields)
+DEFAULT_KIND = "baseline"
+_AGENT_SPEC: TypeAdapter[AgentSpec] = TypeAdapter(AgentSpec)
 
-    language: Literal["en", "zh"] = "en"
-    max_repairs: int = Field(2, ge=0, le=5)
-    concurrency: int = Field(8, ge=1, le=256)
-    belief_probe: bool = False
-    prompt_style: Literal["full", "compact"] = "full"
-    history_items: int | None = Field(None, ge=1, le=100000)
-    retry_attempts: int = Field(4, ge=1, le=10)
-    retry_max_wait_s: float = Field(20.0, gt=0, le=600)
-    retry_total_s: float = Field(120.0, gt=0, le=3600)
+
+def parse_agent_spec(raw: Mapping[str, Any]) -> AgentSpec:
+    """An agent table (``kind`` defaults to baseline) as its typed spec; pydantic's
+    ValidationError on a bad one."""
+    return _AGENT_SPEC.validate_python(_with_kind(raw))
+
+
+def _with_kind(raw: Any) -> Any:
+    if isinstance(raw, Mapping) and "kind" not in raw:
+        return {"kind": DEFAULT_KIND, **raw}
+    return raw
 
 
 class RunSettings(Strict):
@@ -110,10 +182,23 @@ class GameFile(Strict):
     name: str | None = None
     rules: dict[str, Any] = Field(default_factory=dict)
     seat: list[dict[str, Any]] = Field(default_factory=list)
-    default_agent: AgentSpec = AgentSpec()
+    default_agent: AgentSpec = BaselineSpec(kind="baseline")
     agent: list[AgentSpec] = Field(default_factory=list)
-    llm: LLMDefaults = LLMDefaults()
+    llm: LLMSettings = LLMSettings()
     run: RunSettings = RunSettings()
+
+    @model_validator(mode="before")
+    @classmethod
+    def _default_kinds(cls, data: Any) -> Any:
+        """An agent table without ``kind`` is a baseline bot (as it always was)."""
+        if not isinstance(data, Mapping):
+            return data
+        data = dict(data)
+        if "default_agent" in data:
+            data["default_agent"] = _with_kind(data["default_agent"])
+        if isinstance(data.get("agent"), list):
+            data["agent"] = [_with_kind(entry) for entry in data["agent"]]
+        return data
 
 
 @dataclass(frozen=True)
@@ -126,7 +211,9 @@ class LoadedConfig:
     source: Path | None = None
 
     def to_json(self) -> dict[str, Any]:
-        return self.file.model_dump(mode="json", exclude_none=True)
+        """The game file as written (defaults left out, so that ``[llm]`` defaults and
+        a seat's own overrides stay apart when a transcript's header is read back)."""
+        return self.file.model_dump(mode="json", exclude_unset=True)
 
 
 def load_config(path: Path) -> LoadedConfig:
@@ -195,7 +282,7 @@ def check_agents(file: GameFile, variant: Variant[Any], game_config: BaseModel) 
             raise ConfigError(
                 f"{name}.role: '{spec.role}' matches no role; roles: {', '.join(labels)}"
             )
-        if decisions:
+        if decisions and isinstance(spec, ScriptedSpec):
             check_script(name, spec.decisions, decisions)
 
 
@@ -257,39 +344,12 @@ def describe_error(err: ValidationError, section: str | None = None) -> str:
     return f"{path}: {message}{shown}{tail}"
 
 
-# The [[agent]] keys each kind reads; any other key set on an entry does nothing.
-SELECTOR_KEYS = frozenset({"kind", "seats", "role"})
-KIND_KEYS: Mapping[str, frozenset[str]] = {
-    "random": frozenset(),
-    "baseline": frozenset(),
-    "scripted": frozenset({"decisions", "then", "skip_unlisted"}),
-    "human": frozenset({"interface", "port"}),
-    "llm": frozenset(
-        {
-            "model",
-            "api_base",
-            "api_key_env",
-            "temperature",
-            "max_tokens",
-            "timeout_s",
-            "language",
-            "max_repairs",
-            "concurrency",
-            "belief_probe",
-            "structured",
-            "prompt_style",
-            "history_items",
-        }
-    ),
-}
-
-
 def ignored_keys(spec: AgentSpec) -> list[str]:
     """Keys set on an agent entry that its kind never reads (e.g. a model on a
     random seat): legal, but almost always a mistake worth a warning."""
-    used = SELECTOR_KEYS | KIND_KEYS[spec.kind]
-    ignored = sorted(key for key in spec.model_fields_set if key not in used)
-    if spec.kind == "human" and spec.interface == "terminal" and "port" in spec.model_fields_set:
+    ignored = list(spec._ignored)
+    terminal = isinstance(spec, HumanSpec) and spec.interface == "terminal"
+    if terminal and "port" in spec.model_fields_set:
         ignored.append("port")  # only a browser seat listens on a port
     return ignored
 
@@ -314,3 +374,8 @@ def non_default_rules(variant: Variant[Any], game_config: BaseModel) -> dict[str
 
 def uses_llm(file: GameFile) -> bool:
     return file.default_agent.kind == "llm" or any(s.kind == "llm" for s in file.agent)
+
+
+def llm_specs(file: GameFile) -> list[LLMSpec]:
+    """Every llm entry of a game file (the default agent first)."""
+    return [s for s in (file.default_agent, *file.agent) if isinstance(s, LLMSpec)]

@@ -15,6 +15,7 @@ from sandbox.agents.base import (
     Agent,
     AgentAnswer,
     DecisionContext,
+    rules_book,
 )
 from sandbox.core.errors import IllegalDecision
 from sandbox.core.events import Event
@@ -42,6 +43,31 @@ class RunStats:
     tokens_in: int = 0
     tokens_out: int = 0
     cost: float = 0.0
+
+    def add_call(self, record: Mapping[str, Any]) -> None:
+        """Count one model call record (an HTTP attempt): its tokens and cost."""
+        self.calls += 1
+        self.tokens_in += int(record.get("tokens_in") or 0)
+        self.tokens_out += int(record.get("tokens_out") or 0)
+        self.cost += float(record.get("cost") or 0.0)
+
+    def __add__(self, other: RunStats) -> RunStats:
+        """Counters of two parts of one game (before and after a resume, say)."""
+        total = RunStats(
+            self.decisions + other.decisions,
+            self.repairs + other.repairs,
+            {},
+            self.calls + other.calls,
+            self.tokens_in + other.tokens_in,
+            self.tokens_out + other.tokens_out,
+            self.cost + other.cost,
+        )
+        for part in (self, other):
+            for seat, reasons in part.fallbacks.items():
+                for reason, count in reasons.items():
+                    for _ in range(count):
+                        total.count_fallback(seat, reason)
+        return total
 
     def count_fallback(self, seat: int, reason: str) -> None:
         per_seat = self.fallbacks.setdefault(seat, {})
@@ -75,7 +101,6 @@ class Runner:
         *,
         on_event: EventHook | None = None,
         abort_share: float | None = 0.25,
-        rules_text: str = "",
     ) -> None:
         missing = [s for s in game.seats if s not in agents]
         if missing:
@@ -85,7 +110,8 @@ class Runner:
         self.writer = writer
         self.on_event = on_event
         self.abort_share = abort_share
-        self.rules_text = rules_text
+        # Every seat reads the rules of this game in its own language (KG/FF rule texts).
+        self.rules = rules_book(game)
         self.stats = RunStats()
         self._emitted = 0
 
@@ -106,7 +132,7 @@ class Runner:
         return outcome
 
     async def _ask(self, request: DecisionRequest) -> AgentAnswer:
-        ctx = DecisionContext.for_request(self.game, request, self.rules_text)
+        ctx = DecisionContext.for_request(self.game, request, self.rules)
         return await self.agents[request.seat].decide(ctx)
 
     def _submit(self, request: DecisionRequest, answer: AgentAnswer) -> None:
@@ -128,10 +154,7 @@ class Runner:
         self.game.submit_fallback(request.id, reason, answer.note)
 
     def _record_call(self, request: DecisionRequest, record: Mapping[str, Any]) -> None:
-        self.stats.calls += 1
-        self.stats.tokens_in += int(record.get("tokens_in") or 0)
-        self.stats.tokens_out += int(record.get("tokens_out") or 0)
-        self.stats.cost += float(record.get("cost") or 0.0)
+        self.stats.add_call(record)
         if self.writer is not None:
             line = {
                 "seat": request.seat,

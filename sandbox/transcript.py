@@ -17,9 +17,95 @@ from pathlib import Path
 from types import TracebackType
 from typing import IO, Any
 
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
 from sandbox.core.events import Event, event_from_json
+from sandbox.core.visibility import Visibility
 
 SCHEMA_VERSION = 1
+
+
+class _Line(BaseModel):
+    # Lines may carry more keys than these (a study's cell, a call's prompt): kept.
+    model_config = ConfigDict(extra="allow", frozen=True)
+
+
+class TranscriptHeader(_Line):
+    """Line 1: what was played, by whom (roles and agents are referee-only facts)."""
+
+    type: str = "header"
+    schema_: int = Field(alias="schema")
+    variant: str
+    seed: int = Field(ge=0)
+    name: str | None = None
+    config: dict[str, Any] = Field(default_factory=dict)
+    game_config: dict[str, Any] | None = None
+    roles: dict[int, str]
+    agents: dict[int, dict[str, Any]] = Field(default_factory=dict)
+    sandbox_version: str | None = None
+    started: str | None = None
+
+
+class EventLine(_Line):
+    """An engine event with its sequence number and who could see it."""
+
+    type: str = "event"
+    seq: int = Field(ge=0)
+    kind: str
+    data: dict[str, Any]
+    vis: str | list[int]
+
+
+class CallRecord(_Line):
+    """One HTTP attempt of a model seat (referee-only)."""
+
+    type: str = "call"
+    seat: int
+    request_id: str
+    decision: str | None = None
+    model: str | None = None
+    attempt: int | None = None
+    repair: int | None = None
+    tokens_in: int | None = None
+    tokens_out: int | None = None
+    cost: float | None = None
+    latency_ms: float | None = None
+    raw: str | None = None
+    error: str | None = None
+
+
+class OutcomeRecord(_Line):
+    """The last line: how the game ended and the run's counters."""
+
+    type: str = "outcome"
+    reason: str
+    results: dict[int, str]
+    summary: str = ""
+    stats: dict[str, Any] = Field(default_factory=dict)
+    ended: str | None = None
+
+
+LINE_MODELS: dict[str, type[_Line]] = {
+    "event": EventLine,
+    "call": CallRecord,
+    "outcome": OutcomeRecord,
+}
+
+
+@dataclass(frozen=True)
+class GameLog:
+    """A transcript as typed objects (what :func:`load_transcript` returns)."""
+
+    path: Path
+    header: TranscriptHeader
+    events: list[Event]
+    visibility: list[Visibility]
+    calls: list[CallRecord]
+    outcome: OutcomeRecord | None
+
+    @property
+    def finished(self) -> bool:
+        return self.outcome is not None
 
 
 class TranscriptError(Exception):
@@ -84,8 +170,8 @@ class Transcript:
         return self.outcome is not None
 
 
-def iter_lines(path: Path) -> Iterator[tuple[int, dict[str, Any] | None]]:
-    """(line number, parsed object or None if unparseable)."""
+def iter_lines(path: Path) -> Iterator[tuple[int, Any]]:
+    """(line number, parsed JSON value, or None if unparseable)."""
     with path.open(encoding="utf-8") as fh:
         for number, line in enumerate(fh, start=1):
             if not line.strip():
@@ -101,7 +187,8 @@ def load(path: Path) -> Transcript:
     if not path.is_file():
         raise TranscriptError(f"{path}: no such transcript file")
     lines = list(iter_lines(path))
-    if not lines or lines[0][1] is None or lines[0][1].get("type") != "header":
+    first = lines[0][1] if lines else None
+    if not isinstance(first, dict) or first.get("type") != "header":
         raise TranscriptError(f"{path}: not a transcript (first line is not a header)")
     header = lines[0][1]
     if header.get("schema") != SCHEMA_VERSION:
@@ -110,6 +197,7 @@ def load(path: Path) -> Transcript:
             f"schema {SCHEMA_VERSION}"
         )
     _ensure_variant_loaded(str(header.get("variant")))
+    _check(TranscriptHeader, header, path, lines[0][0])
     out = Transcript(path, header)
     for i, (number, obj) in enumerate(lines[1:], start=1):
         if obj is None:
@@ -121,19 +209,55 @@ def load(path: Path) -> Transcript:
     return out
 
 
-def _add_line(out: Transcript, obj: dict[str, Any], path: Path, number: int) -> None:
+def _check(model: type[_Line], obj: object, path: Path, number: int) -> _Line:
+    """The line as its typed model, or one TranscriptError naming file, line and field."""
+    try:
+        return model.model_validate(obj)
+    except ValidationError as err:
+        first = err.errors(include_url=False, include_context=False, include_input=False)[0]
+        where = ".".join(str(part) for part in first["loc"]) or "line"
+        raise TranscriptError(f"{path}:{number}: {where}: {first['msg']}") from None
+
+
+def _add_line(out: Transcript, obj: object, path: Path, number: int) -> None:
+    if not isinstance(obj, dict):
+        raise TranscriptError(f"{path}:{number}: a line must be a JSON object")
     kind = obj.get("type")
+    model = LINE_MODELS.get(str(kind))
+    if model is None:
+        raise TranscriptError(f"{path}:{number}: unknown line type {kind!r}")
+    _check(model, obj, path, number)
     if kind == "event":
         if obj.get("seq") != len(out.events):
             raise TranscriptError(f"{path}:{number}: event seq {obj.get('seq')} out of order")
-        out.events.append(event_from_json(obj))
+        try:
+            out.events.append(event_from_json(obj))
+            Visibility.from_json(obj["vis"])
+        except (ValueError, TypeError, KeyError) as err:
+            why = f"not a valid {obj['kind']!r} event ({err})"
+            raise TranscriptError(f"{path}:{number}: {why}") from None
         out.visibility.append(obj.get("vis"))
     elif kind == "call":
         out.calls.append(obj)
-    elif kind == "outcome":
-        out.outcome = obj
     else:
-        raise TranscriptError(f"{path}:{number}: unknown line type {kind!r}")
+        if out.outcome is not None:
+            raise TranscriptError(f"{path}:{number}: a second outcome line")
+        out.outcome = obj
+
+
+def load_transcript(path: Path | str) -> GameLog:
+    """Read a transcript into typed objects: the header, the engine's events (with
+    their visibility), the model calls and the outcome line. Raises TranscriptError
+    (one line naming the file and line) for anything malformed."""
+    raw = load(Path(path))
+    return GameLog(
+        path=raw.path,
+        header=TranscriptHeader.model_validate(raw.header),
+        events=list(raw.events),
+        visibility=[Visibility.from_json(v) for v in raw.visibility],
+        calls=[CallRecord.model_validate(c) for c in raw.calls],
+        outcome=OutcomeRecord.model_validate(raw.outcome) if raw.outcome is not None else None,
+    )
 
 
 def _ensure_variant_loaded(name: str) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -9,6 +10,7 @@ from functools import cached_property
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from sandbox.core.requests import DecisionRequest
+from sandbox.core.rng import derive_rng
 from sandbox.core.variant import HistoryItem, SeatView
 
 if TYPE_CHECKING:  # only for the annotation; agents never hold a Game at run time
@@ -35,25 +37,30 @@ class DecisionContext:
     request: DecisionRequest
     view_fn: Callable[[], SeatView]
     validate: Callable[[object], dict[str, Any]]
-    rules_text: str = ""
+    # The variant's rules with this game's rulings, in a given language ("en", "zh").
+    rules_fn: Callable[[str], str] = lambda language: ""
     # The referee's one-line wording of a history item the seat saw (None: unknown),
     # the same line `sandbox view` shows, for seats that show history to people.
     describe_item: Callable[[HistoryItem], str] | None = None
 
     @classmethod
     def for_request(
-        cls, game: Game, request: DecisionRequest, rules_text: str = ""
+        cls, game: Game, request: DecisionRequest, rules: Callable[[str], str] | None = None
     ) -> DecisionContext:
-        """The context of one open request: the seat's own view and a dry-run check
-        against the referee, nothing else of the game."""
+        """The context of one open request: the seat's own view, a dry-run check
+        against the referee and the rules text, nothing else of the game."""
         return cls(
             variant=game.variant.name,
             request=request,
             view_fn=lambda: game.view(request.seat),
             validate=lambda payload: game.validate(request.id, payload),
-            rules_text=rules_text,
+            rules_fn=rules or rules_book(game),
             describe_item=lambda item: game.variant.describe_event(game.events[item.seq]),
         )
+
+    def rules(self, language: str = "en") -> str:
+        """The rules text as every seat of this game gets it, in ``language``."""
+        return self.rules_fn(language)
 
     @cached_property
     def view(self) -> SeatView:
@@ -62,6 +69,11 @@ class DecisionContext:
     @property
     def seat(self) -> int:
         return self.request.seat
+
+
+def rules_book(game: Game) -> Callable[[str], str]:
+    """The game's rules text per language, written once per language and game."""
+    return functools.cache(lambda language: game.variant.rules_text(game.config, language))
 
 
 @dataclass
@@ -75,10 +87,27 @@ class AgentAnswer:
     repairs: int = 0
 
 
+class AgentSetupError(Exception):
+    """An agent that cannot be built or seated (e.g. no baseline bot for a variant,
+    an unset key variable). One line, raised before the game's first event."""
+
+
 class Agent(ABC):
-    """A seat's decision maker."""
+    """A seat's decision maker.
+
+    ``replayable``: the agent's answers depend only on its seed and on what it was
+    asked, so resume and fork can bring it back to where a run left it by asking it
+    every recorded question again (answers dropped). Agents that call a model or
+    ask a person are not.
+    """
 
     kind: ClassVar[str] = ""
+    replayable: ClassVar[bool] = False
+
+    def attach(self, seat: int, game_seed: int, variant: str) -> None:  # noqa: B027
+        """Called once before the game starts (optional hook), with the seat this
+        agent plays, the game's seed (agents built without a seed derive theirs from
+        it) and the variant's name. Raise AgentSetupError if it cannot play there."""
 
     @abstractmethod
     async def decide(self, ctx: DecisionContext) -> AgentAnswer: ...
@@ -89,6 +118,12 @@ class Agent(ABC):
 
     async def close(self) -> None:  # noqa: B027 - optional hook
         """Release resources at the end of a run."""
+
+
+def seat_seed(game_seed: int, seat: int) -> int:
+    """The seed of the agent at ``seat`` in a game with ``game_seed``: one per seat,
+    so seats never share a random stream and a re-run draws the same."""
+    return derive_rng(game_seed, "agent", seat).getrandbits(63)
 
 
 class AgentAwaited(RuntimeError):

@@ -19,7 +19,6 @@ from rich.console import Console
 from rich.markup import escape
 
 from sandbox.agents.base import FALLBACK_QUIT, Agent, AgentAnswer, DecisionContext
-from sandbox.config import AgentSpec, LoadedConfig
 from sandbox.core.errors import IllegalDecision
 from sandbox.core.requests import Field, MultiChoice, Scalar, Text
 from sandbox.core.variant import HistoryItem
@@ -181,12 +180,3 @@ def _pick(options: tuple[Scalar, ...], text: str) -> Scalar:
     if text.lower() in by_name:
         return by_name[text.lower()]
     raise BadInput(f"'{text}' is not one of the numbers 1..{len(options)}; try again.")
-
-
-def make_human_agent(loaded: LoadedConfig, spec: AgentSpec, seat: int) -> Agent:
-    if spec.interface == "browser":
-        # Imported here: the terminal seat needs no web server code.
-        from sandbox.agents.web import make_browser_agent
-
-        return make_browser_agent(spec, seat)
-    return HumanTerminalAgent(seat)

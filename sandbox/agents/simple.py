@@ -13,6 +13,7 @@ from sandbox.agents.base import (
     Agent,
     AgentAnswer,
     DecisionContext,
+    seat_seed,
 )
 from sandbox.core.errors import IllegalDecision
 from sandbox.core.requests import Choice, DecisionRequest, MultiChoice, Text
@@ -39,9 +40,16 @@ class RandomAgent(Agent):
     accepts (some rules tie fields together); falls back after RANDOM_TRIES."""
 
     kind = "random"
+    replayable = True
 
-    def __init__(self, seed: int) -> None:
+    def __init__(self, seed: int | None = None) -> None:
+        """``seed=None``: seeded from the game's seed and the seat when seated."""
+        self.seed = seed
         self.rng = random.Random(seed)
+
+    def attach(self, seat: int, game_seed: int, variant: str) -> None:
+        if self.seed is None:
+            self.rng = random.Random(seat_seed(game_seed, seat))
 
     async def decide(self, ctx: DecisionContext) -> AgentAnswer:
         for _ in range(RANDOM_TRIES):
@@ -72,12 +80,13 @@ class ScriptedAgent(Agent):
     """
 
     kind = "scripted"
+    replayable = True
 
     def __init__(
         self,
         decisions: Sequence[Mapping[str, Any]],
         then: Literal["fallback", "random"] = "fallback",
-        seed: int = 0,
+        seed: int | None = None,
         skip_unlisted: bool = False,
     ) -> None:
         self.queue = list(decisions)
@@ -85,6 +94,9 @@ class ScriptedAgent(Agent):
         self.skip_unlisted = skip_unlisted
         self.used = 0
         self.random = RandomAgent(seed)
+
+    def attach(self, seat: int, game_seed: int, variant: str) -> None:
+        self.random.attach(seat, game_seed, variant)
 
     def describe(self) -> dict[str, Any]:
         return {"kind": self.kind, "decisions": len(self.queue), "then": self.then}

@@ -38,10 +38,9 @@ from sandbox.agents.base import (
     FALLBACK_TIMEOUT,
     Agent,
     AgentAnswer,
+    AgentSetupError,
     DecisionContext,
 )
-from sandbox.agents.factory import AgentSetupError
-from sandbox.config import AgentSpec
 from sandbox.core.errors import IllegalDecision, RefereeError
 from sandbox.core.events import DecisionMade
 from sandbox.core.requests import DecisionRequest, Field, MultiChoice, Scalar, Text
@@ -595,12 +594,12 @@ def render_page(state: Mapping[str, Any]) -> str:
 _SERIES_ADDRESSES: dict[int, tuple[str, int]] = {}
 
 
-def make_browser_agent(spec: AgentSpec, seat: int) -> HumanBrowserAgent:
+def make_browser_agent(port: int | None, seat: int) -> HumanBrowserAgent:
     token, last_port = _SERIES_ADDRESSES.get(seat, (secrets.token_urlsafe(18), 0))
     announced: list[str] = []
     agent = HumanBrowserAgent(
         seat,
-        spec.port,
+        port,
         token=token,
         preferred_port=last_port or None,
         announce=announced.append,

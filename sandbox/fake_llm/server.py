@@ -19,7 +19,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from types import TracebackType
 from typing import Any
 
-from sandbox.fake_llm import answers
+import sandbox.fake_llm.answers as answers
 
 LOOPBACK = ("127.0.0.1", "localhost", "::1")
 FAULTS = ("429", "500", "hang", "malformed", "auth_echo")

@@ -7,10 +7,10 @@ from collections.abc import Callable
 from typing import Any
 
 from sandbox.agents.base import Agent, AgentAnswer, DecisionContext, decide_now
-from sandbox.agents.factory import seat_seed
 from sandbox.core.game import Game
 from sandbox.core.requests import DecisionRequest
 from sandbox.core.variant import SeatView, get_variant
+from sandbox.seating import seat_seed
 
 Hook = Callable[[DecisionRequest, SeatView, AgentAnswer], None]
 

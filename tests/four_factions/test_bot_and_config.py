@@ -10,11 +10,11 @@ import pytest
 
 from sandbox.agents.base import decide_now
 from sandbox.agents.bots.four_factions import BaselineBot
-from sandbox.agents.factory import build_agents
 from sandbox.config import load_config, parse_config
 from sandbox.core.errors import ConfigError
 from sandbox.core.game import Game
 from sandbox.runner import Runner
+from sandbox.seating import build_agents
 from tests.conformance.driver import context, play
 from tests.four_factions.helpers import fallback_until, new
 

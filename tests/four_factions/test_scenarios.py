@@ -10,11 +10,11 @@ from typing import Any
 
 import pytest
 
-from sandbox.agents.factory import build_agents
 from sandbox.config import LoadedConfig, load_config
 from sandbox.core.game import Game
 from sandbox.games.four_factions.events import DuelResolved
 from sandbox.runner import Runner
+from sandbox.seating import build_agents
 
 SCENARIOS = sorted((Path(__file__).parents[2] / "configs" / "scenarios").glob("ff_duel_*.toml"))
 

@@ -8,11 +8,11 @@ from pathlib import Path
 
 import pytest
 
-from sandbox.agents.factory import build_agents
 from sandbox.config import load_config
 from sandbox.core.game import Game
 from sandbox.core.variant import Outcome
 from sandbox.runner import Runner
+from sandbox.seating import build_agents
 
 CONFIGS = Path(__file__).resolve().parents[2] / "configs"
 

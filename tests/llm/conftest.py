@@ -12,13 +12,14 @@ from typing import Any
 
 import pytest
 
-from sandbox.agents.base import AgentAnswer, DecisionContext
-from sandbox.agents.llm.agent import make_llm_agent
-from sandbox.config import AgentSpec, GameFile, LLMDefaults, LoadedConfig
+from sandbox.agents.base import Agent, AgentAnswer, DecisionContext
+from sandbox.agents.llm.settings import LLMSettings
+from sandbox.config import AgentSpec, GameFile, LLMSpec, LoadedConfig
 from sandbox.core.game import Game
 from sandbox.core.requests import DecisionRequest
 from sandbox.fake_llm import FakeLLMServer
 from sandbox.runner import Runner
+from sandbox.seating import seat_agent
 from sandbox.transcript import TranscriptWriter
 from tests.core.toy import Toy, ToyConfig
 
@@ -32,13 +33,18 @@ def fake() -> Iterator[FakeLLMServer]:
         yield server
 
 
-def llm_spec(fake: FakeLLMServer, policy: str, **extra: Any) -> AgentSpec:
+def llm_spec(fake: FakeLLMServer, policy: str, **extra: Any) -> LLMSpec:
     fields: dict[str, Any] = {"timeout_s": 2.0, **extra}
-    return AgentSpec(kind="llm", model=f"fake/{policy}", api_base=fake.base_url, **fields)
+    return LLMSpec(kind="llm", model=f"fake/{policy}", api_base=fake.base_url, **fields)
+
+
+def make_llm_agent(loaded: LoadedConfig, spec: AgentSpec, seat: int, seed: int) -> Agent:
+    """The seat's agent as a game file builds it (spec + [llm] defaults), seated."""
+    return seat_agent(loaded, spec, seat, seed)
 
 
 def toy_loaded(spec: AgentSpec, seats: int = 3, **llm: Any) -> LoadedConfig:
-    defaults = LLMDefaults(**{**FAST_RETRY, **llm})
+    defaults = LLMSettings(**{**FAST_RETRY, **llm})
     file = GameFile(variant="toy", default_agent=spec, llm=defaults)
     return LoadedConfig(file, TOY, ToyConfig(seats=seats))
 
@@ -52,7 +58,7 @@ async def play_toy(
     game = Game.new(TOY, loaded.game_config, seed)
     spec = loaded.file.default_agent
     agents = {s: make_llm_agent(loaded, spec, s, seed * 100 + s) for s in game.seats}
-    runner = Runner(game, agents, writer, abort_share=abort_share, rules_text="T-1 pick.")
+    runner = Runner(game, agents, writer, abort_share=abort_share)
     await runner.run()
     return game, runner
 
@@ -75,5 +81,5 @@ async def decide_once(
 def context(
     game: Game, request: DecisionRequest, check: Callable[[Validator], Validator] | None = None
 ) -> DecisionContext:
-    ctx = DecisionContext.for_request(game, request, rules_text="T-1 pick.")
+    ctx = DecisionContext.for_request(game, request)
     return replace(ctx, validate=check(ctx.validate)) if check else ctx

@@ -10,12 +10,12 @@ from pathlib import Path
 import pytest
 
 from sandbox.agents.base import AgentAnswer, DecisionContext
-from sandbox.agents.factory import build_agents
 from sandbox.agents.llm import endpoints
 from sandbox.agents.llm.agent import LLMAgent
 from sandbox.config import load_config
 from sandbox.core.game import Game
 from sandbox.core.requests import DecisionRequest
+from sandbox.seating import build_agents
 
 CONFIGS = Path(__file__).resolve().parents[2] / "configs"
 STEPS = 3
@@ -27,14 +27,13 @@ async def test_fake_config_plays_real_variant_steps(name: str) -> None:
     game = Game.new(loaded.variant, loaded.game_config, 1)
     agents = build_agents(loaded, game.roles(), 1)
     assert all(isinstance(a, LLMAgent) for a in agents.values())
-    rules = loaded.variant.rules_text(loaded.game_config)
     answered: list[tuple[DecisionRequest, AgentAnswer]] = []
     try:
         for _ in range(STEPS):
             pending = game.pending()
             answers = await asyncio.gather(
                 *(
-                    agents[r.seat].decide(DecisionContext.for_request(game, r, rules_text=rules))
+                    agents[r.seat].decide(DecisionContext.for_request(game, r))
                     for r in pending
                 )
             )
@@ -49,7 +48,7 @@ async def test_fake_config_plays_real_variant_steps(name: str) -> None:
         for agent in agents.values():
             await agent.close()
     assert endpoints._fake_server is None  # the last seat to close stopped it
-    legal = [a for r, a in answered if agents[r.seat].spec.model == "fake/legal-random"]
+    legal = [a for r, a in answered if agents[r.seat].target.model == "fake/legal-random"]
     assert legal and all(a.payload is not None for a in legal)
     assert all(a.calls and a.calls[0]["parsed"] is not None for a in legal)
     assert_notes_stay_private(answered)

@@ -14,12 +14,11 @@ from typing import Any
 
 import pytest
 
-from sandbox.agents.base import FALLBACK_INVALID, FALLBACK_PROVIDER, AgentAnswer
-from sandbox.agents.factory import AgentSetupError
-from sandbox.agents.llm.agent import make_llm_agent
+from sandbox.agents.base import FALLBACK_INVALID, FALLBACK_PROVIDER, AgentAnswer, AgentSetupError
 from sandbox.agents.llm.client import CallSettings, ModelClient, ProviderFailure, RetryPolicy
 from sandbox.agents.llm.endpoints import Endpoint
-from sandbox.config import AgentSpec, GameFile, LLMDefaults, LoadedConfig
+from sandbox.agents.llm.settings import LLMSettings
+from sandbox.config import AgentSpec, GameFile, LLMSpec, LoadedConfig, RandomSpec
 from sandbox.core.errors import IllegalDecision
 from sandbox.core.game import Game
 from sandbox.core.requests import DecisionRequest
@@ -35,6 +34,7 @@ from tests.llm.conftest import (
     context,
     decide_once,
     llm_spec,
+    make_llm_agent,
     play_toy,
     toy_loaded,
 )
@@ -301,8 +301,8 @@ async def test_private_reasoning_never_reaches_another_seat(
 def killer_vote(spec: AgentSpec | None = None) -> tuple[LoadedConfig, Game, DecisionRequest]:
     """Seat 1's day-1 vote in a seeded 12-seat Killer game (one seat dead by then)."""
     variant = get_variant("killer")
-    file = GameFile(variant="killer", default_agent=spec or AgentSpec(kind="random"),
-                    llm=LLMDefaults(**FAST_RETRY, belief_probe=True))
+    file = GameFile(variant="killer", default_agent=spec or RandomSpec(kind="random"),
+                    llm=LLMSettings(**FAST_RETRY, belief_probe=True))
     loaded = LoadedConfig(file, variant, variant.parse_config({}))
     game = Game.new(variant, loaded.game_config, 7)
     rng = random.Random(7)
@@ -376,7 +376,7 @@ async def test_bad_beliefs_never_cost_the_decision(fake: FakeLLMServer, bad: Any
 @pytest.mark.parametrize("model", ["fake/nonsense", "fake/legal-randon", "fake/"])
 def test_unknown_fake_policy_is_a_setup_error_listing_the_policies(model: str) -> None:
     """B4: a typo must not silently play legal-random."""
-    spec = AgentSpec(kind="llm", model=model)
+    spec = LLMSpec(kind="llm", model=model)
     with pytest.raises(AgentSetupError) as caught:
         make_llm_agent(toy_loaded(spec), spec, 2, 1)
     message = str(caught.value)
@@ -386,7 +386,7 @@ def test_unknown_fake_policy_is_a_setup_error_listing_the_policies(model: str) -
 
 def test_every_known_fake_policy_builds() -> None:
     for policy in POLICIES:
-        spec = AgentSpec(kind="llm", model=f"fake/{policy}")
+        spec = LLMSpec(kind="llm", model=f"fake/{policy}")
         make_llm_agent(toy_loaded(spec), spec, 2, 1)
 
 
@@ -395,7 +395,7 @@ def test_remote_model_without_its_provider_key_is_a_setup_error(
 ) -> None:
     """B5: the provider's standard variable is named before the game starts."""
     monkeypatch.delenv("OPENAI_API_KEY", raising=False)
-    spec = AgentSpec(kind="llm", model="openai/gpt-4o-mini")
+    spec = LLMSpec(kind="llm", model="openai/gpt-4o-mini")
     with pytest.raises(AgentSetupError, match=r"^seat 3: .*OPENAI_API_KEY"):
         make_llm_agent(toy_loaded(spec), spec, 3, 1)
     secret = "sk-test-" + os.urandom(8).hex()

@@ -21,7 +21,7 @@ from sandbox.agents.llm.schema import (
     strict_schema,
 )
 from sandbox.agents.llm.secrets import MASK, redact, redact_text, secret_values
-from sandbox.config import AgentSpec
+from sandbox.config import LLMSpec
 from sandbox.core.requests import Choice, DecisionRequest, MultiChoice, Text
 from tests.llm.conftest import decide_once
 
@@ -144,7 +144,7 @@ def test_building_an_llm_seat_does_not_import_litellm() -> None:
     code = (
         "import sys\n"
         "from sandbox.config import load_config\n"
-        "from sandbox.agents.factory import build_agents\n"
+        "from sandbox.seating import build_agents\n"
         "from pathlib import Path\n"
         "loaded = load_config(Path('configs/killer_fake.toml'))\n"
         "agents = build_agents(loaded, {s: 'civilian' for s in range(1, 12)}, 1)\n"
@@ -159,7 +159,7 @@ def test_building_an_llm_seat_does_not_import_litellm() -> None:
 
 @pytest.mark.skipif(not os.environ.get("OPENAI_API_KEY"), reason="OPENAI_API_KEY is not set")
 async def test_real_provider_answers_a_decision() -> None:
-    spec = AgentSpec(kind="llm", model="openai/gpt-4o-mini", timeout_s=60, max_tokens=300)
+    spec = LLMSpec(kind="llm", model="openai/gpt-4o-mini", timeout_s=60, max_tokens=300)
     answer = await decide_once(spec)
     assert answer.fallback_reason in (None, FALLBACK_INVALID)
     assert answer.calls and answer.calls[0]["tokens_in"] > 0

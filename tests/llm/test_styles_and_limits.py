@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from sandbox.agents.llm.agent import CHOICE_MAX_TOKENS, SeatSettings, concurrency_for
+from sandbox.agents.llm.agent import CHOICE_MAX_TOKENS, concurrency_for
 from sandbox.agents.llm.beliefs import BeliefProbe
 from sandbox.agents.llm.endpoints import Endpoint
 from sandbox.agents.llm.schema import (
@@ -20,7 +20,8 @@ from sandbox.agents.llm.schema import (
     parse_answer,
     response_format,
 )
-from sandbox.config import AgentSpec, LLMDefaults
+from sandbox.agents.llm.settings import LLMSettings
+from sandbox.config import LLMSpec
 from sandbox.core.requests import Choice, DecisionRequest, Text
 from sandbox.fake_llm import FakeLLMServer
 from sandbox.local_model import RECOMMENDED_CONCURRENCY
@@ -79,7 +80,7 @@ def test_overlong_reasoning_is_kept_cut_not_refused() -> None:
 
 
 def test_local_endpoints_never_exceed_the_servers_concurrency() -> None:
-    settings = SeatSettings.merge(AgentSpec(kind="llm", model="m"), LLMDefaults(concurrency=8))
+    settings = LLMSettings(concurrency=8).override(LLMSpec(kind="llm", model="m"))
     local = Endpoint("openai/smollm2", "http://127.0.0.1:1/v1", "k", "local")
     remote = Endpoint("openai/gpt-x", None, None, "remote")
     fake = Endpoint("openai/fake-x", "http://127.0.0.1:1/v1", "k", "fake")
@@ -88,14 +89,12 @@ def test_local_endpoints_never_exceed_the_servers_concurrency() -> None:
 
 
 def test_seat_settings_take_style_and_history_from_the_agent_over_defaults() -> None:
-    defaults = LLMDefaults(prompt_style="compact", history_items=8)
-    inherited = SeatSettings.merge(AgentSpec(kind="llm", model="m"), defaults)
+    defaults = LLMSettings(prompt_style="compact", history_items=8)
+    inherited = defaults.override(LLMSpec(kind="llm", model="m"))
     assert (inherited.prompt_style, inherited.history_items) == ("compact", 8)
-    own = SeatSettings.merge(
-        AgentSpec(kind="llm", model="m", prompt_style="full", history_items=3), defaults
-    )
+    own = defaults.override(LLMSpec(kind="llm", model="m", prompt_style="full", history_items=3))
     assert (own.prompt_style, own.history_items) == ("full", 3)
-    plain = SeatSettings.merge(AgentSpec(kind="llm", model="m"), LLMDefaults())
+    plain = LLMSettings().override(LLMSpec(kind="llm", model="m"))
     assert (plain.prompt_style, plain.history_items) == ("full", None)
 
 
@@ -114,10 +113,10 @@ async def test_what_a_seat_sends_in_each_style(fake: FakeLLMServer, style: str) 
     system = body["messages"][0]["content"]
     schema = body["response_format"]["schema"]
     if style == "compact":
-        assert "T-1 pick." not in system
+        assert "T-1 pick; T-2 speak." not in system
         assert body["max_tokens"] == CHOICE_MAX_TOKENS
         assert schema["properties"]["reasoning"]["maxLength"] == LIMITS["compact"].reasoning_chars
     else:
-        assert "T-1 pick." in system
+        assert "T-1 pick; T-2 speak." in system
         assert body["max_tokens"] == 300
         assert schema["properties"]["reasoning"]["maxLength"] == LIMITS["full"].reasoning_chars

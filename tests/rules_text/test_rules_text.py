@@ -18,12 +18,13 @@ import pytest
 from pydantic import BaseModel
 from typer.testing import CliRunner
 
+from sandbox.agents.base import DecisionContext
 from sandbox.cli import app
 from sandbox.config import load_config
+from sandbox.core.game import Game
 from sandbox.core.variant import Variant, get_variant
 from sandbox.games.four_factions import rules_text as ff_text
 from sandbox.games.killer import text as killer_text
-from sandbox.session import rules_for
 
 LANGUAGES = ("en", "zh")
 RULE_COUNT = {"four_factions": ("FF", 29), "killer": ("KG", 15)}
@@ -280,8 +281,8 @@ def test_cli_prints_chinese_rules(name: str, first_id: str) -> None:
 
 
 def test_zh_game_file_gives_seats_chinese_rules(tmp_path: Path) -> None:
-    """session.rules_for: an [llm] language of zh hands seats the Chinese text
-    with the file's own rulings."""
+    """A seat reading the rules in zh gets the Chinese text with the file's own
+    rulings (the runner derives each seat's rules in the seat's language)."""
     game_file = tmp_path / "killer_zh.toml"
     game_file.write_text(
         'variant = "killer"\n[rules]\nplayers = 15\ncheck_answer = "killer_or_not"\n'
@@ -289,5 +290,6 @@ def test_zh_game_file_gives_seats_chinese_rules(tmp_path: Path) -> None:
         encoding="utf-8",
     )
     loaded = load_config(game_file)
-    rules = rules_for(loaded, loaded.game_config)
+    game = Game.new(loaded.variant, loaded.game_config, 1)
+    rules = DecisionContext.for_request(game, game.pending()[0]).rules(loaded.file.llm.language)
     assert rules == text("killer", {"players": 15, "check_answer": "killer_or_not"}, "zh")

@@ -18,15 +18,22 @@ from pathlib import Path
 import pytest
 
 from sandbox.agents import web
-from sandbox.agents.base import FALLBACK_QUIT, FALLBACK_TIMEOUT, Agent, DecisionContext
-from sandbox.agents.factory import AgentSetupError
-from sandbox.agents.human import HumanTerminalAgent, make_human_agent
+from sandbox.agents.base import (
+    FALLBACK_QUIT,
+    FALLBACK_TIMEOUT,
+    Agent,
+    AgentSetupError,
+    DecisionContext,
+)
+from sandbox.agents.human import HumanTerminalAgent
+from sandbox.agents.human_seat import HumanAgent
 from sandbox.agents.simple import RandomAgent, ScriptedAgent
 from sandbox.agents.web import HumanBrowserAgent, make_browser_agent, render_form
-from sandbox.config import AgentSpec, parse_config
+from sandbox.config import parse_config
 from sandbox.core.events import DecisionMade
 from sandbox.core.game import Game
 from sandbox.core.requests import Choice, DecisionRequest, MultiChoice, Text
+from sandbox.seating import build_agents
 from sandbox.session import GameRecord, play_game
 from sandbox.transcript import load
 from tests.core.toy import Toy, ToyConfig
@@ -278,14 +285,24 @@ def test_config_dispatch_and_url_printed_once_per_address(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     monkeypatch.setattr(web, "_SERIES_ADDRESSES", {})
-    loaded = parse_config({"variant": "killer", "rules": {"players": 11}})
-    terminal = make_human_agent(loaded, AgentSpec(kind="human", seats=[3]), 3)
-    assert isinstance(terminal, HumanTerminalAgent)
-    spec = AgentSpec(kind="human", seats=[3], interface="browser")
-    first = make_human_agent(loaded, spec, 3)
+    loaded = parse_config(
+        {"variant": "killer", "rules": {"players": 11}, "default_agent": {"kind": "human"}}
+    )
+    terminal = build_agents(loaded, {3: "civilian"}, 1)[3]
+    assert isinstance(terminal, HumanAgent) and isinstance(terminal._seat, HumanTerminalAgent)
+    loaded = parse_config(
+        {
+            "variant": "killer",
+            "rules": {"players": 11},
+            "default_agent": {"kind": "human", "interface": "browser"},
+        }
+    )
+    seated = build_agents(loaded, {3: "civilian"}, 1)[3]
+    assert isinstance(seated, HumanAgent)
+    first = seated._seat
     assert isinstance(first, HumanBrowserAgent)
     asyncio.run(first.close())
-    second = make_browser_agent(spec, 3)  # the next game of a series
+    second = make_browser_agent(None, 3)  # the next game of a series
     asyncio.run(second.close())
     out = capsys.readouterr()
     assert out.out == ""  # stdout stays clean for --json

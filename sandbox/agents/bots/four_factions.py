@@ -44,6 +44,7 @@ LEGAL_TRIES = 32
 
 class BaselineBot(Agent):
     kind = "baseline"
+    replayable = True
 
     def __init__(self, seed: int) -> None:
         self.rng = random.Random(seed)

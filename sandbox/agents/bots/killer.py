@@ -36,6 +36,7 @@ VOUCH_RATE = 0.25  # chance a killer vouches for an innocent in a speech
 
 class BaselineBot(Agent):
     kind = "baseline"
+    replayable = True
 
     def __init__(self, seed: int) -> None:
         self.rng = random.Random(seed)

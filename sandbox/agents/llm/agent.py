@@ -10,24 +10,22 @@ FALLBACK_PROVIDER (the runner aborts a game with too many of those).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import Any, cast
 
-from pydantic import BaseModel
+from pydantic import BaseModel, ValidationError
 
 from sandbox.agents.base import (
     FALLBACK_INVALID,
     FALLBACK_PROVIDER,
     Agent,
     AgentAnswer,
+    AgentSetupError,
     DecisionContext,
 )
-from sandbox.agents.factory import AgentSetupError
 from sandbox.agents.llm import endpoints, prompting
 from sandbox.agents.llm.beliefs import BeliefProbe, probe_for
 from sandbox.agents.llm.client import CallSettings, ModelClient, ProviderFailure, RetryPolicy
 from sandbox.agents.llm.endpoints import Endpoint, EndpointError
-from sandbox.agents.llm.prompting import PromptStyle
 from sandbox.agents.llm.schema import (
     AnswerError,
     ParsedAnswer,
@@ -39,7 +37,7 @@ from sandbox.agents.llm.schema import (
     schema_instructions,
 )
 from sandbox.agents.llm.secrets import redact, secret_values
-from sandbox.config import AgentSpec, LLMDefaults, LoadedConfig
+from sandbox.agents.llm.settings import LLMSettings
 from sandbox.core.errors import IllegalDecision
 from sandbox.core.requests import DecisionRequest, Text
 
@@ -48,52 +46,48 @@ from sandbox.core.requests import DecisionRequest, Text
 CHOICE_MAX_TOKENS = 64
 
 
-@dataclass(frozen=True)
-class SeatSettings:
-    """An [[agent]] entry merged with the game file's [llm] defaults."""
-
-    language: str
-    max_repairs: int
-    concurrency: int
-    belief_probe: bool
-    retry: RetryPolicy
-    prompt_style: PromptStyle = "full"
-    history_items: int | None = None
-
-    @classmethod
-    def merge(cls, spec: AgentSpec, defaults: LLMDefaults) -> SeatSettings:
-        return cls(
-            language=spec.language or defaults.language,
-            max_repairs=defaults.max_repairs if spec.max_repairs is None else spec.max_repairs,
-            concurrency=spec.concurrency or defaults.concurrency,
-            belief_probe=(
-                defaults.belief_probe if spec.belief_probe is None else spec.belief_probe
-            ),
-            retry=RetryPolicy(
-                defaults.retry_attempts, defaults.retry_max_wait_s, defaults.retry_total_s
-            ),
-            prompt_style=spec.prompt_style or defaults.prompt_style,
-            history_items=(
-                defaults.history_items if spec.history_items is None else spec.history_items
-            ),
-        )
-
-
 class LLMAgent(Agent):
+    """A seat played by a model through litellm (or the built-in fake provider, or
+    the embedded local model).
+
+    ``LLMAgent("openai/gpt-4o", temperature=0.7, language="zh")``: the keyword
+    arguments are :class:`LLMSettings` keys (on top of ``settings`` when given).
+    Nothing is contacted until the first decision, but an unknown fake policy or an
+    unset key variable is an :class:`AgentSetupError` here, before any game event.
+    """
+
     kind = "llm"
 
-    def __init__(self, spec: AgentSpec, settings: SeatSettings, seat: int) -> None:
-        self.spec = spec
-        self.settings = settings
-        self.seat = seat
+    def __init__(
+        self,
+        model: str,
+        *,
+        api_base: str | None = None,
+        api_key_env: str | None = None,
+        settings: LLMSettings | None = None,
+        **overrides: Any,
+    ) -> None:
+        self.target = endpoints.Target(model, api_base, api_key_env)
+        try:
+            self.settings = (settings or LLMSettings()).override(overrides)
+        except ValidationError as err:
+            raise AgentSetupError(f"LLMAgent({model!r}): {one_error(err)}") from None
+        try:
+            endpoints.check_fake_policy(self.target)
+            endpoints.check_key(self.target)
+        except EndpointError as err:
+            raise AgentSetupError(str(err)) from None
         self._endpoint: Endpoint | None = None
         self._holds_fake = False
+
+    def attach(self, seat: int, game_seed: int, variant: str) -> None:
+        self.seat = seat
 
     def describe(self) -> dict[str, Any]:
         return {
             "kind": self.kind,
-            "model": self.spec.model,
-            "structured": self.spec.structured,
+            "model": self.target.model,
+            "structured": self.settings.structured,
             "language": self.settings.language,
             "max_repairs": self.settings.max_repairs,
             "belief_probe": self.settings.belief_probe,
@@ -106,7 +100,7 @@ class LLMAgent(Agent):
         try:
             endpoint = await self._resolve()
         except EndpointError as err:
-            record = {"model": self.spec.model, "error": f"EndpointError: {err}"}
+            record = {"model": self.target.model, "error": f"EndpointError: {err}"}
             return AgentAnswer(
                 None, fallback_reason=FALLBACK_PROVIDER, calls=redact([record], secrets)
             )
@@ -118,10 +112,10 @@ class LLMAgent(Agent):
 
     async def _resolve(self) -> Endpoint:
         if self._endpoint is None:
-            if endpoints.uses_builtin_fake(self.spec) and not self._holds_fake:
+            if endpoints.uses_builtin_fake(self.target) and not self._holds_fake:
                 endpoints.acquire_builtin_fake()
                 self._holds_fake = True
-            self._endpoint = await endpoints.resolve(self.spec)
+            self._endpoint = await endpoints.resolve(self.target)
         return self._endpoint
 
     async def close(self) -> None:
@@ -136,7 +130,7 @@ class LLMAgent(Agent):
     ) -> AgentAnswer:
         limits = limits_for(self.settings.prompt_style)
         models = answer_models(ctx.request, self._probe(ctx), limits)
-        mode = choose_mode(self.spec.structured, endpoint)
+        mode = choose_mode(self.settings.structured, endpoint)
         client = self._client(endpoint, models.wire, mode, secrets, self._max_tokens(ctx.request))
         messages, prefix_chars = self._first_messages(ctx, models.wire, mode)
         calls: list[dict[str, Any]] = []
@@ -177,7 +171,7 @@ class LLMAgent(Agent):
             ctx.view,
             ctx.request,
             language=self._lang,
-            rules_text=ctx.rules_text,
+            rules_text=ctx.rules(self._lang),
             belief_probe=self.settings.belief_probe,
             style=self.settings.prompt_style,
             history_items=self.settings.history_items,
@@ -198,15 +192,15 @@ class LLMAgent(Agent):
         max_tokens: int | None,
     ) -> ModelClient:
         settings = CallSettings(
-            timeout_s=self.spec.timeout_s,
-            temperature=self.spec.temperature,
+            timeout_s=self.settings.timeout_s,
+            temperature=self.settings.temperature,
             max_tokens=max_tokens,
             response_format=response_format(model, mode),
         )
         return ModelClient(
             endpoint,
             settings,
-            self.settings.retry,
+            retry_policy(self.settings),
             concurrency_for(endpoint, self.settings),
             secrets,
         )
@@ -215,7 +209,7 @@ class LLMAgent(Agent):
         """The answer budget for this decision: ``max_tokens`` as configured,
         but in the compact style a question without free text gets a smaller
         one (a choice needs a short note and a value, not a speech's budget)."""
-        configured = self.spec.max_tokens
+        configured = self.settings.max_tokens
         if self.settings.prompt_style != "compact" or self.settings.belief_probe:
             return configured
         if any(isinstance(f, Text) for f in request.fields):
@@ -236,7 +230,18 @@ def record_beliefs(record: dict[str, Any], parsed: ParsedAnswer) -> None:
         record["beliefs_error"] = parsed.beliefs_error
 
 
-def concurrency_for(endpoint: Endpoint, settings: SeatSettings) -> int:
+def retry_policy(settings: LLMSettings) -> RetryPolicy:
+    return RetryPolicy(settings.retry_attempts, settings.retry_max_wait_s, settings.retry_total_s)
+
+
+def one_error(err: ValidationError) -> str:
+    """A settings error as one line: ``temperature: Input should be ... (got 9)``."""
+    first = err.errors(include_url=False, include_context=False)[0]
+    where = ".".join(str(part) for part in first["loc"]) or "settings"
+    return f"{where}: {first['msg']} (got {first.get('input')!r})"
+
+
+def concurrency_for(endpoint: Endpoint, settings: LLMSettings) -> int:
     """The configured limit, never above what the local server can serve at once."""
     if endpoint.kind != "local":
         return settings.concurrency
@@ -252,7 +257,7 @@ def choose_mode(structured: str, endpoint: Endpoint) -> StructuredMode:
         return cast(StructuredMode, structured)
     if endpoint.kind != "remote":
         return "json_object"
-    from sandbox.agents.llm.client import litellm_module
+    from sandbox.agents.llm.provider import litellm_module
 
     try:
         if litellm_module().supports_response_schema(model=endpoint.model):
@@ -260,17 +265,3 @@ def choose_mode(structured: str, endpoint: Endpoint) -> StructuredMode:
     except Exception:  # unknown model: litellm raises instead of answering False
         return "none"
     return "none"
-
-
-def make_llm_agent(loaded: LoadedConfig, spec: AgentSpec, seat: int, seed: int) -> Agent:
-    """Build an llm seat (called by sandbox.agents.factory). Nothing is
-    contacted until the first decision, but an unknown fake policy or a missing
-    key variable is a setup error now: before any event, not one fallback per
-    call (checking a remote model's key imports litellm)."""
-    try:
-        endpoints.check_fake_policy(spec)
-        endpoints.check_key(spec)
-    except EndpointError as err:
-        raise AgentSetupError(f"seat {seat}: {err}") from None
-    settings = SeatSettings.merge(spec, loaded.file.llm)
-    return LLMAgent(spec, settings, seat)

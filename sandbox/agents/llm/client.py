@@ -10,9 +10,7 @@ retried, never bad-request, auth, missing-credential or context-window errors.
 from __future__ import annotations
 
 import asyncio
-import os
 import time
-import warnings
 import weakref
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -27,6 +25,7 @@ from tenacity import (
 )
 
 from sandbox.agents.llm.endpoints import Endpoint
+from sandbox.agents.llm.provider import litellm_module
 from sandbox.agents.llm.secrets import redact_text
 
 TRANSIENT = (
@@ -37,35 +36,6 @@ TRANSIENT = (
     "ServiceUnavailableError",
 )
 BACKOFF_MULTIPLIER_S = 0.5
-
-_litellm: Any = None
-
-
-# litellm's acompletion builds its coroutine in a worker thread; a call
-# cancelled meanwhile (Ctrl-C, an aborted game) leaves that coroutine unawaited,
-# and Python warns about it at shutdown. Nothing is lost: the call was
-# cancelled on purpose, so only this one warning is silenced.
-ORPHANED_CALL = r"coroutine '[\w.]*acompletion' was never awaited"
-
-
-def silence_orphaned_calls() -> None:
-    # Idempotent: warnings replaces an identical filter instead of adding one.
-    warnings.filterwarnings("ignore", message=ORPHANED_CALL, category=RuntimeWarning)
-
-
-def litellm_module() -> Any:
-    """Import litellm once, quietly and offline (local price map, no debug banner)."""
-    global _litellm
-    silence_orphaned_calls()
-    if _litellm is None:
-        os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
-        os.environ.setdefault("LITELLM_LOG", "ERROR")
-        import litellm
-
-        litellm.suppress_debug_info = True
-        _litellm = litellm
-    return _litellm
-
 
 class ProviderFailure(Exception):
     """The provider gave no answer (after retries, or a non-retryable error).

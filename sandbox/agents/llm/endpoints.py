@@ -21,8 +21,6 @@ import threading
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal
 
-from sandbox.config import AgentSpec
-
 if TYPE_CHECKING:
     from sandbox.fake_llm.server import FakeLLMServer
 
@@ -33,6 +31,16 @@ FAKE_KEY = "fake-key-not-secret"  # the fake server ignores keys
 
 class EndpointError(Exception):
     """A model that cannot be reached as configured (e.g. its key variable is unset)."""
+
+
+@dataclass(frozen=True)
+class Target:
+    """Which model a seat calls, as configured: the model string, an optional base
+    URL and the name of the variable holding its key (never the key)."""
+
+    model: str
+    api_base: str | None = None
+    api_key_env: str | None = None
 
 
 @dataclass(frozen=True)
@@ -48,14 +56,14 @@ class Endpoint:
         return self.kind != "remote"
 
 
-def uses_builtin_fake(spec: AgentSpec) -> bool:
-    return (spec.model or "").startswith(FAKE_PREFIX) and spec.api_base is None
+def uses_builtin_fake(spec: Target) -> bool:
+    return spec.model.startswith(FAKE_PREFIX) and spec.api_base is None
 
 
-async def resolve(spec: AgentSpec) -> Endpoint:
+async def resolve(spec: Target) -> Endpoint:
     """Where to send ``spec``'s calls. A built-in fake reference is taken by the
     caller (see :func:`acquire_builtin_fake`), not here."""
-    model = spec.model or ""
+    model = spec.model
     if model.startswith(FAKE_PREFIX):
         api_base = spec.api_base or builtin_fake_server().base_url
         return Endpoint(f"openai/fake-{model[len(FAKE_PREFIX) :]}", api_base, FAKE_KEY, "fake")
@@ -66,10 +74,10 @@ async def resolve(spec: AgentSpec) -> Endpoint:
     return Endpoint(model, spec.api_base, _key_from_env(spec.api_key_env), "remote")
 
 
-def check_fake_policy(spec: AgentSpec) -> None:
+def check_fake_policy(spec: Target) -> None:
     """``fake/<policy>`` must name a known policy: a typo would otherwise play
     another experiment (the server's default policy) without a word."""
-    model = spec.model or ""
+    model = spec.model
     if not model.startswith(FAKE_PREFIX):
         return
     from sandbox.fake_llm.answers import POLICIES
@@ -81,13 +89,13 @@ def check_fake_policy(spec: AgentSpec) -> None:
         )
 
 
-def check_key(spec: AgentSpec) -> None:
+def check_key(spec: Target) -> None:
     """Raise EndpointError now if ``spec``'s key is unset, so a game never
     starts with a seat that cannot call its model: the ``api_key_env``
     variable, else the provider's standard variable(s) as litellm names them.
     Only remote models read a key; fake and local ones are not started here.
     The message names variables, never a value."""
-    model = spec.model or ""
+    model = spec.model
     if model.startswith((FAKE_PREFIX, "local/", "local:")):
         return
     if spec.api_key_env is not None:
@@ -105,7 +113,7 @@ def check_key(spec: AgentSpec) -> None:
 def missing_provider_keys(model: str, api_base: str | None) -> list[str]:
     """The provider's unset standard variables (litellm's own table; imports
     litellm, which only a seat with a remote model reaches)."""
-    from sandbox.agents.llm.client import litellm_module
+    from sandbox.agents.llm.provider import litellm_module
 
     try:
         found = litellm_module().validate_environment(model=model, api_base=api_base)

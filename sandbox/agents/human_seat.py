@@ -1,0 +1,52 @@
+"""A person at the table, in this terminal or in a browser page."""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from sandbox.agents.base import Agent, AgentAnswer, AgentSetupError, DecisionContext
+
+Interface = Literal["terminal", "browser"]
+
+
+class HumanAgent(Agent):
+    """``HumanAgent()`` plays in this terminal; ``HumanAgent("browser", port=8765)``
+    serves a page on loopback (a free port when none is given). The seat's page or
+    prompt is set up when the agent is seated."""
+
+    kind = "human"
+
+    def __init__(self, interface: Interface = "terminal", *, port: int | None = None) -> None:
+        if interface not in ("terminal", "browser"):
+            raise AgentSetupError(
+                f"HumanAgent: interface must be 'terminal' or 'browser', not {interface!r}"
+            )
+        self.interface = interface
+        self.port = port
+        self._seat: Agent | None = None
+
+    def attach(self, seat: int, game_seed: int, variant: str) -> None:
+        if self.interface == "browser":
+            # Imported here: a terminal seat needs no web server code.
+            from sandbox.agents.web import make_browser_agent
+
+            self._seat = make_browser_agent(self.port, seat)
+        else:
+            from sandbox.agents.human import HumanTerminalAgent
+
+            self._seat = HumanTerminalAgent(seat)
+        self._seat.attach(seat, game_seed, variant)
+
+    async def decide(self, ctx: DecisionContext) -> AgentAnswer:
+        if self._seat is None:
+            raise AgentSetupError("HumanAgent was not seated (attach) before its first decision")
+        return await self._seat.decide(ctx)
+
+    def describe(self) -> dict[str, Any]:
+        if self._seat is not None:
+            return self._seat.describe()
+        return {"kind": self.kind, "interface": self.interface}
+
+    async def close(self) -> None:
+        if self._seat is not None:
+            await self._seat.close()

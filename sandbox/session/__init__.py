@@ -1,0 +1,87 @@
+"""Game sessions: play, series, resume, replay and fork, all through transcripts.
+
+The CLI and the Python API are thin shells over this package. Everything here
+works on files and the engine contract only (Game, Runner, TranscriptWriter).
+
+- ``header``: a transcript's header and outcome lines.
+- ``play``: games from game files, and the async core others continue with.
+- ``replay``: rebuild from seed and decisions, divergence, visibility, fork points.
+- ``resume``: resume in place, fork into a new file.
+"""
+
+from sandbox.session.errors import SessionError, open_transcript
+from sandbox.session.header import (
+    build_header,
+    outcome_line,
+    random_seed,
+    scrub,
+    transcript_path,
+    utc_now,
+)
+from sandbox.session.play import (
+    GameRecord,
+    LiveHooks,
+    close_all,
+    play_game,
+    play_game_async,
+    play_series,
+    run_to_end,
+    runner_for,
+)
+from sandbox.session.replay import (
+    Rebuilt,
+    check_fork_point,
+    check_visibility,
+    first_divergence,
+    fork_points,
+    game_config_of,
+    loaded_of,
+    rebuild,
+    replay,
+    replay_transcript,
+)
+from sandbox.session.resume import (
+    config_differences,
+    drop_torn_tail,
+    fork,
+    fork_async,
+    prior_stats,
+    resume,
+    resume_async,
+)
+
+__all__ = [
+    "GameRecord",
+    "LiveHooks",
+    "Rebuilt",
+    "SessionError",
+    "build_header",
+    "check_fork_point",
+    "check_visibility",
+    "close_all",
+    "config_differences",
+    "drop_torn_tail",
+    "first_divergence",
+    "fork",
+    "fork_async",
+    "fork_points",
+    "game_config_of",
+    "loaded_of",
+    "open_transcript",
+    "outcome_line",
+    "play_game",
+    "play_game_async",
+    "play_series",
+    "prior_stats",
+    "random_seed",
+    "rebuild",
+    "replay",
+    "replay_transcript",
+    "resume",
+    "resume_async",
+    "run_to_end",
+    "runner_for",
+    "scrub",
+    "transcript_path",
+    "utc_now",
+]

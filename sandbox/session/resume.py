@@ -1,0 +1,208 @@
+"""Going on from a transcript: resume an interrupted game in its own file, or fork
+a new game that shares a prefix of events and then plays on with other agents."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+
+from pydantic import BaseModel
+
+from sandbox.agents.base import Agent
+from sandbox.config import LoadedConfig
+from sandbox.core.events import DecisionMade, Event
+from sandbox.core.game import Game
+from sandbox.core.variant import Outcome
+from sandbox.driver import run_sync
+from sandbox.runner import RunStats
+from sandbox.seating import build_agents
+from sandbox.session.errors import SessionError, open_transcript
+from sandbox.session.header import build_header, outcome_line, transcript_path
+from sandbox.session.play import GameRecord, LiveHooks, run_to_end, runner_for
+from sandbox.session.replay import check_fork_point, game_config_of, loaded_of, rebuild
+from sandbox.transcript import Transcript, TranscriptWriter
+
+
+def drop_torn_tail(path: Path) -> bool:
+    """Cut an unparseable last line (a crash mid-write) so appends stay readable."""
+    data = path.read_bytes()
+    body = data.rstrip(b"\n")
+    cut = body.rfind(b"\n") + 1
+    last = body[cut:]
+    try:
+        json.loads(last)
+        if not data.endswith(b"\n"):
+            with path.open("ab") as fh:
+                fh.write(b"\n")
+        return False
+    except ValueError:
+        with path.open("r+b") as fh:
+            fh.truncate(cut)
+        return True
+
+
+async def continue_game(
+    game: Game,
+    loaded: LoadedConfig,
+    agents: Mapping[int, Agent],
+    writer: TranscriptWriter,
+    start: int,
+    hooks: LiveHooks,
+) -> tuple[Outcome, RunStats]:
+    runner = runner_for(loaded, game, agents, writer, hooks)
+    runner.start_from(start)
+    return await run_to_end(runner, agents), runner.stats
+
+
+def prior_stats(transcript: Transcript, events: Sequence[Event]) -> RunStats:
+    """Counters of the part already played: decisions, fallbacks, calls and repairs
+    (a decision's repairs are the highest repair turn among its calls)."""
+    stats = RunStats()
+    ids = set()
+    for event in events:
+        if isinstance(event, DecisionMade):
+            ids.add(event.request_id)
+            stats.decisions += 1
+            if event.fallback:
+                stats.count_fallback(event.seat, event.fallback_reason)
+    repairs: dict[str, int] = {}
+    for call in transcript.calls:
+        request_id = call.get("request_id")
+        if request_id in ids:
+            stats.add_call(call)
+            turn = int(call.get("repair") or 0)
+            repairs[str(request_id)] = max(turn, repairs.get(str(request_id), 0))
+    stats.repairs = sum(repairs.values())
+    return stats
+
+
+async def resume_async(path: Path, hooks: LiveHooks | None = None) -> GameRecord:
+    """Finish an interrupted game in the same file."""
+    hooks = hooks or LiveHooks()
+    transcript = open_transcript(path)
+    if transcript.finished:
+        raise SessionError(f"{path}: this game is already finished; nothing to resume")
+    if transcript.torn_tail:
+        drop_torn_tail(path)
+    loaded = loaded_of(transcript)
+    variant, config = game_config_of(transcript)
+    seed = int(transcript.header["seed"])
+    roles = {int(s): r for s, r in transcript.header["roles"].items()}
+    agents = build_agents(loaded, roles, seed)
+    rebuilt = await rebuild(variant, config, seed, transcript.events, agents)
+    if rebuilt.divergence:
+        raise SessionError(f"{path}: the recorded game does not replay: {rebuilt.divergence}")
+    game = rebuilt.game
+    with TranscriptWriter(path, append=True) as writer:
+        hooks.on_start(game, path)
+        start = len(transcript.events)
+        outcome, stats = await continue_game(game, loaded, agents, writer, start, hooks)
+        total = prior_stats(transcript, transcript.events) + stats
+        writer.outcome(outcome_line(outcome, total))
+    return GameRecord(path, variant.name, seed, roles, outcome, total, game.state, config)
+
+
+def resume(path: Path, hooks: LiveHooks | None = None) -> GameRecord:
+    """:func:`resume_async` from synchronous code."""
+    return run_sync(resume_async(path, hooks))
+
+
+async def fork_async(
+    path: Path,
+    at: int,
+    other: LoadedConfig | None,
+    out: Path | None,
+    hooks: LiveHooks | None = None,
+) -> GameRecord:
+    """A new game that shares the first ``at`` events, then goes on with other agents."""
+    hooks = hooks or LiveHooks()
+    transcript = open_transcript(path)
+    check_fork_point(transcript.events, at)
+    variant, config = game_config_of(transcript)
+    if other is None:
+        loaded = loaded_of(transcript)
+    else:
+        loaded = other
+        # The rules the fork must keep: the game file's (a series game's own config
+        # comes from it, KG-5), or the header's for a game played from Python.
+        from_file = transcript.header.get("played_from") != "python"
+        rules = loaded_of(transcript).game_config if from_file else config
+        _same_game(variant.name, rules, other)
+    seed = int(transcript.header["seed"])
+    prefix = transcript.events[:at]
+    rebuilt = await rebuild(variant, config, seed, prefix)
+    if rebuilt.divergence:
+        raise SessionError(f"{path}: the recorded game does not replay: {rebuilt.divergence}")
+    game = rebuilt.game
+    roles = dict(game.roles())
+    agents = build_agents(loaded, roles, seed)
+    await rebuild(variant, config, seed, prefix, agents)  # warm the new agents
+    target = transcript_path(out or Path(loaded.file.run.out), variant.name, seed)
+    # absolute, so the link still holds when the fork is read from another folder
+    # The decisions before ``at`` were made by the original seats: their agents are
+    # kept so stats and views credit those decisions to who really made them.
+    extra = {
+        "forked_from": {
+            "transcript": str(path.resolve()),
+            "at": at,
+            "agents": transcript.header.get("agents") or {},
+        }
+    }
+    with TranscriptWriter(target) as writer:
+        writer.header(build_header(loaded, config, seed, roles, agents, extra))
+        hooks.on_start(game, target)
+        for seq, event in enumerate(prefix):
+            writer.event(seq, event)
+        _copy_calls(transcript, prefix, writer)
+        outcome, stats = await continue_game(game, loaded, agents, writer, at, hooks)
+        total = prior_stats(transcript, prefix) + stats
+        writer.outcome(outcome_line(outcome, total))
+    return GameRecord(target, variant.name, seed, roles, outcome, total, game.state, config)
+
+
+def fork(
+    path: Path,
+    at: int,
+    other: LoadedConfig | None,
+    out: Path | None,
+    hooks: LiveHooks | None = None,
+) -> GameRecord:
+    """:func:`fork_async` from synchronous code."""
+    return run_sync(fork_async(path, at, other, out, hooks))
+
+
+def _same_game(variant: str, rules: BaseModel, other: LoadedConfig) -> None:
+    if other.variant.name != variant:
+        raise SessionError(
+            f"the fork config plays '{other.variant.name}', the transcript "
+            f"'{variant}'; a fork must keep the variant"
+        )
+    if other.game_config != rules:
+        differences = config_differences(rules, other.game_config)
+        raise SessionError(
+            "a fork must keep the rules; the fork config differs from the transcript's in "
+            + "; ".join(differences)
+        )
+
+
+def config_differences(original: BaseModel, other: BaseModel) -> list[str]:
+    """``rules.day_limit: 5 in the fork config, 30 in the transcript`` per differing key."""
+    before = original.model_dump(mode="json")
+    after = other.model_dump(mode="json")
+    out = []
+    for key in sorted(set(before) | set(after)):
+        if before.get(key) != after.get(key):
+            where = "[[seat]]" if key == "seat" else f"rules.{key}"
+            out.append(
+                f"{where}: {json.dumps(after.get(key))} in the fork config, "
+                f"{json.dumps(before.get(key))} in the transcript"
+            )
+    return out
+
+
+def _copy_calls(transcript: Transcript, prefix: Sequence[Event], writer: TranscriptWriter) -> None:
+    ids = {e.request_id for e in prefix if isinstance(e, DecisionMade)}
+    for call in transcript.calls:
+        if call.get("request_id") in ids:
+            writer.call({k: v for k, v in call.items() if k != "type"})
