@@ -74,6 +74,7 @@ class LLMAgent(Agent):
             raise AgentSetupError(f"LLMAgent({model!r}): {one_error(err)}") from None
         try:
             endpoints.check_fake_policy(self.target)
+            endpoints.check_local(self.target)
             endpoints.check_key(self.target)
         except EndpointError as err:
             raise AgentSetupError(str(err)) from None
