@@ -144,7 +144,8 @@ def check_variant(
     ``config``: the variant's config model, or its raw ``[rules]`` keys (None:
     defaults). ``prompts``: audit the rendered prompts (False: skip no-leak).
     ``facts``: the variant's own reading of which events state which facts
-    (default: the generic reading, see the module docstring). ``aliases``:
+    (default: the generic reading, see the module docstring; with it, the raw
+    view is audited too, with ``facts`` only the prompts). ``aliases``:
     other words for labels (e.g. a translation) the audit also looks for.
     ``fold_every``: compare the incremental view with a full build at every
     n-th decision (and for every seat at the end; 1: at every decision).
@@ -462,7 +463,11 @@ class _PromptAudit:
             seen, unseen = self._readers(game)
             hidden = forbidden_facts(game, request.seat, len(game.events), seen, unseen=unseen)
             view = view if view is not None else game.view(request.seat)
-            texts = [view_text(view)]
+            # The view's raw data only under the generic reading, which counts
+            # all of it as seen: data may pair seats and role words without
+            # stating a fact (e.g. a seat's claim), which an exact reading of
+            # facts does not cover; prompts say what the data means.
+            texts = [view_text(view)] if self.facts is None else []
             texts += [prompt_text(view, request, lang) for lang in self.languages]
         for text in texts:
             leaks = find_leaks(text, request.seat, hidden, self.aliases)
