@@ -17,7 +17,8 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from sandbox.core.errors import ConfigError
-from sandbox.core.variant import Variant, get_variant, variant_names
+from sandbox.core.variant import Variant
+from sandbox.games.registry import get_variant, variant_names
 
 AgentKind = Literal["random", "scripted", "baseline", "human", "llm"]
 

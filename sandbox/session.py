@@ -244,7 +244,7 @@ class Rebuilt:
 
 def game_config_of(transcript: Transcript) -> tuple[Variant[Any], BaseModel]:
     """The variant and the exact game config a transcript was played with."""
-    from sandbox.core.variant import get_variant
+    from sandbox.games.registry import get_variant
 
     header = transcript.header
     variant = get_variant(str(header["variant"]))

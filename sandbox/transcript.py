@@ -137,7 +137,7 @@ def _add_line(out: Transcript, obj: dict[str, Any], path: Path, number: int) -> 
 
 
 def _ensure_variant_loaded(name: str) -> None:
-    from sandbox.core.variant import get_variant
+    from sandbox.games.registry import get_variant
 
     try:
         get_variant(name)

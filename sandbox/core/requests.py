@@ -81,6 +81,16 @@ class DecisionRequest:
         }
 
 
+def request_id(step: int, seat: int, decision: str | None = None) -> str:
+    """The id of ``seat``'s request in ``step``: unique within a game because a seat
+    owes at most one decision per step. Without ``decision`` it is ``"<step>:<seat>"``;
+    with it, ``"<step>.<seat>.<decision>"`` (ids that name the decision, as Killer's
+    do). Transcripts store these strings, so both forms stay as they are."""
+    if decision is None:
+        return f"{step}:{seat}"
+    return f"{step}.{seat}.{decision}"
+
+
 def _field_schema(f: Field) -> dict[str, Any]:
     if isinstance(f, Text):
         return {"type": "string", "maxLength": f.max_chars, "description": f.description}

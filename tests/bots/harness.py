@@ -10,7 +10,8 @@ from sandbox.agents.base import Agent, AgentAnswer, DecisionContext, decide_now
 from sandbox.agents.factory import seat_seed
 from sandbox.core.game import Game
 from sandbox.core.requests import DecisionRequest
-from sandbox.core.variant import SeatView, get_variant
+from sandbox.core.variant import SeatView
+from sandbox.games.registry import get_variant
 
 Hook = Callable[[DecisionRequest, SeatView, AgentAnswer], None]
 

@@ -21,7 +21,7 @@ from hypothesis import strategies as st
 
 from sandbox.core.events import DecisionMade, event_from_json
 from sandbox.core.game import Game
-from sandbox.core.variant import get_variant, variant_names
+from sandbox.games.registry import get_variant, variant_names
 from tests.conformance.driver import random_game
 from tests.conformance.golden import golden_files
 

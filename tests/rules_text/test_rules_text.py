@@ -20,9 +20,10 @@ from typer.testing import CliRunner
 
 from sandbox.cli import app
 from sandbox.config import load_config
-from sandbox.core.variant import Variant, get_variant
+from sandbox.core.variant import Variant
 from sandbox.games.four_factions import rules_text as ff_text
-from sandbox.games.killer import text as killer_text
+from sandbox.games.killer import rules_text as killer_text
+from sandbox.games.registry import get_variant
 from sandbox.session import rules_for
 
 LANGUAGES = ("en", "zh")

@@ -18,7 +18,7 @@ from pydantic import (
     field_validator,
 )
 
-from sandbox.games.four_factions.rules import FACTIONS, SEATS
+from sandbox.games.four_factions.info import FACTIONS, SEATS
 from sandbox.games.four_factions.setup import SlotError, match_seats
 
 HP_MIN, HP_MAX = 3, 32  # FF-7

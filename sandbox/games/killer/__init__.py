@@ -1,6 +1,7 @@
 """Killer (KG-1..KG-15): police, killers and civilians; the judge is the referee.
 
-Importing this package registers the variant under the name ``killer``.
+``VARIANT`` is the instance the registry finds through the ``sandbox.variants``
+entry point ``killer`` (see :mod:`sandbox.games.registry`).
 
 Seat view (``SeatView`` built by :mod:`sandbox.games.killer.view`, only from the
 events the seat was allowed to see):
@@ -34,9 +35,8 @@ events the seat was allowed to see):
     items with ``facts = {decision, payload, fallback}``.
 """
 
-from sandbox.core.variant import register
 from sandbox.games.killer.variant import Killer
 
-KILLER_VARIANT = register(Killer())
+VARIANT = Killer()
 
-__all__ = ["KILLER_VARIANT", "Killer"]
+__all__ = ["VARIANT", "Killer"]

@@ -1,4 +1,4 @@
-"""One-line, referee-voice descriptions of Four Factions events for logs.
+"""One-line, referee-voice descriptions of Four Factions events (logs, the referee's view).
 Player speech is quoted as data, never merged into the referee's sentence."""
 
 from __future__ import annotations
