@@ -16,7 +16,7 @@ import pytest
 
 from sandbox.core.errors import IllegalDecision
 from sandbox.core.game import Game
-from sandbox.core.requests import request_id
+from sandbox.core.requests import Choice, DecisionRequest, Text, check_shape, request_id
 from sandbox.core.variant import CoreEnding, Outcome, Result
 from sandbox.games import registry
 from sandbox.games.four_factions.state import FFState
@@ -193,3 +193,22 @@ def test_illegal_decisions_still_cite_rules_through_the_split_modules() -> None:
     request = game.pending()[0]
     with pytest.raises(IllegalDecision, match=r"\[KG-3\]"):
         game.submit(request.id, {"target": 99})
+
+
+def test_an_optional_field_may_be_left_out_and_is_not_invented() -> None:
+    request = DecisionRequest(
+        "0:1",
+        1,
+        "say",
+        "T-1",
+        "Say something.",
+        (Text("speech", "words"), Choice("mood", ("calm", "angry"), "how", optional=True)),
+    )
+    assert check_shape(request, {"speech": "hi"}) == {"speech": "hi"}
+    both = {"speech": "hi", "mood": "calm"}
+    assert check_shape(request, both) == both
+    with pytest.raises(IllegalDecision, match=r"\[T-1\] Missing field 'speech'"):
+        check_shape(request, {"mood": "calm"})
+    with pytest.raises(IllegalDecision, match="'mood' = 'sad' is not allowed"):
+        check_shape(request, {"speech": "hi", "mood": "sad"})
+    assert request.json_schema()["required"] == ["speech", "mood"]  # models are asked for both

@@ -29,7 +29,10 @@ events the seat was allowed to see):
 
 ``history``
     One ``HistoryItem`` per visible event: speeches and last words carry
-    ``speaker`` and ``speech`` (player text, quoted data); everything else carries
+    ``speaker`` and ``speech`` (player text, quoted data) and, in ``facts``, the
+    speaker's structured claims as recorded, never confirmed (KG-14): ``claim``
+    ("none", "police", "killer" or "civilian"), ``accuse`` and ``vouch`` (sorted
+    seat lists); a speech also has ``context``. Everything else carries
     the referee's ``facts`` (the event's fields; group events without their
     audience). The seat's own accepted decisions appear as ``core.decision``
     items with ``facts = {decision, payload, fallback}``.

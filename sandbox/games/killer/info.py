@@ -58,6 +58,15 @@ class Decision(StrEnum):
     VOTE = "vote"  # KG-9, KG-10
 
 
+class Claim(StrEnum):
+    """The role a speaker claims in a speech's structured fields (KG-14: only words)."""
+
+    NONE = "none"
+    POLICE = "police"
+    KILLER = "killer"
+    CIVILIAN = "civilian"
+
+
 class Ending(StrEnum):
     """Every way a Killer game ends (the outcome's reason)."""
 
@@ -79,8 +88,10 @@ INFO = VariantInfo(
     decisions={
         Decision.KILL: ("target",),  # KG-3
         Decision.SUSPECT: ("suspect",),  # KG-4
-        Decision.LAST_WORDS: ("speech",),  # KG-6
-        Decision.SPEECH: ("speech", "concede"),  # KG-8; 'concede' only when KG-13 allows
+        # KG-6, KG-8; claim/accuse/vouch are optional structured claims (KG-14);
+        # 'concede' only when KG-13 allows
+        Decision.LAST_WORDS: ("speech", "claim", "accuse", "vouch"),
+        Decision.SPEECH: ("speech", "claim", "accuse", "vouch", "concede"),
         Decision.VOTE: ("target",),  # KG-9, KG-10
     },
     endings=Ending,

@@ -4,9 +4,18 @@ KG-13), the rule-level check of an answer and the documented fallbacks."""
 from __future__ import annotations
 
 from sandbox.core.errors import IllegalDecision
-from sandbox.core.requests import Choice, DecisionRequest, Payload, Scalar, Text, request_id
+from sandbox.core.requests import (
+    Choice,
+    DecisionRequest,
+    Field,
+    MultiChoice,
+    Payload,
+    Scalar,
+    Text,
+    request_id,
+)
 from sandbox.games.killer.config import OWN_SIDE
-from sandbox.games.killer.info import KILLER, POLICE, Context, Decision, Phase
+from sandbox.games.killer.info import KILLER, POLICE, Claim, Context, Decision, Phase
 from sandbox.games.killer.outcome import decided
 from sandbox.games.killer.state import KillerState
 
@@ -93,6 +102,30 @@ def _suspect_request(state: KillerState, step: int, seat: int) -> DecisionReques
     )
 
 
+def claim_targets(state: KillerState, seat: int) -> tuple[int, ...]:
+    """KG-14 structured claims: the seats a speech may accuse or vouch for, every
+    living seat but the speaker (in last words the speaker is already dead)."""
+    return tuple(s for s in state.living() if s != seat)
+
+
+def _claim_fields(state: KillerState, seat: int) -> tuple[Field, ...]:
+    """The optional structured claims of a speech or last words (KG-14: recorded
+    as said, never confirmed); left out, they mean "none" and no seats."""
+    seats: tuple[Scalar, ...] = claim_targets(state, seat)
+    return (
+        Choice(
+            "claim",
+            tuple(c.value for c in Claim),
+            'the role you claim to be ("none" claims nothing); the judge never confirms it',
+            optional=True,
+        ),
+        MultiChoice("accuse", seats, "living other seats you accuse of being killers",
+                    len(seats), optional=True),
+        MultiChoice("vouch", seats, "living other seats you vouch for (never one you accuse)",
+                    len(seats), optional=True),
+    )
+
+
 def _speech_request(state: KillerState, step: int, seat: int) -> DecisionRequest:
     if state.phase == Phase.LAST_WORDS:
         text = Text("speech", "your last words (empty text passes)", SPEECH_CHARS)
@@ -103,10 +136,11 @@ def _speech_request(state: KillerState, step: int, seat: int) -> DecisionRequest
             "KG-6",
             f"Day {state.day}: you are out; give your last words, e.g. whom you "
             "suspect and why (empty text passes).",
-            (text,),
+            (text, *_claim_fields(state, seat)),
         )
-    fields: tuple[Choice | Text, ...] = (
+    fields: tuple[Field, ...] = (
         Text("speech", "your public speech; it ends with 'pass' (empty text passes)", SPEECH_CHARS),
+        *_claim_fields(state, seat),
     )
     if may_concede(state, seat):
         fields += (
@@ -157,8 +191,30 @@ def check(state: KillerState, request: DecisionRequest, payload: Payload) -> Non
     elif request.decision == Decision.VOTE:
         options = ballot_options(state, request.seat)
         _check_choice(request.rule, "target", payload.get("target"), options)
-    elif request.decision == Decision.SPEECH and payload.get("concede") is True:
+    if request.decision in (Decision.SPEECH, Decision.LAST_WORDS):
+        _check_claims(state, request, payload)
+    if request.decision == Decision.SPEECH and payload.get("concede") is True:
         _check_concede(state, request.seat)
+
+
+def _check_claims(state: KillerState, request: DecisionRequest, payload: Payload) -> None:
+    """KG-14 ruling: claims are words, but one speech may not both accuse and vouch
+    for the same seat; every named seat is a living other one."""
+    accused, vouched = payload.get("accuse", ()), payload.get("vouch", ())
+    targets = claim_targets(state, request.seat)
+    for name, seats in (("accuse", accused), ("vouch", vouched)):
+        wrong = [s for s in seats if s not in targets]
+        if wrong:
+            raise IllegalDecision(
+                request.rule, f"{name} = {wrong} are not living other seats.", {name: targets}
+            )
+    both = sorted(set(accused) & set(vouched))
+    if both:
+        raise IllegalDecision(
+            "KG-14",
+            f"Seat(s) {both} are both accused and vouched for; name each seat in one list "
+            "at most.",
+        )
 
 
 def _check_concede(state: KillerState, seat: int) -> None:

@@ -28,7 +28,7 @@ from sandbox.games.killer.events import (
     Tied,
     VotedOut,
 )
-from sandbox.games.killer.info import KILLER, POLICE, Context, Phase
+from sandbox.games.killer.info import KILLER, POLICE, Claim, Context, Phase
 from sandbox.games.killer.outcome import decided
 from sandbox.games.killer.state import KillerState
 
@@ -137,7 +137,7 @@ def _circle_after(state: KillerState, anchor: int) -> tuple[int, ...]:
 
 def _resolve_last_words(state: KillerState, answers: Mapping[int, Payload]) -> Iterator[Event]:
     seat = state.order[0]
-    yield LastWords(state.day, seat, str(answers[seat]["speech"]))
+    yield LastWords(state.day, seat, str(answers[seat]["speech"]), *claims(answers[seat]))
     if state.context == Context.NIGHT:
         yield _start_day_speeches(state, seat)
     else:
@@ -147,12 +147,21 @@ def _resolve_last_words(state: KillerState, answers: Mapping[int, Payload]) -> I
 def _resolve_speech(state: KillerState, answers: Mapping[int, Payload]) -> Iterator[Event]:
     seat = state.order[0]
     answer = answers[seat]
-    yield Speech(state.day, seat, str(answer["speech"]), state.context)
+    yield Speech(state.day, seat, str(answer["speech"]), state.context, *claims(answer))
     if answer.get("concede") is True:
         yield Conceded(state.day, seat, state.roles[seat])  # KG-13
         return
     if not state.order:
         yield _start_vote(state)
+
+
+def claims(answer: Payload) -> tuple[str, tuple[int, ...], tuple[int, ...]]:
+    """KG-14: the structured claims of a speech as recorded (left out: "none", no
+    seats); the lists sorted so the event does not depend on the answer's order."""
+    claim = str(answer.get("claim", Claim.NONE.value))
+    accused = tuple(sorted(int(s) for s in answer.get("accuse", ())))
+    vouched = tuple(sorted(int(s) for s in answer.get("vouch", ())))
+    return claim, accused, vouched
 
 
 def _start_vote(state: KillerState) -> PhaseStarted:

@@ -48,8 +48,8 @@ _DESCRIBE: dict[type[Event], Callable[[Any], str]] = {
     ev.CheckResult: _check_result,
     ev.Dawn: _dawn,
     ev.PhaseStarted: lambda e: _phase(e),
-    ev.Speech: lambda e: f"Seat {e.seat} says: {e.text or '(pass)'}",
-    ev.LastWords: lambda e: f"Seat {e.seat}'s last words: {e.text or '(pass)'}",
+    ev.Speech: lambda e: f"Seat {e.seat} says: {e.text or '(pass)'}{_claims(e)}",
+    ev.LastWords: lambda e: f"Seat {e.seat}'s last words: {e.text or '(pass)'}{_claims(e)}",
     ev.Ballots: lambda e: f"Ballots of {_vote_name(e.round)}: {_pairs(e.ballots)}.",
     ev.VotedOut: lambda e: f"Seat {e.seat} is voted out{_role(e.role)}.",
     ev.NobodyOut: lambda e: "Nobody voted; nobody is out.",
@@ -58,6 +58,18 @@ _DESCRIBE: dict[type[Event], Callable[[Any], str]] = {
     ev.Conceded: lambda e: f"Seat {e.seat} concedes for the {e.side} side.",
     ev.DayLimitReached: lambda e: f"Day {e.day} was the last day: draw by limit.",
 }
+
+
+def _claims(event: ev.Speech | ev.LastWords) -> str:
+    """KG-14: the structured claims, as said (nothing when there are none)."""
+    parts = []
+    if event.claim != "none":
+        parts.append(f"claims {event.claim}")
+    if event.accuse:
+        parts.append(f"accuses seats {_seats(event.accuse)}")
+    if event.vouch:
+        parts.append(f"vouches for seats {_seats(event.vouch)}")
+    return f" [{'; '.join(parts)}]" if parts else ""
 
 
 def _phase(event: ev.PhaseStarted) -> str:

@@ -167,12 +167,18 @@ def _history_item(fold: _Fold, seq: int, event: Event) -> HistoryItem | None:
         return None
     phase = fold.phase
     if isinstance(event, Speech):
-        return HistoryItem(
-            seq, event.kind, fold.day, phase, event.seat, event.text, {"context": event.context}
-        )
+        facts = {"context": event.context, **_claims(event)}
+        return HistoryItem(seq, event.kind, fold.day, phase, event.seat, event.text, facts)
     if isinstance(event, LastWords):
-        return HistoryItem(seq, event.kind, fold.day, Phase.LAST_WORDS, event.seat, event.text)
+        return HistoryItem(
+            seq, event.kind, fold.day, Phase.LAST_WORDS, event.seat, event.text, _claims(event)
+        )
     return HistoryItem(seq, event.kind, fold.day, phase, None, None, _facts(event))
+
+
+def _claims(event: Speech | LastWords) -> dict[str, Any]:
+    """KG-14: what the speaker claimed, as the referee recorded it (never confirmed)."""
+    return {"claim": event.claim, "accuse": list(event.accuse), "vouch": list(event.vouch)}
 
 
 def _facts(event: Event) -> dict[str, Any]:
