@@ -20,6 +20,7 @@ from sandbox.games.killer.outcome import decided
 from sandbox.games.killer.state import KillerState
 
 SPEECH_CHARS = 1200
+CLAIM_OPTIONS: tuple[Scalar, ...] = tuple(c.value for c in Claim)  # plain strings, as answered
 
 
 def open_requests(state: KillerState, step: int) -> tuple[DecisionRequest, ...]:
@@ -115,7 +116,7 @@ def _claim_fields(state: KillerState, seat: int) -> tuple[Field, ...]:
     return (
         Choice(
             "claim",
-            tuple(c.value for c in Claim),
+            CLAIM_OPTIONS,
             'the role you claim to be ("none" claims nothing); the judge never confirms it',
             optional=True,
         ),

@@ -33,6 +33,7 @@ from sandbox.games.killer.outcome import decided
 from sandbox.games.killer.state import KillerState
 
 MAX_TIE_ROUND = 2  # KG-10: two revotes, then a forced draw
+NO_CLAIM = Claim.NONE.value  # KG-14: a speech's claim when it states none
 
 
 def resolve(
@@ -158,7 +159,7 @@ def _resolve_speech(state: KillerState, answers: Mapping[int, Payload]) -> Itera
 def claims(answer: Payload) -> tuple[str, tuple[int, ...], tuple[int, ...]]:
     """KG-14: the structured claims of a speech as recorded (left out: "none", no
     seats); the lists sorted so the event does not depend on the answer's order."""
-    claim = str(answer.get("claim", Claim.NONE.value))
+    claim = str(answer.get("claim", NO_CLAIM))
     accused = tuple(sorted(int(s) for s in answer.get("accuse", ())))
     vouched = tuple(sorted(int(s) for s in answer.get("vouch", ())))
     return claim, accused, vouched
