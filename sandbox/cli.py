@@ -53,7 +53,7 @@ from sandbox.config import (
 from sandbox.core.errors import ConfigError
 from sandbox.core.events import Event
 from sandbox.core.game import Game
-from sandbox.core.variant import get_variant
+from sandbox.games.registry import get_variant
 from sandbox.render.html import render_html
 from sandbox.render.terminal import LiveRenderer, print_timeline
 from sandbox.render.timeline import build_timeline, seat_numbers

@@ -32,7 +32,8 @@ from sandbox.agents.llm.agent import LLMAgent
 from sandbox.agents.llm.settings import LLMSettings
 from sandbox.agents.simple import RandomAgent, ScriptedAgent
 from sandbox.core.errors import ConfigError
-from sandbox.core.variant import Variant, get_variant, variant_names
+from sandbox.core.variant import Variant
+from sandbox.games.registry import get_variant, variant_names
 
 AgentKind = Literal["random", "scripted", "baseline", "human", "llm"]
 

@@ -62,7 +62,8 @@ from sandbox.core.errors import IllegalDecision
 from sandbox.core.events import DecisionMade, Event, event_from_json
 from sandbox.core.game import Game
 from sandbox.core.requests import DecisionRequest
-from sandbox.core.variant import SeatView, Variant, get_variant
+from sandbox.core.variant import SeatView, Variant
+from sandbox.games.registry import get_variant
 
 CHECKS = ("terminates", "answers", "determinism", "visibility", "fold", "replay", "no-leak")
 

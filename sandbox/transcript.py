@@ -289,7 +289,7 @@ def load_transcript(path: Path | str) -> GameLog:
 
 
 def _ensure_variant_loaded(name: str) -> None:
-    from sandbox.core.variant import get_variant
+    from sandbox.games.registry import get_variant
 
     try:
         get_variant(name)

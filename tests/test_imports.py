@@ -181,7 +181,6 @@ def test_relative_and_lazy_imports_are_in_the_graph() -> None:
     assert "e" not in names
 
 
-@pytest.mark.xfail(strict=False, reason="cycles removed by the API branch")
 def test_the_import_graph_of_sandbox_has_no_cycle() -> None:
     found = cycles(import_graph())
     assert not found, "import cycles:\n" + "\n".join(" -> ".join(c) for c in found)

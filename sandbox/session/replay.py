@@ -17,9 +17,10 @@ from sandbox.core.errors import ConfigError, RefereeError
 from sandbox.core.events import DecisionMade, Event, StepResolved
 from sandbox.core.game import Game
 from sandbox.core.requests import DecisionRequest
-from sandbox.core.variant import Variant, get_variant
+from sandbox.core.variant import Variant
 from sandbox.core.visibility import Visibility
 from sandbox.driver import run_sync
+from sandbox.games.registry import get_variant
 from sandbox.runner import RunStats
 from sandbox.session.errors import SessionError, open_transcript
 from sandbox.transcript import Transcript

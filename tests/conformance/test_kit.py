@@ -15,7 +15,8 @@ import pytest
 from pydantic import BaseModel
 
 from sandbox.core.events import Event
-from sandbox.core.variant import SeatView, Variant, ViewFold, get_variant, variant_names
+from sandbox.core.variant import SeatView, Variant, ViewFold
+from sandbox.games.registry import get_variant, variant_names
 from sandbox.testing import CHECKS, ConformanceError, check_game, check_variant
 from tests.core.toy import Out, Secret, Toy, ToyConfig, ToyState
 from tests.prompts.audit import ZH, role_facts

@@ -22,7 +22,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from sandbox.core.variant import get_variant, variant_names
+from sandbox.games.registry import get_variant, variant_names
 from sandbox.testing import ConformanceReport, check_game
 from tests.conformance.golden import golden_files
 

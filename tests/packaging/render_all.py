@@ -22,7 +22,8 @@ from sandbox.agents.llm.prompting import (
 from sandbox.agents.web import render_page
 from sandbox.core.game import Game
 from sandbox.core.requests import Choice, DecisionRequest
-from sandbox.core.variant import SeatView, get_variant, variant_names
+from sandbox.core.variant import SeatView
+from sandbox.games.registry import get_variant, variant_names
 from sandbox.testing import play_random
 
 LANGUAGES = ("en", "zh")
