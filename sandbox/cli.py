@@ -568,7 +568,7 @@ def _view_folder(
         fail(f"{html}: for a folder of games --html names a folder (it gets index.html)")
     count, skipped = write_site(folder, html, language)
     if count == 0:
-        fail(f"{folder}: no readable transcript (.jsonl) in it")
+        fail(f"{folder}: is a directory with no readable transcript (.jsonl) in it")
     note = f", {plural(len(skipped), 'file')} skipped" if skipped else ""
     print(f"wrote {html / 'index.html'} ({plural(count, 'game')}{note})")
 
@@ -582,7 +582,7 @@ def _print_games(folder: Path) -> None:
             continue
         rows.append(game_row(loaded, str(path.relative_to(folder)), ""))
     if not rows:
-        fail(f"{folder}: no readable transcript (.jsonl) in it")
+        fail(f"{folder}: is a directory with no readable transcript (.jsonl) in it")
     table = Table("game", "variant", "seed", "players / models", "outcome", "events", "cost ($)")
     for row in rows:
         cells = (row.name, row.variant, row.seed, row.players, row.outcome, str(row.events))

@@ -186,14 +186,19 @@ class LiveRenderer:
             self._print(game, *held)
 
     def _seat(self, game: Game, seq: int) -> None:
+        """An event the seat may see, from its own page: its decisions read "You …"."""
         assert self.seat is not None
-        view = game.view(self.seat)
-        if not self._card_shown and view.private:
-            self._card_shown = True
-            print_card(self.console, view.private, self.language)
-        for item in view.history:
-            if item.seq == seq:
-                self.console.print(seat_item_text(game, item, self.seat, self.language))
+        if not self._card_shown:
+            view = game.view(self.seat)
+            if view.private:
+                self._card_shown = True
+                print_card(self.console, view.private, self.language)
+        event = game.events[seq]
+        if isinstance(event, StepResolved):
+            return
+        data = event.to_json()["data"]
+        words = words_for(game.variant.name, event.kind, data, self.language, you=self.seat)
+        self.console.print(words_markup(words, Tag(seq=seq), self.language))
 
 
 def seat_item_text(

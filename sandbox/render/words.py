@@ -39,6 +39,7 @@ from sandbox.render.vocab import (
     Lang,
     Tag,
     Words,
+    lead,
     sanitise,
 )
 
@@ -242,6 +243,7 @@ def line_text(words: Words, tag: Tag | None = None, language: str = "en") -> str
     L = Lang(language)
     body = words.sentence
     if words.speech is not None:
+        body = lead(body)
         quoted = sanitise(words.speech)
         body += L.say(en=f': "{quoted}"', zh=f"：“{quoted}”")
     if words.note:
