@@ -64,7 +64,7 @@ PAGE = """<!DOCTYPE html>
 {% for c in categories %}<label class="cat"><input type="checkbox" class="f-cat" value="{{ c }}" checked> {{ ui["cat_" ~ c] }}</label>
 {% endfor %}<input id="search" type="search" placeholder="{{ ui.search }}" title="/">
 </div>
-<p class="hint">{{ ui.help }}</p>
+<p class="hint">{{ ui.help }}{% if audiences|length > 1 %} {{ ui.referee_file }}{% endif %}</p>
 <p id="status" role="status"></p>
 </header>
 <div class="layout">
@@ -158,8 +158,9 @@ UI = {
         "cat_referee": "referee lines",
         "cat_decision": "decisions",
         "search": "search text",
-        "help": "Keys: → / j next · ← / k previous · Home / End · g jump to event · / search. "
-        "This file is referee material: the audience switch is a reading aid.",
+        "help": "Keys: → / j next · ← / k previous · Home / End · g jump to event · / search.",
+        "referee_file": "This file is referee material (it holds every seat's secrets); "
+        "the audience switch is a reading aid. Give a player `sandbox view --seat N --html`.",
         "timeline": "Timeline",
         "outcome": "Outcome",
         "role": "Role",
@@ -197,8 +198,9 @@ UI = {
         "cat_referee": "裁判公告",
         "cat_decision": "决定",
         "search": "搜索文字",
-        "help": "按键：→ / j 下一条 · ← / k 上一条 · Home / End · g 跳到事件 · / 搜索。"
-        "本文件是裁判资料：切换视角只是阅读辅助。",
+        "help": "按键：→ / j 下一条 · ← / k 上一条 · Home / End · g 跳到事件 · / 搜索。",
+        "referee_file": "本文件是裁判资料（含所有座位的秘密）；切换视角只是阅读辅助。"
+        "给玩家请用 `sandbox view --seat N --html`。",
         "timeline": "时间线",
         "outcome": "结果",
         "role": "身份",

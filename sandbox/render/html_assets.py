@@ -220,7 +220,9 @@ PAGE_SCRIPT = r"""
       if (n === state.aud) row.classList.add("you");
       row.append(text("td", n), text("td", s.alive ? "✓" : "✝"));
       if (FF) row.append(text("td", s.hp));
-      row.append(text("td", s.role), text("td", s.claims.join("; ")));
+      const claims = document.createElement("td");
+      s.claims.forEach((c) => claims.append(text("div", c)));  // one claim a line
+      row.append(text("td", s.role), claims);
       board.append(row);
     });
   }

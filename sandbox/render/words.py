@@ -220,6 +220,8 @@ def phase_title(day: int | None, phase: str | None, language: str = "en") -> str
         return name if L.zh else name.capitalize()
     if phase == "night":  # night N comes before day N in Killer, after it in Four Factions
         return L.say(en=f"Night {day}", zh=f"第{day}夜")
+    if phase == "day":
+        return L.say(en=f"Day {day}", zh=f"第{day}天")
     return L.say(en=f"Day {day} · {name}", zh=f"第{day}天 · {name}")
 
 
