@@ -61,7 +61,8 @@ def study_cmd(
         err.print(f"{len(planned.done)} of {planned.total} games already played; skipping them")
     if planned.resuming and not as_json:
         err.print(f"finishing {planned.resuming} interrupted game(s) from their transcripts")
-    with _progress(err, len(planned.todo), show=not (as_json or quiet)) as on_result:
+    show = bool(planned.todo) and not (as_json or quiet)
+    with _progress(err, len(planned.todo), show=show) as on_result:
         result = run_study(study, planned, on_result)
     loaded = study_games(study.out(), study.name)
     summary = summarise(loaded)
@@ -165,11 +166,18 @@ def _progress(err: Console, total: int, show: bool) -> Iterator[Callable[[GameRe
 def print_summary(console: Console, summary: dict[str, Any]) -> None:
     if summary.get("pooling_warning"):
         console.print(f"[yellow]warning:[/yellow] {escape(summary['pooling_warning'])}")
-    from sandbox.report.page import LEADERBOARD_HEAD, leaderboard_rows, side_rows
+    from sandbox.report.page import leaderboard_rows, side_rows
 
-    table = Table(*LEADERBOARD_HEAD, title="leaderboard")
-    for row in leaderboard_rows(summary):
-        table.add_row(*(escape(c) for c in row))
+    table = Table(
+        "contestant",
+        "games",
+        "Elo [95% CI]",
+        "OpenSkill μ [95% CI]",
+        "win rate",
+        title="leaderboard",
+    )
+    for who, games, elo, elo_ci, mu, mu_ci, _, wins in leaderboard_rows(summary):
+        table.add_row(escape(who), games, f"{elo} {elo_ci}", f"{mu} {mu_ci}", escape(wins))
     console.print(table)
     head, rows = side_rows(summary)
     sides = Table(*head, title="win rate by side (95% Wilson)")
