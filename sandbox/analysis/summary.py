@@ -12,6 +12,7 @@ from typing import Any
 from sandbox.analysis.intervals import wilson
 from sandbox.analysis.load import Loaded, RawGame
 from sandbox.analysis.metrics import metrics_summary
+from sandbox.analysis.persuasion import persuasion_summary
 from sandbox.analysis.ratings import matches_of, pairwise, rate
 from sandbox.analysis.tables import belief_rows, call_rows, game_name, seat_rows
 
@@ -181,4 +182,5 @@ def summarise_games(loaded: Loaded, seed: int = 20240601, samples: int = 0) -> d
         "usage": usage(loaded.games),
         "metrics": metrics_summary(rated, seed),
         "beliefs": calibration(rated),
+        "persuasion": persuasion_summary(rated, seed),
     }

@@ -228,12 +228,31 @@ def render_html(summary: Mapping[str, Any], title: str) -> str:
         "<h2>Behaviour metrics</h2>",
         _html_table("metrics", metric_head, metrics),
         metric_imgs,
+        _persuasion_html(summary),
         "<h2>Cost and reliability</h2>",
         _html_table("usage", usage_head, usage),
         img("cost", "cost per game"),
         "</body></html>",
     ]
     return "\n".join(p for p in parts if p)
+
+
+def persuasion_rows(summary: Mapping[str, Any]) -> list[list[str]]:
+    found = summary.get("persuasion") or {}
+    rows = []
+    for who, fig in (found.get("by_contestant") or {}).items():
+        rows.append([who, f"{fig['value']:+.3f}", _ci(fig["ci95"], digits=3), str(fig["n"])])
+    return rows
+
+
+PERSUASION_HEAD = ["speaker", "mean Δ p(truth)", "95% CI", "items"]
+
+
+def _persuasion_html(summary: Mapping[str, Any]) -> str:
+    rows = persuasion_rows(summary)
+    if not rows:
+        return ""
+    return "<h2>Persuasion</h2>" + _html_table("persuasion", PERSUASION_HEAD, rows)
 
 
 def render_markdown(summary: Mapping[str, Any], title: str) -> str:
@@ -246,6 +265,8 @@ def render_markdown(summary: Mapping[str, Any], title: str) -> str:
     parts += ["## Leaderboard", "", _md_table(LEADERBOARD_HEAD, leaderboard_rows(summary)), ""]
     parts += ["## Win rate by side", "", _md_table(side_head, sides), ""]
     parts += ["## Behaviour metrics", "", _md_table(metric_head, metrics), ""]
+    if persuasion_rows(summary):
+        parts += ["## Persuasion", "", _md_table(PERSUASION_HEAD, persuasion_rows(summary)), ""]
     parts += ["## Cost and reliability", "", _md_table(usage_head, usage), ""]
     return "\n".join(parts)
 

@@ -132,6 +132,7 @@ def study_json(
         "metrics": summary["metrics"],
         "usage": summary["usage"],
         "beliefs": summary["beliefs"],
+        "persuasion": summary["persuasion"],
         "setups": summary["setups"],
         "pooling_warning": summary["pooling_warning"],
     }
