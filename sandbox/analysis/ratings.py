@@ -114,19 +114,24 @@ def bradley_terry(
     won = dict(wins)
     for a, b in list(wins):
         won[(a, b)] = won.get((a, b), 0.0) + prior
-    totals = {i: sum(v for (a, _), v in won.items() if a == i) for i in players}
-    met = {(i, j): won.get((i, j), 0.0) + won.get((j, i), 0.0) for i in players for j in players}
+    totals = dict.fromkeys(players, 0.0)
+    met: dict[str, dict[str, float]] = {i: {} for i in players}
+    for (a, b), value in won.items():
+        totals[a] += value
+        met[a][b] = met[a].get(b, 0.0) + value
+        met[b][a] = met[b].get(a, 0.0) + value
     strength = dict.fromkeys(players, 1.0)
     for _ in range(iterations):
-        updated = {}
+        before = dict(strength)
+        # Gauss–Seidel order (each update uses the ones just made): the plain
+        # Jacobi form oscillates on bipartite pairings such as killer vs police.
         for i in players:
-            denom = sum(met[(i, j)] / (strength[i] + strength[j]) for j in players if j != i)
-            updated[i] = max(totals[i] / denom, 1e-12) if denom else strength[i]
-        mean_log = sum(math.log(v) for v in updated.values()) / len(updated)
-        updated = {p: v / math.exp(mean_log) for p, v in updated.items()}
-        change = max(abs(updated[p] - strength[p]) for p in players)
-        strength = updated
-        if change < 1e-10:
+            denom = sum(n / (strength[i] + strength[j]) for j, n in met[i].items())
+            strength[i] = max(totals[i] / denom, 1e-12) if denom else strength[i]
+        mean_log = sum(math.log(v) for v in strength.values()) / len(strength)
+        strength = {p: v / math.exp(mean_log) for p, v in strength.items()}
+        # converged when no strength moves by more than a billionth (relative)
+        if max(abs(math.log(strength[p] / before[p])) for p in players) < 1e-9:
             break
     return {p: ELO_BASE + ELO_SCALE * math.log10(v) for p, v in strength.items()}
 
