@@ -86,7 +86,9 @@ def heatmap(title: str, table: Mapping[str, Mapping[str, Mapping[str, Any]]]) ->
     for i, row in enumerate(grid):
         for j, value in enumerate(row):
             if value == value:  # not NaN
-                ax.text(j, i, f"{value:.0%}", ha="center", va="center", fontsize=8)
+                # white on the dark ends of the colour map, black in the pale middle
+                ink = "white" if abs(value - 0.5) > 0.3 else "black"
+                ax.text(j, i, f"{value:.0%}", ha="center", va="center", fontsize=9, color=ink)
     ax.set_title(title)
     fig.colorbar(image, ax=ax, fraction=0.046)
     return to_data_uri(fig)
