@@ -217,13 +217,15 @@ def test_bad_study_files_are_one_line_exit_2(tmp_path: Path) -> None:
 
 @pytest.mark.slow
 def test_fake_provider_contestants(tmp_path: Path) -> None:
-    extra = '\n[[contestant]]\nname = "fakey"\nkind = "llm"\nmodel = "fake/legal-random"\n'
-    path = study_file(tmp_path, schedule="round_robin", per_cell=1, extra=extra)
+    # bot against an LLM contestant on the built-in fake provider, both sides once
+    path = study_file(tmp_path, per_cell=1)
     text = path.read_text().replace(
-        'name = "dice"\nkind = "random"\n', 'name = "dice"\nkind = "random"\n'
+        'name = "dice"\nkind = "random"\n',
+        'name = "fakey"\nkind = "llm"\nmodel = "fake/legal-random"\n',
     )
     path.write_text(text)
     obj = run(path)
-    assert obj["finished"] == 3
+    assert obj["finished"] == 2 and set(obj["ratings"]) == {"bot", "fakey"}
     assert obj["usage"]["fakey"]["calls"] > 0 and obj["usage"]["bot"]["calls"] == 0
     assert obj["usage"]["fakey"]["latency_s_median"] is not None
+    assert obj["usage"]["fakey"]["fallback_rate"] is not None
