@@ -67,6 +67,10 @@ class AgentSpec(Strict):
     history_items: int | None = Field(
         None, ge=1, le=100000, description="llm: show at most this many recent history items"
     )
+    context_window: int | None = Field(
+        None, ge=512, le=10_000_000, description="llm: the model's window in tokens"
+    )
+    cache: bool | None = Field(None, description="llm: ask the provider to cache prompt prefixes")
 
     @model_validator(mode="after")
     def _llm_needs_model(self) -> AgentSpec:
@@ -89,6 +93,8 @@ class LLMDefaults(Strict):
     retry_attempts: int = Field(4, ge=1, le=10)
     retry_max_wait_s: float = Field(20.0, gt=0, le=600)
     retry_total_s: float = Field(120.0, gt=0, le=3600)
+    context_window: int | None = Field(None, ge=512, le=10_000_000)
+    cache: bool = True
 
 
 class RunSettings(Strict):

@@ -41,7 +41,7 @@ from __future__ import annotations
 import functools
 import json
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -81,7 +81,27 @@ _ESCAPED = re.compile("[\u007f-\u009f\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufe
 @dataclass(frozen=True)
 class RenderedPrompt:
     messages: list[dict[str, str]]
-    prefix_chars: int
+    prefix_chars: int  # the system message: fixed for a seat's whole game
+    # Where the stable part of the user message ends (after the record, before
+    # "now" and the question): the second cache breakpoint.
+    cache_chars: int = 0
+    summarized: int = 0  # history items condensed to fit the context budget
+    tokens: int = 0  # estimate_tokens of the whole prompt
+
+
+# Put after the record by the user templates, cut out here: where the part of
+# the user message that only grows between a seat's decisions ends.
+CACHE_MARK = "\x00cache\x00"
+# The condensed part of the record ends on a multiple of this many items, so it
+# changes seldom and the prompt stays a prefix-cache hit in between.
+SUMMARY_STEP = 16
+
+
+def estimate_tokens(text: str) -> int:
+    """A conservative token count without a tokenizer: four ASCII characters
+    a token, every other character a token (CJK text is about one a character)."""
+    wide = (len(text.encode("utf-8")) - len(text)) // 2
+    return (len(text) - wide) // 4 + wide + 1
 
 
 def safe_json(value: Any) -> str:
@@ -202,17 +222,50 @@ def referee_line(text: str, language: str) -> str:
     return f"{REFEREE_MARK.get(language, REFEREE_MARK['en'])} {_scrub(text)}"
 
 
-def history_lines(view: SeatView, language: str, first: int = 0) -> list[str]:
-    """The seat's history from item ``first`` on, grouped under day/phase headers."""
+def history_lines(
+    view: SeatView, language: str, first: int = 0, last: int | None = None,
+    speeches: bool = True,
+) -> list[str]:
+    """The seat's history items ``first``..``last``, grouped under day/phase
+    headers; ``speeches=False`` keeps only the referee's lines (a summary)."""
     macros: Any = _template(view.variant, language, "events.j2").module
     lines: list[str] = []
     current: tuple[int, str] | None = None
-    for item in view.history[first:]:
+    for item in view.history[first:last]:
         if (item.day, item.phase) != current:
             current = (item.day, item.phase)
             lines.append(_scrub(macros.phase_header(item.day, item.phase)))
-        lines.extend(_cached_item_lines(item, macros, view.variant, language))
+        item_text = _cached_item_lines(item, macros, view.variant, language)
+        if not speeches:
+            item_text = [line for line in item_text if line.startswith(MARK_OPEN)]
+        lines.extend(item_text)
     return lines
+
+
+@dataclass(frozen=True)
+class Record:
+    """The record as shown: a referee-written summary of the first
+    ``summarized`` items (their announcements, the ``dropped`` oldest of
+    them left out), then the items from ``first`` on in full."""
+
+    lines: list[str]
+    first: int  # items before it are summarized or omitted
+    summarized: int = 0
+    dropped: int = 0
+
+
+def full_record(view: SeatView, language: str, first: int) -> Record:
+    return Record(history_lines(view, language, first), first)
+
+
+def summarized_record(view: SeatView, language: str, upto: int, keep: int | None) -> Record:
+    """Items before ``upto`` condensed to the referee's announcements (who
+    died when, votes, checks the seat was told: only lines the seat already
+    saw, so nothing it may not know), keeping the last ``keep`` of them."""
+    summary = history_lines(view, language, 0, upto, speeches=False)
+    dropped = 0 if keep is None else max(0, len(summary) - keep)
+    lines = summary[dropped:] + history_lines(view, language, upto)
+    return Record(lines, upto, upto, dropped)
 
 
 # Rendered lines per history item. A seat's history is re-rendered at every
@@ -312,19 +365,64 @@ def render_prompt(
     belief_probe: bool = False,
     style: PromptStyle = "full",
     history_items: int | None = None,
+    budget_tokens: int | None = None,
 ) -> RenderedPrompt:
-    """The two chat messages for one decision (see the module docstring)."""
+    """The two chat messages for one decision (see the module docstring).
+
+    ``budget_tokens``: the most the prompt may take (the model's window less
+    the answer). Over it, the oldest history is replaced by the referee's
+    summary (:func:`fit_record`): never by a model, never beyond the view.
+    """
     system = render_system(view, language=language, rules_text=rules_text, style=style)
-    user = render_user(
-        view,
-        request,
-        language=language,
-        belief_probe=belief_probe,
-        style=style,
-        history_items=history_items,
-    )
+    first = history_start(len(view.history), history_items)
+
+    def render(record: Record) -> tuple[str, int]:
+        text = render_user(view, request, record, language=language,
+                           belief_probe=belief_probe, style=style)
+        return cut_cache_mark(text)
+
+    record = full_record(view, language, first)
+    user, cache_chars = render(record)
+    if budget_tokens is not None and estimate_tokens(system + user) > budget_tokens:
+        room = budget_tokens - estimate_tokens(system)
+        record, (user, cache_chars) = fit_record(view, language, first, room, render)
     messages = [{"role": "system", "content": system}, {"role": "user", "content": user}]
-    return RenderedPrompt(messages, len(system))
+    return RenderedPrompt(messages, len(system), cache_chars, record.summarized,
+                          estimate_tokens(system + user))
+
+
+def cut_cache_mark(text: str) -> tuple[str, int]:
+    """The text without CACHE_MARK, and where the mark was."""
+    head, _, tail = text.partition(CACHE_MARK)
+    return head + tail, len(head)
+
+
+def fit_record(
+    view: SeatView, language: str, first: int, budget: int,
+    render: Callable[[Record], tuple[str, int]],
+) -> tuple[Record, tuple[str, int]]:
+    """The least-condensed record whose user message fits ``budget`` tokens:
+    first condense more and more old items (in steps of SUMMARY_STEP, so the
+    prompt prefix stays stable), then, if all of them condensed still do not
+    fit, keep fewer of the oldest announcements. Without any fit, the
+    shortest record (the current situation still states who is alive)."""
+    count = len(view.history)
+    bounds = [b for b in range(SUMMARY_STEP, count, SUMMARY_STEP) if b > first] + [count]
+    choices: list[tuple[int, int | None]] = [(b, None) for b in bounds]
+    summary_lines = len(history_lines(view, language, 0, count, speeches=False))
+    choices += [(count, keep) for keep in range(summary_lines - SUMMARY_STEP, -1, -SUMMARY_STEP)]
+    choices.append((count, 0))
+    # Binary search for the first choice that fits: each one is shorter than the last.
+    low, high = 0, len(choices) - 1
+    while low < high:
+        middle = (low + high) // 2
+        text, _ = render(summarized_record(view, language, *choices[middle]))
+        if estimate_tokens(text) <= budget:
+            high = middle
+        else:
+            low = middle + 1
+    record = summarized_record(view, language, *choices[low])
+    return record, render(record)
 
 
 def render_system(
@@ -333,8 +431,11 @@ def render_system(
     """The stable prefix: the text shared by every seat first (primer, rules,
     reading guide), then the seat and its fixed private facts; nothing that
     changes during the game. The compact style leaves out the full rules text."""
+    from sandbox.agents.llm.schema import limits_for  # schema imports nothing from here
+
     names = functools.partial(candidates, view.variant, language, style=style)
     return _template(view.variant, language, "system.j2", style).render(
+        reasoning_chars=limits_for(style).reasoning_chars,
         variant=view.variant,
         seat=view.seat,
         private=view.private,
@@ -351,29 +452,33 @@ def render_system(
 def render_user(
     view: SeatView,
     request: DecisionRequest,
+    record: Record | None = None,
     *,
     language: str = "en",
     belief_probe: bool = False,
     style: PromptStyle = "full",
     history_items: int | None = None,
 ) -> str:
+    """The user message: the record (``record``, by default the last
+    ``history_items`` items), then now and the question. It still holds
+    CACHE_MARK where the record ends (render_prompt cuts it out)."""
     from sandbox.agents.llm.schema import limits_for  # schema imports nothing from here
 
+    if record is None:
+        record = full_record(view, language, history_start(len(view.history), history_items))
     names = functools.partial(candidates, view.variant, language, style=style)
-    first = history_start(len(view.history), history_items)
     text_cap = limits_for(style).text_chars
-    wording: Any = _template(view.variant, language, "fields.j2").module
-    fields = [
-        field_view(f, text_cap, _scrub(wording.describe(request.decision, f.name)))
-        for f in request.fields
-    ]
+    fields = _fields(view.variant, language, request, text_cap)
     return _template(view.variant, language, "user.j2", style).render(
         variant=view.variant,
         seat=view.seat,
         private=view.private,
         public=view.public,
-        history=history_lines(view, language, first),
-        omitted=first,
+        history=record.lines,
+        omitted=record.first - record.summarized,
+        summarized=record.summarized,
+        dropped=record.dropped,
+        cache_mark=CACHE_MARK,
         request=request,
         fields=fields,
         reasoning_chars=limits_for(style).reasoning_chars,
@@ -382,6 +487,16 @@ def render_user(
         decision=resolve(decision_candidates(view.variant, language, request.decision, style)),
         beliefs=resolve(names("beliefs.j2")),
     )
+
+
+def _fields(
+    variant: str, language: str, request: DecisionRequest, text_cap: int | None
+) -> list[dict[str, Any]]:
+    wording: Any = _template(variant, language, "fields.j2").module
+    return [
+        field_view(f, text_cap, _scrub(wording.describe(request.decision, f.name)))
+        for f in request.fields
+    ]
 
 
 def render_repair(error_text: str, language: str = "en") -> str:
