@@ -114,6 +114,7 @@ class LLMAgent(Agent):
         self._window: int | None = settings.context_window
         self._import_ms: int | None = None  # litellm's import, if this seat paid it
         self._learned_budget: int | None = None  # after an overflow: what fitted
+        self._record = prompting.RecordMemo()
 
     def describe(self) -> dict[str, Any]:
         return {
@@ -261,6 +262,7 @@ class LLMAgent(Agent):
             style=self.settings.prompt_style,
             history_items=self.settings.history_items,
             budget_tokens=budget,
+            memo=self._record,
         )
         messages = [dict(m) for m in rendered.messages]
         if mode == "none":
@@ -370,4 +372,13 @@ def make_llm_agent(loaded: LoadedConfig, spec: AgentSpec, seat: int, seed: int) 
     except EndpointError as err:
         raise AgentSetupError(f"seat {seat}: {err}") from None
     settings = SeatSettings.merge(spec, loaded.file.llm)
+    warm_up(loaded.variant.name, settings.language)
     return LLMAgent(spec, settings, seat)
+
+
+def warm_up(variant: str, language: str) -> None:
+    """One-off costs paid at setup, not inside the first timed call: the
+    openai SDK's import (about a second) and compiling the prompt templates."""
+    import openai  # noqa: F401  (imported for its side effect: loaded once)
+
+    prompting.precompile(variant, language)

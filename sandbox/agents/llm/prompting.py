@@ -197,6 +197,18 @@ def _resolve(root: str, names: tuple[str, ...]) -> str:
     raise TemplateNotFound(names[0] if names else "(none)")
 
 
+def precompile(variant: str, language: str) -> None:
+    """Compile every template a seat of ``variant`` may use, once per process
+    (at seat setup, so no decision pays for it)."""
+    env = environment()
+    langs = {language, FALLBACK_LANGUAGE}
+    for folder in (variant, GENERIC):
+        for lang in langs:
+            root = PROMPTS_DIR / folder / lang
+            for path in sorted(root.rglob("*.j2")) if root.is_dir() else []:
+                env.get_template(path.relative_to(PROMPTS_DIR).as_posix())
+
+
 def _template(variant: str, language: str, name: str, style: str = "full") -> Template:
     return environment().get_template(resolve(candidates(variant, language, name, style)))
 
@@ -254,8 +266,48 @@ class Record:
     dropped: int = 0
 
 
-def full_record(view: SeatView, language: str, first: int) -> Record:
-    return Record(history_lines(view, language, first), first)
+def full_record(
+    view: SeatView, language: str, first: int, memo: RecordMemo | None = None
+) -> Record:
+    if memo is None:
+        return Record(history_lines(view, language, first), first)
+    return Record(memo.lines(view, language, first), first)
+
+
+class RecordMemo:
+    """One seat's rendered record so far. Its history only grows between its
+    decisions, so the next decision renders only the items added since (the
+    lines are the same as a full render: see tests/prompts/test_budget.py)."""
+
+    def __init__(self) -> None:
+        self._key: tuple[str, str, int] | None = None
+        self._items: list[HistoryItem] = []
+        self._lines: list[str] = []
+        self._current: tuple[int, str] | None = None
+
+    def lines(self, view: SeatView, language: str, first: int) -> list[str]:
+        key = (view.variant, language, first)
+        history = view.history
+        count = len(self._items)
+        if key != self._key or count > len(history) - first or not self._continues(history, first):
+            self._key, self._items, self._lines, self._current = key, [], [], None
+            count = 0
+        macros: Any = _template(view.variant, language, "events.j2").module
+        for item in history[first + count :]:
+            if (item.day, item.phase) != self._current:
+                self._current = (item.day, item.phase)
+                self._lines.append(_scrub(macros.phase_header(item.day, item.phase)))
+            self._lines.extend(_cached_item_lines(item, macros, view.variant, language))
+            self._items.append(item)
+        return list(self._lines)
+
+    def _continues(self, history: Sequence[HistoryItem], first: int) -> bool:
+        """The history still starts with the items already rendered."""
+        if not self._items:
+            return True
+        last = len(self._items) - 1
+        seen = history[first + last]
+        return seen is self._items[last] or seen == self._items[last]
 
 
 def summarized_record(view: SeatView, language: str, upto: int, keep: int | None) -> Record:
@@ -366,12 +418,14 @@ def render_prompt(
     style: PromptStyle = "full",
     history_items: int | None = None,
     budget_tokens: int | None = None,
+    memo: RecordMemo | None = None,
 ) -> RenderedPrompt:
     """The two chat messages for one decision (see the module docstring).
 
     ``budget_tokens``: the most the prompt may take (the model's window less
     the answer). Over it, the oldest history is replaced by the referee's
     summary (:func:`fit_record`): never by a model, never beyond the view.
+    ``memo``: the seat's rendered record so far, extended instead of redone.
     """
     system = render_system(view, language=language, rules_text=rules_text, style=style)
     first = history_start(len(view.history), history_items)
@@ -381,7 +435,7 @@ def render_prompt(
                            belief_probe=belief_probe, style=style)
         return cut_cache_mark(text)
 
-    record = full_record(view, language, first)
+    record = full_record(view, language, first, memo)
     user, cache_chars = render(record)
     if budget_tokens is not None and estimate_tokens(system + user) > budget_tokens:
         room = budget_tokens - estimate_tokens(system)
