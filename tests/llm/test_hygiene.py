@@ -30,7 +30,7 @@ def play_one(seed: int) -> None:
     by the last to close), each game on its own event loop as `sandbox run`
     and `batch` play them."""
     spec = AgentSpec(kind="llm", model="fake/legal-random", timeout_s=5.0)
-    loaded = toy_loaded(spec)
+    loaded = toy_loaded(spec, seats=2)  # one round, a few calls: the suite stays fast
 
     async def go() -> None:
         game = Game.new(TOY, loaded.game_config, seed)
