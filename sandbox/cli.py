@@ -830,7 +830,7 @@ def _rate(cell: dict[str, Any]) -> str:
 
 @app.command("fake-llm")
 def fake_llm(
-    port: Annotated[int, typer.Option(min=0, max=65535, help="port on 127.0.0.1")] = 8765,
+    port: Annotated[int, typer.Option(min=0, max=65535, help="port on 127.0.0.1")] = 8000,
     host: Annotated[str, typer.Option(help="address to bind")] = "127.0.0.1",
     policy: Annotated[str, typer.Option(help="how it answers, e.g. legal-random")] = "legal-random",
     latency: Annotated[float, typer.Option(help="seconds to wait before each answer")] = 0.0,
