@@ -434,7 +434,7 @@ _EMPTY_CLAIMS = {"claim": "none", "accuse": (), "vouch": ()}
 def _news_beyond_speaker(facts: Mapping[str, Any]) -> bool:
     """Whether a speech's facts say more than who spoke (a claim, an accusation)."""
     return any(
-        key not in _SPEAKER_KEYS and not (key in _EMPTY_CLAIMS and not value or value == "none")
+        key not in _SPEAKER_KEYS and not ((key in _EMPTY_CLAIMS and not value) or value == "none")
         for key, value in facts.items()
     )
 
