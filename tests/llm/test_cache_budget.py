@@ -23,7 +23,7 @@ from sandbox.agents.llm.endpoints import Endpoint
 from sandbox.agents.llm.settings import LLMSettings
 from sandbox.config import GameFile, LLMSpec, LoadedConfig
 from sandbox.core.game import Game
-from sandbox.core.variant import get_variant
+from sandbox.games.registry import get_variant
 from sandbox.fake_llm import FakeLLMServer
 from sandbox.fake_llm.server import PrefixCache, common_prefix
 from sandbox.runner import Runner
