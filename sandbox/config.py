@@ -47,6 +47,9 @@ class AgentSpec(Strict):
     port: int | None = Field(
         None, ge=0, le=65535, description="human/browser: loopback port (default: a free one)"
     )
+    decision_timeout_s: float | None = Field(
+        None, gt=0, le=86400, description="human: seconds per decision, then the fallback"
+    )
     # llm
     model: str | None = Field(None, description="litellm model string, e.g. 'openai/gpt-4o'")
     api_base: str | None = None
@@ -263,7 +266,7 @@ KIND_KEYS: Mapping[str, frozenset[str]] = {
     "random": frozenset(),
     "baseline": frozenset(),
     "scripted": frozenset({"decisions", "then", "skip_unlisted"}),
-    "human": frozenset({"interface", "port"}),
+    "human": frozenset({"interface", "port", "decision_timeout_s", "language"}),
     "llm": frozenset(
         {
             "model",

@@ -49,6 +49,10 @@ class TranscriptWriter:
     def call(self, record: Mapping[str, Any]) -> None:
         self._write({"type": "call", **record})
 
+    def control(self, record: Mapping[str, Any]) -> None:
+        """Who controls a seat from now on (a host's take-over or hand-back)."""
+        self._write({"type": "control", **record})
+
     def outcome(self, outcome: Mapping[str, Any]) -> None:
         self._write({"type": "outcome", **outcome})
 
@@ -76,6 +80,7 @@ class Transcript:
     events: list[Event] = field(default_factory=list)
     visibility: list[Any] = field(default_factory=list)
     calls: list[dict[str, Any]] = field(default_factory=list)
+    controls: list[dict[str, Any]] = field(default_factory=list)
     outcome: dict[str, Any] | None = None
     torn_tail: bool = False
 
@@ -130,6 +135,8 @@ def _add_line(out: Transcript, obj: dict[str, Any], path: Path, number: int) -> 
         out.visibility.append(obj.get("vis"))
     elif kind == "call":
         out.calls.append(obj)
+    elif kind == "control":
+        out.controls.append(obj)
     elif kind == "outcome":
         out.outcome = obj
     else:
