@@ -10,6 +10,7 @@ its own loop whenever the board changes.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import threading
 from dataclasses import dataclass, field
 from typing import Any
@@ -23,10 +24,9 @@ class Subscriber:
     changed: asyncio.Event = field(default_factory=asyncio.Event)
 
     def poke(self) -> None:
-        try:
+        # A closed server loop raises RuntimeError: nobody is left to wake.
+        with contextlib.suppress(RuntimeError):
             self.loop.call_soon_threadsafe(self.changed.set)
-        except RuntimeError:  # the server loop has closed: nobody to wake
-            pass
 
 
 class Board:
@@ -75,10 +75,8 @@ class Board:
         subscriber = self.subscribe()
         try:
             if self.version == version:
-                try:
+                with contextlib.suppress(TimeoutError):
                     await asyncio.wait_for(subscriber.changed.wait(), wait_s)
-                except TimeoutError:
-                    pass
             return self.snapshot()
         finally:
             self.unsubscribe(subscriber)

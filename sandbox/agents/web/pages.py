@@ -204,7 +204,7 @@ def render_end(
         "_end.html", t=ui(language), summary=summary,
         results=results,
         # rendered by _history.html above, with autoescaping: already safe
-        history_html=Markup(history_html),  # noqa: S704
+        history_html=Markup(history_html),
     )
 
 

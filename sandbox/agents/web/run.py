@@ -9,6 +9,7 @@ the game.
 
 from __future__ import annotations
 
+import contextlib
 import sys
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -16,7 +17,7 @@ from typing import Any
 
 from sandbox.agents.base import Agent
 from sandbox.agents.web.board import Board
-from sandbox.agents.web.control import SwitchableSeat, Switch
+from sandbox.agents.web.control import Switch, SwitchableSeat
 from sandbox.agents.web.hub import LOOPBACK, Audience, WebHub, print_to_stderr
 from sandbox.agents.web.pages import (
     Entry,
@@ -84,10 +85,8 @@ class WebRun:
         if self._hub is None or not self._seat_pages or not sys.stdin.isatty():
             return
         self.announce("The game is over; the pages show the end screen. Press Enter to close.")
-        try:
+        with contextlib.suppress(KeyboardInterrupt, EOFError):
             sys.stdin.readline()
-        except (KeyboardInterrupt, EOFError):
-            pass
 
     # ------------------------------------------------------------ seats
     def browser_agent(

@@ -12,6 +12,7 @@ referee's fallback, recorded as FALLBACK_QUIT.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import time
 from dataclasses import dataclass
 from typing import Any
@@ -133,7 +134,9 @@ class HumanBrowserAgent(Agent):
         try:
             payload = pending.ctx.validate(answer)
         except RefereeError as err:
-            return err.render() if isinstance(err, IllegalDecision) else str(err)
+            message = err.render() if isinstance(err, IllegalDecision) else str(err)
+            self.board.update(error=message)  # a reload shows it too
+            return message
         pending.future.set_result(AgentAnswer(payload))
         return ""
 
@@ -145,10 +148,9 @@ class HumanBrowserAgent(Agent):
     def _on_game_loop(self, work: Any) -> None:
         loop = self._loop
         if loop is not None and not loop.is_closed():
-            try:
+            # RuntimeError: the loop closed in between; nothing is waiting any more.
+            with contextlib.suppress(RuntimeError):
                 loop.call_soon_threadsafe(work)
-            except RuntimeError:  # the loop closed in between
-                pass
 
     def release(self) -> None:
         """The host handed this seat back to an AI: an open question goes to it."""

@@ -22,7 +22,7 @@
     }
     if (mode === "seat" && state.request_id !== shown.request_id) {
       $("form").innerHTML = state.form_html || "";
-      $("error").textContent = "";
+      $("error").textContent = state.error || "";
       bindForm();
     }
     if (state.end_html !== shown.end_html) { $("end").innerHTML = state.end_html || ""; }
