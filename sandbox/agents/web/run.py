@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import contextlib
 import sys
+import threading
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -36,6 +37,7 @@ from sandbox.session import LiveHooks
 from sandbox.transcript import TranscriptWriter
 
 REFEREE = "referee"
+_HUB_LOCK = threading.Lock()
 Announce = Callable[[str], None]
 
 
@@ -67,6 +69,10 @@ class WebRun:
 
     # ------------------------------------------------------------ the server
     def hub(self, port: int | None = None) -> WebHub:
+        with _HUB_LOCK:  # the game thread and a page request may both come first
+            return self._start_hub(port)
+
+    def _start_hub(self, port: int | None) -> WebHub:
         if self._hub is None:
             self._hub = WebHub(self.host, port or self.port or 0)
             if self.host not in (LOOPBACK, "localhost"):
@@ -97,7 +103,8 @@ class WebRun:
         audience = self._seat_pages.get(seat)
         fresh = audience is None
         if audience is None:
-            audience = self._seat_pages[seat] = seat_audience(seat, language)
+            audience = hub.add(seat_audience(seat, language))
+            self._seat_pages[seat] = audience
         agent = HumanBrowserAgent(
             seat, hub, audience=audience, decision_timeout_s=timeout_s, language=language
         )
