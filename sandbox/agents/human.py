@@ -16,7 +16,7 @@ from __future__ import annotations
 import asyncio
 import re
 import sys
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from typing import IO, Any
 
 from rich.console import Console
@@ -33,8 +33,9 @@ from sandbox.config import AgentSpec, LoadedConfig
 from sandbox.core.errors import IllegalDecision
 from sandbox.core.requests import Field, MultiChoice, Scalar, Text
 from sandbox.core.variant import HistoryItem
-from sandbox.render.readable import fact_lines, facts_text, label
+from sandbox.render.readable import fact_lines
 from sandbox.render.terminal import print_card
+from sandbox.render.words import BOOKKEEPING, DECISION, item_words, phase_title
 
 QUIT = "quit"
 RULES = "rules"
@@ -109,7 +110,9 @@ class HumanTerminalAgent(Agent):
                 self.console.print(f"  [dim]{escape(key)}:[/dim] {escape(words)}")
         for item in view.history:
             if item.seq > self.last_seq:
-                self.console.print(history_line(item, ctx.describe_item))
+                line = history_line(item, view.variant, self.seat)
+                if line:
+                    self.console.print(line)
         if view.history:
             self.last_seq = max(item.seq for item in view.history)
 
@@ -163,18 +166,20 @@ class HumanTerminalAgent(Agent):
         return line
 
 
-def history_line(item: HistoryItem, describe: Callable[[HistoryItem], str] | None = None) -> str:
-    """One thing the seat saw: a quoted speech, or the referee's sentence about it
-    (the wording `sandbox view` uses; plain facts when no wording is at hand)."""
-    when = f"day {item.day}, {label(item.phase)}" if item.day else label(item.phase)
+def history_line(item: HistoryItem, variant: str, seat: int, language: str = "en") -> str:
+    """One thing the seat saw, in the one words renderer's sentence (the words of
+    `sandbox view`): a speech quoted after its speaker, the seat's own answers as
+    "You vote for seat 5.", the rest in the referee's voice. '' for nothing to show."""
+    words = item_words(variant, item, seat, language)
+    when = phase_title(item.day, item.phase, language)
     where = f"[dim]{escape(when)}[/dim]"
-    if item.speech is not None:
-        return f'{where} [bold]Seat {item.speaker}[/bold]: "{escape(item.speech)}"'
-    if describe is not None:
-        text = describe(item)
-    else:
-        text = f"{label(item.kind)}: {facts_text(item.facts)}"
-    return f"{where} [cyan][Referee][/cyan] {escape(text)}"
+    if words.category == BOOKKEEPING or (words.category == DECISION and words.speech is not None):
+        return ""  # engine bookkeeping; an own speech is shown under its speaker
+    if words.category == DECISION:
+        return f"{where} [magenta][You][/magenta] {escape(words.sentence)}"
+    if words.speech is not None:
+        return f'{where} [bold]{escape(words.sentence)}[/bold]: "{escape(words.speech)}"'
+    return f"{where} [cyan][Referee][/cyan] {escape(words.sentence)}"
 
 
 def for_people(text: str) -> str:

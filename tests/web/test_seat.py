@@ -14,7 +14,7 @@ from sandbox.agents.base import FALLBACK_QUIT, FALLBACK_TIMEOUT, Agent, Decision
 from sandbox.agents.human import HumanTerminalAgent, make_human_agent
 from sandbox.agents.simple import RandomAgent
 from sandbox.agents.web.pages import render_form, render_view
-from sandbox.agents.web.run import WebRun, _describer, start_run
+from sandbox.agents.web.run import WebRun, start_run
 from sandbox.agents.web.seat import HumanBrowserAgent
 from sandbox.config import AgentSpec, parse_config
 from sandbox.core.events import DecisionMade
@@ -27,9 +27,7 @@ from tests.web.helpers import (
     GameThread,
     SessionThread,
     SpeechReader,
-    first_legal,
     play_out,
-    quiet,
     read_form,
 )
 
@@ -119,10 +117,10 @@ def test_history_speaks_in_sentences_and_own_answers_in_words(web: WebRun) -> No
     play_out(client, thread)
     thread.finish()
     assert "Killer with 11 players" in first  # the referee's own sentence
-    final = render_view(game.view(3), _describer(game), "en")  # what the page would show next
+    final = render_view(game.view(3), "en")  # what the page would show next
     for page in (first, final):
         assert "killer.phase" not in page and "payload" not in page and "fallback: no" not in page
-    assert re.search(r"Your vote: (Seat \d+|nobody)", final), final
+    assert re.search(r"You vote (for seat \d+|to abstain|[a-z ]+)\.", final), final
     shown = {int(s) for s in re.findall(r'data-seq="(\d+)"', final)}
     visible = {seq for seq, _ in game.visible_events(3)}
     assert shown and shown <= visible  # only its own view
@@ -244,6 +242,6 @@ def test_hostile_speech_is_text_under_its_speaker(web: WebRun) -> None:
     second = client.my_turn(other_than=first["request_id"])
     for text in (second["view_html"], client.request("GET", "/")[1]):
         assert "<script>alert" not in text and "<b>bold" not in text
-        assert SpeechReader.read(text) == [("Seat 1", hostile)]
+        assert SpeechReader.read(text) == [("Seat 1 says", hostile)]
     seat2.leave()
     thread.finish()

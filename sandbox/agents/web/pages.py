@@ -9,7 +9,7 @@ game data itself.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -17,17 +17,21 @@ from jinja2 import Environment, PackageLoader, StrictUndefined, select_autoescap
 from markupsafe import Markup
 
 from sandbox.agents.human import for_people
-from sandbox.agents.web.words import TEXT_FIELDS, label, option_words, ui, value_words
-from sandbox.core.events import DecisionMade
+from sandbox.agents.web.words import label, option_words, ui
 from sandbox.core.requests import DecisionRequest, Field, MultiChoice, Text
-from sandbox.core.variant import HistoryItem, SeatView
-from sandbox.render.readable import fact_lines
+from sandbox.core.variant import SeatView
+from sandbox.render.words import (
+    BOOKKEEPING,
+    DECISION,
+    Lang,
+    Words,
+    card_rows,
+    item_words,
+    phase_title,
+)
 
 # Up to this many options a choice is a row of radio buttons, beyond it a select.
 RADIO_LIMIT = 20  # 16 Killer players and "nobody" stay radios
-OWN_DECISION = DecisionMade.kind
-
-Describe = Callable[[HistoryItem], str]
 
 _ENV = Environment(
     loader=PackageLoader("sandbox.agents.web_assets", "templates"),
@@ -47,12 +51,13 @@ def render(template: str, **context: Any) -> str:
 
 @dataclass(frozen=True)
 class Entry:
-    """One line of the history as the page shows it."""
+    """One line of the history as the page shows it: the referee's sentence and,
+    for a speech, the player's words quoted apart from it."""
 
     seq: int
     style: str  # "speech", "referee" or "mine"
     text: str
-    speaker: int | None = None
+    speech: str | None = None
     new: bool = False
 
 
@@ -62,87 +67,54 @@ class Section:
     entries: list[Entry] = field(default_factory=list)
 
 
-def history_sections(
-    items: Sequence[HistoryItem], describe: Describe | None, language: str, last_seen: int = -1
-) -> list[Section]:
-    """The seat's history grouped by day and phase, in the referee's own sentences."""
-    t = ui(language)
+def history_sections(view: SeatView, language: str, last_seen: int = -1) -> list[Section]:
+    """The seat's history grouped by day and phase, in the one words renderer's
+    sentences (the words of ``sandbox view``)."""
     sections: list[Section] = []
     where: tuple[int, str] | None = None
-    for item in items:
-        entry = history_entry(item, describe, language, item.seq > last_seen)
+    for item in view.history:
+        words = item_words(view.variant, item, view.seat, language)
+        entry = entry_of(item.seq, words, item.seq > last_seen)
         if entry is None:
             continue
         if (item.day, item.phase) != where:
             where = (item.day, item.phase)
-            heading = (
-                t["day_phase"].format(day=item.day, phase=label(item.phase))
-                if item.day
-                else t["setup"]
-            )
-            sections.append(Section(heading))
+            sections.append(Section(phase_title(item.day, item.phase, language)))
         sections[-1].entries.append(entry)
     return sections
 
 
-def history_entry(
-    item: HistoryItem, describe: Describe | None, language: str, new: bool = False
-) -> Entry | None:
-    t = ui(language)
-    if item.speech is not None:
-        words = item.speech if item.speech.strip() else t["said_nothing"]
-        return Entry(item.seq, "speech", words, item.speaker, new)
-    if item.kind == OWN_DECISION:
-        text = own_answer(item, language)
-        return None if text is None else Entry(item.seq, "mine", text, None, new)
-    if describe is not None:
-        text = describe(item)
-    else:
-        text = "; ".join(f"{key}: {words}" for key, words in fact_lines(item.facts))
-    return Entry(item.seq, "referee", text, None, new)
-
-
-def own_answer(item: HistoryItem, language: str) -> str | None:
-    """The seat's own recorded answer: "Your vote: Seat 5". A speech alone is
-    left out (it is shown quoted under the speaker already)."""
-    t = ui(language)
-    payload: Mapping[str, Any] = item.facts.get("payload") or {}
-    shown = {k: v for k, v in payload.items() if k not in TEXT_FIELDS}
-    if not shown:
+def entry_of(seq: int, words: Words, new: bool = False) -> Entry | None:
+    """How one event in words is shown; engine bookkeeping is left out, and so is
+    the seat's own speech decision (the speech itself is quoted under its speaker)."""
+    if words.category == BOOKKEEPING:
         return None
-    if len(shown) == 1:
-        values = value_words(next(iter(shown.values())), t)
-    else:
-        values = "; ".join(f"{label(k)} {value_words(v, t)}" for k, v in shown.items())
-    text = t["your_answer"].format(decision=label(item.facts.get("decision", "")), values=values)
-    reason = item.facts.get("fallback_reason")
-    if item.facts.get("fallback"):
-        text += " " + t["fallback"].format(reason=reason or "—")
-    return text
+    if words.category == DECISION:
+        return None if words.speech is not None else Entry(seq, "mine", words.sentence, None, new)
+    if words.speech is not None:
+        return Entry(seq, "speech", words.sentence, words.speech, new)
+    return Entry(seq, "referee", words.sentence, None, new)
 
 
 # ---------------------------------------------------------------- fragments
 
 
-def render_view(
-    view: SeatView, describe: Describe | None, language: str, last_seen: int = -1
-) -> str:
+def render_view(view: SeatView, language: str, last_seen: int = -1) -> str:
     """The seat's card, what it knows now and its history (new items marked)."""
+    rows, duels = card_rows(view.private, language)
     return render(
         "_view.html",
         t=ui(language),
-        card=fact_lines(view.private),
-        now=fact_lines(view.public),
-        sections=history_sections(view.history, describe, language, last_seen),
+        card=rows,
+        duels=duels,
+        now=Lang(language).facts(view.public),
+        sections=history_sections(view, language, last_seen),
     )
 
 
-def render_history(items: Sequence[HistoryItem], describe: Describe | None, language: str) -> str:
-    return render(
-        "_history.html",
-        t=ui(language),
-        sections=history_sections(items, describe, language),
-    )
+def render_history(view: SeatView, language: str) -> str:
+    """The whole history of a seat's view (the end screen's "whole game")."""
+    return render("_history.html", t=ui(language), sections=history_sections(view, language))
 
 
 @dataclass(frozen=True)

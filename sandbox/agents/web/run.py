@@ -23,6 +23,7 @@ from sandbox.agents.web.hub import LOOPBACK, Audience, WebHub, print_to_stderr
 from sandbox.agents.web.pages import (
     Entry,
     SeatResult,
+    entry_of,
     render_end,
     render_entries,
     render_history,
@@ -32,7 +33,7 @@ from sandbox.agents.web.seat import HumanBrowserAgent, seat_audience
 from sandbox.agents.web.words import ui
 from sandbox.core.events import Event, GameEnded
 from sandbox.core.game import Game
-from sandbox.core.variant import HistoryItem
+from sandbox.render.words import words_for
 from sandbox.session import LiveHooks
 from sandbox.transcript import TranscriptWriter
 
@@ -181,15 +182,10 @@ class WebRun:
         game = self._game
         if game is None:
             return
-        describe = _describer(game)
         if spectator.target is None:
-            entries = [
-                Entry(seq, "referee", game.variant.describe_event(event))
-                for seq, event in game.visible_events(None)
-            ]
-            html = render_entries(entries, self.language)
+            html = render_entries(referee_entries(game, self.language), self.language)
         else:
-            html = render_view(game.view(spectator.target), describe, self.language)
+            html = render_view(game.view(spectator.target), self.language)
         spectator.audience.board.update(view_html=html, status_text=spectator.audience.title)
 
     # ------------------------------------------------------------ the end
@@ -198,13 +194,11 @@ class WebRun:
         if outcome is None:
             return
         roles = game.roles()  # the game is over: every role may be shown
-        describe = _describer(game)
         for agent in self._seats.values():
             person = _person_of(agent)
             if person is None:
                 continue
-            view = game.view(person.seat)
-            whole = render_history(view.history, describe, person.language)
+            whole = render_history(game.view(person.seat), person.language)
             results = _results(outcome.results, roles, person.seat)
             person.finish(render_end(outcome.summary, results, whole, person.language))
         for spectator in self._spectators:
@@ -296,8 +290,16 @@ class HostPanel:
 # ---------------------------------------------------------------- helpers
 
 
-def _describer(game: Game) -> Callable[[HistoryItem], str]:
-    return lambda item: game.variant.describe_event(game.events[item.seq])
+def referee_entries(game: Game, language: str) -> list[Entry]:
+    """Every event in the one words renderer's sentences (a referee spectator's page)."""
+    entries = []
+    for seq, event in game.visible_events(None):
+        data = event.to_json()
+        words = words_for(game.variant.name, data["kind"], data["data"], language)
+        entry = entry_of(seq, words)
+        if entry is not None:
+            entries.append(entry)
+    return entries
 
 
 def _results(

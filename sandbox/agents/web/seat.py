@@ -112,7 +112,7 @@ class HumanBrowserAgent(Agent):
 
     def _show_turn(self, ctx: DecisionContext) -> None:
         view = ctx.view
-        view_html = render_view(view, ctx.describe_item, self.language, self._last_seen)
+        view_html = render_view(view, self.language, self._last_seen)
         if view.history:
             self._last_seen = max(item.seq for item in view.history)
         timeout = self.decision_timeout_s
