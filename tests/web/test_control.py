@@ -1,0 +1,130 @@
+"""The host panel: hand an AI seat to a person mid-game and back, spectators;
+every switch is a control line in the transcript."""
+
+from __future__ import annotations
+
+import json
+import re
+import threading
+from pathlib import Path
+
+from sandbox.agents.web.run import WebRun, start_run
+from sandbox.config import parse_config
+from sandbox.core.events import DecisionMade
+from sandbox.session import LiveHooks, play_game
+from sandbox.transcript import Transcript, load
+from tests.web.helpers import Client, first_legal, quiet
+
+
+def all_ai_killer() -> dict[str, object]:
+    return {"variant": "killer", "rules": {"players": 11}, "default_agent": {"kind": "baseline"}}
+
+
+class PausedGame(threading.Thread):
+    """A session game whose first event waits until the test lets it go."""
+
+    def __init__(self, web: WebRun, out: Path) -> None:
+        super().__init__(daemon=True)
+        self.web, self.out = web, out
+        self.go = threading.Event()
+        self.started = threading.Event()
+        self.path: Path | None = None
+
+    def run(self) -> None:
+        def on_event(game: object, seq: int, event: object) -> None:
+            if seq == 0:
+                self.started.set()
+                self.go.wait(20)
+
+        hooks = self.web.hooks(LiveHooks(on_event=on_event))
+        self.path = play_game(parse_config(all_ai_killer()), 7, self.out, hooks=hooks).path
+
+
+def host_client(web: WebRun) -> Client:
+    panel = web.panel()
+    audience = next(a for a in web.hub().audiences() if a.host is panel)
+    return Client(web.hub(), audience)
+
+
+def post(client: Client, path: str, body: dict[str, object]) -> tuple[int, dict[str, object]]:
+    status, text = client.request("POST", path, body)
+    reply: dict[str, object] = json.loads(text)
+    return status, reply
+
+
+def test_take_over_and_hand_back_mid_game(tmp_path: Path) -> None:
+    web = start_run(WebRun(host_panel=True, announce=quiet))
+    try:
+        game = PausedGame(web, tmp_path)
+        game.start()
+        assert game.started.wait(10)
+        host = host_client(web)
+        rows = host.state()["seats"]
+        assert [r["seat"] for r in rows] == list(range(1, 12))
+        assert all(r["controller"] == "baseline" and r["can_take"] for r in rows)
+        assert "role" not in json.dumps(rows)  # the panel lists controllers, never roles
+
+        status, reply = post(host, "/api/host/take", {"seat": 4})
+        assert status == 200
+        person = Client.of_url(str(reply["url"]))
+        assert post(host, "/api/host/watch", {"target": "referee"})[0] == 400  # a person plays
+        status, watch = post(host, "/api/host/watch", {"target": "6"})
+        spectator = Client.of_url(str(watch["url"]))
+        before = spectator.state()["version"]
+        game.go.set()
+
+        answered = []
+        for _ in range(2):
+            state = person.my_turn(other_than=answered[-1] if answered else None)
+            answered.append(state["request_id"])
+            seen = {int(s) for s in re.findall(r'data-seq="(\d+)"', state["view_html"])}
+            assert "seat 4" in state["view_html"].lower()
+            assert person.answer(state["request_id"], first_legal(state["form_html"]))[0] == 200
+        assert seen  # the person saw the seat's history so far
+        waiting = person.my_turn(other_than=answered[-1])  # a question left open...
+        assert post(host, "/api/host/return", {"seat": 4})[0] == 200  # ...goes to the AI
+        person.wait_for(lambda s: s["status"] == "handed_back")
+        game.join(30)
+        assert not game.is_alive() and game.path is not None
+        assert spectator.state()["version"] > before  # the spectator page followed the game
+    finally:
+        web.stop()
+
+    transcript = load(game.path)
+    controls = transcript.controls
+    assert [(c["seat"], c["from"]["kind"], c["to"]["kind"]) for c in controls] == [
+        (4, "baseline", "human"),
+        (4, "human", "baseline"),
+    ]
+    mine = [e for e in transcript.events if isinstance(e, DecisionMade) and e.seat == 4]
+    by_person = [d for d in mine if controls[0]["seq"] <= _seq(transcript, d) < controls[1]["seq"]]
+    assert [d.request_id for d in by_person] == answered  # exactly the person's answers
+    assert controls[1]["request_id"] == waiting["request_id"]  # the open one went to the AI
+    assert transcript.finished
+
+
+def _seq(transcript: Transcript, event: DecisionMade) -> int:
+    return transcript.events.index(event)
+
+
+def test_referee_spectators_when_nobody_plays_and_bad_requests(tmp_path: Path) -> None:
+    web = start_run(WebRun(host_panel=True, announce=quiet))
+    try:
+        game = PausedGame(web, tmp_path)
+        game.start()
+        assert game.started.wait(10)
+        host = host_client(web)
+        status, reply = post(host, "/api/host/watch", {"target": "referee"})
+        assert status == 200
+        referee = Client.of_url(str(reply["url"]))
+        assert post(host, "/api/host/take", {"seat": 99})[0] == 400
+        assert post(host, "/api/host/take", {"seat": "4"})[0] == 400
+        assert post(host, "/api/host/return", {"seat": 4})[0] == 400  # no person there
+        assert post(host, "/api/host/watch", {"target": "x"})[0] == 400
+        assert referee.request("POST", "/api/answer", {"request": "r", "answer": {}})[0] == 403
+        game.go.set()
+        game.join(30)
+        end = referee.wait_for(lambda s: s["status"] == "ended")
+        assert "killer" in end["end_html"] and "Killer with 11 players" in end["view_html"]
+    finally:
+        web.stop()
