@@ -235,6 +235,9 @@ def run(
     watch: Annotated[
         list[str] | None, typer.Option(help="a spectator page of seat N or 'referee' (repeat)")
     ] = None,
+    pace: Annotated[
+        float, typer.Option(min=0, max=60, help="with --host-panel: seconds before each AI answer")
+    ] = 0.0,
 ) -> None:
     """Play a game (or a series) and write its transcript."""
     with bad_input_is_one_line():
@@ -253,7 +256,7 @@ def run(
         if _terminal_human(loaded):
             display.status = None  # no spinner over what the person types
         folder = out_folder(out, loaded)
-        web = _web_run(loaded, host_panel, host, watch or [])
+        web = _web_run(loaded, host_panel, host, watch or [], pace)
         try:
             records = _play(loaded, seed_used, count, folder, display, web)
             if web is not None:
@@ -269,7 +272,9 @@ def _terminal_human(loaded: LoadedConfig) -> bool:
     return any(s.kind == "human" and s.interface == "terminal" for s in specs)
 
 
-def _web_run(loaded: LoadedConfig, host_panel: bool, host: str, watch: list[str]) -> Any:
+def _web_run(
+    loaded: LoadedConfig, host_panel: bool, host: str, watch: list[str], pace: float
+) -> Any:
     """The run's web pages (seats, host panel, spectators), when it has any."""
     specs = [loaded.file.default_agent, *loaded.file.agent]
     if not (host_panel or watch or any(s.interface == "browser" for s in specs)):
@@ -283,7 +288,7 @@ def _web_run(loaded: LoadedConfig, host_panel: bool, host: str, watch: list[str]
     if "referee" in watch and humans:
         print("warning: --watch referee shows everything to spectators while a person "
               "plays; do not let them help", file=sys.stderr)  # fmt: skip
-    run = web.start_run(web.WebRun(host=host, host_panel=host_panel, watch=watch))
+    run = web.start_run(web.WebRun(host=host, host_panel=host_panel, watch=watch, pace_s=pace))
     if host_panel:
         run.panel()
     return run

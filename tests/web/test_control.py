@@ -20,24 +20,23 @@ def all_ai_killer() -> dict[str, object]:
     return {"variant": "killer", "rules": {"players": 11}, "default_agent": {"kind": "baseline"}}
 
 
-class PausedGame(threading.Thread):
-    """A session game whose first event waits until the test lets it go."""
+class PanelGame(threading.Thread):
+    """A session game with the host panel; it waits for the panel's Start."""
 
     def __init__(self, web: WebRun, out: Path) -> None:
         super().__init__(daemon=True)
         self.web, self.out = web, out
-        self.go = threading.Event()
-        self.started = threading.Event()
         self.path: Path | None = None
 
     def run(self) -> None:
-        def on_event(game: object, seq: int, event: object) -> None:
-            if seq == 0:
-                self.started.set()
-                self.go.wait(20)
-
-        hooks = self.web.hooks(LiveHooks(on_event=on_event))
+        hooks = self.web.hooks(LiveHooks())
         self.path = play_game(parse_config(all_ai_killer()), 7, self.out, hooks=hooks).path
+
+    def ready(self, host: Client) -> list[dict[str, object]]:
+        """The panel's seat rows once the game is set up (and waiting for Start)."""
+        state = host.wait_for(lambda s: s["status"] == "ready" and bool(s["seats"]))
+        rows: list[dict[str, object]] = state["seats"]
+        return rows
 
 
 def host_client(web: WebRun) -> Client:
@@ -55,11 +54,10 @@ def post(client: Client, path: str, body: dict[str, object]) -> tuple[int, dict[
 def test_take_over_and_hand_back_mid_game(tmp_path: Path) -> None:
     web = start_run(WebRun(host_panel=True, announce=quiet))
     try:
-        game = PausedGame(web, tmp_path)
+        game = PanelGame(web, tmp_path)
         game.start()
-        assert game.started.wait(10)
         host = host_client(web)
-        rows = host.state()["seats"]
+        rows = game.ready(host)
         assert [r["seat"] for r in rows] == list(range(1, 12))
         assert all(r["controller"] == "baseline" and r["can_take"] for r in rows)
         assert "role" not in json.dumps(rows)  # the panel lists controllers, never roles
@@ -71,7 +69,7 @@ def test_take_over_and_hand_back_mid_game(tmp_path: Path) -> None:
         status, watch = post(host, "/api/host/watch", {"target": "6"})
         spectator = Client.of_url(str(watch["url"]))
         before = spectator.state()["version"]
-        game.go.set()
+        assert post(host, "/api/host/start", {})[0] == 200
 
         answered = []
         for _ in range(2):
@@ -110,10 +108,10 @@ def _seq(transcript: Transcript, event: DecisionMade) -> int:
 def test_referee_spectators_when_nobody_plays_and_bad_requests(tmp_path: Path) -> None:
     web = start_run(WebRun(host_panel=True, announce=quiet))
     try:
-        game = PausedGame(web, tmp_path)
+        game = PanelGame(web, tmp_path)
         game.start()
-        assert game.started.wait(10)
         host = host_client(web)
+        game.ready(host)
         status, reply = post(host, "/api/host/watch", {"target": "referee"})
         assert status == 200
         referee = Client.of_url(str(reply["url"]))
@@ -122,7 +120,7 @@ def test_referee_spectators_when_nobody_plays_and_bad_requests(tmp_path: Path) -
         assert post(host, "/api/host/return", {"seat": 4})[0] == 400  # no person there
         assert post(host, "/api/host/watch", {"target": "x"})[0] == 400
         assert referee.request("POST", "/api/answer", {"request": "r", "answer": {}})[0] == 403
-        game.go.set()
+        post(host, "/api/host/start", {})
         game.join(30)
         end = referee.wait_for(lambda s: s["status"] == "ended")
         assert "killer" in end["end_html"] and "Killer with 11 players" in end["view_html"]

@@ -11,6 +11,7 @@ hears of it: for the referee the seat simply answered.
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -47,8 +48,13 @@ class SwitchableSeat(Agent):
 
     kind = "switchable"
 
-    def __init__(self, seat: int, configured: Agent, on_switch: OnSwitch) -> None:
+    def __init__(
+        self, seat: int, configured: Agent, on_switch: OnSwitch, pace_s: float = 0.0
+    ) -> None:
         self.seat = seat
+        # Seconds an AI controller waits before each answer, so people can follow
+        # (and step into) a game of instant bots.
+        self.pace_s = pace_s
         self.configured = configured
         self.current = configured
         self.upcoming: Agent | None = None
@@ -80,6 +86,9 @@ class SwitchableSeat(Agent):
         try:
             while True:
                 self._take_upcoming(ctx.request.id)
+                if self.pace_s and not isinstance(self.current, HumanBrowserAgent):
+                    await asyncio.sleep(self.pace_s)
+                    self._take_upcoming(ctx.request.id)
                 answer = await self.current.decide(ctx)
                 if answer.fallback_reason == HANDED_BACK and self.upcoming is not None:
                     continue  # the person was replaced while asked: ask the new controller

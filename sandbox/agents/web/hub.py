@@ -76,6 +76,7 @@ class SeatActions(Protocol):
 
 
 class HostActions(Protocol):
+    def start(self) -> None: ...
     def take(self, seat: int) -> str: ...
     def hand_back(self, seat: int) -> None: ...
     def watch(self, target: str) -> str: ...
@@ -180,6 +181,7 @@ class WebHub:
             Route("/api/state", self._state),
             Route("/api/answer", self._answer, methods=["POST"]),
             Route("/api/leave", self._leave, methods=["POST"]),
+            Route("/api/host/start", self._host_start, methods=["POST"]),
             Route("/api/host/take", self._host_take, methods=["POST"]),
             Route("/api/host/return", self._host_return, methods=["POST"]),
             Route("/api/host/watch", self._host_watch, methods=["POST"]),
@@ -243,6 +245,13 @@ class WebHub:
             return _error(403, "only a seat's page can leave")
         audience.seat.leave()
         return JSONResponse({"ok": True})
+
+    async def _host_start(self, request: Request) -> Response:
+        def start(host: HostActions, body: dict[str, Any]) -> str:
+            host.start()
+            return ""
+
+        return await self._host_action(request, start)
 
     async def _host_take(self, request: Request) -> Response:
         return await self._host_action(request, lambda host, body: host.take(_seat_of(body)))

@@ -58,6 +58,7 @@ class WebRun:
     port: int | None = None
     host_panel: bool = False
     watch: Sequence[str] = ()
+    pace_s: float = 0.0
     language: str = "en"
     announce: Announce = print_to_stderr
     _hub: WebHub | None = None
@@ -135,7 +136,7 @@ class WebRun:
         self._game, self._writer = game, writer
         if self.host_panel:
             agents = {
-                seat: SwitchableSeat(seat, agent, self._record_switch)
+                seat: SwitchableSeat(seat, agent, self._record_switch, self.pace_s)
                 for seat, agent in agents.items()
             }
             self.panel().seats = {s: a for s, a in agents.items() if isinstance(a, SwitchableSeat)}
@@ -148,6 +149,9 @@ class WebRun:
 
     def on_event(self, game: Game, seq: int, event: Event) -> None:
         self._game = game
+        if seq == 0 and self._panel is not None:
+            self._panel.refresh()
+            self._panel.wait_for_start()
         for spectator in self._spectators:
             if spectator.target is None or event.visibility().visible_to(spectator.target):
                 self._refresh_spectator(spectator)
@@ -227,9 +231,20 @@ class HostPanel:
 
     def __init__(self, run: WebRun) -> None:
         self.run = run
-        self.board = Board(seats=[], links=[], status="playing")
+        self.board = Board(seats=[], links=[], status="ready")
         self.seats: dict[int, SwitchableSeat] = {}
         self.links: list[dict[str, str]] = []
+        # The first game waits for the host's "Start", so seats can be handed to
+        # people before anyone plays; later games of a series start at once.
+        self.started = threading.Event()
+
+    def start(self) -> None:
+        self.started.set()
+        self.refresh()
+
+    def wait_for_start(self) -> None:
+        while not self.started.wait(0.5):  # short waits: Ctrl-C still stops the run
+            pass
 
     def _seat(self, seat: int) -> SwitchableSeat:
         if seat not in self.seats:
@@ -283,7 +298,9 @@ class HostPanel:
                 }
             )
         game = self.run._game
-        status = "ended" if game is not None and game.over else "playing"
+        status = "ready" if not self.started.is_set() else "playing"
+        if game is not None and game.over:
+            status = "ended"
         self.board.update(seats=rows, links=list(self.links), status=status, status_text=status)
 
 

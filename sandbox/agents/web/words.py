@@ -64,6 +64,10 @@ UI: Mapping[str, Mapping[str, str]] = {
         "link": "Seat link",
         "watch_seat": "Spectator link",
         "watch_referee": "Referee spectator link",
+        "start": "Start the game",
+        "host_ready": "Hand seats to people, then start the game.",
+        "host_playing": "The game is under way.",
+        "host_ended": "The game is over.",
     },
     "zh": {
         "seat": "{n}号",
@@ -118,12 +122,12 @@ UI: Mapping[str, Mapping[str, str]] = {
         "link": "座位链接",
         "watch_seat": "观战链接",
         "watch_referee": "裁判视角观战链接",
+        "start": "开始游戏",
+        "host_ready": "先把座位交给真人，再开始游戏。",
+        "host_playing": "游戏进行中。",
+        "host_ended": "游戏已结束。",
     },
 }
-
-# Answer fields that hold a speech: the speech itself is shown under the speaker.
-TEXT_FIELDS = frozenset({"speech"})
-
 
 def ui(language: str) -> Mapping[str, str]:
     return UI.get(language, UI["en"])

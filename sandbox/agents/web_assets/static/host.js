@@ -37,7 +37,8 @@
 
   function apply(state) {
     over = state.status === "ended";
-    $("status").textContent = state.status_text || "";
+    $("status").textContent = t["host_" + state.status] || state.status || "";
+    $("start").hidden = state.status !== "ready";
     const body = $("seats").querySelector("tbody");
     body.textContent = "";
     state.seats.forEach(function (seat) {
@@ -67,6 +68,7 @@
     });
   }
 
+  $("start").addEventListener("click", function () { act("/api/host/start", {}); });
   $("watch-referee").addEventListener("click", function () {
     act("/api/host/watch", {target: "referee"});
   });
