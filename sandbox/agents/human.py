@@ -106,7 +106,7 @@ class HumanTerminalAgent(Agent):
             print_card(self.console, view.private)
         if view.public:
             self.console.print("[dim]Now:[/dim]")
-            for key, words in fact_lines(view.public):
+            for key, words in fact_lines(known_facts(view.public)):
                 self.console.print(f"  [dim]{escape(key)}:[/dim] {escape(words)}")
         for item in view.history:
             if item.seq > self.last_seq:
@@ -130,7 +130,8 @@ class HumanTerminalAgent(Agent):
             try:
                 return ctx.validate(payload)
             except IllegalDecision as err:
-                self.console.print(f"[red]The referee refuses:[/red] {escape(err.render())}")
+                refusal = for_people(err.render())
+                self.console.print(f"[red]The referee refuses:[/red] {escape(refusal)}")
                 self.console.print("Please answer again.")
 
     async def _ask_field(self, f: Field) -> Any:
@@ -188,6 +189,20 @@ def for_people(text: str) -> str:
     for pattern, words in PEOPLE_WORDS:
         text = pattern.sub(words, text)
     return NULL_WORD.sub("nobody", text)
+
+
+def known_facts(facts: Mapping[str, Any]) -> dict[str, Any]:
+    """The facts without the blanks a seat cannot know: a dead seat's hidden role is
+    left out rather than shown as "role none"."""
+    return {key: _without_blanks(value) for key, value in facts.items()}
+
+
+def _without_blanks(value: Any) -> Any:
+    if isinstance(value, Mapping):
+        return {k: _without_blanks(v) for k, v in value.items() if v is not None}
+    if isinstance(value, list | tuple):
+        return [_without_blanks(v) for v in value]
+    return value
 
 
 def seat_options(options: tuple[Scalar, ...]) -> bool:

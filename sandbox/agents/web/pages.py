@@ -16,7 +16,7 @@ from typing import Any
 from jinja2 import Environment, PackageLoader, StrictUndefined, select_autoescape
 from markupsafe import Markup
 
-from sandbox.agents.human import for_people
+from sandbox.agents.human import for_people, known_facts
 from sandbox.agents.web.words import label, option_words, ui
 from sandbox.core.requests import DecisionRequest, Field, MultiChoice, Text
 from sandbox.core.variant import SeatView
@@ -107,7 +107,7 @@ def render_view(view: SeatView, language: str, last_seen: int = -1) -> str:
         t=ui(language),
         card=rows,
         duels=duels,
-        now=Lang(language).facts(view.public),
+        now=Lang(language).facts(known_facts(view.public)),
         sections=history_sections(view, language, last_seen),
     )
 

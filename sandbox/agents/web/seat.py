@@ -24,6 +24,7 @@ from sandbox.agents.base import (
     AgentAnswer,
     DecisionContext,
 )
+from sandbox.agents.human import for_people
 from sandbox.agents.web.board import Board
 from sandbox.agents.web.hub import Audience, NoOpenDecision, WebHub
 from sandbox.agents.web.pages import render_form, render_view
@@ -134,7 +135,7 @@ class HumanBrowserAgent(Agent):
         try:
             payload = pending.ctx.validate(answer)
         except RefereeError as err:
-            message = err.render() if isinstance(err, IllegalDecision) else str(err)
+            message = for_people(err.render() if isinstance(err, IllegalDecision) else str(err))
             self.board.update(error=message)  # a reload shows it too
             return message
         pending.future.set_result(AgentAnswer(payload))
