@@ -29,6 +29,11 @@ def quiet(line: str) -> None:
     """Tests do not print addresses."""
 
 
+def other_token(token: str) -> str:
+    """A token one character away from ``token`` (never ``token`` itself)."""
+    return ("A" if token[0] != "A" else "B") + token[1:]
+
+
 class GameThread(threading.Thread):
     """Plays a game with a bare Runner (agents closed at the end)."""
 

@@ -20,7 +20,7 @@ import pytest
 
 from sandbox.agents.web.run import WebRun, start_run
 from sandbox.config import parse_config
-from tests.web.helpers import SessionThread, quiet
+from tests.web.helpers import SessionThread, other_token, quiet
 from tests.web.test_control import PanelGame, host_client
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -209,7 +209,7 @@ def test_wrong_token_is_403_and_the_phone_layout(browser: Any) -> None:
         seat = HumanBrowserAgent(7, web.hub())
         phone = browser.new_context(viewport={"width": 390, "height": 844})
         page = phone.new_page()
-        bad = seat.url.replace(seat.token, "x" + seat.token[1:])
+        bad = seat.url.replace(seat.token, other_token(seat.token))
         assert page.goto(bad).status == 403
         assert page.goto(seat.url).status == 200
         page.wait_for_function("() => document.querySelector('#status').textContent.length > 0")

@@ -18,14 +18,14 @@ from sandbox.agents.web.run import WebRun
 from sandbox.agents.web.seat import HumanBrowserAgent
 from sandbox.core.game import Game
 from tests.core.toy import Toy, ToyConfig
-from tests.web.helpers import Client, GameThread
+from tests.web.helpers import Client, GameThread, other_token
 
 
 def test_every_request_needs_the_token(seat2: HumanBrowserAgent) -> None:
     client = Client(seat2.hub, seat2.audience)
     status, page = client.request("GET", "/")
     assert status == 200 and "<title>Seat 2</title>" in page
-    wrong = Client(seat2.hub, "x" + seat2.token[1:])
+    wrong = Client(seat2.hub, other_token(seat2.token))
     for path in ("/", "/api/state", "/static/app.js"):
         assert client.request("GET", path, token=False)[0] == 403, path
         assert wrong.request("GET", path)[0] == 403, path
