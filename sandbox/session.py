@@ -567,6 +567,9 @@ def fork(
         for seq, event in enumerate(prefix):
             writer.event(seq, event)
         _copy_calls(transcript, prefix, writer)
+        for control in transcript.controls:  # who played the copied decisions
+            if int(control.get("seq", at)) < at:
+                writer.control({k: v for k, v in control.items() if k != "type"})
         outcome, stats = continue_game(game, loaded, agents, writer, at, hooks)
         total = merge_stats(prior_stats(transcript, prefix), stats)
         writer.outcome(outcome_line(outcome, total))
