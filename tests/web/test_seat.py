@@ -245,3 +245,19 @@ def test_hostile_speech_is_text_under_its_speaker(web: WebRun) -> None:
         assert SpeechReader.read(text) == [("Seat 1 says", hostile)]
     seat2.leave()
     thread.finish()
+
+
+def test_chinese_page_and_rules_in_the_seats_language(web: WebRun, tmp_path: Path) -> None:
+    start_run(web)
+    loaded = parse_config(killer_file(language="zh"))
+    thread = SessionThread(loaded, 5, tmp_path, web)
+    thread.start()
+    client = Client(web.hub(), wait_for_seat(web, 3))
+    state = client.my_turn()
+    page = client.request("GET", "/")[1]
+    assert '<html lang="zh">' in page and "离开游戏" in page
+    assert "3号" in state["title"] and "提交" in state["form_html"]
+    assert state["rules"] == loaded.variant.rules_text(loaded.game_config, "zh")
+    assert state["rules"] != loaded.variant.rules_text(loaded.game_config, "en")
+    client.request("POST", "/api/leave", {})
+    thread.finish()

@@ -142,6 +142,10 @@ class WebRun:
             self.panel().seats = {s: a for s, a in agents.items() if isinstance(a, SwitchableSeat)}
             self.panel().refresh()
         self._seats = dict(agents)
+        for agent in agents.values():
+            person = _person_of(agent)
+            if person is not None:
+                person.rules_text = self.rules_for(person.language)
         if not self._spectators and self.watch:
             for target in self.watch:
                 self.announce(f"spectators ({_who(target)}): {self.spectate(target)}")
@@ -165,6 +169,16 @@ class WebRun:
             self._writer.control({"seq": self._writer.next_seq, **switch.to_json()})
         if self._panel is not None:
             self._panel.refresh()
+
+    def rules_for(self, language: str) -> str | None:
+        """The rules text a model seat gets, in ``language`` (None before a game)."""
+        game = self._game
+        if game is None:
+            return None
+        try:
+            return game.variant.rules_text(game.config, language)
+        except ValueError:  # a variant without that language: the default text
+            return None
 
     # ------------------------------------------------------------ spectators
     def humans_playing(self) -> bool:
@@ -259,6 +273,7 @@ class HostPanel:
                 seat, self.run.hub(), audience=seat_audience(seat, self.run.language),
                 language=self.run.language,
             )  # fmt: skip
+            person.rules_text = self.run.rules_for(person.language)
             switchable.switch_to(person)
         self.refresh()
         return person.url

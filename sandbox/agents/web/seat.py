@@ -74,6 +74,8 @@ class HumanBrowserAgent(Agent):
             hub.add(self.audience)
         self.board = self.audience.board
         self.left = False
+        # The rules in the page's language (set by the run); else the model seats' text.
+        self.rules_text: str | None = None
         self._pending: _Pending | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
         self._last_seen = -1
@@ -122,7 +124,7 @@ class HumanBrowserAgent(Agent):
             view_html=view_html,
             form_html=render_form(ctx.request, self.language),
             request_id=ctx.request.id,
-            rules=ctx.rules_text,
+            rules=self.rules_text if self.rules_text is not None else ctx.rules_text,
             error="",
             deadline=None if timeout is None else time.monotonic() + timeout,
         )
