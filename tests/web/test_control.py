@@ -126,3 +126,37 @@ def test_referee_spectators_when_nobody_plays_and_bad_requests(tmp_path: Path) -
         assert "killer" in end["end_html"] and "Killer with 11 players" in end["view_html"]
     finally:
         web.stop()
+
+
+def test_a_configured_person_is_handed_to_the_bot(tmp_path: Path) -> None:
+    web = start_run(WebRun(host_panel=True, announce=quiet))
+    raw = {
+        **all_ai_killer(),
+        "agent": [{"kind": "human", "seats": [3], "interface": "browser"}],
+    }
+    result: list[Path] = []
+    game = threading.Thread(
+        target=lambda: result.append(
+            play_game(parse_config(raw), 7, tmp_path, hooks=web.hooks(LiveHooks())).path
+        ),
+        daemon=True,
+    )
+    try:
+        game.start()
+        host = host_client(web)
+        rows = host.wait_for(lambda s: s["status"] == "ready" and bool(s["seats"]))["seats"]
+        assert rows[2]["controller"] == "human (browser)" and rows[2]["can_return"]
+        assert post(host, "/api/host/return", {"seat": 3, "to": "nobody"})[0] == 400
+        assert post(host, "/api/host/start", {})[0] == 200
+        person = Client.of_url(str(rows[2]["url"]))
+        person.my_turn()
+        assert post(host, "/api/host/return", {"seat": 3})[0] == 200
+        game.join(30)
+        assert not game.is_alive()
+    finally:
+        web.stop()
+    transcript = load(result[0])
+    (control,) = transcript.controls
+    assert (control["from"]["kind"], control["to"]["kind"]) == ("human", "baseline")
+    mine = [e for e in transcript.events if isinstance(e, DecisionMade) and e.seat == 3]
+    assert mine and not any(d.fallback for d in mine)  # the bot answered every one

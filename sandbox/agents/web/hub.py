@@ -78,7 +78,7 @@ class SeatActions(Protocol):
 class HostActions(Protocol):
     def start(self) -> None: ...
     def take(self, seat: int) -> str: ...
-    def hand_back(self, seat: int) -> None: ...
+    def hand_back(self, seat: int, to: str = "configured") -> None: ...
     def watch(self, target: str) -> str: ...
 
 
@@ -258,7 +258,7 @@ class WebHub:
 
     async def _host_return(self, request: Request) -> Response:
         def hand_back(host: HostActions, body: dict[str, Any]) -> str:
-            host.hand_back(_seat_of(body))
+            host.hand_back(_seat_of(body), str(body.get("to", "configured")))
             return ""
 
         return await self._host_action(request, hand_back)

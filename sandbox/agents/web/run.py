@@ -10,6 +10,7 @@ the game.
 from __future__ import annotations
 
 import contextlib
+import importlib
 import sys
 import threading
 from collections.abc import Callable, Mapping, Sequence
@@ -17,6 +18,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from sandbox.agents.base import Agent
+from sandbox.agents.factory import seat_seed
+from sandbox.agents.simple import RandomAgent
 from sandbox.agents.web.board import Board
 from sandbox.agents.web.control import Switch, SwitchableSeat
 from sandbox.agents.web.hub import LOOPBACK, Audience, WebHub, print_to_stderr
@@ -38,6 +41,8 @@ from sandbox.session import LiveHooks
 from sandbox.transcript import TranscriptWriter
 
 REFEREE = "referee"
+# Whom the host may hand a person's seat to (a configured person means the bot).
+HAND_BACK_TO = ("configured", "baseline", "random")
 _HUB_LOCK = threading.Lock()
 Announce = Callable[[str], None]
 
@@ -278,12 +283,32 @@ class HostPanel:
         self.refresh()
         return person.url
 
-    def hand_back(self, seat: int) -> None:
+    def hand_back(self, seat: int, to: str = "configured") -> None:
+        """Give a person's seat to an AI: its configured agent (when that is an AI),
+        else (or when named) a baseline bot or a random seat."""
         switchable = self._seat(seat)
         if switchable.person is None:
             raise ValueError(f"seat {seat} is not played by a person")
-        switchable.switch_to(switchable.configured)
+        switchable.switch_to(self._ai(switchable, to))
         self.refresh()
+
+    def _ai(self, switchable: SwitchableSeat, to: str) -> Agent:
+        if to not in HAND_BACK_TO:
+            raise ValueError(f"hand back to {to!r}? allowed: {', '.join(HAND_BACK_TO)}")
+        if to == "configured" and switchable.configured.kind != "human":
+            return switchable.configured
+        game = self.run._game
+        if game is None:
+            raise ValueError("no game is under way")
+        seed = seat_seed(game.seed, switchable.seat)
+        if to == "random":
+            return RandomAgent(seed)
+        try:
+            bots = importlib.import_module(f"sandbox.agents.bots.{game.variant.name}")
+        except ModuleNotFoundError:
+            return RandomAgent(seed)  # a variant without a baseline bot
+        bot: Agent = bots.BaselineBot(seed)
+        return bot
 
     def watch(self, target: str) -> str:
         if target == REFEREE and self.run.humans_playing():
