@@ -12,7 +12,8 @@ import websockets.sync.client as ws_client
 from websockets.exceptions import InvalidStatus
 
 from sandbox.agents.base import DecisionContext
-from sandbox.agents.web.hub import HubError, WebHub
+from sandbox.agents.web.board import Board
+from sandbox.agents.web.hub import Audience, HubError, WebHub
 from sandbox.agents.web.limits import MAX_DEPTH, nesting_depth, parse_body, wait_seconds
 from sandbox.agents.web.run import WebRun
 from sandbox.agents.web.seat import HumanBrowserAgent
@@ -81,14 +82,20 @@ def test_a_busy_port_is_a_one_line_setup_error(seat2: HumanBrowserAgent) -> None
 
 def test_a_lan_host_warns(capsys: pytest.CaptureFixture[str]) -> None:
     lines: list[str] = []
-    run = WebRun(host="0.0.0.0", announce=lines.append)
+    # 127.0.0.2 stands for a LAN address: the test never listens beyond loopback.
+    run = WebRun(host="127.0.0.2", announce=lines.append)
     try:
         hub = run.hub()
         assert lines and lines[0].startswith("warning:") and "other machines" in lines[0]
-        assert f"127.0.0.1:{hub.port}" in hub.allowed_hosts
+        assert hub.url(hub.find("nothing") or _any(hub)).startswith("http://127.0.0.2:")
+        assert {f"127.0.0.2:{hub.port}", f"127.0.0.1:{hub.port}"} <= hub.allowed_hosts
         assert f"evil.example:{hub.port}" not in hub.allowed_hosts
     finally:
         run.stop()
+
+
+def _any(hub: WebHub) -> Audience:
+    return hub.add(Audience("watch", Board(), "x"))
 
 
 def test_server_stops() -> None:
