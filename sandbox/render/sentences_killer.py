@@ -77,6 +77,8 @@ def kill_chosen(d: D, L: Lang) -> Words:  # KG-3
         L.say(en=" (by a seeded draw)", zh="（平票，按随机种子抽签）") if d.get("tie_break") else ""
     )
     text = L.say(en=f"The killers choose {target}{draw}", zh=f"杀手选定{target}{draw}")
+    if d.get("target") is None:  # no opinion given: no kill (KG-3)
+        text = L.say(en="The killers choose nobody", zh="杀手没有选定任何人")
     return _ref("killer.kill_chosen", L.end(text))
 
 

@@ -207,6 +207,11 @@ ZH_TERMS: dict[str, str] = {
     "day_limit": "达到天数上限",
     "forced_draw": "硬性平局",
     "surrender": "认输",
+    "pairs_decided": "两对敌对关系都已分出结果",
+    "killers_eliminated": "杀手全部死亡",
+    "police_eliminated": "警察全部死亡",
+    "civilians_eliminated": "平民全部死亡",
+    "aborted": "中止",
     "referee": "裁判",
 }
 
@@ -251,6 +256,11 @@ ZH_LABELS: dict[str, str] = {
 # C0/C1 controls and the bidirectional overrides that could reorder a line; \n and
 # \t are handled apart (a newline would let a speech start a line of its own).
 _CONTROLS = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
+
+
+def lead(sentence: str) -> str:
+    """A sentence that introduces a quotation loses its full stop: ``Seat 3 speaks: "…"``."""
+    return sentence[:-1] if sentence.endswith((".", "。")) else sentence
 
 
 def sanitise(text: str) -> str:

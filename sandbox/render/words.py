@@ -21,10 +21,12 @@ API (stable):
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from sandbox.core.variant import HistoryItem
+from sandbox.core.events import event_from_json
+from sandbox.core.variant import HistoryItem, get_variant
 from sandbox.render import sentences_ff, sentences_killer
 from sandbox.render.vocab import (
     BOOKKEEPING,
@@ -37,6 +39,7 @@ from sandbox.render.vocab import (
     Lang,
     Tag,
     Words,
+    lead,
     sanitise,
 )
 
@@ -100,7 +103,7 @@ def words_for(
         return _ended(data, L)
     sentence = _SENTENCES.get(variant, {}).get(kind)
     if sentence is None:
-        return _generic(kind, data, L)
+        return _generic(variant, kind, data, L)
     return sentence(data, L)
 
 
@@ -125,6 +128,8 @@ def item_words(
 def _decision(variant: str, d: D, L: Lang, you: int | None) -> Words:
     seat = d.get("seat")
     payload: D = d.get("payload") or {}
+    if variant not in _DECISIONS:
+        return _plain_decision(d, payload)
     mine = you is not None and seat == you
     subject = L.say(en="You", zh="你") if mine else L.seat(seat, capital=True)
     phrase = _DECISIONS.get(variant, _no_phrase)(str(d.get("decision")), payload, L, mine)
@@ -138,6 +143,28 @@ def _decision(variant: str, d: D, L: Lang, you: int | None) -> Words:
     text = next((str(payload[k]) for k in ("speech", "text") if payload.get(k)), None)
     note = str(d["note"]) if d.get("note") else None
     return Words("core.decision", DECISION, sentence, seat, text, (), note)
+
+
+def _plain_decision(d: D, payload: D) -> Words:
+    """A decision of a variant with no words table: ``seat 2 · pick: pick=1``."""
+    answer = ", ".join(f"{k}={_plain(v)}" for k, v in payload.items())
+    sentence = f"seat {d.get('seat')} · {d.get('decision')}: {answer}"
+    if d.get("fallback"):
+        sentence += f" (fallback: {d.get('fallback_reason')})"
+    note = str(d["note"]) if d.get("note") else None
+    return Words("core.decision", DECISION, sentence, d.get("seat"), None, (), note)
+
+
+def _plain(value: object) -> str:
+    if value is None:
+        return "none"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, str):
+        return json.dumps(value, ensure_ascii=False)
+    if isinstance(value, list | tuple):
+        return "[" + ", ".join(_plain(v) for v in value) + "]"
+    return str(value)
 
 
 def _no_phrase(decision: str, payload: D, L: Lang, you: bool) -> str | None:
@@ -167,36 +194,34 @@ def _ended(d: D, L: Lang) -> Words:
     return Words("core.game_ended", ENDING, f"游戏结束（{reason}）。" + "；".join(groups) + "。")
 
 
-def _generic(kind: str, d: D, L: Lang) -> Words:
-    """A kind with no sentence of its own (a new or test variant): its facts in words."""
-    facts = L.items(
-        f"{L.label(k)} {L.value(v)}" for k, v in d.items() if k not in ("speech", "text")
-    )
+def _generic(variant: str, kind: str, d: D, L: Lang) -> Words:
+    """A kind with no sentence here (a variant added without a words table): the
+    variant's own one-line description, or its fields when it is not registered."""
+    seat = d.get("seat") if isinstance(d.get("seat"), int) else None
     speech = next((str(d[k]) for k in ("speech", "text") if isinstance(d.get(k), str)), None)
-    name = kind.split(".", 1)[-1].replace("_", " ")
-    sentence = f"{name}: {facts}" if facts else name
     if speech is not None:
-        return Words(
-            kind,
-            SPEECH,
-            L.say(
-                en=f"{L.seat(d.get('seat'), capital=True)} says", zh=f"{L.seat(d.get('seat'))}说"
-            ),
-            d.get("seat"),
-            speech,
-        )
-    return Words(kind, REFEREE, sentence, d.get("seat") if isinstance(d.get("seat"), int) else None)
+        lead = L.say(en=f"{L.seat(seat, capital=True)} says", zh=f"{L.seat(seat)}说")
+        return Words(kind, SPEECH, lead, seat, speech)
+    try:
+        sentence = get_variant(variant).describe_event(event_from_json({"kind": kind, "data": d}))
+    except (KeyError, ValueError, TypeError):
+        sentence = f"{kind}: " + ", ".join(f"{k}={v}" for k, v in d.items())
+    return Words(kind, REFEREE, sentence, seat)
 
 
 # ------------------------------------------------------------------ lines
 
 
 def phase_title(day: int | None, phase: str | None, language: str = "en") -> str:
-    """``Day 2 · night`` / ``第2天 · 夜晚``; ``Setup`` before day 1."""
+    """``Day 2 · speeches`` / ``第2天 · 发言``, ``Night 2`` / ``第2夜``; ``Setup`` first."""
     L = Lang(language)
     name = L.term(phase or "setup")
     if not day:
         return name if L.zh else name.capitalize()
+    if phase == "night":  # night N comes before day N in Killer, after it in Four Factions
+        return L.say(en=f"Night {day}", zh=f"第{day}夜")
+    if phase == "day":
+        return L.say(en=f"Day {day}", zh=f"第{day}天")
     return L.say(en=f"Day {day} · {name}", zh=f"第{day}天 · {name}")
 
 
@@ -220,6 +245,7 @@ def line_text(words: Words, tag: Tag | None = None, language: str = "en") -> str
     L = Lang(language)
     body = words.sentence
     if words.speech is not None:
+        body = lead(body)
         quoted = sanitise(words.speech)
         body += L.say(en=f': "{quoted}"', zh=f"：“{quoted}”")
     if words.note:
@@ -246,7 +272,7 @@ def controller_of(agent: Mapping[str, Any] | None) -> str:
     if kind == "llm":
         return str(agent.get("model") or "llm")
     if kind == "baseline":
-        return "bot"
+        return "baseline bot"
     return kind
 
 
