@@ -29,7 +29,7 @@ from sandbox.agents.base import Agent, AgentSetupError
 from sandbox.agents.baseline import BaselineAgent
 from sandbox.agents.human_seat import HumanAgent
 from sandbox.agents.llm.agent import LLMAgent
-from sandbox.agents.llm.settings import LLMSettings
+from sandbox.agents.llm.settings import Language, LLMSettings
 from sandbox.agents.simple import RandomAgent, ScriptedAgent
 from sandbox.core.errors import ConfigError
 from sandbox.core.variant import Variant
@@ -119,8 +119,20 @@ class HumanSpec(SeatSelector):
         None, ge=0, le=65535, description="human/browser: loopback port (default: a free one)"
     )
 
+    decision_timeout_s: float | None = Field(
+        None, gt=0, le=86400, description="human: seconds per decision, then the fallback"
+    )
+    language: Language | None = Field(
+        None, description="human: the page's and the rules' language (default: [llm].language)"
+    )
+
     def build(self, seat: int, seed: int, llm: LLMSettings) -> Agent:
-        return HumanAgent(self.interface, port=self.port)
+        return HumanAgent(
+            self.interface,
+            port=self.port,
+            decision_timeout_s=self.decision_timeout_s,
+            language=self.language or llm.language,
+        )
 
 
 class LLMSpec(SeatSelector, LLMSettings):

@@ -86,9 +86,20 @@ class OutcomeRecord(_Line):
     ended: str | None = None
 
 
+class ControlLine(_Line):
+    """A seat changing hands mid-game (a host's take-over or hand-back)."""
+
+    type: str = "control"
+    seq: int = Field(ge=0)
+    seat: int
+    request_id: str | None = None
+    to: dict[str, Any] = Field(default_factory=dict)
+
+
 LINE_MODELS: dict[str, type[_Line]] = {
     "event": EventLine,
     "call": CallRecord,
+    "control": ControlLine,
     "outcome": OutcomeRecord,
 }
 
@@ -136,6 +147,10 @@ class TranscriptWriter:
     def call(self, record: Mapping[str, Any]) -> None:
         self._write({"type": "call", **record})
 
+    def control(self, record: Mapping[str, Any]) -> None:
+        """Who controls a seat from now on (a host's take-over or hand-back)."""
+        self._write({"type": "control", **record})
+
     def outcome(self, outcome: Mapping[str, Any]) -> None:
         self._write({"type": "outcome", **outcome})
 
@@ -163,6 +178,7 @@ class Transcript:
     events: list[Event] = field(default_factory=list)
     visibility: list[Any] = field(default_factory=list)
     calls: list[dict[str, Any]] = field(default_factory=list)
+    controls: list[dict[str, Any]] = field(default_factory=list)
     outcome: dict[str, Any] | None = None
     torn_tail: bool = False
 
@@ -244,6 +260,8 @@ def _add_line(out: Transcript, obj: object, path: Path, number: int) -> None:
         out.visibility.append(obj.get("vis"))
     elif kind == "call":
         out.calls.append(obj)
+    elif kind == "control":
+        out.controls.append(obj)
     else:
         if out.outcome is not None:
             raise TranscriptError(f"{path}:{number}: a second outcome line")

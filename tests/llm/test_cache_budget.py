@@ -23,9 +23,9 @@ from sandbox.agents.llm.endpoints import Endpoint
 from sandbox.agents.llm.settings import LLMSettings
 from sandbox.config import GameFile, LLMSpec, LoadedConfig
 from sandbox.core.game import Game
-from sandbox.games.registry import get_variant
 from sandbox.fake_llm import FakeLLMServer
 from sandbox.fake_llm.server import PrefixCache, common_prefix
+from sandbox.games.registry import get_variant
 from sandbox.runner import Runner
 from sandbox.transcript import TranscriptWriter, load
 from tests.llm.conftest import FAST_RETRY, llm_spec, make_llm_agent, play_toy, toy_loaded
