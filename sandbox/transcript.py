@@ -186,6 +186,21 @@ class Transcript:
     def finished(self) -> bool:
         return self.outcome is not None
 
+    def agent_at(self, seat: int, seq: int) -> Mapping[str, Any]:
+        """Who controlled ``seat`` when event ``seq`` happened (the agent's own
+        description): the last control line at or before ``seq`` (a take-over or
+        hand-back); else, in a fork, the source's agent for events before the fork
+        point; else the header's agent."""
+        for control in reversed(self.controls):
+            if int(control.get("seat", -1)) == seat and int(control.get("seq", 0)) <= seq:
+                return dict(control.get("to") or {})
+        fork = self.header.get("forked_from")
+        if isinstance(fork, Mapping) and seq < int(fork.get("at") or 0):
+            original = (fork.get("agents") or {}).get(str(seat))
+            if original is not None:
+                return dict(original)
+        return dict((self.header.get("agents") or {}).get(str(seat)) or {})
+
 
 def iter_lines(path: Path) -> Iterator[tuple[int, Any]]:
     """(line number, parsed JSON value, or None if unparseable)."""
