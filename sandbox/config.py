@@ -351,6 +351,27 @@ def check_script(
                 f"{where}: '{unknown[0]}' is not an answer field{of}; "
                 f"allowed: {', '.join([*allowed, *sorted(SCRIPT_KEYS)])}"
             )
+        _check_script_values(where, entry)
+
+
+def _check_script_values(where: str, entry: Mapping[str, Any]) -> None:
+    """What no answer can hold, whatever the game state: a table or a float as a
+    value, a list holding anything but numbers or text, text as the note or the
+    decision name (run would only find these when the entry's turn came)."""
+    for key in ("decision", "note"):
+        if key in entry and not isinstance(entry[key], str):
+            raise ConfigError(f"{where}.{key}: must be text (got {entry[key]!r})")
+    for key, value in entry.items():
+        if key in SCRIPT_KEYS:
+            continue
+        items = value if isinstance(value, list) else [value]
+        if isinstance(value, dict) or any(
+            isinstance(item, dict | list | float) for item in items
+        ):
+            raise ConfigError(
+                f"{where}.{key}: an answer is a number, text, true/false or a list of "
+                f"numbers or text (got {value!r})"
+            )
 
 
 def field_path(loc: Sequence[int | str]) -> str:
