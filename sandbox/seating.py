@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from sandbox.agents.base import Agent, AgentSetupError, seat_seed
+from sandbox.agents.human_seat import HumanAgent
 from sandbox.config import AgentSpec, LoadedConfig, role_matches
 
 __all__ = ["AgentSetupError", "build_agents", "seat_agent", "seat_seed", "spec_for"]
@@ -39,4 +40,6 @@ def seat_agent(loaded: LoadedConfig, spec: AgentSpec, seat: int, game_seed: int)
         agent.attach(seat, game_seed, loaded.variant.name)
     except AgentSetupError as err:
         raise AgentSetupError(f"seat {seat}: {err}") from None
+    if isinstance(agent, HumanAgent):
+        return agent.seated_agent  # the page or prompt itself, as the web run expects
     return agent

@@ -53,6 +53,14 @@ class HumanAgent(Agent):
             )
         self._seat.attach(seat, game_seed, variant)
 
+    @property
+    def seated_agent(self) -> Agent:
+        """The terminal or browser seat itself, once seated (the run's web pages
+        and host panel work with it directly)."""
+        if self._seat is None:
+            raise AgentSetupError("HumanAgent was not seated (attach) yet")
+        return self._seat
+
     async def decide(self, ctx: DecisionContext) -> AgentAnswer:
         if self._seat is None:
             raise AgentSetupError("HumanAgent was not seated (attach) before its first decision")

@@ -182,7 +182,7 @@ def test_rules_on_request_and_the_question_again() -> None:
     game = Game.new(Toy(), ToyConfig(), 4)
     agent, screen = seat_agent("rules\n2\n")
     request = next(r for r in game.pending() if r.seat == 2)
-    ctx = DecisionContext.for_request(game, request, rules_text="RULE T-1: pick a number.")
+    ctx = DecisionContext.for_request(game, request, lambda language: "RULE T-1: pick a number.")
     assert asyncio.run(agent.decide(ctx)).payload == {"pick": 2}
     out = screen.getvalue()
     assert "RULE T-1: pick a number." in out and "'rules' shows the rules" in out

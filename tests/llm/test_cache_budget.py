@@ -46,7 +46,7 @@ async def test_cached_tokens_are_reported_recorded_and_counted(
 ) -> None:
     loaded = toy_loaded(llm_spec(fake, "legal-random"), seats=5)
     with TranscriptWriter(tmp_path / "t.jsonl") as writer:
-        writer.header({"variant": "toy"})
+        writer.header({"variant": "toy", "seed": 1, "roles": {}})
         await play_toy(loaded, writer=writer)
     calls = load(tmp_path / "t.jsonl").calls
     assert len(calls) >= 6
@@ -159,14 +159,14 @@ async def play_killer(loaded: LoadedConfig, tmp_path: Path, seed: int = 3) -> li
     agents = {s: make_llm_agent(loaded, spec, s, seed) for s in game.seats}
     try:
         with TranscriptWriter(tmp_path / "k.jsonl") as writer:
-            writer.header({"variant": "killer"})
+            writer.header({"variant": "killer", "seed": seed, "roles": {}})
             await Runner(game, agents, writer, abort_share=None).run()
     finally:
         await asyncio.gather(*(a.close() for a in agents.values()))
     return load(tmp_path / "k.jsonl").calls
 
 
-WINDOW = 1400  # tokens: the fake's window; late Killer prompts (no rules text) exceed it
+WINDOW = 1600  # tokens: the fake's window; late Killer prompts (no rules text) exceed it
 
 
 async def test_prompt_over_the_window_is_retried_once_with_a_summary(tmp_path: Path) -> None:

@@ -11,6 +11,8 @@ from collections.abc import Iterator
 from importlib import resources
 from importlib.resources.abc import Traversable
 
+from markupsafe import Markup
+
 import sandbox
 from sandbox.agents.llm import prompting
 from sandbox.agents.llm.prompting import (
@@ -19,7 +21,8 @@ from sandbox.agents.llm.prompting import (
     render_prompt,
     render_repair,
 )
-from sandbox.agents.web import render_page
+from sandbox.agents.web.pages import render as render_page_template
+from sandbox.agents.web.words import ui
 from sandbox.core.game import Game
 from sandbox.core.requests import Choice, DecisionRequest
 from sandbox.core.variant import SeatView
@@ -85,7 +88,18 @@ def render_all() -> dict[str, object]:
     names = sorted(shipped(resources.files("sandbox.prompts")))
     for name in names:  # every shipped template loads and compiles
         environment().get_template(name)
-    page = render_page({"seat": 3, "view_html": "<p>the view</p>", "form_html": "<form></form>"})
+    page = render_page_template(
+        "page.html",
+        t=ui("en"),
+        language="en",
+        token="t0k3n",
+        mode="seat",
+        title="Seat 3",
+        boot={"mode": "seat", "t": dict(ui("en"))},
+        view_html=Markup("<p>the view</p>"),
+        form_html=Markup("<form></form>"),
+        end_html=Markup(""),
+    )
     return {
         "sandbox": sandbox.__file__,
         "prompts_root": str(prompting.PROMPTS_DIR),

@@ -33,4 +33,7 @@ def test_the_templates_ship_as_a_resource_package() -> None:
     assert _setuptools()["package-dir"] == {"sandbox.prompts": "prompts"}
     assert (ROOT / "prompts" / "__init__.py").is_file()
     data = _setuptools()["package-data"]
-    assert data == {"sandbox.agents.web_assets": ["*.html"], "sandbox.prompts": ["**/*.j2"]}
+    assert data == {
+        "sandbox.agents.web_assets": ["templates/*.html", "static/*.js", "static/*.css"],
+        "sandbox.prompts": ["**/*.j2"],
+    }

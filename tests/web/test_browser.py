@@ -117,7 +117,10 @@ def test_a_whole_killer_game_through_the_page(page: Any, tmp_path: Path) -> None
         tried_illegal = reloaded = False
         answered = 0
         while request is not None:
-            has_choice = page.query_selector("#decision fieldset[data-kind=choice]") is not None
+            # a vote or a night opinion: its target is required (a speech's structured
+            # claim is an optional choice, so sending nothing there is legal)
+            target = "#decision fieldset[data-kind=choice][data-field=target]"
+            has_choice = page.query_selector(target) is not None
             if has_choice and not tried_illegal:
                 page.click("#send")  # nothing chosen: the referee explains
                 page.wait_for_function("() => document.querySelector('#error').textContent !== ''")

@@ -12,7 +12,6 @@ import pytest
 
 from sandbox.agents.base import FALLBACK_QUIT, FALLBACK_TIMEOUT, Agent, DecisionContext
 from sandbox.agents.human import HumanTerminalAgent
-from sandbox.agents.human_seat import HumanAgent
 from sandbox.agents.simple import RandomAgent
 from sandbox.agents.web.pages import render_form, render_view
 from sandbox.agents.web.run import WebRun, start_run
@@ -220,9 +219,7 @@ def test_config_dispatch_and_one_address_per_series(
                     "agent": [{"kind": "human", "seats": [3], "interface": interface}],
                 }
             )
-            agent = build_agents(loaded, {3: "civilian"}, 1)[3]
-            assert isinstance(agent, HumanAgent)
-            return agent._seat
+            return build_agents(loaded, {3: "civilian"}, 1)[3]
 
         terminal = seated("terminal")
         assert isinstance(terminal, HumanTerminalAgent)
