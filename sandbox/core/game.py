@@ -19,7 +19,6 @@ from sandbox.core.rng import LazyRandom, derive_rng
 from sandbox.core.variant import CoreEnding, Outcome, Result, SeatView, Variant, ViewFold
 from sandbox.core.visibility import Visibility
 
-
 _CORE_EVENTS = (DecisionMade, StepResolved, GameEnded)
 _MISSING = object()
 

@@ -6,6 +6,9 @@ from __future__ import annotations
 
 import hashlib
 import random
+from typing import Any
+
+SeedValue = int | float | str | bytes | bytearray | None
 
 
 def derived_seed(seed: int, *labels: object) -> int:
@@ -26,18 +29,19 @@ class LazyRandom(random.Random):
 
     def __init__(self, seed: int = 0, *labels: object) -> None:
         # No super().__init__: that would seed now (the cost being deferred).
-        self._deferred: tuple[object, ...] | None = (seed, *labels)
+        self._deferred: tuple[int, tuple[object, ...]] | None = (seed, labels)
         self.gauss_next = None  # as random.Random.__init__ sets it
 
     def _seed_now(self) -> None:
         if self._deferred is not None:
-            seed, *labels = self._deferred
+            seed, labels = self._deferred
             self._deferred = None
-            super().seed(derived_seed(int(seed), *labels))  # type: ignore[call-overload]
+            super().seed(derived_seed(seed, *labels))
 
-    def seed(self, *args: object, **kwargs: object) -> None:  # type: ignore[override]
+    # random.Random.seed itself differs from _random.Random.seed in the stubs
+    def seed(self, a: SeedValue = None, version: int = 2) -> None:  # type: ignore[override]
         self._deferred = None
-        super().seed(*args, **kwargs)  # type: ignore[arg-type]
+        super().seed(a, version)
 
     def random(self) -> float:
         self._seed_now()
@@ -47,10 +51,10 @@ class LazyRandom(random.Random):
         self._seed_now()
         return super().getrandbits(k)
 
-    def getstate(self) -> tuple[object, ...]:
+    def getstate(self) -> tuple[Any, ...]:
         self._seed_now()
         return super().getstate()
 
-    def setstate(self, state: tuple[object, ...]) -> None:
+    def setstate(self, state: tuple[Any, ...]) -> None:
         self._deferred = None
-        super().setstate(state)  # type: ignore[arg-type]
+        super().setstate(state)

@@ -13,7 +13,6 @@ import sandbox.games.four_factions.events as ev
 from sandbox.core.events import Event
 from sandbox.games.four_factions.info import FACTIONS, PAIRS, SEATS, Phase, Stage, pair_name
 
-
 _NAMED_PAIRS = tuple((pair, pair_name(pair)) for pair in PAIRS)  # asked every step
 
 
