@@ -112,8 +112,9 @@ class Endless(Toy):
 
     def resolve(self, state: ToyState, config: ToyConfig, answers: Mapping[int, Any],
                 rng: random.Random) -> Iterator[Event]:
-        events = super().resolve(state, config, answers, rng)
-        yield from (e for e in events if not isinstance(e, Out))
+        yield from (
+            e for e in super().resolve(state, config, answers, rng) if not isinstance(e, Out)
+        )
 
 
 class CountingRoles(Toy):
