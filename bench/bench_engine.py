@@ -5,9 +5,10 @@ Prints, per variant:
   Game.pending + Game.validate + Game.submit (the step resolution it triggers
   included), excluding the agents' own thinking time;
 - full games per second with random seats and with baseline seats (agents'
-  time included), using the variant's default config.
+  time included), using the variant's default config: by the wall clock and by
+  the process's CPU time (steadier on a shared machine).
 
-Run:  .venv/bin/python bench/bench_engine.py [--games N]
+Run:  taskset -c 0 .venv/bin/python bench/bench_engine.py [--games N]
 No timing is asserted anywhere; this only reports.
 """
 
@@ -20,13 +21,12 @@ import statistics
 import sys
 import time
 from collections.abc import Callable
-from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from sandbox.agents.base import Agent, DecisionContext, decide_now
+from sandbox.agents.base import Agent, DecisionContext, decide_now, rules_book
 from sandbox.agents.simple import RandomAgent
 from sandbox.core.game import Game
 from sandbox.core.variant import Variant
@@ -43,6 +43,7 @@ def play(
     """One game; returns the referee's seconds per decision."""
     game = Game.new(variant, config, seed)
     agents = {s: make(seed * 100 + s) for s in game.seats}
+    rules = rules_book(game)  # one per game, as the runner does
     costs: list[float] = []
     while not game.over:
         t0 = time.perf_counter()
@@ -58,8 +59,9 @@ def play(
                 finally:
                     acc[0] += time.perf_counter() - t
 
-            # the referee's own view, with a dry-run check that is timed as well
-            ctx = replace(DecisionContext.for_request(game, request), validate=validate)
+            # the seat's context as the runner builds it, its dry-run check timed as well
+            ctx = DecisionContext.for_request(game, request, rules)
+            ctx.validate = validate
             answer = _answer(agents[request.seat], ctx)
             t1 = time.perf_counter()
             if answer.payload is None:
@@ -87,17 +89,17 @@ def bench(name: str, games: int) -> None:
         if make is None:
             print(f"{name:14s} {kind:8s} (no bot)")
             continue
-        start = time.perf_counter()
+        start, cpu_start = time.perf_counter(), time.process_time()
         decisions = 0
         for seed in range(games):
             costs = play(variant, config, seed, make)
             decisions += len(costs)
             if kind == "random":
                 per_decision += costs
-        elapsed = time.perf_counter() - start
+        elapsed, cpu = time.perf_counter() - start, time.process_time() - cpu_start
         print(
             f"{name:14s} {kind:8s} {games / elapsed:8.1f} games/s  "
-            f"({decisions / games:.0f} decisions/game)"
+            f"{games / cpu:8.1f} games/s of CPU  ({decisions / games:.0f} decisions/game)"
         )
     us = sorted(c * 1e6 for c in per_decision)
     p90 = us[int(len(us) * 0.9)]

@@ -16,28 +16,44 @@ from sandbox.agents.base import (
     seat_seed,
 )
 from sandbox.core.errors import IllegalDecision
-from sandbox.core.requests import Choice, DecisionRequest, MultiChoice, Text
+from sandbox.core.requests import Choice, DecisionRequest, MultiChoice, Scalar, Text
 
 RANDOM_TRIES = 64
 
 
-def draw_payload(request: DecisionRequest, rng: random.Random) -> dict[str, Any]:
-    """One uniform draw over each field's legal values (shape-legal, not rule-checked)."""
+def draw_payload(
+    request: DecisionRequest, rng: random.Random, *, disjoint: bool = False
+) -> dict[str, Any]:
+    """One uniform draw over each field's legal values (shape-legal, not rule-checked).
+
+    ``disjoint``: lists over the same options never share a value (a later list
+    draws its size and its values from what the earlier ones left), as Killer's
+    claims require of the accused and vouched seats (KG-14); the random seat uses
+    it so that it rarely has to redraw. Without it the draws are as they always
+    were (seeded tests and goldens depend on them)."""
     payload: dict[str, Any] = {}
+    named: dict[tuple[Scalar, ...], list[Scalar]] = {}  # options -> values drawn so far
     for f in request.fields:
         if isinstance(f, Choice):
             payload[f.name] = rng.choice(f.legal())
         elif isinstance(f, MultiChoice):
-            k = rng.randint(0, min(f.max_items, len(f.options)))
-            payload[f.name] = rng.sample(list(f.options), k)
+            pool = list(f.options)
+            if disjoint:
+                drawn = named.setdefault(f.options, [])
+                pool = [o for o in pool if o not in drawn]
+            k = rng.randint(0, min(f.max_items, len(pool)))
+            payload[f.name] = rng.sample(pool, k)
+            if disjoint:
+                drawn += payload[f.name]
         elif isinstance(f, Text):
             payload[f.name] = f"(seat {request.seat} says nothing of note)"
     return payload
 
 
 class RandomAgent(Agent):
-    """Uniform over the legal options, seeded per seat. Redraws until the referee
-    accepts (some rules tie fields together); falls back after RANDOM_TRIES."""
+    """Uniform over the legal options, seeded per seat; lists over the same options
+    are drawn disjoint (``draw_payload``). Redraws until the referee accepts (some
+    rules tie fields together); falls back after RANDOM_TRIES."""
 
     kind = "random"
     replayable = True
@@ -53,7 +69,7 @@ class RandomAgent(Agent):
 
     async def decide(self, ctx: DecisionContext) -> AgentAnswer:
         for _ in range(RANDOM_TRIES):
-            payload = draw_payload(ctx.request, self.rng)
+            payload = draw_payload(ctx.request, self.rng, disjoint=True)
             try:
                 return AgentAnswer(ctx.validate(payload))
             except IllegalDecision:

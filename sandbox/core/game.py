@@ -15,9 +15,12 @@ from pydantic import BaseModel
 from sandbox.core.errors import GameOver, UnknownRequest
 from sandbox.core.events import DecisionMade, Event, GameEnded, StepResolved, freeze
 from sandbox.core.requests import DecisionRequest, Payload, check_shape
-from sandbox.core.rng import derive_rng
+from sandbox.core.rng import LazyRandom, derive_rng
 from sandbox.core.variant import CoreEnding, Outcome, Result, SeatView, Variant, ViewFold
 from sandbox.core.visibility import Visibility
+
+_CORE_EVENTS = (DecisionMade, StepResolved, GameEnded)
+_MISSING = object()
 
 
 class Game:
@@ -36,6 +39,9 @@ class Game:
         self.ended: GameEnded | None = None
         # seat -> (incremental view fold, index of the next event to feed it)
         self._folds: dict[int, tuple[ViewFold, int]] = {}
+        # request id -> (the dict `validate` returned, its items then): a submit of
+        # that very dict, unchanged, in the same state needs no second check
+        self._checked: dict[str, tuple[dict[str, Any], tuple[tuple[str, Any], ...]]] = {}
 
     # ------------------------------------------------------------------ build
     @classmethod
@@ -82,7 +88,10 @@ class Game:
 
     def pending(self) -> tuple[DecisionRequest, ...]:
         """The requests still waiting for an answer, in seat order."""
-        return tuple(r for r in self.requests() if r.seat not in self._answers)
+        answers = self._answers
+        if not answers:
+            return self.requests()
+        return tuple(r for r in self.requests() if r.seat not in answers)
 
     def view(self, seat: int) -> SeatView:
         """What ``seat`` may know now: folded from the events visible to it only."""
@@ -120,7 +129,9 @@ class Game:
     # --------------------------------------------------------------- decide
     def validate(self, request_id: str, payload: object) -> dict[str, Any]:
         """Check an answer without recording it; return it normalised."""
-        return self._validate(self._open(request_id), payload)
+        normalised = self._validate(self._open(request_id), payload)
+        self._checked[request_id] = (normalised, tuple(normalised.items()))
+        return normalised
 
     def submit(self, request_id: str, payload: object, note: str = "") -> list[Event]:
         """Record a valid answer; resolve the step once every answer is in.
@@ -129,7 +140,9 @@ class Game:
         recorded) when the answer breaks a rule.
         """
         request = self._open(request_id)
-        normalised = self._validate(request, payload)
+        normalised = self._already_checked(request_id, payload)
+        if normalised is None:
+            normalised = self._validate(request, payload)
         made = DecisionMade(request.seat, request.id, request.decision, normalised, note)
         return self._accept(made)
 
@@ -164,21 +177,39 @@ class Game:
         raise UnknownRequest(f"request {request_id} is not open; open requests: {open_ids}")
 
     def _validate(self, request: DecisionRequest, payload: object) -> dict[str, Any]:
-        normalised = dict(freeze(check_shape(request, payload)))
+        normalised = check_shape(request, payload)  # a new dict, its values frozen
         self.variant.check(self.state, request, normalised)
         return normalised
+
+    def _already_checked(self, request_id: str, payload: object) -> dict[str, Any] | None:
+        """A copy of ``payload`` if it is the very dict ``validate`` returned for this
+        request since the last event, with the same keys and the same value objects
+        (values are immutable once normalised): the check would pass again, since it
+        depends only on the state, the request and the payload. Else None."""
+        checked = self._checked.get(request_id)
+        if checked is None or payload is not checked[0]:
+            return None
+        returned, items = checked
+        if len(returned) != len(items):
+            return None
+        for key, value in items:
+            if returned.get(key, _MISSING) is not value:
+                return None
+        return dict(items)  # the event never shares a dict the seat holds
 
     def _accept(self, made: DecisionMade) -> list[Event]:
         start = len(self.events)
         self._record(made)
-        if not self.pending():
+        requests, answers = self.requests(), self._answers
+        # fewer answers than requests: one is surely open (no scan needed)
+        if len(answers) >= len(requests) and all(r.seat in answers for r in requests):
             self._resolve_step()
             self._advance()
         return self.events[start:]
 
     def _resolve_step(self) -> None:
         answers = dict(self._answers)
-        rng = derive_rng(self.seed, "step", self.step)
+        rng = LazyRandom(self.seed, "step", self.step)  # = derive_rng(...), seeded on use
         for event in self.variant.resolve(self.state, self.config, answers, rng):
             self._record(event)
         self._record(StepResolved(self.step))
@@ -204,10 +235,14 @@ class Game:
     def _record(self, event: Event) -> None:
         self.events.append(event)
         self._vis.append(event.visibility())
+        if self._checked:
+            self._checked = {}  # the state changes: earlier checks no longer hold
         self._fold_core(event)
         self.variant.apply(self.state, event)
 
     def _fold_core(self, event: Event) -> None:
+        if not isinstance(event, _CORE_EVENTS):
+            return  # most events are the variant's: one check, not three
         if isinstance(event, DecisionMade):
             self._answers[event.seat] = event.payload
         elif isinstance(event, StepResolved):

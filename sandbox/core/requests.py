@@ -16,7 +16,6 @@ from dataclasses import dataclass
 from typing import Any
 
 from sandbox.core.errors import IllegalDecision
-from sandbox.core.events import freeze
 
 Scalar = int | str | bool | None
 Payload = Mapping[str, Any]
@@ -117,11 +116,11 @@ def check_shape(request: DecisionRequest, payload: object) -> dict[str, Any]:
 
     Raises :class:`IllegalDecision` naming the field and its legal values.
     """
-    if not isinstance(payload, Mapping):
+    if type(payload) is not dict and not isinstance(payload, Mapping):  # dict: the usual
         raise IllegalDecision(request.rule, "The answer must be a JSON object.", _legal(request))
     names = {f.name for f in request.fields}
-    extra = sorted(set(payload) - names)
-    if extra:
+    if not payload.keys() <= names:
+        extra = sorted(set(payload) - names)
         raise IllegalDecision(
             request.rule,
             f"Unknown field(s) {extra}; expected exactly {sorted(names)}.",
@@ -147,7 +146,8 @@ def _check_field(rule: str, f: Field, value: object) -> Any:
         return value
     if isinstance(f, MultiChoice):
         return _check_multi(rule, f, value)
-    if not _is_member(value, f.legal()):
+    # legal() is the options plus None when nullable; None is None's only value
+    if not (f.nullable and value is None) and not _is_member(value, f.options):
         raise IllegalDecision(
             rule, f"Field '{f.name}' = {value!r} is not allowed.", {f.name: f.legal()}
         )
@@ -166,12 +166,33 @@ def _check_multi(rule: str, f: MultiChoice, value: object) -> tuple[Any, ...]:
         raise IllegalDecision(
             rule, f"Field '{f.name}' must hold at most {f.max_items} distinct values."
         )
-    return tuple(freeze(list(value)))
+    return tuple(value)  # members of the options: scalars, already frozen
 
 
 def _is_member(value: object, options: tuple[Scalar, ...]) -> bool:
-    # bool is an int subclass: True must not pass for seat 1.
-    return any(type(value) is type(o) and value == o for o in options)
+    # bool is an int subclass: True must not pass for seat 1, so the type counts too.
+    try:
+        return (type(value), value) in _typed(options)
+    except TypeError:  # something unhashable: compare one by one, as defined
+        return any(type(value) is type(o) and value == o for o in options)
+
+
+# id(options) -> (options, their (type, value) pairs). Holding the tuple keeps its
+# id from being reused, so an id found here is that very tuple. A request's options
+# are asked again for every redraw, its dry run and its submit.
+_TYPED: dict[int, tuple[tuple[Scalar, ...], frozenset[tuple[type, Scalar]]]] = {}
+_TYPED_MAX = 1024
+
+
+def _typed(options: tuple[Scalar, ...]) -> frozenset[tuple[type, Scalar]]:
+    cached = _TYPED.get(id(options))
+    if cached is not None:
+        return cached[1]
+    if len(_TYPED) >= _TYPED_MAX:
+        _TYPED.clear()  # bounded: old steps' options are not asked again
+    typed = frozenset((type(o), o) for o in options)
+    _TYPED[id(options)] = (options, typed)
+    return typed
 
 
 def _legal(request: DecisionRequest) -> dict[str, tuple[Scalar, ...]]:

@@ -6,8 +6,55 @@ from __future__ import annotations
 
 import hashlib
 import random
+from typing import Any
+
+SeedValue = int | float | str | bytes | bytearray | None
+
+
+def derived_seed(seed: int, *labels: object) -> int:
+    """The integer seed of the generator for ``(seed, *labels)``."""
+    digest = hashlib.sha256(repr((seed, *labels)).encode()).digest()
+    return int.from_bytes(digest[:8], "big")
 
 
 def derive_rng(seed: int, *labels: object) -> random.Random:
-    digest = hashlib.sha256(repr((seed, *labels)).encode()).digest()
-    return random.Random(int.from_bytes(digest[:8], "big"))
+    return random.Random(derived_seed(seed, *labels))
+
+
+class LazyRandom(random.Random):
+    """The generator ``derive_rng(seed, *labels)`` would give, seeded on its first
+    draw: seeding a Mersenne Twister costs more than most steps' resolution, and
+    most steps draw nothing. Every draw of ``random.Random`` goes through
+    ``random()`` or ``getrandbits()``, so the draws are exactly the eager ones."""
+
+    def __init__(self, seed: int = 0, *labels: object) -> None:
+        # No super().__init__: that would seed now (the cost being deferred).
+        self._deferred: tuple[int, tuple[object, ...]] | None = (seed, labels)
+        self.gauss_next = None  # as random.Random.__init__ sets it
+
+    def _seed_now(self) -> None:
+        if self._deferred is not None:
+            seed, labels = self._deferred
+            self._deferred = None
+            super().seed(derived_seed(seed, *labels))
+
+    # random.Random.seed itself differs from _random.Random.seed in the stubs
+    def seed(self, a: SeedValue = None, version: int = 2) -> None:  # type: ignore[override]
+        self._deferred = None
+        super().seed(a, version)
+
+    def random(self) -> float:
+        self._seed_now()
+        return super().random()
+
+    def getrandbits(self, k: int, /) -> int:
+        self._seed_now()
+        return super().getrandbits(k)
+
+    def getstate(self) -> tuple[Any, ...]:
+        self._seed_now()
+        return super().getstate()
+
+    def setstate(self, state: tuple[Any, ...]) -> None:
+        self._deferred = None
+        super().setstate(state)

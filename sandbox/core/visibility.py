@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Literal
 
 Scope = Literal["public", "seats", "referee"]
@@ -40,4 +41,13 @@ REFEREE = Visibility("referee")
 
 def only(*seats: int) -> Visibility:
     """Visible to exactly these seats (and the referee)."""
+    if len(seats) == 1 and type(seats[0]) is int:
+        return _only_one(seats[0])
     return Visibility("seats", frozenset(seats))
+
+
+@lru_cache(maxsize=256)
+def _only_one(seat: int) -> Visibility:
+    """One seat's audience (each seat's own decisions and cards), built once: a
+    Visibility is immutable, so every event of that seat may share it."""
+    return Visibility("seats", frozenset((seat,)))

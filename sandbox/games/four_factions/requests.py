@@ -21,6 +21,11 @@ FALLBACKS: dict[str, dict[str, object]] = {
     Decision.ATTACK: {"target": None},
 }
 DEFAULT_LOADOUT = ("rock", "anti-rock")  # first fighting night; later: last night's
+# Fields whose options never change, built once (requests are rebuilt every step).
+AM = Choice("am", FACTIONS, "the one faction you say you are; you deny the other three")
+WEAPON = Choice("weapon", WEAPONS, "your weapon for both halves of tonight")
+SHIELD = Choice("shield", SHIELDS, "your shield for both halves of tonight")
+FACTION = Choice("faction", FACTIONS, "a faction the target denied on day 1")
 
 
 def open_requests(state: FFState, step: int) -> tuple[DecisionRequest, ...]:
@@ -45,14 +50,12 @@ def _others(state: FFState, seat: int) -> tuple[int, ...]:
 
 def _day_request(state: FFState, step: int, seat: int) -> tuple[DecisionRequest, ...]:
     if state.stage == Stage.PROOFS:
-        am = Choice("am", FACTIONS, "the one faction you say you are; you deny the other three")
         text = "Give your four proofs: say which one faction you are (three 'am not', one 'am')."
-        return (_request(step, seat, Decision.PROOFS, "FF-13", text, am, SPEECH),)
+        return (_request(step, seat, Decision.PROOFS, "FF-13", text, AM, SPEECH),)
     if state.stage == Stage.ACCUSATION:
         target = Choice("target", _others(state, seat), "a living other seat you accuse")
-        faction = Choice("faction", FACTIONS, "a faction the target denied on day 1")
         text = "Accuse a living seat of belonging to a faction it denied on day 1."
-        return (_request(step, seat, Decision.ACCUSATION, "FF-14", text, target, faction, SPEECH),)
+        return (_request(step, seat, Decision.ACCUSATION, "FF-14", text, target, FACTION, SPEECH),)
     if state.stage == Stage.PROTECTION:
         options = tuple(s for s in _others(state, seat) if s in state.claims)
         if not options:
@@ -65,10 +68,8 @@ def _day_request(state: FFState, step: int, seat: int) -> tuple[DecisionRequest,
 
 
 def _loadout(step: int, seat: int) -> DecisionRequest:
-    weapon = Choice("weapon", WEAPONS, "your weapon for both halves of tonight")
-    shield = Choice("shield", SHIELDS, "your shield for both halves of tonight")
     text = "Choose tonight's weapon and shield; both hold for the whole night."
-    return _request(step, seat, Decision.LOADOUT, "FF-5", text, weapon, shield)
+    return _request(step, seat, Decision.LOADOUT, "FF-5", text, WEAPON, SHIELD)
 
 
 def _attacks(state: FFState, step: int) -> tuple[DecisionRequest, ...]:

@@ -13,6 +13,8 @@ import sandbox.games.four_factions.events as ev
 from sandbox.core.events import Event
 from sandbox.games.four_factions.info import FACTIONS, PAIRS, SEATS, Phase, Stage, pair_name
 
+_NAMED_PAIRS = tuple((pair, pair_name(pair)) for pair in PAIRS)  # asked every step
+
 
 @dataclass
 class FFState:
@@ -57,11 +59,11 @@ class FFState:
 
     def undecided_pairs(self) -> list[tuple[str, str]]:
         """Pairs the referee has not settled yet (FF-26, checked per half)."""
-        return [p for p in PAIRS if pair_name(p) not in self.settled_pairs]
+        return [p for p, name in _NAMED_PAIRS if name not in self.settled_pairs]
 
     def unannounced_pairs(self) -> list[tuple[str, str]]:
         """Pairs whose result has not been announced publicly (at dawn)."""
-        return [p for p in PAIRS if pair_name(p) not in self.pair_results]
+        return [p for p, name in _NAMED_PAIRS if name not in self.pair_results]
 
     def faction_alive(self, faction: str) -> bool:
         return any(self.faction[s] == faction for s in self.alive)

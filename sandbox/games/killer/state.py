@@ -54,10 +54,14 @@ class KillerState:
     day_limit_hit: bool = False
 
     def living(self, role: str | None = None) -> list[int]:
-        return sorted(s for s in self.alive if role is None or self.roles[s] == role)
+        if role is None:
+            return sorted(self.alive)
+        roles = self.roles
+        return sorted(s for s in self.alive if roles[s] == role)
 
     def side_count(self, role: str) -> int:
-        return len(self.living(role))
+        roles = self.roles  # counted, not listed: asked after every event (KG-12)
+        return sum(1 for s in self.alive if roles[s] == role)
 
 
 def fold(state: KillerState, event: Event) -> None:
