@@ -222,25 +222,26 @@ def _outcome_divergence(transcript: Transcript, game: Game) -> str | None:
     return None
 
 
-def counters_of(transcript: Transcript, events: Sequence[Event]) -> RunStats:
-    """The run's counters as the recorded lines give them: decisions, fallbacks (per
-    seat and reason), calls, tokens, cost, and repairs (a decision's repairs are the
-    highest repair turn among its calls)."""
+def counters_of(
+    transcript: Transcript,
+    events: Sequence[Event],
+    calls: Sequence[Mapping[str, Any]] | None = None,
+) -> RunStats:
+    """The run's counters as the recorded lines give them: decisions and fallbacks
+    (per seat and reason) from ``events``; calls, tokens, cost and repairs from the
+    call lines (``calls``, else every call line of the file: a call that was made
+    and paid for counts, even one whose decision was asked again after a resume).
+    A repair is a repair turn: a call line of repair turn > 0 on its first attempt."""
     stats = RunStats()
-    ids = set()
     for event in events:
         if isinstance(event, DecisionMade):
-            ids.add(event.request_id)
             stats.decisions += 1
             if event.fallback:
                 stats.count_fallback(event.seat, event.fallback_reason)
-    repairs: dict[str, int] = {}
-    for call in transcript.calls:
-        request_id = str(call.get("request_id"))
-        if request_id in ids:
-            stats.add_call(call)
-            repairs[request_id] = max(int(call.get("repair") or 0), repairs.get(request_id, 0))
-    stats.repairs = sum(repairs.values())
+    for call in transcript.calls if calls is None else calls:
+        stats.add_call(call)
+        if int(call.get("repair") or 0) > 0 and int(call.get("attempt") or 1) == 1:
+            stats.repairs += 1
     return stats
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping, Sequence
 from pathlib import Path
+from typing import Any
 
 from pydantic import BaseModel
 
@@ -150,7 +151,7 @@ async def fork_async(
             if int(control.get("seq", at)) < at:
                 writer.control({k: v for k, v in control.items() if k != "type"})
         outcome, stats = await continue_game(game, loaded, agents, writer, at, hooks)
-        total = counters_of(transcript, prefix) + stats
+        total = counters_of(transcript, prefix, _calls_of(transcript, prefix)) + stats
         writer.outcome(outcome_line(outcome, total))
     return GameRecord(target, variant.name, seed, roles, outcome, total, game.state, config)
 
@@ -195,8 +196,12 @@ def config_differences(original: BaseModel, other: BaseModel) -> list[str]:
     return out
 
 
-def _copy_calls(transcript: Transcript, prefix: Sequence[Event], writer: TranscriptWriter) -> None:
+def _calls_of(transcript: Transcript, prefix: Sequence[Event]) -> list[dict[str, Any]]:
+    """The call lines of the decisions a fork keeps (the ones it copies)."""
     ids = {e.request_id for e in prefix if isinstance(e, DecisionMade)}
-    for call in transcript.calls:
-        if call.get("request_id") in ids:
-            writer.call({k: v for k, v in call.items() if k != "type"})
+    return [call for call in transcript.calls if call.get("request_id") in ids]
+
+
+def _copy_calls(transcript: Transcript, prefix: Sequence[Event], writer: TranscriptWriter) -> None:
+    for call in _calls_of(transcript, prefix):
+        writer.call({k: v for k, v in call.items() if k != "type"})
