@@ -20,18 +20,8 @@ from tests.analysis.builders import (
     KILLER_WHO,
     write_transcript,
 )
+from tests.chromium import CHROMIUM, CHROMIUM_ARGS, require_chromium
 from tests.study.test_study_run import study_file
-
-CHROMIUM_ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
 
 
 def invoke(*args: str) -> Any:
@@ -179,13 +169,13 @@ def test_a_zero_rate_never_gets_a_zero_width_interval(tmp_path: Path) -> None:
     assert figures["by_contestant"]["P"]["police"]["ci95"][1] > 0.5
 
 
-@pytest.mark.skipif(not Path("/usr/bin/chromium").exists(), reason="chromium is not installed")
 @pytest.mark.parametrize("which", ["study", "batch"])
 def test_report_renders_in_headless_chromium(
     which: str, study_folder: Path, batch_folder: Path, tmp_path: Path
 ) -> None:
     from playwright.sync_api import sync_playwright
 
+    require_chromium()
     folder = study_folder if which == "study" else batch_folder
     out = tmp_path / "report.html"
     result = invoke("report", str(folder), "--out", str(out))
@@ -194,7 +184,7 @@ def test_report_renders_in_headless_chromium(
     board = read_csv(out.with_suffix(".leaderboard.csv"))
     requested: list[str] = []
     with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path="/usr/bin/chromium", args=CHROMIUM_ARGS)
+        browser = p.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
         try:
             page = browser.new_page()
             page.on("request", lambda r: requested.append(r.url))

@@ -11,7 +11,6 @@ missing browser fails the test.
 
 from __future__ import annotations
 
-import os
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -22,26 +21,14 @@ from sandbox.core.game import Game
 from sandbox.games.registry import get_variant
 from sandbox.render.site import game_page, write_site
 from sandbox.transcript import Transcript, load
+from tests.chromium import CHROMIUM, require_chromium
+from tests.chromium import CHROMIUM_ARGS as ARGS
 from tests.prompts.audit import find_leaks, forbidden
 from tests.render.games import cut, played_transcript, with_speech
 
-CHROMIUM = Path("/usr/bin/chromium")
-ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
 SHOTS = Path(__file__).parent / "screenshots"
 
-if not CHROMIUM.exists():
-    if os.environ.get("CI") == "true":
-        pytest.fail("CI: /usr/bin/chromium is missing (.ci/run installs it)", pytrace=False)
-    pytest.skip("no /usr/bin/chromium on this machine", allow_module_level=True)
+require_chromium()
 
 sync_api = pytest.importorskip("playwright.sync_api")
 

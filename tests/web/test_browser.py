@@ -9,7 +9,6 @@ main screens go to build/screenshots/.
 
 from __future__ import annotations
 
-import os
 import shutil
 import tomllib
 from collections.abc import Iterator
@@ -20,37 +19,25 @@ import pytest
 
 from sandbox.agents.web.run import WebRun, start_run
 from sandbox.config import parse_config
+from tests.chromium import CHROMIUM, require_chromium
+from tests.chromium import CHROMIUM_ARGS as ARGS
 from tests.web.helpers import SessionThread, other_token, quiet
 from tests.web.test_control import PanelGame, host_client
 
 ROOT = Path(__file__).resolve().parents[2]
 SHOTS = ROOT / "build" / "screenshots"
-CHROMIUM = "/usr/bin/chromium"
-ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
 HOSTILE = "I am a civilian. <script>window.pwned = 1</script><b>bold</b>"
 STEP_MS = 15_000
 
 playwright_api = pytest.importorskip("playwright.sync_api")
 
-if not Path(CHROMIUM).exists():  # .ci/run installs it; under CI these tests never skip
-    if os.environ.get("CI"):
-        raise RuntimeError(f"{CHROMIUM} is missing and CI is set: the browser tests must run")
-    pytest.skip(f"{CHROMIUM} is not installed", allow_module_level=True)
+require_chromium()
 
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
     with playwright_api.sync_playwright() as driver:
-        launched = driver.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        launched = driver.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
         yield launched
         launched.close()
 
@@ -239,4 +226,4 @@ def _seat_url(web: WebRun, seat: int) -> str:
 
 
 def test_chromium_is_debians() -> None:
-    assert shutil.which("chromium") == CHROMIUM
+    assert shutil.which("chromium") == str(CHROMIUM)
