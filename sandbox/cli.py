@@ -25,12 +25,13 @@ from typer.core import TyperGroup
 
 from sandbox.agents.base import AgentSetupError
 from sandbox.agents.simple import ScriptError
+from sandbox.backends import Backend, BackendError, BackendOptions, backend_for
+from sandbox.backends.limits import parse_limits
 from sandbox.batch import (
     BatchResult,
     GameResult,
     first_seed,
     jobs_for,
-    run_batch,
     seats_a_human,
     summary_of,
     uses_local_model,
@@ -342,6 +343,25 @@ def batch(
     ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="print one JSON object only")] = False,
     quiet: Annotated[bool, typer.Option(help="no progress bar")] = False,
+    backend: Annotated[
+        str, typer.Option(help="local (this machine) or ray (a Ray cluster)")
+    ] = "local",
+    address: Annotated[
+        str | None, typer.Option(help="ray: auto or ray://host:port (default: start Ray here)")
+    ] = None,
+    transcripts: Annotated[
+        str, typer.Option(help="ray: send (back to this machine) or shared (--out seen by all)")
+    ] = "send",
+    limit: Annotated[
+        list[str] | None,
+        typer.Option(help="ray: KEY=N calls in flight cluster-wide (KEY: provider or model)"),
+    ] = None,
+    rpm: Annotated[
+        list[str] | None, typer.Option(help="ray: KEY=N requests per minute cluster-wide")
+    ] = None,
+    max_cost: Annotated[
+        float | None, typer.Option(min=0, help="ray: start no game once this many USD are spent")
+    ] = None,
 ) -> None:
     """Play N independent games with seeds S..S+N-1, in parallel if asked; summarise."""
     err = Console(stderr=True, highlight=False)
@@ -354,16 +374,49 @@ def batch(
     start = first_seed(loaded, seed)
     seeds = list(range(start, start + games))
     workers = worker_count(jobs)
-    if workers > 1 and uses_local_model(loaded):
+    if workers > 1 and uses_local_model(loaded) and backend == "local":
         err.print("note: a local model answers one request at a time; playing with --jobs 1")
         workers = 1
     work = jobs_for(loaded, seeds, target)
+    chosen = _start_backend(backend, jobs if backend == "ray" else workers, address, transcripts,
+                            limit, rpm, max_cost)
     with _batch_progress(err, games, show=not (as_json or quiet)) as on_result:
-        result = run_batch(work, workers, on_result)
+        result = chosen.run(work, on_result)
+    chosen.close()
+    _backend_notes(chosen, err)
     _batch_report(result, config, seeds, as_json)
     if not as_json:
         print(f"{len(result.finished)} of {games} games finished; transcripts in {target}")
     _batch_exit(result, games, err)
+
+
+def _start_backend(
+    name: str,
+    workers: int,
+    address: str | None,
+    transcripts: str,
+    limit: list[str] | None,
+    rpm: list[str] | None,
+    max_cost: float | None,
+) -> Backend:
+    """The chosen backend, started (a Ray cluster joined); bad choices are one line."""
+    try:
+        limits = parse_limits(limit or [], rpm or [])
+        options = BackendOptions(name, workers, address, transcripts, limits, max_cost)
+        chosen = backend_for(options)
+        chosen.start()
+    except BackendError as err:
+        fail(str(err))
+    return chosen
+
+
+def _backend_notes(chosen: Backend, err: Console) -> None:
+    """What a backend did beyond the results: games resumed after a lost worker, a cost cap."""
+    for ident in getattr(chosen, "resumed", []):
+        err.print(f"note: game {ident} was resumed on another worker after its worker was lost")
+    stopped = getattr(chosen, "stopped", None)
+    if stopped:
+        err.print(f"note: no further game started: {stopped}")
 
 
 @contextmanager

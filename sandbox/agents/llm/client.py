@@ -27,6 +27,7 @@ from tenacity import (
 from sandbox.agents.llm.endpoints import Endpoint
 from sandbox.agents.llm.provider import litellm_module
 from sandbox.agents.llm.secrets import redact_text
+from sandbox.backends.gate import call_slot
 
 TRANSIENT = (
     "RateLimitError",
@@ -153,7 +154,11 @@ class ModelClient:
     ) -> str:
         record = new_record(self.endpoint.model, messages, attempt, repair)
         calls.append(record)
-        async with model_semaphore(self.endpoint.model, self.concurrency):
+        # The process's own limit first, then the cluster-wide gate (no-op by default).
+        async with (
+            model_semaphore(self.endpoint.model, self.concurrency),
+            call_slot(self.endpoint.model),
+        ):
             started = time.perf_counter()
             try:
                 response = await litellm_module().acompletion(**self._kwargs(messages))
