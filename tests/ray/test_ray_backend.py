@@ -37,6 +37,7 @@ FAKE = """
 variant = "killer"
 [rules]
 players = 11
+day_limit = 2                 # KG-12: short games keep the suite fast
 [default_agent]
 kind = "llm"
 model = "fake/legal-random"
@@ -57,6 +58,7 @@ SHARED_FAKE = """
 variant = "killer"
 [rules]
 players = 11
+day_limit = 2                 # KG-12: short games keep the suite fast
 [default_agent]
 kind = "llm"
 model = "fake/legal-random"
