@@ -414,6 +414,9 @@ def _backend_notes(chosen: Backend, err: Console) -> None:
     """What a backend did beyond the results: games resumed after a lost worker, a cost cap."""
     for ident in getattr(chosen, "resumed", []):
         err.print(f"note: game {ident} was resumed on another worker after its worker was lost")
+    spent = getattr(chosen, "spent", None)
+    if spent is not None:
+        err.print(f"{chosen.name}: the games' calls cost ${spent:.4f}")
     stopped = getattr(chosen, "stopped", None)
     if stopped:
         err.print(f"note: no further game started: {stopped}")

@@ -334,7 +334,11 @@ class RayBackend:
         ray = ray_module()
 
         if not ray.is_initialized():
-            quiet: dict[str, Any] = {"include_dashboard": False, "logging_level": "ERROR"}
+            quiet: dict[str, Any] = {
+                "include_dashboard": False,
+                "logging_level": "ERROR",
+                "log_to_driver": False,  # a game's failure comes back in its result
+            }
             try:
                 if self.options.address is None:
                     cpus = self.options.workers if self.options.workers > 1 else None
