@@ -478,6 +478,7 @@ class RayBackend:
 
         ident = game_ident(job)
         if outcome.data is not None and outcome.name is not None:
+            Path(job.out).mkdir(parents=True, exist_ok=True)  # as a local game would
             (Path(job.out) / outcome.name).write_bytes(outcome.data)
         ray.get(self.tracker.forget.remote(ident))
         self.spent += outcome.cost
@@ -501,6 +502,7 @@ class RayBackend:
             partial = ray.get(self.tracker.partial.remote(ident))
             target = Path(job.out) / partial[0] if partial else None
             if partial and target is not None:
+                target.parent.mkdir(parents=True, exist_ok=True)
                 target.write_bytes(partial[1])
         ray.get(self.tracker.forget.remote(ident))
         return str(target) if target is not None else None
