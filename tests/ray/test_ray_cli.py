@@ -94,3 +94,18 @@ def test_the_cost_cap_holds_new_games_but_finishes_lost_ones() -> None:
     assert not backend._may_start(0)  # a new game: held back
     assert backend._may_start(1)  # a lost game's next attempt: finished anyway
     assert backend.stopped == "cost cap $0.5000 reached ($0.7500 spent)"
+
+
+SCALE = sorted((Path(__file__).resolve().parents[2] / "configs" / "scale").glob("*.toml"))
+
+
+@pytest.mark.parametrize("path", SCALE, ids=[p.name for p in SCALE])
+def test_scale_recipes_are_valid_game_files(path: Path) -> None:
+    result = invoke("validate", str(path))
+    assert result.exit_code == 0, result.stderr
+    assert result.stdout.startswith(f"ok: {path}")
+    assert "variant: killer" in result.stdout
+
+
+def test_there_are_scale_recipes() -> None:
+    assert {p.name for p in SCALE} >= {"killer_vllm.toml", "killer_llamacpp.toml"}
