@@ -19,6 +19,7 @@ from sandbox.backends.limits import parse_limits
 from sandbox.backends.ray_backend import STAGING, RayBackend
 from sandbox.batch import BatchResult, jobs_for
 from sandbox.fake_llm import FakeLLMServer
+from sandbox.session import resume
 from tests.ray.conftest import by_seed, comparable, events_of, loaded_of, play_local, play_ray
 
 pytestmark = pytest.mark.usefixtures("cluster")
@@ -201,3 +202,32 @@ def test_the_limiter_caps_calls_to_one_provider_across_workers(
     assert all(r.finished for r in batch.results)
     assert slow_fake.max_in_flight == 3  # reached, never passed, across both workers
     assert backend.peaks() == {"openai": 3}
+
+
+def test_ctrl_c_stops_the_batch_with_resumable_transcripts(
+    tmp_path: Path, slow_fake: FakeLLMServer
+) -> None:
+    text = SHARED_FAKE.format(base=slow_fake.base_url)
+    out = tmp_path / "ray"
+    out.mkdir()
+    backend = RayBackend(BackendOptions("ray", workers=2))
+
+    def stop(result: object) -> None:
+        raise KeyboardInterrupt  # what Ctrl-C does while the driver hands on a result
+
+    # Seed 21 is a one-day game, seed 22 a long one: 21 ends while 22 plays.
+    short = loaded_of(text.replace("day_limit = 2", "day_limit = 1"))
+    long = loaded_of(text.replace("day_limit = 2", "day_limit = 4"))
+    jobs = jobs_for(short, [21], out) + jobs_for(long, [22, 23, 24], out)
+    batch = backend.run(jobs, stop)
+    assert batch.interrupted
+    results = by_seed(batch)
+    assert set(results) == {21, 22}  # the two running games; 23 and 24 never started
+    assert [r.seed for r in batch.finished] == [21]
+    assert [r.seed for r in batch.cut_short] == [22]
+    assert not list(out.glob("killer-s23-*")) and not list(out.glob("killer-s24-*"))
+    for cut in batch.cut_short:
+        path = Path(cut.transcript or "")
+        assert path.parent == out
+        record = resume(path)  # finished from where it stopped
+        assert record.outcome is not None
