@@ -109,3 +109,32 @@ def test_scale_recipes_are_valid_game_files(path: Path) -> None:
 
 def test_there_are_scale_recipes() -> None:
     assert {p.name for p in SCALE} >= {"killer_vllm.toml", "killer_llamacpp.toml"}
+
+
+def test_without_ray_installed_the_ray_backend_is_one_line(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import sandbox.backends.ray_backend as ray_backend
+
+    def no_ray() -> Any:
+        raise ImportError("No module named 'ray'")
+
+    monkeypatch.setattr(ray_backend, "ray_module", no_ray)
+    result = invoke("batch", str(game_file(tmp_path)), "--games", "2", "--backend", "ray")
+    assert result.exit_code == 2
+    assert result.stderr == (
+        "error: --backend ray needs Ray: pip install 'llm-deduction-sandbox[ray]'\n"
+    )
+
+
+def test_the_local_backend_never_imports_ray(tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    code = (
+        "import sys; from typer.testing import CliRunner; from sandbox.cli import app; "
+        f"r = CliRunner().invoke(app, ['batch', {str(game_file(tmp_path))!r}, '--games', '2']); "
+        "assert r.exit_code == 0, r.stderr; assert 'ray' not in sys.modules; print('ok')"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False)
+    assert done.stdout.strip() == "ok", done.stderr
