@@ -226,10 +226,16 @@ def _partial_in(folder: Path, plan: TaskPlan) -> Path | None:
 
 
 def _play_or_resume(job: GameJob, folder: Path, partial: Path | None) -> tuple[GameResult, bool]:
+    if partial is not None:
+        try:
+            finished = open_transcript(partial).finished
+        except SessionError:  # lost while its header was being written: nothing to keep
+            partial.unlink()
+            partial = None
     if partial is None:
         return play_one(dataclasses.replace(job, out=str(folder))), False
     try:
-        if not open_transcript(partial).finished:  # a finished one was lost on its way back
+        if not finished:  # a finished game was lost on its way back: nothing to play
             resume(partial)
     except KeyboardInterrupt:
         return GameResult(job.seed, str(partial), interrupted=True), True
