@@ -29,7 +29,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from sandbox.agents.base import Agent, DecisionContext, decide_now
 from sandbox.agents.simple import RandomAgent
 from sandbox.core.game import Game
-from sandbox.core.variant import Variant, get_variant, variant_names
+from sandbox.core.variant import Variant
+from sandbox.games.registry import get_variant, variant_names
 
 
 def _answer(agent: Agent, ctx: DecisionContext) -> Any:

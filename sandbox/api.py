@@ -23,8 +23,8 @@ from sandbox.config import describe_error
 from sandbox.core.errors import ConfigError
 from sandbox.core.events import Event
 from sandbox.core.game import Game
-from sandbox.core.variant import get_variant, variant_names
 from sandbox.driver import run_sync
+from sandbox.games.registry import get_variant, variant_names
 from sandbox.runner import Runner
 from sandbox.session.header import (
     outcome_line,

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import importlib
 import json
+import os
 import sys
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
@@ -44,6 +45,7 @@ from sandbox.config import (
     LLMSpec,
     LoadedConfig,
     ScriptedSpec,
+    check_setup,
     config_warnings,
     load_config,
     non_default_rules,
@@ -52,7 +54,7 @@ from sandbox.config import (
 from sandbox.core.errors import ConfigError
 from sandbox.core.events import Event
 from sandbox.core.game import Game
-from sandbox.core.variant import get_variant
+from sandbox.games.registry import get_variant
 from sandbox.render.html import render_html
 from sandbox.render.terminal import LiveRenderer, print_timeline
 from sandbox.render.timeline import build_timeline, seat_numbers
@@ -74,6 +76,8 @@ from sandbox.transcript import Transcript, TranscriptError
 
 EXIT_BAD_INPUT = 2
 EXIT_INTERRUPTED = 130
+# A batch's games are listed up front; a million is a large study, a billion a typo.
+MAX_GAMES = 1_000_000
 
 
 
@@ -138,6 +142,8 @@ def bad_input_is_one_line() -> Iterator[None]:
         fail(str(err))
     except KeyError as err:  # unknown variant names arrive as KeyError
         fail(str(err.args[0]) if err.args else "unknown key")
+    except BrokenPipeError:
+        raise  # the reader left (`sandbox stats | head`): main() ends quietly
     except OSError as err:
         fail(f"{err.filename or ''}: {err.strerror or err}".strip(": "))
 
@@ -333,7 +339,9 @@ def _print_record(console: Console, record: GameRecord) -> None:
 @app.command()
 def batch(
     config: Annotated[Path, typer.Argument(help="game file (TOML)")],
-    games: Annotated[int, typer.Option(min=1, help="number of independent games")],
+    games: Annotated[
+        int, typer.Option(min=1, max=MAX_GAMES, help="number of independent games")
+    ],
     seed: Annotated[
         int | None, typer.Option(min=0, help="first seed (default: config's, else 0)")
     ] = None,
@@ -509,6 +517,7 @@ def validate(config: Annotated[Path, typer.Argument(help="game file (TOML)")]) -
     """Check a game file and summarise it."""
     with bad_input_is_one_line():
         loaded = load_config(config)
+        check_setup(loaded)  # everything `run` checks before its first event
         seats = loaded.variant.seat_count(loaded.game_config)
         print(f"ok: {config}")
         print(f"variant: {loaded.variant.name} ({loaded.variant.title}), seats: {seats}")
@@ -820,8 +829,17 @@ def fake_llm(
         fail(str(err))
 
 
+EXIT_BROKEN_PIPE = 141  # what a shell reports for a command killed by SIGPIPE
+
+
 def main() -> None:
-    app()
+    try:
+        app()
+    except BrokenPipeError:
+        # The reader of our output went away (`sandbox stats | head`): stop as `cat`
+        # does, without a message; later writes (at exit) go nowhere.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        sys.exit(EXIT_BROKEN_PIPE)
 
 
 if __name__ == "__main__":

@@ -25,14 +25,15 @@ from pydantic import (
     model_validator,
 )
 
-from sandbox.agents.base import Agent
+from sandbox.agents.base import Agent, AgentSetupError
 from sandbox.agents.baseline import BaselineAgent
 from sandbox.agents.human_seat import HumanAgent
 from sandbox.agents.llm.agent import LLMAgent
 from sandbox.agents.llm.settings import LLMSettings
 from sandbox.agents.simple import RandomAgent, ScriptedAgent
 from sandbox.core.errors import ConfigError
-from sandbox.core.variant import Variant, get_variant, variant_names
+from sandbox.core.variant import Variant
+from sandbox.games.registry import get_variant, variant_names
 
 AgentKind = Literal["random", "scripted", "baseline", "human", "llm"]
 
@@ -67,6 +68,11 @@ class SeatSelector(Strict):
     def _one_selector(self) -> SeatSelector:
         if self.seats is not None and self.role is not None:
             raise ValueError("give 'seats' or 'role', not both")
+        if self.seats is not None and not self.seats:
+            raise ValueError("seats: an empty list selects no seat; leave 'seats' out instead")
+        if self.seats is not None and len(set(self.seats)) < len(self.seats):
+            twice = sorted({s for s in self.seats if self.seats.count(s) > 1})
+            raise ValueError(f"seats: {', '.join(map(str, twice))} listed more than once")
         return self
 
 
@@ -219,7 +225,7 @@ class LoadedConfig:
 def load_config(path: Path) -> LoadedConfig:
     """Read and validate a TOML game file. Raises ConfigError (one line)."""
     try:
-        raw = tomllib.loads(path.read_text(encoding="utf-8"))
+        raw = tomllib.loads(read_game_file(path))
     except FileNotFoundError:
         raise ConfigError(f"{path}: no such file") from None
     except IsADirectoryError:
@@ -231,7 +237,28 @@ def load_config(path: Path) -> LoadedConfig:
         raise ConfigError(f"{path}: cannot be read ({err.strerror or err})") from None
     except tomllib.TOMLDecodeError as err:
         raise ConfigError(f"{path}: not valid TOML: {err}") from None
-    return parse_config(raw, path)
+    except RecursionError:
+        raise ConfigError(f"{path}: nested too deeply to be a game file") from None
+    try:
+        return parse_config(raw, path)
+    except RecursionError:
+        raise ConfigError(f"{path}: nested too deeply to be a game file") from None
+
+
+# A game file is a few kilobytes; anything far larger is not one (and /dev/zero or a
+# FIFO must never hang a command).
+MAX_GAME_FILE_BYTES = 1_000_000
+
+
+def read_game_file(path: Path) -> str:
+    """The text of a regular file of at most MAX_GAME_FILE_BYTES, else ConfigError."""
+    if path.exists() and not path.is_dir() and not path.is_file():
+        raise ConfigError(f"{path}: not a regular file")
+    with path.open("rb") as fh:
+        data = fh.read(MAX_GAME_FILE_BYTES + 1)
+    if len(data) > MAX_GAME_FILE_BYTES:
+        raise ConfigError(f"{path}: larger than {MAX_GAME_FILE_BYTES:,} bytes; not a game file")
+    return data.decode("utf-8")
 
 
 def parse_config(raw: Mapping[str, Any], source: Path | None = None) -> LoadedConfig:
@@ -370,6 +397,24 @@ def non_default_rules(variant: Variant[Any], game_config: BaseModel) -> dict[str
     default = variant.parse_config({}).model_dump(mode="json")
     current = game_config.model_dump(mode="json")
     return {k: v for k, v in current.items() if k != "seat" and default.get(k) != v}
+
+
+def check_setup(loaded: LoadedConfig) -> None:
+    """What ``run`` checks when it seats the agents, without starting anything: each
+    non-human entry builds its agent (an unknown fake policy, an unset key variable,
+    a local model that is not installed, no baseline bot for the variant); ConfigError
+    names the entry. Human seats open pages or prompts, so they are built at run time."""
+    named = [("default_agent", loaded.file.default_agent)]
+    named += [(f"agent[{i}]", spec) for i, spec in enumerate(loaded.file.agent, 1)]
+    for name, spec in named:
+        if isinstance(spec, HumanSpec):
+            continue
+        try:
+            agent = spec.build(1, 0, loaded.file.llm)
+            if isinstance(agent, BaselineAgent):
+                agent.attach(1, 0, loaded.variant.name)
+        except AgentSetupError as err:
+            raise ConfigError(f"{name}: {err}") from None
 
 
 def uses_llm(file: GameFile) -> bool:

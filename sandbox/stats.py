@@ -22,7 +22,7 @@ from typing import Any
 
 from sandbox.agents.llm.beliefs import UNKNOWN
 from sandbox.core.events import DecisionMade
-from sandbox.core.variant import get_variant
+from sandbox.games.registry import get_variant
 from sandbox.render.timeline import history_index, latency_of, seat_numbers
 from sandbox.runner import ABORTED
 from sandbox.transcript import Transcript, TranscriptError, load

@@ -10,6 +10,7 @@ See docs/transcript.md.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
@@ -17,7 +18,7 @@ from pathlib import Path
 from types import TracebackType
 from typing import IO, Any
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
 from sandbox.core.events import Event, event_from_json
 from sandbox.core.visibility import Visibility
@@ -184,8 +185,10 @@ def iter_lines(path: Path) -> Iterator[tuple[int, Any]]:
 
 def load(path: Path) -> Transcript:
     """Read a transcript. Raises TranscriptError with a clear message."""
-    if not path.is_file():
+    if not path.exists():
         raise TranscriptError(f"{path}: no such transcript file")
+    if not path.is_file():
+        raise TranscriptError(f"{path}: not a regular file")
     lines = list(iter_lines(path))
     first = lines[0][1] if lines else None
     if not isinstance(first, dict) or first.get("type") != "header":
@@ -231,8 +234,10 @@ def _add_line(out: Transcript, obj: object, path: Path, number: int) -> None:
         if obj.get("seq") != len(out.events):
             raise TranscriptError(f"{path}:{number}: event seq {obj.get('seq')} out of order")
         try:
-            out.events.append(event_from_json(obj))
+            event = event_from_json(obj)
+            _check_event_fields(event)
             Visibility.from_json(obj["vis"])
+            out.events.append(event)
         except (ValueError, TypeError, KeyError) as err:
             why = f"not a valid {obj['kind']!r} event ({err})"
             raise TranscriptError(f"{path}:{number}: {why}") from None
@@ -243,6 +248,29 @@ def _add_line(out: Transcript, obj: object, path: Path, number: int) -> None:
         if out.outcome is not None:
             raise TranscriptError(f"{path}:{number}: a second outcome line")
         out.outcome = obj
+
+
+_ADAPTERS: dict[str, TypeAdapter[Event]] = {}
+
+
+def _event_adapter(cls: type[Event]) -> TypeAdapter[Event]:
+    """One pydantic adapter per event class (building one costs milliseconds)."""
+    adapter = _ADAPTERS.get(cls.kind)
+    if adapter is None:
+        adapter = _ADAPTERS[cls.kind] = TypeAdapter(cls)
+    return adapter
+
+
+def _check_event_fields(event: Event) -> None:
+    """Every field of a rebuilt event has its declared type (a decision's payload is
+    a mapping, a seat a number, ...): a hand-edited line fails here, not deep in a
+    replay. Raises ValueError naming the first bad field."""
+    try:
+        _event_adapter(type(event)).validate_python(dataclasses.asdict(event))
+    except ValidationError as err:
+        first = err.errors(include_url=False, include_context=False, include_input=False)[0]
+        where = ".".join(str(part) for part in first["loc"])
+        raise ValueError(f"data.{where}: {first['msg']}") from None
 
 
 def load_transcript(path: Path | str) -> GameLog:
@@ -261,7 +289,7 @@ def load_transcript(path: Path | str) -> GameLog:
 
 
 def _ensure_variant_loaded(name: str) -> None:
-    from sandbox.core.variant import get_variant
+    from sandbox.games.registry import get_variant
 
     try:
         get_variant(name)

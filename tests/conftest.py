@@ -8,7 +8,7 @@ real games, which also tests the harness itself.
 
 from __future__ import annotations
 
-from sandbox.core.variant import _REGISTRY, register
+from sandbox.games.registry import _REGISTRY, register
 from tests.core.toy import Toy
 
 if "toy" not in _REGISTRY:

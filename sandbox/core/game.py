@@ -16,14 +16,14 @@ from sandbox.core.errors import GameOver, UnknownRequest
 from sandbox.core.events import DecisionMade, Event, GameEnded, StepResolved, freeze
 from sandbox.core.requests import DecisionRequest, Payload, check_shape
 from sandbox.core.rng import derive_rng
-from sandbox.core.variant import Outcome, SeatView, Variant, ViewFold
+from sandbox.core.variant import CoreEnding, Outcome, Result, SeatView, Variant, ViewFold
 from sandbox.core.visibility import Visibility
 
 
 class Game:
     """One game in progress. Create with :meth:`new` or :meth:`from_events`."""
 
-    def __init__(self, variant: Variant[Any], config: BaseModel, seed: int) -> None:
+    def __init__(self, variant: Variant[Any, Any], config: BaseModel, seed: int) -> None:
         self.variant = variant
         self.config = config
         self.seed = seed
@@ -39,7 +39,8 @@ class Game:
 
     # ------------------------------------------------------------------ build
     @classmethod
-    def new(cls, variant: Variant[Any], config: BaseModel, seed: int) -> Game:
+    def new(cls, variant: Variant[Any, Any], config: BaseModel, seed: int) -> Game:
+        variant.info.check_seat_count(variant.seat_count(config))
         game = cls(variant, config, seed)
         for event in variant.setup(config, derive_rng(seed, "setup")):
             game._record(event)
@@ -48,7 +49,7 @@ class Game:
 
     @classmethod
     def from_events(
-        cls, variant: Variant[Any], config: BaseModel, seed: int, events: Sequence[Event]
+        cls, variant: Variant[Any, Any], config: BaseModel, seed: int, events: Sequence[Event]
     ) -> Game:
         """Rebuild a game by folding recorded events (resume, fork at event N)."""
         game = cls(variant, config, seed)
@@ -113,7 +114,8 @@ class Game:
         if self.ended is None:
             return None
         results = {int(k): v for k, v in self.ended.results.items()}
-        return Outcome(self.ended.reason, results, self.ended.summary)
+        ending = self.variant.info.ending(self.ended.reason)
+        return Outcome(ending, results, self.ended.summary)
 
     # --------------------------------------------------------------- decide
     def validate(self, request_id: str, payload: object) -> dict[str, Any]:
@@ -139,12 +141,14 @@ class Game:
         return self._accept(made)
 
     def abort(self, reason: str, summary: str) -> list[Event]:
-        """End the game now with a draw for every seat (e.g. too many provider failures)."""
+        """End the game now with a draw for every seat (e.g. too many provider failures).
+        ``reason`` must be a :class:`CoreEnding` ("aborted")."""
         if self.ended is not None:
             raise GameOver("the game is already over")
+        ending = CoreEnding(reason)
         start = len(self.events)
-        results = {str(s): "draw" for s in self.seats}
-        self._record(GameEnded(reason, results, summary))
+        results = {str(s): Result.DRAW.value for s in self.seats}
+        self._record(GameEnded(ending.value, results, summary))
         return self.events[start:]
 
     # -------------------------------------------------------------- internal
@@ -175,7 +179,7 @@ class Game:
     def _resolve_step(self) -> None:
         answers = dict(self._answers)
         rng = derive_rng(self.seed, "step", self.step)
-        for event in self.variant.resolve(self.state, answers, rng):
+        for event in self.variant.resolve(self.state, self.config, answers, rng):
             self._record(event)
         self._record(StepResolved(self.step))
 
@@ -194,7 +198,7 @@ class Game:
             return
         outcome = self.variant.outcome(self.state)
         if outcome is not None:
-            results = {str(s): r for s, r in sorted(outcome.results.items())}
+            results = {str(s): str(r) for s, r in sorted(outcome.results.items())}
             self._record(GameEnded(outcome.reason, results, outcome.summary))
 
     def _record(self, event: Event) -> None:

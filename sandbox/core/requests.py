@@ -3,6 +3,10 @@
 A request lists its fields; each field says exactly which values are legal.
 The same description drives the JSON schema given to models, the options shown
 to a human, the random seat's draws and the referee's validation.
+
+A field marked ``optional`` may be left out of an answer: the variant then
+applies its documented default (schemas still ask for every field, so models
+give them; scripted seats and answers recorded before the field existed need not).
 """
 
 from __future__ import annotations
@@ -26,6 +30,7 @@ class Choice:
     options: tuple[Scalar, ...]
     description: str
     nullable: bool = False
+    optional: bool = False
 
     def legal(self) -> tuple[Scalar, ...]:
         return (*self.options, None) if self.nullable else self.options
@@ -39,6 +44,7 @@ class MultiChoice:
     options: tuple[Scalar, ...]
     description: str
     max_items: int
+    optional: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,6 +54,7 @@ class Text:
     name: str
     description: str
     max_chars: int = 1200
+    optional: bool = False
 
 
 Field = Choice | MultiChoice | Text
@@ -81,6 +88,16 @@ class DecisionRequest:
         }
 
 
+def request_id(step: int, seat: int, decision: str | None = None) -> str:
+    """The id of ``seat``'s request in ``step``: unique within a game because a seat
+    owes at most one decision per step. Without ``decision`` it is ``"<step>:<seat>"``;
+    with it, ``"<step>.<seat>.<decision>"`` (ids that name the decision, as Killer's
+    do). Transcripts store these strings, so both forms stay as they are."""
+    if decision is None:
+        return f"{step}:{seat}"
+    return f"{step}.{seat}.{decision}"
+
+
 def _field_schema(f: Field) -> dict[str, Any]:
     if isinstance(f, Text):
         return {"type": "string", "maxLength": f.max_chars, "description": f.description}
@@ -112,6 +129,8 @@ def check_shape(request: DecisionRequest, payload: object) -> dict[str, Any]:
     out: dict[str, Any] = {}
     for f in request.fields:
         if f.name not in payload:
+            if f.optional:
+                continue  # the variant's default applies
             raise IllegalDecision(request.rule, f"Missing field '{f.name}'.", _legal(request))
         out[f.name] = _check_field(request.rule, f, payload[f.name])
     return out

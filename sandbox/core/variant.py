@@ -1,9 +1,10 @@
-"""The plugin contract every game variant implements, and the registry.
+"""The plugin contract every game variant implements.
 
 A variant is pure: it turns configuration plus seeded randomness into setup
 events, folds events into its state, says which decisions are open, checks
 them against its rules and resolves them into more events. The core
-(:mod:`sandbox.core.game`) drives it and owns nothing variant-specific.
+(:mod:`sandbox.core.game`) drives it and owns nothing variant-specific; the
+registry of variants lives with the games (:mod:`sandbox.games.registry`).
 """
 
 from __future__ import annotations
@@ -13,14 +14,18 @@ import random
 from abc import ABC, abstractmethod
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Generic, Protocol, TypeVar, cast
+from enum import StrEnum
+from typing import Any, ClassVar, Generic, Protocol, cast
 
 from pydantic import BaseModel
+from typing_extensions import TypeVar
 
 from sandbox.core.events import Event, _thaw
 from sandbox.core.requests import DecisionRequest, Payload
 
 S = TypeVar("S")
+# The default keeps ``Variant[State]`` annotations meaning "any config model".
+C = TypeVar("C", bound=BaseModel, default=BaseModel)
 B = TypeVar("B")
 
 
@@ -81,31 +86,117 @@ def detached(value: Any) -> Any:
     return value
 
 
+class Result(StrEnum):
+    """A seat's result in a finished game."""
+
+    WIN = "win"
+    LOSE = "lose"
+    DRAW = "draw"
+
+
+class CoreEnding(StrEnum):
+    """Endings the core itself gives, whatever the variant."""
+
+    ABORTED = "aborted"  # too many decisions fell back for provider failure (runner)
+
+
+MIXED = "mixed"  # by_role: seats with one label ended with different results
+
+
 @dataclass(frozen=True, slots=True)
 class Outcome:
-    """How a game ended. ``results`` maps each seat to "win", "lose" or "draw"."""
+    """How a game ended. ``ending`` is one of the variant's endings (or a
+    :class:`CoreEnding`); ``results`` maps each seat to "win", "lose" or "draw"."""
 
-    reason: str
+    ending: StrEnum
     results: Mapping[int, str]
     summary: str
 
+    @property
+    def reason(self) -> str:
+        """The ending as plain text: the ``reason`` of transcripts and statistics."""
+        return self.ending.value
 
-class Variant(ABC, Generic[S]):
-    """Base class of a game variant. Subclass, then :func:`register` an instance."""
+    def by_role(self, roles: Mapping[int, str]) -> dict[str, str]:
+        """Each label of ``roles`` (seat -> role or side) with its seats' result;
+        "mixed" if seats sharing a label ended differently."""
+        grouped: dict[str, set[str]] = {}
+        for seat, result in self.results.items():
+            grouped.setdefault(roles[seat], set()).add(str(result))
+        return {
+            label: next(iter(found)) if len(found) == 1 else MIXED
+            for label, found in sorted(grouped.items())
+        }
 
-    name: ClassVar[str]
-    title: ClassVar[str]
-    config_model: ClassVar[type[BaseModel]]
+
+@dataclass(frozen=True, slots=True)
+class VariantInfo:
+    """What a variant declares once about itself; config checks, role selectors,
+    scripted seats and tools read it instead of asking the variant piecemeal.
+
+    ``roles``: every label ``Variant.roles`` can give (empty: not known before play).
+    ``sides``: the groups results are decided for (Killer's roles, Four Factions'
+    factions). ``decisions``: each decision name with the field names of its
+    answer (optional fields included; empty: not known). ``endings``/``phases``:
+    the variant's enums of ending reasons and phases.
+    """
+
+    name: str
+    title: str
+    min_seats: int
+    max_seats: int
+    roles: tuple[str, ...]
+    sides: tuple[str, ...]
+    decisions: Mapping[str, tuple[str, ...]]
+    endings: type[StrEnum]
+    phases: type[StrEnum]
+
+    def seat_range(self) -> range:
+        return range(self.min_seats, self.max_seats + 1)
+
+    def check_seat_count(self, seats: int) -> None:
+        """Raise ValueError unless ``seats`` is within the declared range."""
+        if seats not in self.seat_range():
+            raise ValueError(
+                f"{self.name} takes {self.min_seats}–{self.max_seats} seats; got {seats}"
+            )
+
+    def ending(self, reason: str) -> StrEnum:
+        """The ending named ``reason``: one of the variant's or a core one."""
+        for enum in (self.endings, CoreEnding):
+            if reason in enum._value2member_map_:
+                return enum(reason)
+        known = ", ".join([*self.endings, *CoreEnding])
+        raise ValueError(f"{self.name}: unknown ending {reason!r}; known: {known}")
+
+
+class Variant(ABC, Generic[S, C]):
+    """Base class of a game variant, generic in its state and its config model.
+
+    Subclass it, set ``info`` and ``config_model``, and expose an instance through
+    the ``sandbox.variants`` entry-point group (see ``sandbox.games.registry``).
+    """
+
+    info: ClassVar[VariantInfo]
+    config_model: type[C]
+
+    @property
+    def name(self) -> str:
+        return self.info.name
+
+    @property
+    def title(self) -> str:
+        return self.info.title
 
     @abstractmethod
-    def seat_count(self, config: BaseModel) -> int: ...
+    def seat_count(self, config: C) -> int: ...
 
     @abstractmethod
-    def initial_state(self, config: BaseModel) -> S:
+    def initial_state(self, config: C) -> S:
         """An empty state, before any event."""
 
     @abstractmethod
-    def setup(self, config: BaseModel, rng: random.Random) -> Iterator[Event]:
+    def setup(self, config: C, rng: random.Random) -> Iterator[Event]:
         """The events that deal roles and private facts and open the first phase."""
 
     @abstractmethod
@@ -128,11 +219,13 @@ class Variant(ABC, Generic[S]):
     def resolve(
         self,
         state: S,
+        config: C,
         answers: Mapping[int, Payload],
         rng: random.Random,
     ) -> Iterator[Event]:
-        """Resolve a complete step. The core applies each yielded event before
-        resuming the generator, so the generator always sees the updated state."""
+        """Resolve a complete step under ``config``'s rulings. The core applies each
+        yielded event before resuming the generator, so the generator always sees
+        the updated state."""
 
     @abstractmethod
     def outcome(self, state: S) -> Outcome | None:
@@ -152,22 +245,26 @@ class Variant(ABC, Generic[S]):
     def roles(self, state: S) -> Mapping[int, str]:
         """Referee-only: each seat's role label (for transcripts and agent groups)."""
 
+    def side_of(self, role: str) -> str:
+        """The side (one of ``info.sides``) a role label plays for. Default: the label."""
+        return role
+
     @abstractmethod
-    def rules_text(self, config: BaseModel, language: str = "en") -> str:
+    def rules_text(self, config: C, language: str = "en") -> str:
         """The rules with the active rulings, citing rule IDs."""
 
-    def role_labels(self, config: BaseModel) -> tuple[str, ...]:
-        """Optional: every label ``roles`` can give under ``config``, so that a game
-        file's role selector can be checked before play. Empty means unknown."""
-        return ()
+    def role_labels(self, config: C) -> tuple[str, ...]:
+        """Every label ``roles`` can give (``info.roles``), so that a game file's
+        role selector can be checked before play. Empty means unknown."""
+        return self.info.roles
 
-    def decision_fields(self, config: BaseModel) -> Mapping[str, tuple[str, ...]]:
-        """Optional: each decision name this variant may ask, with the field names
-        of its answer, so that scripted seats can be checked before play. Empty
-        means unknown."""
-        return {}
+    def decision_fields(self, config: C) -> Mapping[str, tuple[str, ...]]:
+        """Each decision this variant may ask with its answer's field names
+        (``info.decisions``), so that scripted seats can be checked before play.
+        Empty means unknown."""
+        return self.info.decisions
 
-    def parse_config(self, raw: Mapping[str, Any]) -> BaseModel:
+    def parse_config(self, raw: Mapping[str, Any]) -> C:
         return self.config_model.model_validate(dict(raw))
 
     def describe_event(self, event: Event) -> str:
@@ -177,7 +274,7 @@ class Variant(ABC, Generic[S]):
         fields = ", ".join(f"{k}={v}" for k, v in data.items())
         return f"{event.kind}: {fields}"
 
-    def next_in_series(self, config: BaseModel, finished_state: S) -> BaseModel:
+    def next_in_series(self, config: C, finished_state: S) -> C:
         """The config of the next game in a series (e.g. Killer KG-5). Default: same."""
         return config
 
@@ -192,32 +289,3 @@ def for_language(language: str, builders: Mapping[str, B]) -> B:
         raise ValueError(
             f"rules text language {language!r} is not supported; allowed: {allowed}"
         ) from None
-
-
-_REGISTRY: dict[str, Variant[Any]] = {}
-
-
-def register(variant: Variant[Any]) -> Variant[Any]:
-    if variant.name in _REGISTRY:
-        raise ValueError(f"variant {variant.name!r} is already registered")
-    _REGISTRY[variant.name] = variant
-    return variant
-
-
-def get_variant(name: str) -> Variant[Any]:
-    _load_builtin()
-    try:
-        return _REGISTRY[name]
-    except KeyError:
-        known = ", ".join(sorted(_REGISTRY))
-        raise KeyError(f"unknown variant {name!r}; known: {known}") from None
-
-
-def variant_names() -> list[str]:
-    _load_builtin()
-    return sorted(_REGISTRY)
-
-
-def _load_builtin() -> None:
-    # Importing the games package registers the built-in variants.
-    import sandbox.games  # noqa: F401

@@ -76,6 +76,9 @@ def draw(schema: Mapping[str, Any], rng: random.Random, defs: Mapping[str, Any])
         if isinstance(out.get("reasoning"), str):
             # A unique mark, so tests can prove a private note never reaches another seat.
             out["reasoning"] += f" [note {rng.randrange(10**9):09d}]"
+        if isinstance(out.get("accuse"), list) and isinstance(out.get("vouch"), list):
+            # Killer (KG-14): a speech never accuses and vouches for the same seat.
+            out["vouch"] = [s for s in out["vouch"] if s not in out["accuse"]]
         return out
     if kind == "array":
         return _draw_array(schema, rng, defs)

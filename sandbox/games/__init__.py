@@ -1,5 +1,2 @@
-"""Built-in game variants. Importing this package registers them."""
-
-from sandbox.games import four_factions, killer
-
-__all__ = ["four_factions", "killer"]
+"""Built-in game variants (four_factions/, killer/) and the registry that finds
+every variant, built-in or from another package (:mod:`sandbox.games.registry`)."""

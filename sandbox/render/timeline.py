@@ -16,8 +16,9 @@ from typing import Any
 
 from sandbox.agents.llm.beliefs import UNKNOWN
 from sandbox.core.events import DecisionMade, Event, GameEnded, StepResolved
-from sandbox.core.variant import HistoryItem, Variant, get_variant
+from sandbox.core.variant import HistoryItem, Variant
 from sandbox.core.visibility import Visibility
+from sandbox.games.registry import get_variant
 from sandbox.render.readable import fact_lines
 from sandbox.transcript import Transcript
 

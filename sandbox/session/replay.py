@@ -17,9 +17,11 @@ from sandbox.core.errors import ConfigError, RefereeError
 from sandbox.core.events import DecisionMade, Event, StepResolved
 from sandbox.core.game import Game
 from sandbox.core.requests import DecisionRequest
-from sandbox.core.variant import Variant, get_variant
+from sandbox.core.variant import Variant
 from sandbox.core.visibility import Visibility
 from sandbox.driver import run_sync
+from sandbox.games.registry import get_variant
+from sandbox.runner import RunStats
 from sandbox.session.errors import SessionError, open_transcript
 from sandbox.transcript import Transcript
 
@@ -82,6 +84,7 @@ async def rebuild(
             if not batch:
                 first = decisions[index]
                 raise RefereeError(f"recorded decision {first.request_id} is not open here")
+            _check_order(batch, list(pending))
             if agents is not None:
                 await _warm(game, [pending[d.request_id] for d in batch], agents)
             for made in batch:
@@ -90,6 +93,17 @@ async def rebuild(
     except RefereeError as err:
         return Rebuilt(game, first_divergence(recorded, game.events, str(err)))
     return Rebuilt(game, first_divergence(recorded, game.events, None))
+
+
+def _check_order(batch: Sequence[DecisionMade], open_ids: Sequence[str]) -> None:
+    """Answers of one step are recorded in the referee's own order (the runner submits
+    them by seat, however fast each seat answered); another order was not played."""
+    positions = [open_ids.index(made.request_id) for made in batch]
+    if positions != sorted(positions):
+        raise RefereeError(
+            f"decisions {', '.join(m.request_id for m in batch)} are recorded out of the "
+            "referee's order"
+        )
 
 
 def _batch(
@@ -161,18 +175,33 @@ def replay(path: Path) -> str | None:
 
 
 def replay_transcript(transcript: Transcript) -> str | None:
-    """Re-referee a loaded transcript: the first divergence, or None."""
+    """Re-referee a loaded transcript: the first divergence, or None.
+
+    From the seed and the recorded decisions it re-derives every event, the header's
+    roles, the visibility of every line, the order of sealed answers, and for a
+    finished game the outcome line (reason, results, summary and counters)."""
     variant, config = game_config_of(transcript)
     seed = int(transcript.header["seed"])
     rebuilt = run_sync(rebuild(variant, config, seed, transcript.events))
     if rebuilt.divergence:
         return rebuilt.divergence
-    problem = check_visibility(transcript)
+    problem = check_header(transcript, rebuilt.game) or check_visibility(transcript)
     if problem:
         return problem
     if transcript.finished and len(rebuilt.game.events) != len(transcript.events):
         return f"seq {len(transcript.events)}: the transcript ends before the game did"
     return _outcome_divergence(transcript, rebuilt.game)
+
+
+def check_header(transcript: Transcript, game: Game) -> str | None:
+    """The header's roles are the ones the seed deals."""
+    dealt = {str(seat): role for seat, role in game.roles().items()}
+    recorded = {str(seat): role for seat, role in (transcript.header.get("roles") or {}).items()}
+    if recorded != dealt:
+        seats = set(dealt) | set(recorded)
+        wrong = sorted((s for s in seats if dealt.get(s) != recorded.get(s)), key=int)
+        return f"header roles: seat(s) {', '.join(wrong)} differ from the roles the seed deals"
+    return None
 
 
 def _outcome_divergence(transcript: Transcript, game: Game) -> str | None:
@@ -183,7 +212,36 @@ def _outcome_divergence(transcript: Transcript, game: Game) -> str | None:
     results = {str(s): r for s, r in outcome.results.items()}
     if recorded.get("reason") != outcome.reason or recorded.get("results") != results:
         return "outcome line: does not match the game's result"
+    if recorded.get("summary") != outcome.summary:
+        return "outcome line: the summary is not the referee's"
+    counted = counters_of(transcript, transcript.events).to_json()
+    stated = recorded.get("stats")
+    if stated is not None and stated != counted:
+        differing = sorted(k for k in counted if stated.get(k) != counted[k])
+        return f"outcome line: stats {', '.join(differing)} differ from the recorded lines"
     return None
+
+
+def counters_of(transcript: Transcript, events: Sequence[Event]) -> RunStats:
+    """The run's counters as the recorded lines give them: decisions, fallbacks (per
+    seat and reason), calls, tokens, cost, and repairs (a decision's repairs are the
+    highest repair turn among its calls)."""
+    stats = RunStats()
+    ids = set()
+    for event in events:
+        if isinstance(event, DecisionMade):
+            ids.add(event.request_id)
+            stats.decisions += 1
+            if event.fallback:
+                stats.count_fallback(event.seat, event.fallback_reason)
+    repairs: dict[str, int] = {}
+    for call in transcript.calls:
+        request_id = str(call.get("request_id"))
+        if request_id in ids:
+            stats.add_call(call)
+            repairs[request_id] = max(int(call.get("repair") or 0), repairs.get(request_id, 0))
+    stats.repairs = sum(repairs.values())
+    return stats
 
 
 def fork_points(events: Sequence[Event]) -> list[int]:

@@ -20,7 +20,15 @@ from sandbox.seating import build_agents
 from sandbox.session.errors import SessionError, open_transcript
 from sandbox.session.header import build_header, outcome_line, transcript_path
 from sandbox.session.play import GameRecord, LiveHooks, run_to_end, runner_for
-from sandbox.session.replay import check_fork_point, game_config_of, loaded_of, rebuild
+from sandbox.session.replay import (
+    check_fork_point,
+    check_header,
+    check_visibility,
+    counters_of,
+    game_config_of,
+    loaded_of,
+    rebuild,
+)
 from sandbox.transcript import Transcript, TranscriptWriter
 
 
@@ -55,28 +63,6 @@ async def continue_game(
     return await run_to_end(runner, agents), runner.stats
 
 
-def prior_stats(transcript: Transcript, events: Sequence[Event]) -> RunStats:
-    """Counters of the part already played: decisions, fallbacks, calls and repairs
-    (a decision's repairs are the highest repair turn among its calls)."""
-    stats = RunStats()
-    ids = set()
-    for event in events:
-        if isinstance(event, DecisionMade):
-            ids.add(event.request_id)
-            stats.decisions += 1
-            if event.fallback:
-                stats.count_fallback(event.seat, event.fallback_reason)
-    repairs: dict[str, int] = {}
-    for call in transcript.calls:
-        request_id = call.get("request_id")
-        if request_id in ids:
-            stats.add_call(call)
-            turn = int(call.get("repair") or 0)
-            repairs[str(request_id)] = max(turn, repairs.get(str(request_id), 0))
-    stats.repairs = sum(repairs.values())
-    return stats
-
-
 async def resume_async(path: Path, hooks: LiveHooks | None = None) -> GameRecord:
     """Finish an interrupted game in the same file."""
     hooks = hooks or LiveHooks()
@@ -91,14 +77,19 @@ async def resume_async(path: Path, hooks: LiveHooks | None = None) -> GameRecord
     roles = {int(s): r for s, r in transcript.header["roles"].items()}
     agents = build_agents(loaded, roles, seed)
     rebuilt = await rebuild(variant, config, seed, transcript.events, agents)
-    if rebuilt.divergence:
-        raise SessionError(f"{path}: the recorded game does not replay: {rebuilt.divergence}")
+    problem = (
+        rebuilt.divergence
+        or check_header(transcript, rebuilt.game)
+        or check_visibility(transcript)
+    )
+    if problem:
+        raise SessionError(f"{path}: the recorded game does not replay: {problem}")
     game = rebuilt.game
     with TranscriptWriter(path, append=True) as writer:
         hooks.on_start(game, path)
         start = len(transcript.events)
         outcome, stats = await continue_game(game, loaded, agents, writer, start, hooks)
-        total = prior_stats(transcript, transcript.events) + stats
+        total = counters_of(transcript, transcript.events) + stats
         writer.outcome(outcome_line(outcome, total))
     return GameRecord(path, variant.name, seed, roles, outcome, total, game.state, config)
 
@@ -156,7 +147,7 @@ async def fork_async(
             writer.event(seq, event)
         _copy_calls(transcript, prefix, writer)
         outcome, stats = await continue_game(game, loaded, agents, writer, at, hooks)
-        total = prior_stats(transcript, prefix) + stats
+        total = counters_of(transcript, prefix) + stats
         writer.outcome(outcome_line(outcome, total))
     return GameRecord(target, variant.name, seed, roles, outcome, total, game.state, config)
 

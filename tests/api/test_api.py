@@ -27,8 +27,8 @@ from sandbox import (
     play_sync,
 )
 from sandbox.core.errors import ConfigError
-from sandbox.core.variant import get_variant
 from sandbox.fake_llm import FakeLLMServer
+from sandbox.games.registry import get_variant
 from sandbox.transcript import CallRecord, OutcomeRecord, TranscriptError, TranscriptHeader
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -9,7 +9,8 @@ from typing import Any
 from sandbox.agents.base import Agent, AgentAnswer, DecisionContext, decide_now
 from sandbox.core.game import Game
 from sandbox.core.requests import DecisionRequest
-from sandbox.core.variant import SeatView, get_variant
+from sandbox.core.variant import SeatView
+from sandbox.games.registry import get_variant
 from sandbox.seating import seat_seed
 
 Hook = Callable[[DecisionRequest, SeatView, AgentAnswer], None]

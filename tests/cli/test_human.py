@@ -22,7 +22,7 @@ from sandbox.agents.human import HumanTerminalAgent, parse_answer
 from sandbox.core.errors import IllegalDecision
 from sandbox.core.game import Game
 from sandbox.core.requests import Choice, MultiChoice
-from sandbox.core.variant import get_variant
+from sandbox.games.registry import get_variant
 from tests.core.toy import Secret, Toy, ToyConfig
 
 ROOT = Path(__file__).resolve().parents[2]

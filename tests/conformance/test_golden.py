@@ -19,7 +19,7 @@ from typing import Any
 import pytest
 
 from sandbox.core.game import Game
-from sandbox.core.variant import get_variant, variant_names
+from sandbox.games.registry import get_variant, variant_names
 from tests.conformance.golden import (
     GOLDEN_DIR,
     ViewTracker,

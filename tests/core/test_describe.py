@@ -9,8 +9,8 @@ import pytest
 
 from sandbox.agents.simple import RandomAgent
 from sandbox.core.game import Game
-from sandbox.core.variant import get_variant
 from sandbox.games.killer import events as kev
+from sandbox.games.registry import get_variant
 from sandbox.runner import Runner
 
 

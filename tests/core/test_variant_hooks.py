@@ -12,7 +12,7 @@ import pytest
 from sandbox.agents.simple import draw_payload
 from sandbox.core.errors import IllegalDecision
 from sandbox.core.game import Game
-from sandbox.core.variant import get_variant
+from sandbox.games.registry import get_variant
 
 SEEDS = (1, 2, 3)
 

@@ -8,7 +8,7 @@ import pytest
 
 from sandbox.agents.simple import RandomAgent
 from sandbox.core.game import Game
-from sandbox.core.variant import get_variant, variant_names
+from sandbox.games.registry import get_variant, variant_names
 from sandbox.runner import Runner
 
 

@@ -7,13 +7,14 @@ from __future__ import annotations
 import random
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
+from enum import StrEnum
 from typing import Any, ClassVar
 
 from pydantic import BaseModel, ConfigDict
 
 from sandbox.core.events import Event
-from sandbox.core.requests import Choice, DecisionRequest, Payload, Text
-from sandbox.core.variant import HistoryItem, Outcome, SeatView, Variant
+from sandbox.core.requests import Choice, DecisionRequest, Payload, Text, request_id
+from sandbox.core.variant import HistoryItem, Outcome, SeatView, Variant, VariantInfo
 from sandbox.core.visibility import Visibility, only
 
 
@@ -60,19 +61,30 @@ class ToyState:
     speaker: int | None = None
 
 
-class Toy(Variant[ToyState]):
-    name = "toy"
-    title = "Toy"
+class ToyPhase(StrEnum):
+    SETUP = "setup"
+    DAY = "day"
+
+
+class ToyEnding(StrEnum):
+    LAST_STANDING = "last_standing"
+
+
+# Roles and decisions left empty: "not known before play" (the optional hooks).
+TOY_INFO = VariantInfo("toy", "Toy", 2, 9, (), (), {}, ToyEnding, ToyPhase)
+
+
+class Toy(Variant[ToyState, ToyConfig]):
+    info = TOY_INFO
     config_model = ToyConfig
 
-    def seat_count(self, config: BaseModel) -> int:
-        assert isinstance(config, ToyConfig)
+    def seat_count(self, config: ToyConfig) -> int:
         return config.seats
 
-    def initial_state(self, config: BaseModel) -> ToyState:
+    def initial_state(self, config: ToyConfig) -> ToyState:
         return ToyState(self.seat_count(config))
 
-    def setup(self, config: BaseModel, rng: random.Random) -> Iterator[Event]:
+    def setup(self, config: ToyConfig, rng: random.Random) -> Iterator[Event]:
         for s in range(1, self.seat_count(config) + 1):
             yield Secret(s, rng.randint(1, 3))
 
@@ -99,14 +111,13 @@ class Toy(Variant[ToyState]):
             return ()
         if state.speaker is not None:
             text = Text("speech", "what you say")
-            return (
-                DecisionRequest(
-                    f"{step}:{state.speaker}", state.speaker, "speak", "T-2", "Speak.", (text,)
-                ),
-            )
+            seat = state.speaker
+            speak = DecisionRequest(request_id(step, seat), seat, "speak", "T-2", "Speak.", (text,))
+            return (speak,)
         pick = Choice("pick", (1, 2, 3), "a number", nullable=True)
         return tuple(
-            DecisionRequest(f"{step}:{s}", s, "pick", "T-1", "Pick.", (pick,)) for s in state.alive
+            DecisionRequest(request_id(step, s), s, "pick", "T-1", "Pick.", (pick,))
+            for s in state.alive
         )
 
     def check(self, state: ToyState, request: DecisionRequest, payload: Payload) -> None:
@@ -116,7 +127,11 @@ class Toy(Variant[ToyState]):
         return {"pick": None} if request.decision == "pick" else {"speech": ""}
 
     def resolve(
-        self, state: ToyState, answers: Mapping[int, Payload], rng: random.Random
+        self,
+        state: ToyState,
+        config: ToyConfig,
+        answers: Mapping[int, Payload],
+        rng: random.Random,
     ) -> Iterator[Event]:
         if state.speaker is not None:
             seat = state.speaker
@@ -133,7 +148,7 @@ class Toy(Variant[ToyState]):
         if len(state.alive) > 1:
             return None
         results = {s: ("win" if s in state.alive else "lose") for s in range(1, state.n + 1)}
-        return Outcome("last_standing", results, f"seat {state.alive[0]} wins")
+        return Outcome(ToyEnding.LAST_STANDING, results, f"seat {state.alive[0]} wins")
 
     def build_view(self, seat: int, events: Sequence[tuple[int, Event]]) -> SeatView:
         private: dict[str, Any] = {}
@@ -151,5 +166,5 @@ class Toy(Variant[ToyState]):
     def roles(self, state: ToyState) -> Mapping[int, str]:
         return {s: f"lucky{v}" for s, v in state.lucky.items()}
 
-    def rules_text(self, config: BaseModel, language: str = "en") -> str:
+    def rules_text(self, config: ToyConfig, language: str = "en") -> str:
         return "T-1 pick; T-2 speak."

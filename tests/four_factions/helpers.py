@@ -6,8 +6,8 @@ from collections.abc import Mapping
 from typing import Any
 
 from sandbox.core.game import Game
-from sandbox.core.variant import get_variant
 from sandbox.games.four_factions.config import FourFactionsConfig
+from sandbox.games.registry import get_variant
 
 VARIANT = get_variant("four_factions")
 

@@ -8,7 +8,7 @@ from typing import Any
 from sandbox.core.events import Event
 from sandbox.core.game import Game
 from sandbox.core.requests import DecisionRequest
-from sandbox.core.variant import get_variant
+from sandbox.games.registry import get_variant
 
 KILLER = get_variant("killer")
 # The standard 12-seat table of these tests: killers 1-3, police 4-6, civilians 7-12.

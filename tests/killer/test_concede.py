@@ -94,7 +94,7 @@ def test_own_side_option_offers_only_the_lone_killer() -> None:
         if "concede" in names:
             offered.append(request.seat)
         if request.seat == 4:  # police: its own side still has three members
-            assert names == ["speech"]
+            assert names == ["speech", "claim", "accuse", "vouch"]  # no concede
             with pytest.raises(IllegalDecision, match="Unknown field"):
                 game.submit(request.id, CONCEDE)
             with pytest.raises(IllegalDecision, match=r"\[KG-13\].*own side"):
@@ -120,7 +120,7 @@ def test_nobody_may_concede_while_both_sides_have_two_or_more(concede: str) -> N
     request = None
     while game.pending()[0].decision != "vote":
         request = game.pending()[0]
-        assert [f.name for f in request.fields] == ["speech"]
+        assert [f.name for f in request.fields] == ["speech", "claim", "accuse", "vouch"]
         answer_step(game, None)
     assert request is not None and request.decision == "speech"
     with pytest.raises(IllegalDecision, match=r"\[KG-13\]"):

@@ -22,9 +22,9 @@ from sandbox.config import AgentSpec, GameFile, LLMSpec, LoadedConfig, RandomSpe
 from sandbox.core.errors import IllegalDecision
 from sandbox.core.game import Game
 from sandbox.core.requests import DecisionRequest
-from sandbox.core.variant import get_variant
 from sandbox.fake_llm import FakeLLMServer
 from sandbox.fake_llm.answers import POLICIES
+from sandbox.games.registry import get_variant
 from sandbox.runner import ABORTED
 from sandbox.transcript import TranscriptWriter, iter_lines
 from tests.llm.conftest import (

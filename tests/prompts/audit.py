@@ -1,6 +1,9 @@
-"""The no-leak audit: which facts a seat may not know at a point of a game, and
-whether a rendered prompt states any of them.
+"""The no-leak audit of the built-in variants: which facts a seat may not know
+at a point of a game, and whether a rendered prompt states any of them.
 
+The generic machinery (fact patterns, the search, the seen/unseen bookkeeping)
+is the shipped conformance kit's (``sandbox.testing``); this file adds what only
+Four Factions and Killer know: exactly which events state which facts.
 Forbidden facts come from the events the seat was NOT allowed to see (other
 seats' role cards, referee-only duels, the killers' and police's private
 events), minus what the seat learned legitimately from events it saw (team
@@ -15,46 +18,20 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass
 from functools import lru_cache
 
 from sandbox.core.events import Event
 from sandbox.core.game import Game
 from sandbox.games.four_factions import events as ff
 from sandbox.games.killer import events as kg
+from sandbox.testing import Leak, forbidden_facts
+from sandbox.testing import find_leaks as find_fact_leaks
 
 ZH = {
     "killer": "杀手", "police": "警察", "civilian": "平民",
     "wolves": "狼人", "spies": "间谍", "justice": "司法", "army": "军队", "elite": "最强精英",
     "rock": "石头", "scissors": "剪刀", "paper": "布",
 }
-# What may stand between "seat N" and a label when a renderer states a role:
-# punctuation, "is"/"was", articles, and role-card words ("faction:", "Your role:").
-SEAT_FIRST_JOIN = (
-    r"(?:\s|[:=(,.→>\-]|\bis\b|\bwas\b|\ban?\b|\bthe\b|\bfaction\b|\brole\b|\byour\b)*"
-)
-
-
-@dataclass(frozen=True)
-class Leak:
-    seat: int
-    fact: str
-    line: str
-
-
-@lru_cache(maxsize=4096)
-def fact_patterns(t: int, label: str) -> tuple[re.Pattern[str], ...]:
-    """Every way a renderer might say 'seat t is <label>'."""
-    lab = re.escape(label)
-    zh = re.escape(ZH.get(label, label))
-    forms = [
-        rf"\bseats?\s*{t}\b{SEAT_FIRST_JOIN}['\"]?{lab}\b",
-        rf"(?<![\w.]){t}['\"]?\s*:\s*['\"]?{lab}\b",
-        rf"\b{lab}\b[^\n\d]{{0,20}}?\bseats?\s+(?:\d+\s*,\s*)*{t}\b",
-        rf"(?<!\d){t}号\s*(?:是|为|：|:|（)?\s*(?:{zh}|{lab})",
-        rf"(?:{zh}|\b{lab}\b)[^\n\d]{{0,6}}(?:\d+、)*{t}(?:、\d+)*号",
-    ]
-    return tuple(re.compile(f, re.IGNORECASE) for f in forms)
 
 
 @lru_cache(maxsize=4096)
@@ -106,22 +83,22 @@ Duels = set[tuple[int, int]]
 
 def forbidden(game: Game, seat: int, upto: int) -> tuple[Facts, Duels]:
     """Facts about other seats, and duels, that ``seat`` may not know before event ``upto``."""
-    visible = {i for i, _ in game.visible_events(seat) if i < upto}
-    known: set[tuple[int, str]] = set()
-    hidden: set[tuple[int, str]] = set()
-    duels: set[tuple[int, int]] = set()
-    for i, event in enumerate(game.events[:upto]):
-        facts = set(role_facts(event))
-        if i in visible:
-            known |= facts | set(known_by_duel(event))
-            if isinstance(event, ff.EliteKnown):
-                known |= {(event.elite_seat, f) for s, f in _own_faction(game, seat)}
-        else:
-            hidden |= facts
-            if isinstance(event, ff.DuelResolved) and seat not in (event.attacker, event.defender):
-                duels.add((event.attacker, event.defender))
-    hidden = {(t, label) for t, label in hidden if t != seat and (t, label) not in known}
-    return hidden, duels
+    facts = forbidden_facts(game, seat, upto, role_facts, learned=_learned)
+    duels = {
+        (event.attacker, event.defender)
+        for event in game.events[:upto]
+        if isinstance(event, ff.DuelResolved)
+        and not event.visibility().visible_to(seat)
+        and seat not in (event.attacker, event.defender)
+    }
+    return facts, duels
+
+
+def _learned(game: Game, seat: int, event: Event) -> Iterable[tuple[int, str]]:
+    """What a seat infers from an event it saw, beyond what the event states."""
+    yield from known_by_duel(event)
+    if isinstance(event, ff.EliteKnown):  # FF-10: the elite is of the seat's own faction
+        yield from ((event.elite_seat, f) for _, f in _own_faction(game, seat))
 
 
 def _own_faction(game: Game, seat: int) -> Iterable[tuple[int, str]]:
@@ -133,19 +110,11 @@ def _own_faction(game: Game, seat: int) -> Iterable[tuple[int, str]]:
 def find_leaks(
     text: str, seat: int, facts: set[tuple[int, str]], duels: set[tuple[int, int]]
 ) -> list[Leak]:
-    """Every forbidden fact stated somewhere in ``text``. Each pattern stays
-    within one line, so only lines mentioning both the seat number and the
-    label (in any casing or language) are searched: that keeps the audit fast."""
-    leaks: list[Leak] = []
+    """Every forbidden fact (the kit's search, with the Chinese labels) and
+    every unwitnessed duel stated somewhere in ``text``."""
+    leaks = find_fact_leaks(text, seat, facts, ZH)
     for line in text.splitlines():
         numbers = {int(n) for n in re.findall(r"\d+", line)}
-        if not numbers:
-            continue
-        lower = line.lower()
-        for t, label in facts:
-            mentioned = t in numbers and (label in lower or ZH.get(label, "\0") in line)
-            if mentioned and any(p.search(line) for p in fact_patterns(t, label)):
-                leaks.append(Leak(seat, f"seat {t} is {label}", line))
         for a, d in duels:
             if a in numbers and d in numbers and any(p.search(line) for p in duel_patterns(a, d)):
                 leaks.append(Leak(seat, f"seat {a} attacked seat {d}", line))

@@ -13,7 +13,8 @@ from sandbox.agents.simple import draw_payload
 from sandbox.core.errors import IllegalDecision
 from sandbox.core.game import Game
 from sandbox.core.requests import DecisionRequest, Text
-from sandbox.core.variant import SeatView, get_variant
+from sandbox.core.variant import SeatView
+from sandbox.games.registry import get_variant
 
 TRIES = 64
 

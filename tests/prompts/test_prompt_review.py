@@ -10,7 +10,8 @@ from dataclasses import replace
 import pytest
 
 from sandbox.agents.llm.prompting import history_lines, render_prompt
-from sandbox.core.variant import HistoryItem, get_variant
+from sandbox.core.variant import HistoryItem
+from sandbox.games.registry import get_variant
 from tests.prompts.harness import Captured, new_game, play
 from tests.prompts.test_golden import KINDS, SEED, first_of_each
 

@@ -28,7 +28,8 @@ from sandbox.agents.llm.prompting import (
 )
 from sandbox.core.game import Game
 from sandbox.core.requests import Choice, DecisionRequest, MultiChoice, Text
-from sandbox.core.variant import HistoryItem, SeatView, get_variant
+from sandbox.core.variant import HistoryItem, SeatView
+from sandbox.games.registry import get_variant
 from tests.core.toy import Toy, ToyConfig
 from tests.prompts.harness import new_game, play
 

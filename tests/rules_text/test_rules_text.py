@@ -22,9 +22,10 @@ from sandbox.agents.base import DecisionContext
 from sandbox.cli import app
 from sandbox.config import load_config
 from sandbox.core.game import Game
-from sandbox.core.variant import Variant, get_variant
+from sandbox.core.variant import Variant
 from sandbox.games.four_factions import rules_text as ff_text
-from sandbox.games.killer import text as killer_text
+from sandbox.games.killer import rules_text as killer_text
+from sandbox.games.registry import get_variant
 
 LANGUAGES = ("en", "zh")
 RULE_COUNT = {"four_factions": ("FF", 29), "killer": ("KG", 15)}

@@ -30,7 +30,8 @@ from sandbox.agents.bots.four_factions_beliefs import RIVAL, beliefs, hostile_we
 from sandbox.agents.simple import draw_payload
 from sandbox.core.errors import IllegalDecision
 from sandbox.core.requests import Choice
-from sandbox.games.four_factions.rules import BEATS, FACTIONS, STRIKE_TABLE
+from sandbox.games.four_factions.info import FACTIONS
+from sandbox.games.four_factions.strikes import BEATS, STRIKE_TABLE
 
 TRUTH_RATE = 0.6
 STAY_HOME_RATE = 0.05

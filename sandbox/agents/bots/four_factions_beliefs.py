@@ -16,7 +16,7 @@ from collections import defaultdict
 from collections.abc import Mapping
 from typing import Any
 
-from sandbox.games.four_factions.rules import FACTIONS, rival_of
+from sandbox.games.four_factions.info import FACTIONS, rival_of
 
 # The rules' own pairs (FF-25), never a copy of them.
 RIVAL = {faction: rival_of(faction) for faction in FACTIONS}

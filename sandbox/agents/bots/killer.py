@@ -21,8 +21,8 @@ from __future__ import annotations
 import random
 from typing import Any
 
+import sandbox.agents.bots.killer_evidence as ev
 from sandbox.agents.base import FALLBACK_INVALID, Agent, AgentAnswer, DecisionContext
-from sandbox.agents.bots import killer_evidence as ev
 from sandbox.core.errors import IllegalDecision
 from sandbox.core.requests import Choice
 from sandbox.core.variant import SeatView

@@ -14,6 +14,8 @@ from typing import Any, cast
 
 from pydantic import BaseModel, ValidationError
 
+import sandbox.agents.llm.endpoints as endpoints
+import sandbox.agents.llm.prompting as prompting
 from sandbox.agents.base import (
     FALLBACK_INVALID,
     FALLBACK_PROVIDER,
@@ -22,7 +24,6 @@ from sandbox.agents.base import (
     AgentSetupError,
     DecisionContext,
 )
-from sandbox.agents.llm import endpoints, prompting
 from sandbox.agents.llm.beliefs import BeliefProbe, probe_for
 from sandbox.agents.llm.client import CallSettings, ModelClient, ProviderFailure, RetryPolicy
 from sandbox.agents.llm.endpoints import Endpoint, EndpointError
@@ -74,6 +75,7 @@ class LLMAgent(Agent):
             raise AgentSetupError(f"LLMAgent({model!r}): {one_error(err)}") from None
         try:
             endpoints.check_fake_policy(self.target)
+            endpoints.check_local(self.target)
             endpoints.check_key(self.target)
         except EndpointError as err:
             raise AgentSetupError(str(err)) from None

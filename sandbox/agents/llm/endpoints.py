@@ -89,6 +89,19 @@ def check_fake_policy(spec: Target) -> None:
         )
 
 
+def check_local(spec: Target) -> None:
+    """A ``local/...`` or ``local:PATH`` model must be installed (the [local] extra)
+    and its weights found, before any game starts; nothing is started here."""
+    if not spec.model.startswith(("local/", "local:")):
+        return
+    local = importlib.import_module("sandbox.local_model")
+    try:
+        local.resolve_model(spec.model)
+        local.check_server_installed()
+    except local.LocalModelError as err:
+        raise EndpointError(str(err)) from None
+
+
 def check_key(spec: Target) -> None:
     """Raise EndpointError now if ``spec``'s key is unset, so a game never
     starts with a seat that cannot call its model: the ``api_key_env``

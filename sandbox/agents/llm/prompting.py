@@ -26,11 +26,17 @@ only lines that start with the marker. Player text is always a template
 variable, never a template. Everything is rendered from the ``SeatView``, the
 ``DecisionRequest`` and the public rules text, never from the game state.
 
+Where the templates live: their source is the repository's top-level
+``prompts/`` folder, which is installed as the resource package
+``sandbox.prompts`` (see pyproject.toml). They are read through
+``importlib.resources`` only, never by a path relative to this file, so an
+editable install and a wheel install behave the same from any directory.
+
 Template lookup, first match wins (``<lang>`` falls back to ``en``; a variant
 without a template falls back to ``_generic``)::
 
-    prompts/<variant>/<lang>/<name>  prompts/<variant>/en/<name>
-    prompts/_generic/<lang>/<name>   prompts/_generic/en/<name>
+    <variant>/<lang>/<name>  <variant>/en/<name>
+    _generic/<lang>/<name>   _generic/en/<name>
 
 Decision templates are ``decisions/<decision>.j2``; a decision without one
 uses ``decisions/_default.j2``.
@@ -41,26 +47,29 @@ from __future__ import annotations
 import functools
 import json
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from functools import lru_cache
-from pathlib import Path
+from importlib import resources
+from importlib.resources.abc import Traversable
 from typing import Any, Literal
 
 from jinja2 import (
+    BaseLoader,
     Environment,
-    FileSystemLoader,
     StrictUndefined,
     Template,
     TemplateError,
     TemplateNotFound,
 )
+from jinja2.loaders import split_template_path
 
 from sandbox.agents.llm.beliefs import probe_for
 from sandbox.core.requests import Choice, DecisionRequest, Field, MultiChoice, Text
 from sandbox.core.variant import HistoryItem, SeatView
 
-PROMPTS_DIR = Path(__file__).resolve().parents[3] / "prompts"
+# The installed templates (tests may point this at a copy: any Traversable,
+# e.g. a pathlib.Path, will do).
+PROMPTS_DIR: Traversable = resources.files("sandbox.prompts")
 GENERIC = "_generic"
 LANGUAGES = ("en", "zh")
 FALLBACK_LANGUAGE = "en"
@@ -102,16 +111,49 @@ def _plain(value: Any) -> Any:
     return value
 
 
+class ResourceLoader(BaseLoader):
+    """Templates read from a package's resources (``importlib.resources``), so
+    they load wherever the package is installed, a zip archive included."""
+
+    def __init__(self, root: Traversable) -> None:
+        self.root = root
+
+    def get_source(
+        self, environment: Environment, template: str
+    ) -> tuple[str, str | None, Callable[[], bool] | None]:
+        resource = _find(self.root, template)
+        if resource is None:
+            raise TemplateNotFound(template)
+        # Read once per process (auto_reload is off), so never out of date.
+        return resource.read_text(encoding="utf-8"), str(resource), lambda: True
+
+
+def _find(root: Traversable, name: str) -> Traversable | None:
+    """The resource ``name`` ("a/b/c.j2") under ``root``, if it is a file.
+    split_template_path refuses ".." and other ways out of the root."""
+    resource = root
+    for part in split_template_path(name):
+        resource = resource.joinpath(part)
+    return resource if resource.is_file() else None
+
+
+# One environment per templates root (keyed by its text: a Traversable need
+# not be hashable).
+_ENVIRONMENTS: dict[str, Environment] = {}
+
+
 def environment() -> Environment:
     """The shared environment for the current ``PROMPTS_DIR`` (tests may point
     it at a copy)."""
-    return _environment(str(PROMPTS_DIR))
+    env = _ENVIRONMENTS.get(str(PROMPTS_DIR))
+    if env is None:
+        env = _ENVIRONMENTS[str(PROMPTS_DIR)] = _new_environment(PROMPTS_DIR)
+    return env
 
 
-@lru_cache(maxsize=4)
-def _environment(root: str) -> Environment:
+def _new_environment(root: Traversable) -> Environment:
     env = Environment(
-        loader=FileSystemLoader(root),
+        loader=ResourceLoader(root),
         undefined=StrictUndefined,
         autoescape=False,
         trim_blocks=True,
@@ -162,17 +204,23 @@ def decision_candidates(
     return own + candidates(variant, language, "decisions/_default.j2", style)
 
 
+# Template lookups already made: a failed lookup is a file-system search and
+# an exception each time, and every decision asks for the same few names.
+_RESOLVED: dict[tuple[str, tuple[str, ...]], str] = {}
+
+
 def resolve(names: Sequence[str]) -> str:
     """The first of ``names`` that exists under ``PROMPTS_DIR``."""
-    return _resolve(str(PROMPTS_DIR), tuple(names))
+    key = (str(PROMPTS_DIR), tuple(names))
+    found = _RESOLVED.get(key)
+    if found is None:
+        found = _RESOLVED[key] = _first_existing(PROMPTS_DIR, key[1])
+    return found
 
 
-@lru_cache(maxsize=1024)
-def _resolve(root: str, names: tuple[str, ...]) -> str:
-    # Cached: a failed template lookup is a file-system search and an exception
-    # each time, and every decision asks for the same few names.
+def _first_existing(root: Traversable, names: Sequence[str]) -> str:
     for name in names:
-        if (Path(root) / name).is_file():
+        if _find(root, name) is not None:
             return name
     raise TemplateNotFound(names[0] if names else "(none)")
 

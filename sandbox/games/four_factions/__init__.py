@@ -1,9 +1,11 @@
-"""Four Factions (FF-1..FF-29). Importing this package registers the variant."""
+"""Four Factions (FF-1..FF-29).
 
-from sandbox.core.variant import register
+``VARIANT`` is the instance the registry finds through the ``sandbox.variants``
+entry point ``four_factions`` (see :mod:`sandbox.games.registry`).
+"""
+
 from sandbox.games.four_factions.variant import FourFactions
 
 VARIANT = FourFactions()
-register(VARIANT)
 
 __all__ = ["VARIANT", "FourFactions"]

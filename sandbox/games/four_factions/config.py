@@ -18,8 +18,8 @@ from pydantic import (
     field_validator,
 )
 
-from sandbox.games.four_factions.rules import FACTIONS, SEATS
-from sandbox.games.four_factions.setup import SlotError, match_seats
+from sandbox.games.four_factions.info import FACTIONS, SEATS
+from sandbox.games.four_factions.slots import SlotError, match_seats
 
 HP_MIN, HP_MAX = 3, 32  # FF-7
 DEFAULT_HP = 5  # see docs/rules-four-factions.md: three wounds short of death + 2 spare

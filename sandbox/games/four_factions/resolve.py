@@ -7,51 +7,55 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from typing import Any
 
+import sandbox.games.four_factions.events as ev
 from sandbox.core.events import Event
 from sandbox.core.requests import Payload
-from sandbox.games.four_factions import events as ev
-from sandbox.games.four_factions.rules import FIRST_FIGHT_DAY, Fighter, Strike, duel, pair_name
+from sandbox.games.four_factions.config import FourFactionsConfig
+from sandbox.games.four_factions.info import FIRST_FIGHT_DAY, Phase, Stage, pair_name
 from sandbox.games.four_factions.state import FFState
+from sandbox.games.four_factions.strikes import Fighter, Strike, duel
 
 
-def resolve(state: FFState, answers: Mapping[int, Payload]) -> Iterator[Event]:
-    if state.phase == "day" and state.queue:
+def resolve(
+    state: FFState, config: FourFactionsConfig, answers: Mapping[int, Payload]
+) -> Iterator[Event]:
+    if state.phase == Phase.DAY and state.queue:
         yield from _statement(state, state.queue[0], answers.get(state.queue[0]))
         if not state.queue:
             yield _next_phase_after_day(state)
-    elif state.stage == "loadout":
+    elif state.stage == Stage.LOADOUT:
         yield from _loadouts(state, answers)
-        yield ev.PhaseStarted(state.day, "night", "first_half")
-    elif state.stage in ("first_half", "second_half"):
-        yield from _half(state, answers)
-    elif state.stage == "quiet":
-        yield from _dawn_or_limit(state)
+        yield ev.PhaseStarted(state.day, Phase.NIGHT, Stage.FIRST_HALF)
+    elif state.stage in (Stage.FIRST_HALF, Stage.SECOND_HALF):
+        yield from _half(state, config, answers)
+    elif state.stage == Stage.QUIET:
+        yield from _dawn_or_limit(state, config)
     else:  # setup, or a day whose speakers are all gone
         yield _next_phase_after_day(state)
 
 
 def _next_phase_after_day(state: FFState) -> ev.PhaseStarted:
     # FF-16/17: nights 1-3 are quiet; fighting nights start with elite loadouts.
-    stage = "loadout" if state.day >= FIRST_FIGHT_DAY else "quiet"
-    return ev.PhaseStarted(state.day, "night", stage)
+    stage = Stage.LOADOUT if state.day >= FIRST_FIGHT_DAY else Stage.QUIET
+    return ev.PhaseStarted(state.day, Phase.NIGHT, stage)
 
 
-def day_stage(day: int) -> str:
-    return {1: "proofs", 2: "accusation", 3: "protection"}.get(day, "open")
+def day_stage(day: int) -> Stage:
+    return {1: Stage.PROOFS, 2: Stage.ACCUSATION, 3: Stage.PROTECTION}.get(day, Stage.OPEN)
 
 
 def _statement(state: FFState, seat: int, answer: Payload | None) -> Iterator[Event]:
     stage = state.stage
-    if stage == "open":
+    if stage == Stage.OPEN:
         text = "" if answer is None else str(answer["speech"])
         yield ev.Spoke(seat, text) if text.strip() else ev.Passed(seat)
         return
-    key = "am" if stage == "proofs" else "target"
+    key = "am" if stage == Stage.PROOFS else "target"
     if answer is None or answer.get(key) is None:
         yield ev.NoStatement(seat, stage)  # FF-29: never an invented claim
-    elif stage == "proofs":
+    elif stage == Stage.PROOFS:
         yield ev.ProofsGiven(seat, str(answer["am"]), str(answer["speech"]))
-    elif stage == "accusation":
+    elif stage == Stage.ACCUSATION:
         target, faction = int(answer["target"]), str(answer["faction"])
         yield ev.AccusationMade(seat, target, faction, str(answer["speech"]))
     else:
@@ -64,19 +68,21 @@ def _loadouts(state: FFState, answers: Mapping[int, Payload]) -> Iterator[Event]
         yield ev.LoadoutChosen(seat, state.day, str(answer["weapon"]), str(answer["shield"]))
 
 
-def _half(state: FFState, answers: Mapping[int, Payload]) -> Iterator[Event]:
-    half = 1 if state.stage == "first_half" else 2
+def _half(
+    state: FFState, config: FourFactionsConfig, answers: Mapping[int, Payload]
+) -> Iterator[Event]:
+    half = 1 if state.stage == Stage.FIRST_HALF else 2
     for attacker in sorted(answers):  # FF-20: ascending attacker seat
         target = answers[attacker].get("target")
         if target is not None and attacker in state.alive:
-            yield from _attack(state, half, attacker, int(target))
+            yield from _attack(state, config, half, attacker, int(target))
     yield from _settle_pairs(state, half)
     if not state.undecided_pairs():
-        yield from _dawn(state)  # the game ends now: announce the night's dead
+        yield from _dawn(state, config)  # the game ends now: announce the night's dead
     elif half == 1:
-        yield ev.PhaseStarted(state.day, "night", "second_half")
+        yield ev.PhaseStarted(state.day, Phase.NIGHT, Stage.SECOND_HALF)
     else:
-        yield from _dawn_or_limit(state)
+        yield from _dawn_or_limit(state, config)
 
 
 def _fighter(state: FFState, seat: int) -> Fighter:
@@ -85,12 +91,14 @@ def _fighter(state: FFState, seat: int) -> Fighter:
     )
 
 
-def _attack(state: FFState, half: int, attacker: int, target: int) -> Iterator[Event]:
+def _attack(
+    state: FFState, config: FourFactionsConfig, half: int, attacker: int, target: int
+) -> Iterator[Event]:
     if target not in state.alive:
         yield ev.CorpseFound(attacker, state.day, half, target)  # FF-20
         return
     a, d = _fighter(state, attacker), _fighter(state, target)
-    strikes = duel(a, d, state.config.wounds_between_regulars)
+    strikes = duel(a, d, config.wounds_between_regulars)  # FF-23 ruling
     record = tuple(_strike_json(s) for s in strikes)
     yield ev.DuelResolved(state.day, half, attacker, target, record)
     back = strikes[1].weapon if len(strikes) > 1 else None
@@ -98,7 +106,7 @@ def _attack(state: FFState, half: int, attacker: int, target: int) -> Iterator[E
     yield ev.AttackReport(
         attacker, state.day, half, target, a.weapon, back, _outcomes(strikes, attacker), hp_a
     )
-    shown = attacker if state.config.defender_learns_attacker else None  # FF-12
+    shown = attacker if config.defender_learns_attacker else None  # FF-12
     yield ev.DefenceReport(
         target, state.day, half, shown, a.weapon, _outcomes(strikes, target), hp_d
     )
@@ -153,11 +161,11 @@ def _settle_pairs(state: FFState, half: int) -> Iterator[Event]:
         yield ev.PairSettled(pair_name((x, y)), results, state.day, half)
 
 
-def _dawn(state: FFState) -> Iterator[Event]:
+def _dawn(state: FFState, config: FourFactionsConfig) -> Iterator[Event]:
     """FF-28: the night's dead in seat order, so the order of death (which half,
     which duel first) stays secret; then FF-26: every pair settled tonight."""
     dead = tuple(sorted(state.night_deaths))
-    reveal = state.config.reveal_faction_on_death  # FF-28 option
+    reveal = config.reveal_faction_on_death  # FF-28 option
     factions = {str(s): state.faction[s] for s in dead} if reveal else {}
     yield ev.DawnReport(state.day + 1, dead, factions)
     for pair in state.unannounced_pairs():
@@ -166,11 +174,11 @@ def _dawn(state: FFState) -> Iterator[Event]:
             yield ev.PairDecided(name, state.settled_pairs[name], state.day)
 
 
-def _dawn_or_limit(state: FFState) -> Iterator[Event]:
-    if state.stage == "second_half":
-        yield from _dawn(state)
-    if state.day >= state.config.day_limit:
+def _dawn_or_limit(state: FFState, config: FourFactionsConfig) -> Iterator[Event]:
+    if state.stage == Stage.SECOND_HALF:
+        yield from _dawn(state, config)
+    if state.day >= config.day_limit:
         yield ev.DayLimitReached(state.day)  # FF-27
         return
     day = state.day + 1
-    yield ev.PhaseStarted(day, "day", day_stage(day))
+    yield ev.PhaseStarted(day, Phase.DAY, day_stage(day))

@@ -1,4 +1,7 @@
-"""The referee's state of a Four Factions game: the fold of every event."""
+"""The referee's state of a Four Factions game: the fold of every event.
+
+The state holds no config: the rulings the referee applies are passed to
+``resolve`` by the core, and everything else arrives in events."""
 
 from __future__ import annotations
 
@@ -6,15 +9,13 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+import sandbox.games.four_factions.events as ev
 from sandbox.core.events import Event
-from sandbox.games.four_factions import events as ev
-from sandbox.games.four_factions.config import FourFactionsConfig
-from sandbox.games.four_factions.rules import FACTIONS, PAIRS, SEATS, pair_name
+from sandbox.games.four_factions.info import FACTIONS, PAIRS, SEATS, Phase, Stage, pair_name
 
 
 @dataclass
 class FFState:
-    config: FourFactionsConfig
     faction: dict[int, str] = field(default_factory=dict)
     elite: dict[int, bool] = field(default_factory=dict)
     weapon: dict[int, str | None] = field(default_factory=dict)
@@ -23,8 +24,8 @@ class FFState:
     alive: set[int] = field(default_factory=set)
     public_dead: set[int] = field(default_factory=set)  # announced at dawn (FF-28)
     day: int = 0
-    phase: str = "setup"
-    stage: str = "setup"
+    phase: str = Phase.SETUP
+    stage: str = Stage.SETUP
     queue: list[int] = field(default_factory=list)  # speakers still to go (FF-18)
     claims: dict[int, str] = field(default_factory=dict)  # day-1 "am" (FF-13)
     loadout: dict[int, tuple[str, str]] = field(default_factory=dict)  # tonight (FF-5)
@@ -33,6 +34,7 @@ class FFState:
     settled_pairs: dict[str, dict[str, str]] = field(default_factory=dict)  # FF-26, referee
     pair_results: dict[str, dict[str, str]] = field(default_factory=dict)  # announced at dawn
     limit_reached: bool = False
+    limit_day: int = 0  # the day after which the day limit ended the game (FF-27)
 
     # ------------------------------------------------------------- queries
     def living_sorted(self) -> list[int]:
@@ -87,8 +89,8 @@ def _role(state: FFState, e: ev.RoleDealt) -> None:
 
 def _phase(state: FFState, e: ev.PhaseStarted) -> None:
     state.day, state.phase, state.stage = e.day, e.phase, e.stage
-    state.queue = speaking_order(e.day, state.living_sorted()) if e.phase == "day" else []
-    if e.stage == "loadout":
+    state.queue = speaking_order(e.day, state.living_sorted()) if e.phase == Phase.DAY else []
+    if e.stage == Stage.LOADOUT:
         state.last_loadout.update(state.loadout)
         state.loadout = {}
         state.night_deaths = []
@@ -139,6 +141,7 @@ def _dawn(state: FFState, e: ev.DawnReport) -> None:
 
 def _limit(state: FFState, e: ev.DayLimitReached) -> None:
     state.limit_reached = True
+    state.limit_day = e.day
 
 
 _HANDLERS: dict[type[Event], Callable[[FFState, Any], None]] = {

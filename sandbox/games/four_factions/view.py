@@ -25,12 +25,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+import sandbox.games.four_factions.events as ev
 from sandbox.core.events import DecisionMade, Event, GameEnded
 from sandbox.core.variant import HistoryItem, SeatView, detached
-from sandbox.games.four_factions import events as ev
-from sandbox.games.four_factions.rules import SEATS
+from sandbox.games.four_factions.info import INFO, SEATS, Phase, Stage
 
-NAME = "four_factions"
+NAME = INFO.name
 
 
 class _ViewBuilder:
@@ -52,8 +52,8 @@ class _ViewBuilder:
         }
         self.public: dict[str, Any] = {
             "day": 0,
-            "phase": "setup",
-            "stage": "setup",
+            "phase": Phase.SETUP,
+            "stage": Stage.SETUP,
             "living": list(range(1, SEATS + 1)),
             "dead": [],
             "dead_factions": {},
@@ -130,7 +130,7 @@ def _elite_known(b: _ViewBuilder, e: ev.EliteKnown) -> None:
 
 def _phase(b: _ViewBuilder, e: ev.PhaseStarted) -> None:
     b.public.update(day=e.day, phase=e.phase, stage=e.stage)
-    if e.stage == "loadout":
+    if e.stage == Stage.LOADOUT:
         b.private["loadout"] = None
 
 

@@ -1,6 +1,7 @@
 """Killer (KG-1..KG-15): police, killers and civilians; the judge is the referee.
 
-Importing this package registers the variant under the name ``killer``.
+``VARIANT`` is the instance the registry finds through the ``sandbox.variants``
+entry point ``killer`` (see :mod:`sandbox.games.registry`).
 
 Seat view (``SeatView`` built by :mod:`sandbox.games.killer.view`, only from the
 events the seat was allowed to see):
@@ -28,15 +29,17 @@ events the seat was allowed to see):
 
 ``history``
     One ``HistoryItem`` per visible event: speeches and last words carry
-    ``speaker`` and ``speech`` (player text, quoted data); everything else carries
+    ``speaker`` and ``speech`` (player text, quoted data) and, in ``facts``, the
+    speaker's structured claims as recorded, never confirmed (KG-14): ``claim``
+    ("none", "police", "killer" or "civilian"), ``accuse`` and ``vouch`` (sorted
+    seat lists); a speech also has ``context``. Everything else carries
     the referee's ``facts`` (the event's fields; group events without their
     audience). The seat's own accepted decisions appear as ``core.decision``
     items with ``facts = {decision, payload, fallback}``.
 """
 
-from sandbox.core.variant import register
 from sandbox.games.killer.variant import Killer
 
-KILLER_VARIANT = register(Killer())
+VARIANT = Killer()
 
-__all__ = ["KILLER_VARIANT", "Killer"]
+__all__ = ["VARIANT", "Killer"]

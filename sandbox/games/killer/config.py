@@ -7,19 +7,13 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StrictInt, ValidationInfo, field_validator
 
-Role = Literal["killer", "police", "civilian"]
-KILLER: Role = "killer"
-POLICE: Role = "police"
-CIVILIAN: Role = "civilian"
+from sandbox.games.killer.info import CIVILIAN, KILLER, MAX_PLAYERS, MIN_PLAYERS, POLICE, Role
 
 # KG-13 concede scope: the spec's literal reading (either side down to one) or
 # the narrower one (only a member of the side that is down to one).
 ConcedeScope = Literal["either_side_down_to_one", "own_side_down_to_one"]
 EITHER_SIDE: ConcedeScope = "either_side_down_to_one"
 OWN_SIDE: ConcedeScope = "own_side_down_to_one"
-
-MIN_PLAYERS = 11
-MAX_PLAYERS = 16
 
 
 def lineup(players: int) -> dict[str, int]:

@@ -142,23 +142,32 @@ class PhaseStarted(Event):
 
 @dataclass(frozen=True, slots=True)
 class Speech(Event):
-    """KG-8/KG-10: a public speech ("pass" is an empty text)."""
+    """KG-8/KG-10: a public speech ("pass" is an empty text), with its structured
+    claims: the role the speaker claims and the seats it accuses and vouches for
+    (sorted). Recorded as said, never confirmed (KG-14); the defaults ("none", no
+    seats) also load transcripts written before the fields existed."""
 
     kind: ClassVar[str] = "killer.speech"
     day: int
     seat: int
     text: str
     context: str
+    claim: str = "none"
+    accuse: tuple[int, ...] = ()
+    vouch: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
 class LastWords(Event):
-    """KG-6/KG-7: a dead player's last words."""
+    """KG-6/KG-7: a dead player's last words, with structured claims as in ``Speech``."""
 
     kind: ClassVar[str] = "killer.last_words"
     day: int
     seat: int
     text: str
+    claim: str = "none"
+    accuse: tuple[int, ...] = ()
+    vouch: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

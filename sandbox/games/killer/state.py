@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from sandbox.core.events import Event
-from sandbox.games.killer.config import CIVILIAN, EITHER_SIDE, KILLER, POLICE
+from sandbox.games.killer.config import EITHER_SIDE
 from sandbox.games.killer.events import (
     Conceded,
     Dawn,
@@ -22,15 +22,7 @@ from sandbox.games.killer.events import (
     Tied,
     VotedOut,
 )
-
-# Phases (state.phase)
-NIGHT_KILLERS = "night_killers"
-NIGHT_POLICE = "night_police"
-LAST_WORDS = "last_words"
-SPEECHES = "speeches"
-VOTE = "vote"
-DAWN = "dawn"
-OVER = "over"
+from sandbox.games.killer.info import Context, Phase
 
 
 @dataclass
@@ -45,8 +37,8 @@ class KillerState:
     roles: dict[int, str] = field(default_factory=dict)
     alive: set[int] = field(default_factory=set)
     day: int = 0  # night n and day n share the number n
-    phase: str = "setup"
-    context: str = ""
+    phase: str = Phase.SETUP
+    context: str = ""  # a Context once a day phase opened
     vote_round: int = 0
     order: list[int] = field(default_factory=list)  # speakers still to speak
     candidates: tuple[int, ...] = ()
@@ -95,7 +87,7 @@ def _role(state: KillerState, e: Event) -> None:
 def _night(state: KillerState, e: Event) -> None:
     assert isinstance(e, NightFell)
     state.day = e.night
-    state.phase = NIGHT_KILLERS
+    state.phase = Phase.NIGHT_KILLERS
     state.night_victim = None
     state.tied = ()
     state.prev_starter = state.day_starter
@@ -110,12 +102,12 @@ def _kill_chosen(state: KillerState, e: Event) -> None:
 
 
 def _police_turn(state: KillerState, e: Event) -> None:
-    state.phase = NIGHT_POLICE
+    state.phase = Phase.NIGHT_POLICE
 
 
 def _dawn(state: KillerState, e: Event) -> None:
     assert isinstance(e, Dawn)
-    state.phase = DAWN
+    state.phase = Phase.DAWN
     if e.victim is not None:
         state.alive.discard(e.victim)
 
@@ -127,9 +119,9 @@ def _phase(state: KillerState, e: Event) -> None:
     state.vote_round = e.round
     state.order = list(e.order)
     state.candidates = e.candidates
-    if e.phase == LAST_WORDS:
+    if e.phase == Phase.LAST_WORDS:
         state.last_words_used += 1  # KG-7: the quota counts every dead given the floor
-    if e.phase == SPEECHES and e.context == "day":
+    if e.phase == Phase.SPEECHES and e.context == Context.DAY:
         state.day_order = e.order
         state.day_starter = e.order[0] if e.order else None
 
@@ -152,17 +144,17 @@ def _tied(state: KillerState, e: Event) -> None:
 def _conceded(state: KillerState, e: Event) -> None:
     assert isinstance(e, Conceded)
     state.conceded_side = e.side
-    state.phase = OVER
+    state.phase = Phase.OVER
 
 
 def _forced_draw(state: KillerState, e: Event) -> None:
     state.forced_draw = True
-    state.phase = OVER
+    state.phase = Phase.OVER
 
 
 def _day_limit(state: KillerState, e: Event) -> None:
     state.day_limit_hit = True
-    state.phase = OVER
+    state.phase = Phase.OVER
 
 
 _FOLDERS = {
@@ -181,5 +173,3 @@ _FOLDERS = {
     ForcedDraw: _forced_draw,
     DayLimitReached: _day_limit,
 }
-
-SIDES = (KILLER, POLICE, CIVILIAN)

@@ -11,7 +11,6 @@ from typing import Any
 
 from sandbox.core.events import DecisionMade, Event, GameEnded, StepResolved
 from sandbox.core.variant import HistoryItem, SeatView, detached
-from sandbox.games.killer.config import KILLER, POLICE
 from sandbox.games.killer.events import (
     Ballots,
     CheckResult,
@@ -27,13 +26,14 @@ from sandbox.games.killer.events import (
     TeamList,
     VotedOut,
 )
+from sandbox.games.killer.info import KILLER, POLICE, Phase
 
 
 @dataclass
 class _Fold:
     seat: int
     day: int = 0
-    phase: str = "setup"
+    phase: str = Phase.SETUP
     players: int = 0
     rules: dict[str, Any] = field(default_factory=dict)
     role: str | None = None
@@ -125,7 +125,7 @@ def _apply(fold: _Fold, event: Event) -> None:
     elif isinstance(event, TeamList):
         fold.team[event.role] = list(event.members)
     elif isinstance(event, NightFell):
-        fold.day, fold.phase = event.night, "night"
+        fold.day, fold.phase = event.night, Phase.NIGHT
         fold.ballots, fold.order, fold.candidates = [], [], []
     elif isinstance(event, Opinions):
         mine = event.opinions.get(str(fold.seat))
@@ -135,7 +135,7 @@ def _apply(fold: _Fold, event: Event) -> None:
     elif isinstance(event, CheckResult) and event.suspect is not None:
         fold.checks.append({"night": event.night, "suspect": event.suspect, "answer": event.answer})
     elif isinstance(event, Dawn):
-        fold.phase = "dawn"
+        fold.phase = Phase.DAWN
         if event.victim is not None:
             fold.dead.append(_death(event.victim, event.day, "night", event.role))
     elif isinstance(event, VotedOut):
@@ -147,14 +147,14 @@ def _apply(fold: _Fold, event: Event) -> None:
     elif isinstance(event, Ballots):
         fold.ballots.append({"round": event.round, "ballots": dict(event.ballots)})
     elif isinstance(event, GameEnded):
-        fold.phase = "over"
+        fold.phase = Phase.OVER
 
 
 def _phase(fold: _Fold, event: PhaseStarted) -> None:
     fold.phase = event.phase
     fold.order = list(event.order)
     fold.candidates = list(event.candidates)
-    if event.phase == "last_words":
+    if event.phase == Phase.LAST_WORDS:
         fold.last_words_used += 1
 
 
@@ -167,12 +167,18 @@ def _history_item(fold: _Fold, seq: int, event: Event) -> HistoryItem | None:
         return None
     phase = fold.phase
     if isinstance(event, Speech):
-        return HistoryItem(
-            seq, event.kind, fold.day, phase, event.seat, event.text, {"context": event.context}
-        )
+        facts = {"context": event.context, **_claims(event)}
+        return HistoryItem(seq, event.kind, fold.day, phase, event.seat, event.text, facts)
     if isinstance(event, LastWords):
-        return HistoryItem(seq, event.kind, fold.day, "last_words", event.seat, event.text)
+        return HistoryItem(
+            seq, event.kind, fold.day, Phase.LAST_WORDS, event.seat, event.text, _claims(event)
+        )
     return HistoryItem(seq, event.kind, fold.day, phase, None, None, _facts(event))
+
+
+def _claims(event: Speech | LastWords) -> dict[str, Any]:
+    """KG-14: what the speaker claimed, as the referee recorded it (never confirmed)."""
+    return {"claim": event.claim, "accuse": list(event.accuse), "vouch": list(event.vouch)}
 
 
 def _facts(event: Event) -> dict[str, Any]:

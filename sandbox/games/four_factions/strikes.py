@@ -1,18 +1,11 @@
-"""Four Factions rules as data: factions, pairs, weapons, the strike table (FF-21)
-and the duel procedure (FF-22). Pure functions, no state."""
+"""The Four Factions strike table (FF-21) as data, and the duel procedure (FF-22)
+that reads it. Pure functions, no state."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Literal
-
-SEATS = 16  # FF-1
-FACTIONS: tuple[str, ...] = ("wolves", "spies", "justice", "army")  # FF-2
-PAIRS: tuple[tuple[str, str], ...] = (("wolves", "justice"), ("spies", "army"))  # FF-25
-WEAPONS: tuple[str, ...] = ("rock", "scissors", "paper")  # FF-4
-SHIELDS: tuple[str, ...] = ("anti-rock", "anti-scissors", "anti-paper")  # FF-4
-FIRST_FIGHT_DAY = 4  # FF-16/FF-17
 
 Effect = Literal["none", "kill", "wound"]
 
@@ -43,20 +36,6 @@ def shield_of(weapon: str) -> str:
 def guarded(shield: str) -> str:
     """The weapon a shield guards against ('anti-paper' -> 'paper')."""
     return shield.removeprefix("anti-")
-
-
-def pair_of(faction: str) -> tuple[str, str]:
-    return next(p for p in PAIRS if faction in p)
-
-
-def rival_of(faction: str) -> str:
-    """The faction paired against ``faction`` (FF-25)."""
-    a, b = pair_of(faction)
-    return b if faction == a else a
-
-
-def pair_name(pair: tuple[str, str]) -> str:
-    return f"{pair[0]}/{pair[1]}"
 
 
 @dataclass(frozen=True, slots=True)

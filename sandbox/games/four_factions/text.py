@@ -1,4 +1,4 @@
-"""One-line, referee-voice descriptions of Four Factions events for logs.
+"""One-line, referee-voice descriptions of Four Factions events (logs, the referee's view).
 Player speech is quoted as data, never merged into the referee's sentence."""
 
 from __future__ import annotations
@@ -7,8 +7,8 @@ import json
 from collections.abc import Callable, Mapping
 from typing import Any
 
+import sandbox.games.four_factions.events as ev
 from sandbox.core.events import Event
-from sandbox.games.four_factions import events as ev
 
 
 def _q(text: str) -> str:

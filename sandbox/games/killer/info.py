@@ -1,0 +1,99 @@
+"""What the Killer variant declares once: its name, seat range, roles, decisions
+with their answer fields, and the enums of its phases, decisions and endings.
+
+Enum values are the strings transcripts, views and prompts have always used.
+"""
+
+from __future__ import annotations
+
+from enum import StrEnum
+from typing import Literal
+
+from sandbox.core.variant import VariantInfo
+
+Role = Literal["killer", "police", "civilian"]
+KILLER: Role = "killer"
+POLICE: Role = "police"
+CIVILIAN: Role = "civilian"
+
+MIN_PLAYERS = 11  # KG-1
+MAX_PLAYERS = 16
+
+
+class Phase(StrEnum):
+    """The referee's phases (``KillerState.phase``); views show both night
+    phases as ``NIGHT`` (a seat does not learn whose turn of the night it is)."""
+
+    SETUP = "setup"
+    NIGHT_KILLERS = "night_killers"  # KG-3
+    NIGHT_POLICE = "night_police"  # KG-4
+    NIGHT = "night"  # views only
+    DAWN = "dawn"  # KG-6
+    LAST_WORDS = "last_words"  # KG-6, KG-7
+    SPEECHES = "speeches"  # KG-8, KG-10
+    VOTE = "vote"  # KG-9, KG-10
+    OVER = "over"
+
+
+class Context(StrEnum):
+    """Why a day phase opened (``PhaseStarted.context``): last words after a
+    ``NIGHT`` kill or a ``VOTE``; speeches of the ``DAY``, of the tied
+    (``TIE_TIED``) or of the others (``TIE_OTHERS``); a ``VOTE`` or a ``REVOTE``."""
+
+    NIGHT = "night"
+    VOTE = "vote"
+    DAY = "day"
+    TIE_TIED = "tie_tied"  # KG-10, first tie
+    TIE_OTHERS = "tie_others"  # KG-10, second tie
+    REVOTE = "revote"
+
+
+class Decision(StrEnum):
+    """``DecisionRequest.decision`` of each request the referee opens."""
+
+    KILL = "kill_opinion"  # KG-3
+    SUSPECT = "check_opinion"  # KG-4
+    LAST_WORDS = "last_words"  # KG-6
+    SPEECH = "speech"  # KG-8, KG-13
+    VOTE = "vote"  # KG-9, KG-10
+
+
+class Claim(StrEnum):
+    """The role a speaker claims in a speech's structured fields (KG-14: only words)."""
+
+    NONE = "none"
+    POLICE = "police"
+    KILLER = "killer"
+    CIVILIAN = "civilian"
+
+
+class Ending(StrEnum):
+    """Every way a Killer game ends (the outcome's reason)."""
+
+    KILLERS_ELIMINATED = "killers_eliminated"  # KG-12
+    POLICE_ELIMINATED = "police_eliminated"  # KG-12
+    CIVILIANS_ELIMINATED = "civilians_eliminated"  # KG-12
+    FORCED_DRAW = "forced_draw"  # KG-10
+    DAY_LIMIT = "day_limit"  # KG-12 ruling
+    SURRENDER = "surrender"  # KG-13
+
+
+INFO = VariantInfo(
+    name="killer",
+    title="Killer (police, killers and civilians)",
+    min_seats=MIN_PLAYERS,
+    max_seats=MAX_PLAYERS,
+    roles=(KILLER, POLICE, CIVILIAN),  # KG-1
+    sides=(KILLER, POLICE, CIVILIAN),  # civilians share the police's result (KG-12)
+    decisions={
+        Decision.KILL: ("target",),  # KG-3
+        Decision.SUSPECT: ("suspect",),  # KG-4
+        # KG-6, KG-8; claim/accuse/vouch are optional structured claims (KG-14);
+        # 'concede' only when KG-13 allows
+        Decision.LAST_WORDS: ("speech", "claim", "accuse", "vouch"),
+        Decision.SPEECH: ("speech", "claim", "accuse", "vouch", "concede"),
+        Decision.VOTE: ("target",),  # KG-9, KG-10
+    },
+    endings=Ending,
+    phases=Phase,
+)

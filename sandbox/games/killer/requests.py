@@ -1,0 +1,259 @@
+"""The Killer requests: which decisions are open (KG-3, KG-4, KG-6, KG-8..KG-10,
+KG-13), the rule-level check of an answer and the documented fallbacks."""
+
+from __future__ import annotations
+
+from sandbox.core.errors import IllegalDecision
+from sandbox.core.requests import (
+    Choice,
+    DecisionRequest,
+    Field,
+    MultiChoice,
+    Payload,
+    Scalar,
+    Text,
+    request_id,
+)
+from sandbox.games.killer.config import OWN_SIDE
+from sandbox.games.killer.info import KILLER, POLICE, Claim, Context, Decision, Phase
+from sandbox.games.killer.outcome import decided
+from sandbox.games.killer.state import KillerState
+
+SPEECH_CHARS = 1200
+CLAIM_OPTIONS: tuple[Scalar, ...] = tuple(c.value for c in Claim)  # plain strings, as answered
+
+
+def open_requests(state: KillerState, step: int) -> tuple[DecisionRequest, ...]:
+    if decided(state):
+        return ()
+    if state.phase == Phase.NIGHT_KILLERS:
+        return tuple(_kill_request(state, step, s) for s in state.living(KILLER))
+    if state.phase == Phase.NIGHT_POLICE:
+        return tuple(_suspect_request(state, step, s) for s in state.living(POLICE))
+    if state.phase in (Phase.LAST_WORDS, Phase.SPEECHES) and state.order:
+        return (_speech_request(state, step, state.order[0]),)
+    if state.phase == Phase.VOTE:
+        return tuple(_ballot_request(state, step, s) for s in state.living())
+    return ()
+
+
+def kill_options(state: KillerState) -> tuple[int, ...]:
+    """KG-3: any living player; KG-5: never the previous game's first victim on night 1."""
+    barred = state.barred if state.day == 1 else None
+    return tuple(s for s in state.living() if s != barred)
+
+
+def suspect_options(state: KillerState) -> tuple[int, ...]:
+    """KG-4 ruling: a living non-police player (the night's victim still counts as living)."""
+    return tuple(s for s in state.living() if state.roles[s] != POLICE)
+
+
+def ballot_options(state: KillerState, seat: int) -> tuple[int, ...]:
+    """KG-9: a living other player; KG-10: in a revote, one of the tied."""
+    return tuple(s for s in state.candidates if s != seat and s in state.alive)
+
+
+def may_concede(state: KillerState, seat: int) -> bool:
+    """KG-13: a living police player or killer (never a civilian), once a side is
+    down to one living member: either side (default), or only the conceder's own
+    side (option ``concede = "own_side_down_to_one"``)."""
+    role = state.roles.get(seat)
+    if seat not in state.alive or role not in (KILLER, POLICE):
+        return False
+    if state.concede == OWN_SIDE:
+        return state.side_count(role) == 1
+    return 1 in (state.side_count(KILLER), state.side_count(POLICE))
+
+
+def _kill_request(state: KillerState, step: int, seat: int) -> DecisionRequest:
+    field = Choice(
+        "target",
+        kill_options(state),
+        "the living player you want killed tonight, or null for no opinion",
+        nullable=True,
+    )
+    # KG-5: while a seat is barred, shape errors cite the series rule too.
+    barred = state.day == 1 and state.barred is not None
+    return DecisionRequest(
+        request_id(step, seat, Decision.KILL),
+        seat,
+        Decision.KILL,
+        "KG-3, KG-5" if barred else "KG-3",
+        f"Night {state.day}: give your sealed opinion on whom the killers kill "
+        "(the majority of the opinions given decides), or null for none.",
+        (field,),
+    )
+
+
+def _suspect_request(state: KillerState, step: int, seat: int) -> DecisionRequest:
+    field = Choice(
+        "suspect",
+        suspect_options(state),
+        "the living non-police player the judge should identify, or null for no opinion",
+        nullable=True,
+    )
+    return DecisionRequest(
+        request_id(step, seat, Decision.SUSPECT),
+        seat,
+        Decision.SUSPECT,
+        "KG-4",
+        f"Night {state.day}: give your sealed opinion on whom the police check "
+        "(the majority of the opinions given decides), or null for none.",
+        (field,),
+    )
+
+
+def claim_targets(state: KillerState, seat: int) -> tuple[int, ...]:
+    """KG-14 structured claims: the seats a speech may accuse or vouch for, every
+    living seat but the speaker (in last words the speaker is already dead)."""
+    return tuple(s for s in state.living() if s != seat)
+
+
+def _claim_fields(state: KillerState, seat: int) -> tuple[Field, ...]:
+    """The optional structured claims of a speech or last words (KG-14: recorded
+    as said, never confirmed); left out, they mean "none" and no seats."""
+    seats: tuple[Scalar, ...] = claim_targets(state, seat)
+    return (
+        Choice(
+            "claim",
+            CLAIM_OPTIONS,
+            'the role you claim to be ("none" claims nothing); the judge never confirms it',
+            optional=True,
+        ),
+        MultiChoice("accuse", seats, "living other seats you accuse of being killers",
+                    len(seats), optional=True),
+        MultiChoice("vouch", seats, "living other seats you vouch for (never one you accuse)",
+                    len(seats), optional=True),
+    )
+
+
+def _speech_request(state: KillerState, step: int, seat: int) -> DecisionRequest:
+    if state.phase == Phase.LAST_WORDS:
+        text = Text("speech", "your last words (empty text passes)", SPEECH_CHARS)
+        return DecisionRequest(
+            request_id(step, seat, Decision.LAST_WORDS),
+            seat,
+            Decision.LAST_WORDS,
+            "KG-6",
+            f"Day {state.day}: you are out; give your last words, e.g. whom you "
+            "suspect and why (empty text passes).",
+            (text, *_claim_fields(state, seat)),
+        )
+    fields: tuple[Field, ...] = (
+        Text("speech", "your public speech; it ends with 'pass' (empty text passes)", SPEECH_CHARS),
+        *_claim_fields(state, seat),
+    )
+    if may_concede(state, seat):
+        fields += (
+            Choice("concede", (False, True), "true concedes: your side loses at once (KG-13)"),
+        )
+    return DecisionRequest(
+        request_id(step, seat, Decision.SPEECH),
+        seat,
+        Decision.SPEECH,
+        "KG-8",
+        _speech_instruction(state),
+        fields,
+    )
+
+
+def _speech_instruction(state: KillerState) -> str:
+    if state.context == Context.TIE_TIED:
+        return f"Day {state.day}: the vote tied and you are tied; speak again before the revote."
+    if state.context == Context.TIE_OTHERS:
+        return f"Day {state.day}: the revote tied again; speak once before the last revote."
+    return f"Day {state.day}: it is your turn to speak once; say whom you suspect and why."
+
+
+def _ballot_request(state: KillerState, step: int, seat: int) -> DecisionRequest:
+    options: tuple[Scalar, ...] = ballot_options(state, seat)
+    field = Choice("target", options, "the player you vote out, or null to abstain", True)
+    among = " among the tied players" if state.vote_round else ""
+    return DecisionRequest(
+        request_id(step, seat, Decision.VOTE),
+        seat,
+        Decision.VOTE,
+        "KG-10" if state.vote_round else "KG-9",
+        f"Day {state.day}: cast your sealed ballot{among}; the most votes is voted out "
+        "(null abstains).",
+        (field,),
+    )
+
+
+def check(state: KillerState, request: DecisionRequest, payload: Payload) -> None:
+    """Rule-level checks; the request's options already hold only legal values,
+    this is the referee's second line (and cites the rule that forbids it)."""
+    if request.decision != Decision.LAST_WORDS and request.seat not in state.alive:
+        raise IllegalDecision("KG-14", f"Seat {request.seat} is dead and may not act.")
+    if request.decision == Decision.KILL:
+        _check_kill(state, payload.get("target"))
+    elif request.decision == Decision.SUSPECT:
+        _check_choice("KG-4", "suspect", payload.get("suspect"), suspect_options(state))
+    elif request.decision == Decision.VOTE:
+        options = ballot_options(state, request.seat)
+        _check_choice(request.rule, "target", payload.get("target"), options)
+    if request.decision in (Decision.SPEECH, Decision.LAST_WORDS):
+        _check_claims(state, request, payload)
+    if request.decision == Decision.SPEECH and payload.get("concede") is True:
+        _check_concede(state, request.seat)
+
+
+def _check_claims(state: KillerState, request: DecisionRequest, payload: Payload) -> None:
+    """KG-14 ruling: claims are words, but one speech may not both accuse and vouch
+    for the same seat; every named seat is a living other one."""
+    accused, vouched = payload.get("accuse", ()), payload.get("vouch", ())
+    targets = claim_targets(state, request.seat)
+    for name, seats in (("accuse", accused), ("vouch", vouched)):
+        wrong = [s for s in seats if s not in targets]
+        if wrong:
+            raise IllegalDecision(
+                request.rule, f"{name} = {wrong} are not living other seats.", {name: targets}
+            )
+    both = sorted(set(accused) & set(vouched))
+    if both:
+        raise IllegalDecision(
+            "KG-14",
+            f"Seat(s) {both} are both accused and vouched for; name each seat in one list "
+            "at most.",
+        )
+
+
+def _check_concede(state: KillerState, seat: int) -> None:
+    if not may_concede(state, seat):
+        whose = "whose own side is" if state.concede == OWN_SIDE else "while a side is"
+        raise IllegalDecision(
+            "KG-13",
+            f"Only a living police player or killer {whose} down to one living member "
+            "may concede.",
+            {"concede": [False]},
+        )
+
+
+def _check_kill(state: KillerState, target: object) -> None:
+    if state.day == 1 and target is not None and target == state.barred:
+        raise IllegalDecision(
+            "KG-5",
+            f"Seat {target} was the first-night victim of the previous game of this series "
+            "and may not be the first-night victim again.",
+            {"target": [*kill_options(state), None]},
+        )
+    _check_choice("KG-3", "target", target, kill_options(state))
+
+
+def _check_choice(rule: str, name: str, value: object, options: tuple[int, ...]) -> None:
+    if value is not None and value not in options:
+        raise IllegalDecision(rule, f"{name} = {value!r} is not allowed.", {name: [*options, None]})
+
+
+def fallback(request: DecisionRequest) -> Payload:
+    """Documented fallbacks: opinion → none, vote → abstain, speech → pass, concede → no."""
+    if request.decision == Decision.KILL:
+        return {"target": None}
+    if request.decision == Decision.SUSPECT:
+        return {"suspect": None}
+    if request.decision == Decision.VOTE:
+        return {"target": None}
+    payload: dict[str, object] = {"speech": ""}
+    if any(f.name == "concede" for f in request.fields):
+        payload["concede"] = False
+    return payload

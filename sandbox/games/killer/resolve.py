@@ -1,0 +1,225 @@
+"""Resolving a complete Killer step into events: the night's majorities (KG-3,
+KG-4), dawn (KG-6), last words (KG-7), speeches (KG-8, KG-13), votes and ties
+(KG-9, KG-10), and the next night or the day limit (KG-11, KG-12)."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from collections.abc import Iterator, Mapping
+
+from sandbox.core.events import Event
+from sandbox.core.requests import Payload
+from sandbox.games.killer.events import (
+    Ballots,
+    CheckResult,
+    Conceded,
+    Dawn,
+    DayLimitReached,
+    ForcedDraw,
+    KillChosen,
+    LastWords,
+    NightFell,
+    NobodyOut,
+    Opinions,
+    PhaseStarted,
+    PoliceTurn,
+    Speech,
+    Tied,
+    VotedOut,
+)
+from sandbox.games.killer.info import KILLER, POLICE, Claim, Context, Phase
+from sandbox.games.killer.outcome import decided
+from sandbox.games.killer.state import KillerState
+
+MAX_TIE_ROUND = 2  # KG-10: two revotes, then a forced draw
+NO_CLAIM = Claim.NONE.value  # KG-14: a speech's claim when it states none
+
+
+def resolve(
+    state: KillerState, answers: Mapping[int, Payload], rng: random.Random
+) -> Iterator[Event]:
+    if state.phase == Phase.NIGHT_KILLERS:
+        yield from _resolve_killers(state, answers, rng)
+    elif state.phase == Phase.NIGHT_POLICE:
+        yield from _resolve_police(state, answers, rng)
+    elif state.phase == Phase.LAST_WORDS:
+        yield from _resolve_last_words(state, answers)
+    elif state.phase == Phase.SPEECHES:
+        yield from _resolve_speech(state, answers)
+    elif state.phase == Phase.VOTE:
+        yield from _resolve_vote(state, answers)
+
+
+def majority(opinions: Mapping[str, int | None], rng: random.Random) -> tuple[int | None, bool]:
+    """KG-3/KG-4: the majority of the opinions given; a tie is a seeded draw among
+    the tied (returns the choice and whether a draw was needed)."""
+    counts = Counter(v for v in opinions.values() if v is not None)
+    if not counts:
+        return None, False
+    top = max(counts.values())
+    tied = sorted(s for s, c in counts.items() if c == top)
+    if len(tied) == 1:
+        return tied[0], False
+    return rng.choice(tied), True
+
+
+def _team_choice(
+    state: KillerState, role: str, field: str, answers: Mapping[int, Payload], rng: random.Random
+) -> tuple[Opinions, int | None, bool]:
+    """KG-3/KG-4: one team's sealed opinions (shown to that team alone) and the
+    choice they make: the majority, drawn among the tied (see ``majority``)."""
+    audience = tuple(state.living(role))
+    opinions = {str(s): answers[s][field] for s in sorted(answers)}
+    choice, drawn = majority(opinions, rng)
+    return Opinions(state.day, role, opinions, audience), choice, drawn
+
+
+def _resolve_killers(
+    state: KillerState, answers: Mapping[int, Payload], rng: random.Random
+) -> Iterator[Event]:
+    opinions, target, drawn = _team_choice(state, KILLER, "target", answers, rng)
+    yield opinions
+    yield KillChosen(state.day, target, drawn, opinions.audience)
+    yield PoliceTurn(state.day)
+
+
+def _resolve_police(
+    state: KillerState, answers: Mapping[int, Payload], rng: random.Random
+) -> Iterator[Event]:
+    opinions, suspect, drawn = _team_choice(state, POLICE, "suspect", answers, rng)
+    yield opinions
+    answer = None if suspect is None else check_answer(state, suspect)
+    yield CheckResult(state.day, suspect, answer, drawn, opinions.audience)
+    yield from _dawn(state)
+
+
+def check_answer(state: KillerState, suspect: int) -> str:
+    """KG-4: the exact role, or (option) only "killer" / "not killer"."""
+    role = state.roles[suspect]
+    if state.check_answer == "identity":
+        return role
+    return "killer" if role == KILLER else "not killer"
+
+
+def _revealed(state: KillerState, seat: int) -> str | None:
+    return state.roles[seat] if state.reveal else None  # KG-6 option
+
+
+def _dawn(state: KillerState) -> Iterator[Event]:
+    victim = state.night_victim
+    yield Dawn(state.day, victim, None if victim is None else _revealed(state, victim))
+    if decided(state):  # KG-12: checked after every death
+        return
+    if victim is not None and state.last_words_used < state.quota:
+        yield PhaseStarted(state.day, Phase.LAST_WORDS, Context.NIGHT, 0, (victim,), ())
+        return
+    yield _start_day_speeches(state, victim)
+
+
+def _start_day_speeches(state: KillerState, victim: int | None) -> PhaseStarted:
+    """KG-8 ruling: from the first living seat after the victim (higher, wrapping);
+    no victim: after the previous day's first speaker; day 1 without a victim: seat 1."""
+    if victim is not None:
+        anchor = victim
+    elif state.prev_starter is not None:
+        anchor = state.prev_starter
+    else:
+        anchor = 0  # so the order starts at seat 1
+    return PhaseStarted(
+        state.day, Phase.SPEECHES, Context.DAY, 0, _circle_after(state, anchor), ()
+    )
+
+
+def _circle_after(state: KillerState, anchor: int) -> tuple[int, ...]:
+    seats = [(anchor + i - 1) % state.players + 1 for i in range(1, state.players + 1)]
+    return tuple(s for s in seats if s in state.alive)
+
+
+def _resolve_last_words(state: KillerState, answers: Mapping[int, Payload]) -> Iterator[Event]:
+    seat = state.order[0]
+    yield LastWords(state.day, seat, str(answers[seat]["speech"]), *claims(answers[seat]))
+    if state.context == Context.NIGHT:
+        yield _start_day_speeches(state, seat)
+    else:
+        yield _end_day(state)
+
+
+def _resolve_speech(state: KillerState, answers: Mapping[int, Payload]) -> Iterator[Event]:
+    seat = state.order[0]
+    answer = answers[seat]
+    yield Speech(state.day, seat, str(answer["speech"]), state.context, *claims(answer))
+    if answer.get("concede") is True:
+        yield Conceded(state.day, seat, state.roles[seat])  # KG-13
+        return
+    if not state.order:
+        yield _start_vote(state)
+
+
+def claims(answer: Payload) -> tuple[str, tuple[int, ...], tuple[int, ...]]:
+    """KG-14: the structured claims of a speech as recorded (left out: "none", no
+    seats); the lists sorted so the event does not depend on the answer's order."""
+    claim = str(answer.get("claim", NO_CLAIM))
+    accused = tuple(sorted(int(s) for s in answer.get("accuse", ())))
+    vouched = tuple(sorted(int(s) for s in answer.get("vouch", ())))
+    return claim, accused, vouched
+
+
+def _start_vote(state: KillerState) -> PhaseStarted:
+    if state.context == Context.DAY:
+        return PhaseStarted(state.day, Phase.VOTE, Context.VOTE, 0, (), tuple(state.living()))
+    tie_round = 1 if state.context == Context.TIE_TIED else 2
+    return PhaseStarted(state.day, Phase.VOTE, Context.REVOTE, tie_round, (), state.tied)
+
+
+def _resolve_vote(state: KillerState, answers: Mapping[int, Payload]) -> Iterator[Event]:
+    ballots = {str(s): answers[s]["target"] for s in sorted(answers)}
+    tally = Counter(v for v in ballots.values() if v is not None)
+    counted = {str(k): v for k, v in sorted(tally.items())}
+    yield Ballots(state.day, state.vote_round, ballots, counted)
+    if not tally:
+        yield NobodyOut(state.day, state.vote_round)  # KG-9 ruling
+        yield _end_day(state)
+        return
+    top = max(tally.values())
+    leaders = tuple(sorted(s for s, c in tally.items() if c == top))
+    if len(leaders) == 1:
+        yield from _vote_out(state, leaders[0])
+    else:
+        yield from _tie(state, leaders)
+
+
+def _vote_out(state: KillerState, seat: int) -> Iterator[Event]:
+    yield VotedOut(state.day, seat, _revealed(state, seat))
+    if decided(state):  # KG-12: checked after every death
+        return
+    if state.last_words_used < state.quota:  # KG-7
+        yield PhaseStarted(state.day, Phase.LAST_WORDS, Context.VOTE, 0, (seat,), ())
+    else:
+        yield _end_day(state)
+
+
+def _tie(state: KillerState, leaders: tuple[int, ...]) -> Iterator[Event]:
+    """KG-10: tied speak again and revote; then the others speak and revote; then a draw."""
+    if state.vote_round >= MAX_TIE_ROUND:
+        yield ForcedDraw(state.day, leaders)
+        return
+    next_round = state.vote_round + 1
+    yield Tied(state.day, next_round, leaders)
+    in_order = [s for s in state.day_order if s in state.alive]
+    if next_round == 1:
+        speakers = tuple(s for s in in_order if s in leaders)
+        context = Context.TIE_TIED
+    else:
+        speakers = tuple(s for s in in_order if s not in leaders)
+        context = Context.TIE_OTHERS
+    if speakers:
+        yield PhaseStarted(state.day, Phase.SPEECHES, context, next_round, speakers, ())
+    else:  # everyone alive is tied: nobody else is left to speak
+        yield PhaseStarted(state.day, Phase.VOTE, Context.REVOTE, next_round, (), leaders)
+
+
+def _end_day(state: KillerState) -> Event:
+    if state.day >= state.day_limit:
+        return DayLimitReached(state.day)  # KG-12 ruling
+    return NightFell(state.day + 1)  # KG-11

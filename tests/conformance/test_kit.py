@@ -1,0 +1,185 @@
+"""The shipped conformance kit (``sandbox.testing``): it passes on every
+registered variant, and each of its checks catches a variant broken on purpose,
+naming the check and the seed."""
+
+from __future__ import annotations
+
+import random
+import subprocess
+import sys
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import replace
+from typing import Any
+
+import pytest
+from pydantic import BaseModel
+
+from sandbox.core.events import Event
+from sandbox.core.variant import SeatView, Variant, ViewFold
+from sandbox.games.registry import get_variant, variant_names
+from sandbox.testing import CHECKS, ConformanceError, check_game, check_variant
+from tests.core.toy import Out, Secret, Toy, ToyConfig, ToyState
+from tests.prompts.audit import ZH, role_facts
+
+# Few games: the kit's deep checks (a full view build at every decision, the
+# prompt audit in two languages) are what is tested here, not many seeds.
+GAMES = {"toy": 10, "killer": 3, "four_factions": 1}
+
+
+@pytest.mark.parametrize("variant", variant_names())
+def test_the_kit_passes_every_registered_variant(variant: str) -> None:
+    report = check_variant(variant, games=GAMES.get(variant, 2), seed=3,
+                           languages=("en", "zh"), fold_every=1)
+    assert report.seeds == list(range(3, 3 + GAMES.get(variant, 2)))
+    assert report.decisions > 0 and report.events > report.decisions
+    assert report.folds_compared == report.decisions  # fold_every=1: at every decision
+    assert report.texts_audited > report.games  # views and prompts, sampled decisions
+    assert sum(report.endings.values()) == report.games
+    assert variant in str(report)
+
+
+@pytest.mark.parametrize("variant", ["killer", "four_factions"])
+def test_the_exact_audit_of_the_built_in_variants_passes(variant: str) -> None:
+    """With the variants' own reading of events (tests/prompts/audit.py)."""
+    config = {"reveal_role_on_death": True} if variant == "killer" else {
+        "reveal_faction_on_death": True, "defender_learns_attacker": True}
+    report = check_variant(variant, config, games=1, seed=5, facts=role_facts, aliases=ZH,
+                           languages=("en", "zh"))
+    assert report.texts_audited > 0
+
+
+def test_the_kit_does_not_import_pytest_or_hypothesis() -> None:
+    """It ships with the package, where neither is installed."""
+    code = ("import sys, sandbox.testing; "
+            "print(sorted(m for m in ('pytest', 'hypothesis', '_pytest') if m in sys.modules))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True)
+    assert out.stdout.strip() == "[]"
+
+
+# ---------------------------------------------------------------- broken on purpose
+
+
+class GlobalDice(Toy):
+    """Eliminates with the process-wide generator, not the one it is handed."""
+
+    def resolve(self, state: ToyState, answers: Mapping[int, Any],
+                rng: random.Random) -> Iterator[Event]:
+        for event in super().resolve(state, answers, rng):
+            if isinstance(event, Out):
+                yield Out(random.choice(state.alive))
+            else:
+                yield event
+
+
+class ForgetfulView(Toy):
+    """Leaves the seat's own secret out of its history."""
+
+    def build_view(self, seat: int, events: Sequence[tuple[int, Event]]) -> SeatView:
+        view = super().build_view(seat, events)
+        history = tuple(h for h in view.history if h.kind != Secret.kind)
+        return replace(view, history=history)
+
+
+class SharedFold(Toy):
+    """An incremental view shared by every seat: each seat's fold also gets the
+    events fed to the others."""
+
+    def __init__(self) -> None:
+        self.fold = _Fold(self)
+
+    def view_fold(self, seat: int) -> ViewFold | None:
+        return self.fold
+
+
+class _Fold:
+    def __init__(self, variant: Toy) -> None:
+        self.variant = variant
+        self.events: dict[int, Event] = {}
+        self.seat = 1
+
+    def add(self, seq: int, event: Event) -> None:
+        self.events[seq] = event
+        if isinstance(event, Secret):
+            self.seat = event.seat
+
+    def snapshot(self) -> SeatView:
+        return Toy.build_view(self.variant, self.seat, sorted(self.events.items()))
+
+
+class Endless(Toy):
+    """Never ends: nobody is eliminated."""
+
+    def resolve(self, state: ToyState, answers: Mapping[int, Any],
+                rng: random.Random) -> Iterator[Event]:
+        yield from (e for e in super().resolve(state, answers, rng) if not isinstance(e, Out))
+
+
+class CountingRoles(Toy):
+    """Folds a secret differently each time (a counter on the variant object),
+    so a game rebuilt from its events gets other roles."""
+
+    def __init__(self) -> None:
+        self.secrets_seen = 0
+
+    def apply(self, state: ToyState, event: Event) -> None:
+        super().apply(state, event)
+        if isinstance(event, Secret):
+            self.secrets_seen += 1
+            state.lucky[event.seat] += self.secrets_seen
+
+
+def gossiping_killer() -> Variant[Any]:
+    """Killer keeping every role card it folds on the variant object, and
+    showing them in every view: the side channel the no-leak check exists for."""
+    base = type(get_variant("killer"))
+
+    class Gossip(base):  # type: ignore[misc, valid-type]
+        heard: dict[str, str]
+
+        def apply(self, state: Any, event: Event) -> None:
+            super().apply(state, event)
+            if event.kind == "killer.role":
+                data = event.to_json()["data"]
+                self.heard = {**getattr(self, "heard", {}), str(data["seat"]): data["role"]}
+
+        def view_fold(self, seat: int) -> ViewFold | None:
+            return None
+
+        def build_view(self, seat: int, events: Sequence[tuple[int, Event]]) -> SeatView:
+            view = super().build_view(seat, events)
+            return replace(view, public={**view.public, "roles": getattr(self, "heard", {})})
+
+    return Gossip()
+
+
+BROKEN: list[tuple[str, Any, dict[str, Any]]] = [
+    ("determinism", GlobalDice, {}),
+    ("visibility", ForgetfulView, {}),
+    ("fold", SharedFold, {}),
+    ("terminates", Endless, {"max_decisions": 60}),
+    ("replay", CountingRoles, {}),
+    ("no-leak", gossiping_killer, {}),
+]
+
+
+@pytest.mark.parametrize(("check", "make", "options"), BROKEN, ids=[b[0] for b in BROKEN])
+def test_each_check_catches_a_broken_variant(check: str, make: Any,
+                                              options: dict[str, Any]) -> None:
+    variant = make()
+    config: BaseModel = variant.parse_config({}) if not isinstance(variant, Toy) else ToyConfig()
+    with pytest.raises(ConformanceError) as caught:
+        check_variant(variant, config, games=5, seed=40, **options)
+    error = caught.value
+    assert (error.check, error.variant) == (check, variant.name)
+    assert 40 <= error.seed < 45
+    assert f"seed {error.seed}" in str(error) and repr(check) in str(error)
+    with pytest.raises(ConformanceError):  # the named seed alone fails again
+        check_game(make(), config, error.seed, **options)
+    assert check in CHECKS
+
+
+def test_a_sound_toy_passes_the_checks_the_broken_ones_fail() -> None:
+    """The same seeds, on the unbroken toy: the failures above are the breakage's."""
+    report = check_variant(Toy(), ToyConfig(), games=5, seed=40)
+    assert report.games == 5 and report.decisions > 0

@@ -1,0 +1,36 @@
+"""The package list in pyproject.toml matches the source tree (fast; the wheel
+itself is checked by test_wheel.py). The packages are listed rather than found
+because the templates' source, prompts/, ships as sandbox.prompts."""
+
+from __future__ import annotations
+
+import tomllib
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _setuptools() -> dict[str, object]:
+    with (ROOT / "pyproject.toml").open("rb") as fh:
+        table: dict[str, object] = tomllib.load(fh)["tool"]["setuptools"]
+    return table
+
+
+def test_every_package_under_sandbox_is_listed_for_the_wheel() -> None:
+    on_disk = {
+        ".".join(p.parent.relative_to(ROOT).parts)
+        for p in (ROOT / "sandbox").rglob("__init__.py")
+        if "__pycache__" not in p.parts
+    }
+    listed = set(_setuptools()["packages"])  # type: ignore[call-overload]
+    assert listed - {"sandbox.prompts"} == on_disk, (
+        f"add to [tool.setuptools] packages: {sorted(on_disk - listed)}; "
+        f"listed but missing: {sorted(listed - on_disk - {'sandbox.prompts'})}"
+    )
+
+
+def test_the_templates_ship_as_a_resource_package() -> None:
+    assert _setuptools()["package-dir"] == {"sandbox.prompts": "prompts"}
+    assert (ROOT / "prompts" / "__init__.py").is_file()
+    data = _setuptools()["package-data"]
+    assert data == {"sandbox.agents.web_assets": ["*.html"], "sandbox.prompts": ["**/*.j2"]}

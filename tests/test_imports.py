@@ -1,0 +1,186 @@
+"""Imports: (a) every module of ``sandbox`` imports on its own, in a fresh
+interpreter (no help from modules another test imported first); (b) the static
+import graph of sandbox/ has no cycle.
+
+(b) counts every import statement, also those inside functions (a lazy import
+only hides a cycle until that function runs) and ``importlib.import_module``
+calls with a literal name, except those under ``if TYPE_CHECKING:``, which
+never run.
+"""
+
+from __future__ import annotations
+
+import ast
+import subprocess
+import sys
+from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+PACKAGE = ROOT / "sandbox"
+WORKERS = 4  # fresh interpreters at once (each mostly waits on the disk)
+
+
+def module_files() -> dict[str, Path]:
+    """Every module under sandbox/, by dotted name (a package by its __init__)."""
+    found: dict[str, Path] = {}
+    for path in sorted(PACKAGE.rglob("*.py")):
+        parts = list(path.relative_to(ROOT).with_suffix("").parts)
+        if parts[-1] == "__init__":
+            parts.pop()
+        found[".".join(parts)] = path
+    return found
+
+
+MODULES = module_files()
+
+
+def _import_alone(module: str) -> tuple[str, str | None]:
+    done = subprocess.run([sys.executable, "-c", f"import {module}"], capture_output=True,
+                          text=True, timeout=120, cwd=ROOT)
+    return module, (done.stderr.strip().splitlines() or ["?"])[-1] if done.returncode else None
+
+
+def test_every_module_imports_alone_in_a_fresh_interpreter() -> None:
+    with ThreadPoolExecutor(WORKERS) as pool:
+        results = dict(pool.map(_import_alone, MODULES))
+    failed = {m: error for m, error in results.items() if error is not None}
+    assert len(results) == len(MODULES) > 40
+    assert not failed, failed
+
+
+# ---------------------------------------------------------------- the graph
+
+
+def imported_names(tree: ast.Module, module: str, is_package: bool) -> Iterator[str]:
+    """Dotted names a module imports (absolute; relative ones resolved),
+    for a ``from X import y`` both X and X.y (y may be a submodule)."""
+    skipped = {
+        id(inner)
+        for block in ast.walk(tree) if _is_type_checking_block(block)
+        for statement in block.body  # type: ignore[attr-defined]
+        for inner in ast.walk(statement)
+    }
+    package = module if is_package else module.rpartition(".")[0]
+    for node in ast.walk(tree):
+        if id(node) in skipped:
+            continue
+        if isinstance(node, ast.Import):
+            yield from (alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                anchor = package.split(".")
+                anchor = anchor[: len(anchor) - (node.level - 1)]
+                base = ".".join([*anchor, base] if base else anchor)
+            yield base
+            yield from (f"{base}.{alias.name}" for alias in node.names)
+        elif isinstance(node, ast.Call) and _named_import(node) is not None:
+            yield str(_named_import(node))
+
+
+def _named_import(call: ast.Call) -> str | None:
+    """The module of ``importlib.import_module("literal")`` (a computed name
+    cannot be followed statically)."""
+    func = call.func
+    name = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
+    if name != "import_module" or not call.args:
+        return None
+    first = call.args[0]
+    return first.value if isinstance(first, ast.Constant) and isinstance(first.value, str) else None
+
+
+def _is_type_checking_block(node: ast.AST) -> bool:
+    if not isinstance(node, ast.If):
+        return False
+    test = node.test
+    return (isinstance(test, ast.Name) and test.id == "TYPE_CHECKING") or (
+        isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING")
+
+
+def import_graph() -> dict[str, set[str]]:
+    """module -> the sandbox modules it imports (itself excluded)."""
+    graph: dict[str, set[str]] = {}
+    for module, path in MODULES.items():
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        names = imported_names(tree, module, path.name == "__init__.py")
+        graph[module] = {n for n in names if n in MODULES and n != module}
+    return graph
+
+
+def cycles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """One cycle through each strongly connected group of modules (Tarjan)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    groups: list[list[str]] = []
+
+    def visit(node: str) -> None:
+        index[node] = low[node] = len(index)
+        stack.append(node)
+        on_stack.add(node)
+        for nxt in sorted(graph[node]):
+            if nxt not in index:
+                visit(nxt)
+                low[node] = min(low[node], low[nxt])
+            elif nxt in on_stack:
+                low[node] = min(low[node], index[nxt])
+        if low[node] == index[node]:
+            group = []
+            while True:
+                top = stack.pop()
+                on_stack.discard(top)
+                group.append(top)
+                if top == node:
+                    break
+            if len(group) > 1:
+                groups.append(sorted(group))
+
+    for node in sorted(graph):
+        if node not in index:
+            visit(node)
+    return [_a_cycle(graph, set(group)) for group in groups]
+
+
+def _a_cycle(graph: dict[str, set[str]], group: set[str]) -> list[str]:
+    """A shortest path from the group's first module back to itself, within the group."""
+    start = min(group)
+    paths = {start: [start]}
+    frontier = [start]
+    while frontier:
+        following = []
+        for node in frontier:
+            for nxt in sorted(graph[node] & group):
+                if nxt == start:
+                    return [*paths[node], start]
+                if nxt not in paths:
+                    paths[nxt] = [*paths[node], nxt]
+                    following.append(nxt)
+        frontier = following
+    raise AssertionError(f"no cycle in {sorted(group)}")
+
+
+def test_the_cycle_finder_finds_a_cycle_and_only_a_cycle() -> None:
+    graph = {"a": {"b"}, "b": {"c"}, "c": {"a", "d"}, "d": set()}
+    assert cycles(graph) == [["a", "b", "c", "a"]]
+    assert cycles({"a": {"b"}, "b": set()}) == []
+
+
+def test_relative_and_lazy_imports_are_in_the_graph() -> None:
+    tree = ast.parse(
+        "from . import b\nfrom ..c import d\nif TYPE_CHECKING:\n    import e\n"
+        "def f():\n    import sandbox.g\n"
+        "def h():\n    return importlib.import_module('sandbox.h')\n"
+    )
+    names = set(imported_names(tree, "sandbox.p.a", is_package=False))
+    assert {"sandbox.p.b", "sandbox.c", "sandbox.c.d", "sandbox.g", "sandbox.h"} <= names
+    assert "e" not in names
+
+
+def test_the_import_graph_of_sandbox_has_no_cycle() -> None:
+    found = cycles(import_graph())
+    assert not found, "import cycles:\n" + "\n".join(" -> ".join(c) for c in found)
