@@ -17,8 +17,6 @@ from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
-import pytest
-
 ROOT = Path(__file__).resolve().parents[1]
 PACKAGE = ROOT / "sandbox"
 WORKERS = 4  # fresh interpreters at once (each mostly waits on the disk)

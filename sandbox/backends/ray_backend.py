@@ -46,7 +46,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from sandbox.backends import BackendError, BackendOptions
+from sandbox.backends.base import BackendError, BackendOptions
 from sandbox.backends.gate import install_gate
 from sandbox.backends.limits import Limit, LimiterCore, key_for
 from sandbox.batch import BatchResult, GameJob, GameResult, one_line, play_one
