@@ -33,6 +33,7 @@ from sandbox.batch import (
     GameResult,
     first_seed,
     jobs_for,
+    run_batch,
     seats_a_human,
     summary_of,
     uses_local_model,
@@ -386,12 +387,14 @@ def batch(
         err.print("note: a local model answers one request at a time; playing with --jobs 1")
         workers = 1
     work = jobs_for(loaded, seeds, target)
-    chosen = _start_backend(backend, jobs if backend == "ray" else workers, address, transcripts,
-                            limit, rpm, max_cost)
+    chosen = _start_backend(backend, jobs, address, transcripts, limit, rpm, max_cost)
     with _batch_progress(err, games, show=not (as_json or quiet)) as on_result:
-        result = chosen.run(work, on_result)
-    chosen.close()
-    _backend_notes(chosen, err)
+        if chosen is None:  # the local backend
+            result = run_batch(work, workers, on_result)
+        else:
+            result = chosen.run(work, on_result)
+            chosen.close()
+            _backend_notes(chosen, err)
     _batch_report(result, config, seeds, as_json)
     if not as_json:
         print(f"{len(result.finished)} of {games} games finished; transcripts in {target}")
@@ -406,13 +409,15 @@ def _start_backend(
     limit: list[str] | None,
     rpm: list[str] | None,
     max_cost: float | None,
-) -> Backend:
-    """The chosen backend, started (a Ray cluster joined); bad choices are one line."""
+) -> Backend | None:
+    """The chosen backend, started (a Ray cluster joined), or None for the local
+    one; bad choices are one line."""
     try:
         limits = parse_limits(limit or [], rpm or [])
         options = BackendOptions(name, workers, address, transcripts, limits, max_cost)
         chosen = backend_for(options)
-        chosen.start()
+        if chosen is not None:
+            chosen.start()
     except BackendError as err:
         fail(str(err))
     return chosen

@@ -1,8 +1,8 @@
 """Where the games of a batch are played: a backend takes plain-data game jobs
 and hands back each game's result as it finishes (the contract: ``base``).
 
-- ``local`` (the default): this machine, in-process or in worker processes
-  (sandbox/batch.py); needs nothing beyond the sandbox itself.
+- ``local`` (the default): this machine, in-process or in worker processes:
+  ``sandbox.batch.run_batch`` itself; needs nothing beyond the sandbox.
 - ``ray``: games as tasks on a Ray cluster (sandbox/backends/ray_backend.py);
   needs the ``ray`` extra, imported only when this backend is chosen.
 
@@ -24,7 +24,9 @@ __all__ = ["BACKENDS", "TRANSCRIPT_MODES", "Backend", "BackendError", "BackendOp
            "backend_for"]
 
 
-def backend_for(options: BackendOptions) -> Backend:
+def backend_for(options: BackendOptions) -> Backend | None:
+    """The chosen backend; None for ``local``, which is sandbox.batch.run_batch itself.
+    Options that only the Ray backend reads are refused without it."""
     if options.name not in BACKENDS:
         raise BackendError(f"--backend: '{options.name}' is unknown; allowed: local, ray")
     if options.transcripts not in TRANSCRIPT_MODES:
@@ -41,9 +43,7 @@ def backend_for(options: BackendOptions) -> Backend:
         for option, given in ray_only.items():
             if given:
                 raise BackendError(f"{option} needs --backend ray")
-        from sandbox.backends.local import LocalBackend
-
-        return LocalBackend(options.workers)
+        return None
     from sandbox.backends.ray_backend import RayBackend, require_ray
 
     require_ray()
