@@ -9,17 +9,24 @@ Workers are started with the "spawn" context (no forked copies of the parent's
 threads or event loop) and each plays whole games. LLM seats with the built-in
 fake provider or a local model start their server inside each worker process.
 A game that raises is recorded with its seed and one-line error; the others go on.
+
+Re-running a batch into the same folder plays only what is missing: each game's
+header records ``batch = {config: <digest>, seed}`` (sandbox/study/identity.py),
+finished games are skipped and interrupted ones are finished from their
+transcripts. At most ``workers`` games are handed to the pool at a time, so after
+Ctrl-C no new game starts.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import multiprocessing
 import os
 import signal
 import warnings
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from concurrent.futures import Future, ProcessPoolExecutor, as_completed
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -27,8 +34,9 @@ from types import FrameType
 from typing import Any
 
 from sandbox.config import LoadedConfig, llm_specs, parse_config
-from sandbox.session import LiveHooks, play_game
+from sandbox.session import GameRecord, LiveHooks, play_game, resume
 from sandbox.stats import gather, role_group, summarise
+from sandbox.study.identity import config_digest, plan_of, scan
 
 LOCAL_PREFIXES = ("local/", "local:")
 
@@ -40,6 +48,14 @@ class GameJob:
     raw_config: Mapping[str, Any]
     seed: int
     out: str
+    header_extra: Mapping[str, Any] | None = None
+    resume: str | None = None  # an interrupted transcript of this game, to finish
+    key: str = ""  # the game's identity (sandbox/study/identity.py)
+    providers: tuple[str, ...] = ()  # model providers its seats call
+
+    @property
+    def ident(self) -> str:
+        return self.key or str(self.seed)
 
 
 @dataclass(frozen=True)
@@ -52,14 +68,24 @@ class GameResult:
     winners: tuple[str, ...] = ()  # role groups with at least one winning seat
     error: str | None = None
     interrupted: bool = False
+    key: str = ""
+    cost: float = 0.0
+    resumed: bool = False
 
     @property
     def finished(self) -> bool:
         return self.error is None and not self.interrupted
 
+    @property
+    def ident(self) -> str:
+        return self.key or str(self.seed)
+
     def to_json(self) -> dict[str, Any]:
         return {
             "seed": self.seed,
+            "key": self.key,
+            "cost": round(self.cost, 6),
+            "resumed": self.resumed,
             "transcript": self.transcript,
             "reason": self.reason,
             "winners": list(self.winners),
@@ -74,6 +100,8 @@ class BatchResult:
 
     results: list[GameResult] = field(default_factory=list)
     interrupted: bool = False
+    skipped: list[str] = field(default_factory=list)  # transcripts of games already finished
+    stopped: str | None = None  # why scheduling stopped early (e.g. the cost cap)
 
     @property
     def finished(self) -> list[GameResult]:
@@ -99,27 +127,41 @@ _stopping = False
 
 
 def play_one(job: GameJob) -> GameResult:
-    """Play one game; every failure becomes a one-line error in the result.
+    """Play (or finish) one game; every failure becomes a one-line error in the result.
 
     Runs in a worker process or in the caller's: the config is parsed here from
     plain data, the way ``resume`` rebuilds a game file from a transcript header.
     """
     started: list[Path] = []
     hooks = LiveHooks(on_start=lambda game, path: started.append(path))
+    base = GameResult(job.seed, None, key=job.key, resumed=job.resume is not None)
     try:
         with _interruptible():
-            loaded = parse_config(job.raw_config)
-            record = play_game(loaded, job.seed, Path(job.out), hooks=hooks)
+            record = _play_or_resume(job, hooks)
     except KeyboardInterrupt:
-        return GameResult(job.seed, _first(started), interrupted=True)
+        return _with(base, transcript=_first(started) or job.resume, interrupted=True)
     except Exception as err:  # a broken game must not end the batch
-        return GameResult(job.seed, _first(started), error=one_line(err))
+        return _with(base, transcript=_first(started) or job.resume, error=one_line(err))
     outcome = record.outcome
     winners: tuple[str, ...] = ()
     if outcome is not None:
         wins = {role_group(record.roles[s]) for s, r in outcome.results.items() if r == "win"}
         winners = tuple(sorted(wins))
-    return GameResult(job.seed, str(record.path), outcome.reason if outcome else None, winners)
+    reason = outcome.reason if outcome else None
+    return _with(
+        base, transcript=str(record.path), reason=reason, winners=winners, cost=record.stats.cost
+    )
+
+
+def _play_or_resume(job: GameJob, hooks: LiveHooks) -> GameRecord:
+    if job.resume is not None:
+        return resume(Path(job.resume), hooks=hooks)
+    loaded = parse_config(job.raw_config)
+    return play_game(loaded, job.seed, Path(job.out), hooks=hooks, header_extra=job.header_extra)
+
+
+def _with(base: GameResult, **changes: Any) -> GameResult:
+    return dataclasses.replace(base, **changes)
 
 
 def _first(paths: Sequence[Path]) -> str | None:
@@ -193,31 +235,84 @@ def seats_a_human(loaded: LoadedConfig) -> bool:
 
 
 def jobs_for(loaded: LoadedConfig, seeds: Sequence[int], out: Path) -> list[GameJob]:
+    """One job per seed, each header marked with the batch identity (game file
+    digest, seed) so a re-run in the same folder knows what is already played."""
     raw = loaded.to_json()
-    return [GameJob(raw, seed, str(out)) for seed in seeds]
+    digest = config_digest(raw)
+    return [
+        GameJob(
+            raw,
+            seed,
+            str(out),
+            header_extra={"batch": {"config": digest, "seed": seed}},
+            key=f"batch:{digest}:{seed}",
+        )
+        for seed in seeds
+    ]
+
+
+def skip_done(jobs: Sequence[GameJob], out: Path) -> tuple[list[GameJob], list[str]]:
+    """Drop the jobs whose game already finished in ``out``; point the ones left
+    interrupted there at their transcript. Returns (jobs to run, finished transcripts)."""
+    on_disk = scan(out)
+    todo: list[GameJob] = []
+    skipped: list[str] = []
+    for job in jobs:
+        plan, path = plan_of(on_disk.get(job.key))
+        if plan == "done":
+            skipped.append(str(path))
+        elif plan == "resume":
+            todo.append(dataclasses.replace(job, resume=str(path)))
+        else:
+            todo.append(job)
+    return todo, skipped
 
 
 OnResult = Callable[[GameResult], None]
+# May this job start now, given the jobs in flight? (per-provider limits)
+Admit = Callable[[GameJob, Sequence[GameJob]], bool]
+# Why no further job may start (e.g. the cost cap), or None to go on.
+Halt = Callable[[Sequence[GameJob]], str | None]
 
 
-def run_batch(jobs: Sequence[GameJob], workers: int, on_result: OnResult) -> BatchResult:
+def _always(job: GameJob, running: Sequence[GameJob]) -> bool:
+    return True
+
+
+def _never(running: Sequence[GameJob]) -> str | None:
+    return None
+
+
+def run_batch(
+    jobs: Sequence[GameJob],
+    workers: int,
+    on_result: OnResult,
+    admit: Admit = _always,
+    halt: Halt = _never,
+) -> BatchResult:
     """Play every job; ``on_result`` sees each result as it arrives. Ctrl-C (or a
-    KeyboardInterrupt from ``on_result``) stops the batch: games not started are
-    dropped, running ones are stopped with resumable transcripts."""
+    KeyboardInterrupt from ``on_result``) stops the batch: no new game starts and
+    running ones are stopped with resumable transcripts. ``admit`` and ``halt``
+    let a study hold jobs back (provider limits) or stop scheduling (cost cap)."""
     batch = BatchResult()
     try:
         if workers <= 1:
-            _run_here(jobs, batch, on_result)
+            _run_here(jobs, batch, on_result, halt)
         else:
-            _run_pool(jobs, workers, batch, on_result)
+            _run_pool(jobs, workers, batch, on_result, admit, halt)
     except KeyboardInterrupt:
         batch.interrupted = True
-    batch.results.sort(key=lambda r: r.seed)
+    batch.results.sort(key=lambda r: (r.seed, r.key))
     return batch
 
 
-def _run_here(jobs: Iterable[GameJob], batch: BatchResult, on_result: OnResult) -> None:
+def _run_here(
+    jobs: Iterable[GameJob], batch: BatchResult, on_result: OnResult, halt: Halt
+) -> None:
     for job in jobs:
+        batch.stopped = halt(())
+        if batch.stopped:
+            return
         result = play_one(job)
         batch.results.append(result)
         if result.interrupted:
@@ -225,37 +320,67 @@ def _run_here(jobs: Iterable[GameJob], batch: BatchResult, on_result: OnResult) 
         on_result(result)
 
 
+def _next_job(
+    waiting: list[GameJob], running: Sequence[GameJob], admit: Admit
+) -> GameJob | None:
+    for index, job in enumerate(waiting):
+        if admit(job, running):
+            return waiting.pop(index)
+    return None
+
+
 def _run_pool(
-    jobs: Sequence[GameJob], workers: int, batch: BatchResult, on_result: OnResult
+    jobs: Sequence[GameJob],
+    workers: int,
+    batch: BatchResult,
+    on_result: OnResult,
+    admit: Admit,
+    halt: Halt,
 ) -> None:
+    """At most ``workers`` jobs are ever submitted: the executor's own queue
+    would start games already handed to it, even after Ctrl-C."""
+    if not jobs:
+        return
     context = multiprocessing.get_context("spawn")
-    pool = ProcessPoolExecutor(min(workers, len(jobs)), context, initializer=_worker_setup)
-    seeds = {pool.submit(play_one, job): job.seed for job in jobs}
-    futures = list(seeds)
+    size = min(workers, len(jobs))
+    pool = ProcessPoolExecutor(size, context, initializer=_worker_setup)
+    waiting = list(jobs)
+    running: dict[Future[GameResult], GameJob] = {}
     try:
-        for future in as_completed(futures):
-            result = _result_of(future, seeds[future])
-            batch.results.append(result)
-            on_result(result)
+        while waiting or running:
+            while waiting and len(running) < size and not batch.stopped:
+                batch.stopped = halt(list(running.values()))
+                job = None if batch.stopped else _next_job(waiting, list(running.values()), admit)
+                if job is None:
+                    break
+                running[pool.submit(play_one, job)] = job
+            if not running:
+                break  # nothing admitted and nothing left to wait for
+            done, _ = wait(list(running), return_when=FIRST_COMPLETED)
+            for future in done:
+                job = running.pop(future)
+                result = _result_of(future, job)
+                batch.results.append(result)
+                on_result(result)
     except KeyboardInterrupt:
-        _stop_workers(pool, futures, batch)
+        _stop_workers(pool, list(running), batch)
         raise
     finally:
         pool.shutdown(wait=True, cancel_futures=True)
 
 
-def _result_of(future: Future[GameResult], seed: int) -> GameResult:
+def _result_of(future: Future[GameResult], job: GameJob) -> GameResult:
     """A worker that died (killed, out of memory) fails its game, not the batch."""
     try:
         return future.result()
     except Exception as err:
-        return GameResult(seed, None, error=one_line(err))
+        return GameResult(job.seed, job.resume, error=one_line(err), key=job.key)
 
 
 def _stop_workers(
     pool: ProcessPoolExecutor, futures: Sequence[Future[GameResult]], batch: BatchResult
 ) -> None:
-    """Drop queued games, interrupt running ones and collect what they left."""
+    """Interrupt running games and collect what they left."""
     for future in futures:
         future.cancel()
     # The pool has no public way to interrupt running calls before Python 3.14.
@@ -263,7 +388,7 @@ def _stop_workers(
     for process in list(processes.values()):
         if process.is_alive():
             process.terminate()  # SIGTERM: _stop_game interrupts the game in progress
-    seen = {r.seed for r in batch.results}
+    seen = {r.ident for r in batch.results}
     for future in futures:
         if future.cancelled() or (not future.done() and not _settles(future)):
             continue
@@ -271,7 +396,7 @@ def _stop_workers(
             result = future.result()
         except Exception:  # a worker that died mid-game left nothing to report
             continue
-        if result.seed not in seen:
+        if result.ident not in seen:
             batch.results.append(result)
 
 
@@ -297,7 +422,8 @@ def win_counts(results: Iterable[GameResult]) -> Counter[str]:
 
 def summary_of(batch: BatchResult, bootstrap_seed: int) -> dict[str, Any]:
     """sandbox.stats over the transcripts of the finished games."""
-    paths = [Path(r.transcript) for r in batch.finished if r.transcript]
+    paths = [Path(p) for p in batch.skipped]
+    paths += [Path(r.transcript) for r in batch.finished if r.transcript]
     if not paths:
         return {}
     per_variant, _ = gather(paths)

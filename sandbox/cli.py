@@ -35,10 +35,17 @@ from sandbox.batch import (
     jobs_for,
     run_batch,
     seats_a_human,
+    skip_done,
     summary_of,
     uses_local_model,
     win_counts,
     worker_count,
+)
+from sandbox.cli_errors import (
+    EXIT_BAD_INPUT,
+    EXIT_INTERRUPTED,
+    bad_input_is_one_line,
+    fail,
 )
 from sandbox.config import (
     AgentSpec,
@@ -56,9 +63,10 @@ from sandbox.core.errors import ConfigError
 from sandbox.core.events import Event
 from sandbox.core.game import Game
 from sandbox.games.registry import get_variant
-from sandbox.render.html import render_html
-from sandbox.render.terminal import LiveRenderer, print_timeline
+from sandbox.render.site import game_page, game_row, transcripts_in, write_site
+from sandbox.render.terminal import Filters, LiveRenderer, print_timeline
 from sandbox.render.timeline import build_timeline, seat_numbers
+from sandbox.render.words import LANGUAGES
 from sandbox.session import (
     GameRecord,
     LiveHooks,
@@ -73,10 +81,8 @@ from sandbox.session import (
     resume,
 )
 from sandbox.stats import BOOTSTRAP_SEED, gather, summarise
-from sandbox.transcript import Transcript, TranscriptError
+from sandbox.transcript import Transcript
 
-EXIT_BAD_INPUT = 2
-EXIT_INTERRUPTED = 130
 # A batch's games are listed up front; a million is a large study, a billion a typo.
 MAX_GAMES = 1_000_000
 
@@ -127,26 +133,6 @@ app = typer.Typer(
     add_completion=False,
     pretty_exceptions_enable=False,
 )
-
-
-def fail(message: str, code: int = EXIT_BAD_INPUT) -> NoReturn:
-    first = message.strip().splitlines()[0] if message.strip() else "unknown error"
-    print(f"error: {first}", file=sys.stderr)
-    raise typer.Exit(code)
-
-
-@contextmanager
-def bad_input_is_one_line() -> Iterator[None]:
-    try:
-        yield
-    except (ConfigError, SessionError, TranscriptError, AgentSetupError, ScriptError) as err:
-        fail(str(err))
-    except KeyError as err:  # unknown variant names arrive as KeyError
-        fail(str(err.args[0]) if err.args else "unknown key")
-    except BrokenPipeError:
-        raise  # the reader left (`sandbox stats | head`): main() ends quietly
-    except OSError as err:
-        fail(f"{err.filename or ''}: {err.strerror or err}".strip(": "))
 
 
 # ------------------------------------------------------------------- run
@@ -386,18 +372,23 @@ def batch(
     if workers > 1 and uses_local_model(loaded) and backend == "local":
         err.print("note: a local model answers one request at a time; playing with --jobs 1")
         workers = 1
-    work = jobs_for(loaded, seeds, target)
+    # Games already finished in this folder are skipped; interrupted ones are finished.
+    work, done = skip_done(jobs_for(loaded, seeds, target), target)
+    if done and not as_json:
+        err.print(f"{len(done)} of {games} games already played in {target}; skipping them")
     chosen = _start_backend(backend, jobs, address, transcripts, limit, rpm, max_cost)
-    with _batch_progress(err, games, show=not (as_json or quiet)) as on_result:
+    with _batch_progress(err, len(work), show=not (as_json or quiet)) as on_result:
         if chosen is None:  # the local backend
             result = run_batch(work, workers, on_result)
         else:
             result = chosen.run(work, on_result)
             chosen.close()
             _backend_notes(chosen, err)
+    result.skipped = done
     _batch_report(result, config, seeds, as_json)
     if not as_json:
-        print(f"{len(result.finished)} of {games} games finished; transcripts in {target}")
+        finished = len(result.finished) + len(done)
+        print(f"{finished} of {games} games finished; transcripts in {target}")
     _batch_exit(result, games, err)
 
 
@@ -466,8 +457,9 @@ def _batch_report(result: BatchResult, config: Path, seeds: list[int], as_json: 
         obj = {
             "config": str(config),
             "seeds": seeds,
-            "finished": len(result.finished),
-            "transcripts": [r.transcript for r in result.finished],
+            "finished": len(result.finished) + len(result.skipped),
+            "already_played": len(result.skipped),
+            "transcripts": [*result.skipped, *(r.transcript for r in result.finished)],
             "games": [r.to_json() for r in result.results],
             "failed": [r.to_json() for r in result.failed],
             "interrupted": result.interrupted,
@@ -484,10 +476,9 @@ def _batch_report(result: BatchResult, config: Path, seeds: list[int], as_json: 
 
 def _batch_exit(result: BatchResult, total: int, err: Console) -> None:
     if result.interrupted:
-        err.print(f"interrupted: {len(result.finished)} of {total} games finished.")
-        for cut in result.cut_short:
-            if cut.transcript:
-                err.print(f"resume with: sandbox resume {cut.transcript}")
+        finished = len(result.finished) + len(result.skipped)
+        err.print(f"interrupted: {finished} of {total} games finished.")
+        err.print("run the same command again to finish the batch (played games are skipped)")
         raise typer.Exit(EXIT_INTERRUPTED)
     if result.failed:
         err.print(f"{len(result.failed)} of {total} games failed.")
@@ -584,21 +575,82 @@ def _llm_settings(loaded: LoadedConfig) -> dict[str, Any]:
 
 @app.command()
 def view(
-    transcript: Annotated[Path, typer.Argument(help="a .jsonl transcript")],
+    transcript: Annotated[Path, typer.Argument(help="a .jsonl transcript, or a folder of them")],
     seat: Annotated[int | None, typer.Option(help="only what seat N may see")] = None,
-    html: Annotated[Path | None, typer.Option(help="write one HTML file instead")] = None,
+    html: Annotated[
+        Path | None,
+        typer.Option(help="write the interactive page (for a folder: a folder with an index)"),
+    ] = None,
+    day: Annotated[int | None, typer.Option(help="only the lines of day N")] = None,
+    grep: Annotated[str | None, typer.Option(help="only the lines containing this text")] = None,
+    calls: Annotated[bool, typer.Option(help="print each model call in full (referee)")] = False,
+    language: Annotated[
+        str | None, typer.Option(help="en or zh (default: the game's prompt language)")
+    ] = None,
 ) -> None:
-    """Show a saved game, as the referee or as one seat."""
+    """Show a saved game (as the referee or as one seat), or index a folder of games."""
     with bad_input_is_one_line():
+        if language is not None and language not in LANGUAGES:
+            fail(f"--language {language!r}: choose one of {', '.join(LANGUAGES)}")
+        if transcript.is_dir():
+            _view_folder(transcript, html, language, seat, day, grep, calls)
+            return
         loaded = open_transcript(transcript)
-        seats = seat_numbers(loaded)
-        _check_seat(seat, len(seats))
-        timeline = build_timeline(loaded, seat)
+        _check_seat(seat, len(seat_numbers(loaded)))
+        if calls and seat is not None:
+            fail("--calls shows the referee's model calls; it cannot be combined with --seat")
         if html is not None:
-            html.write_text(render_html(timeline), encoding="utf-8")
+            if day is not None or grep is not None or calls:
+                fail("--day, --grep and --calls filter the terminal view; the page has its own")
+            html.write_text(game_page(loaded, seat, language, str(transcript)), encoding="utf-8")
             print(f"wrote {html}")
             return
-        print_timeline(Console(highlight=False), timeline)
+        timeline = build_timeline(loaded, seat, language)
+        print_timeline(Console(highlight=False), timeline, Filters(day, grep, calls))
+
+
+def _view_folder(
+    folder: Path,
+    html: Path | None,
+    language: str | None,
+    seat: int | None,
+    day: int | None,
+    grep: str | None,
+    calls: bool,
+) -> None:
+    """A folder: its index page and one page per game, or a table of its games."""
+    if seat is not None or day is not None or grep is not None or calls:
+        fail(
+            f"{folder}: a folder is indexed as a whole; --seat, --day, --grep and --calls "
+            "take one transcript"
+        )
+    if html is None:
+        _print_games(folder)
+        return
+    if html.exists() and not html.is_dir():
+        fail(f"{html}: for a folder of games --html names a folder (it gets index.html)")
+    count, skipped = write_site(folder, html, language)
+    if count == 0:
+        fail(f"{folder}: is a directory with no readable transcript (.jsonl) in it")
+    note = f", {plural(len(skipped), 'file')} skipped" if skipped else ""
+    print(f"wrote {html / 'index.html'} ({plural(count, 'game')}{note})")
+
+
+def _print_games(folder: Path) -> None:
+    rows = []
+    for path in transcripts_in(folder):
+        try:
+            loaded = open_transcript(path)
+        except SessionError:
+            continue
+        rows.append(game_row(loaded, str(path.relative_to(folder)), ""))
+    if not rows:
+        fail(f"{folder}: is a directory with no readable transcript (.jsonl) in it")
+    table = Table("game", "variant", "seed", "players / models", "outcome", "events", "cost ($)")
+    for row in rows:
+        cells = (row.name, row.variant, row.seed, row.players, row.outcome, str(row.events))
+        table.add_row(*(escape(c) for c in cells), row.cost)
+    Console(highlight=False).print(table)
 
 
 # ------------------------------------------------- replay / resume / fork
@@ -700,12 +752,16 @@ def stats_cmd(
     beliefs: Annotated[
         bool, typer.Option("--beliefs", help="accuracy of the LLM seats' belief probes")
     ] = False,
+    by_setup: Annotated[
+        bool, typer.Option("--by-setup", help="one table per game file name and player count")
+    ] = False,
 ) -> None:
-    """Win rates (with 95% bootstrap CIs), reasons, fallbacks and usage over many games."""
+    """Win rates (with 95% CIs) by role and by contestant/model, reasons, fallbacks and
+    usage over many games; each game counted once."""
     missing = [str(p) for p in paths if not p.exists()]
     if missing:
         fail(f"{missing[0]}: no such file or folder")
-    per_variant, skipped = gather(paths, beliefs)
+    per_variant, skipped = gather(paths, beliefs, by_setup)
     if not per_variant:
         _nothing_read(paths, skipped)
     summary = summarise(per_variant, seed, include_aborted, beliefs)
@@ -731,7 +787,11 @@ def _nothing_read(paths: list[Path], skipped: list[tuple[str, str]]) -> NoReturn
 
 
 def _print_variant_stats(console: Console, name: str, figures: dict[str, Any]) -> None:
-    console.rule(f"[bold]{name}[/bold] · {plural(figures['games'], 'game')}")
+    console.rule(f"[bold]{escape(name)}[/bold] · {plural(figures['games'], 'game')}")
+    if figures.get("pooling_warning"):
+        console.print(f"[yellow]warning:[/yellow] {escape(figures['pooling_warning'])}")
+    if figures.get("duplicates"):
+        console.print(f"duplicate copies of a game (counted once): {figures['duplicates']}")
     if figures["unfinished"]:
         console.print(f"unfinished (left out): {figures['unfinished']}")
     if figures["rated"] < figures["games"]:
@@ -743,6 +803,7 @@ def _print_variant_stats(console: Console, name: str, figures: dict[str, Any]) -
         cells = [_rate(results[r]) for r in ("win", "lose", "draw")]
         table.add_row(role, str(results["win"]["seats"]), *cells)
     console.print(table)
+    _print_by_contestant(console, figures.get("by_contestant") or {})
     fallbacks = ", ".join(f"{k} {v}" for k, v in figures["fallbacks"].items()) or "none"
     console.print(f"fallbacks (seat kind/reason): {fallbacks}")
     console.print(
@@ -750,6 +811,22 @@ def _print_variant_stats(console: Console, name: str, figures: dict[str, Any]) -
         f"{figures['tokens_in']}/{figures['tokens_out']} · cost ${figures['cost']:.4f}"
         f" · latency {latency_text(figures['latency_s'])}"
     )
+
+
+def _print_by_contestant(console: Console, figures: dict[str, Any]) -> None:
+    """Win rate per contestant (a study's name, else the model or agent kind) and side."""
+    sides = sorted({side for cells in figures.values() for side in cells})
+    table = Table("contestant / model", *sides, title="win rate by contestant (95% Wilson)")
+    for who, cells in figures.items():
+        row = [_contestant_cell(cells.get(side)) for side in sides]
+        table.add_row(escape(who), *row)
+    console.print(table)
+
+
+def _contestant_cell(cell: dict[str, Any] | None) -> str:
+    if not cell:
+        return "-"
+    return f"{_rate(cell)} ({cell['wins']}/{cell['games']})"
 
 
 def print_belief_stats(console: Console, figures: dict[str, Any]) -> None:
@@ -832,6 +909,16 @@ def fake_llm(
         print("stopped.")
     except (ValueError, OverflowError, OSError) as err:
         fail(str(err))
+
+
+# The study, export and report commands live in sandbox/study/commands.py.
+def _register_study_commands() -> None:
+    from sandbox.study.commands import register
+
+    register(app)
+
+
+_register_study_commands()
 
 
 EXIT_BROKEN_PIPE = 141  # what a shell reports for a command killed by SIGPIPE

@@ -9,6 +9,13 @@ the LLM seats' belief probes name the other seats' true sides.
 Aborted games (the model provider failed too often, see sandbox/runner.py) end
 in an all-draw that says nothing about the game, so the rates leave them out
 unless asked; they still count under reasons, fallbacks and usage.
+
+A game is counted once: copies of one study or batch game (same identity,
+sandbox/study/identity.py, e.g. a re-run batch in the same folder) are skipped
+and counted under ``duplicates``. Each variant lists its setups (game file name,
+player count) and says plainly when it pools several (``--by-setup`` splits
+them), and gives win rates per contestant (or model) and side with Wilson
+intervals over games.
 """
 
 from __future__ import annotations
@@ -21,10 +28,13 @@ from pathlib import Path
 from typing import Any
 
 from sandbox.agents.llm.beliefs import UNKNOWN
+from sandbox.analysis.intervals import wilson
 from sandbox.core.events import DecisionMade
 from sandbox.games.registry import get_variant
 from sandbox.render.timeline import history_index, latency_of, seat_numbers
 from sandbox.runner import ABORTED
+from sandbox.study.identity import identity_of
+from sandbox.study.sides import side_of
 from sandbox.transcript import Transcript, TranscriptError, load
 
 RESULTS = ("win", "lose", "draw")
@@ -46,12 +56,17 @@ class GameFacts:
     tokens_out: int
     cost: float
     latencies: list[float]
+    # (game file name, player count): games of different setups are not comparable
+    setup: tuple[str, int] = ("?", 0)
+    # one (contestant or model, side, won) per contestant and side that played
+    players: list[tuple[str, str, bool]] = field(default_factory=list)
 
 
 @dataclass
 class VariantStats:
     games: list[GameFacts] = field(default_factory=list)
     unfinished: int = 0
+    duplicates: int = 0  # copies of a game already counted (same identity)
     # one per readable transcript, finished or not; only when beliefs are asked for
     beliefs: list[BeliefFacts] = field(default_factory=list)
 
@@ -85,6 +100,7 @@ def game_facts(transcript: Transcript) -> GameFacts | None:
             fallbacks[(kinds.get(str(event.seat), "?"), event.fallback_reason)] += 1
     calls = transcript.calls
     latencies = [x for x in (latency_of(c) for c in calls) if x is not None]
+    name = str(header.get("name") or (header.get("config") or {}).get("name") or header["variant"])
     return GameFacts(
         reason=str(outcome.get("reason")),
         seats=seats,
@@ -95,17 +111,37 @@ def game_facts(transcript: Transcript) -> GameFacts | None:
         tokens_out=sum(int(c.get("tokens_out") or 0) for c in calls),
         cost=sum(float(c.get("cost") or 0.0) for c in calls),
         latencies=latencies,
+        setup=(name, len(roles)),
+        players=players_of(header, results),
     )
 
 
+def players_of(header: dict[str, Any], results: dict[str, Any]) -> list[tuple[str, str, bool]]:
+    """(contestant, side, won) once per contestant and side: a study's contestant,
+    else the seat's model (LLM seats) or agent kind. Seats of one side share
+    their result, so a side counts once per game."""
+    variant = str(header.get("variant"))
+    named = header.get("contestants") or {}
+    agents = header.get("agents") or {}
+    played: dict[tuple[str, str], bool] = {}
+    for seat, role in (header.get("roles") or {}).items():
+        agent = agents.get(seat) or {}
+        who = str(named.get(seat) or agent.get("model") or agent.get("kind") or "?")
+        key = (who, side_of(variant, str(role)))
+        played[key] = played.get(key, False) or results.get(seat) == "win"
+    return [(who, side, won) for (who, side), won in sorted(played.items())]
+
+
 def gather(
-    paths: Iterable[Path], beliefs: bool = False
+    paths: Iterable[Path], beliefs: bool = False, by_setup: bool = False
 ) -> tuple[dict[str, VariantStats], list[tuple[str, str]]]:
-    """Per-variant facts (with ``beliefs``, the belief probes too), and the
-    files skipped with the reason."""
+    """Per-variant facts (with ``by_setup``, per variant, game file name and player
+    count; with ``beliefs``, the belief probes too), and the files skipped with
+    the reason. A game with an identity counts once (its first finished copy)."""
     per_variant: dict[str, VariantStats] = {}
     skipped: list[tuple[str, str]] = []
-    for path in collect_paths(paths):
+    seen: set[str] = set()
+    for path in _finished_first(collect_paths(paths)):
         try:
             transcript = load(path)
             facts = game_facts(transcript)
@@ -113,7 +149,14 @@ def gather(
         except (TranscriptError, OSError, ValueError, KeyError, TypeError, AttributeError) as err:
             skipped.append((str(path), _why(path, err)))
             continue
-        bucket = per_variant.setdefault(str(transcript.header.get("variant")), VariantStats())
+        key = _bucket_key(transcript.header, facts, by_setup)
+        bucket = per_variant.setdefault(key, VariantStats())
+        ident = identity_of(transcript.header)
+        if ident is not None and ident in seen:
+            bucket.duplicates += 1
+            continue
+        if ident is not None:
+            seen.add(ident)
         if probed is not None:
             bucket.beliefs.append(probed)
         if facts is None:
@@ -121,6 +164,25 @@ def gather(
         else:
             bucket.games.append(facts)
     return per_variant, skipped
+
+
+def _finished_first(paths: list[Path]) -> list[Path]:
+    """Finished files before unfinished ones, so a game's finished copy is the one counted."""
+    from sandbox.study.identity import read_head
+
+    def unfinished(path: Path) -> bool:
+        head = read_head(path)
+        return head is None or not head.finished
+
+    return sorted(paths, key=unfinished)
+
+
+def _bucket_key(header: dict[str, Any], facts: GameFacts | None, by_setup: bool) -> str:
+    variant = str(header.get("variant"))
+    if not by_setup:
+        return variant
+    name = str(header.get("name") or (header.get("config") or {}).get("name") or variant)
+    return f"{variant} · {name} · {len(header.get('roles') or {})}p"
 
 
 def _why(path: Path, err: Exception) -> str:
@@ -144,7 +206,9 @@ def rate_with_ci(
 
 def bootstrap_ci95(per_game: Sequence[tuple[int, int]], rng: random.Random) -> list[float]:
     """95% interval of hits/total, resampling whole games: the items of one game
-    (its seats, its guesses) are not independent of each other."""
+    (its seats, its guesses) are not independent of each other. When the
+    resamples have no spread (e.g. no hits in any game) the Wilson interval with
+    n = games is given instead, so a 0% rate never gets [0%–0%]."""
     if not per_game:
         return [0.0, 0.0]
     draws = sorted(
@@ -153,6 +217,8 @@ def bootstrap_ci95(per_game: Sequence[tuple[int, int]], rng: random.Random) -> l
     )
     low = draws[int(0.025 * (BOOTSTRAP_SAMPLES - 1))]
     high = draws[int(0.975 * (BOOTSTRAP_SAMPLES - 1))]
+    if low == high:
+        low, high = wilson(round(low * len(per_game)), len(per_game)) or (low, high)
     return [round(low, 4), round(high, 4)]
 
 
@@ -198,10 +264,48 @@ def summarise(
             "tokens_out": sum(g.tokens_out for g in games),
             "cost": round(sum(g.cost for g in games), 6),
             "latency_s": _latency(latencies),
+            "duplicates": bucket.duplicates,
+            "setups": _setups(games),
+            "pooling_warning": _pooling(_setups(games)),
+            "by_contestant": by_contestant(rated),
         }
         if beliefs:
             # its own generator: asking for beliefs never moves the win-rate intervals
             out[name]["beliefs"] = summarise_beliefs(bucket.beliefs, random.Random(seed))
+    return out
+
+
+def _setups(games: Sequence[GameFacts]) -> list[dict[str, Any]]:
+    counts = Counter(g.setup for g in games)
+    return [{"name": n, "players": p, "games": c} for (n, p), c in sorted(counts.items())]
+
+
+def _pooling(setups: Sequence[dict[str, Any]]) -> str | None:
+    if len(setups) <= 1:
+        return None
+    names = ", ".join(f"{s['name']} ({s['players']} players)" for s in setups)
+    return f"pools {len(setups)} different setups: {names}; use --by-setup to split them"
+
+
+def by_contestant(games: Sequence[GameFacts]) -> dict[str, dict[str, Any]]:
+    """contestant (or model) -> side -> win rate over games, Wilson 95% interval."""
+    tally: dict[str, dict[str, list[int]]] = {}
+    for game in games:
+        for who, side, won in game.players:
+            cell = tally.setdefault(who, {}).setdefault(side, [0, 0])
+            cell[0] += int(won)
+            cell[1] += 1
+    out: dict[str, dict[str, Any]] = {}
+    for who, sides in sorted(tally.items()):
+        out[who] = {}
+        for side, (wins, n) in sorted(sides.items()):
+            low, high = wilson(wins, n) or (0.0, 1.0)
+            out[who][side] = {
+                "rate": round(wins / n, 4),
+                "wins": wins,
+                "games": n,
+                "ci95": [round(low, 4), round(high, 4)],
+            }
     return out
 
 

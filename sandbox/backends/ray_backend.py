@@ -49,7 +49,7 @@ from typing import Any
 from sandbox.backends.base import BackendError, BackendOptions
 from sandbox.backends.gate import install_gate
 from sandbox.backends.limits import Limit, LimiterCore, key_for
-from sandbox.batch import BatchResult, GameJob, GameResult, one_line, play_one
+from sandbox.batch import Admit, BatchResult, GameJob, GameResult, Halt, one_line, play_one
 from sandbox.session import SessionError, open_transcript, resume
 from sandbox.stats import role_group
 
@@ -75,8 +75,15 @@ def require_ray() -> None:
 
 def game_ident(job: GameJob) -> str:
     """A job's name for folders and actors: its key if it has one, else its seed."""
-    key = str(getattr(job, "key", "") or f"s{job.seed}")
-    return re.sub(r"[^A-Za-z0-9_.-]", "_", key)
+    return re.sub(r"[^A-Za-z0-9_.-]", "_", job.key or f"s{job.seed}")
+
+
+def _anyone(job: GameJob, running: Sequence[GameJob]) -> bool:
+    return True
+
+
+def _no_stop(running: Sequence[GameJob]) -> str | None:
+    return None
 
 
 # -------------------------------------------------------------------- actors
@@ -233,14 +240,15 @@ def _play_or_resume(job: GameJob, folder: Path, partial: Path | None) -> tuple[G
             partial.unlink()
             partial = None
     if partial is None:
-        return play_one(dataclasses.replace(job, out=str(folder))), False
+        return play_one(dataclasses.replace(job, out=str(folder), resume=None)), False
+    base = GameResult(job.seed, str(partial), key=job.key, resumed=True)
     try:
         if not finished:  # a finished game was lost on its way back: nothing to play
             resume(partial)
     except KeyboardInterrupt:
-        return GameResult(job.seed, str(partial), interrupted=True), True
+        return dataclasses.replace(base, interrupted=True), True
     except Exception as err:  # a broken resume fails this game, not the batch
-        return GameResult(job.seed, str(partial), error=one_line(err)), True
+        return dataclasses.replace(base, error=one_line(err)), True
     return _result_of_file(job, partial), True
 
 
@@ -251,7 +259,9 @@ def _result_of_file(job: GameJob, path: Path) -> GameResult:
     roles = {str(s): str(r) for s, r in transcript.header["roles"].items()}
     results = outcome.get("results") or {}
     wins = sorted({role_group(roles[s]) for s, r in results.items() if r == "win"})
-    return GameResult(job.seed, str(path), outcome.get("reason"), tuple(wins))
+    return GameResult(
+        job.seed, str(path), outcome.get("reason"), tuple(wins), key=job.key, resumed=True
+    )
 
 
 def _outcome(job: GameJob, plan: TaskPlan, result: GameResult, resumed: bool) -> TaskOutcome:
@@ -267,7 +277,7 @@ def _outcome(job: GameJob, plan: TaskPlan, result: GameResult, resumed: bool) ->
         data = None
     else:
         data = path.read_bytes()
-    result = dataclasses.replace(result, transcript=str(target))
+    result = dataclasses.replace(result, transcript=str(target), cost=cost)
     return TaskOutcome(result, path.name, data, cost, resumed)
 
 
@@ -392,19 +402,31 @@ class RayBackend:
 
     # ---------------------------------------------------------------- run
     def run(
-        self, jobs: Sequence[GameJob], on_result: Callable[[GameResult], None]
+        self,
+        jobs: Sequence[GameJob],
+        on_result: Callable[[GameResult], None],
+        admit: Admit = _anyone,
+        halt: Halt = _no_stop,
     ) -> BatchResult:
+        """As ``sandbox.batch.run_batch``: ``admit`` may hold a job back while others
+        run (a study's provider limits), ``halt`` stop new games (its cost cap)."""
         self.start()
         batch = BatchResult()
         try:
-            self._run(jobs, batch, on_result)
+            self._run(jobs, batch, on_result, admit, halt)
         except KeyboardInterrupt:
             batch.interrupted = True
-        batch.results.sort(key=lambda r: r.seed)
+        batch.stopped = batch.stopped or self.stopped
+        batch.results.sort(key=lambda r: (r.seed, r.key))
         return batch
 
     def _run(
-        self, jobs: Sequence[GameJob], batch: BatchResult, on_result: Callable[[GameResult], None]
+        self,
+        jobs: Sequence[GameJob],
+        batch: BatchResult,
+        on_result: Callable[[GameResult], None],
+        admit: Admit,
+        halt: Halt,
     ) -> None:
         ray = ray_module()
 
@@ -413,8 +435,13 @@ class RayBackend:
         running: dict[Any, tuple[GameJob, int]] = {}
         try:
             while waiting or running:
-                while waiting and len(running) < size and self._may_start(waiting[0][1]):
-                    job, attempt = waiting.popleft()
+                while waiting and len(running) < size:
+                    picked = self._next(waiting, [job for job, _ in running.values()], admit, halt)
+                    if picked is None:
+                        break
+                    job, attempt = picked
+                    if job.resume is not None:  # left unfinished by an earlier run
+                        job = self._hand_over(job)
                     running[self._submit(job, attempt)] = (job, attempt)
                 if not running:
                     break  # the cost cap holds back everything left
@@ -429,6 +456,28 @@ class RayBackend:
             self._stop(running, batch)
             raise
 
+    def _next(
+        self,
+        waiting: deque[tuple[GameJob, int]],
+        running: Sequence[GameJob],
+        admit: Admit,
+        halt: Halt,
+    ) -> tuple[GameJob, int] | None:
+        """The next job to submit: a lost game's next attempt first (always
+        finished), else the first new one ``admit`` lets in, unless stopped."""
+        if waiting[0][1] > 0:
+            return waiting.popleft()
+        if not self._may_start(0):
+            return None
+        self.stopped = halt(running)
+        if self.stopped:
+            return None
+        for index, (job, attempt) in enumerate(waiting):
+            if admit(job, running):
+                del waiting[index]
+                return job, attempt
+        return None
+
     def _may_start(self, attempt: int) -> bool:
         """A lost game is always finished; a new one only under the cost cap."""
         cap = self.options.max_cost
@@ -441,20 +490,37 @@ class RayBackend:
 
         ident = game_ident(job)
         shared = self.options.transcripts == "shared"
-        partial = None
-        if attempt and not shared:
-            partial = ray.get(self.tracker.partial.remote(ident))
+        stage = Path(job.out) / STAGING / ident
+        # send: the lines of a lost attempt, or of a transcript handed over (_hand_over)
+        partial = None if shared else ray.get(self.tracker.partial.remote(ident))
         plan = TaskPlan(
             ident=ident,
             holder=f"{ident}#{attempt}",
             mode=self.options.transcripts,
-            stage=str(Path(job.out) / STAGING / ident),
+            stage=str(stage),
             partial=partial,
             tracker=self.tracker,
             limiter=self.limiter,
             limits=self.limits,
         )
         return self._task.remote(job, plan)
+
+    def _hand_over(self, job: GameJob) -> GameJob:
+        """An interrupted transcript in --out becomes the game's partial: moved into
+        its staging folder (shared) or given to the tracker (send); the finished
+        file comes back under the same name."""
+        ray = ray_module()
+
+        ident = game_ident(job)
+        stage = Path(job.out) / STAGING / ident
+        path = Path(str(job.resume))
+        if self.options.transcripts == "shared":
+            stage.mkdir(parents=True, exist_ok=True)
+            os.replace(path, stage / path.name)
+        else:
+            ray.get(self.tracker.forget.remote(ident))
+            ray.get(self.tracker.append.remote(ident, path.name, path.read_bytes()))
+        return dataclasses.replace(job, resume=None)
 
     def _collect(
         self, ref: Any, job: GameJob, attempt: int, waiting: deque[tuple[GameJob, int]]
@@ -473,10 +539,10 @@ class RayBackend:
                 return None
             kept = self._salvage(job)
             error = f"worker lost {attempt + 1} times: {one_line(err)}"
-            return GameResult(job.seed, kept, error=error)
+            return GameResult(job.seed, kept, error=error, key=job.key)
         except ray.exceptions.RayError as err:
             self._salvage(job)
-            return GameResult(job.seed, None, error=one_line(err))
+            return GameResult(job.seed, None, error=one_line(err), key=job.key)
         return self._land(job, outcome)
 
     def _land(self, job: GameJob, outcome: TaskOutcome) -> GameResult:
@@ -519,13 +585,13 @@ class RayBackend:
 
         for ref in running:
             ray.cancel(ref)
-        seen = {r.seed for r in batch.results}
+        seen = {r.ident for r in batch.results}
         for ref, (job, _) in running.items():
             try:
                 result = self._land(job, ray.get(ref, timeout=STOP_WAIT_S))
             except Exception:  # cancelled before it could answer: take what it left
-                result = GameResult(job.seed, self._salvage(job), interrupted=True)
-            if result.seed not in seen:
+                result = GameResult(job.seed, self._salvage(job), interrupted=True, key=job.key)
+            if result.ident not in seen:
                 batch.results.append(result)
 
 

@@ -217,3 +217,15 @@ class Game:
         elif isinstance(event, GameEnded):
             self.ended = event
             self._requests = None
+
+
+def fork_points(events: Sequence[Event]) -> list[int]:
+    """Event counts N at which a game may be forked: just before a step's first
+    decision (after setup, or after a ``core.step``), while decisions remain."""
+    decisions = [i for i, e in enumerate(events) if isinstance(e, DecisionMade)]
+    if not decisions:
+        return []
+    last = decisions[-1]
+    points = [decisions[0]]
+    points += [i + 1 for i, e in enumerate(events) if isinstance(e, StepResolved) and i < last]
+    return sorted(set(points))

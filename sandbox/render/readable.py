@@ -1,9 +1,7 @@
-"""Plain words for a seat's facts (its card, the public state) on a screen.
+"""Plain words for a seat's facts (its card, the public state), in English.
 
-A role card or a state value is nested data (lists of checks, dicts of known
-factions, None for "not yet"); people should read "checks: night 1, suspect 7,
-answer civilian", never a Python repr. Used by ``view``, the live seat stream
-and the terminal human seat.
+Kept for the callers that import it (the terminal human seat); the wording
+itself lives in one place, :class:`sandbox.render.vocab.Lang`.
 """
 
 from __future__ import annotations
@@ -11,33 +9,24 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from sandbox.render.vocab import Lang
+
+_EN = Lang("en")
+
 
 def label(key: object) -> str:
     """A field name as words: ``fellow_police`` → ``fellow police``."""
-    return str(key).replace("_", " ")
+    return _EN.label(key)
 
 
 def readable(value: Any) -> str:
     """One value in plain words: none/yes/no, lists joined, nested tables flattened."""
-    if value is None:
-        return "none"
-    if isinstance(value, bool):
-        return "yes" if value else "no"
-    if isinstance(value, Mapping):
-        if not value:
-            return "none"
-        return ", ".join(f"{label(k)} {readable(v)}" for k, v in value.items())
-    if isinstance(value, list | tuple):
-        if not value:
-            return "none"
-        nested = any(isinstance(v, Mapping | list | tuple) for v in value)
-        return ("; " if nested else ", ").join(readable(v) for v in value)
-    return str(value)
+    return _EN.value(value)
 
 
 def fact_lines(facts: Mapping[str, Any]) -> list[tuple[str, str]]:
     """(label, words) per fact, in the order given."""
-    return [(label(key), readable(value)) for key, value in facts.items()]
+    return _EN.facts(facts)
 
 
 def facts_text(facts: Mapping[str, Any]) -> str:

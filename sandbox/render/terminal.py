@@ -1,9 +1,14 @@
-"""Terminal output with rich: saved games (``sandbox view``) and live games (``run``)."""
+"""Terminal output with rich: saved games (``sandbox view``) and live games (``run``).
+
+Every line comes from the words renderer; player text is sanitised (one line, no
+control characters) and escaped (it can never style the output), so a speech
+can never pass for a referee line.
+"""
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any
 
 from rich.console import Console
@@ -13,42 +18,106 @@ from rich.table import Table
 from sandbox.core.events import DecisionMade, Event, GameEnded, StepResolved
 from sandbox.core.game import Game
 from sandbox.core.variant import HistoryItem
-from sandbox.render.readable import fact_lines
-from sandbox.render.timeline import (
+from sandbox.render.timeline import CallLine, Entry, Timeline, quoted_by, tag_of
+from sandbox.render.vocab import Lang
+from sandbox.render.words import (
     DECISION,
     SPEECH,
-    Entry,
-    Timeline,
-    quoted_by,
+    Tag,
+    Words,
+    card_rows,
+    item_words,
+    sanitise,
+    tag_text,
+    words_for,
 )
 
-STYLES = {SPEECH: "white", DECISION: "dim", "referee": "bold cyan"}
+STYLES = {SPEECH: "white", DECISION: "dim"}
 
 
-def entry_text(entry: Entry) -> str:
-    """Markup for one entry. Player text is escaped: it can never style the output."""
-    if entry.category == SPEECH:
-        return f'[bold]Seat {entry.speaker}[/bold]: "{escape(entry.text)}"'
-    style = STYLES.get(entry.category, "bold cyan")
-    prefix = "[Referee] " if entry.category != DECISION else ""
-    return f"[{style}]{prefix}{escape(entry.text)}[/{style}]"
+def words_markup(words: Words, tag: Tag | None = None, language: str = "en") -> str:
+    """One line as rich markup: a dim tag, the sentence, the quoted (escaped) speech."""
+    L = Lang(language)
+    head = f"[dim]{escape(tag_text(tag, language))}[/dim]  " if tag is not None else ""
+    style = STYLES.get(words.category, "cyan")
+    body = f"[{style}]{escape(words.sentence)}[/{style}]"
+    if words.speech is not None:
+        quoted = escape(sanitise(words.speech))
+        body = f"[bold]{escape(words.sentence)}[/bold]" + L.say(
+            en=f': "{quoted}"', zh=f"：“{quoted}”"
+        )
+    return head + body
 
 
-def print_timeline(console: Console, timeline: Timeline) -> None:
+@dataclass(frozen=True)
+class Filters:
+    """What `sandbox view` prints: one day, lines containing a text, the model calls."""
+
+    day: int | None = None
+    grep: str | None = None
+    calls: bool = False
+
+    def keeps(self, entry: Entry, line: str) -> bool:
+        if self.day is not None and entry.day != self.day:
+            return False
+        return self.grep is None or self.grep.lower() in line.lower()
+
+
+def print_timeline(console: Console, timeline: Timeline, filters: Filters | None = None) -> int:
+    """Print the story; returns how many lines it kept."""
+    filters = filters or Filters()
+    referee = timeline.seat is None
     console.rule(f"[bold]{escape(timeline.title)}")
     for key, value in timeline.facts:
         console.print(f"[dim]{key}:[/dim] {escape(value)}")
-    if timeline.card:
-        print_card(console, timeline.private)
+    if timeline.private:
+        print_card(console, timeline.private, timeline.language)
+    kept = 0
     for section in timeline.sections:
+        lines = [(e, _words_for_audience(e, timeline.seat)) for e in section.entries]
+        shown = [(e, w) for e, w in lines if filters.keeps(e, _plain(e, w))]
+        if not shown:
+            continue
         console.rule(escape(section.title), style="blue")
-        for entry in section.entries:
-            console.print(entry_text(entry))
+        for entry, words in shown:
+            console.print(words_markup(words, tag_of(entry, referee), timeline.language))
+            if entry.note:
+                console.print(f"    [dim italic]note: {escape(sanitise(entry.note))}[/dim italic]")
             for call in entry.calls:
-                console.print(f"    [dim italic]call: {escape(call.summary)}[/dim italic]")
-                if call.beliefs:
-                    console.print(f"    [dim magenta]beliefs: {escape(call.beliefs)}[/dim magenta]")
-    print_outcome(console, timeline)
+                print_call(console, call, filters.calls)
+        kept += len(shown)
+    if filters.day is None and filters.grep is None:
+        print_outcome(console, timeline)
+    elif kept == 0:
+        console.print("[yellow]No line matches.")
+    return kept
+
+
+def _words_for_audience(entry: Entry, seat: int | None) -> Words:
+    if seat is not None and entry.you is not None and entry.speaker == seat:
+        return entry.you
+    return entry.words
+
+
+def _plain(entry: Entry, words: Words) -> str:
+    return " ".join(filter(None, (words.sentence, words.speech, entry.note, entry.role)))
+
+
+def print_call(console: Console, call: CallLine, full: bool) -> None:
+    """A model call under its decision (referee only): a summary line, the belief
+    probe, and with ``full`` the prompt, the raw answer and the error."""
+    console.print(f"    [dim italic]call: {escape(sanitise(call.summary))}[/dim italic]")
+    if call.beliefs:
+        console.print(f"    [dim magenta]beliefs: {escape(call.beliefs)}[/dim magenta]")
+    if not full:
+        return
+    for role, content in call.messages:
+        console.print(f"      [bold dim]{escape(role)}:[/bold dim]")
+        for line in content.splitlines():
+            console.print(f"        [dim]{escape(sanitise(line))}[/dim]")
+    console.print(f"      [bold dim]answer:[/bold dim] {escape(sanitise(call.raw))}")
+    if call.error:
+        console.print(f"      [red]error: {escape(sanitise(call.error))}[/red]")
 
 
 def print_outcome(console: Console, timeline: Timeline) -> None:
@@ -63,82 +132,78 @@ def print_outcome(console: Console, timeline: Timeline) -> None:
     console.print(table)
 
 
-def print_card(console: Console, private: Mapping[str, Any]) -> None:
-    """The seat's role card, one fact a line, in words."""
+def print_card(console: Console, private: Mapping[str, Any], language: str = "en") -> None:
+    """The seat's role card, one fact a line, in words; Four Factions duels as a table."""
+    rows, duels = card_rows(private, language)
     console.print("[magenta]Your card:[/magenta]")
-    for key, words in fact_lines(private):
+    for key, words in rows:
         console.print(f"  [magenta]{escape(key)}:[/magenta] {escape(words)}")
+    if duels:
+        table = Table(*duels[0], title="duels")
+        for row in duels[1:]:
+            table.add_row(*row)
+        console.print(table)
 
 
 class LiveRenderer:
     """Shows a game while it is played: everything (referee) or one seat's view."""
 
-    def __init__(self, console: Console, seat: int | None = None) -> None:
+    def __init__(self, console: Console, seat: int | None = None, language: str = "en") -> None:
         self.console = console
         self.seat = seat
+        self.language = language
         self._card_shown = False
         # A decision waits for the next event: if that event repeats it (a speech
         # and its announcement), only the announcement is shown.
-        self._held: DecisionMade | None = None
+        self._held: tuple[int, DecisionMade] | None = None
 
     def on_event(self, game: Game, seq: int, event: Event) -> None:
         if isinstance(event, GameEnded):
-            self._release(None)
+            self._release(game, None)
             return  # the outcome is printed after the stream, in words and as a table
         if self.seat is None:
-            self._referee(game, event)
-        elif _visible(game, self.seat, seq):
+            self._referee(game, seq, event)
+        elif event.visibility().visible_to(self.seat):
             self._seat(game, seq)
 
-    def _referee(self, game: Game, event: Event) -> None:
+    def _referee(self, game: Game, seq: int, event: Event) -> None:
         if isinstance(event, StepResolved):
             return
-        self._release(event)
+        self._release(game, event)
         if isinstance(event, DecisionMade):
-            self._held = event
+            self._held = (seq, event)
             return
-        text = escape(game.variant.describe_event(event))
-        self.console.print(f"[cyan]{text}[/cyan]")
+        self._print(game, seq, event)
 
-    def _release(self, following: Event | None) -> None:
+    def _print(self, game: Game, seq: int, event: Event) -> None:
+        words = words_for(game.variant.name, event.kind, event.to_json()["data"], self.language)
+        self.console.print(words_markup(words, Tag(seq=seq), self.language))
+
+    def _release(self, game: Game, following: Event | None) -> None:
         """Print the held decision unless ``following`` says the same thing."""
         held, self._held = self._held, None
-        if held is None or quoted_by(held, following):
-            return
-        fallback = f" (fallback: {held.fallback_reason})" if held.fallback else ""
-        answer = ", ".join(f"{k}={_shown(v)}" for k, v in held.payload.items())
-        self.console.print(
-            f"[dim]seat {held.seat} · {held.decision}: {escape(answer)}{fallback}[/dim]"
-        )
+        if held is not None and not quoted_by(held[1], following):
+            self._print(game, *held)
 
     def _seat(self, game: Game, seq: int) -> None:
+        """An event the seat may see, from its own page: its decisions read "You …"."""
         assert self.seat is not None
-        view = game.view(self.seat)
-        if not self._card_shown and view.private:
-            self._card_shown = True
-            print_card(self.console, view.private)
-        for item in view.history:
-            if item.seq == seq:
-                self.console.print(seat_item_text(game, item))
+        if not self._card_shown:
+            view = game.view(self.seat)
+            if view.private:
+                self._card_shown = True
+                print_card(self.console, view.private, self.language)
+        event = game.events[seq]
+        if isinstance(event, StepResolved):
+            return
+        data = event.to_json()["data"]
+        words = words_for(game.variant.name, event.kind, data, self.language, you=self.seat)
+        self.console.print(words_markup(words, Tag(seq=seq), self.language))
 
 
-def _shown(value: object) -> str:
-    """An answer value: text quoted (it is the player's), none for no choice."""
-    if value is None:
-        return "none"
-    if isinstance(value, str):
-        return json.dumps(value, ensure_ascii=False)
-    if isinstance(value, list | tuple):
-        return "[" + ", ".join(_shown(v) for v in value) + "]"
-    return str(value).lower() if isinstance(value, bool) else str(value)
-
-
-def _visible(game: Game, seat: int, seq: int) -> bool:
-    return game.events[seq].visibility().visible_to(seat)
-
-
-def seat_item_text(game: Game, item: HistoryItem) -> str:
-    if item.speech is not None:
-        return f'[bold]Seat {item.speaker}[/bold]: "{escape(item.speech)}"'
-    text = game.variant.describe_event(game.events[item.seq])
-    return f"[cyan][Referee] {escape(text)}[/cyan]"
+def seat_item_text(
+    game: Game, item: HistoryItem, seat: int | None = None, language: str = "en"
+) -> str:
+    """One item of a seat's history as markup, in the words `sandbox view` uses."""
+    words = item_words(game.variant.name, item, seat, language)
+    return words_markup(words, Tag(seq=item.seq), language)

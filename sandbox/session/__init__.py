@@ -9,6 +9,7 @@ works on files and the engine contract only (Game, Runner, TranscriptWriter).
 - ``resume``: resume in place, fork into a new file.
 """
 
+from sandbox.core.game import fork_points
 from sandbox.session.errors import SessionError, open_transcript
 from sandbox.session.header import (
     build_header,
@@ -35,7 +36,6 @@ from sandbox.session.replay import (
     check_visibility,
     counters_of,
     first_divergence,
-    fork_points,
     game_config_of,
     loaded_of,
     rebuild,

@@ -14,8 +14,8 @@ from pydantic import BaseModel
 from sandbox.agents.base import Agent, DecisionContext
 from sandbox.config import LoadedConfig, parse_config
 from sandbox.core.errors import ConfigError, RefereeError
-from sandbox.core.events import DecisionMade, Event, StepResolved
-from sandbox.core.game import Game
+from sandbox.core.events import DecisionMade, Event
+from sandbox.core.game import Game, fork_points
 from sandbox.core.requests import DecisionRequest
 from sandbox.core.variant import Variant
 from sandbox.core.visibility import Visibility
@@ -242,18 +242,6 @@ def counters_of(transcript: Transcript, events: Sequence[Event]) -> RunStats:
             repairs[request_id] = max(int(call.get("repair") or 0), repairs.get(request_id, 0))
     stats.repairs = sum(repairs.values())
     return stats
-
-
-def fork_points(events: Sequence[Event]) -> list[int]:
-    """Event counts N at which a game may be forked: just before a step's first
-    decision (after setup, or after a ``core.step``), while decisions remain."""
-    decisions = [i for i, e in enumerate(events) if isinstance(e, DecisionMade)]
-    if not decisions:
-        return []
-    last = decisions[-1]
-    points = [decisions[0]]
-    points += [i + 1 for i, e in enumerate(events) if isinstance(e, StepResolved) and i < last]
-    return sorted(set(points))
 
 
 def check_fork_point(events: Sequence[Event], at: int) -> None:

@@ -270,6 +270,56 @@ def test_ctrl_c_mid_game_says_how_many_finished(
     assert len(list((tmp_path / "out").glob("*.jsonl"))) == 2
 
 
+# ------------------------------------------------------ re-runs and resume
+
+
+def test_running_a_batch_again_plays_only_what_is_missing(tmp_path: Path) -> None:
+    config = killer_file(tmp_path)
+    first = batch_json(config, "--games", "3", "--seed", "60")
+    again = batch_json(config, "--games", "5", "--seed", "60", "--jobs", "2")
+    assert again["already_played"] == 3 and again["finished"] == 5
+    assert [g["seed"] for g in again["games"]] == [63, 64]  # only the new seeds were played
+    assert sorted(again["transcripts"][:3]) == sorted(first["transcripts"])
+    assert len(list((tmp_path / "out").glob("*.jsonl"))) == 5
+    assert again["stats"]["killer"]["games"] == 5
+    stats = json.loads(invoke("stats", str(tmp_path / "out"), "--json").stdout)
+    assert stats["variants"]["killer"]["games"] == 5  # each game once
+
+
+def test_a_different_game_file_in_the_same_folder_is_a_different_batch(tmp_path: Path) -> None:
+    batch_json(killer_file(tmp_path), "--games", "2", "--seed", "60")
+    other = killer_file(tmp_path, extra='[[agent]]\nkind = "random"\nseats = [1]\n', name="o.toml")
+    again = batch_json(other, "--games", "2", "--seed", "60")
+    assert again["already_played"] == 0 and len(again["games"]) == 2
+
+
+def test_an_interrupted_batch_game_is_finished_from_its_transcript(tmp_path: Path) -> None:
+    config = killer_file(tmp_path)
+    first = batch_json(config, "--games", "2", "--seed", "70")
+    victim = Path(first["transcripts"][1])
+    lines = victim.read_text().splitlines()
+    victim.write_text("\n".join(lines[: len(lines) // 2]) + "\n")  # no outcome line
+    again = batch_json(config, "--games", "2", "--seed", "70")
+    assert again["already_played"] == 1
+    assert [(g["seed"], g["resumed"]) for g in again["games"]] == [(71, True)]
+    assert again["games"][0]["transcript"] == str(victim)
+    assert load(victim).outcome is not None
+    assert len(list((tmp_path / "out").glob("*.jsonl"))) == 2
+
+
+def test_ctrl_c_hands_no_queued_game_to_the_pool(tmp_path: Path) -> None:
+    loaded = load_config(killer_file(tmp_path))
+    jobs = jobs_for(loaded, range(80, 90), tmp_path / "out")
+
+    def stop_at_once(result: GameResult) -> None:
+        raise KeyboardInterrupt
+
+    batch = run_batch(jobs, 2, stop_at_once)
+    assert batch.interrupted
+    # at most the two games in flight when the first result came back ever started
+    assert len(list((tmp_path / "out").glob("*.jsonl"))) <= 2
+
+
 # ------------------------------------------------------------------ helpers
 
 
@@ -308,10 +358,10 @@ def test_a_dead_worker_fails_its_game_with_the_seed() -> None:
     from concurrent.futures import Future
     from concurrent.futures.process import BrokenProcessPool
 
-    from sandbox.batch import _result_of
+    from sandbox.batch import GameJob, _result_of
 
     future: Future[GameResult] = Future()
     future.set_exception(BrokenProcessPool("a worker died\nabruptly"))
-    result = _result_of(future, 42)
+    result = _result_of(future, GameJob({}, 42, "out"))
     assert result.seed == 42 and not result.finished
     assert result.error == "BrokenProcessPool: a worker died abruptly"

@@ -63,9 +63,9 @@ def test_the_kit_does_not_import_pytest_or_hypothesis() -> None:
 class GlobalDice(Toy):
     """Eliminates with the process-wide generator, not the one it is handed."""
 
-    def resolve(self, state: ToyState, answers: Mapping[int, Any],
+    def resolve(self, state: ToyState, config: ToyConfig, answers: Mapping[int, Any],
                 rng: random.Random) -> Iterator[Event]:
-        for event in super().resolve(state, answers, rng):
+        for event in super().resolve(state, config, answers, rng):
             if isinstance(event, Out):
                 yield Out(random.choice(state.alive))
             else:
@@ -110,9 +110,11 @@ class _Fold:
 class Endless(Toy):
     """Never ends: nobody is eliminated."""
 
-    def resolve(self, state: ToyState, answers: Mapping[int, Any],
+    def resolve(self, state: ToyState, config: ToyConfig, answers: Mapping[int, Any],
                 rng: random.Random) -> Iterator[Event]:
-        yield from (e for e in super().resolve(state, answers, rng) if not isinstance(e, Out))
+        yield from (
+            e for e in super().resolve(state, config, answers, rng) if not isinstance(e, Out)
+        )
 
 
 class CountingRoles(Toy):

@@ -1,0 +1,178 @@
+"""Ratings with uncertainty: OpenSkill (team Plackett–Luce) and Bradley–Terry/Elo.
+
+A *match* is one finished game seen as teams: each side is a team made of the
+contestants that played it; winning sides rank first, the others second, and a
+game nobody won ranks every side equal. Per-role ratings use the player
+``contestant@side`` so that, say, a model's killer play and its police play are
+rated apart. Intervals: percentile bootstrap over games (resampled whole games,
+in random order for OpenSkill, whose result depends on order).
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from sandbox.analysis.intervals import percentile_interval
+from sandbox.analysis.load import RawGame
+
+BOOTSTRAP_SAMPLES = 200
+ELO_BASE = 1500.0
+ELO_SCALE = 400.0
+
+
+@dataclass(frozen=True)
+class Match:
+    teams: tuple[tuple[str, ...], ...]  # players per side
+    ranks: tuple[int, ...]  # 1 = won; equal ranks = a draw between them
+
+
+def match_of(game: RawGame, per_role: bool = False) -> Match | None:
+    """The game as teams; None if it is unfinished or one player holds every side."""
+    if game.outcome is None:
+        return None
+    sides, who, results = game.sides, game.contestants, game.results
+    teams: dict[str, set[str]] = {}
+    won: dict[str, bool] = {}
+    for seat, side in sides.items():
+        player = f"{who.get(seat, '?')}@{side}" if per_role else who.get(seat, "?")
+        teams.setdefault(side, set()).add(player)
+        won[side] = won.get(side, False) or results.get(seat) == "win"
+    names = sorted(teams)
+    if len({p for side in names for p in teams[side]}) < 2:
+        return None
+    anyone_won = any(won.values())
+    ranks = tuple(1 if (won[s] or not anyone_won) else 2 for s in names)
+    return Match(tuple(tuple(sorted(teams[s])) for s in names), ranks)
+
+
+def matches_of(games: Sequence[RawGame], per_role: bool = False) -> list[Match]:
+    found = (match_of(g, per_role) for g in games)
+    return [m for m in found if m is not None]
+
+
+# ------------------------------------------------------------------ OpenSkill
+
+
+def openskill_ratings(matches: Sequence[Match]) -> dict[str, tuple[float, float]]:
+    """player -> (mu, sigma) after rating the matches in order (openskill's
+    PlackettLuce, default mu 25, sigma 25/3). A player on two teams of one game
+    takes the mean of its two updates."""
+    from openskill.models import PlackettLuce
+
+    model = PlackettLuce()
+    current: dict[str, Any] = {}
+    for match in matches:
+        teams = [[current.get(p) or model.rating(name=p) for p in team] for team in match.teams]
+        rated = model.rate(teams, ranks=list(match.ranks))
+        updates: dict[str, list[Any]] = {}
+        for team, new in zip(match.teams, rated, strict=True):
+            for player, rating in zip(team, new, strict=True):
+                updates.setdefault(player, []).append(rating)
+        for player, ratings in updates.items():
+            mu = sum(r.mu for r in ratings) / len(ratings)
+            sigma = sum(r.sigma for r in ratings) / len(ratings)
+            current[player] = model.rating(mu=mu, sigma=sigma, name=player)
+    return {p: (float(r.mu), float(r.sigma)) for p, r in current.items()}
+
+
+# -------------------------------------------------------------- Bradley–Terry
+
+
+def pairwise(matches: Sequence[Match]) -> dict[tuple[str, str], float]:
+    """(a, b) -> wins of a over b: each player of a better-ranked team beats each
+    player of a worse-ranked one; equal ranks give each half a win."""
+    wins: dict[tuple[str, str], float] = {}
+    for match in matches:
+        for i, team_a in enumerate(match.teams):
+            for j, team_b in enumerate(match.teams):
+                if j <= i:
+                    continue
+                for a in team_a:
+                    for b in team_b:
+                        if a == b:
+                            continue
+                        ra, rb = match.ranks[i], match.ranks[j]
+                        share = 1.0 if ra < rb else 0.0 if ra > rb else 0.5
+                        wins[(a, b)] = wins.get((a, b), 0.0) + share
+                        wins[(b, a)] = wins.get((b, a), 0.0) + 1.0 - share
+    return wins
+
+
+def bradley_terry(
+    wins: Mapping[tuple[str, str], float], prior: float = 0.5, iterations: int = 2000
+) -> dict[str, float]:
+    """Elo-scaled Bradley–Terry strengths (mean 1500; 400 points = 10:1 odds),
+    fitted by Hunter's MM iteration. ``prior`` adds that many wins each way to
+    every pair that met, so an unbeaten player gets a finite rating."""
+    players = sorted({p for pair in wins for p in pair})
+    if not players:
+        return {}
+    won = dict(wins)
+    for a, b in list(wins):
+        won[(a, b)] = won.get((a, b), 0.0) + prior
+    totals = dict.fromkeys(players, 0.0)
+    met: dict[str, dict[str, float]] = {i: {} for i in players}
+    for (a, b), value in won.items():
+        totals[a] += value
+        met[a][b] = met[a].get(b, 0.0) + value
+        met[b][a] = met[b].get(a, 0.0) + value
+    strength = dict.fromkeys(players, 1.0)
+    for _ in range(iterations):
+        before = dict(strength)
+        # Gauss–Seidel order (each update uses the ones just made): the plain
+        # Jacobi form oscillates on bipartite pairings such as killer vs police.
+        for i in players:
+            denom = sum(n / (strength[i] + strength[j]) for j, n in met[i].items())
+            strength[i] = max(totals[i] / denom, 1e-12) if denom else strength[i]
+        mean_log = sum(math.log(v) for v in strength.values()) / len(strength)
+        strength = {p: v / math.exp(mean_log) for p, v in strength.items()}
+        # converged when no strength moves by more than a billionth (relative)
+        if max(abs(math.log(strength[p] / before[p])) for p in players) < 1e-9:
+            break
+    return {p: ELO_BASE + ELO_SCALE * math.log10(v) for p, v in strength.items()}
+
+
+# ------------------------------------------------------------------ together
+
+
+def rate(
+    games: Sequence[RawGame], per_role: bool = False, seed: int = 20240601, samples: int = 0
+) -> dict[str, dict[str, Any]]:
+    """player -> OpenSkill mu/sigma/ordinal and Bradley–Terry Elo, each with a
+    95% bootstrap interval over games (``samples`` resamples; 0 = the default)."""
+    ordered = sorted(games, key=lambda g: (str(g.header.get("started")), g.game_id))
+    matches = matches_of(ordered, per_role)
+    if not matches:
+        return {}
+    skill = openskill_ratings(matches)
+    elo = bradley_terry(pairwise(matches))
+    rng = random.Random(seed)
+    skill_draws: dict[str, list[float]] = {}
+    elo_draws: dict[str, list[float]] = {}
+    for _ in range(samples or BOOTSTRAP_SAMPLES):
+        sample = [matches[rng.randrange(len(matches))] for _ in matches]
+        for player, (mu, _) in openskill_ratings(sample).items():
+            skill_draws.setdefault(player, []).append(mu)
+        for player, value in bradley_terry(pairwise(sample)).items():
+            elo_draws.setdefault(player, []).append(value)
+    out: dict[str, dict[str, Any]] = {}
+    for player in sorted(skill):
+        mu, sigma = skill[player]
+        out[player] = {
+            "games": sum(1 for m in matches if any(player in t for t in m.teams)),
+            "openskill_mu": round(mu, 3),
+            "openskill_sigma": round(sigma, 3),
+            "openskill_ordinal": round(mu - 3 * sigma, 3),
+            "openskill_mu_ci95": _rounded(percentile_interval(skill_draws.get(player, []))),
+            "elo": round(elo.get(player, ELO_BASE), 1),
+            "elo_ci95": _rounded(percentile_interval(elo_draws.get(player, [])), 1),
+        }
+    return out
+
+
+def _rounded(pair: tuple[float, float] | None, digits: int = 3) -> list[float] | None:
+    return None if pair is None else [round(pair[0], digits), round(pair[1], digits)]

@@ -1,0 +1,94 @@
+"""Charts for the report, drawn with matplotlib (Agg) and embedded as PNG data URIs."""
+
+from __future__ import annotations
+
+import base64
+import io
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+
+def _figure(width: float, height: float) -> Any:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    return plt.subplots(figsize=(width, height), dpi=96)
+
+
+def to_data_uri(fig: Any) -> str:
+    import matplotlib.pyplot as plt
+
+    buffer = io.BytesIO()
+    fig.tight_layout()
+    fig.savefig(buffer, format="png")
+    plt.close(fig)
+    return "data:image/png;base64," + base64.b64encode(buffer.getvalue()).decode("ascii")
+
+
+def interval_bars(
+    title: str,
+    labels: Sequence[str],
+    values: Sequence[float | None],
+    intervals: Sequence[Sequence[float] | None],
+    ylabel: str,
+    percent: bool = False,
+) -> str:
+    """One bar per label with its 95% interval as an error bar."""
+    fig, ax = _figure(max(4.0, 0.9 * len(labels) + 2), 3.2)
+    shown = [v if v is not None else 0.0 for v in values]
+    low = [v - (ci[0] if ci else v) for v, ci in zip(shown, intervals, strict=True)]
+    high = [(ci[1] if ci else v) - v for v, ci in zip(shown, intervals, strict=True)]
+    ax.bar(range(len(labels)), shown, yerr=[low, high], capsize=4, color="#4c78a8")
+    ax.set_xticks(range(len(labels)), labels, rotation=20, ha="right")
+    ax.set_title(title)
+    ax.set_ylabel(ylabel)
+    if percent:
+        ax.set_ylim(0, 1)
+    return to_data_uri(fig)
+
+
+def grouped_rates(
+    title: str, rates: Mapping[str, Mapping[str, Mapping[str, Any]]], groups: Sequence[str]
+) -> str:
+    """Win rate per contestant, one bar per side, with Wilson intervals."""
+    fig, ax = _figure(max(4.5, 1.4 * len(rates) + 2), 3.4)
+    names = list(rates)
+    width = 0.8 / max(1, len(groups))
+    for k, group in enumerate(groups):
+        xs, ys, low, high = [], [], [], []
+        for i, who in enumerate(names):
+            cell = rates[who].get(group)
+            if not cell or cell["rate"] is None:
+                continue
+            xs.append(i + k * width)
+            ys.append(cell["rate"])
+            low.append(cell["rate"] - cell["ci95"][0])
+            high.append(cell["ci95"][1] - cell["rate"])
+        ax.bar(xs, ys, width, yerr=[low, high], capsize=3, label=group)
+    ax.set_xticks([i + width * (len(groups) - 1) / 2 for i in range(len(names))], names)
+    ax.set_ylim(0, 1)
+    ax.set_ylabel("win rate (95% Wilson)")
+    ax.set_title(title)
+    ax.legend(fontsize=8)
+    return to_data_uri(fig)
+
+
+def heatmap(title: str, table: Mapping[str, Mapping[str, Mapping[str, Any]]]) -> str:
+    """Head-to-head: row contestant's win share against the column contestant."""
+    names = sorted(set(table) | {b for row in table.values() for b in row})
+    grid = [[table.get(a, {}).get(b, {}).get("rate", float("nan")) for b in names] for a in names]
+    fig, ax = _figure(max(3.5, 0.9 * len(names) + 2), max(3.0, 0.8 * len(names) + 1.5))
+    image = ax.imshow(grid, vmin=0, vmax=1, cmap="RdBu")
+    ax.set_xticks(range(len(names)), names, rotation=20, ha="right")
+    ax.set_yticks(range(len(names)), names)
+    for i, row in enumerate(grid):
+        for j, value in enumerate(row):
+            if value == value:  # not NaN
+                # white on the dark ends of the colour map, black in the pale middle
+                ink = "white" if abs(value - 0.5) > 0.3 else "black"
+                ax.text(j, i, f"{value:.0%}", ha="center", va="center", fontsize=9, color=ink)
+    ax.set_title(title)
+    fig.colorbar(image, ax=ax, fraction=0.046)
+    return to_data_uri(fig)

@@ -1,0 +1,285 @@
+"""The report page: leaderboard, win rate by side, head-to-head, metrics, cost.
+
+One self-contained HTML file (charts are embedded PNGs, styles inline, no
+script, nothing fetched), a Markdown twin for papers, and the leaderboard as CSV.
+"""
+
+from __future__ import annotations
+
+import csv
+import html
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from sandbox.report.charts import grouped_rates, heatmap, interval_bars
+
+STYLE = """
+body{font-family:system-ui,sans-serif;margin:2rem auto;max-width:1100px;color:#222}
+table{border-collapse:collapse;margin:.5rem 0 1.5rem}
+th,td{border:1px solid #ccc;padding:.25rem .6rem;text-align:right}
+th:first-child,td:first-child{text-align:left}
+.warning{background:#fff3cd;border:1px solid #e0c36c;padding:.5rem}
+img{max-width:100%;display:block;margin:.5rem 0}
+"""
+
+
+def _ci(ci: Sequence[float] | None, percent: bool = False, digits: int = 1) -> str:
+    if not ci:
+        return "–"
+    if percent:
+        return f"[{ci[0]:.0%}–{ci[1]:.0%}]"
+    return f"[{ci[0]:.{digits}f}–{ci[1]:.{digits}f}]"
+
+
+def _pct(value: float | None) -> str:
+    return "–" if value is None else f"{value:.0%}"
+
+
+def leaderboard_rows(summary: Mapping[str, Any]) -> list[list[str]]:
+    """Contestants by Bradley–Terry Elo, best first."""
+    ratings = summary.get("ratings") or {}
+    wins = summary.get("win_rates") or {}
+    rows = []
+    for who, r in sorted(ratings.items(), key=lambda kv: -kv[1]["elo"]):
+        overall = wins.get(who, {}).get("all", {})
+        rows.append(
+            [
+                who,
+                str(r["games"]),
+                f"{r['elo']:.0f}",
+                _ci(r["elo_ci95"], digits=0),
+                f"{r['openskill_mu']:.2f}",
+                _ci(r["openskill_mu_ci95"], digits=2),
+                f"{r['openskill_ordinal']:.2f}",
+                f"{_pct(overall.get('rate'))} {_ci(overall.get('ci95'), percent=True)}",
+            ]
+        )
+    return rows
+
+
+LEADERBOARD_HEAD = [
+    "contestant",
+    "games",
+    "Elo (BT)",
+    "Elo 95% CI",
+    "OpenSkill μ",
+    "μ 95% CI",
+    "ordinal μ−3σ",
+    "win rate [95% CI]",
+]
+
+
+def side_rows(summary: Mapping[str, Any]) -> tuple[list[str], list[list[str]]]:
+    wins = summary.get("win_rates") or {}
+    sides = sorted({s for cells in wins.values() for s in cells if s != "all"})
+    rows = [[who] + [_cell_text(cells.get(side)) for side in sides] for who, cells in wins.items()]
+    return ["contestant", *sides], rows
+
+
+def _cell_text(cell: Mapping[str, Any] | None) -> str:
+    if not cell:
+        return "–"
+    return (
+        f"{_pct(cell['rate'])} {_ci(cell['ci95'], percent=True)} ({cell['wins']}/{cell['games']})"
+    )
+
+
+def metric_rows(summary: Mapping[str, Any]) -> tuple[list[str], list[list[str]]]:
+    metrics = summary.get("metrics") or {}
+    players = sorted(
+        {p for table in metrics.values() for m in table.values() for p in m["by_contestant"]}
+    )
+    rows = []
+    for variant, table in metrics.items():
+        for name, m in table.items():
+            if not m["overall"]["n"]:
+                continue
+            cells = [_figure_text(name, m["by_contestant"].get(p)) for p in players]
+            rows.append([f"{variant}: {name}", _figure_text(name, m["overall"]), *cells])
+    return ["metric", "all", *players], rows
+
+
+def _figure_text(name: str, fig: Mapping[str, Any] | None) -> str:
+    if not fig or fig["value"] is None:
+        return "–"
+    if name.endswith("_day"):
+        return f"{fig['value']:.2f} {_ci(fig['ci95'], digits=2)}"
+    return f"{_pct(fig['value'])} {_ci(fig['ci95'], percent=True)} n={fig['n']}"
+
+
+def usage_rows(summary: Mapping[str, Any]) -> tuple[list[str], list[list[str]]]:
+    head = [
+        "contestant",
+        "games",
+        "decisions",
+        "fallback rate",
+        "repair rate",
+        "calls",
+        "tokens in/out",
+        "cost $",
+        "cost/game $",
+        "median latency s",
+    ]
+    rows = []
+    for who, u in (summary.get("usage") or {}).items():
+        latency = u["latency_s_median"]
+        rows.append(
+            [
+                who,
+                str(u["games"]),
+                str(u["decisions"]),
+                _pct(u["fallback_rate"]),
+                _pct(u["repair_rate"]),
+                str(u["calls"]),
+                f"{u['tokens_in']}/{u['tokens_out']}",
+                f"{u['cost']:.4f}",
+                "–" if u["cost_per_game"] is None else f"{u['cost_per_game']:.4f}",
+                "–" if latency is None else f"{latency:.3f}",
+            ]
+        )
+    return head, rows
+
+
+def _html_table(ident: str, head: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
+    cells = "".join(f"<th>{html.escape(h)}</th>" for h in head)
+    body = "".join(
+        "<tr>" + "".join(f"<td>{html.escape(c)}</td>" for c in row) + "</tr>" for row in rows
+    )
+    return f'<table id="{ident}"><thead><tr>{cells}</tr></thead><tbody>{body}</tbody></table>'
+
+
+def _md_table(head: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
+    lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+    lines += ["| " + " | ".join(c.replace("|", "/") for c in row) + " |" for row in rows]
+    return "\n".join(lines)
+
+
+def _charts(summary: Mapping[str, Any]) -> dict[str, str]:
+    charts: dict[str, str] = {}
+    wins = summary.get("win_rates") or {}
+    if wins:
+        sides = sorted({s for cells in wins.values() for s in cells})
+        charts["win-rates"] = grouped_rates("win rate by contestant and side", wins, sides)
+    if summary.get("head_to_head"):
+        charts["head-to-head"] = heatmap("head-to-head (row beats column)", summary["head_to_head"])
+    usage = summary.get("usage") or {}
+    if usage:
+        names = list(usage)
+        charts["cost"] = interval_bars(
+            "cost per game",
+            names,
+            [usage[n]["cost_per_game"] for n in names],
+            [None] * len(names),
+            "US$ per game",
+        )
+    for variant, table in (summary.get("metrics") or {}).items():
+        for name, m in table.items():
+            per = m["by_contestant"]
+            if not per:
+                continue
+            names = list(per)
+            charts[f"metric-{variant}-{name}"] = interval_bars(
+                f"{variant}: {name}",
+                names,
+                [per[n]["value"] for n in names],
+                [per[n]["ci95"] for n in names],
+                "value (95% cluster bootstrap)",
+                percent=not name.endswith("_day"),
+            )
+    return charts
+
+
+def render_html(summary: Mapping[str, Any], title: str) -> str:
+    charts = _charts(summary)
+    warning = summary.get("pooling_warning")
+    side_head, sides = side_rows(summary)
+    metric_head, metrics = metric_rows(summary)
+    usage_head, usage = usage_rows(summary)
+    setups = [
+        [s["variant"], s["game_name"], str(s["players"]), str(s["games"])]
+        for s in summary.get("setups") or []
+    ]
+
+    def img(key: str, alt: str) -> str:
+        if key not in charts:
+            return ""
+        return f'<img id="chart-{key}" alt="{html.escape(alt)}" src="{charts[key]}">'
+
+    metric_imgs = "".join(
+        img(k, k.removeprefix("metric-")) for k in charts if k.startswith("metric-")
+    )
+    parts = [
+        f"<!doctype html><html lang='en'><head><meta charset='utf-8'><title>{html.escape(title)}"
+        f"</title><style>{STYLE}</style></head><body>",
+        f"<h1>{html.escape(title)}</h1>",
+        f"<p>{summary.get('games', 0)} finished games ({summary.get('rated', 0)} rated, "
+        f"{summary.get('unfinished', 0)} unfinished left out, "
+        f"{summary.get('duplicates_skipped', 0)} duplicate copies skipped).</p>",
+        f'<p class="warning" id="pooling">{html.escape(warning)}</p>' if warning else "",
+        _html_table("setups", ["variant", "game file", "players", "games"], setups),
+        "<h2>Leaderboard</h2>",
+        _html_table("leaderboard", LEADERBOARD_HEAD, leaderboard_rows(summary)),
+        "<h2>Win rate by side</h2>",
+        _html_table("win-rates", side_head, sides),
+        img("win-rates", "win rate by contestant and side"),
+        "<h2>Head-to-head</h2>",
+        img("head-to-head", "head-to-head matrix"),
+        "<h2>Behaviour metrics</h2>",
+        _html_table("metrics", metric_head, metrics),
+        metric_imgs,
+        _persuasion_html(summary),
+        "<h2>Cost and reliability</h2>",
+        _html_table("usage", usage_head, usage),
+        img("cost", "cost per game"),
+        "</body></html>",
+    ]
+    return "\n".join(p for p in parts if p)
+
+
+def persuasion_rows(summary: Mapping[str, Any]) -> list[list[str]]:
+    found = summary.get("persuasion") or {}
+    rows = []
+    for who, fig in (found.get("by_contestant") or {}).items():
+        rows.append([who, f"{fig['value']:+.3f}", _ci(fig["ci95"], digits=3), str(fig["n"])])
+    return rows
+
+
+PERSUASION_HEAD = ["speaker", "mean Δ p(truth)", "95% CI", "items"]
+
+
+def _persuasion_html(summary: Mapping[str, Any]) -> str:
+    rows = persuasion_rows(summary)
+    if not rows:
+        return ""
+    return "<h2>Persuasion</h2>" + _html_table("persuasion", PERSUASION_HEAD, rows)
+
+
+def render_markdown(summary: Mapping[str, Any], title: str) -> str:
+    side_head, sides = side_rows(summary)
+    metric_head, metrics = metric_rows(summary)
+    usage_head, usage = usage_rows(summary)
+    parts = [f"# {title}", ""]
+    if summary.get("pooling_warning"):
+        parts += [f"> {summary['pooling_warning']}", ""]
+    parts += ["## Leaderboard", "", _md_table(LEADERBOARD_HEAD, leaderboard_rows(summary)), ""]
+    parts += ["## Win rate by side", "", _md_table(side_head, sides), ""]
+    parts += ["## Behaviour metrics", "", _md_table(metric_head, metrics), ""]
+    if persuasion_rows(summary):
+        parts += ["## Persuasion", "", _md_table(PERSUASION_HEAD, persuasion_rows(summary)), ""]
+    parts += ["## Cost and reliability", "", _md_table(usage_head, usage), ""]
+    return "\n".join(parts)
+
+
+def write_report(summary: Mapping[str, Any], out: Path, title: str) -> list[Path]:
+    """Write ``out`` (HTML) and, next to it, ``.md`` and ``.leaderboard.csv`` twins."""
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(render_html(summary, title), encoding="utf-8")
+    markdown = out.with_suffix(".md")
+    markdown.write_text(render_markdown(summary, title), encoding="utf-8")
+    table = out.with_suffix(".leaderboard.csv")
+    with table.open("w", encoding="utf-8", newline="") as handle:
+        writer = csv.writer(handle)
+        writer.writerow(LEADERBOARD_HEAD)
+        writer.writerows(leaderboard_rows(summary))
+    return [out, markdown, table]

@@ -1,0 +1,1 @@
+"""Model-vs-model studies: experiment files, schedules, resumable runs (docs/studies.md)."""

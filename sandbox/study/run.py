@@ -1,0 +1,184 @@
+"""Running a study: one ordinary game per planned (cell, seed), resumable.
+
+Each game is ``session.play_game`` on the study's game file with one extra
+``[[agent]]`` entry per contestant naming the seats it holds; the header records
+``study = {name, cell, index, sides}`` and ``contestants`` (seat -> name). A
+re-run of the same study skips the games that finished, finishes interrupted
+ones from their transcripts, and never plays a game twice (identity = study,
+cell, seed; sandbox/study/identity.py).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from sandbox.batch import (
+    BatchResult,
+    GameJob,
+    GameResult,
+    OnResult,
+    run_batch,
+    uses_local_model,
+    worker_count,
+)
+from sandbox.config import AgentSpec, LLMSpec
+from sandbox.study.identity import plan_of, scan
+from sandbox.study.schedule import Planned, plan
+from sandbox.study.spec import Study
+
+
+def provider_of(spec: AgentSpec) -> str | None:
+    """'openai' for 'openai/gpt-4o'; None for seats that call no model."""
+    if not isinstance(spec, LLMSpec):
+        return None
+    return spec.model.replace(":", "/").split("/", 1)[0]
+
+
+def game_config_for(study: Study, game: Planned) -> dict[str, Any]:
+    """The study's game file with every seat given to its contestant."""
+    raw = study.game.to_json()
+    entries = list(raw.get("agent", []))
+    for name in study.names:
+        seats = sorted(s for s, who in game.seats.items() if who == name)
+        if seats:
+            entries.append({**study.spec_json(name), "seats": seats})
+    raw["agent"] = entries
+    return raw
+
+
+def job_for(study: Study, game: Planned, out: Path) -> GameJob:
+    extra = {
+        "study": {
+            "name": study.name,
+            "cell": game.cell,
+            "index": game.index,
+            "sides": game.sides,
+            "specs": {n: study.spec_json(n) for n in sorted(set(game.seats.values()))},
+        },
+        "contestants": {str(s): who for s, who in sorted(game.seats.items())},
+    }
+    providers = {provider_of(study.specs[who]) for who in game.seats.values()}
+    return GameJob(
+        game_config_for(study, game),
+        game.seed,
+        str(out),
+        header_extra=extra,
+        key=f"study:{study.name}:{game.cell}:{game.seed}",
+        providers=tuple(sorted(p for p in providers if p)),
+    )
+
+
+def planned_games(study: Study) -> list[Planned]:
+    f = study.file
+    return plan(
+        study.game.variant,
+        study.game.game_config,
+        f.schedule,
+        study.names,
+        f.games_per_cell,
+        f.seed,
+    )
+
+
+@dataclass
+class Plan:
+    """What a (re-)run of a study will do."""
+
+    total: int
+    todo: list[GameJob]
+    done: list[str]  # transcripts of games already finished
+    resuming: int
+
+
+def plan_run(study: Study) -> Plan:
+    out = study.out()
+    on_disk = scan(out)
+    todo: list[GameJob] = []
+    done: list[str] = []
+    resuming = 0
+    games = planned_games(study)
+    for game in games:
+        job = job_for(study, game, out)
+        what, path = plan_of(on_disk.get(job.key))
+        if what == "done":
+            done.append(str(path))
+        elif what == "resume":
+            todo.append(dataclasses.replace(job, resume=str(path)))
+            resuming += 1
+        else:
+            todo.append(job)
+    return Plan(len(games), todo, done, resuming)
+
+
+@dataclass
+class Budget:
+    """Per-provider limits and the cost cap, consulted before each game starts."""
+
+    limits: dict[str, int]
+    cap: float | None
+    spent: float = 0.0
+    finished: int = 0
+    costs: list[float] = field(default_factory=list)
+
+    def record(self, result: GameResult) -> None:
+        if result.finished:
+            self.finished += 1
+            self.spent += result.cost
+            self.costs.append(result.cost)
+
+    def projected(self, starting: int) -> float:
+        """Mean cost of the games finished so far times the games that would be running."""
+        if not self.costs:
+            return 0.0
+        return sum(self.costs) / len(self.costs) * starting
+
+    def admit(self, job: GameJob, running: Sequence[GameJob]) -> bool:
+        busy = Counter(p for j in running for p in j.providers)
+        return all(busy[p] < self.limits[p] for p in job.providers if p in self.limits)
+
+    def halt(self, running: Sequence[GameJob]) -> str | None:
+        if self.cap is None:
+            return None
+        if self.spent + self.projected(len(running) + 1) > self.cap:
+            return (
+                f"cost cap ${self.cap:g}: spent ${self.spent:.4f}, projected "
+                f"${self.projected(len(running) + 1):.4f} more for the games running and the next"
+            )
+        return None
+
+
+def run_study(study: Study, planned: Plan, on_result: OnResult) -> BatchResult:
+    """Play what the plan says; Ctrl-C starts no new game (see sandbox.batch)."""
+    study.out().mkdir(parents=True, exist_ok=True)
+    budget = Budget(dict(study.file.provider_limits), study.file.cost_cap)
+    budget.spent = spent_on(planned.done)
+
+    def record(result: GameResult) -> None:
+        budget.record(result)
+        on_result(result)
+
+    workers = worker_count(study.file.jobs)
+    if uses_local_model(study.game) or any(
+        isinstance(s, LLMSpec) and s.model.startswith(("local/", "local:"))
+        for s in study.specs.values()
+    ):
+        workers = 1  # a local model answers one request at a time
+    result = run_batch(planned.todo, workers, record, budget.admit, budget.halt)
+    result.skipped = list(planned.done)
+    return result
+
+
+def spent_on(paths: Sequence[str]) -> float:
+    """What the games already played cost (their transcripts' call lines)."""
+    from sandbox.analysis.load import read_raw
+
+    total = 0.0
+    for path in paths:
+        raw = read_raw(Path(path))
+        total += sum(float(c.get("cost") or 0.0) for c in raw.calls)
+    return total
