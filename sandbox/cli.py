@@ -26,8 +26,7 @@ from typer.core import TyperGroup
 
 from sandbox.agents.base import AgentSetupError
 from sandbox.agents.simple import ScriptError
-from sandbox.backends import Backend, BackendError, BackendOptions, backend_for
-from sandbox.backends.limits import parse_limits
+from sandbox.backends import Backend, BackendError, backend_notes, start_backend
 from sandbox.batch import (
     BatchResult,
     GameResult,
@@ -383,7 +382,8 @@ def batch(
         else:
             result = chosen.run(work, on_result)
             chosen.close()
-            _backend_notes(chosen, err)
+            for line in backend_notes(chosen):
+                err.print(escape(line))
     result.skipped = done
     _batch_report(result, config, seeds, as_json)
     if not as_json:
@@ -401,29 +401,13 @@ def _start_backend(
     rpm: list[str] | None,
     max_cost: float | None,
 ) -> Backend | None:
-    """The chosen backend, started (a Ray cluster joined), or None for the local
-    one; bad choices are one line."""
+    """The chosen backend, started, or None for the local one; bad choices are one line."""
     try:
-        limits = parse_limits(limit or [], rpm or [])
-        options = BackendOptions(name, workers, address, transcripts, limits, max_cost)
-        chosen = backend_for(options)
-        if chosen is not None:
-            chosen.start()
+        return start_backend(
+            name, workers, address, transcripts, limit or [], rpm or [], max_cost
+        )
     except BackendError as err:
         fail(str(err))
-    return chosen
-
-
-def _backend_notes(chosen: Backend, err: Console) -> None:
-    """What a backend did beyond the results: games resumed after a lost worker, a cost cap."""
-    for ident in getattr(chosen, "resumed", []):
-        err.print(f"note: game {ident} was resumed on another worker after its worker was lost")
-    spent = getattr(chosen, "spent", None)
-    if spent is not None:
-        err.print(f"{chosen.name}: the games' calls cost ${spent:.4f}")
-    stopped = getattr(chosen, "stopped", None)
-    if stopped:
-        err.print(f"note: no further game started: {stopped}")
 
 
 @contextmanager

@@ -12,6 +12,8 @@ This package imports nothing heavy: the LLM client imports
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from sandbox.backends.base import (
     BACKENDS,
     TRANSCRIPT_MODES,
@@ -21,7 +23,7 @@ from sandbox.backends.base import (
 )
 
 __all__ = ["BACKENDS", "TRANSCRIPT_MODES", "Backend", "BackendError", "BackendOptions",
-           "backend_for"]
+           "backend_for", "backend_notes", "start_backend"]
 
 
 def backend_for(options: BackendOptions) -> Backend | None:
@@ -48,3 +50,39 @@ def backend_for(options: BackendOptions) -> Backend | None:
 
     require_ray()
     return RayBackend(options)
+
+
+def start_backend(
+    name: str,
+    workers: int,
+    address: str | None = None,
+    transcripts: str = "send",
+    limit: Sequence[str] = (),
+    rpm: Sequence[str] = (),
+    max_cost: float | None = None,
+) -> Backend | None:
+    """The command-line options as a started backend (a Ray cluster joined), or
+    None for the local one. Raises BackendError, one line, on a bad choice."""
+    from sandbox.backends.limits import parse_limits
+
+    limits = parse_limits(limit, rpm)
+    chosen = backend_for(BackendOptions(name, workers, address, transcripts, limits, max_cost))
+    if chosen is not None:
+        chosen.start()
+    return chosen
+
+
+def backend_notes(chosen: Backend) -> list[str]:
+    """What a backend did beyond the results, for stderr: games resumed after a
+    lost worker, what the calls cost, why no further game started."""
+    lines = [
+        f"note: game {ident} was resumed on another worker after its worker was lost"
+        for ident in getattr(chosen, "resumed", [])
+    ]
+    spent = getattr(chosen, "spent", None)
+    if spent is not None:
+        lines.append(f"{chosen.name}: the games' calls cost ${spent:.4f}")
+    stopped = getattr(chosen, "stopped", None)
+    if stopped:
+        lines.append(f"note: no further game started: {stopped}")
+    return lines

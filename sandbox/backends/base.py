@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Protocol
 
 if TYPE_CHECKING:
     from sandbox.backends.limits import Limit
-    from sandbox.batch import BatchResult, GameJob, GameResult
+    from sandbox.batch import Admit, BatchResult, GameJob, GameResult, Halt
 
 BACKENDS = ("local", "ray")
 TRANSCRIPT_MODES = ("send", "shared")
@@ -33,8 +33,14 @@ class Backend(Protocol):
         """Release what ``start`` took."""
 
     def run(
-        self, jobs: Sequence[GameJob], on_result: Callable[[GameResult], None]
-    ) -> BatchResult: ...
+        self,
+        jobs: Sequence[GameJob],
+        on_result: Callable[[GameResult], None],
+        admit: Admit = ...,
+        halt: Halt = ...,
+    ) -> BatchResult:
+        """As ``sandbox.batch.run_batch``: ``admit`` may hold a job back while others
+        run, ``halt`` stops new games (a study's provider limits and cost cap)."""
 
 
 @dataclass(frozen=True)
