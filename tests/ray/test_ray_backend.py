@@ -16,7 +16,7 @@ import pytest
 
 from sandbox.backends import BackendOptions
 from sandbox.backends.limits import parse_limits
-from sandbox.backends.ray_backend import STAGING, RayBackend
+from sandbox.backends.ray_backend import STAGING, RayBackend, game_ident
 from sandbox.batch import BatchResult, jobs_for
 from sandbox.fake_llm import FakeLLMServer
 from sandbox.session import resume
@@ -134,7 +134,8 @@ def kill_when_playing(
 
 def run_in_thread(
     backend: RayBackend, loaded_text: str, seeds: list[int], out: Path
-) -> tuple[threading.Thread, list[BatchResult], threading.Event]:
+) -> tuple[threading.Thread, list[BatchResult], threading.Event, list[str]]:
+    """The batch on a thread; also each game's ident (how the tracker names it)."""
     out.mkdir(parents=True, exist_ok=True)
     box: list[BatchResult] = []
     done = threading.Event()
@@ -146,7 +147,7 @@ def run_in_thread(
 
     thread = threading.Thread(target=go)
     thread.start()
-    return thread, box, done
+    return thread, box, done, [game_ident(job) for job in jobs]
 
 
 def test_a_killed_worker_s_game_is_resumed_and_counted_once(
@@ -155,14 +156,15 @@ def test_a_killed_worker_s_game_is_resumed_and_counted_once(
     text = SHARED_FAKE.format(base=slow_fake.base_url)
     seeds = [5, 6]
     backend = RayBackend(BackendOptions("ray"))
-    thread, box, done = run_in_thread(backend, text, seeds, tmp_path / "ray")
-    killed = kill_when_playing(backend, "s5", lines=40, times=1, done=done)
+    thread, box, done, idents = run_in_thread(backend, text, seeds, tmp_path / "ray")
+    killed = kill_when_playing(backend, idents[0], lines=40, times=1, done=done)
     thread.join(timeout=280)
     assert killed, "the game ended before its worker could be killed"
     batch = box[0]
     results = by_seed(batch)
     assert sorted(results) == seeds and all(r.finished for r in results.values())
-    assert backend.resumed == ["s5"]
+    assert backend.resumed == [idents[0]]
+    assert results[5].resumed and not results[6].resumed
     ray_files = sorted((tmp_path / "ray").glob("killer-s5-*.jsonl"))
     assert len(ray_files) == 1  # one transcript for the game, finished in place
     local = play_local(loaded_of(text), [5], tmp_path / "local")
@@ -176,8 +178,8 @@ def test_a_game_whose_worker_keeps_dying_fails_with_its_seed(
 ) -> None:
     text = SHARED_FAKE.format(base=slow_fake.base_url)
     backend = RayBackend(BackendOptions("ray"))
-    thread, box, done = run_in_thread(backend, text, [7, 8], tmp_path / "ray")
-    killed = kill_when_playing(backend, "s7", lines=20, times=3, done=done)
+    thread, box, done, idents = run_in_thread(backend, text, [7, 8], tmp_path / "ray")
+    killed = kill_when_playing(backend, idents[0], lines=20, times=3, done=done)
     thread.join(timeout=280)
     assert len(killed) == 3
     results = by_seed(box[0])

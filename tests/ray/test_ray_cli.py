@@ -141,3 +141,31 @@ def test_the_local_backend_never_imports_ray(tmp_path: Path) -> None:
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False)
     assert done.stdout.strip() == "ok", done.stderr
+
+
+@pytest.mark.usefixtures("cluster")
+@pytest.mark.parametrize("mode", ["send", "shared"])
+def test_a_rerun_on_ray_finishes_an_interrupted_game_in_its_file(
+    tmp_path: Path, mode: str
+) -> None:
+    path = game_file(tmp_path)
+    out = tmp_path / "out"
+    args = ["batch", str(path), "--games", "3", "--backend", "ray", "--transcripts", mode,
+            "--json"]
+    first = invoke(*args)
+    assert first.exit_code == 0, first.stderr
+    cut = sorted(out.glob("killer-s41-*.jsonl"))[0]
+    whole = cut.read_bytes()
+    lines = whole.splitlines(keepends=True)
+    cut.write_bytes(b"".join(lines[: len(lines) // 2]))  # as if stopped half-way
+    again = invoke(*args)
+    assert again.exit_code == 0, again.stderr
+    obj = json.loads(again.stdout)
+    assert obj["already_played"] == 2 and [g["seed"] for g in obj["games"]] == [41]
+    assert obj["games"][0]["resumed"] is True
+    assert sorted(out.glob("killer-s41-*.jsonl")) == [cut]  # finished in its own file
+    finished = [json.loads(x) for x in cut.read_text().splitlines()]
+    original = [json.loads(x) for x in whole.decode().splitlines()]
+    events = [x for x in finished if x["type"] == "event"]
+    assert events == [x for x in original if x["type"] == "event"]
+    assert finished[-1]["type"] == "outcome"
