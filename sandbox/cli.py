@@ -222,6 +222,18 @@ def run(
     series: Annotated[int | None, typer.Option(min=1, help="consecutive games")] = None,
     quiet: Annotated[bool, typer.Option(help="no live event stream, a progress line")] = False,
     as_seat: Annotated[int | None, typer.Option(help="show only what seat N may see")] = None,
+    host_panel: Annotated[
+        bool, typer.Option(help="a host page: hand seats to people and back, spectator links")
+    ] = False,
+    host: Annotated[
+        str, typer.Option(help="address the web pages listen on (not loopback: a warning)")
+    ] = "127.0.0.1",
+    watch: Annotated[
+        list[str] | None, typer.Option(help="a spectator page of seat N or 'referee' (repeat)")
+    ] = None,
+    pace: Annotated[
+        float, typer.Option(min=0, max=60, help="with --host-panel: seconds before each AI answer")
+    ] = 0.0,
 ) -> None:
     """Play a game (or a series) and write its transcript."""
     with bad_input_is_one_line():
@@ -237,9 +249,46 @@ def run(
             err.print(f"seed: {seed_used} (random)")
         live, seat = _live_seat(loaded, as_seat, err)
         display = Display(console, err, seat, live and not (quiet or as_json), quiet)
+        if _terminal_human(loaded):
+            display.status = None  # no spinner over what the person types
         folder = out_folder(out, loaded)
-        records = _play(loaded, seed_used, count, folder, display)
+        web = _web_run(loaded, host_panel, host, watch or [], pace)
+        try:
+            records = _play(loaded, seed_used, count, folder, display, web)
+            if web is not None:
+                web.wait_for_end_screens()
+        finally:
+            if web is not None:
+                web.stop()
         _report(records, console, as_json)
+
+
+def _terminal_human(loaded: LoadedConfig) -> bool:
+    specs = [loaded.file.default_agent, *loaded.file.agent]
+    return any(s.kind == "human" and s.interface == "terminal" for s in specs)
+
+
+def _web_run(
+    loaded: LoadedConfig, host_panel: bool, host: str, watch: list[str], pace: float
+) -> Any:
+    """The run's web pages (seats, host panel, spectators), when it has any."""
+    specs = [loaded.file.default_agent, *loaded.file.agent]
+    browser = any(isinstance(s, HumanSpec) and s.interface == "browser" for s in specs)
+    if not (host_panel or watch or browser):
+        return None
+    seats = loaded.variant.seat_count(loaded.game_config)
+    for target in watch:
+        if target != "referee" and not (target.isdigit() and 1 <= int(target) <= seats):
+            fail(f"--watch {target}: give a seat number 1..{seats} or 'referee'")
+    web = importlib.import_module("sandbox.agents.web.run")  # uvicorn only when needed
+    humans = any(s.kind == "human" for s in specs)
+    if "referee" in watch and humans:
+        print("warning: --watch referee shows everything to spectators while a person "
+              "plays; do not let them help", file=sys.stderr)  # fmt: skip
+    run = web.start_run(web.WebRun(host=host, host_panel=host_panel, watch=watch, pace_s=pace))
+    if host_panel:
+        run.panel()
+    return run
 
 
 def out_folder(out: Path | None, loaded: LoadedConfig) -> Path:
@@ -252,16 +301,17 @@ def out_folder(out: Path | None, loaded: LoadedConfig) -> Path:
 
 
 def _play(
-    loaded: LoadedConfig, seed: int, count: int, out: Path, display: Display
+    loaded: LoadedConfig, seed: int, count: int, out: Path, display: Display, web: Any = None
 ) -> list[GameRecord]:
     label = f"{loaded.variant.name} seed {seed}"
+    hooks = display.hooks(label) if web is None else web.hooks(display.hooks(label))
     try:
         return play_series(
             loaded,
             seed,
             count,
             out,
-            hooks=display.hooks(label),
+            hooks=hooks,
             on_game_done=display.game_done,
         )
     except KeyboardInterrupt:
@@ -875,7 +925,7 @@ def _rate(cell: dict[str, Any]) -> str:
 
 @app.command("fake-llm")
 def fake_llm(
-    port: Annotated[int, typer.Option(min=0, max=65535, help="port on 127.0.0.1")] = 8765,
+    port: Annotated[int, typer.Option(min=0, max=65535, help="port on 127.0.0.1")] = 8000,
     host: Annotated[str, typer.Option(help="address to bind")] = "127.0.0.1",
     policy: Annotated[str, typer.Option(help="how it answers, e.g. legal-random")] = "legal-random",
     latency: Annotated[float, typer.Option(help="seconds to wait before each answer")] = 0.0,

@@ -29,7 +29,7 @@ from sandbox.agents.base import Agent, AgentSetupError
 from sandbox.agents.baseline import BaselineAgent
 from sandbox.agents.human_seat import HumanAgent
 from sandbox.agents.llm.agent import LLMAgent
-from sandbox.agents.llm.settings import LLMSettings
+from sandbox.agents.llm.settings import Language, LLMSettings
 from sandbox.agents.simple import RandomAgent, ScriptedAgent
 from sandbox.core.errors import ConfigError
 from sandbox.core.variant import Variant
@@ -119,8 +119,20 @@ class HumanSpec(SeatSelector):
         None, ge=0, le=65535, description="human/browser: loopback port (default: a free one)"
     )
 
+    decision_timeout_s: float | None = Field(
+        None, gt=0, le=86400, description="human: seconds per decision, then the fallback"
+    )
+    language: Language | None = Field(
+        None, description="human: the page's and the rules' language (default: [llm].language)"
+    )
+
     def build(self, seat: int, seed: int, llm: LLMSettings) -> Agent:
-        return HumanAgent(self.interface, port=self.port)
+        return HumanAgent(
+            self.interface,
+            port=self.port,
+            decision_timeout_s=self.decision_timeout_s,
+            language=self.language or llm.language,
+        )
 
 
 class LLMSpec(SeatSelector, LLMSettings):
@@ -338,6 +350,27 @@ def check_script(
             raise ConfigError(
                 f"{where}: '{unknown[0]}' is not an answer field{of}; "
                 f"allowed: {', '.join([*allowed, *sorted(SCRIPT_KEYS)])}"
+            )
+        _check_script_values(where, entry)
+
+
+def _check_script_values(where: str, entry: Mapping[str, Any]) -> None:
+    """What no answer can hold, whatever the game state: a table or a float as a
+    value, a list holding anything but numbers or text, text as the note or the
+    decision name (run would only find these when the entry's turn came)."""
+    for key in ("decision", "note"):
+        if key in entry and not isinstance(entry[key], str):
+            raise ConfigError(f"{where}.{key}: must be text (got {entry[key]!r})")
+    for key, value in entry.items():
+        if key in SCRIPT_KEYS:
+            continue
+        items = value if isinstance(value, list) else [value]
+        if isinstance(value, dict) or any(
+            isinstance(item, dict | list | float) for item in items
+        ):
+            raise ConfigError(
+                f"{where}.{key}: an answer is a number, text, true/false or a list of "
+                f"numbers or text (got {value!r})"
             )
 
 

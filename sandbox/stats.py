@@ -91,13 +91,14 @@ def game_facts(transcript: Transcript) -> GameFacts | None:
         return None
     header = transcript.header
     roles = header.get("roles") or {}
-    kinds = {s: str(d.get("kind")) for s, d in (header.get("agents") or {}).items()}
     results = outcome.get("results") or {}
     seats = [(role_group(str(roles[s])), str(results.get(s, "?"))) for s in sorted(roles, key=int)]
     fallbacks: Counter[tuple[str, str]] = Counter()
-    for event in transcript.events:
+    for seq, event in enumerate(transcript.events):
         if isinstance(event, DecisionMade) and event.fallback:
-            fallbacks[(kinds.get(str(event.seat), "?"), event.fallback_reason)] += 1
+            # credited to the agent that played the seat then (fork, take-over)
+            kind = str(transcript.agent_at(event.seat, seq).get("kind") or "?")
+            fallbacks[(kind, event.fallback_reason)] += 1
     calls = transcript.calls
     latencies = [x for x in (latency_of(c) for c in calls) if x is not None]
     name = str(header.get("name") or (header.get("config") or {}).get("name") or header["variant"])

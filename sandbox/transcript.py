@@ -86,9 +86,20 @@ class OutcomeRecord(_Line):
     ended: str | None = None
 
 
+class ControlLine(_Line):
+    """A seat changing hands mid-game (a host's take-over or hand-back)."""
+
+    type: str = "control"
+    seq: int = Field(ge=0)
+    seat: int
+    request_id: str | None = None
+    to: dict[str, Any] = Field(default_factory=dict)
+
+
 LINE_MODELS: dict[str, type[_Line]] = {
     "event": EventLine,
     "call": CallRecord,
+    "control": ControlLine,
     "outcome": OutcomeRecord,
 }
 
@@ -136,6 +147,10 @@ class TranscriptWriter:
     def call(self, record: Mapping[str, Any]) -> None:
         self._write({"type": "call", **record})
 
+    def control(self, record: Mapping[str, Any]) -> None:
+        """Who controls a seat from now on (a host's take-over or hand-back)."""
+        self._write({"type": "control", **record})
+
     def outcome(self, outcome: Mapping[str, Any]) -> None:
         self._write({"type": "outcome", **outcome})
 
@@ -163,12 +178,28 @@ class Transcript:
     events: list[Event] = field(default_factory=list)
     visibility: list[Any] = field(default_factory=list)
     calls: list[dict[str, Any]] = field(default_factory=list)
+    controls: list[dict[str, Any]] = field(default_factory=list)
     outcome: dict[str, Any] | None = None
     torn_tail: bool = False
 
     @property
     def finished(self) -> bool:
         return self.outcome is not None
+
+    def agent_at(self, seat: int, seq: int) -> Mapping[str, Any]:
+        """Who controlled ``seat`` when event ``seq`` happened (the agent's own
+        description): the last control line at or before ``seq`` (a take-over or
+        hand-back); else, in a fork, the source's agent for events before the fork
+        point; else the header's agent."""
+        for control in reversed(self.controls):
+            if int(control.get("seat", -1)) == seat and int(control.get("seq", 0)) <= seq:
+                return dict(control.get("to") or {})
+        fork = self.header.get("forked_from")
+        if isinstance(fork, Mapping) and seq < int(fork.get("at") or 0):
+            original = (fork.get("agents") or {}).get(str(seat))
+            if original is not None:
+                return dict(original)
+        return dict((self.header.get("agents") or {}).get(str(seat)) or {})
 
 
 def iter_lines(path: Path) -> Iterator[tuple[int, Any]]:
@@ -244,6 +275,8 @@ def _add_line(out: Transcript, obj: object, path: Path, number: int) -> None:
         out.visibility.append(obj.get("vis"))
     elif kind == "call":
         out.calls.append(obj)
+    elif kind == "control":
+        out.controls.append(obj)
     else:
         if out.outcome is not None:
             raise TranscriptError(f"{path}:{number}: a second outcome line")

@@ -11,30 +11,46 @@ Interface = Literal["terminal", "browser"]
 
 class HumanAgent(Agent):
     """``HumanAgent()`` plays in this terminal; ``HumanAgent("browser", port=8765)``
-    serves a page on loopback (a free port when none is given). The seat's page or
-    prompt is set up when the agent is seated."""
+    serves a page on loopback (a free port when none is given). ``decision_timeout_s``
+    bounds each decision (then the documented fallback, reason ``timeout``);
+    ``language`` is the page's and the rules' language. The seat's page or prompt is
+    set up when the agent is seated."""
 
     kind = "human"
 
-    def __init__(self, interface: Interface = "terminal", *, port: int | None = None) -> None:
+    def __init__(
+        self,
+        interface: Interface = "terminal",
+        *,
+        port: int | None = None,
+        decision_timeout_s: float | None = None,
+        language: str = "en",
+    ) -> None:
         if interface not in ("terminal", "browser"):
             raise AgentSetupError(
                 f"HumanAgent: interface must be 'terminal' or 'browser', not {interface!r}"
             )
         self.interface = interface
         self.port = port
+        self.decision_timeout_s = decision_timeout_s  # then the fallback, reason `timeout`
+        self.language = language
         self._seat: Agent | None = None
 
     def attach(self, seat: int, game_seed: int, variant: str) -> None:
         if self.interface == "browser":
-            # Imported here: a terminal seat needs no web server code.
-            from sandbox.agents.web import make_browser_agent
+            # Imported here: a terminal seat needs no web server code. The run's
+            # server keeps one page (address) per seat for every game of a series.
+            from sandbox.agents.web.run import current_run
 
-            self._seat = make_browser_agent(self.port, seat)
+            self._seat = current_run().browser_agent(
+                seat, self.port, self.decision_timeout_s, self.language
+            )
         else:
             from sandbox.agents.human import HumanTerminalAgent
 
-            self._seat = HumanTerminalAgent(seat)
+            self._seat = HumanTerminalAgent(
+                seat, decision_timeout_s=self.decision_timeout_s, language=self.language
+            )
         self._seat.attach(seat, game_seed, variant)
 
     async def decide(self, ctx: DecisionContext) -> AgentAnswer:

@@ -146,6 +146,9 @@ def garbage_answer(rng: random.Random) -> str:
     )
 
 
+CHARS_PER_TOKEN = 4
+
+
 def approx_tokens(text: str) -> int:
     """About four characters a token: enough for usage figures in tests."""
-    return max(1, len(text) // 4)
+    return max(1, len(text) // CHARS_PER_TOKEN)

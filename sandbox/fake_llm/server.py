@@ -3,10 +3,20 @@
 Tests drive it directly (``scripted`` answers, queued ``faults``) and read what
 it saw (``requests``, ``max_in_flight``). Faults are consumed one per request,
 before the answer policy runs.
+
+Like a real provider it keeps a prefix cache: every prompt it answered is
+remembered (the last ``CACHE_PROMPTS``), and a new prompt's longest common
+prefix with any of them is reported as ``usage.prompt_tokens_details.
+cached_tokens`` (4 characters a token, as for ``prompt_tokens``). With a
+``context_window`` it refuses longer prompts as providers do (HTTP 400,
+``context_length_exceeded``). Stopping it closes the connections still open,
+so no handler thread outlives it.
 """
 
 from __future__ import annotations
 
+import bisect
+import contextlib
 import hashlib
 import json
 import random
@@ -24,6 +34,45 @@ import sandbox.fake_llm.answers as answers
 LOOPBACK = ("127.0.0.1", "localhost", "::1")
 FAULTS = ("429", "500", "hang", "malformed", "auth_echo")
 POLL_S = 0.05  # how soon serve_forever notices a stop
+CACHE_PROMPTS = 4096  # prompts remembered by the simulated prefix cache
+KEEP_REQUESTS = 10_000  # request bodies kept for tests (a long-running server stays small)
+
+
+class PrefixCache:
+    """The longest prefix a prompt shares with any remembered one. The
+    prompts are kept sorted: the best match is always a sorted neighbour."""
+
+    def __init__(self, size: int = CACHE_PROMPTS) -> None:
+        self.size = size
+        self._sorted: list[str] = []
+        self._order: deque[str] = deque()
+
+    def lookup_and_add(self, prompt: str) -> int:
+        """Characters of ``prompt`` found cached; then ``prompt`` is cached."""
+        at = bisect.bisect_left(self._sorted, prompt)
+        neighbours = self._sorted[max(0, at - 1) : at + 1]
+        found = max((common_prefix(prompt, other) for other in neighbours), default=0)
+        if at < len(self._sorted) and self._sorted[at] == prompt:
+            return found
+        self._sorted.insert(at, prompt)
+        self._order.append(prompt)
+        if len(self._order) > self.size:
+            oldest = self._order.popleft()
+            del self._sorted[bisect.bisect_left(self._sorted, oldest)]
+        return found
+
+
+def common_prefix(a: str, b: str) -> int:
+    """How many leading characters ``a`` and ``b`` share (binary search on
+    slice equality, which runs in C)."""
+    low, high = 0, min(len(a), len(b))
+    while low < high:
+        middle = (low + high + 1) // 2
+        if a[:middle] == b[:middle]:
+            low = middle
+        else:
+            high = middle - 1
+    return low
 
 
 class FakeLLMServer:
@@ -39,6 +88,7 @@ class FakeLLMServer:
         host: str = "127.0.0.1",
         port: int = 0,
         hang_s: float = 30.0,
+        context_window: int | None = None,
     ) -> None:
         if host not in LOOPBACK:
             raise ValueError(f"the fake server listens on loopback only, not {host!r}")
@@ -48,9 +98,14 @@ class FakeLLMServer:
         self.latency_s = latency_s
         self.latency_jitter_s = latency_jitter_s
         self.hang_s = hang_s
+        self.context_window = context_window
         self.scripted: deque[str] = deque()
         self.faults: deque[str] = deque()
-        self.requests: list[dict[str, Any]] = []
+        self.requests: deque[dict[str, Any]] = deque(maxlen=KEEP_REQUESTS)
+        self.chat_requests = 0
+        self.cache = PrefixCache()
+        self.cached_tokens = 0  # reported so far, over all answers
+        self._connections: set[socket.socket] = set()
         self.in_flight = 0
         self.max_in_flight = 0
         # Per accepted connection: was TCP_NODELAY in force (see _Handler)?
@@ -91,6 +146,18 @@ class FakeLLMServer:
             self._thread.join(timeout=5)
             self._thread = None
         self._httpd.server_close()
+        with self._lock:
+            open_now, self._connections = list(self._connections), set()
+        for connection in open_now:  # wakes the handler threads blocked reading
+            with contextlib.suppress(OSError):  # already closed by the client
+                connection.shutdown(socket.SHUT_RDWR)
+
+    def track(self, connection: socket.socket, opened: bool) -> None:
+        with self._lock:
+            if opened:
+                self._connections.add(connection)
+            else:
+                self._connections.discard(connection)
 
     def __enter__(self) -> FakeLLMServer:
         return self.start()
@@ -115,15 +182,13 @@ class FakeLLMServer:
             raise ValueError(f"unknown faults {bad}; allowed: {FAULTS}")
         self.faults.extend(faults)
 
-    @property
-    def chat_requests(self) -> int:
-        return sum(1 for r in self.requests if r.get("_path", "").endswith("/chat/completions"))
-
     # -------------------------------------------------------------- answering
     def enter(self, record: dict[str, Any]) -> tuple[str | None, float]:
         """Count a request in; return its fault (if any) and its latency."""
         with self._lock:
             self.requests.append(record)
+            if str(record.get("_path", "")).endswith("/chat/completions"):
+                self.chat_requests += 1
             self.in_flight += 1
             self.max_in_flight = max(self.max_in_flight, self.in_flight)
             fault = self.faults.popleft() if self.faults else None
@@ -157,6 +222,28 @@ class FakeLLMServer:
             text = f"Here is my answer:\n```json\n{text}\n```"
         return 200, text
 
+    def usage(self, body: Mapping[str, Any], text: str) -> dict[str, Any]:
+        """Approximate usage, with the simulated cache's hit as cached_tokens."""
+        prompt = prompt_text(body)
+        with self._lock:
+            cached_chars = self.cache.lookup_and_add(prompt)
+            cached = cached_chars // answers.CHARS_PER_TOKEN
+            self.cached_tokens += cached
+        tokens_in, tokens_out = answers.approx_tokens(prompt), answers.approx_tokens(text)
+        return {
+            "prompt_tokens": tokens_in,
+            "completion_tokens": tokens_out,
+            "total_tokens": tokens_in + tokens_out,
+            "prompt_tokens_details": {"cached_tokens": min(cached, tokens_in)},
+        }
+
+    def overflows(self, body: Mapping[str, Any]) -> int | None:
+        """The prompt's tokens if it does not fit the window, else None."""
+        if self.context_window is None:
+            return None
+        tokens = answers.approx_tokens(prompt_text(body))
+        return tokens if tokens > self.context_window else None
+
     def wait(self, seconds: float) -> None:
         """Sleep, but wake early when the server stops (so hangs end with it)."""
         self._stopping.wait(seconds)
@@ -182,6 +269,13 @@ class _Handler(BaseHTTPRequestHandler):
         super().setup()
         flag = self.connection.getsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY)
         self.server.fake.nodelay.append(bool(flag))
+        self.server.fake.track(self.connection, opened=True)
+
+    def finish(self) -> None:
+        try:
+            super().finish()
+        finally:
+            self.server.fake.track(self.connection, opened=False)
 
     def log_message(self, format: str, *args: Any) -> None:
         return None
@@ -226,12 +320,18 @@ class _Handler(BaseHTTPRequestHandler):
             # A careless provider that echoes the credential it was given.
             echoed = self.headers.get("Authorization", "")
             self._send(401, {"error": {"message": f"invalid key: {echoed}", "type": "auth"}})
+        elif (tokens := fake.overflows(body)) is not None:
+            message = (f"This model's maximum context length is {fake.context_window} tokens; "
+                       f"your messages resulted in {tokens} tokens.")
+            error = {"message": message, "type": "invalid_request_error",
+                     "code": "context_length_exceeded"}
+            self._send(400, {"error": error})
         else:
             status, text = fake.answer_text(body)
             if status != 200:
                 self._send(status, {"error": {"message": "fake provider is down"}})
             else:
-                self._send(200, completion(body, text))
+                self._send(200, completion(body, text, fake.usage(body, text)))
 
     def _send(self, status: int, obj: Mapping[str, Any]) -> None:
         self._send_raw(status, json.dumps(obj).encode())
@@ -249,10 +349,13 @@ def prompt_digest(body: Mapping[str, Any]) -> str:
     return hashlib.sha256(data.encode()).hexdigest()
 
 
-def completion(body: Mapping[str, Any], text: str) -> dict[str, Any]:
-    """An OpenAI chat.completion object around ``text``, with approximate usage."""
-    prompt = "".join(str(m.get("content") or "") for m in body.get("messages") or [])
-    tokens_in, tokens_out = answers.approx_tokens(prompt), answers.approx_tokens(text)
+def prompt_text(body: Mapping[str, Any]) -> str:
+    """The prompt as one string: every message's text in order."""
+    return "".join(str(m.get("content") or "") for m in body.get("messages") or [])
+
+
+def completion(body: Mapping[str, Any], text: str, usage: Mapping[str, Any]) -> dict[str, Any]:
+    """An OpenAI chat.completion object around ``text``."""
     return {
         "id": f"fake-{time.monotonic_ns()}",
         "object": "chat.completion",
@@ -265,11 +368,7 @@ def completion(body: Mapping[str, Any], text: str) -> dict[str, Any]:
                 "finish_reason": "stop",
             }
         ],
-        "usage": {
-            "prompt_tokens": tokens_in,
-            "completion_tokens": tokens_out,
-            "total_tokens": tokens_in + tokens_out,
-        },
+        "usage": dict(usage),
     }
 
 

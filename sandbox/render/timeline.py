@@ -267,7 +267,6 @@ def _entries(
     referee = seat is None
     calls = _calls_by_request(transcript, language) if referee else {}
     roles = _roles(transcript, language) if referee else {}
-    controllers = _controllers(transcript) if referee else {}
     forks = _fork_points(transcript)
     entries: list[Entry] = []
     day, phase = 0, "setup"
@@ -298,7 +297,11 @@ def _entries(
             if isinstance(event, DecisionMade)
             else None,
             role=roles.get(speaker) if speaker is not None else None,
-            controller=controllers.get(speaker) if speaker is not None else None,
+            # who really made it: a fork's copied decisions and a take-over's
+            # decisions are credited to the agent that played them then
+            controller=controller_of(transcript.agent_at(speaker, seq))
+            if referee and speaker is not None
+            else None,
             note=(carried[1] or note) if referee else None,
             calls=carried[0] + own_calls,
             effects=effects_of(event.kind, data, words, language),

@@ -79,6 +79,11 @@ class LiveHooks:
 
     on_start: Callable[[Game, Path], None] = lambda game, path: None
     on_event: Callable[[Game, int, Event], None] = lambda game, seq, event: None
+    # May wrap the seats' agents (e.g. the host panel's switchable seats) once the
+    # transcript is open, before its header is written.
+    seat_agents: Callable[[Game, dict[int, Agent], TranscriptWriter], dict[int, Agent]] = (
+        lambda game, agents, writer: agents
+    )
 
 
 async def play_game_async(
@@ -99,9 +104,9 @@ async def play_game_async(
     roles = dict(game.roles())
     agents = build_agents(loaded, roles, seed)
     path = transcript_path(out, loaded.variant.name, seed)
-    header = build_header(loaded, config, seed, roles, agents, header_extra)
     with TranscriptWriter(path) as writer:
-        writer.header(header)
+        agents = hooks.seat_agents(game, agents, writer)
+        writer.header(build_header(loaded, config, seed, roles, agents, header_extra))
         hooks.on_start(game, path)
         runner = runner_for(loaded, game, agents, writer, hooks)
         outcome = await run_to_end(runner, agents)

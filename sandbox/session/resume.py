@@ -146,6 +146,9 @@ async def fork_async(
         for seq, event in enumerate(prefix):
             writer.event(seq, event)
         _copy_calls(transcript, prefix, writer)
+        for control in transcript.controls:  # who played the copied decisions
+            if int(control.get("seq", at)) < at:
+                writer.control({k: v for k, v in control.items() if k != "type"})
         outcome, stats = await continue_game(game, loaded, agents, writer, at, hooks)
         total = counters_of(transcript, prefix) + stats
         writer.outcome(outcome_line(outcome, total))

@@ -357,7 +357,7 @@ def test_human_seat_via_stdin_quits_into_recorded_fallbacks(toy_file: ToyFile) -
     mine = [d for d in mine if d["seat"] == 2]
     assert mine[0]["payload"] == {"pick": 1} and not mine[0]["fallback"]
     assert mine[1:] and all(d["fallback_reason"] == "quit" for d in mine[1:])
-    assert "not one of the numbers" in result.stderr
+    assert "not one of the seats 1, 2, 3" in result.stderr  # seat numbers are the keys
 
 
 def test_fake_llm_command_exists() -> None:

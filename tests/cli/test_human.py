@@ -17,8 +17,8 @@ from pathlib import Path
 import pytest
 from rich.console import Console
 
-from sandbox.agents.base import FALLBACK_QUIT, DecisionContext
-from sandbox.agents.human import HumanTerminalAgent, parse_answer
+from sandbox.agents.base import FALLBACK_QUIT, FALLBACK_TIMEOUT, DecisionContext
+from sandbox.agents.human import BadInput, HumanTerminalAgent, options_text, parse_answer
 from sandbox.core.errors import IllegalDecision
 from sandbox.core.game import Game
 from sandbox.core.requests import Choice, MultiChoice
@@ -52,7 +52,7 @@ def test_bad_answer_is_explained_and_asked_again() -> None:
     answer = asyncio.run(agent.decide(context(game, 2, refuse={"pick": 1})))
     assert answer.payload == {"pick": 3}
     out = screen.getvalue()
-    assert "'seven' is not one of the numbers 1..3" in out
+    assert "'seven' is not one of the seats 1, 2, 3" in out
     assert "The referee refuses" in out and "[X-9]" in out
     assert out.count("Pick.") == 2  # the question came back after the refusal
 
@@ -94,11 +94,15 @@ def test_end_of_input_counts_as_quitting() -> None:
 
 def test_parse_answer_for_each_field_kind() -> None:
     choice = Choice("target", (4, 7, 9), "a seat", nullable=True)
-    assert parse_answer(choice, "2") == 7 and parse_answer(choice, "none") is None
+    # Seats are typed as themselves: '9' is seat 9, never the 9th (or 2nd) option.
+    assert parse_answer(choice, "9") == 9 and parse_answer(choice, "seat 7") == 7
+    assert parse_answer(choice, "nobody") is None and parse_answer(choice, "none") is None
+    with pytest.raises(BadInput, match="not one of the seats 4, 7, 9"):
+        parse_answer(choice, "2")
     weapons = Choice("weapon", ("rock", "paper"), "a weapon")
     assert parse_answer(weapons, "Paper") == "paper"
     multi = MultiChoice("seats", (4, 7, 9), "seats", 2)
-    assert parse_answer(multi, "1, 3") == [4, 9] and parse_answer(multi, "") == []
+    assert parse_answer(multi, "4, 9") == [4, 9] and parse_answer(multi, "") == []
 
 
 @pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed")
@@ -115,7 +119,7 @@ def test_human_seat_in_a_real_terminal(tmp_path: Path) -> None:
         ["tmux", "new-session", "-d", "-s", session, "-x", "160", "-y", "50", command], check=True
     )
     try:
-        assert _wait_for(session, "type the number in brackets")
+        assert _wait_for(session, "type the")
         screen = _capture(session)
         assert "Your card" in screen and "lucky" in screen
         assert "seat=2, lucky" not in screen  # the referee's stream is hidden from a human
@@ -162,3 +166,52 @@ def test_a_killer_seat_reads_words_not_data() -> None:
     assert "killer.game_started" not in shown and "killer.role" not in shown
     assert not re.search(r"\{'|\['|: None\b|=None\b", shown), shown
     assert not re.search(r"\bnull\b", shown), shown
+
+
+def test_menu_keys_are_the_seat_numbers() -> None:
+    vote = Choice("target", (1, 2, 4, 9, 11), "the player you vote out", nullable=True)
+    shown = options_text(vote)
+    assert "[9] seat 9" in shown and "[11] seat 11" in shown and "[5]" not in shown
+    assert "or 'nobody'" in shown and "none" not in shown
+    assert parse_answer(vote, "9") == 9  # typing 9 means seat 9 (it used to be seat 11)
+    weapons = Choice("weapon", ("rock", "paper"), "a weapon")
+    assert "[1] rock" in options_text(weapons) and parse_answer(weapons, "2") == "paper"
+
+
+def test_rules_on_request_and_the_question_again() -> None:
+    game = Game.new(Toy(), ToyConfig(), 4)
+    agent, screen = seat_agent("rules\n2\n")
+    request = next(r for r in game.pending() if r.seat == 2)
+    ctx = DecisionContext.for_request(game, request, rules_text="RULE T-1: pick a number.")
+    assert asyncio.run(agent.decide(ctx)).payload == {"pick": 2}
+    out = screen.getvalue()
+    assert "RULE T-1: pick a number." in out and "'rules' shows the rules" in out
+
+
+def test_terminal_time_limit_falls_back_and_keeps_the_late_line() -> None:
+    import os
+    import threading
+
+    read_end, write_end = os.pipe()
+    keys = os.fdopen(read_end, "r")
+    screen = io.StringIO()
+    agent = HumanTerminalAgent(
+        2, keys, Console(file=screen, width=200, color_system=None), decision_timeout_s=0.2
+    )
+    game = Game.new(Toy(), ToyConfig(), 4)
+
+    async def two_questions() -> tuple[object, object]:
+        request = next(r for r in game.pending() if r.seat == 2)
+        first = await agent.decide(DecisionContext.for_request(game, request))
+        threading.Timer(0.05, lambda: os.write(write_end, b"3\n")).start()
+        second = await agent.decide(DecisionContext.for_request(game, request))
+        return first, second
+
+    try:
+        first, second = asyncio.run(two_questions())
+    finally:
+        os.close(write_end)
+        keys.close()
+    assert getattr(first, "fallback_reason", None) == FALLBACK_TIMEOUT
+    assert getattr(second, "payload", None) == {"pick": 3}  # the late typing was not lost
+    assert "Time is up" in screen.getvalue()

@@ -1,7 +1,8 @@
 """Fixtures for LLM-seat tests: a fake provider on loopback and toy games wired to it.
 
-Every test goes through the real path: LLMAgent → litellm → openai SDK → HTTP →
-the fake server. Latencies, timeouts and backoff are tiny to keep the suite fast.
+Every test goes through the real path: LLMAgent → openai SDK (or litellm, for
+``openai/...`` model strings, as remote models are called) → HTTP → the fake
+server. Latencies, timeouts and backoff are tiny to keep the suite fast.
 """
 
 from __future__ import annotations
@@ -59,7 +60,11 @@ async def play_toy(
     spec = loaded.file.default_agent
     agents = {s: make_llm_agent(loaded, spec, s, seed * 100 + s) for s in game.seats}
     runner = Runner(game, agents, writer, abort_share=abort_share)
-    await runner.run()
+    try:
+        await runner.run()
+    finally:
+        for agent in agents.values():
+            await agent.close()
     return game, runner
 
 

@@ -52,12 +52,21 @@ CONFIGS: dict[str, list[dict[str, Any]]] = {
 Renderer = Callable[[Game, Captured, str], RenderedPrompt]
 
 
+# A budget small enough that late prompts get the referee's history summary
+# (the context budget), so the audit reads summaries too.
+SUMMARY_BUDGET = 1200
+
+
 def honest(game: Game, c: Captured, language: str) -> RenderedPrompt:
-    """Both styles at once: a fact leaked by either is found in the joined text."""
+    """Both styles and a summarized record at once: a fact leaked by any of
+    them is found in the joined text."""
     full = render_prompt(c.view, c.request, language=language, belief_probe=True)
     compact = render_prompt(c.view, c.request, language=language, belief_probe=True,
                             style="compact", history_items=5)
-    return RenderedPrompt([*full.messages, *compact.messages], full.prefix_chars)
+    budgeted = render_prompt(c.view, c.request, language=language, belief_probe=True,
+                             budget_tokens=SUMMARY_BUDGET)
+    messages = [*full.messages, *compact.messages, *budgeted.messages]
+    return RenderedPrompt(messages, full.prefix_chars)
 
 
 def seat_type(variant: str, c: Captured) -> tuple[str, str]:

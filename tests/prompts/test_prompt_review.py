@@ -95,11 +95,14 @@ def test_the_answer_format_list_ends_with_a_full_stop(
         for probe in (False, True):
             user = render_prompt(c.view, c.request, language=language,
                                  belief_probe=probe).messages[1]["content"]
-            keys = [line for line in user.splitlines() if line.startswith('- "')]
-            answer = keys[-(len(c.request.fields) + 1 + probe):]
-            stops = [line[-1] for line in answer]
-            semi, stop = (";", ".") if language == "en" else ("；", "。")
-            assert stops == [semi] * (len(answer) - 1) + [stop], answer
+            # The answer format's general part is in the system message (cached);
+            # the question lists the fields, then one line naming the keys.
+            fields = [line for line in user.splitlines() if line.startswith('- "')]
+            assert len(fields) == len(c.request.fields) + probe, fields
+            stop = "." if language == "en" else "。"
+            keys_line = user.rstrip("\n").splitlines()[-1 - probe]
+            assert keys_line.endswith(stop) and '"reasoning"' in keys_line, keys_line
+            assert [line[-1] for line in fields] == [stop] * len(fields), fields
 
 
 @pytest.mark.parametrize("language", ["en", "zh"])

@@ -63,8 +63,10 @@ def test_environment_is_strict_and_does_not_escape_html() -> None:
 
 def test_render_prompt_takes_only_the_view_the_request_and_public_text() -> None:
     params = list(inspect.signature(render_prompt).parameters)
+    # budget_tokens condenses the view's own history; memo holds the same
+    # seat's lines rendered earlier from its view.
     assert params == ["view", "request", "language", "rules_text", "belief_probe", "style",
-                      "history_items"]
+                      "history_items", "budget_tokens", "memo"]
 
 
 def test_candidates_fall_back_to_english_then_to_the_generic_templates() -> None:
@@ -226,8 +228,8 @@ def test_compact_text_fields_state_the_schema_cap() -> None:
     view, request = toy_speak_request()
     user = render_prompt(view, request, style="compact").messages[1]["content"]
     assert "at most 160 characters" in user and "at most 48 characters" in user
-    full_user = render_prompt(view, request).messages[1]["content"]
-    assert "at most 1200 characters" in full_user and "at most 200 characters" in full_user
+    system, full_user = (m["content"] for m in render_prompt(view, request).messages)
+    assert "at most 1200 characters" in full_user and "at most 200 characters" in system
 
 
 def test_cached_history_lines_follow_the_facts_each_seat_saw() -> None:

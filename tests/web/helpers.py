@@ -1,5 +1,5 @@
-"""Drive a browser seat the way its page does: real HTTP on loopback, while the
-runner plays the game in another thread."""
+"""Drive the web pages the way a browser does: real HTTP and WebSockets on
+loopback, while a game plays in another thread."""
 
 from __future__ import annotations
 
@@ -10,19 +10,32 @@ import threading
 import time
 from collections.abc import Callable, Mapping
 from html.parser import HTMLParser
+from pathlib import Path
 from typing import Any
 
 from sandbox.agents.base import Agent
-from sandbox.agents.web import HumanBrowserAgent
+from sandbox.agents.web.hub import Audience, WebHub
+from sandbox.agents.web.run import WebRun
+from sandbox.config import LoadedConfig
 from sandbox.core.game import Game
 from sandbox.core.variant import Outcome
 from sandbox.runner import Runner
+from sandbox.session import GameRecord, LiveHooks, play_game
 
-WAIT_S = 8.0
+WAIT_S = 15.0
+
+
+def quiet(line: str) -> None:
+    """Tests do not print addresses."""
+
+
+def other_token(token: str) -> str:
+    """A token one character away from ``token`` (never ``token`` itself)."""
+    return ("A" if token[0] != "A" else "B") + token[1:]
 
 
 class GameThread(threading.Thread):
-    """Plays a game to its end like sandbox.session does (agents closed at the end)."""
+    """Plays a game with a bare Runner (agents closed at the end)."""
 
     def __init__(self, game: Game, agents: Mapping[int, Agent]) -> None:
         super().__init__(daemon=True)
@@ -54,12 +67,45 @@ class GameThread(threading.Thread):
         return self.outcome
 
 
-class Client:
-    """Speaks to one seat's server with the page's token (or a given one)."""
+class SessionThread(threading.Thread):
+    """Plays a game file through the session with a web run's hooks (as `sandbox run`)."""
 
-    def __init__(self, agent: HumanBrowserAgent, token: str | None = None) -> None:
-        self.port = agent.port
-        self.token = agent.token if token is None else token
+    def __init__(self, loaded: LoadedConfig, seed: int, out: Path, web: WebRun) -> None:
+        super().__init__(daemon=True)
+        self.loaded, self.seed, self.out, self.web = loaded, seed, out, web
+        self.record: GameRecord | None = None
+        self.error: BaseException | None = None
+
+    def run(self) -> None:
+        try:
+            self.record = play_game(
+                self.loaded, self.seed, self.out, hooks=self.web.hooks(LiveHooks())
+            )
+        except BaseException as err:  # reported by finish()
+            self.error = err
+
+    def finish(self, wait_s: float = WAIT_S) -> GameRecord:
+        self.join(wait_s)
+        assert not self.is_alive(), "the game did not finish"
+        if self.error is not None:
+            raise self.error
+        assert self.record is not None
+        return self.record
+
+
+class Client:
+    """Speaks to one audience's pages with its token (or a given one)."""
+
+    def __init__(self, hub: WebHub, audience: Audience | str) -> None:
+        self.port = hub.port
+        self.token = audience if isinstance(audience, str) else audience.token
+
+    @classmethod
+    def of_url(cls, url: str) -> Client:
+        client = cls.__new__(cls)
+        client.port = int(url.split(":")[2].split("/")[0])
+        client.token = url.split("t=")[1]
+        return client
 
     def request(
         self,
@@ -69,6 +115,7 @@ class Client:
         *,
         token: bool = True,
         host: str | None = None,
+        raw: bytes | None = None,
     ) -> tuple[int, str]:
         sep = "&" if "?" in path else "?"
         target = f"{path}{sep}t={self.token}" if token else path
@@ -77,10 +124,20 @@ class Client:
             headers = {"Content-Type": "application/json"}
             if host is not None:
                 headers["Host"] = host
-            data = None if body is None else json.dumps(body).encode()
+            data = raw if raw is not None else None if body is None else json.dumps(body).encode()
             conn.request(method, target, body=data, headers=headers)
             response = conn.getresponse()
             return response.status, response.read().decode("utf-8")
+        finally:
+            conn.close()
+
+    def headers(self, path: str = "/") -> dict[str, str]:
+        conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=WAIT_S)
+        try:
+            conn.request("GET", f"{path}?t={self.token}")
+            response = conn.getresponse()
+            response.read()
+            return {k.lower(): v for k, v in response.getheaders()}
         finally:
             conn.close()
 
@@ -92,6 +149,7 @@ class Client:
 
     def wait_for(self, predicate: Callable[[dict[str, Any]], bool]) -> dict[str, Any]:
         deadline = time.monotonic() + WAIT_S
+        current: dict[str, Any] = {}
         while time.monotonic() < deadline:
             current = self.state()
             if predicate(current):
@@ -110,12 +168,27 @@ class Client:
         return status, parsed
 
 
+def play_out(client: Client, thread: threading.Thread) -> int:
+    """Answer every later question with its first option until the game ends."""
+    last: str | None = None
+    answered = 0
+    while thread.is_alive():
+        state = client.state()
+        if state["status"] == "your_turn" and state["request_id"] != last:
+            last = state["request_id"]
+            client.answer(last, first_legal(state["form_html"]))
+            answered += 1
+        thread.join(0.01)
+    return answered
+
+
 class FormReader(HTMLParser):
     """The decision form as the page would submit it: field → (kind, option values)."""
 
     def __init__(self) -> None:
         super().__init__()
         self.fields: dict[str, tuple[str, list[object]]] = {}
+        self.words: dict[str, list[str]] = {}
         self.limits: dict[str, int] = {}
         self._current: str | None = None
 
@@ -124,10 +197,13 @@ class FormReader(HTMLParser):
         if tag == "fieldset" and a.get("data-field"):
             self._current = str(a["data-field"])
             self.fields[self._current] = (str(a.get("data-kind")), [])
+            self.words[self._current] = []
         elif self._current is None:
             return
         elif tag == "input" or (tag == "option" and a.get("value")):
             self.fields[self._current][1].append(json.loads(str(a["value"])))
+            if a.get("data-words"):
+                self.words[self._current].append(str(a["data-words"]))
         elif tag == "textarea":
             self.limits[self._current] = int(str(a["maxlength"]))
 
@@ -148,3 +224,38 @@ def first_legal(form_html: str) -> dict[str, object]:
     for name, (kind, options) in read_form(form_html).fields.items():
         answer[name] = "" if kind == "text" else [] if kind == "multi" else options[0]
     return answer
+
+
+class SpeechReader(HTMLParser):
+    """(speaker, text) of every quoted speech on a page."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.quotes: list[tuple[str, str]] = []
+        self._where = ""
+        self._who = ""
+
+    @classmethod
+    def read(cls, html_text: str) -> list[tuple[str, str]]:
+        reader = cls()
+        reader.feed(html_text)
+        return reader.quotes
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        classes = dict(attrs).get("class") or ""
+        if tag == "span" and classes == "who":
+            self._where, self._who = "who", ""
+        elif tag == "blockquote":
+            self._where = "said"
+            self.quotes.append((self._who, ""))
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag in ("span", "blockquote"):
+            self._where = ""
+
+    def handle_data(self, data: str) -> None:
+        if self._where == "who":
+            self._who += data
+        elif self._where == "said":
+            who, said = self.quotes[-1]
+            self.quotes[-1] = (who, said + data)

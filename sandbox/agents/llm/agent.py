@@ -1,6 +1,12 @@
 """The ``llm`` seat: renders the prompt, asks the model for a structured decision,
 repairs invalid answers in the same conversation, and records every call.
 
+The prompt fits the model's context window (``context_window``, else
+litellm's model info): over it, the oldest history is condensed by the
+referee's own summary (``prompting.fit_record``). A provider that still says
+the prompt is too long gets one more try with a budget a quarter tighter,
+recorded as ``overflow_retry`` on the call.
+
 Every answer goes through the referee's own check (``ctx.validate``) before it
 is returned; one that stays invalid after ``max_repairs`` turns becomes the
 documented fallback (FALLBACK_INVALID), and a provider that stays down becomes
@@ -16,6 +22,7 @@ from pydantic import BaseModel, ValidationError
 
 import sandbox.agents.llm.endpoints as endpoints
 import sandbox.agents.llm.prompting as prompting
+import sandbox.agents.llm.provider as provider
 from sandbox.agents.base import (
     FALLBACK_INVALID,
     FALLBACK_PROVIDER,
@@ -25,8 +32,15 @@ from sandbox.agents.base import (
     DecisionContext,
 )
 from sandbox.agents.llm.beliefs import BeliefProbe, probe_for
-from sandbox.agents.llm.client import CallSettings, ModelClient, ProviderFailure, RetryPolicy
+from sandbox.agents.llm.client import (
+    CallSettings,
+    ModelClient,
+    ProviderFailure,
+    RetryPolicy,
+)
 from sandbox.agents.llm.endpoints import Endpoint, EndpointError
+from sandbox.agents.llm.pool import Lease
+from sandbox.agents.llm.prompting import RenderedPrompt
 from sandbox.agents.llm.schema import (
     AnswerError,
     ParsedAnswer,
@@ -45,6 +59,11 @@ from sandbox.core.requests import DecisionRequest, Text
 # Compact style, questions without free text: a note of ~48 characters
 # (~15 tokens), the value and the JSON around them fit with room to spare.
 CHOICE_MAX_TOKENS = 64
+# Kept free in the window for the answer when max_tokens is not set, and a
+# margin for the token estimate (4 characters a token is not a tokenizer).
+ANSWER_RESERVE_TOKENS = 1024
+ESTIMATE_MARGIN = 0.9
+OVERFLOW_SHRINK = 0.75  # the retry after an overflow: a budget a quarter smaller
 
 
 class LLMAgent(Agent):
@@ -81,9 +100,15 @@ class LLMAgent(Agent):
             raise AgentSetupError(str(err)) from None
         self._endpoint: Endpoint | None = None
         self._holds_fake = False
+        self._lease: Lease | None = None
+        self._window: int | None = self.settings.context_window
+        self._import_ms: int | None = None  # litellm's import, if this seat paid it
+        self._learned_budget: int | None = None  # after an overflow: what fitted
+        self._record = prompting.RecordMemo()
 
     def attach(self, seat: int, game_seed: int, variant: str) -> None:
         self.seat = seat
+        warm_up(variant, self.settings.language)
 
     def describe(self) -> dict[str, Any]:
         return {
@@ -95,6 +120,8 @@ class LLMAgent(Agent):
             "belief_probe": self.settings.belief_probe,
             "prompt_style": self.settings.prompt_style,
             "history_items": self.settings.history_items,
+            "context_window": self.settings.context_window,
+            "cache": self.settings.cache,
         }
 
     async def decide(self, ctx: DecisionContext) -> AgentAnswer:
@@ -117,12 +144,29 @@ class LLMAgent(Agent):
             if endpoints.uses_builtin_fake(self.target) and not self._holds_fake:
                 endpoints.acquire_builtin_fake()
                 self._holds_fake = True
-            self._endpoint = await endpoints.resolve(self.target)
+            endpoint = await endpoints.resolve(self.target)
+            if endpoint.route == "openai" or endpoint.model.startswith("openai/"):
+                key = endpoint.api_key
+                self._lease = Lease(endpoint.api_base, key) if key else None
+            if endpoint.route == "litellm":
+                self._warm_litellm()
+            self._window = self._window or model_window(endpoint)
+            self._endpoint = endpoint
         return self._endpoint
 
+    def _warm_litellm(self) -> None:
+        """Import litellm now, not inside the first timed call (seconds)."""
+        if provider.litellm_import_s is None:
+            provider.litellm_module()
+            self._import_ms = round((provider.litellm_import_s or 0.0) * 1000)
+
     async def close(self) -> None:
-        """Release the built-in fake server (the last seat to close stops it)."""
+        """Release the shared HTTP client and the built-in fake server (the
+        last seat to let go of either closes it)."""
         self._endpoint = None
+        if self._lease is not None:
+            lease, self._lease = self._lease, None
+            await lease.release()
         if self._holds_fake:
             self._holds_fake = False
             endpoints.release_builtin_fake()
@@ -133,17 +177,28 @@ class LLMAgent(Agent):
         limits = limits_for(self.settings.prompt_style)
         models = answer_models(ctx.request, self._probe(ctx), limits)
         mode = choose_mode(self.settings.structured, endpoint)
-        client = self._client(endpoint, models.wire, mode, secrets, self._max_tokens(ctx.request))
-        messages, prefix_chars = self._first_messages(ctx, models.wire, mode)
+        max_tokens = self._max_tokens(ctx.request)
+        client = self._client(endpoint, models.wire, mode, secrets, max_tokens)
+        budget = self._budget(max_tokens)
+        rendered, messages = self._first_messages(ctx, models.wire, mode, budget)
         calls: list[dict[str, Any]] = []
         note = ""
-        for repair in range(self.settings.max_repairs + 1):
+        overflowed = False
+        repair = 0
+        while repair <= self.settings.max_repairs:
             try:
-                raw = await client.complete(messages, repair, calls)
-            except ProviderFailure:
+                raw = await client.complete(messages, repair, calls, rendered.cache_chars)
+            except ProviderFailure as failure:
+                if failure.overflow and repair == 0 and not overflowed:
+                    # One more try, a quarter tighter than what did not fit (recorded).
+                    overflowed = True
+                    budget = int(min(budget or rendered.tokens, rendered.tokens) * OVERFLOW_SHRINK)
+                    self._learned_budget = budget  # later decisions start within it
+                    rendered, messages = self._first_messages(ctx, models.wire, mode, budget)
+                    calls[-1]["overflow_retry"] = {"budget_tokens": budget}
+                    continue
                 return AgentAnswer(None, note, FALLBACK_PROVIDER, calls, repairs=repair)
-            # How much of the prompt is the stable, cacheable prefix (for studies).
-            calls[-1]["prefix_chars"] = prefix_chars
+            self._annotate(calls[-1], rendered)
             try:
                 parsed = parse_answer(raw, models.decision, models.beliefs)
                 note = parsed.reasoning
@@ -155,20 +210,41 @@ class LLMAgent(Agent):
                     {"role": "assistant", "content": raw},
                     {"role": "user", "content": prompting.render_repair(str(err), self._lang)},
                 ]
+                repair += 1
                 continue
             calls[-1]["parsed"] = payload
             record_beliefs(calls[-1], parsed)
             return AgentAnswer(payload, note, None, calls, repairs=repair)
         return AgentAnswer(None, note, FALLBACK_INVALID, calls, repairs=self.settings.max_repairs)
 
+    def _annotate(self, record: dict[str, Any], rendered: RenderedPrompt) -> None:
+        """What a study of caching and budgets needs, on the call record."""
+        # How much of the prompt is the stable, cacheable prefix.
+        record["prefix_chars"] = rendered.prefix_chars
+        if rendered.summarized:
+            record["summarized"] = rendered.summarized
+        if self._import_ms is not None:
+            record["litellm_import_ms"], self._import_ms = self._import_ms, None
+
+    def _budget(self, max_tokens: int | None) -> int | None:
+        """Prompt tokens allowed: the window less the answer, with a margin
+        for the estimate, and no more than what fitted after an overflow;
+        None when neither is known."""
+        budgets = [self._learned_budget] if self._learned_budget is not None else []
+        if self._window is not None:
+            reserve = max_tokens or ANSWER_RESERVE_TOKENS
+            budgets.append(max(256, int((self._window - reserve) * ESTIMATE_MARGIN)))
+        return min(budgets, default=None)
+
     @property
     def _lang(self) -> str:
         return self.settings.language
 
     def _first_messages(
-        self, ctx: DecisionContext, model: type[BaseModel], mode: StructuredMode
-    ) -> tuple[list[dict[str, str]], int]:
-        """The opening conversation and the length of its stable prefix."""
+        self, ctx: DecisionContext, model: type[BaseModel], mode: StructuredMode,
+        budget: int | None,
+    ) -> tuple[RenderedPrompt, list[dict[str, str]]]:
+        """The rendered prompt and the opening conversation."""
         rendered = prompting.render_prompt(
             ctx.view,
             ctx.request,
@@ -177,13 +253,15 @@ class LLMAgent(Agent):
             belief_probe=self.settings.belief_probe,
             style=self.settings.prompt_style,
             history_items=self.settings.history_items,
+            budget_tokens=budget,
+            memo=self._record,
         )
         messages = [dict(m) for m in rendered.messages]
         if mode == "none":
             # Nothing constrains the output: the schema goes into the question.
             last = messages[-1]
             last["content"] = last["content"] + schema_instructions(model, self._lang)
-        return messages, rendered.prefix_chars
+        return rendered, messages
 
     def _client(
         self,
@@ -198,6 +276,7 @@ class LLMAgent(Agent):
             temperature=self.settings.temperature,
             max_tokens=max_tokens,
             response_format=response_format(model, mode),
+            cache=self.settings.cache,
         )
         return ModelClient(
             endpoint,
@@ -205,6 +284,7 @@ class LLMAgent(Agent):
             retry_policy(self.settings),
             concurrency_for(endpoint, self.settings),
             secrets,
+            self._lease.client() if self._lease is not None else None,
         )
 
     def _max_tokens(self, request: DecisionRequest) -> int | None:
@@ -252,6 +332,23 @@ def concurrency_for(endpoint: Endpoint, settings: LLMSettings) -> int:
     return min(settings.concurrency, RECOMMENDED_CONCURRENCY)
 
 
+def model_window(endpoint: Endpoint) -> int | None:
+    """The model's input window: the embedded server's ``n_ctx``, none for the
+    fake (unless configured), else litellm's model table (None if unknown)."""
+    if endpoint.kind == "fake":
+        return None
+    if endpoint.kind == "local":
+        from sandbox.local_model import ServerSettings
+
+        return ServerSettings.from_env().n_ctx
+    try:
+        info = provider.litellm_module().get_model_info(model=endpoint.model)
+    except Exception:  # a model litellm does not know
+        return None
+    window = info.get("max_input_tokens") or info.get("max_tokens")
+    return int(window) if window else None
+
+
 def choose_mode(structured: str, endpoint: Endpoint) -> StructuredMode:
     """'auto': strict json_schema when litellm says the model takes it; the llama.cpp
     form for local and fake models; otherwise the schema in the prompt only."""
@@ -259,11 +356,17 @@ def choose_mode(structured: str, endpoint: Endpoint) -> StructuredMode:
         return cast(StructuredMode, structured)
     if endpoint.kind != "remote":
         return "json_object"
-    from sandbox.agents.llm.provider import litellm_module
-
     try:
-        if litellm_module().supports_response_schema(model=endpoint.model):
+        if provider.litellm_module().supports_response_schema(model=endpoint.model):
             return "json_schema"
     except Exception:  # unknown model: litellm raises instead of answering False
         return "none"
     return "none"
+
+
+def warm_up(variant: str, language: str) -> None:
+    """One-off costs paid at setup, not inside the first timed call: the
+    openai SDK's import (about a second) and compiling the prompt templates."""
+    import openai  # noqa: F401  (imported for its side effect: loaded once)
+
+    prompting.precompile(variant, language)

@@ -25,6 +25,8 @@ if TYPE_CHECKING:
     from sandbox.fake_llm.server import FakeLLMServer
 
 EndpointKind = Literal["remote", "local", "fake"]
+Route = Literal["openai", "litellm"]
+ROUTE_ENV = "SANDBOX_LLM_ROUTE"  # "litellm": send fake and local calls through litellm too
 FAKE_PREFIX = "fake/"
 FAKE_KEY = "fake-key-not-secret"  # the fake server ignores keys
 
@@ -49,6 +51,7 @@ class Endpoint:
     api_base: str | None
     api_key: str | None = None
     kind: EndpointKind = "remote"
+    route: Route = "litellm"  # see sandbox.agents.llm.client
 
     @property
     def free(self) -> bool:
@@ -66,12 +69,21 @@ async def resolve(spec: Target) -> Endpoint:
     model = spec.model
     if model.startswith(FAKE_PREFIX):
         api_base = spec.api_base or builtin_fake_server().base_url
-        return Endpoint(f"openai/fake-{model[len(FAKE_PREFIX) :]}", api_base, FAKE_KEY, "fake")
+        name = f"openai/fake-{model[len(FAKE_PREFIX) :]}"
+        return Endpoint(name, api_base, FAKE_KEY, "fake", own_server_route())
     if model.startswith(("local/", "local:")):
         local = importlib.import_module("sandbox.local_model")
         api_base, litellm_model = await local.endpoint_for(model)
-        return Endpoint(str(litellm_model), str(api_base), "local-no-key", "local")
+        return Endpoint(
+            str(litellm_model), str(api_base), "local-no-key", "local", own_server_route()
+        )
     return Endpoint(model, spec.api_base, _key_from_env(spec.api_key_env), "remote")
+
+
+def own_server_route() -> Route:
+    """Our own OpenAI-protocol servers need no translation: the openai SDK
+    straight (unless the environment asks for litellm, e.g. to measure it)."""
+    return "litellm" if os.environ.get(ROUTE_ENV) == "litellm" else "openai"
 
 
 def check_fake_policy(spec: Target) -> None:

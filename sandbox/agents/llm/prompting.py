@@ -90,7 +90,27 @@ _ESCAPED = re.compile("[\u007f-\u009f\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufe
 @dataclass(frozen=True)
 class RenderedPrompt:
     messages: list[dict[str, str]]
-    prefix_chars: int
+    prefix_chars: int  # the system message: fixed for a seat's whole game
+    # Where the stable part of the user message ends (after the record, before
+    # "now" and the question): the second cache breakpoint.
+    cache_chars: int = 0
+    summarized: int = 0  # history items condensed to fit the context budget
+    tokens: int = 0  # estimate_tokens of the whole prompt
+
+
+# Put after the record by the user templates, cut out here: where the part of
+# the user message that only grows between a seat's decisions ends.
+CACHE_MARK = "\x00cache\x00"
+# The condensed part of the record ends on a multiple of this many items, so it
+# changes seldom and the prompt stays a prefix-cache hit in between.
+SUMMARY_STEP = 16
+
+
+def estimate_tokens(text: str) -> int:
+    """A conservative token count without a tokenizer: four ASCII characters
+    a token, every other character a token (CJK text is about one a character)."""
+    wide = (len(text.encode("utf-8")) - len(text)) // 2
+    return (len(text) - wide) // 4 + wide + 1
 
 
 def safe_json(value: Any) -> str:
@@ -225,6 +245,30 @@ def _first_existing(root: Traversable, names: Sequence[str]) -> str:
     raise TemplateNotFound(names[0] if names else "(none)")
 
 
+def precompile(variant: str, language: str) -> None:
+    """Compile every template a seat of ``variant`` may use, once per process
+    (at seat setup, so no decision pays for it)."""
+    env = environment()
+    langs = {language, FALLBACK_LANGUAGE}
+    for folder in (variant, GENERIC):
+        for lang in langs:
+            for name in _template_names(PROMPTS_DIR / folder / lang, f"{folder}/{lang}"):
+                env.get_template(name)
+
+
+def _template_names(root: Traversable, prefix: str) -> list[str]:
+    """Every ``*.j2`` below ``root`` (a packaged folder), as loader names."""
+    if not root.is_dir():
+        return []
+    names: list[str] = []
+    for entry in sorted(root.iterdir(), key=lambda e: e.name):
+        if entry.is_dir():
+            names += _template_names(entry, f"{prefix}/{entry.name}")
+        elif entry.name.endswith(".j2"):
+            names.append(f"{prefix}/{entry.name}")
+    return names
+
+
 def _template(variant: str, language: str, name: str, style: str = "full") -> Template:
     return environment().get_template(resolve(candidates(variant, language, name, style)))
 
@@ -250,17 +294,90 @@ def referee_line(text: str, language: str) -> str:
     return f"{REFEREE_MARK.get(language, REFEREE_MARK['en'])} {_scrub(text)}"
 
 
-def history_lines(view: SeatView, language: str, first: int = 0) -> list[str]:
-    """The seat's history from item ``first`` on, grouped under day/phase headers."""
+def history_lines(
+    view: SeatView, language: str, first: int = 0, last: int | None = None,
+    speeches: bool = True,
+) -> list[str]:
+    """The seat's history items ``first``..``last``, grouped under day/phase
+    headers; ``speeches=False`` keeps only the referee's lines (a summary)."""
     macros: Any = _template(view.variant, language, "events.j2").module
     lines: list[str] = []
     current: tuple[int, str] | None = None
-    for item in view.history[first:]:
+    for item in view.history[first:last]:
         if (item.day, item.phase) != current:
             current = (item.day, item.phase)
             lines.append(_scrub(macros.phase_header(item.day, item.phase)))
-        lines.extend(_cached_item_lines(item, macros, view.variant, language))
+        item_text = _cached_item_lines(item, macros, view.variant, language)
+        if not speeches:
+            item_text = [line for line in item_text if line.startswith(MARK_OPEN)]
+        lines.extend(item_text)
     return lines
+
+
+@dataclass(frozen=True)
+class Record:
+    """The record as shown: a referee-written summary of the first
+    ``summarized`` items (their announcements, the ``dropped`` oldest of
+    them left out), then the items from ``first`` on in full."""
+
+    lines: list[str]
+    first: int  # items before it are summarized or omitted
+    summarized: int = 0
+    dropped: int = 0
+
+
+def full_record(
+    view: SeatView, language: str, first: int, memo: RecordMemo | None = None
+) -> Record:
+    if memo is None:
+        return Record(history_lines(view, language, first), first)
+    return Record(memo.lines(view, language, first), first)
+
+
+class RecordMemo:
+    """One seat's rendered record so far. Its history only grows between its
+    decisions, so the next decision renders only the items added since (the
+    lines are the same as a full render: see tests/prompts/test_budget.py)."""
+
+    def __init__(self) -> None:
+        self._key: tuple[str, str, int] | None = None
+        self._items: list[HistoryItem] = []
+        self._lines: list[str] = []
+        self._current: tuple[int, str] | None = None
+
+    def lines(self, view: SeatView, language: str, first: int) -> list[str]:
+        key = (view.variant, language, first)
+        history = view.history
+        count = len(self._items)
+        if key != self._key or count > len(history) - first or not self._continues(history, first):
+            self._key, self._items, self._lines, self._current = key, [], [], None
+            count = 0
+        macros: Any = _template(view.variant, language, "events.j2").module
+        for item in history[first + count :]:
+            if (item.day, item.phase) != self._current:
+                self._current = (item.day, item.phase)
+                self._lines.append(_scrub(macros.phase_header(item.day, item.phase)))
+            self._lines.extend(_cached_item_lines(item, macros, view.variant, language))
+            self._items.append(item)
+        return list(self._lines)
+
+    def _continues(self, history: Sequence[HistoryItem], first: int) -> bool:
+        """The history still starts with the items already rendered."""
+        if not self._items:
+            return True
+        last = len(self._items) - 1
+        seen = history[first + last]
+        return seen is self._items[last] or seen == self._items[last]
+
+
+def summarized_record(view: SeatView, language: str, upto: int, keep: int | None) -> Record:
+    """Items before ``upto`` condensed to the referee's announcements (who
+    died when, votes, checks the seat was told: only lines the seat already
+    saw, so nothing it may not know), keeping the last ``keep`` of them."""
+    summary = history_lines(view, language, 0, upto, speeches=False)
+    dropped = 0 if keep is None else max(0, len(summary) - keep)
+    lines = summary[dropped:] + history_lines(view, language, upto)
+    return Record(lines, upto, upto, dropped)
 
 
 # Rendered lines per history item. A seat's history is re-rendered at every
@@ -310,6 +427,16 @@ def item_lines(item: HistoryItem, macros: Any, language: str) -> list[str]:
 
 # Facts that only repeat who is speaking: a speech needs no extra referee line.
 _SPEAKER_KEYS = frozenset({"seat", "speaker", "day", "context"})
+# Structured claims that a speech left empty (Killer: no claim, nobody accused).
+_EMPTY_CLAIMS = {"claim": "none", "accuse": (), "vouch": ()}
+
+
+def _news_beyond_speaker(facts: Mapping[str, Any]) -> bool:
+    """Whether a speech's facts say more than who spoke (a claim, an accusation)."""
+    return any(
+        key not in _SPEAKER_KEYS and not ((key in _EMPTY_CLAIMS and not value) or value == "none")
+        for key, value in facts.items()
+    )
 
 
 def describe_fact(item: HistoryItem, macros: Any) -> str:
@@ -322,7 +449,7 @@ def describe_fact(item: HistoryItem, macros: Any) -> str:
         text = ""
     if text:
         return text
-    if item.speech is not None and set(item.facts) <= _SPEAKER_KEYS:
+    if item.speech is not None and not _news_beyond_speaker(item.facts):
         return ""
     return f"{item.kind} {safe_json(dict(item.facts))}"
 
@@ -360,19 +487,66 @@ def render_prompt(
     belief_probe: bool = False,
     style: PromptStyle = "full",
     history_items: int | None = None,
+    budget_tokens: int | None = None,
+    memo: RecordMemo | None = None,
 ) -> RenderedPrompt:
-    """The two chat messages for one decision (see the module docstring)."""
+    """The two chat messages for one decision (see the module docstring).
+
+    ``budget_tokens``: the most the prompt may take (the model's window less
+    the answer). Over it, the oldest history is replaced by the referee's
+    summary (:func:`fit_record`): never by a model, never beyond the view.
+    ``memo``: the seat's rendered record so far, extended instead of redone.
+    """
     system = render_system(view, language=language, rules_text=rules_text, style=style)
-    user = render_user(
-        view,
-        request,
-        language=language,
-        belief_probe=belief_probe,
-        style=style,
-        history_items=history_items,
-    )
+    first = history_start(len(view.history), history_items)
+
+    def render(record: Record) -> tuple[str, int]:
+        text = render_user(view, request, record, language=language,
+                           belief_probe=belief_probe, style=style)
+        return cut_cache_mark(text)
+
+    record = full_record(view, language, first, memo)
+    user, cache_chars = render(record)
+    if budget_tokens is not None and estimate_tokens(system + user) > budget_tokens:
+        room = budget_tokens - estimate_tokens(system)
+        record, (user, cache_chars) = fit_record(view, language, first, room, render)
     messages = [{"role": "system", "content": system}, {"role": "user", "content": user}]
-    return RenderedPrompt(messages, len(system))
+    return RenderedPrompt(messages, len(system), cache_chars, record.summarized,
+                          estimate_tokens(system + user))
+
+
+def cut_cache_mark(text: str) -> tuple[str, int]:
+    """The text without CACHE_MARK, and where the mark was."""
+    head, _, tail = text.partition(CACHE_MARK)
+    return head + tail, len(head)
+
+
+def fit_record(
+    view: SeatView, language: str, first: int, budget: int,
+    render: Callable[[Record], tuple[str, int]],
+) -> tuple[Record, tuple[str, int]]:
+    """The least-condensed record whose user message fits ``budget`` tokens:
+    first condense more and more old items (in steps of SUMMARY_STEP, so the
+    prompt prefix stays stable), then, if all of them condensed still do not
+    fit, keep fewer of the oldest announcements. Without any fit, the
+    shortest record (the current situation still states who is alive)."""
+    count = len(view.history)
+    bounds = [b for b in range(SUMMARY_STEP, count, SUMMARY_STEP) if b > first] + [count]
+    choices: list[tuple[int, int | None]] = [(b, None) for b in bounds]
+    summary_lines = len(history_lines(view, language, 0, count, speeches=False))
+    choices += [(count, keep) for keep in range(summary_lines - SUMMARY_STEP, -1, -SUMMARY_STEP)]
+    choices.append((count, 0))
+    # Binary search for the first choice that fits: each one is shorter than the last.
+    low, high = 0, len(choices) - 1
+    while low < high:
+        middle = (low + high) // 2
+        text, _ = render(summarized_record(view, language, *choices[middle]))
+        if estimate_tokens(text) <= budget:
+            high = middle
+        else:
+            low = middle + 1
+    record = summarized_record(view, language, *choices[low])
+    return record, render(record)
 
 
 def render_system(
@@ -381,8 +555,11 @@ def render_system(
     """The stable prefix: the text shared by every seat first (primer, rules,
     reading guide), then the seat and its fixed private facts; nothing that
     changes during the game. The compact style leaves out the full rules text."""
+    from sandbox.agents.llm.schema import limits_for  # schema imports nothing from here
+
     names = functools.partial(candidates, view.variant, language, style=style)
     return _template(view.variant, language, "system.j2", style).render(
+        reasoning_chars=limits_for(style).reasoning_chars,
         variant=view.variant,
         seat=view.seat,
         private=view.private,
@@ -399,29 +576,33 @@ def render_system(
 def render_user(
     view: SeatView,
     request: DecisionRequest,
+    record: Record | None = None,
     *,
     language: str = "en",
     belief_probe: bool = False,
     style: PromptStyle = "full",
     history_items: int | None = None,
 ) -> str:
+    """The user message: the record (``record``, by default the last
+    ``history_items`` items), then now and the question. It still holds
+    CACHE_MARK where the record ends (render_prompt cuts it out)."""
     from sandbox.agents.llm.schema import limits_for  # schema imports nothing from here
 
+    if record is None:
+        record = full_record(view, language, history_start(len(view.history), history_items))
     names = functools.partial(candidates, view.variant, language, style=style)
-    first = history_start(len(view.history), history_items)
     text_cap = limits_for(style).text_chars
-    wording: Any = _template(view.variant, language, "fields.j2").module
-    fields = [
-        field_view(f, text_cap, _scrub(wording.describe(request.decision, f.name)))
-        for f in request.fields
-    ]
+    fields = _fields(view.variant, language, request, text_cap)
     return _template(view.variant, language, "user.j2", style).render(
         variant=view.variant,
         seat=view.seat,
         private=view.private,
         public=view.public,
-        history=history_lines(view, language, first),
-        omitted=first,
+        history=record.lines,
+        omitted=record.first - record.summarized,
+        summarized=record.summarized,
+        dropped=record.dropped,
+        cache_mark=CACHE_MARK,
         request=request,
         fields=fields,
         reasoning_chars=limits_for(style).reasoning_chars,
@@ -430,6 +611,16 @@ def render_user(
         decision=resolve(decision_candidates(view.variant, language, request.decision, style)),
         beliefs=resolve(names("beliefs.j2")),
     )
+
+
+def _fields(
+    variant: str, language: str, request: DecisionRequest, text_cap: int | None
+) -> list[dict[str, Any]]:
+    wording: Any = _template(variant, language, "fields.j2").module
+    return [
+        field_view(f, text_cap, _scrub(wording.describe(request.decision, f.name)))
+        for f in request.fields
+    ]
 
 
 def render_repair(error_text: str, language: str = "en") -> str:

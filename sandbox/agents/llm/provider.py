@@ -7,10 +7,12 @@ without importing each other.
 from __future__ import annotations
 
 import os
+import time
 import warnings
 from typing import Any
 
 _litellm: Any = None
+litellm_import_s: float | None = None  # how long the one import took
 
 
 # litellm's acompletion builds its coroutine in a worker thread; a call
@@ -27,13 +29,15 @@ def silence_orphaned_calls() -> None:
 
 def litellm_module() -> Any:
     """Import litellm once, quietly and offline (local price map, no debug banner)."""
-    global _litellm
+    global _litellm, litellm_import_s
     silence_orphaned_calls()
     if _litellm is None:
         os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
         os.environ.setdefault("LITELLM_LOG", "ERROR")
+        started = time.perf_counter()
         import litellm
 
         litellm.suppress_debug_info = True
         _litellm = litellm
+        litellm_import_s = time.perf_counter() - started
     return _litellm

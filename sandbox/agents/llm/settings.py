@@ -31,6 +31,10 @@ class LLMSettings(BaseModel):
     max_tokens: int | None = Field(None, ge=16, le=32768)
     timeout_s: float = Field(60.0, gt=0, le=3600, description="per HTTP attempt")
     structured: Structured = Field("auto", description="how the answer schema is enforced")
+    context_window: int | None = Field(
+        None, ge=512, le=10_000_000, description="the model's window in tokens (else looked up)"
+    )
+    cache: bool = Field(True, description="ask the provider to cache prompt prefixes")
     retry_attempts: int = Field(4, ge=1, le=10)
     retry_max_wait_s: float = Field(20.0, gt=0, le=600)
     retry_total_s: float = Field(120.0, gt=0, le=3600)

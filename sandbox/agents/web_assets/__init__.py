@@ -1,1 +1,1 @@
-"""The browser seat's page template (see sandbox/agents/web.py)."""
+"""The web seat's jinja2 templates (templates/) and static files (static/)."""

@@ -1,0 +1,156 @@
+"""The page's own words (buttons, headings) in English and Chinese, and the
+plain-words form of answer values ("Seat 9", "nobody").
+
+Game history is not worded here: the referee's sentences come from the
+variant's describer (the one ``sandbox view`` uses), passed in as ``describe``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+UI: Mapping[str, Mapping[str, str]] = {
+    "en": {
+        "seat": "Seat {n}",
+        "your_seat": "Seat {n}",
+        "your_turn": "Your turn",
+        "waiting": "Waiting for the other seats…",
+        "left": "You left the game; the referee plays your fallbacks.",
+        "handed_back": "This seat was handed back to an AI player.",
+        "ended": "The game is over",
+        "reconnecting": "Connection lost — reconnecting…",
+        "send": "Send answer",
+        "confirm": "Confirm",
+        "change": "Change",
+        "confirm_intro": "Your answer cannot be taken back:",
+        "leave": "Leave game",
+        "leave_confirm": "Leave the game? The referee will play your remaining decisions.",
+        "rules": "Rules",
+        "close": "Close",
+        "card": "Your card",
+        "now": "Now",
+        "history": "History",
+        "nothing_yet": "Nothing has happened yet.",
+        "new_items": "New since your last turn",
+        "said": "said",
+        "said_nothing": "(said nothing)",
+        "you": "You",
+        "referee": "Referee",
+        "nobody": "nobody",
+        "none_option": "Nobody / abstain",
+        "yes": "yes",
+        "no": "no",
+        "day_phase": "Day {day} · {phase}",
+        "setup": "Before the game",
+        "rule": "rule {rule}",
+        "chars": "at most {n} characters",
+        "choose_up_to": "choose up to {n}",
+        "choose": "choose…",
+        "time_left": "Time left",
+        "your_answer": "Your {decision}: {values}",
+        "fallback": "(the referee's fallback: {reason})",
+        "outcome": "Outcome",
+        "role": "Role",
+        "result": "Result",
+        "whole_game": "The whole game as your seat saw it",
+        "server_gone": "The game has finished and its server has closed.",
+        "watching": "Watching {who}",
+        "referee_view": "the referee's view",
+        "host_panel": "Host panel",
+        "controller": "Played by",
+        "take_over": "Hand to a person",
+        "hand_back": "Hand back to AI",
+        "link": "Seat link",
+        "watch_seat": "Spectator link",
+        "watch_referee": "Referee spectator link",
+        "start": "Start the game",
+        "host_ready": "Hand seats to people, then start the game.",
+        "host_playing": "The game is under way.",
+        "host_ended": "The game is over.",
+    },
+    "zh": {
+        "seat": "{n}号",
+        "your_seat": "{n}号座位",
+        "your_turn": "轮到你了",
+        "waiting": "等待其他玩家…",
+        "left": "你已离开游戏；之后的决定由裁判按规则代为处理。",
+        "handed_back": "这个座位已交还给 AI 玩家。",
+        "ended": "游戏结束",
+        "reconnecting": "连接中断，正在重新连接…",
+        "send": "提交",
+        "confirm": "确认",
+        "change": "修改",
+        "confirm_intro": "提交后不能撤回：",
+        "leave": "离开游戏",
+        "leave_confirm": "确定离开吗？之后的决定由裁判代为处理。",
+        "rules": "规则",
+        "close": "关闭",
+        "card": "你的身份",
+        "now": "当前",
+        "history": "经过",
+        "nothing_yet": "还没有发生任何事。",
+        "new_items": "上次行动后的新消息",
+        "said": "发言",
+        "said_nothing": "（没有说话）",
+        "you": "你",
+        "referee": "裁判",
+        "nobody": "无人",
+        "none_option": "不选 / 弃权",
+        "yes": "是",
+        "no": "否",
+        "day_phase": "第{day}天 · {phase}",
+        "setup": "开局",
+        "rule": "规则 {rule}",
+        "chars": "最多 {n} 个字",
+        "choose_up_to": "最多选 {n} 个",
+        "choose": "请选择…",
+        "time_left": "剩余时间",
+        "your_answer": "你的{decision}：{values}",
+        "fallback": "（裁判的默认处理：{reason}）",
+        "outcome": "结果",
+        "role": "身份",
+        "result": "胜负",
+        "whole_game": "你的座位看到的整局经过",
+        "server_gone": "游戏已结束，服务器已关闭。",
+        "watching": "观看：{who}",
+        "referee_view": "裁判视角",
+        "host_panel": "主持面板",
+        "controller": "操控者",
+        "take_over": "交给真人",
+        "hand_back": "交还 AI",
+        "link": "座位链接",
+        "watch_seat": "观战链接",
+        "watch_referee": "裁判视角观战链接",
+        "start": "开始游戏",
+        "host_ready": "先把座位交给真人，再开始游戏。",
+        "host_playing": "游戏进行中。",
+        "host_ended": "游戏已结束。",
+    },
+}
+
+def ui(language: str) -> Mapping[str, str]:
+    return UI.get(language, UI["en"])
+
+
+def label(key: object) -> str:
+    """A field or phase name as words: ``kill_opinion`` → ``kill opinion``."""
+    return str(key).replace("_", " ")
+
+
+def value_words(value: Any, t: Mapping[str, str]) -> str:
+    """An answer value as a person says it: seats by name, none as nobody."""
+    if value is None:
+        return t["nobody"]
+    if isinstance(value, bool):
+        return t["yes"] if value else t["no"]
+    if isinstance(value, int):
+        return t["seat"].format(n=value)
+    if isinstance(value, list | tuple):
+        return ", ".join(value_words(v, t) for v in value) or t["nobody"]
+    return str(value)
+
+
+def option_words(option: Any, t: Mapping[str, str]) -> str:
+    """A choice as the button says it (None is the explicit abstain option)."""
+    return t["none_option"] if option is None else value_words(option, t)

@@ -1,0 +1,138 @@
+"use strict";
+// The seat page and the spectator page: swap in the fragments the server
+// rendered, run the countdown, ask for a confirmation before an answer is sent.
+(function () {
+  const t = Live.t;
+  const mode = Live.boot.mode;
+  const $ = function (id) { return document.getElementById(id); };
+  let shown = {};
+  let deadline = null;
+  let over = false;
+
+  function setStatus(state) {
+    const status = $("status");
+    status.textContent = state.status_text || t[state.status] || "";
+    status.className = state.status || "";
+  }
+
+  function apply(state) {
+    if (state.view_html !== shown.view_html) {
+      $("view").innerHTML = state.view_html || "";
+      markNew();
+    }
+    if (mode === "seat" && state.request_id !== shown.request_id) {
+      $("form").innerHTML = state.form_html || "";
+      $("error").textContent = state.error || "";
+      bindForm();
+    }
+    if (state.end_html !== shown.end_html) { $("end").innerHTML = state.end_html || ""; }
+    if (state.rules !== shown.rules) { $("rules-text").textContent = state.rules || ""; }
+    if (state.title) { $("title").textContent = state.title; document.title = state.title; }
+    deadline = (state.remaining_s === null || state.remaining_s === undefined)
+      ? null : Date.now() + state.remaining_s * 1000;
+    tick();
+    over = state.status === "ended";
+    document.body.classList.toggle("ended", over);
+    setStatus(state);
+    shown = state;
+  }
+
+  function markNew() {
+    const link = $("jump-new");
+    if (!link) { return; }
+    const first = document.querySelector("#view li.new");
+    link.hidden = !first;
+    link.onclick = function (event) {
+      event.preventDefault();
+      if (first) { first.scrollIntoView({block: "center"}); }
+    };
+  }
+
+  function tick() {
+    const box = $("countdown");
+    if (deadline === null || over) { box.hidden = true; return; }
+    const left = Math.max(0, Math.ceil((deadline - Date.now()) / 1000));
+    box.hidden = false;
+    $("countdown-s").textContent = Math.floor(left / 60) + ":" + String(left % 60).padStart(2, "0");
+    box.classList.toggle("urgent", left <= 10);
+  }
+  setInterval(tick, 250);
+
+  function collect(form) {
+    const answer = {};
+    const picked = [];
+    form.querySelectorAll("fieldset[data-field]").forEach(function (box) {
+      const name = box.dataset.field;
+      const kind = box.dataset.kind;
+      if (kind === "text") {
+        answer[name] = box.querySelector("textarea").value;
+      } else if (kind === "select") {
+        const select = box.querySelector("select");
+        if (select.value !== "") {
+          answer[name] = JSON.parse(select.value);
+          picked.push(select.options[select.selectedIndex].textContent);
+        }
+      } else if (kind === "multi") {
+        const boxes = Array.from(box.querySelectorAll("input:checked"));
+        answer[name] = boxes.map(function (b) { return JSON.parse(b.value); });
+        picked.push(boxes.map(function (b) { return b.dataset.words; }).join(", ") || t.nobody);
+      } else {
+        const radio = box.querySelector("input:checked");
+        if (radio) { answer[name] = JSON.parse(radio.value); picked.push(radio.dataset.words); }
+      }
+    });
+    return {answer: answer, picked: picked};
+  }
+
+  function bindForm() {
+    const form = $("decision");
+    if (!form) { return; }
+    const confirmBox = $("confirm");
+    let pending = null;
+    form.addEventListener("submit", function (event) {
+      event.preventDefault();
+      pending = collect(form);
+      if (pending.picked.length === 0) { send(form, pending.answer); return; }
+      $("confirm-what").textContent = pending.picked.join(" · ");
+      confirmBox.hidden = false;
+      $("send").hidden = true;
+      $("confirm-yes").focus();
+    });
+    $("confirm-yes").addEventListener("click", function () { send(form, pending.answer); });
+    $("confirm-no").addEventListener("click", function () {
+      confirmBox.hidden = true;
+      $("send").hidden = false;
+      const first = form.querySelector("input, select, textarea");
+      if (first) { first.focus(); }
+    });
+    const first = form.querySelector("input, select, textarea");
+    if (first) { first.focus({preventScroll: true}); }
+  }
+
+  async function send(form, answer) {
+    $("confirm").hidden = true;
+    $("send").hidden = false;
+    $("send").disabled = true;
+    const reply = await Live.post("/api/answer", {request: form.dataset.request, answer: answer});
+    $("send").disabled = false;
+    if (!reply.ok) { $("error").textContent = reply.data.error || "error"; }
+  }
+
+  function rulesShown(open) {
+    $("rules").hidden = !open;
+    $("rules-open").setAttribute("aria-expanded", String(open));
+    if (open) { $("rules-close").focus(); } else { $("rules-open").focus(); }
+  }
+  $("rules-open").addEventListener("click", function () { rulesShown($("rules").hidden); });
+  $("rules-close").addEventListener("click", function () { rulesShown(false); });
+  document.addEventListener("keydown", function (event) {
+    if (event.key === "Escape" && !$("rules").hidden) { rulesShown(false); }
+  });
+  const leave = $("leave");
+  if (leave) {
+    leave.addEventListener("click", function () {
+      if (window.confirm(t.leave_confirm)) { Live.post("/api/leave", {}); }
+    });
+  }
+  Live.connect(apply, function () { return over; });
+})();

@@ -1,0 +1,117 @@
+"""The context budget and the cache-friendly layout, on seeded games.
+
+- A prompt over its budget replaces its oldest history with the referee's
+  summary: the prompt then fits, the summary only repeats lines the seat's
+  own full record holds (so it can state nothing the seat may not know), and
+  the same view always gives the same summary.
+- Without a budget, a seat's record only grows: everything up to the cache
+  mark of one decision starts the seat's next prompt byte for byte.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from sandbox.agents.llm.prompting import (
+    SUMMARY_STEP,
+    RecordMemo,
+    RenderedPrompt,
+    estimate_tokens,
+    render_prompt,
+)
+from sandbox.core.game import Game
+from sandbox.core.requests import DecisionRequest
+from tests.prompts.harness import Captured, new_game, play
+
+SEEDS = {"four_factions": 5, "killer": 7}
+
+
+def captured_game(variant: str, seed: int) -> list[Captured]:
+    def every(game: Game, request: DecisionRequest) -> bool:
+        return True
+
+    return play(new_game(variant, seed), random.Random(seed), pick=every)
+
+
+def total(prompt: RenderedPrompt) -> str:
+    return "".join(m["content"] for m in prompt.messages)
+
+
+@pytest.fixture(scope="module", params=sorted(SEEDS))
+def variant(request: pytest.FixtureRequest) -> str:
+    return str(request.param)
+
+
+@pytest.fixture(scope="module")
+def decisions(variant: str) -> list[Captured]:
+    return captured_game(variant, SEEDS[variant])
+
+
+@pytest.mark.parametrize("language", ["en", "zh"])
+def test_late_prompts_over_budget_are_summarized_to_fit(
+    decisions: list[Captured], language: str
+) -> None:
+    late = decisions[-12:]
+    for c in late:
+        full = render_prompt(c.view, c.request, language=language)
+        budget = full.tokens * 2 // 3
+        fitted = render_prompt(c.view, c.request, language=language, budget_tokens=budget)
+        assert fitted.summarized > 0
+        assert fitted.summarized % SUMMARY_STEP == 0 or fitted.summarized == len(c.view.history)
+        assert fitted.tokens <= budget and estimate_tokens(total(fitted)) == fitted.tokens
+        assert fitted.messages[0] == full.messages[0]  # the cached system text is untouched
+        full_lines = set(full.messages[1]["content"].splitlines())
+        record = fitted.messages[1]["content"].splitlines()
+        extra = [line for line in record if line not in full_lines]
+        assert len(extra) <= 1, extra  # only the note saying the record was condensed
+        again = render_prompt(c.view, c.request, language=language, budget_tokens=budget)
+        assert again == fitted
+
+
+def test_prompts_within_budget_are_left_whole(decisions: list[Captured]) -> None:
+    for c in decisions[-5:]:
+        full = render_prompt(c.view, c.request)
+        assert render_prompt(c.view, c.request, budget_tokens=full.tokens) == full
+
+
+def test_a_tiny_budget_still_gives_a_prompt_with_the_question(decisions: list[Captured]) -> None:
+    c = decisions[-1]
+    fitted = render_prompt(c.view, c.request, budget_tokens=10)
+    assert fitted.summarized == len(c.view.history)
+    assert c.request.instruction.split()[0] in fitted.messages[1]["content"]
+
+
+def test_each_prompt_starts_with_the_seats_previous_record(decisions: list[Captured]) -> None:
+    """Append-only record: the previous prompt up to its cache mark is a prefix
+    of the next (what a provider's prefix cache reuses)."""
+    previous: dict[int, RenderedPrompt] = {}
+    checked = 0
+    for c in decisions:
+        prompt = render_prompt(c.view, c.request)
+        text = total(prompt)
+        before = previous.get(c.seat)
+        if before is not None:
+            stable = before.messages[0]["content"] + before.messages[1]["content"][
+                : before.cache_chars
+            ]
+            assert text.startswith(stable)
+            checked += 1
+        previous[c.seat] = prompt
+    assert checked > 20
+
+
+def test_a_seats_memo_renders_exactly_what_a_fresh_render_does(
+    decisions: list[Captured],
+) -> None:
+    """The seat's rendered record is extended, not redone: same text, in both
+    styles (the compact window jumps and restarts the memo)."""
+    memos: dict[tuple[int, str], RecordMemo] = {}
+    for c in decisions:
+        for style, window in (("full", None), ("compact", 6)):
+            memo = memos.setdefault((c.seat, style), RecordMemo())
+            kwargs = {"style": style, "history_items": window}
+            assert render_prompt(c.view, c.request, memo=memo, **kwargs) == render_prompt(
+                c.view, c.request, **kwargs
+            )

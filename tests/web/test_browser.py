@@ -1,0 +1,239 @@
+"""The pages in a real browser: Debian's chromium driven by Playwright.
+
+Plays a whole Killer game as one seat among bots through the page, answers
+illegally once, reloads mid-game, reads the end screen; takes a seat over and
+hands it back from the host panel; follows a spectator page; checks that a
+hostile speech stays text and that a wrong token gets 403. Screenshots of the
+main screens go to build/screenshots/.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import tomllib
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from sandbox.agents.web.run import WebRun, start_run
+from sandbox.config import parse_config
+from tests.web.helpers import SessionThread, other_token, quiet
+from tests.web.test_control import PanelGame, host_client
+
+ROOT = Path(__file__).resolve().parents[2]
+SHOTS = ROOT / "build" / "screenshots"
+CHROMIUM = "/usr/bin/chromium"
+ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+HOSTILE = "I am a civilian. <script>window.pwned = 1</script><b>bold</b>"
+STEP_MS = 15_000
+
+playwright_api = pytest.importorskip("playwright.sync_api")
+
+if not Path(CHROMIUM).exists():  # .ci/run installs it; under CI these tests never skip
+    if os.environ.get("CI"):
+        raise RuntimeError(f"{CHROMIUM} is missing and CI is set: the browser tests must run")
+    pytest.skip(f"{CHROMIUM} is not installed", allow_module_level=True)
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    with playwright_api.sync_playwright() as driver:
+        launched = driver.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        yield launched
+        launched.close()
+
+
+@pytest.fixture
+def page(browser: Any) -> Iterator[Any]:
+    context = browser.new_context(viewport={"width": 1100, "height": 900})
+    yield context.new_page()
+    context.close()
+
+
+def shot(page: Any, name: str) -> None:
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=True)
+
+
+def current_request(page: Any) -> str | None:
+    found: str | None = page.evaluate(
+        "() => { const f = document.querySelector('#decision'); return f && f.dataset.request; }"
+    )
+    return found
+
+
+def wait_turn_or_end(page: Any, after: str | None) -> str | None:
+    """The next open question's id (other than ``after``), or None at the end."""
+    page.wait_for_function(
+        """(after) => document.body.classList.contains('ended') ||
+             (document.querySelector('#decision') &&
+              document.querySelector('#decision').dataset.request !== after)""",
+        arg=after,
+        timeout=STEP_MS,
+    )
+    return None if page.evaluate("() => document.body.classList.contains('ended')") else (
+        current_request(page)
+    )
+
+
+def fill_and_send(page: Any, speech: str) -> None:
+    """Answer the open question like a person: a speech, the first seat offered."""
+    for box in page.query_selector_all("#decision fieldset"):
+        kind = box.get_attribute("data-kind")
+        if kind == "text":
+            box.query_selector("textarea").fill(speech)
+        elif kind == "choice":
+            box.query_selector("label.option").click()
+        elif kind == "select":
+            box.query_selector("select").select_option(index=1)
+    page.click("#send")
+    if page.is_visible("#confirm"):
+        page.click("#confirm-yes")
+
+
+def test_a_whole_killer_game_through_the_page(page: Any, tmp_path: Path) -> None:
+    web = start_run(WebRun(announce=quiet))
+    try:
+        raw = tomllib.loads((ROOT / "configs" / "killer_human_browser.toml").read_text())
+        raw["agent"][0]["port"] = 0
+        game = SessionThread(parse_config(raw), 5, tmp_path, web)
+        game.start()
+        url = _seat_url(web, 3)
+        assert page.goto(url).status == 200
+        request = wait_turn_or_end(page, None)
+        shot(page, "seat-question")
+        tried_illegal = reloaded = False
+        answered = 0
+        while request is not None:
+            has_choice = page.query_selector("#decision fieldset[data-kind=choice]") is not None
+            if has_choice and not tried_illegal:
+                page.click("#send")  # nothing chosen: the referee explains
+                page.wait_for_function("() => document.querySelector('#error').textContent !== ''")
+                assert "target" in page.text_content("#error")
+                shot(page, "seat-refused")
+                tried_illegal = True
+            if answered == 1 and not reloaded:
+                page.reload()  # mid-game: the same question comes back
+                assert wait_turn_or_end(page, None) == request
+                reloaded = True
+            fill_and_send(page, HOSTILE)
+            if page.is_visible("#confirm"):
+                shot(page, "seat-confirm")
+            answered += 1
+            request = wait_turn_or_end(page, request)
+        record = game.finish(60)
+        assert tried_illegal and reloaded and answered >= 2
+        page.wait_for_selector("#end table.results")
+        shot(page, "seat-end")
+        rows = page.query_selector_all("#end table.results tbody tr")
+        assert len(rows) == len(record.roles) == 12
+        for row in rows:
+            seat = int(row.get_attribute("data-seat"))
+            cells = [c.text_content() for c in row.query_selector_all("td")]
+            assert cells == [f"Seat {seat}", record.roles[seat], record.outcome.results[seat]]
+        # the hostile speech is text in the history, never markup
+        said = page.locator("#view blockquote.said", has_text="window.pwned").first
+        assert "<script>" in said.text_content()
+        assert page.evaluate("() => window.pwned === undefined")
+        assert page.evaluate("() => document.querySelectorAll('#view script, #view b').length") == 0
+        page.click("#whole-game-link")
+        assert page.is_visible("#whole-game")
+    finally:
+        web.stop()
+
+
+def test_take_over_hand_back_and_a_live_spectator(browser: Any, tmp_path: Path) -> None:
+    web = start_run(WebRun(host_panel=True, announce=quiet))
+    context = browser.new_context(viewport={"width": 1100, "height": 900})
+    try:
+        game = PanelGame(web, tmp_path)
+        game.start()
+        game.ready(host_client(web))
+        panel = context.new_page()
+        panel.goto(web.hub().url(next(a for a in web.hub().audiences() if a.kind == "host")))
+        row4 = panel.locator("#seats tr[data-seat='4']")
+        row4.get_by_role("button", name="Hand to a person").click()
+        person_url = row4.locator("a").get_attribute("href", timeout=STEP_MS)
+        row6 = panel.locator("#seats tr[data-seat='6']")
+        row6.get_by_role("button", name="Spectator link").click()
+        watch_url = panel.locator("#links a").first.get_attribute("href", timeout=STEP_MS)
+        shot(panel, "host-panel")
+
+        person = context.new_page()
+        person.goto(person_url)
+        spectator = context.new_page()
+        spectator.goto(watch_url)
+        spectator.wait_for_selector("#view section.card")
+        before = spectator.text_content("#view")
+        panel.get_by_role("button", name="Start the game").click()
+
+        first = wait_turn_or_end(person, None)
+        assert first is not None
+        assert "Seat 4" in person.text_content("#title")
+        fill_and_send(person, "Seat 4 speaking, now played by a person.")
+        second = wait_turn_or_end(person, first)
+        assert second is not None
+        row4.get_by_role("button", name="Hand back to AI").click()
+        person.wait_for_function("() => document.querySelector('#status.handed_back') !== null")
+        shot(person, "seat-handed-back")
+        spectator.wait_for_function(
+            "(old) => document.querySelector('#view').textContent !== old",
+            arg=before,
+            timeout=STEP_MS,
+        )
+        shot(spectator, "spectator")
+        game.join(30)
+        assert not game.is_alive()
+    finally:
+        context.close()
+        web.stop()
+
+
+def test_wrong_token_is_403_and_the_phone_layout(browser: Any) -> None:
+    web = start_run(WebRun(announce=quiet))
+    try:
+        from sandbox.agents.web.seat import HumanBrowserAgent
+
+        seat = HumanBrowserAgent(7, web.hub())
+        phone = browser.new_context(viewport={"width": 390, "height": 844})
+        page = phone.new_page()
+        bad = seat.url.replace(seat.token, other_token(seat.token))
+        assert page.goto(bad).status == 403
+        assert page.goto(seat.url).status == 200
+        page.wait_for_function("() => document.querySelector('#status').textContent.length > 0")
+        width = page.evaluate("() => document.documentElement.scrollWidth")
+        assert width <= 390  # nothing sticks out sideways on a phone
+        page.click("#rules-open")
+        assert page.is_visible("#rules")
+        page.keyboard.press("Escape")
+        assert not page.is_visible("#rules")
+        shot(page, "seat-phone")
+        phone.close()
+    finally:
+        web.stop()
+
+
+def _seat_url(web: WebRun, seat: int) -> str:
+    import time
+
+    deadline = time.monotonic() + 10
+    while seat not in web._seat_pages:
+        assert time.monotonic() < deadline
+        time.sleep(0.01)
+    return web.hub().url(web._seat_pages[seat])
+
+
+def test_chromium_is_debians() -> None:
+    assert shutil.which("chromium") == CHROMIUM

@@ -1,0 +1,162 @@
+"""The host panel: hand an AI seat to a person mid-game and back, spectators;
+every switch is a control line in the transcript."""
+
+from __future__ import annotations
+
+import json
+import re
+import threading
+from pathlib import Path
+
+from sandbox.agents.web.run import WebRun, start_run
+from sandbox.config import parse_config
+from sandbox.core.events import DecisionMade
+from sandbox.session import LiveHooks, play_game
+from sandbox.transcript import Transcript, load
+from tests.web.helpers import Client, first_legal, quiet
+
+
+def all_ai_killer() -> dict[str, object]:
+    return {"variant": "killer", "rules": {"players": 11}, "default_agent": {"kind": "baseline"}}
+
+
+class PanelGame(threading.Thread):
+    """A session game with the host panel; it waits for the panel's Start."""
+
+    def __init__(self, web: WebRun, out: Path) -> None:
+        super().__init__(daemon=True)
+        self.web, self.out = web, out
+        self.path: Path | None = None
+
+    def run(self) -> None:
+        hooks = self.web.hooks(LiveHooks())
+        self.path = play_game(parse_config(all_ai_killer()), 7, self.out, hooks=hooks).path
+
+    def ready(self, host: Client) -> list[dict[str, object]]:
+        """The panel's seat rows once the game is set up (and waiting for Start)."""
+        state = host.wait_for(lambda s: s["status"] == "ready" and bool(s["seats"]))
+        rows: list[dict[str, object]] = state["seats"]
+        return rows
+
+
+def host_client(web: WebRun) -> Client:
+    panel = web.panel()
+    audience = next(a for a in web.hub().audiences() if a.host is panel)
+    return Client(web.hub(), audience)
+
+
+def post(client: Client, path: str, body: dict[str, object]) -> tuple[int, dict[str, object]]:
+    status, text = client.request("POST", path, body)
+    reply: dict[str, object] = json.loads(text)
+    return status, reply
+
+
+def test_take_over_and_hand_back_mid_game(tmp_path: Path) -> None:
+    web = start_run(WebRun(host_panel=True, announce=quiet))
+    try:
+        game = PanelGame(web, tmp_path)
+        game.start()
+        host = host_client(web)
+        rows = game.ready(host)
+        assert [r["seat"] for r in rows] == list(range(1, 12))
+        assert all(r["controller"] == "baseline" and r["can_take"] for r in rows)
+        assert "role" not in json.dumps(rows)  # the panel lists controllers, never roles
+
+        status, reply = post(host, "/api/host/take", {"seat": 4})
+        assert status == 200
+        person = Client.of_url(str(reply["url"]))
+        assert post(host, "/api/host/watch", {"target": "referee"})[0] == 400  # a person plays
+        status, watch = post(host, "/api/host/watch", {"target": "6"})
+        spectator = Client.of_url(str(watch["url"]))
+        before = spectator.state()["version"]
+        assert post(host, "/api/host/start", {})[0] == 200
+
+        answered = []
+        for _ in range(2):
+            state = person.my_turn(other_than=answered[-1] if answered else None)
+            answered.append(state["request_id"])
+            seen = {int(s) for s in re.findall(r'data-seq="(\d+)"', state["view_html"])}
+            assert "seat 4" in state["view_html"].lower()
+            assert person.answer(state["request_id"], first_legal(state["form_html"]))[0] == 200
+        assert seen  # the person saw the seat's history so far
+        waiting = person.my_turn(other_than=answered[-1])  # a question left open...
+        assert post(host, "/api/host/return", {"seat": 4})[0] == 200  # ...goes to the AI
+        person.wait_for(lambda s: s["status"] == "handed_back")
+        game.join(30)
+        assert not game.is_alive() and game.path is not None
+        assert spectator.state()["version"] > before  # the spectator page followed the game
+    finally:
+        web.stop()
+
+    transcript = load(game.path)
+    controls = transcript.controls
+    assert [(c["seat"], c["from"]["kind"], c["to"]["kind"]) for c in controls] == [
+        (4, "baseline", "human"),
+        (4, "human", "baseline"),
+    ]
+    mine = [e for e in transcript.events if isinstance(e, DecisionMade) and e.seat == 4]
+    by_person = [d for d in mine if controls[0]["seq"] <= _seq(transcript, d) < controls[1]["seq"]]
+    assert [d.request_id for d in by_person] == answered  # exactly the person's answers
+    assert controls[1]["request_id"] == waiting["request_id"]  # the open one went to the AI
+    assert transcript.finished
+
+
+def _seq(transcript: Transcript, event: DecisionMade) -> int:
+    return transcript.events.index(event)
+
+
+def test_referee_spectators_when_nobody_plays_and_bad_requests(tmp_path: Path) -> None:
+    web = start_run(WebRun(host_panel=True, announce=quiet))
+    try:
+        game = PanelGame(web, tmp_path)
+        game.start()
+        host = host_client(web)
+        game.ready(host)
+        status, reply = post(host, "/api/host/watch", {"target": "referee"})
+        assert status == 200
+        referee = Client.of_url(str(reply["url"]))
+        assert post(host, "/api/host/take", {"seat": 99})[0] == 400
+        assert post(host, "/api/host/take", {"seat": "4"})[0] == 400
+        assert post(host, "/api/host/return", {"seat": 4})[0] == 400  # no person there
+        assert post(host, "/api/host/watch", {"target": "x"})[0] == 400
+        assert referee.request("POST", "/api/answer", {"request": "r", "answer": {}})[0] == 403
+        post(host, "/api/host/start", {})
+        game.join(30)
+        end = referee.wait_for(lambda s: s["status"] == "ended")
+        assert "killer" in end["end_html"] and "Killer with 11 players" in end["view_html"]
+    finally:
+        web.stop()
+
+
+def test_a_configured_person_is_handed_to_the_bot(tmp_path: Path) -> None:
+    web = start_run(WebRun(host_panel=True, announce=quiet))
+    raw = {
+        **all_ai_killer(),
+        "agent": [{"kind": "human", "seats": [3], "interface": "browser"}],
+    }
+    result: list[Path] = []
+    game = threading.Thread(
+        target=lambda: result.append(
+            play_game(parse_config(raw), 7, tmp_path, hooks=web.hooks(LiveHooks())).path
+        ),
+        daemon=True,
+    )
+    try:
+        game.start()
+        host = host_client(web)
+        rows = host.wait_for(lambda s: s["status"] == "ready" and bool(s["seats"]))["seats"]
+        assert rows[2]["controller"] == "human (browser)" and rows[2]["can_return"]
+        assert post(host, "/api/host/return", {"seat": 3, "to": "nobody"})[0] == 400
+        assert post(host, "/api/host/start", {})[0] == 200
+        person = Client.of_url(str(rows[2]["url"]))
+        person.my_turn()
+        assert post(host, "/api/host/return", {"seat": 3})[0] == 200
+        game.join(30)
+        assert not game.is_alive()
+    finally:
+        web.stop()
+    transcript = load(result[0])
+    (control,) = transcript.controls
+    assert (control["from"]["kind"], control["to"]["kind"]) == ("human", "baseline")
+    mine = [e for e in transcript.events if isinstance(e, DecisionMade) and e.seat == 3]
+    assert mine and not any(d.fallback for d in mine)  # the bot answered every one

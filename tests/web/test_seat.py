@@ -1,0 +1,275 @@
+"""The browser seat in real games: the form, refusals, leaving, time limits,
+the history in words, the end screen."""
+
+from __future__ import annotations
+
+import asyncio
+import re
+import tomllib
+from pathlib import Path
+
+import pytest
+
+from sandbox.agents.base import FALLBACK_QUIT, FALLBACK_TIMEOUT, Agent, DecisionContext
+from sandbox.agents.human import HumanTerminalAgent
+from sandbox.agents.human_seat import HumanAgent
+from sandbox.agents.simple import RandomAgent
+from sandbox.agents.web.pages import render_form, render_view
+from sandbox.agents.web.run import WebRun, start_run
+from sandbox.agents.web.seat import HumanBrowserAgent
+from sandbox.config import parse_config
+from sandbox.core.events import DecisionMade
+from sandbox.core.game import Game
+from sandbox.core.requests import Choice, DecisionRequest, MultiChoice, Text
+from sandbox.seating import build_agents
+from sandbox.transcript import load
+from tests.core.toy import Toy, ToyConfig
+from tests.web.helpers import (
+    Client,
+    GameThread,
+    SessionThread,
+    SpeechReader,
+    play_out,
+    read_form,
+)
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def toy_game(seat2: Agent, others: dict[int, Agent] | None = None) -> GameThread:
+    agents = others or {1: RandomAgent(11), 3: RandomAgent(13)}
+    return GameThread(Game.new(Toy(), ToyConfig(), 4), {**agents, 2: seat2})
+
+
+def decisions_of(game: Game, seat: int) -> list[DecisionMade]:
+    return [e for e in game.events if isinstance(e, DecisionMade) and e.seat == seat]
+
+
+def killer_file(**human: object) -> dict[str, object]:
+    return {
+        "variant": "killer",
+        "rules": {"players": 11},
+        "default_agent": {"kind": "baseline"},
+        "agent": [{"kind": "human", "seats": [3], "interface": "browser", **human}],
+    }
+
+
+def test_form_offers_exactly_the_legal_options_and_refusals_ask_again(
+    seat2: HumanBrowserAgent,
+) -> None:
+    thread = toy_game(seat2)
+    thread.start()
+    client = Client(seat2.hub, seat2.audience)
+    state = client.my_turn()
+    request = next(r for r in thread.game.pending() if r.seat == 2)
+    assert state["request_id"] == request.id
+    kind, options = read_form(state["form_html"]).fields["pick"]
+    pick = request.field("pick")
+    assert isinstance(pick, Choice)
+    assert kind == "choice" and options == list(pick.legal())
+
+    status, reply = client.answer(request.id, {"pick": 7})
+    assert status == 422 and not reply["ok"]
+    assert reply["error"].startswith("[T-1]") and "'pick'" in reply["error"]
+    again = client.state()
+    assert again["status"] == "your_turn" and again["request_id"] == request.id
+    assert again["error"] == reply["error"]  # a reload shows the referee's message too
+    assert client.answer("not-this-one", {"pick": 1})[0] == 409
+    assert client.request("POST", "/api/answer", "just a string")[0] == 400
+
+    assert client.answer(request.id, {"pick": 2}) == (200, {"ok": True})
+    play_out(client, thread)
+    thread.finish()
+    first = decisions_of(thread.game, 2)[0]
+    assert first.request_id == request.id and dict(first.payload) == {"pick": 2}
+
+
+def test_controls_name_seats_and_say_nobody() -> None:
+    request = DecisionRequest(
+        "r1", 2, "vote", "X-1", "Vote (null abstains).",
+        (
+            Choice("target", (1, 4, 9), "a seat, or null to abstain", nullable=True),
+            Choice("many", tuple(range(1, 31)), "many"),
+            MultiChoice("some", (4, 5, 6), "several", max_items=2),
+            Text("speech", "say", max_chars=300),
+        ),
+    )  # fmt: skip
+    markup = render_form(request, "en")
+    form = read_form(markup)
+    assert form.fields["target"] == ("choice", [1, 4, 9, None])
+    assert form.words["target"] == ["Seat 1", "Seat 4", "Seat 9", "Nobody / abstain"]
+    assert form.fields["many"][0] == "select" and form.fields["some"][0] == "multi"
+    assert form.limits == {"speech": 300}
+    shown = re.sub(r'value="[^"]*"', "", markup)  # values are JSON; people read the rest
+    assert "null" not in shown and "(or nobody, to abstain)" in shown
+    assert 'id="confirm"' in markup  # choices are confirmed before they are sent
+    chinese = render_form(request, "zh")
+    assert "9号" in chinese and "提交" in chinese
+
+
+def test_history_speaks_in_sentences_and_own_answers_in_words(web: WebRun) -> None:
+    loaded = parse_config(killer_file())
+    game = Game.new(loaded.variant, loaded.game_config, 3)
+    person = HumanBrowserAgent(3, web.hub())
+    others: dict[int, Agent] = {s: RandomAgent(100 + s) for s in game.seats if s != 3}
+    thread = GameThread(game, {**others, 3: person})
+    thread.start()
+    client = Client(web.hub(), person.audience)
+    first = client.my_turn()["view_html"]
+    play_out(client, thread)
+    thread.finish()
+    assert "Killer with 11 players" in first  # the referee's own sentence
+    final = render_view(game.view(3), "en")  # what the page would show next
+    for page in (first, final):
+        assert "killer.phase" not in page and "payload" not in page and "fallback: no" not in page
+    assert re.search(r"You vote (for seat \d+|to abstain|[a-z ]+)\.", final), final
+    shown = {int(s) for s in re.findall(r'data-seq="(\d+)"', final)}
+    visible = {seq for seq, _ in game.visible_events(3)}
+    assert shown and shown <= visible  # only its own view
+
+
+def test_leave_gives_quit_fallbacks_for_every_later_decision(web: WebRun) -> None:
+    game = Game.new(Toy(), ToyConfig(), 4)
+    seat2 = HumanBrowserAgent(2, web.hub())
+    thread = GameThread(game, {1: RandomAgent(1), 3: RandomAgent(3), 2: seat2})
+    thread.start()
+    client = Client(web.hub(), seat2.audience)
+    state = client.my_turn()
+    assert client.answer(state["request_id"], {"pick": 3})[0] == 200
+    client.wait_for(lambda s: s["request_id"] != state["request_id"])
+    assert client.request("POST", "/api/leave", {})[0] == 200
+    thread.finish()
+    mine = decisions_of(game, 2)
+    assert not mine[0].fallback
+    assert all(d.fallback_reason == FALLBACK_QUIT for d in mine[1:])
+
+
+def test_a_time_limit_falls_back_with_reason_timeout(web: WebRun) -> None:
+    seat2 = HumanBrowserAgent(2, web.hub(), decision_timeout_s=0.3)
+    game = Game.new(Toy(), ToyConfig(), 4)
+    request = next(r for r in game.pending() if r.seat == 2)
+    client = Client(web.hub(), seat2.audience)
+
+    async def ask() -> object:
+        task = asyncio.ensure_future(seat2.decide(DecisionContext.for_request(game, request)))
+        await asyncio.sleep(0.1)
+        shown = await asyncio.to_thread(client.state)
+        assert 0 < shown["remaining_s"] <= 0.3  # the page's countdown
+        return await task
+
+    answer = asyncio.run(ask())
+    assert getattr(answer, "fallback_reason", None) == FALLBACK_TIMEOUT
+    assert client.state()["remaining_s"] is None
+
+
+def test_game_file_time_limit_is_recorded_as_timeout(web: WebRun, tmp_path: Path) -> None:
+    start_run(web)
+    loaded = parse_config(killer_file(decision_timeout_s=0.2))
+    record = SessionThread(loaded, 5, tmp_path, web)
+    record.start()
+    done = record.finish(60)
+    assert set(done.stats.fallbacks[3]) == {FALLBACK_TIMEOUT}
+    header = load(done.path).header
+    assert header["agents"]["3"]["decision_timeout_s"] == 0.2
+
+
+def test_end_screen_shows_outcome_roles_results_and_the_whole_game(
+    web: WebRun, tmp_path: Path
+) -> None:
+    start_run(web)
+    raw = tomllib.loads((ROOT / "configs" / "killer_human_browser.toml").read_text())
+    raw["agent"][0]["port"] = 0  # 8765 may be taken on a shared machine
+    loaded = parse_config(raw)
+    thread = SessionThread(loaded, 5, tmp_path, web)
+    thread.start()
+    client = Client(web.hub(), wait_for_seat(web, 3))
+    play_out(client, thread)
+    record = thread.finish()
+    end = client.wait_for(lambda s: s["status"] == "ended")
+    assert record.outcome is not None and record.outcome.summary in end["end_html"]
+    for seat, role in record.roles.items():
+        result = record.outcome.results[seat]
+        assert f'data-seat="{seat}"><td>Seat {seat}</td><td>{role}</td><td>{result}</td>' in (
+            end["end_html"]
+        )
+    assert 'id="whole-game"' in end["end_html"] and end["form_html"] == ""
+    transcript = record.path.read_text()
+    assert web._seat_pages[3].token not in transcript  # the seat's key never reaches the file
+
+
+def wait_for_seat(web: WebRun, seat: int) -> str:
+    import time
+
+    deadline = time.monotonic() + 10
+    while seat not in web._seat_pages:
+        assert time.monotonic() < deadline, "the seat page never appeared"
+        time.sleep(0.01)
+    return web._seat_pages[seat].token
+
+
+def test_config_dispatch_and_one_address_per_series(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    run = start_run(WebRun())
+    try:
+        def seated(interface: str) -> object:
+            loaded = parse_config(
+                {
+                    "variant": "killer",
+                    "rules": {"players": 11},
+                    "agent": [{"kind": "human", "seats": [3], "interface": interface}],
+                }
+            )
+            agent = build_agents(loaded, {3: "civilian"}, 1)[3]
+            assert isinstance(agent, HumanAgent)
+            return agent._seat
+
+        terminal = seated("terminal")
+        assert isinstance(terminal, HumanTerminalAgent)
+        first = seated("browser")
+        second = seated("browser")  # the next game of a series
+        assert isinstance(first, HumanBrowserAgent) and isinstance(second, HumanBrowserAgent)
+        out = capsys.readouterr()
+        assert out.out == ""  # stdout stays clean for --json
+        assert out.err.splitlines() == [f"seat 3: open {first.url}"]
+        assert second.url == first.url
+    finally:
+        run.stop()
+
+
+def test_hostile_speech_is_text_under_its_speaker(web: WebRun) -> None:
+    from sandbox.agents.simple import ScriptedAgent
+
+    hostile = "<script>alert('seat')</script> & \"quoted\" <b>bold</b>"
+    seat2 = HumanBrowserAgent(2, web.hub())
+    others: dict[int, Agent] = {
+        1: ScriptedAgent([{"pick": 1}, {"speech": hostile}], "random", 1),
+        3: ScriptedAgent([{"pick": 3}], "random", 3),
+    }
+    thread = toy_game(seat2, others)
+    thread.start()
+    client = Client(web.hub(), seat2.audience)
+    first = client.my_turn()
+    client.answer(first["request_id"], {"pick": 2})
+    second = client.my_turn(other_than=first["request_id"])
+    for text in (second["view_html"], client.request("GET", "/")[1]):
+        assert "<script>alert" not in text and "<b>bold" not in text
+        assert SpeechReader.read(text) == [("Seat 1 says", hostile)]
+    seat2.leave()
+    thread.finish()
+
+
+def test_chinese_page_and_rules_in_the_seats_language(web: WebRun, tmp_path: Path) -> None:
+    start_run(web)
+    loaded = parse_config(killer_file(language="zh"))
+    thread = SessionThread(loaded, 5, tmp_path, web)
+    thread.start()
+    client = Client(web.hub(), wait_for_seat(web, 3))
+    state = client.my_turn()
+    page = client.request("GET", "/")[1]
+    assert '<html lang="zh">' in page and "离开游戏" in page
+    assert "3号" in state["title"] and "提交" in state["form_html"]
+    assert state["rules"] == loaded.variant.rules_text(loaded.game_config, "zh")
+    assert state["rules"] != loaded.variant.rules_text(loaded.game_config, "en")
+    client.request("POST", "/api/leave", {})
+    thread.finish()
