@@ -3,7 +3,9 @@ helpers that compare a Ray batch with the local backend's.
 
 "Byte-identical" is judged on every line of a transcript except what a wall
 clock writes: the header's ``started``, the outcome's ``ended`` and each call's
-``latency_ms`` (file names carry a timestamp too, so games are matched by seed).
+``latency_ms`` (file names carry a timestamp too, so games are matched by seed);
+and each call's ``cached_tokens``: what the provider's prefix cache held, which
+depends on the games the same server answered before (a worker's earlier games).
 """
 
 from __future__ import annotations
@@ -21,7 +23,11 @@ from sandbox.backends.ray_backend import RayBackend
 from sandbox.batch import BatchResult, GameResult, jobs_for, run_batch
 from sandbox.config import LoadedConfig, parse_config
 
-CLOCK_FIELDS = {"header": ("started",), "outcome": ("ended",), "call": ("latency_ms",)}
+CLOCK_FIELDS = {
+    "header": ("started",),
+    "outcome": ("ended",),
+    "call": ("latency_ms", "cached_tokens"),
+}
 
 
 @pytest.fixture(scope="module")
