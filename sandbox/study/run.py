@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from sandbox.backends.base import Backend
 from sandbox.batch import (
     BatchResult,
     GameJob,
@@ -152,8 +153,11 @@ class Budget:
         return None
 
 
-def run_study(study: Study, planned: Plan, on_result: OnResult) -> BatchResult:
-    """Play what the plan says; Ctrl-C starts no new game (see sandbox.batch)."""
+def run_study(
+    study: Study, planned: Plan, on_result: OnResult, backend: Backend | None = None
+) -> BatchResult:
+    """Play what the plan says; Ctrl-C starts no new game (see sandbox.batch).
+    ``backend``: play on it (e.g. Ray, docs/scale-out.md) instead of this machine."""
     study.out().mkdir(parents=True, exist_ok=True)
     budget = Budget(dict(study.file.provider_limits), study.file.cost_cap)
     budget.spent = spent_on(planned.done)
@@ -162,6 +166,10 @@ def run_study(study: Study, planned: Plan, on_result: OnResult) -> BatchResult:
         budget.record(result)
         on_result(result)
 
+    if backend is not None:  # the same limits and cost cap, applied by its driver
+        result = backend.run(planned.todo, record, budget.admit, budget.halt)
+        result.skipped = list(planned.done)
+        return result
     workers = worker_count(study.file.jobs)
     if uses_local_model(study.game) or any(
         isinstance(s, LLMSpec) and s.model.startswith(("local/", "local:"))

@@ -37,6 +37,7 @@ from sandbox.agents.llm.endpoints import Endpoint
 from sandbox.agents.llm.pool import Lease
 from sandbox.agents.llm.provider import litellm_module
 from sandbox.agents.llm.secrets import redact_text
+from sandbox.backends.gate import call_slot
 
 BACKOFF_MULTIPLIER_S = 0.5
 FALLBACK_KEY = "no-key"  # our own servers ignore the key, but the SDK wants one
@@ -217,7 +218,11 @@ class ModelClient:
     ) -> str:
         record = new_record(self.endpoint.model, messages, attempt, repair)
         calls.append(record)
-        async with model_semaphore(self.endpoint.model, self.concurrency):
+        # The process's own limit first, then the cluster-wide gate (no-op by default).
+        async with (
+            model_semaphore(self.endpoint.model, self.concurrency),
+            call_slot(self.endpoint.model),
+        ):
             started = time.perf_counter()
             try:
                 response = await self._send(messages, cache_split)
