@@ -18,9 +18,9 @@ from sandbox.backends.base import (
     BACKENDS,
     TRANSCRIPT_MODES,
     Backend,
-    BackendError,
     BackendOptions,
 )
+from sandbox.backends.errors import BackendError
 
 __all__ = ["BACKENDS", "TRANSCRIPT_MODES", "Backend", "BackendError", "BackendOptions",
            "backend_for", "backend_notes", "start_backend"]

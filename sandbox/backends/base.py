@@ -16,10 +16,6 @@ BACKENDS = ("local", "ray")
 TRANSCRIPT_MODES = ("send", "shared")
 
 
-class BackendError(ValueError):
-    """A backend that cannot be used as asked (shown as one error line, exit 2)."""
-
-
 class Backend(Protocol):
     """Plays jobs; ``on_result`` sees each result as its game finishes. Ctrl-C
     stops the batch with resumable transcripts (``BatchResult.interrupted``)."""

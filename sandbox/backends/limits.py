@@ -18,7 +18,7 @@ from collections import Counter, deque
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 
-from sandbox.backends.base import BackendError
+from sandbox.backends.errors import BackendError
 
 MINUTE_S = 60.0
 RECHECK_S = 1.0  # a caller held by the RPM budget looks again at least this often

@@ -46,7 +46,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from sandbox.backends.base import BackendError, BackendOptions
+from sandbox.backends.base import BackendOptions
+from sandbox.backends.errors import BackendError
 from sandbox.backends.gate import install_gate
 from sandbox.backends.limits import Limit, LimiterCore, key_for
 from sandbox.batch import Admit, BatchResult, GameJob, GameResult, Halt, one_line, play_one
