@@ -46,6 +46,13 @@ from sandbox.cli_errors import (
     bad_input_is_one_line,
     fail,
 )
+from sandbox.cli_options import (
+    AddressOption,
+    BackendOption,
+    LimitOption,
+    RpmOption,
+    TranscriptsOption,
+)
 from sandbox.config import (
     AgentSpec,
     HumanSpec,
@@ -387,22 +394,11 @@ def batch(
     ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="print one JSON object only")] = False,
     quiet: Annotated[bool, typer.Option(help="no progress bar")] = False,
-    backend: Annotated[
-        str, typer.Option(help="local (this machine) or ray (a Ray cluster)")
-    ] = "local",
-    address: Annotated[
-        str | None, typer.Option(help="ray: auto or ray://host:port (default: start Ray here)")
-    ] = None,
-    transcripts: Annotated[
-        str, typer.Option(help="ray: send (back to this machine) or shared (--out seen by all)")
-    ] = "send",
-    limit: Annotated[
-        list[str] | None,
-        typer.Option(help="ray: KEY=N calls in flight cluster-wide (KEY: provider or model)"),
-    ] = None,
-    rpm: Annotated[
-        list[str] | None, typer.Option(help="ray: KEY=N requests per minute cluster-wide")
-    ] = None,
+    backend: BackendOption = "local",
+    address: AddressOption = None,
+    transcripts: TranscriptsOption = "send",
+    limit: LimitOption = None,
+    rpm: RpmOption = None,
     max_cost: Annotated[
         float | None, typer.Option(min=0, help="ray: start no game once this many USD are spent")
     ] = None,

@@ -25,6 +25,13 @@ from rich.table import Table
 
 from sandbox.analysis.load import Loaded, RawGame, load_games
 from sandbox.batch import BatchResult, GameResult
+from sandbox.cli_options import (
+    AddressOption,
+    BackendOption,
+    LimitOption,
+    RpmOption,
+    TranscriptsOption,
+)
 
 BOOTSTRAP_SEED = 20240601
 
@@ -45,22 +52,11 @@ def study_cmd(
     jobs: Annotated[
         int | None, typer.Option(min=0, help="worker processes (default: the file's 'jobs')")
     ] = None,
-    backend: Annotated[
-        str, typer.Option(help="local (this machine) or ray (a Ray cluster)")
-    ] = "local",
-    address: Annotated[
-        str | None, typer.Option(help="ray: auto or ray://host:port (default: start Ray here)")
-    ] = None,
-    transcripts: Annotated[
-        str, typer.Option(help="ray: send (back to this machine) or shared (out seen by all)")
-    ] = "send",
-    limit: Annotated[
-        list[str] | None,
-        typer.Option(help="ray: KEY=N calls in flight cluster-wide (KEY: provider or model)"),
-    ] = None,
-    rpm: Annotated[
-        list[str] | None, typer.Option(help="ray: KEY=N requests per minute cluster-wide")
-    ] = None,
+    backend: BackendOption = "local",
+    address: AddressOption = None,
+    transcripts: TranscriptsOption = "send",
+    limit: LimitOption = None,
+    rpm: RpmOption = None,
 ) -> None:
     """Play a model-vs-model study (resumable), then print ratings, win rates and metrics."""
     from sandbox.backends import BackendError, backend_notes, start_backend
