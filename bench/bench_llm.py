@@ -45,6 +45,7 @@ from sandbox.agents.llm import provider
 from sandbox.agents.llm.endpoints import ROUTE_ENV
 from sandbox.config import AgentSpec, LoadedConfig, load_config
 from sandbox.core.game import Game
+from sandbox.fake_llm.server import common_prefix
 from sandbox.runner import Runner
 from sandbox.seating import build_agents
 from sandbox.transcript import TranscriptWriter
@@ -232,18 +233,6 @@ def seat_reuse(records: list[dict[str, Any]]) -> tuple[int, int, int]:
         cached += int(call.get("cached_tokens") or 0)
         earlier.setdefault(call["seat"], []).append(text)
     return own, tokens, cached
-
-
-def common_prefix(a: str, b: str) -> int:
-    """How many leading characters ``a`` and ``b`` share."""
-    low, high = 0, min(len(a), len(b))
-    while low < high:
-        middle = (low + high + 1) // 2
-        if a[:middle] == b[:middle]:
-            low = middle
-        else:
-            high = middle - 1
-    return low
 
 
 def main() -> None:
