@@ -12,7 +12,7 @@ from typing import Any
 from sandbox.analysis.intervals import wilson
 from sandbox.analysis.load import Loaded, RawGame
 from sandbox.analysis.metrics import metrics_summary
-from sandbox.analysis.persuasion import persuasion_summary
+from sandbox.analysis.persuasion import persuasion_summary, speech_persuasion_summary
 from sandbox.analysis.ratings import matches_of, pairwise, rate
 from sandbox.analysis.tables import belief_rows, call_rows, game_name, seat_rows
 
@@ -135,6 +135,7 @@ def calibration(games: Sequence[RawGame], bins: int = 10) -> dict[str, Any] | No
             "guesses": len(subset),
             "accuracy": round(sum(right) / len(subset), 4),
             "brier": round(statistics.fmean(r["brier"] for r in subset), 4),
+            "log_loss": round(statistics.fmean(r["log_loss"] for r in subset), 4),
             "ece": round(expected_calibration_error([r["p_said"] for r in subset], right, bins), 4),
         }
 
@@ -183,4 +184,5 @@ def summarise_games(loaded: Loaded, seed: int = 20240601, samples: int = 0) -> d
         "metrics": metrics_summary(rated, seed),
         "beliefs": calibration(rated),
         "persuasion": persuasion_summary(rated, seed),
+        "speech_persuasion": speech_persuasion_summary(rated, seed),
     }
