@@ -121,7 +121,7 @@ def normalised(distribution: Mapping[str, float]) -> dict[str, float] | None:
     """The distribution divided by its sum when the sum is 1 within
     SUM_TOLERANCE; None when it is not (or is all zeros)."""
     total = sum(distribution.values())
-    if total <= 0 or abs(total - 1.0) > SUM_TOLERANCE:
+    if total <= 0 or abs(total - 1.0) > SUM_TOLERANCE + 1e-9:  # 1e-9: float rounding
         return None
     return {label: round(p / total, 6) for label, p in distribution.items()}
 
