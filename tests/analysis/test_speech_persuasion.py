@@ -4,6 +4,7 @@ answers are worked out here by hand (docs/studies.md, "Belief probes" and
 
 from __future__ import annotations
 
+import base64
 import csv
 import math
 from pathlib import Path
@@ -12,10 +13,11 @@ from typing import Any
 import pytest
 
 from sandbox.analysis.export import export
-from sandbox.analysis.load import read_raw
+from sandbox.analysis.load import load_games, read_raw
 from sandbox.analysis.persuasion import speech_persuasion_summary
-from sandbox.analysis.summary import calibration
+from sandbox.analysis.summary import calibration, summarise_games
 from sandbox.analysis.tables import belief_rows, speech_persuasion_rows
+from sandbox.report.page import write_report
 from tests.analysis.builders import KILLER_RESULTS, KILLER_ROLES, KILLER_WHO, write_transcript
 
 # Seats 1, 2 killers (contestant K); 3, 4 police and 5, 6 civilians (contestant P).
@@ -169,3 +171,22 @@ def test_export_writes_the_persuasion_table(game: Any, tmp_path: Path) -> None:
     with (tmp_path / "out" / "beliefs.csv").open(encoding="utf-8") as handle:
         beliefs = list(csv.DictReader(handle))
     assert {"probe", "seq", "log_loss", "distribution"} <= set(beliefs[0])
+
+
+def test_the_report_shows_calibration_and_persuasion_per_speech(tmp_path: Path) -> None:
+    pytest.importorskip("matplotlib")
+    folder = tmp_path / "games"
+    folder.mkdir()
+    write_transcript(folder / "g.jsonl", "killer", KILLER_ROLES, KILLER_WHO, EVENTS,
+                     KILLER_RESULTS, calls=CALLS)
+    summary = summarise_games(load_games([folder]))
+    out = tmp_path / "report.html"
+    write_report(summary, out, "probes")
+    page = out.read_text(encoding="utf-8")
+    table = page.split('id="speech-persuasion"', 1)[1].split("</table>", 1)[0]
+    assert "<td>P</td><td>+0.225</td>" in table and "<td>K</td><td>-0.150</td>" in table
+    assert 'id="calibration"' in page
+    chart = page.split('id="chart-speech-persuasion"', 1)[1].split('src="', 1)[1].split('"', 1)[0]
+    assert base64.b64decode(chart.removeprefix("data:image/png;base64,")).startswith(b"\x89PNG")
+    markdown = out.with_suffix(".md").read_text(encoding="utf-8")
+    assert "## Persuasion per speech" in markdown and "| P | +0.225 |" in markdown
