@@ -165,3 +165,22 @@ def test_resume_asks_exactly_the_probes_still_owed(
     assert invoke("replay", str(path)).exit_code == 0
     assert lines[: len(cut)] == cut  # appended to, never rewritten
     assert lines[-1]["type"] == "outcome"
+
+
+def test_a_fork_copies_earlier_probes_and_asks_those_owed_at_its_point(
+    played: Path, tmp_path: Path
+) -> None:
+    at = sorted(asked(lines_of(played)))[3]  # right after a speech step: a step boundary
+    result = invoke("fork", str(played), "--at", str(at), "--out", str(tmp_path))
+    assert result.exit_code == 0, result.stderr + result.stdout
+    (forked,) = tmp_path.glob("*.jsonl")
+    lines = lines_of(forked)
+    source = asked(lines_of(played))
+    got = asked(lines)
+    assert {seq: seats for seq, seats in got.items() if seq < at} == {
+        seq: seats for seq, seats in source.items() if seq < at
+    }
+    assert {seq: sorted(seats) for seq, seats in got.items()} == {
+        seq: sorted(seats) for seq, seats in owed_probes(lines).items()
+    }
+    assert invoke("replay", str(forked)).exit_code == 0
