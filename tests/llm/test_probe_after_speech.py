@@ -129,6 +129,14 @@ def test_the_game_replays_and_its_counters_include_the_probe_calls(played: Path)
     assert lines[-1]["stats"]["calls"] == len(calls) > len(probe_lines(lines))
 
 
+def events_of(lines: list[dict[str, Any]]) -> list[tuple[str, Any]]:
+    return [(x["kind"], x["data"]) for x in lines if x["type"] == "event"]
+
+
+def beliefs_of(lines: list[dict[str, Any]]) -> dict[tuple[int, int], Any]:
+    return {(int(c["seq"]), int(c["seat"])): c["beliefs"] for c in probe_lines(lines)}
+
+
 def cut_files(played: Path, tmp: Path) -> dict[str, Path]:
     """Copies of the finished game cut (a) after the first probe line of the
     third probed position, (b) right after that position's speech step, before
@@ -164,7 +172,11 @@ def test_resume_asks_exactly_the_probes_still_owed(
     }
     assert invoke("replay", str(path)).exit_code == 0
     assert lines[: len(cut)] == cut  # appended to, never rewritten
-    assert lines[-1]["type"] == "outcome"
+    # The fake answers a function of the prompt, so the resumed game is the
+    # uncut one: the same events, and the same beliefs at every position.
+    original = lines_of(played)
+    assert events_of(lines) == events_of(original)
+    assert beliefs_of(lines) == beliefs_of(original)
 
 
 def test_a_fork_copies_earlier_probes_and_asks_those_owed_at_its_point(
@@ -184,3 +196,17 @@ def test_a_fork_copies_earlier_probes_and_asks_those_owed_at_its_point(
         seq: sorted(seats) for seq, seats in owed_probes(lines).items()
     }
     assert invoke("replay", str(forked)).exit_code == 0
+
+
+def test_the_probes_never_change_the_game(played: Path, tmp_path: Path) -> None:
+    """The same game file without the setting: the same events, line for line
+    (the fake answers a function of the prompt, and decisions' prompts do not
+    change), and no probe line."""
+    config = tmp_path / "game.toml"
+    text = GAME.format(out=tmp_path / "out").replace("probe_after_speech = true\n", "")
+    config.write_text(text, encoding="utf-8")
+    result = invoke("run", str(config), "--json")
+    assert result.exit_code == 0, result.stderr
+    plain = lines_of(Path(json.loads(result.stdout)["transcript"]))
+    assert not probe_lines(plain)
+    assert events_of(plain) == events_of(lines_of(played))
