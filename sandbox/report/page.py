@@ -174,6 +174,17 @@ def _charts(summary: Mapping[str, Any]) -> dict[str, str]:
             [None] * len(names),
             "US$ per game",
         )
+    by_day = (summary.get("beliefs") or {}).get("by_day") or {}
+    if by_day:
+        days = list(by_day)
+        charts["belief-accuracy"] = interval_bars(
+            "belief accuracy by day (most likely side right)",
+            [f"day {d}" for d in days],
+            [by_day[d]["accuracy"] for d in days],
+            [by_day[d].get("accuracy_ci95") for d in days],
+            "share right (95% cluster bootstrap)",
+            percent=True,
+        )
     speech = (summary.get("speech_persuasion") or {}).get("by_contestant") or {}
     if speech:
         names = list(speech)
@@ -240,7 +251,9 @@ def render_html(summary: Mapping[str, Any], title: str) -> str:
         _html_table("metrics", metric_head, metrics),
         metric_imgs,
         _persuasion_html(summary),
-        _beliefs_html(summary),
+        _calibration_html(summary),
+        img("belief-accuracy", "belief accuracy by day"),
+        _speech_persuasion_html(summary),
         img("speech-persuasion", "persuasion per speech by speaker"),
         "<h2>Cost and reliability</h2>",
         _html_table("usage", usage_head, usage),
@@ -291,16 +304,19 @@ def calibration_rows(summary: Mapping[str, Any]) -> list[list[str]]:
 CALIBRATION_HEAD = ["guesser", "guesses", "accuracy", "Brier", "log loss", "ECE"]
 
 
-def _beliefs_html(summary: Mapping[str, Any]) -> str:
-    parts = []
-    if calibration_rows(summary):
-        parts += ["<h2>Belief probes</h2>",
-                  _html_table("calibration", CALIBRATION_HEAD, calibration_rows(summary))]
-    if speech_persuasion_rows(summary):
-        parts += ["<h2>Persuasion per speech</h2>",
-                  _html_table("speech-persuasion", SPEECH_PERSUASION_HEAD,
-                              speech_persuasion_rows(summary))]
-    return "\n".join(parts)
+def _calibration_html(summary: Mapping[str, Any]) -> str:
+    rows = calibration_rows(summary)
+    if not rows:
+        return ""
+    return "<h2>Belief probes</h2>" + _html_table("calibration", CALIBRATION_HEAD, rows)
+
+
+def _speech_persuasion_html(summary: Mapping[str, Any]) -> str:
+    rows = speech_persuasion_rows(summary)
+    if not rows:
+        return ""
+    head = SPEECH_PERSUASION_HEAD
+    return "<h2>Persuasion per speech</h2>" + _html_table("speech-persuasion", head, rows)
 
 
 def render_markdown(summary: Mapping[str, Any], title: str) -> str:

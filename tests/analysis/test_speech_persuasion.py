@@ -157,6 +157,10 @@ def test_brier_log_loss_and_ece_of_probabilities(tmp_path: Path) -> None:
     # three single-forecast bins: |1 - .8|, |0 - .5|, |0 - .7|, each weighing 1/3
     assert overall["ece"] == pytest.approx(round((0.2 + 0.5 + 0.7) / 3, 4))
     assert set(figures["by_day"]) == {"1", "2"}
+    # one game: its clusters cannot spread, so the interval is Wilson's over 1 game
+    assert figures["by_day"]["1"]["accuracy"] == 0.5
+    low, high = figures["by_day"]["1"]["accuracy_ci95"]
+    assert 0 <= low < 0.5 < high <= 1
 
 
 def test_export_writes_the_persuasion_table(game: Any, tmp_path: Path) -> None:
@@ -188,5 +192,6 @@ def test_the_report_shows_calibration_and_persuasion_per_speech(tmp_path: Path) 
     assert 'id="calibration"' in page
     chart = page.split('id="chart-speech-persuasion"', 1)[1].split('src="', 1)[1].split('"', 1)[0]
     assert base64.b64decode(chart.removeprefix("data:image/png;base64,")).startswith(b"\x89PNG")
+    assert 'id="chart-belief-accuracy"' in page
     markdown = out.with_suffix(".md").read_text(encoding="utf-8")
     assert "## Persuasion per speech" in markdown and "| P | +0.225 |" in markdown
