@@ -594,6 +594,7 @@ def _llm_settings(loaded: LoadedConfig) -> dict[str, Any]:
     return {
         "language": llm.language,
         "belief_probe": str(llm.belief_probe).lower(),
+        "probe_after_speech": str(llm.probe_after_speech).lower(),
         "max_repairs": llm.max_repairs,
         "prompt_style": llm.prompt_style,
         "concurrency": llm.concurrency,

@@ -5,9 +5,9 @@ their answers are submitted in seat order so the event log is deterministic."""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol, cast
 
 from sandbox.agents.base import (
     FALLBACK_INVALID,
@@ -17,8 +17,9 @@ from sandbox.agents.base import (
     DecisionContext,
     rules_book,
 )
+from sandbox.agents.llm.beliefs import SPEECH_KINDS, is_living, probe_request
 from sandbox.core.errors import IllegalDecision
-from sandbox.core.events import Event
+from sandbox.core.events import DecisionMade, Event, StepResolved
 from sandbox.core.game import Game
 from sandbox.core.requests import DecisionRequest
 from sandbox.core.variant import Outcome
@@ -114,19 +115,25 @@ class Runner:
         self.rules = rules_book(game)
         self.stats = RunStats()
         self._emitted = 0
+        self._recorded_calls: list[Mapping[str, Any]] | None = None
 
     async def run(self) -> Outcome:
         self._flush()
+        if self._recorded_calls is not None:
+            await self.finish_probes(self._recorded_calls)
+            self._recorded_calls = None
         while not self.game.over:
             requests = self.game.pending()
             if not requests:
                 raise RuntimeError("the referee asks nobody anything but the game is not over")
             answers = await asyncio.gather(*(self._ask(r) for r in requests))
+            step_start = len(self.game.events)
             for request, answer in zip(requests, answers, strict=True):
                 self._submit(request, answer)
                 self._flush()
             self._maybe_abort()
             self._flush()
+            await self._probe_after_speech(step_start)
         outcome = self.game.outcome()
         assert outcome is not None
         return outcome
@@ -164,6 +171,44 @@ class Runner:
             }
             self.writer.call(line)
 
+    async def _probe_after_speech(self, start: int, done: Collection[int] = ()) -> None:
+        """``probe_after_speech``: when the events from ``start`` hold a public
+        speech, every living seat whose agent asks for it (not the speaker, not
+        the seats in ``done``) gets a probe-only call, all at once, recorded in
+        seat order at ``seq`` = the events so far. Nothing reaches the referee."""
+        events = self.game.events
+        speakers = {getattr(e, "seat", None) for e in events[start:] if e.kind in SPEECH_KINDS}
+        if not speakers or self.game.over:
+            return
+        seq = len(events)
+        probers = {
+            seat: cast(SpeechProber, agent)
+            for seat, agent in sorted(self.agents.items())
+            if getattr(agent, "probes_after_speech", False)
+            and seat not in speakers
+            and seat not in done
+        }
+        contexts = {
+            seat: DecisionContext.for_request(self.game, probe_request(seat, seq), self.rules)
+            for seat in probers
+        }
+        listeners = [seat for seat in probers if is_living(contexts[seat].view)]
+        answers = await asyncio.gather(*(probers[s].probe(contexts[s]) for s in listeners))
+        for seat, records in zip(listeners, answers, strict=True):
+            request = contexts[seat].request
+            for record in records:
+                self._record_call(request, {**record, "probe": "after_speech", "seq": seq})
+
+    async def finish_probes(self, recorded: Iterable[Mapping[str, Any]]) -> None:
+        """For resume: the probes still owed after the last recorded step (a game
+        cut while its listeners were being probed). Seats with a probe line at
+        the current ``seq`` (answered or failed) are not asked again."""
+        seq = len(self.game.events)
+        done = {
+            int(c.get("seat") or 0) for c in recorded if c.get("probe") and c.get("seq") == seq
+        }
+        await self._probe_after_speech(last_step_start(self.game.events), done)
+
     def _maybe_abort(self) -> None:
         if self.abort_share is None or self.game.over:
             return
@@ -186,6 +231,28 @@ class Runner:
                 self.on_event(seq, event)
             self._emitted += 1
 
-    def start_from(self, seq: int) -> None:
-        """For resume: events before ``seq`` are already in the transcript."""
+    def start_from(self, seq: int, calls: Iterable[Mapping[str, Any]] | None = None) -> None:
+        """For resume: events before ``seq`` are already in the transcript, and
+        so are ``calls`` (then probes still owed at ``seq`` are asked first)."""
         self._emitted = seq
+        self._recorded_calls = None if calls is None else list(calls)
+
+
+class SpeechProber(Protocol):
+    """An agent with ``probe_after_speech`` (the LLM seat)."""
+
+    async def probe(self, ctx: DecisionContext) -> list[dict[str, Any]]: ...
+
+
+def last_step_start(events: Sequence[Event]) -> int:
+    """Where the last resolved step's events begin: its decisions (recorded
+    together, the resolution after the last of them). ``len(events)`` when the
+    log does not end with a resolved step."""
+    if not events or not isinstance(events[-1], StepResolved):
+        return len(events)
+    index = max((i for i, e in enumerate(events) if isinstance(e, DecisionMade)), default=-1)
+    if index < 0:
+        return len(events)
+    while index > 0 and isinstance(events[index - 1], DecisionMade):
+        index -= 1
+    return index

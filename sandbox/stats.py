@@ -323,8 +323,11 @@ def _latency(values: Sequence[float]) -> dict[str, float] | None:
 
 # ------------------------------------------------------------- belief probes
 # With ``[llm] belief_probe`` every accepted LLM answer's call line carries the
-# seat's private guess of each other seat's side (docs/transcript.md). A side is
-# a role group ("wolves" for "wolves/elite"), the same label the probe asks for.
+# seat's private guess of each other seat's side (docs/transcript.md); with
+# ``probe_after_speech`` so do the probe-only call lines. A side is a role group
+# ("wolves" for "wolves/elite"), the labels the probe asks about. A guess is a
+# distribution (its most likely side counts here) or, in older transcripts, a
+# label.
 
 
 @dataclass(frozen=True)
@@ -357,7 +360,7 @@ class BeliefFacts:
 def belief_facts(transcript: Transcript) -> BeliefFacts:
     roles = transcript.header.get("roles") or {}
     sides = {str(seat): role_group(str(role)) for seat, role in roles.items()}
-    days = decision_days(transcript)
+    days, seq_days = decision_days(transcript)
     last_day = max(days.values(), default=0)
     facts = BeliefFacts()
     for call in transcript.calls:
@@ -371,24 +374,39 @@ def belief_facts(transcript: Transcript) -> BeliefFacts:
         # A call whose decision never made it to the file (a torn game) belongs
         # to the last day the file reached.
         day = days.get(str(call.get("request_id")), last_day)
+        if call.get("probe") and isinstance(call.get("seq"), int):
+            day = seq_days[min(int(call["seq"]), len(seq_days) - 1)]
         for target, said in beliefs.items():
             if str(target) in sides:
-                facts.guesses.append(Guess(guesser, sides[str(target)], str(said), day))
+                facts.guesses.append(Guess(guesser, sides[str(target)], most_likely(said), day))
     return facts
 
 
-def decision_days(transcript: Transcript) -> dict[str, int]:
-    """request_id -> the game day its decision was made on (0 before day 1)."""
+def most_likely(said: Any) -> str:
+    """A guess as one side: a label as it is, a distribution's most likely
+    label (ties: the first in alphabetical order), an empty one "unknown"."""
+    if isinstance(said, dict):
+        numbers = {str(k): float(v) for k, v in said.items() if isinstance(v, int | float)}
+        return max(sorted(numbers), key=lambda k: numbers[k]) if numbers else UNKNOWN
+    return str(said)
+
+
+def decision_days(transcript: Transcript) -> tuple[dict[str, int], list[int]]:
+    """request_id -> the game day its decision was made on (0 before day 1),
+    and the day at each event position (one more than there are events)."""
     variant = get_variant(str(transcript.header.get("variant")))
     index = history_index(variant, transcript, seat_numbers(transcript))
     days: dict[str, int] = {}
+    seq_days: list[int] = []
     day = 0
     for seq, event in enumerate(transcript.events):
+        seq_days.append(day)
         item = index.get(seq)
         day = item.day if item is not None else day  # unindexed: the day so far
         if isinstance(event, DecisionMade):
             days[event.request_id] = day
-    return days
+    seq_days.append(day)
+    return days, seq_days
 
 
 def summarise_beliefs(per_transcript: Sequence[BeliefFacts], rng: random.Random) -> dict[str, Any]:

@@ -39,3 +39,8 @@ def calls_df(paths: Iterable[Path | str]) -> pd.DataFrame:
 
 def beliefs_df(paths: Iterable[Path | str]) -> pd.DataFrame:
     return frame(paths, "beliefs")
+
+
+def persuasion_df(paths: Iterable[Path | str]) -> pd.DataFrame:
+    """One row per (speech, listener) with probes right around the speech."""
+    return frame(paths, "persuasion")

@@ -25,6 +25,8 @@ class RawGame:
     events: list[dict[str, Any]] = field(default_factory=list)
     calls: list[dict[str, Any]] = field(default_factory=list)
     outcome: dict[str, Any] | None = None
+    # each event's recorded ``vis`` ("public", [seats] or "referee"), by seq
+    visibility: list[Any] = field(default_factory=list)
 
     @property
     def variant(self) -> str:
@@ -68,6 +70,11 @@ class RawGame:
     def of_kind(self, *kinds: str) -> list[dict[str, Any]]:
         return [e for e in self.events if e.get("kind") in kinds]
 
+    def seen_by(self, index: int, seat: int) -> bool:
+        """Whether the ``index``-th event was visible to ``seat``."""
+        vis = self.visibility[index] if index < len(self.visibility) else "public"
+        return vis == "public" or (isinstance(vis, list) and seat in vis)
+
 
 def agent_label(described: Mapping[str, Any]) -> str:
     """'fake/legal-random' for an LLM seat, else its kind ('baseline', 'random')."""
@@ -99,6 +106,7 @@ def _add(game: RawGame, obj: Mapping[str, Any]) -> None:
     kind = obj.get("type")
     if kind == "event":
         game.events.append({"seq": obj.get("seq"), "kind": obj.get("kind"), **obj.get("data", {})})
+        game.visibility.append(obj.get("vis", "public"))
     elif kind == "call":
         game.calls.append(dict(obj))
     elif kind == "outcome":

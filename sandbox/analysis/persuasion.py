@@ -1,8 +1,12 @@
 """Persuasion: how far the speeches between two belief probes of a listener
 moved that listener's beliefs toward the truth (no extra model calls).
 
-For every seat L with two consecutive probes a then b (each probe is the
-beliefs of L's answer, placed at the ``seq`` of the decision it came with):
+Two measures, both from the belief probes (docs/studies.md, "Persuasion").
+
+**Between probes** (``persuasion_items``): for every seat L with two
+consecutive probes a then b (a probe sits at the ``seq`` of the decision it
+came with, or at the ``seq`` recorded on a probe-only call: it saw the events
+before it):
 
     Δ = mean over targets probed both times of (p_true at b − p_true at a)
 
@@ -14,6 +18,11 @@ by listeners moving toward the truth; < 0, away from it (what a deceiving
 killer aims for). With a probe on every decision, two probes of a listener are
 often a whole day apart; the fewer speeches between probes, the sharper the
 attribution.
+
+**Per speech** (``speech_persuasion_summary``, with ``probe_after_speech``):
+each (speech, listener) pair with a probe right before and right after the
+speech and nothing else the listener saw in between is one item
+(tables.speech_persuasion_rows).
 """
 
 from __future__ import annotations
@@ -25,31 +34,12 @@ from typing import Any
 
 from sandbox.analysis.load import RawGame
 from sandbox.analysis.metrics import Item, figure
-from sandbox.analysis.tables import belief_rows
-
-SPEECH_KINDS = (
-    "killer.speech",
-    "killer.last_words",
-    "ff.speech",
-    "ff.proofs",
-    "ff.accusation",
-    "ff.protection",
-)
+from sandbox.analysis.tables import SPEECH_KINDS, probe_series, speech_persuasion_rows
 
 
 def probes_of(game: RawGame) -> dict[int, list[tuple[int, dict[int, float]]]]:
-    """seat -> [(seq of the decision, {target: p_true})] in game order."""
-    seq_of = {str(e.get("request_id")): int(e["seq"]) for e in game.of_kind("core.decision")}
-    found: dict[tuple[int, int], dict[int, float]] = {}
-    for row in belief_rows(game):
-        seq = seq_of.get(str(row["request_id"]))
-        if seq is None or row["p_true"] is None:
-            continue
-        found.setdefault((row["seat"], seq), {})[row["target"]] = float(row["p_true"])
-    out: dict[int, list[tuple[int, dict[int, float]]]] = {}
-    for (seat, seq), beliefs in sorted(found.items(), key=lambda kv: kv[0][1]):
-        out.setdefault(seat, []).append((seq, beliefs))
-    return out
+    """seat -> [(seq, {target: p_true})] in game order (tables.probe_series)."""
+    return probe_series(game)
 
 
 def persuasion_items(game: RawGame) -> list[tuple[Item, str]]:
@@ -59,7 +49,7 @@ def persuasion_items(game: RawGame) -> list[tuple[Item, str]]:
     for listener, probes in probes_of(game).items():
         for (start, before), (end, after) in pairwise(probes):
             common = [t for t in before if t in after]
-            between = [s for q, s in speeches if start < q < end and s != listener]
+            between = [s for q, s in speeches if start <= q < end and s != listener]
             if not common or not between:
                 continue
             delta = sum(after[t] - before[t] for t in common) / len(common)
@@ -83,4 +73,35 @@ def persuasion_summary(games: Sequence[RawGame], seed: int = 20240601) -> dict[s
         "overall": figure(items, rng),
         "by_contestant": {n: figure([i for i in items if i.contestant == n], rng) for n in names},
         "by_side": {s: figure([i for i, sd in pairs if sd == s], rng) for s in sides},
+    }
+
+
+def speech_persuasion_summary(
+    games: Sequence[RawGame], seed: int = 20240601
+) -> dict[str, Any] | None:
+    """Persuasion per speech (docs/studies.md): each (speech, listener) row's
+    ``delta`` is an item of the speaker's contestant; overall, by_contestant,
+    by_side and by_kind, with cluster-bootstrap intervals over games."""
+    rows = [row for game in games for row in speech_persuasion_rows(game)]
+    if not rows:
+        return None
+    rng = random.Random(seed)
+
+    def items(column: str | None = None, value: str = "") -> list[Item]:
+        return [
+            Item(r["game_id"], str(r["speaker_contestant"]), float(r["delta"]))
+            for r in rows
+            if column is None or str(r[column]) == value
+        ]
+
+    def split(column: str) -> dict[str, Any]:
+        names = sorted({str(r[column]) for r in rows})
+        return {n: figure(items(column, n), rng) for n in names}
+
+    return {
+        "overall": figure(items(), rng),
+        "by_contestant": split("speaker_contestant"),
+        "by_side": split("speaker_side"),
+        "by_kind": split("kind"),
+        "speeches": len({(r["game_id"], r["speech_seq"]) for r in rows}),
     }

@@ -5,14 +5,15 @@ and ``sandbox report``."""
 
 from __future__ import annotations
 
+import random
 import statistics
 from collections.abc import Sequence
 from typing import Any
 
 from sandbox.analysis.intervals import wilson
 from sandbox.analysis.load import Loaded, RawGame
-from sandbox.analysis.metrics import metrics_summary
-from sandbox.analysis.persuasion import persuasion_summary
+from sandbox.analysis.metrics import Item, figure, metrics_summary
+from sandbox.analysis.persuasion import persuasion_summary, speech_persuasion_summary
 from sandbox.analysis.ratings import matches_of, pairwise, rate
 from sandbox.analysis.tables import belief_rows, call_rows, game_name, seat_rows
 
@@ -122,19 +123,27 @@ def _share(part: int, whole: int) -> float | None:
     return round(part / whole, 4) if whole else None
 
 
-def calibration(games: Sequence[RawGame], bins: int = 10) -> dict[str, Any] | None:
-    """Belief probes: accuracy of the most likely side, Brier score and expected
-    calibration error (ECE), per contestant and per day."""
+def calibration(
+    games: Sequence[RawGame], bins: int = 10, seed: int = 20240601
+) -> dict[str, Any] | None:
+    """Belief probes: accuracy of the most likely side (with a cluster-bootstrap
+    interval over games), Brier score, log loss and expected calibration error
+    (ECE), per contestant and per day."""
     rows = [r for g in games for r in belief_rows(g) if r["p_true"] is not None]
     if not rows:
         return None
+    rng = random.Random(seed)
 
     def cell(subset: list[dict[str, Any]]) -> dict[str, Any]:
         right = [r["said"] == r["truth"] for r in subset]
+        hits = [Item(r["game_id"], str(r["contestant"]), float(ok)) for r, ok in zip(
+            subset, right, strict=True)]
         return {
             "guesses": len(subset),
             "accuracy": round(sum(right) / len(subset), 4),
+            "accuracy_ci95": figure(hits, rng)["ci95"],
             "brier": round(statistics.fmean(r["brier"] for r in subset), 4),
+            "log_loss": round(statistics.fmean(r["log_loss"] for r in subset), 4),
             "ece": round(expected_calibration_error([r["p_said"] for r in subset], right, bins), 4),
         }
 
@@ -181,6 +190,7 @@ def summarise_games(loaded: Loaded, seed: int = 20240601, samples: int = 0) -> d
         "head_to_head": head_to_head(rated),
         "usage": usage(loaded.games),
         "metrics": metrics_summary(rated, seed),
-        "beliefs": calibration(rated),
+        "beliefs": calibration(rated, seed=seed),
         "persuasion": persuasion_summary(rated, seed),
+        "speech_persuasion": speech_persuasion_summary(rated, seed),
     }

@@ -1,4 +1,5 @@
-"""Tidy rows (one dict per item) for games, seats, decisions, calls and beliefs.
+"""Tidy rows (one dict per item) for games, seats, decisions, calls, beliefs and
+persuasion per speech.
 
 Column meanings: docs/studies.md, "Tidy data". Every row carries ``game_id``
 (the game's identity, else the file name), ``study`` and ``cell``; seat-level
@@ -8,6 +9,7 @@ rows carry ``seat``, ``side`` and ``contestant``.
 from __future__ import annotations
 
 import json
+import math
 from collections.abc import Iterable, Sequence
 from typing import Any
 
@@ -164,19 +166,25 @@ def _latency(call: dict[str, Any]) -> float | None:
 
 
 def belief_rows(game: RawGame) -> list[Row]:
-    """One row per (probe, target seat): the side said (most likely, or
-    'unknown'), its probability, the probability of the truth and the Brier
-    score (see read_belief)."""
+    """One row per (probe, target seat): where the probe sits (``seq``: it saw
+    events 0..seq-1), the side said (most likely, or 'unknown'), the whole
+    distribution, the probability of the truth, the Brier score and log loss
+    (see read_belief). A decision's probe whose decision is not in the file (a
+    torn game) has no ``seq`` (None) and counts as day 0."""
     roles, who = game.roles, game.contestants
     from sandbox.study.sides import role_group
 
     truth = {s: role_group(r) for s, r in roles.items()}
-    day_of = request_days(game)
+    seq_of = {str(e.get("request_id")): int(e["seq"]) for e in game.of_kind("core.decision")}
+    day_at = days_by_seq(game)
     rows: list[Row] = []
     for c in game.calls:
         beliefs = c.get("beliefs")
         if not isinstance(beliefs, dict):
             continue
+        after_speech = bool(c.get("probe"))
+        seq = c.get("seq") if after_speech else seq_of.get(str(c.get("request_id")))
+        seq = seq if isinstance(seq, int) else None
         seat = int(c.get("seat") or 0)
         for target, said in beliefs.items():
             if not str(target).isdigit() or int(target) not in truth:
@@ -189,16 +197,52 @@ def belief_rows(game: RawGame) -> list[Row]:
                     "seat": seat,
                     "contestant": who.get(seat),
                     "request_id": c.get("request_id"),
-                    "day": day_of.get(str(c.get("request_id")), 0),
+                    "probe": "after_speech" if after_speech else "decision",
+                    "seq": seq,
+                    "day": 0 if seq is None else day_at[min(seq, len(day_at) - 1)],
                     "target": int(target),
                     "truth": true_side,
                     "said": label,
                     "p_said": p_label,
                     "p_true": p_true,
                     "brier": brier,
+                    "log_loss": log_loss(p_true),
+                    "distribution": json.dumps(distribution_of(said), sort_keys=True),
                 }
             )
     return rows
+
+
+# Log loss of a probability 0 is infinite; a certain wrong guess is charged
+# -ln(LOG_LOSS_FLOOR) (about 6.9) instead, so a plain wrong label stays finite.
+LOG_LOSS_FLOOR = 0.001
+
+
+def log_loss(p_true: float | None) -> float | None:
+    """-ln(p_true), with p_true floored at LOG_LOSS_FLOOR; None without one."""
+    return None if p_true is None else -math.log(max(p_true, LOG_LOSS_FLOOR))
+
+
+def distribution_of(said: Any) -> dict[str, float]:
+    """A guess as {label: probability}: a label is probability 1 (the old label
+    probe), 'unknown' is no distribution, a distribution is normalised."""
+    if isinstance(said, dict):
+        probs = {str(k): float(v) for k, v in said.items() if isinstance(v, int | float) and v >= 0}
+        total = sum(probs.values())
+        return {k: round(v / total, 6) for k, v in probs.items()} if total else {}
+    return {} if str(said) == "unknown" else {str(said): 1.0}
+
+
+def days_by_seq(game: RawGame) -> list[int]:
+    """The day at each event position: the last day announced before it (0
+    before day 1); one entry more than there are events (the end)."""
+    days, day = [], 0
+    for e in game.events:
+        days.append(day)
+        if isinstance(e.get("day"), int):
+            day = int(e["day"])
+    days.append(day)
+    return days
 
 
 def read_belief(said: Any, truth: str) -> tuple[str, float | None, float | None, float | None]:
@@ -234,6 +278,105 @@ def request_days(game: RawGame) -> dict[str, int]:
     return days
 
 
+# Public speech events (the same set as sandbox.agents.llm.beliefs.SPEECH_KINDS,
+# the events after which probe_after_speech asks): Killer speeches and last
+# words, Four Factions speeches, proofs, accusations and protections.
+SPEECH_KINDS = (
+    "killer.speech",
+    "killer.last_words",
+    "ff.speech",
+    "ff.proofs",
+    "ff.accusation",
+    "ff.protection",
+)
+# Events that may sit inside a speech's window without spoiling it: the
+# decision and step bookkeeping and phase markers tell no one anything new.
+QUIET_KINDS = ("core.decision", "core.step")
+
+Probes = list[tuple[int, dict[int, float]]]
+
+
+def probe_series(game: RawGame) -> dict[int, Probes]:
+    """seat -> [(seq, {target: p_true})] in game order, every probe of the
+    seat (with its decisions and after speeches); 'unknown' targets left out."""
+    found: dict[tuple[int, int], dict[int, float]] = {}
+    for row in belief_rows(game):
+        if row["p_true"] is not None and row["seq"] is not None:
+            found.setdefault((row["seat"], row["seq"]), {})[row["target"]] = float(row["p_true"])
+    out: dict[int, Probes] = {}
+    for (seat, seq), beliefs in sorted(found.items(), key=lambda kv: kv[0][1]):
+        out.setdefault(seat, []).append((seq, beliefs))
+    return out
+
+
+def speech_persuasion_rows(game: RawGame) -> list[Row]:
+    """One row per (speech, listener) with a probe right before and right after
+    the speech (docs/studies.md, "Persuasion per speech"): the listener's last
+    probe at or before the speech's seq and its first probe after it, with no
+    other event the listener could see in between (bookkeeping and phase
+    markers aside). ``delta`` = mean over the targets probed both times of
+    (p_true after - p_true before); ``delta_about_speaker`` the same for the
+    speaker alone (when probed both times)."""
+    series = probe_series(game)
+    sides, who = game.sides, game.contestants
+    day_at = days_by_seq(game)
+    rows: list[Row] = []
+    for index, speech in enumerate(game.events):
+        if speech.get("kind") not in SPEECH_KINDS or not isinstance(speech.get("seat"), int):
+            continue
+        speaker = int(speech["seat"])
+        for listener, probes in series.items():
+            pair = _around(probes, index)
+            if listener == speaker or pair is None:
+                continue
+            (start, before), (end, after) = pair
+            common = sorted(t for t in before if t in after)
+            if not common or not _quiet(game, listener, start, end, index):
+                continue
+            about = after[speaker] - before[speaker] if speaker in common else None
+            rows.append(
+                {
+                    **_base(game),
+                    "speech_seq": index,
+                    "day": day_at[index],
+                    "kind": speech.get("kind"),
+                    "speaker": speaker,
+                    "speaker_contestant": who.get(speaker),
+                    "speaker_side": sides.get(speaker),
+                    "listener": listener,
+                    "listener_contestant": who.get(listener),
+                    "listener_side": sides.get(listener),
+                    "before_seq": start,
+                    "after_seq": end,
+                    "targets": len(common),
+                    "delta": sum(after[t] - before[t] for t in common) / len(common),
+                    "delta_about_speaker": about,
+                }
+            )
+    return rows
+
+
+def _around(
+    probes: Probes, index: int
+) -> tuple[tuple[int, dict[int, float]], tuple[int, dict[int, float]]] | None:
+    """The last probe that had not seen event ``index`` (seq <= index) and the
+    first that had (seq > index), if both exist."""
+    before = [p for p in probes if p[0] <= index]
+    after = [p for p in probes if p[0] > index]
+    return (before[-1], after[0]) if before and after else None
+
+
+def _quiet(game: RawGame, listener: int, start: int, end: int, speech: int) -> bool:
+    """No event but the speech in [start, end) told the listener anything."""
+    for i in range(start, min(end, len(game.events))):
+        kind = str(game.events[i].get("kind"))
+        if i == speech or kind in QUIET_KINDS or kind.endswith(".phase"):
+            continue
+        if game.seen_by(i, listener):
+            return False
+    return True
+
+
 def rows_of(games: Iterable[RawGame], table: str) -> list[Row]:
     makers = {
         "games": lambda g: [game_row(g)],
@@ -241,9 +384,10 @@ def rows_of(games: Iterable[RawGame], table: str) -> list[Row]:
         "decisions": decision_rows,
         "calls": call_rows,
         "beliefs": belief_rows,
+        "persuasion": speech_persuasion_rows,
     }
     make = makers[table]
     return [row for game in games for row in make(game)]
 
 
-TABLES: Sequence[str] = ("games", "seats", "decisions", "calls", "beliefs")
+TABLES: Sequence[str] = ("games", "seats", "decisions", "calls", "beliefs", "persuasion")

@@ -76,6 +76,9 @@ def draw(schema: Mapping[str, Any], rng: random.Random, defs: Mapping[str, Any])
         if isinstance(out.get("reasoning"), str):
             # A unique mark, so tests can prove a private note never reaches another seat.
             out["reasoning"] += f" [note {rng.randrange(10**9):09d}]"
+        if _is_distribution(props):
+            # A belief probe's {label: probability}: random weights that sum to 1.
+            out = _spread(list(props), rng)
         if isinstance(out.get("accuse"), list) and isinstance(out.get("vouch"), list):
             # Killer (KG-14): a speech never accuses and vouches for the same seat.
             out["vouch"] = [s for s in out["vouch"] if s not in out["accuse"]]
@@ -83,6 +86,22 @@ def draw(schema: Mapping[str, Any], rng: random.Random, defs: Mapping[str, Any])
     if kind == "array":
         return _draw_array(schema, rng, defs)
     return _draw_scalar(str(kind), schema, rng)
+
+
+def _is_distribution(props: Mapping[str, Any]) -> bool:
+    """An object of numbers bounded by 0 and 1 (the probe's per-seat distribution)."""
+    return bool(props) and all(
+        isinstance(sub, Mapping) and sub.get("type") == "number" and sub.get("maximum") == 1
+        for sub in props.values()
+    )
+
+
+def _spread(labels: Sequence[str], rng: random.Random) -> dict[str, Any]:
+    """A distribution over ``labels``: random weights, normalised, 3 decimals
+    (their sum is 1 within the probe's tolerance)."""
+    weights = [rng.random() + 0.05 for _ in labels]
+    total = sum(weights)
+    return {label: round(w / total, 3) for label, w in zip(labels, weights, strict=True)}
 
 
 def _draw_array(schema: Mapping[str, Any], rng: random.Random, defs: Mapping[str, Any]) -> Any:

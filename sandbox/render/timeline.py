@@ -428,17 +428,23 @@ def beliefs_text(call: Mapping[str, Any], sides: Mapping[str, str]) -> str | Non
     beliefs = call.get("beliefs")
     parts = []
     if isinstance(beliefs, Mapping):
-        parts = [_guess_text(str(seat), str(side), sides) for seat, side in beliefs.items()]
+        parts = [_guess_text(str(seat), side, sides) for seat, side in beliefs.items()]
     if call.get("beliefs_error"):
         parts.append(f"dropped: {call['beliefs_error']}")
     return ", ".join(parts) if parts else None
 
 
-def _guess_text(seat: str, said: str, sides: Mapping[str, str]) -> str:
+def _guess_text(seat: str, guess: Any, sides: Mapping[str, str]) -> str:
+    """A label as it is; a distribution as its most likely side and that
+    side's probability (``2→killer 0.62 ✓``)."""
+    said, shown = str(guess), str(guess)
+    if isinstance(guess, Mapping) and guess:
+        said = max(sorted(guess), key=lambda label: float(guess[label]))
+        shown = f"{said} {float(guess[said]):.2f}"
     truth = sides.get(seat)
     if said == UNKNOWN or truth is None:
-        return f"{seat}→{said}"
-    return f"{seat}→{said} {'✓' if said == truth else '✗'}"
+        return f"{seat}→{shown}"
+    return f"{seat}→{shown} {'✓' if said == truth else '✗'}"
 
 
 def call_summary(call: Mapping[str, Any]) -> str:

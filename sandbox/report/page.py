@@ -1,4 +1,5 @@
-"""The report page: leaderboard, win rate by side, head-to-head, metrics, cost.
+"""The report page: leaderboard, win rate by side, head-to-head, metrics, belief
+probes (calibration, persuasion per speech), cost.
 
 One self-contained HTML file (charts are embedded PNGs, styles inline, no
 script, nothing fetched), a Markdown twin for papers, and the leaderboard as CSV.
@@ -173,6 +174,27 @@ def _charts(summary: Mapping[str, Any]) -> dict[str, str]:
             [None] * len(names),
             "US$ per game",
         )
+    by_day = (summary.get("beliefs") or {}).get("by_day") or {}
+    if by_day:
+        days = list(by_day)
+        charts["belief-accuracy"] = interval_bars(
+            "belief accuracy by day (most likely side right)",
+            [f"day {d}" for d in days],
+            [by_day[d]["accuracy"] for d in days],
+            [by_day[d].get("accuracy_ci95") for d in days],
+            "share right (95% cluster bootstrap)",
+            percent=True,
+        )
+    speech = (summary.get("speech_persuasion") or {}).get("by_contestant") or {}
+    if speech:
+        names = list(speech)
+        charts["speech-persuasion"] = interval_bars(
+            "persuasion per speech, by speaker",
+            names,
+            [speech[n]["value"] for n in names],
+            [speech[n]["ci95"] for n in names],
+            "mean Δ p(truth) (95% cluster bootstrap)",
+        )
     for variant, table in (summary.get("metrics") or {}).items():
         for name, m in table.items():
             per = m["by_contestant"]
@@ -229,6 +251,10 @@ def render_html(summary: Mapping[str, Any], title: str) -> str:
         _html_table("metrics", metric_head, metrics),
         metric_imgs,
         _persuasion_html(summary),
+        _calibration_html(summary),
+        img("belief-accuracy", "belief accuracy by day"),
+        _speech_persuasion_html(summary),
+        img("speech-persuasion", "persuasion per speech by speaker"),
         "<h2>Cost and reliability</h2>",
         _html_table("usage", usage_head, usage),
         img("cost", "cost per game"),
@@ -255,6 +281,44 @@ def _persuasion_html(summary: Mapping[str, Any]) -> str:
     return "<h2>Persuasion</h2>" + _html_table("persuasion", PERSUASION_HEAD, rows)
 
 
+def speech_persuasion_rows(summary: Mapping[str, Any]) -> list[list[str]]:
+    found = (summary.get("speech_persuasion") or {}).get("by_contestant") or {}
+    return [
+        [who, f"{fig['value']:+.3f}", _ci(fig["ci95"], digits=3), str(fig["n"]), str(fig["games"])]
+        for who, fig in found.items()
+    ]
+
+
+SPEECH_PERSUASION_HEAD = ["speaker", "mean Δ p(truth) per speech", "95% CI", "items", "games"]
+
+
+def calibration_rows(summary: Mapping[str, Any]) -> list[list[str]]:
+    found = (summary.get("beliefs") or {}).get("by_contestant") or {}
+    return [
+        [who, str(c["guesses"]), _pct(c["accuracy"]), f"{c['brier']:.3f}",
+         f"{c['log_loss']:.3f}" if c.get("log_loss") is not None else "–", f"{c['ece']:.3f}"]
+        for who, c in found.items()
+    ]
+
+
+CALIBRATION_HEAD = ["guesser", "guesses", "accuracy", "Brier", "log loss", "ECE"]
+
+
+def _calibration_html(summary: Mapping[str, Any]) -> str:
+    rows = calibration_rows(summary)
+    if not rows:
+        return ""
+    return "<h2>Belief probes</h2>" + _html_table("calibration", CALIBRATION_HEAD, rows)
+
+
+def _speech_persuasion_html(summary: Mapping[str, Any]) -> str:
+    rows = speech_persuasion_rows(summary)
+    if not rows:
+        return ""
+    head = SPEECH_PERSUASION_HEAD
+    return "<h2>Persuasion per speech</h2>" + _html_table("speech-persuasion", head, rows)
+
+
 def render_markdown(summary: Mapping[str, Any], title: str) -> str:
     side_head, sides = side_rows(summary)
     metric_head, metrics = metric_rows(summary)
@@ -267,6 +331,12 @@ def render_markdown(summary: Mapping[str, Any], title: str) -> str:
     parts += ["## Behaviour metrics", "", _md_table(metric_head, metrics), ""]
     if persuasion_rows(summary):
         parts += ["## Persuasion", "", _md_table(PERSUASION_HEAD, persuasion_rows(summary)), ""]
+    if calibration_rows(summary):
+        table = _md_table(CALIBRATION_HEAD, calibration_rows(summary))
+        parts += ["## Belief probes", "", table, ""]
+    if speech_persuasion_rows(summary):
+        rows = speech_persuasion_rows(summary)
+        parts += ["## Persuasion per speech", "", _md_table(SPEECH_PERSUASION_HEAD, rows), ""]
     parts += ["## Cost and reliability", "", _md_table(usage_head, usage), ""]
     return "\n".join(parts)
 

@@ -58,9 +58,10 @@ async def continue_game(
     writer: TranscriptWriter,
     start: int,
     hooks: LiveHooks,
+    calls: Sequence[Mapping[str, Any]] = (),
 ) -> tuple[Outcome, RunStats]:
     runner = runner_for(loaded, game, agents, writer, hooks)
-    runner.start_from(start)
+    runner.start_from(start, calls)  # with the recorded calls: probes owed are asked first
     return await run_to_end(runner, agents), runner.stats
 
 
@@ -89,7 +90,9 @@ async def resume_async(path: Path, hooks: LiveHooks | None = None) -> GameRecord
     with TranscriptWriter(path, append=True) as writer:
         hooks.on_start(game, path)
         start = len(transcript.events)
-        outcome, stats = await continue_game(game, loaded, agents, writer, start, hooks)
+        outcome, stats = await continue_game(
+            game, loaded, agents, writer, start, hooks, transcript.calls
+        )
         total = counters_of(transcript, transcript.events) + stats
         writer.outcome(outcome_line(outcome, total))
     return GameRecord(path, variant.name, seed, roles, outcome, total, game.state, config)
@@ -199,7 +202,12 @@ def config_differences(original: BaseModel, other: BaseModel) -> list[str]:
 def _calls_of(transcript: Transcript, prefix: Sequence[Event]) -> list[dict[str, Any]]:
     """The call lines of the decisions a fork keeps (the ones it copies)."""
     ids = {e.request_id for e in prefix if isinstance(e, DecisionMade)}
-    return [call for call in transcript.calls if call.get("request_id") in ids]
+    # Probe-only calls made before the fork point go too (their ``seq`` < at).
+    return [
+        call for call in transcript.calls
+        if call.get("request_id") in ids
+        or (call.get("probe") and int(call.get("seq") or 0) < len(prefix))
+    ]
 
 
 def _copy_calls(transcript: Transcript, prefix: Sequence[Event], writer: TranscriptWriter) -> None:

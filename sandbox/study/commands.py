@@ -156,6 +156,7 @@ def study_json(
         "usage": summary["usage"],
         "beliefs": summary["beliefs"],
         "persuasion": summary["persuasion"],
+        "speech_persuasion": summary["speech_persuasion"],
         "setups": summary["setups"],
         "pooling_warning": summary["pooling_warning"],
     }

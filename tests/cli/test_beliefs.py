@@ -121,10 +121,11 @@ def test_referee_view_marks_each_guess_against_the_true_side(fake_game: Path) ->
     roles = lines_of(fake_game)[0]["roles"]
     first = probed_calls(fake_game)[0]
     expected = []
-    for seat, said in first["beliefs"].items():
+    for seat, spread in first["beliefs"].items():  # shown: the most likely side, its p
         truth = roles[seat].split("/")[0]
-        mark = "" if said == "unknown" else (" ✓" if said == truth else " ✗")
-        expected.append(f"{seat}→{said}{mark}")
+        said = max(sorted(spread), key=lambda label: spread[label])
+        mark = " ✓" if said == truth else " ✗"
+        expected.append(f"{seat}→{said} {spread[said]:.2f}{mark}")
     line = "beliefs: " + ", ".join(expected)
     result = CliRunner().invoke(app, ["view", str(fake_game)], env={"COLUMNS": "1000"})
     assert result.exit_code == 0, result.stderr

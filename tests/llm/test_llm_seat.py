@@ -337,7 +337,9 @@ async def test_belief_probe_asks_prompt_and_schema_the_same_seats_and_labels(
     expected = {str(s) for s in living - mates - {request.seat}}
     beliefs = answer.calls[-1]["beliefs"]
     assert set(beliefs) == expected and "beliefs_error" not in answer.calls[-1]
-    assert set(beliefs.values()) <= {"killer", "police", "civilian", "unknown"}
+    for spread in beliefs.values():  # a distribution over the three roles, normalised
+        assert set(spread) == {"killer", "police", "civilian"}
+        assert sum(spread.values()) == pytest.approx(1.0, abs=1e-5)
     listed = json.loads(prompt.split("each of the seats ", 1)[1].split("]", 1)[0] + "]")
     assert {str(s) for s in listed} == expected
 
@@ -345,20 +347,28 @@ async def test_belief_probe_asks_prompt_and_schema_the_same_seats_and_labels(
 async def test_an_answer_that_follows_the_prompt_is_accepted_without_repair(
     fake: FakeLLMServer,
 ) -> None:
-    """B2: the keys the prompt shows ("2") and its labels validate first time."""
+    """B2: the keys the prompt shows ("2") and its labels validate first time;
+    a sum within the tolerance (0.99) is normalised."""
     _, game, _ = killer_vote()
     seats = sorted(set(game.view(1).public["living"]) - {1, 4, 10})
-    beliefs = {str(s): "unknown" for s in seats} | {str(seats[0]): "killer"}
+    even = {"killer": 0.33, "police": 0.33, "civilian": 0.33}
+    sure = {"killer": 1.0, "police": 0.0, "civilian": 0.0}
+    beliefs = {str(s): even for s in seats} | {str(seats[0]): sure}
     fake.script(json.dumps({"reasoning": "r", "target": 12, "beliefs": beliefs}))
     answer, _ = await probed_decision(fake, "scripted")
     assert answer.payload == {"target": 12} and answer.repairs == 0
-    assert answer.calls[-1]["beliefs"] == beliefs
+    third = round(1 / 3, 6)
+    expected = {str(s): dict.fromkeys(even, third) for s in seats} | {str(seats[0]): sure}
+    assert answer.calls[-1]["beliefs"] == expected
 
 
 @pytest.mark.parametrize(
     "bad",
-    [None, "all killers", {"2": "mafia"}, {"seat_99": "killer"}],
-    ids=["missing", "not-an-object", "bad-label-and-missing-seats", "unknown-seat"],
+    [None, "all killers", {"2": "mafia"}, {"seat_99": "killer"}, {"2": "killer"},
+     {"2": {"killer": 0.9, "police": 0.9, "civilian": 0.9}},
+     {"2": {"killer": 1.5, "police": -0.5, "civilian": 0.0}}],
+    ids=["missing", "not-an-object", "bad-label-and-missing-seats", "unknown-seat",
+         "a-label-not-a-distribution", "sum-off", "out-of-range"],
 )
 async def test_bad_beliefs_never_cost_the_decision(fake: FakeLLMServer, bad: Any) -> None:
     """B2: the decision stands, the beliefs are dropped with their reason, no repair."""

@@ -15,6 +15,7 @@ from markupsafe import Markup
 
 import sandbox
 from sandbox.agents.llm import prompting
+from sandbox.agents.llm.beliefs import PROBE_DECISION, probe_request
 from sandbox.agents.llm.prompting import (
     PromptStyle,
     environment,
@@ -50,9 +51,10 @@ def own_decisions(variant: str) -> set[str]:
 
 def first_of_each_decision(variant: str) -> dict[str, tuple[SeatView, DecisionRequest]]:
     """One open request (with its seat's view) of every decision kind that has a
-    template, from random games (seeds 0, 1, …) until all are met."""
+    template, from random games (seeds 0, 1, …) until all are met; the probe-only
+    call's question (no game asks it) from the view of the first request met."""
     v = get_variant(variant)
-    wanted = own_decisions(variant)
+    wanted = own_decisions(variant) - {PROBE_DECISION}
     found: dict[str, tuple[SeatView, DecisionRequest]] = {}
 
     def watch(game: Game, request: DecisionRequest) -> None:
@@ -63,6 +65,9 @@ def first_of_each_decision(variant: str) -> dict[str, tuple[SeatView, DecisionRe
         play_random(v, v.parse_config({}), seed, watch=watch)
         if wanted <= set(found):
             break
+    if found:
+        view, _ = next(iter(found.values()))
+        found[PROBE_DECISION] = (view, probe_request(view.seat, 0))
     return found
 
 

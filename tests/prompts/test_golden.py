@@ -18,6 +18,7 @@ from pathlib import Path
 
 import pytest
 
+from sandbox.agents.llm.beliefs import PROBE_DECISION, probe_request
 from sandbox.agents.llm.prompting import RenderedPrompt, render_prompt
 from sandbox.core.game import Game
 from sandbox.core.requests import DecisionRequest
@@ -152,9 +153,35 @@ def test_generic_fallback_golden(language: str) -> None:
 
 def test_every_decision_kind_has_its_own_template() -> None:
     """The listed kinds are exactly the variants' decisions with a template in
-    both languages (a new decision kind must get one, or be listed on purpose)."""
+    both languages (a new decision kind must get one, or be listed on purpose),
+    plus the probe-only call's question (``belief_probe``)."""
     root = Path(__file__).parents[2] / "prompts"
     for variant, kinds in KINDS.items():
+        expected = {*kinds, PROBE_DECISION}
         for language in LANGUAGES:
             names = {p.stem for p in (root / variant / language / "decisions").glob("*.j2")}
-            assert names == set(kinds), (variant, language, names ^ set(kinds))
+            assert names == expected, (variant, language, names ^ expected)
+
+
+PROBE_QUESTION = {"en": "No decision is open for you now.", "zh": "现在没有轮到你做决定。"}
+
+
+# The probe-only call after a speech (probe_after_speech): the seat's view
+# after the first speech of each seeded game, no field, only the beliefs.
+@pytest.mark.parametrize("language", LANGUAGES)
+@pytest.mark.parametrize(("variant", "speech"), [("killer", "speech"), ("four_factions", "speak")])
+def test_probe_after_speech_golden(
+    killer_captures: dict[tuple[str, str], Captured],
+    ff_captures: dict[tuple[str, str], Captured],
+    variant: str,
+    speech: str,
+    language: str,
+) -> None:
+    captures = killer_captures if variant == "killer" else ff_captures
+    c = _case(captures, speech)[0]
+    request = probe_request(c.view.seat, c.events_before)
+    prompt = render_prompt(c.view, request, language=language, belief_probe=True)
+    text = snapshot_text(prompt)
+    # the variant's own probe question, not the generic "a decision of kind" line
+    assert PROBE_QUESTION[language] in text and "belief_probe" not in text
+    check_golden(f"{variant}/{language}/belief_probe.txt", text)

@@ -17,6 +17,7 @@ from typing import Any
 
 import pytest
 
+from sandbox.agents.llm.beliefs import probe_request
 from sandbox.agents.llm.prompting import RenderedPrompt, render_prompt
 from sandbox.core.game import Game
 from sandbox.core.requests import DecisionRequest
@@ -65,7 +66,10 @@ def honest(game: Game, c: Captured, language: str) -> RenderedPrompt:
                             style="compact", history_items=5)
     budgeted = render_prompt(c.view, c.request, language=language, belief_probe=True,
                              budget_tokens=SUMMARY_BUDGET)
-    messages = [*full.messages, *compact.messages, *budgeted.messages]
+    # the probe-only call a listener gets after a speech (probe_after_speech)
+    probe = render_prompt(c.view, probe_request(c.seat, c.events_before), language=language,
+                          belief_probe=True)
+    messages = [*full.messages, *compact.messages, *budgeted.messages, *probe.messages]
     return RenderedPrompt(messages, full.prefix_chars)
 
 

@@ -31,7 +31,7 @@ from sandbox.agents.base import (
     AgentSetupError,
     DecisionContext,
 )
-from sandbox.agents.llm.beliefs import BeliefProbe, probe_for
+from sandbox.agents.llm.beliefs import PROBE_DECISION, BeliefProbe, probe_for
 from sandbox.agents.llm.client import (
     CallSettings,
     ModelClient,
@@ -118,6 +118,7 @@ class LLMAgent(Agent):
             "language": self.settings.language,
             "max_repairs": self.settings.max_repairs,
             "belief_probe": self.settings.belief_probe,
+            "probe_after_speech": self.settings.probe_after_speech,
             "prompt_style": self.settings.prompt_style,
             "history_items": self.settings.history_items,
             "context_window": self.settings.context_window,
@@ -138,6 +139,44 @@ class LLMAgent(Agent):
         answer.calls = cast(list[dict[str, Any]], redact(answer.calls, secrets))
         answer.note = cast(str, redact(answer.note, secrets))
         return answer
+
+    @property
+    def probes_after_speech(self) -> bool:
+        """Whether the runner asks this seat a probe-only call after each speech."""
+        return self.settings.probe_after_speech
+
+    async def probe(self, ctx: DecisionContext) -> list[dict[str, Any]]:
+        """A probe-only call (``probe_after_speech``): ``ctx.request`` is
+        ``beliefs.probe_request`` (no field), so the answer is only the private
+        reasoning and beliefs. Nothing goes to the referee. Returns the call
+        records (none when no seat is left to ask about); an invalid answer is
+        recorded with ``error`` and ``beliefs_error`` and never repaired (a
+        probe is not worth a second call)."""
+        probe = probe_for(ctx.view)
+        if probe is None:
+            return []
+        try:
+            endpoint = await self._resolve()
+        except EndpointError as err:
+            record = {"model": self.target.model, "error": f"EndpointError: {err}"}
+            return cast(list[dict[str, Any]], redact([record], secret_values([])))
+        secrets = secret_values([endpoint.api_key])
+        models = answer_models(ctx.request, probe, limits_for(self.settings.prompt_style))
+        mode = choose_mode(self.settings.structured, endpoint)
+        max_tokens = self.settings.max_tokens
+        client = self._client(endpoint, models.wire, mode, secrets, max_tokens)
+        rendered, messages = self._first_messages(ctx, models.wire, mode, self._budget(max_tokens))
+        calls: list[dict[str, Any]] = []
+        try:
+            raw = await client.complete(messages, 0, calls, rendered.cache_chars)
+        except ProviderFailure:
+            return cast(list[dict[str, Any]], redact(calls, secrets))  # the failure is recorded
+        self._annotate(calls[-1], rendered)
+        try:
+            record_beliefs(calls[-1], parse_answer(raw, models.decision, models.beliefs))
+        except AnswerError as err:
+            calls[-1]["error"] = calls[-1]["beliefs_error"] = f"invalid: {err}"
+        return cast(list[dict[str, Any]], redact(calls, secrets))
 
     async def _resolve(self) -> Endpoint:
         if self._endpoint is None:
@@ -250,7 +289,7 @@ class LLMAgent(Agent):
             ctx.request,
             language=self._lang,
             rules_text=ctx.rules(self._lang),
-            belief_probe=self.settings.belief_probe,
+            belief_probe=self.settings.belief_probe or ctx.request.decision == PROBE_DECISION,
             style=self.settings.prompt_style,
             history_items=self.settings.history_items,
             budget_tokens=budget,

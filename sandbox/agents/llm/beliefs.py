@@ -11,10 +11,21 @@ object in the schema, and the labels are the schema's enum.
   answer may be only "killer or not", and a belief that contradicts a check is
   itself a finding.
 - Keys: the seat number as a string (``"2"``); ``"seat_2"`` is accepted too.
-- Values: one of the variant's sides plus ``"unknown"``. A variant without a
-  label list here is asked for a few words of free text.
+- Values: a probability distribution over the variant's labels, one number in
+  [0, 1] per label (``{"killer": 0.7, "police": 0.2, "civilian": 0.1}``); a
+  distribution whose sum is within ``SUM_TOLERANCE`` of 1 is normalised, any
+  other is dropped (schema.check_beliefs). Killer asks for its three roles, not
+  just P(killer): a killer's hunt for the police (KG-2) and a civilian's
+  reading of a police claim are both findings, and P(killer) is one of the
+  three numbers anyway. Four Factions asks for its four factions. No
+  ``"unknown"``: an even spread says it. A variant without a label list here
+  is asked for a few words of free text.
 
 Everything comes from the seat's own view, never from the game state.
+
+A probe-only call (``probe_after_speech``) asks the same object with no
+decision open: ``probe_request`` is its stand-in request (no fields; the
+prompt's question is the ``decisions/belief_probe.j2`` template).
 """
 
 from __future__ import annotations
@@ -23,9 +34,23 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from sandbox.core.requests import DecisionRequest
 from sandbox.core.variant import SeatView
 
-UNKNOWN = "unknown"
+UNKNOWN = "unknown"  # the old label probe's "no guess" (still read from old transcripts)
+# A distribution is accepted when its numbers sum to 1 within this much, and
+# then divided by its sum; further off, it is dropped (documented in
+# docs/transcript.md): a model that writes 0.33 three times means thirds, one
+# that writes 0.9 three times means nothing we can read.
+SUM_TOLERANCE = 0.05
+PROBE_DECISION = "belief_probe"  # the stand-in decision of a probe-only call
+# Public speech events after which probe_after_speech asks the listeners:
+# Killer speeches and last words (KG-14), Four Factions speeches, day-1 proofs,
+# accusations and protections (FF-13..FF-15, FF-17).
+SPEECH_KINDS = frozenset(
+    {"killer.speech", "killer.last_words", "ff.speech", "ff.proofs", "ff.accusation",
+     "ff.protection"}
+)
 
 
 def _killer_teammates(private: Mapping[str, Any]) -> set[int]:
@@ -75,8 +100,38 @@ def probe_for(view: SeatView) -> BeliefProbe | None:
     seats = tuple(s for s in living_others(view) if s not in known)
     if not seats:
         return None
-    labels = (*sides.labels, UNKNOWN) if sides else ()
-    return BeliefProbe(seats, labels)
+    return BeliefProbe(seats, sides.labels if sides else ())
+
+
+def probe_request(seat: int, seq: int) -> DecisionRequest:
+    """The stand-in request of a probe-only call made when the transcript holds
+    ``seq`` events: no field, so the answer is only the reasoning and beliefs.
+    Its id, ``probe:<seq>:<seat>``, is unique in a game and never a referee's."""
+    return DecisionRequest(
+        id=f"probe:{seq}:{seat}",
+        seat=seat,
+        decision=PROBE_DECISION,
+        rule="-",
+        instruction="No decision is open: give only your private beliefs.",
+        fields=(),
+    )
+
+
+def normalised(distribution: Mapping[str, float]) -> dict[str, float] | None:
+    """The distribution divided by its sum when the sum is 1 within
+    SUM_TOLERANCE; None when it is not (or is all zeros)."""
+    total = sum(distribution.values())
+    if total <= 0 or abs(total - 1.0) > SUM_TOLERANCE + 1e-9:  # 1e-9: float rounding
+        return None
+    return {label: round(p / total, 6) for label, p in distribution.items()}
+
+
+def is_living(view: SeatView) -> bool:
+    """The viewer is in its view's public ``living`` list (no list: assumed alive)."""
+    living = view.public.get("living")
+    if isinstance(living, Sequence) and not isinstance(living, str) and living:
+        return view.seat in {int(s) for s in living}
+    return True
 
 
 def living_others(view: SeatView) -> list[int]:

@@ -18,7 +18,7 @@ from typing import Any, Literal, Optional, cast
 from pydantic import BaseModel, ConfigDict, ValidationError, create_model
 from pydantic import Field as PydField
 
-from sandbox.agents.llm.beliefs import BeliefProbe
+from sandbox.agents.llm.beliefs import BeliefProbe, normalised
 from sandbox.core.requests import DecisionRequest, Field, MultiChoice, Text
 
 REASONING = "reasoning"
@@ -135,7 +135,7 @@ def _decision_model(
     if probe is not None:
         fields[BELIEFS] = (
             beliefs_model(probe),
-            PydField(description="Private: your current estimate of each listed seat."),
+            PydField(description="Private: for each listed seat, how likely it is on each side."),
         )
     name = re.sub(r"\W", "_", f"Decision_{decision}")
     model: type[BaseModel] = create_model(name, __config__=ConfigDict(extra="forbid"), **fields)
@@ -145,23 +145,37 @@ def _decision_model(
 @functools.lru_cache(maxsize=256)
 def beliefs_model(probe: BeliefProbe) -> type[BaseModel]:
     """Keys are the probe's seats as strings ("2"; "seat_2" is accepted too),
-    values one of its labels (free text when the variant has none)."""
+    values a distribution over its labels (free text when the variant has none)."""
     # Cached: a seat's probe changes only with a death, and each seat has its
     # own, so the decision model above misses across seats.
-    value: Any = _literal(probe.labels) if probe.labels else str
+    value: Any = distribution_model(probe.labels) if probe.labels else str
     fields: dict[str, Any] = {
         f"seat_{s}": (
             value,
             PydField(
                 alias=str(s),
                 max_length=None if probe.labels else FREE_BELIEF_CHARS,
-                description=f"Seat {s}: the side you think it is on.",
+                description=f"Seat {s}: how likely it is on each side."
+                if probe.labels else f"Seat {s}: the side you think it is on.",
             ),
         )
         for s in probe.seats
     }
     config = ConfigDict(extra="forbid", populate_by_name=True)
     model: type[BaseModel] = create_model("Beliefs", __config__=config, **fields)
+    return model
+
+
+@functools.lru_cache(maxsize=16)
+def distribution_model(labels: tuple[str, ...]) -> type[BaseModel]:
+    """One number in [0, 1] per label, every label required (their sum is
+    checked in check_beliefs, where it can be normalised)."""
+    fields: dict[str, Any] = {
+        label: (float, PydField(ge=0.0, le=1.0, description=f"P({label})")) for label in labels
+    }
+    model: type[BaseModel] = create_model(
+        "Distribution", __config__=ConfigDict(extra="forbid"), **fields
+    )
     return model
 
 
@@ -287,14 +301,25 @@ def parse_answer(
 def check_beliefs(
     raw: Any, model: type[BaseModel]
 ) -> tuple[dict[str, Any] | None, str | None]:
-    """The beliefs keyed by seat ("2"), or None and why they were dropped."""
+    """The beliefs keyed by seat ("2"), or None and why they were dropped.
+    Distributions summing to 1 within SUM_TOLERANCE are normalised; one that
+    does not drops the whole object (a half-read probe would bias the figures)."""
     if raw is None:
         return None, "beliefs missing"
     try:
         checked = model.model_validate(raw)
     except ValidationError as err:
         return None, describe_validation(err)
-    return checked.model_dump(mode="python", by_alias=True), None
+    found: dict[str, Any] = checked.model_dump(mode="python", by_alias=True)
+    for seat, said in found.items():
+        if not isinstance(said, dict):
+            continue  # a variant without labels: free text
+        spread = normalised(said)
+        if spread is None:
+            total = round(sum(said.values()), 4)
+            return None, f"beliefs.{seat}: the probabilities sum to {total}, not 1"
+        found[seat] = spread
+    return found, None
 
 
 def strip_fences(text: str) -> str:

@@ -20,7 +20,14 @@ class LLMSettings(BaseModel):
     language: Language = Field("en", description="prompt and rules language")
     max_repairs: int = Field(2, ge=0, le=5, description="repair turns after an invalid answer")
     concurrency: int = Field(8, ge=1, le=256, description="calls in flight per model")
-    belief_probe: bool = Field(False, description="ask for a private guess of every side")
+    belief_probe: bool = Field(
+        False, description="with every decision, ask the probability of each seat's side"
+    )
+    probe_after_speech: bool = Field(
+        False,
+        description="after every public speech, ask each living listener for its "
+        "probabilities in a probe-only call (for persuasion per speech)",
+    )
     prompt_style: PromptStyle = Field(
         "full", description="'compact' = short primer and recent history, for small models"
     )
