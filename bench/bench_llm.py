@@ -146,9 +146,8 @@ async def play(
         loaded = point_at(load_config(CONFIGS / f"{name}.toml"), base_url, style, history)
         game = Game.new(loaded.variant, loaded.game_config, seed)
         agents = build_agents(loaded, game.roles(), seed)
-        rules = loaded.variant.rules_text(loaded.game_config)
         with TranscriptWriter(Path(tmp) / "game.jsonl") as writer:
-            runner = MeasuringRunner(game, agents, writer, abort_share=None, rules_text=rules)
+            runner = MeasuringRunner(game, agents, writer, abort_share=None)
             if os.environ.get(ROUTE_ENV) == "litellm":
                 provider.litellm_module()  # the one-off import (seconds) is not per call
             cpu, started = time.process_time(), time.perf_counter()

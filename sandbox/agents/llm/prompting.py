@@ -104,6 +104,9 @@ CACHE_MARK = "\x00cache\x00"
 # The condensed part of the record ends on a multiple of this many items, so it
 # changes seldom and the prompt stays a prefix-cache hit in between.
 SUMMARY_STEP = 16
+# A seat's new condensation fits this share of its budget, so its record can
+# grow over several decisions before the condensation (and the prefix) changes.
+CONDENSE_SLACK = 0.8
 
 
 def estimate_tokens(text: str) -> int:
@@ -344,6 +347,8 @@ class RecordMemo:
         self._items: list[HistoryItem] = []
         self._lines: list[str] = []
         self._current: tuple[int, str] | None = None
+        # The seat's last condensation (see fit_record): kept while it fits.
+        self.condensed: tuple[int, int | None] | None = None
 
     def lines(self, view: SeatView, language: str, first: int) -> list[str]:
         key = (view.variant, language, first)
@@ -509,7 +514,9 @@ def render_prompt(
     user, cache_chars = render(record)
     if budget_tokens is not None and estimate_tokens(system + user) > budget_tokens:
         room = budget_tokens - estimate_tokens(system)
-        record, (user, cache_chars) = fit_record(view, language, first, room, render)
+        record, (user, cache_chars) = fit_record(view, language, first, room, render, memo)
+    elif memo is not None:
+        memo.condensed = None  # the whole record fits again
     messages = [{"role": "system", "content": system}, {"role": "user", "content": user}]
     return RenderedPrompt(messages, len(system), cache_chars, record.summarized,
                           estimate_tokens(system + user))
@@ -523,30 +530,65 @@ def cut_cache_mark(text: str) -> tuple[str, int]:
 
 def fit_record(
     view: SeatView, language: str, first: int, budget: int,
-    render: Callable[[Record], tuple[str, int]],
+    render: Callable[[Record], tuple[str, int]], memo: RecordMemo | None = None,
 ) -> tuple[Record, tuple[str, int]]:
     """The least-condensed record whose user message fits ``budget`` tokens:
     first condense more and more old items (in steps of SUMMARY_STEP, so the
     prompt prefix stays stable), then, if all of them condensed still do not
     fit, keep fewer of the oldest announcements. Without any fit, the
-    shortest record (the current situation still states who is alive)."""
+    shortest record (the current situation still states who is alive).
+
+    With the seat's ``memo``, the condensation is sticky, so the seat's prompts
+    keep one prefix over several decisions: its previous choice is kept while
+    it still fits, and a new one is made to fit CONDENSE_SLACK of the budget,
+    leaving room for the record to grow before it has to change again (each
+    change rewrites everything after the system message)."""
+    choices = condense_choices(view, language, first)
+    previous = memo.condensed if memo is not None else None
+    if previous is not None and previous in choices:
+        kept = summarized_record(view, language, *previous)
+        text, cut = render(kept)
+        if estimate_tokens(text) <= budget:
+            return kept, (text, cut)
+    if memo is not None:
+        low = _first_fit(view, language, choices, int(budget * CONDENSE_SLACK), render)
+        if low == len(choices) - 1:  # nothing fits the slack: the plain search
+            low = _first_fit(view, language, choices, budget, render)
+        memo.condensed = choices[low]
+        record = summarized_record(view, language, *choices[low])
+        return record, render(record)
+    low = _first_fit(view, language, choices, budget, render)
+    record = summarized_record(view, language, *choices[low])
+    return record, render(record)
+
+
+def condense_choices(view: SeatView, language: str, first: int) -> list[tuple[int, int | None]]:
+    """Every way to condense the record, least condensed first: (items
+    summarized, announcements kept of the summary or None for all)."""
     count = len(view.history)
     bounds = [b for b in range(SUMMARY_STEP, count, SUMMARY_STEP) if b > first] + [count]
     choices: list[tuple[int, int | None]] = [(b, None) for b in bounds]
     summary_lines = len(history_lines(view, language, 0, count, speeches=False))
     choices += [(count, keep) for keep in range(summary_lines - SUMMARY_STEP, -1, -SUMMARY_STEP)]
     choices.append((count, 0))
-    # Binary search for the first choice that fits: each one is shorter than the last.
+    return choices
+
+
+def _first_fit(
+    view: SeatView, language: str, choices: Sequence[tuple[int, int | None]], budget: int,
+    render: Callable[[Record], tuple[str, int]],
+) -> int:
+    """The index of the first choice whose message fits ``budget`` (the last
+    choice when none does): each choice is shorter than the one before."""
     low, high = 0, len(choices) - 1
-    while low < high:
+    while low < high:  # binary search
         middle = (low + high) // 2
         text, _ = render(summarized_record(view, language, *choices[middle]))
         if estimate_tokens(text) <= budget:
             high = middle
         else:
             low = middle + 1
-    record = summarized_record(view, language, *choices[low])
-    return record, render(record)
+    return low
 
 
 def render_system(
