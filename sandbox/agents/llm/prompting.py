@@ -327,6 +327,7 @@ class Record:
     first: int  # items before it are summarized or omitted
     summarized: int = 0
     dropped: int = 0
+    summary_lines: int = 0  # the first lines of ``lines`` are the summary
 
 
 def full_record(
@@ -382,7 +383,7 @@ def summarized_record(view: SeatView, language: str, upto: int, keep: int | None
     summary = history_lines(view, language, 0, upto, speeches=False)
     dropped = 0 if keep is None else max(0, len(summary) - keep)
     lines = summary[dropped:] + history_lines(view, language, upto)
-    return Record(lines, upto, upto, dropped)
+    return Record(lines, upto, upto, dropped, len(summary) - dropped)
 
 
 # Rendered lines per history item. A seat's history is re-rendered at every
@@ -551,15 +552,33 @@ def fit_record(
         if estimate_tokens(text) <= budget:
             return kept, (text, cut)
     if memo is not None:
-        low = _first_fit(view, language, choices, int(budget * CONDENSE_SLACK), render)
-        if low == len(choices) - 1:  # nothing fits the slack: the plain search
-            low = _first_fit(view, language, choices, budget, render)
-        memo.condensed = choices[low]
-        record = summarized_record(view, language, *choices[low])
-        return record, render(record)
+        chosen = _sticky_choice(view, language, choices, budget, render)
+        if chosen is not None:
+            memo.condensed = chosen
+            record = summarized_record(view, language, *chosen)
+            return record, render(record)
     low = _first_fit(view, language, choices, budget, render)
     record = summarized_record(view, language, *choices[low])
     return record, render(record)
+
+
+def _sticky_choice(
+    view: SeatView, language: str, choices: Sequence[tuple[int, int | None]], budget: int,
+    render: Callable[[Record], tuple[str, int]],
+) -> tuple[int, int | None] | None:
+    """A condensation that later decisions can keep: a step boundary (the
+    record after it only grows), fitting CONDENSE_SLACK of the budget if one
+    does, else the budget; None when only condensing everything fits."""
+    count = len(view.history)
+    steps = [c for c in choices if c[1] is None and c[0] < count]
+    if not steps:
+        return None
+    for room in (int(budget * CONDENSE_SLACK), budget):
+        low = _first_fit(view, language, steps, room, render)
+        text, _ = render(summarized_record(view, language, *steps[low]))
+        if estimate_tokens(text) <= room:
+            return steps[low]
+    return None
 
 
 def condense_choices(view: SeatView, language: str, first: int) -> list[tuple[int, int | None]]:
@@ -640,7 +659,8 @@ def render_user(
         seat=view.seat,
         private=view.private,
         public=view.public,
-        history=record.lines,
+        summary=record.lines[: record.summary_lines],
+        history=record.lines[record.summary_lines :],
         omitted=record.first - record.summarized,
         summarized=record.summarized,
         dropped=record.dropped,
