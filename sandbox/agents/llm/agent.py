@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, cast
 
-from pydantic import BaseModel, ValidationError
+from pydantic import ValidationError
 
 import sandbox.agents.llm.endpoints as endpoints
 import sandbox.agents.llm.prompting as prompting
@@ -31,6 +31,7 @@ from sandbox.agents.base import (
     AgentSetupError,
     DecisionContext,
 )
+from sandbox.agents.llm import wire
 from sandbox.agents.llm.beliefs import BeliefProbe, probe_for
 from sandbox.agents.llm.client import (
     CallSettings,
@@ -45,11 +46,10 @@ from sandbox.agents.llm.schema import (
     AnswerError,
     ParsedAnswer,
     StructuredMode,
-    answer_models,
+    beliefs_model,
+    decision_model,
     limits_for,
     parse_answer,
-    response_format,
-    schema_instructions,
 )
 from sandbox.agents.llm.secrets import redact, secret_values
 from sandbox.agents.llm.settings import LLMSettings
@@ -175,12 +175,19 @@ class LLMAgent(Agent):
         self, ctx: DecisionContext, endpoint: Endpoint, secrets: Sequence[str]
     ) -> AgentAnswer:
         limits = limits_for(self.settings.prompt_style)
-        models = answer_models(ctx.request, self._probe(ctx), limits)
+        probe = self._probe(ctx)
+        # What the answer is checked against (the wire form is wire.py's, composed).
+        decision = decision_model(ctx.request, None, limits)
+        beliefs = beliefs_model(probe) if probe is not None else None
         mode = choose_mode(self.settings.structured, endpoint)
         max_tokens = self._max_tokens(ctx.request)
-        client = self._client(endpoint, models.wire, mode, secrets, max_tokens)
+        answer_format = wire.response_format(ctx.request, probe, limits, mode)
+        client = self._client(endpoint, answer_format, secrets, max_tokens)
         budget = self._budget(max_tokens)
-        rendered, messages = self._first_messages(ctx, models.wire, mode, budget)
+        hint = ""
+        if mode == "none":
+            hint = wire.schema_instructions(ctx.request, probe, limits, self._lang)
+        rendered, messages = self._first_messages(ctx, hint, budget)
         calls: list[dict[str, Any]] = []
         note = ""
         overflowed = False
@@ -194,13 +201,13 @@ class LLMAgent(Agent):
                     overflowed = True
                     budget = int(min(budget or rendered.tokens, rendered.tokens) * OVERFLOW_SHRINK)
                     self._learned_budget = budget  # later decisions start within it
-                    rendered, messages = self._first_messages(ctx, models.wire, mode, budget)
+                    rendered, messages = self._first_messages(ctx, hint, budget)
                     calls[-1]["overflow_retry"] = {"budget_tokens": budget}
                     continue
                 return AgentAnswer(None, note, FALLBACK_PROVIDER, calls, repairs=repair)
             self._annotate(calls[-1], rendered)
             try:
-                parsed = parse_answer(raw, models.decision, models.beliefs)
+                parsed = parse_answer(raw, decision, beliefs)
                 note = parsed.reasoning
                 payload = ctx.validate(parsed.decision)  # always the referee's check
             except (AnswerError, IllegalDecision) as err:
@@ -241,10 +248,10 @@ class LLMAgent(Agent):
         return self.settings.language
 
     def _first_messages(
-        self, ctx: DecisionContext, model: type[BaseModel], mode: StructuredMode,
-        budget: int | None,
+        self, ctx: DecisionContext, schema_hint: str, budget: int | None,
     ) -> tuple[RenderedPrompt, list[dict[str, str]]]:
-        """The rendered prompt and the opening conversation."""
+        """The rendered prompt and the opening conversation (``schema_hint``:
+        the schema in words, for a model that nothing else constrains)."""
         rendered = prompting.render_prompt(
             ctx.view,
             ctx.request,
@@ -257,17 +264,16 @@ class LLMAgent(Agent):
             memo=self._record,
         )
         messages = [dict(m) for m in rendered.messages]
-        if mode == "none":
+        if schema_hint:
             # Nothing constrains the output: the schema goes into the question.
             last = messages[-1]
-            last["content"] = last["content"] + schema_instructions(model, self._lang)
+            last["content"] = last["content"] + schema_hint
         return rendered, messages
 
     def _client(
         self,
         endpoint: Endpoint,
-        model: type[BaseModel],
-        mode: StructuredMode,
+        answer_format: dict[str, Any] | None,
         secrets: Sequence[str],
         max_tokens: int | None,
     ) -> ModelClient:
@@ -275,7 +281,7 @@ class LLMAgent(Agent):
             timeout_s=self.settings.timeout_s,
             temperature=self.settings.temperature,
             max_tokens=max_tokens,
-            response_format=response_format(model, mode),
+            response_format=answer_format,
             cache=self.settings.cache,
         )
         return ModelClient(
