@@ -228,6 +228,8 @@ class LLMAgent(Agent):
         """What a study of caching and budgets needs, on the call record."""
         # How much of the prompt is the stable, cacheable prefix.
         record["prefix_chars"] = rendered.prefix_chars
+        # System text and record: what the seat's next prompt starts with.
+        record["stable_chars"] = rendered.prefix_chars + rendered.cache_chars
         if rendered.summarized:
             record["summarized"] = rendered.summarized
         if self._import_ms is not None:
