@@ -1,16 +1,27 @@
 """Prompt rendering for LLM seats, from jinja2 templates under ``prompts/``.
 
 Contract used by the LLM client: ``render_prompt`` turns a seat's view and the
-open request into two chat messages, ordered so that prompt caches (providers'
-and llama.cpp's longest-prefix cache) reuse as much as possible:
+open request into two chat messages, laid out for prompt caches (providers'
+and llama.cpp's longest-prefix cache): each prompt of a seat starts, byte for
+byte, with the system text and the record of its previous prompt.
 
 1. ``system``: first the part identical for every seat of a game (primer,
    rules text, how to read the record), then the seat's role card and fixed
    private facts. It is identical for every decision of one seat in one game;
    ``prefix_chars`` is its length.
-2. ``user``: the history the seat has seen (append-only between its
-   decisions), the current public state, the question (instruction, rule id,
-   legal options) and the answer format.
+2. ``user``: the record of what the seat has seen, in event order and only
+   ever appended to between its decisions (``cache_chars``: where it ends),
+   then a short volatile tail: the situation "now" (day, living seats, own
+   status), the question (instruction, rule id, legal options) and the answer
+   format. The full style's "now" leaves out the tables the record already
+   states line by line (Four Factions' claims, accusations and protections,
+   Killer's ballots): re-rendered at every decision, they were most of the
+   tail; the compact style keeps them, as its record is a window.
+
+Over a context budget the oldest items are condensed to the referee's own
+announcements (``fit_record``): the summary comes first and its note after
+it, so a condensation that grows keeps the lines before it, and a seat keeps
+its condensation while it fits (``RecordMemo.condensed``).
 
 Two styles (``[llm] prompt_style``): ``full`` (default, for real models) gives
 the whole rules text; ``compact`` (for small local models) gives a short
