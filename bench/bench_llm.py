@@ -6,11 +6,17 @@ For each fake game file it plays one game with every call taking exactly
 - wall time ÷ critical-path bound, where the bound is the sum over the
   runner's batches of the longest sequential chain of calls in that batch
   (a sealed simultaneous step costs one call if nobody needed a repair or a
-  retry; an ordered speech costs one call) × latency. Target: ≤ 1.05.
+  retry; an ordered speech costs one call) × latency. Target: ≤ 1.03 (idle).
 - CPU per call: this process's CPU time (all its threads: prompt rendering,
   schemas, the HTTP client, JSON, the transcript written to a temporary file)
   ÷ HTTP calls, over the game. Target: ≤ 10 ms on an idle machine.
 - calls, decisions, prompt tokens (approximate: the fake counts 4 chars a token)
+- prefix reuse per seat: tokens of each prompt that start one of the same
+  seat's earlier prompts (target ≥ 90%), next to the fake provider's cached
+  tokens (equal on each seat's later prompts; on first prompts its shared cache
+  also finds the rules text other seats sent), and what was not reused: each
+  seat's first prompt, record lines new since its last prompt, and the tail
+  after the record (the situation now and the question)
 - the share of prompt characters in the stable prefix (the system message:
   rules, role card), and two finer figures for prefix caches:
   * shared by all seats: the system text identical for every seat (primer,
@@ -146,9 +152,8 @@ async def play(
         loaded = point_at(load_config(CONFIGS / f"{name}.toml"), base_url, style, history)
         game = Game.new(loaded.variant, loaded.game_config, seed)
         agents = build_agents(loaded, game.roles(), seed)
-        rules = loaded.variant.rules_text(loaded.game_config)
         with TranscriptWriter(Path(tmp) / "game.jsonl") as writer:
-            runner = MeasuringRunner(game, agents, writer, abort_share=None, rules_text=rules)
+            runner = MeasuringRunner(game, agents, writer, abort_share=None)
             if os.environ.get(ROUTE_ENV) == "litellm":
                 provider.litellm_module()  # the one-off import (seconds) is not per call
             cpu, started = time.process_time(), time.perf_counter()
@@ -173,7 +178,7 @@ def report(name: str, latency: float, wall: float, runner: MeasuringRunner, seed
     print(
         f"  wall {wall:.2f}s, critical-path bound {bound:.2f}s "
         f"({figures.chain_calls} sequential calls), "
-        f"ratio {wall / max(bound, 1e-9):.3f} (target <= 1.05)"
+        f"ratio {wall / max(bound, 1e-9):.3f} (target <= 1.03)"
     )
     print(f"  overhead per sequential call {(wall - bound) / figures.chain_calls * 1000:.1f} ms")
     print(
@@ -186,11 +191,25 @@ def report(name: str, latency: float, wall: float, runner: MeasuringRunner, seed
     )
     if provider.litellm_import_s is not None:
         print(f"  litellm import (once, before the game): {provider.litellm_import_s:.1f}s")
-    own, tokens, cached = seat_reuse(figures.call_records)
+    reuse = seat_reuse(figures.call_records)
+    tokens = max(1, reuse.tokens)
     print(
-        f"  prefix reuse per seat {own / max(1, tokens):.1%} of {tokens} prompt tokens "
-        f"(target >= 90%); fake provider's cached tokens {cached} "
-        f"({cached / max(1, tokens):.1%})"
+        f"  prefix reuse per seat {reuse.own / tokens:.1%} of {reuse.tokens} prompt tokens "
+        f"(target >= 90%); fake provider's cached tokens {reuse.cached} "
+        f"({reuse.cached / tokens:.1%})"
+    )
+    later = max(1, reuse.later_calls)
+    print(
+        f"  not reused: seats' first prompts {reuse.first / tokens:.1%}, "
+        f"new record lines {reuse.new_record / tokens:.1%} ({reuse.new_record / later:.0f} "
+        f"tokens/call), now + question {reuse.tail / tokens:.1%} ({reuse.tail / later:.0f} "
+        f"tokens/call), other {reuse.other / tokens:.1%}; "
+        f"{reuse.tokens / max(1, reuse.calls):.0f} tokens a prompt"
+    )
+    print(
+        f"  fake's cached tokens on seats' later prompts {reuse.cached_later} "
+        f"(per-seat reuse there: {reuse.own}); on first prompts {reuse.cached_first} "
+        "(the rules text other seats sent first)"
     )
     shared, reusable = cache_figures(figures.call_records)
     print(
@@ -217,22 +236,65 @@ def cache_figures(records: list[dict[str, Any]]) -> tuple[int, int]:
     return shared, reusable
 
 
-def seat_reuse(records: list[dict[str, Any]]) -> tuple[int, int, int]:
-    """(tokens reusable from the same seat's earlier prompts, prompt tokens,
-    cached tokens the provider reported), over every HTTP call. A token is
-    4 characters, as the fake counts them."""
+@dataclass
+class Reuse:
+    """Per-seat prefix reuse over a game, in tokens (4 characters, as the fake
+    counts), and where the tokens that were not reused come from."""
+
+    own: int = 0  # tokens that start one of the same seat's earlier prompts
+    tokens: int = 0  # prompt tokens
+    cached: int = 0  # cached tokens the provider reported
+    cached_first: int = 0  # ... on each seat's first prompt
+    cached_later: int = 0  # ... on its later prompts
+    calls: int = 0
+    later_calls: int = 0
+    first: int = 0  # tokens of each seat's first prompt
+    new_record: int = 0  # record lines the seat had not been sent yet
+    tail: int = 0  # the now-section and the question after the record
+    other: int = 0  # anything else not reused (e.g. a record condensed anew)
+
+
+def seat_reuse(records: list[dict[str, Any]]) -> Reuse:
+    """Reuse over every HTTP call that was answered (a call that got no answer
+    was never read by the provider)."""
     earlier: dict[int, list[str]] = {}
-    own = tokens = cached = 0
+    out = Reuse()
     for call in records:
         if call.get("raw") is None and call.get("error"):
-            continue  # no answer came: the provider never read it
+            continue
         text = "".join(m["content"] for m in call["messages"])
-        best = max((common_prefix(text, e) for e in earlier.get(call["seat"], [])), default=0)
-        own += best // 4
-        tokens += max(1, len(text) // 4)
-        cached += int(call.get("cached_tokens") or 0)
-        earlier.setdefault(call["seat"], []).append(text)
-    return own, tokens, cached
+        seen = earlier.setdefault(call["seat"], [])
+        best = max((common_prefix(text, e) for e in seen), default=0)
+        size = max(1, len(text) // 4)
+        cached = int(call.get("cached_tokens") or 0)
+        out.calls += 1
+        out.own += best // 4
+        out.tokens += size
+        out.cached += cached
+        if not seen:
+            out.first += size
+            out.cached_first += cached
+        else:
+            out.later_calls += 1
+            out.cached_later += cached
+            split_missing(out, call, text, best, size)
+        seen.append(text)
+    return out
+
+
+def split_missing(out: Reuse, call: dict[str, Any], text: str, best: int, size: int) -> None:
+    """Share the tokens a later prompt did not reuse out: new record lines up
+    to where the stable part ends (``stable_chars``), then the tail."""
+    missing = size - best // 4
+    stable = int(call.get("stable_chars") or 0)
+    if not stable or call.get("repair"):
+        out.other += missing
+        return
+    tail = max(0, len(text) - max(stable, best)) // 4
+    new_record = max(0, stable - best) // 4
+    out.tail += min(tail, missing)
+    out.new_record += min(new_record, missing - min(tail, missing))
+    out.other += missing - min(tail, missing) - min(new_record, missing - min(tail, missing))
 
 
 def main() -> None:

@@ -115,3 +115,30 @@ def test_a_seats_memo_renders_exactly_what_a_fresh_render_does(
             assert render_prompt(c.view, c.request, memo=memo, **kwargs) == render_prompt(
                 c.view, c.request, **kwargs
             )
+
+
+def test_a_seats_condensation_is_kept_while_it_fits(decisions: list[Captured]) -> None:
+    """Under a tight budget, a seat with its memo keeps its condensed record
+    across decisions (its prompts keep one prefix) and changes it less often
+    than a fresh fit per decision would, while every prompt still fits."""
+    budget = render_prompt(decisions[-1].view, decisions[-1].request).tokens * 3 // 4
+    memos: dict[int, RecordMemo] = {}
+    previous: dict[int, tuple[str, str]] = {}
+    sticky_breaks = fresh_breaks = pairs = 0
+    for c in decisions:
+        sticky = render_prompt(c.view, c.request, budget_tokens=budget,
+                               memo=memos.setdefault(c.seat, RecordMemo()))
+        fresh = render_prompt(c.view, c.request, budget_tokens=budget)
+        assert sticky.tokens <= budget
+        if c.seat in previous and sticky.summarized:
+            before_sticky, before_fresh = previous[c.seat]
+            pairs += 1
+            sticky_breaks += not total(sticky).startswith(before_sticky)
+            fresh_breaks += not total(fresh).startswith(before_fresh)
+        previous[c.seat] = (stable_part(sticky), stable_part(fresh))
+    assert pairs > 10
+    assert sticky_breaks < fresh_breaks
+
+
+def stable_part(prompt: RenderedPrompt) -> str:
+    return prompt.messages[0]["content"] + prompt.messages[1]["content"][: prompt.cache_chars]

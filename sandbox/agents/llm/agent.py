@@ -18,11 +18,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, cast
 
-from pydantic import BaseModel, ValidationError
+from pydantic import ValidationError
 
 import sandbox.agents.llm.endpoints as endpoints
 import sandbox.agents.llm.prompting as prompting
 import sandbox.agents.llm.provider as provider
+import sandbox.agents.llm.wire as wire
 from sandbox.agents.base import (
     FALLBACK_INVALID,
     FALLBACK_PROVIDER,
@@ -43,13 +44,13 @@ from sandbox.agents.llm.pool import Lease
 from sandbox.agents.llm.prompting import RenderedPrompt
 from sandbox.agents.llm.schema import (
     AnswerError,
+    AnswerLimits,
     ParsedAnswer,
     StructuredMode,
-    answer_models,
+    beliefs_model,
+    decision_model,
     limits_for,
     parse_answer,
-    response_format,
-    schema_instructions,
 )
 from sandbox.agents.llm.secrets import redact, secret_values
 from sandbox.agents.llm.settings import LLMSettings
@@ -161,11 +162,14 @@ class LLMAgent(Agent):
             record = {"model": self.target.model, "error": f"EndpointError: {err}"}
             return cast(list[dict[str, Any]], redact([record], secret_values([])))
         secrets = secret_values([endpoint.api_key])
-        models = answer_models(ctx.request, probe, limits_for(self.settings.prompt_style))
+        limits = limits_for(self.settings.prompt_style)
+        decision = decision_model(ctx.request, None, limits)
         mode = choose_mode(self.settings.structured, endpoint)
         max_tokens = self.settings.max_tokens
-        client = self._client(endpoint, models.wire, mode, secrets, max_tokens)
-        rendered, messages = self._first_messages(ctx, models.wire, mode, self._budget(max_tokens))
+        answer_format = wire.response_format(ctx.request, probe, limits, mode)
+        client = self._client(endpoint, answer_format, secrets, max_tokens)
+        hint = self._hint(ctx.request, probe, limits, mode)
+        rendered, messages = self._first_messages(ctx, hint, self._budget(max_tokens))
         calls: list[dict[str, Any]] = []
         try:
             raw = await client.complete(messages, 0, calls, rendered.cache_chars)
@@ -173,7 +177,7 @@ class LLMAgent(Agent):
             return cast(list[dict[str, Any]], redact(calls, secrets))  # the failure is recorded
         self._annotate(calls[-1], rendered)
         try:
-            record_beliefs(calls[-1], parse_answer(raw, models.decision, models.beliefs))
+            record_beliefs(calls[-1], parse_answer(raw, decision, beliefs_model(probe)))
         except AnswerError as err:
             calls[-1]["error"] = calls[-1]["beliefs_error"] = f"invalid: {err}"
         return cast(list[dict[str, Any]], redact(calls, secrets))
@@ -210,16 +214,34 @@ class LLMAgent(Agent):
             self._holds_fake = False
             endpoints.release_builtin_fake()
 
+    def _hint(
+        self,
+        request: DecisionRequest,
+        probe: BeliefProbe | None,
+        limits: AnswerLimits,
+        mode: StructuredMode,
+    ) -> str:
+        """The answer format spelled out in the prompt, for endpoints that
+        cannot constrain the answer themselves (mode "none")."""
+        if mode != "none":
+            return ""
+        return wire.schema_instructions(request, probe, limits, self._lang)
+
     async def _converse(
         self, ctx: DecisionContext, endpoint: Endpoint, secrets: Sequence[str]
     ) -> AgentAnswer:
         limits = limits_for(self.settings.prompt_style)
-        models = answer_models(ctx.request, self._probe(ctx), limits)
+        probe = self._probe(ctx)
+        # What the answer is checked against (the wire form is wire.py's, composed).
+        decision = decision_model(ctx.request, None, limits)
+        beliefs = beliefs_model(probe) if probe is not None else None
         mode = choose_mode(self.settings.structured, endpoint)
         max_tokens = self._max_tokens(ctx.request)
-        client = self._client(endpoint, models.wire, mode, secrets, max_tokens)
+        answer_format = wire.response_format(ctx.request, probe, limits, mode)
+        client = self._client(endpoint, answer_format, secrets, max_tokens)
         budget = self._budget(max_tokens)
-        rendered, messages = self._first_messages(ctx, models.wire, mode, budget)
+        hint = self._hint(ctx.request, probe, limits, mode)
+        rendered, messages = self._first_messages(ctx, hint, budget)
         calls: list[dict[str, Any]] = []
         note = ""
         overflowed = False
@@ -233,13 +255,13 @@ class LLMAgent(Agent):
                     overflowed = True
                     budget = int(min(budget or rendered.tokens, rendered.tokens) * OVERFLOW_SHRINK)
                     self._learned_budget = budget  # later decisions start within it
-                    rendered, messages = self._first_messages(ctx, models.wire, mode, budget)
+                    rendered, messages = self._first_messages(ctx, hint, budget)
                     calls[-1]["overflow_retry"] = {"budget_tokens": budget}
                     continue
                 return AgentAnswer(None, note, FALLBACK_PROVIDER, calls, repairs=repair)
             self._annotate(calls[-1], rendered)
             try:
-                parsed = parse_answer(raw, models.decision, models.beliefs)
+                parsed = parse_answer(raw, decision, beliefs)
                 note = parsed.reasoning
                 payload = ctx.validate(parsed.decision)  # always the referee's check
             except (AnswerError, IllegalDecision) as err:
@@ -260,6 +282,8 @@ class LLMAgent(Agent):
         """What a study of caching and budgets needs, on the call record."""
         # How much of the prompt is the stable, cacheable prefix.
         record["prefix_chars"] = rendered.prefix_chars
+        # System text and record: what the seat's next prompt starts with.
+        record["stable_chars"] = rendered.prefix_chars + rendered.cache_chars
         if rendered.summarized:
             record["summarized"] = rendered.summarized
         if self._import_ms is not None:
@@ -280,10 +304,10 @@ class LLMAgent(Agent):
         return self.settings.language
 
     def _first_messages(
-        self, ctx: DecisionContext, model: type[BaseModel], mode: StructuredMode,
-        budget: int | None,
+        self, ctx: DecisionContext, schema_hint: str, budget: int | None,
     ) -> tuple[RenderedPrompt, list[dict[str, str]]]:
-        """The rendered prompt and the opening conversation."""
+        """The rendered prompt and the opening conversation (``schema_hint``:
+        the schema in words, for a model that nothing else constrains)."""
         rendered = prompting.render_prompt(
             ctx.view,
             ctx.request,
@@ -296,17 +320,16 @@ class LLMAgent(Agent):
             memo=self._record,
         )
         messages = [dict(m) for m in rendered.messages]
-        if mode == "none":
+        if schema_hint:
             # Nothing constrains the output: the schema goes into the question.
             last = messages[-1]
-            last["content"] = last["content"] + schema_instructions(model, self._lang)
+            last["content"] = last["content"] + schema_hint
         return rendered, messages
 
     def _client(
         self,
         endpoint: Endpoint,
-        model: type[BaseModel],
-        mode: StructuredMode,
+        answer_format: dict[str, Any] | None,
         secrets: Sequence[str],
         max_tokens: int | None,
     ) -> ModelClient:
@@ -314,7 +337,7 @@ class LLMAgent(Agent):
             timeout_s=self.settings.timeout_s,
             temperature=self.settings.temperature,
             max_tokens=max_tokens,
-            response_format=response_format(model, mode),
+            response_format=answer_format,
             cache=self.settings.cache,
         )
         return ModelClient(

@@ -19,6 +19,7 @@ retried, never bad-request, auth, missing-credential or context-window errors.
 from __future__ import annotations
 
 import asyncio
+import copy
 import time
 import weakref
 from collections.abc import Mapping, Sequence
@@ -291,7 +292,10 @@ class ModelClient:
             "api_key": self.endpoint.api_key,
             "temperature": s.temperature,
             "max_tokens": s.max_tokens,
-            "response_format": dict(s.response_format) if s.response_format else None,
+            # A copy: the format is shared between calls (wire.py) and litellm
+            # may rewrite it for its provider.
+            "response_format": copy.deepcopy(dict(s.response_format))
+            if s.response_format else None,
             # OpenAI-protocol models reuse the seat's pooled client (no sockets left behind).
             "client": self.http if self.endpoint.model.startswith("openai/") else None,
         }

@@ -1,16 +1,27 @@
 """Prompt rendering for LLM seats, from jinja2 templates under ``prompts/``.
 
 Contract used by the LLM client: ``render_prompt`` turns a seat's view and the
-open request into two chat messages, ordered so that prompt caches (providers'
-and llama.cpp's longest-prefix cache) reuse as much as possible:
+open request into two chat messages, laid out for prompt caches (providers'
+and llama.cpp's longest-prefix cache): each prompt of a seat starts, byte for
+byte, with the system text and the record of its previous prompt.
 
 1. ``system``: first the part identical for every seat of a game (primer,
    rules text, how to read the record), then the seat's role card and fixed
    private facts. It is identical for every decision of one seat in one game;
    ``prefix_chars`` is its length.
-2. ``user``: the history the seat has seen (append-only between its
-   decisions), the current public state, the question (instruction, rule id,
-   legal options) and the answer format.
+2. ``user``: the record of what the seat has seen, in event order and only
+   ever appended to between its decisions (``cache_chars``: where it ends),
+   then a short volatile tail: the situation "now" (day, living seats, own
+   status), the question (instruction, rule id, legal options) and the answer
+   format. The full style's "now" leaves out the tables the record already
+   states line by line (Four Factions' claims, accusations and protections,
+   Killer's ballots): re-rendered at every decision, they were most of the
+   tail; the compact style keeps them, as its record is a window.
+
+Over a context budget the oldest items are condensed to the referee's own
+announcements (``fit_record``): the summary comes first and its note after
+it, so a condensation that grows keeps the lines before it, and a seat keeps
+its condensation while it fits (``RecordMemo.condensed``).
 
 Two styles (``[llm] prompt_style``): ``full`` (default, for real models) gives
 the whole rules text; ``compact`` (for small local models) gives a short
@@ -104,6 +115,9 @@ CACHE_MARK = "\x00cache\x00"
 # The condensed part of the record ends on a multiple of this many items, so it
 # changes seldom and the prompt stays a prefix-cache hit in between.
 SUMMARY_STEP = 16
+# A seat's new condensation fits this share of its budget, so its record can
+# grow over several decisions before the condensation (and the prefix) changes.
+CONDENSE_SLACK = 0.8
 
 
 def estimate_tokens(text: str) -> int:
@@ -324,6 +338,7 @@ class Record:
     first: int  # items before it are summarized or omitted
     summarized: int = 0
     dropped: int = 0
+    summary_lines: int = 0  # the first lines of ``lines`` are the summary
 
 
 def full_record(
@@ -344,6 +359,8 @@ class RecordMemo:
         self._items: list[HistoryItem] = []
         self._lines: list[str] = []
         self._current: tuple[int, str] | None = None
+        # The seat's last condensation (see fit_record): kept while it fits.
+        self.condensed: tuple[int, int | None] | None = None
 
     def lines(self, view: SeatView, language: str, first: int) -> list[str]:
         key = (view.variant, language, first)
@@ -377,7 +394,7 @@ def summarized_record(view: SeatView, language: str, upto: int, keep: int | None
     summary = history_lines(view, language, 0, upto, speeches=False)
     dropped = 0 if keep is None else max(0, len(summary) - keep)
     lines = summary[dropped:] + history_lines(view, language, upto)
-    return Record(lines, upto, upto, dropped)
+    return Record(lines, upto, upto, dropped, len(summary) - dropped)
 
 
 # Rendered lines per history item. A seat's history is re-rendered at every
@@ -509,7 +526,9 @@ def render_prompt(
     user, cache_chars = render(record)
     if budget_tokens is not None and estimate_tokens(system + user) > budget_tokens:
         room = budget_tokens - estimate_tokens(system)
-        record, (user, cache_chars) = fit_record(view, language, first, room, render)
+        record, (user, cache_chars) = fit_record(view, language, first, room, render, memo)
+    elif memo is not None:
+        memo.condensed = None  # the whole record fits again
     messages = [{"role": "system", "content": system}, {"role": "user", "content": user}]
     return RenderedPrompt(messages, len(system), cache_chars, record.summarized,
                           estimate_tokens(system + user))
@@ -523,30 +542,83 @@ def cut_cache_mark(text: str) -> tuple[str, int]:
 
 def fit_record(
     view: SeatView, language: str, first: int, budget: int,
-    render: Callable[[Record], tuple[str, int]],
+    render: Callable[[Record], tuple[str, int]], memo: RecordMemo | None = None,
 ) -> tuple[Record, tuple[str, int]]:
     """The least-condensed record whose user message fits ``budget`` tokens:
     first condense more and more old items (in steps of SUMMARY_STEP, so the
     prompt prefix stays stable), then, if all of them condensed still do not
     fit, keep fewer of the oldest announcements. Without any fit, the
-    shortest record (the current situation still states who is alive)."""
+    shortest record (the current situation still states who is alive).
+
+    With the seat's ``memo``, the condensation is sticky, so the seat's prompts
+    keep one prefix over several decisions: its previous choice is kept while
+    it still fits, and a new one is made to fit CONDENSE_SLACK of the budget,
+    leaving room for the record to grow before it has to change again (each
+    change rewrites everything after the system message)."""
+    choices = condense_choices(view, language, first)
+    previous = memo.condensed if memo is not None else None
+    if previous is not None and previous in choices:
+        kept = summarized_record(view, language, *previous)
+        text, cut = render(kept)
+        if estimate_tokens(text) <= budget:
+            return kept, (text, cut)
+    if memo is not None:
+        chosen = _sticky_choice(view, language, choices, budget, render)
+        if chosen is not None:
+            memo.condensed = chosen
+            record = summarized_record(view, language, *chosen)
+            return record, render(record)
+    low = _first_fit(view, language, choices, budget, render)
+    record = summarized_record(view, language, *choices[low])
+    return record, render(record)
+
+
+def _sticky_choice(
+    view: SeatView, language: str, choices: Sequence[tuple[int, int | None]], budget: int,
+    render: Callable[[Record], tuple[str, int]],
+) -> tuple[int, int | None] | None:
+    """A condensation that later decisions can keep: a step boundary (the
+    record after it only grows), fitting CONDENSE_SLACK of the budget if one
+    does, else the budget; None when only condensing everything fits."""
+    count = len(view.history)
+    steps = [c for c in choices if c[1] is None and c[0] < count]
+    if not steps:
+        return None
+    for room in (int(budget * CONDENSE_SLACK), budget):
+        low = _first_fit(view, language, steps, room, render)
+        text, _ = render(summarized_record(view, language, *steps[low]))
+        if estimate_tokens(text) <= room:
+            return steps[low]
+    return None
+
+
+def condense_choices(view: SeatView, language: str, first: int) -> list[tuple[int, int | None]]:
+    """Every way to condense the record, least condensed first: (items
+    summarized, announcements kept of the summary or None for all)."""
     count = len(view.history)
     bounds = [b for b in range(SUMMARY_STEP, count, SUMMARY_STEP) if b > first] + [count]
     choices: list[tuple[int, int | None]] = [(b, None) for b in bounds]
     summary_lines = len(history_lines(view, language, 0, count, speeches=False))
     choices += [(count, keep) for keep in range(summary_lines - SUMMARY_STEP, -1, -SUMMARY_STEP)]
     choices.append((count, 0))
-    # Binary search for the first choice that fits: each one is shorter than the last.
+    return choices
+
+
+def _first_fit(
+    view: SeatView, language: str, choices: Sequence[tuple[int, int | None]], budget: int,
+    render: Callable[[Record], tuple[str, int]],
+) -> int:
+    """The index of the first choice whose message fits ``budget`` (the last
+    choice when none does): each choice is shorter than the one before."""
     low, high = 0, len(choices) - 1
-    while low < high:
+    while low < high:  # binary search
         middle = (low + high) // 2
         text, _ = render(summarized_record(view, language, *choices[middle]))
         if estimate_tokens(text) <= budget:
             high = middle
         else:
             low = middle + 1
-    record = summarized_record(view, language, *choices[low])
-    return record, render(record)
+    return low
 
 
 def render_system(
@@ -598,7 +670,8 @@ def render_user(
         seat=view.seat,
         private=view.private,
         public=view.public,
-        history=record.lines,
+        summary=record.lines[: record.summary_lines],
+        history=record.lines[record.summary_lines :],
         omitted=record.first - record.summarized,
         summarized=record.summarized,
         dropped=record.dropped,

@@ -26,6 +26,7 @@ REASONING = "reasoning"
 # not refused: the note is private and no part of the decision).
 REASONING_KEEP_CHARS = 2000
 BELIEFS = "beliefs"
+BELIEFS_DESCRIPTION = "Private: for each listed seat, how likely it is on each side."
 FREE_BELIEF_CHARS = 120  # a variant without belief labels: a few words per seat
 # Keywords OpenAI's strict mode rejects; the referee still checks lengths.
 STRICT_UNSUPPORTED = ("maxLength", "minLength", "maxItems", "minItems", "uniqueItems", "default")
@@ -135,7 +136,7 @@ def _decision_model(
     if probe is not None:
         fields[BELIEFS] = (
             beliefs_model(probe),
-            PydField(description="Private: for each listed seat, how likely it is on each side."),
+            PydField(description=BELIEFS_DESCRIPTION),
         )
     name = re.sub(r"\W", "_", f"Decision_{decision}")
     model: type[BaseModel] = create_model(name, __config__=ConfigDict(extra="forbid"), **fields)
