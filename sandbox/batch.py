@@ -5,16 +5,18 @@ game file's own config: unlike a series (KG-5) no game depends on another, so
 they can be played in any order, in parallel, and each transcript is the one
 ``sandbox run --seed`` would write for that seed.
 
-Workers are started with the "spawn" context (no forked copies of the parent's
-threads or event loop) and each plays whole games. LLM seats with the built-in
-fake provider or a local model start their server inside each worker process.
-A game that raises is recorded with its seed and one-line error; the others go on.
+With one worker and one game in flight the games are played here, one after
+the other. Otherwise worker processes (sandbox/batch_workers.py, "spawn"
+context) each play up to ``in_flight`` games at once on one event loop; LLM
+seats with the built-in fake provider or a local model start their server
+inside each worker. A game that raises is recorded with its seed and one-line
+error; the others go on.
 
 Re-running a batch into the same folder plays only what is missing: each game's
 header records ``batch = {config: <digest>, seed}`` (sandbox/study/identity.py),
 finished games are skipped and interrupted ones are finished from their
-transcripts. At most ``workers`` games are handed to the pool at a time, so after
-Ctrl-C no new game starts.
+transcripts. A job is handed to a worker only when it may start at once, so
+after Ctrl-C (or SIGTERM, handled the same way) no new game starts.
 """
 
 from __future__ import annotations
