@@ -29,6 +29,7 @@ import argparse
 import json
 import os
 import re
+import resource
 import signal
 import subprocess
 import sys
@@ -71,6 +72,7 @@ class Run:
     slowest_chain: int  # sequential calls of the game with the longest critical path
     load_before: tuple[float, float, float]
     load_after: tuple[float, float, float]
+    cpu_s: float  # CPU time of the batch process and its workers (user + system)
 
     @property
     def per_hour(self) -> float:
@@ -125,14 +127,22 @@ def play(folder: Path, base_url: str, games: int, jobs: int, in_flight: int,
     command = [*SANDBOX, "batch", str(config), "--games", str(games), "--jobs", str(jobs),
                "--games-in-flight", str(in_flight), "--quiet", "--json"]
     load_before = os.getloadavg()
+    cpu_before = cpu_of_children()
     started = time.perf_counter()
     done = subprocess.run(command, capture_output=True, text=True)
     wall = time.perf_counter() - started
+    cpu = cpu_of_children() - cpu_before
     if done.returncode != 0:
         raise RuntimeError(f"batch failed ({done.returncode}): {done.stderr[-500:]}")
     figures = [chain_of(p) for p in out.glob("*.jsonl")]
     return Run(in_flight, games, wall, sum(c for c, _ in figures),
-               max(s for _, s in figures), load_before, os.getloadavg())
+               max(s for _, s in figures), load_before, os.getloadavg(), cpu)
+
+
+def cpu_of_children() -> float:
+    """CPU seconds of this process's finished children (the batch and its workers)."""
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
 
 
 def report(run: Run, latency: float, jobs: int, concurrency: int) -> float:
@@ -144,7 +154,14 @@ def report(run: Run, latency: float, jobs: int, concurrency: int) -> float:
     print(f"  wall {run.wall_s:.1f}s -> {run.per_hour:.0f} games/hour")
     print(f"  calls {run.calls}; slowest game's critical path {run.slowest_chain} calls "
           f"= {path_s:.1f}s; calls / {in_flight_calls} in flight x latency = {calls_s:.1f}s")
-    print(f"  wall / bound {run.wall_s / bound:.3f} (target <= 1.10)")
+    if run.in_flight > 1:
+        print(f"  wall / bound {run.wall_s / bound:.3f} (target <= 1.10)")
+    else:
+        print("  (one game at a time per worker: the games' critical paths add up)")
+    cores = os.cpu_count() or 1
+    print(f"  CPU of the batch and its workers {run.cpu_s:.1f}s "
+          f"({run.cpu_s / max(1, run.calls) * 1000:.1f} ms per call; "
+          f"at least {run.cpu_s / cores:.1f}s of wall on {cores} idle cores)")
     print("  load average before {:.2f} {:.2f} {:.2f}, after {:.2f} {:.2f} {:.2f}".format(
         *run.load_before, *run.load_after))
     return run.per_hour
