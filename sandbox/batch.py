@@ -170,6 +170,13 @@ async def play_one_async(job: GameJob) -> GameResult:
     return _finished(base, record)
 
 
+def lost_game(job: GameJob, error: str) -> GameResult:
+    """The result of a game whose worker process died under it: failed, with its
+    seed, pointing at its partial transcript when it was a resumed one."""
+    return GameResult(job.seed, job.resume, error=error, key=job.key,
+                      resumed=job.resume is not None)
+
+
 def _finished(base: GameResult, record: GameRecord) -> GameResult:
     outcome = record.outcome
     winners: tuple[str, ...] = ()
@@ -338,7 +345,8 @@ def run_batch(
             else:
                 from sandbox.batch_workers import run_pool
 
-                run_pool(jobs, max(workers, 1), in_flight, batch, on_result, admit, halt)
+                run_pool(jobs, max(workers, 1), in_flight, batch, on_result, admit, halt,
+                         play_one_async, lost_game)
     except KeyboardInterrupt:
         batch.interrupted = True
     batch.results.sort(key=lambda r: (r.seed, r.key))

@@ -30,21 +30,20 @@ import sys
 import threading
 import time
 import warnings
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Awaitable, Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from multiprocessing.connection import Connection, wait
 from multiprocessing.context import SpawnContext, SpawnProcess
 from types import FrameType
+from typing import TYPE_CHECKING
 
-from sandbox.batch import (
-    Admit,
-    BatchResult,
-    GameJob,
-    GameResult,
-    Halt,
-    OnResult,
-    play_one_async,
-)
+if TYPE_CHECKING:  # sandbox.batch imports this module: no import back at run time
+    from sandbox.batch import Admit, BatchResult, GameJob, GameResult, Halt, OnResult
+
+# How a worker plays one job (sandbox.batch.play_one_async), and the result of a
+# job whose worker died (sandbox.batch.lost_game); passed in by sandbox.batch.
+Play = Callable[["GameJob"], Awaitable["GameResult"]]
+Lost = Callable[["GameJob", str], "GameResult"]
 
 STOP_WAIT_S = 15.0  # after a stop, how long games may take to close their transcripts
 JOIN_WAIT_S = 10.0  # after the last game, how long a worker may take to exit
@@ -68,6 +67,8 @@ def run_pool(
     on_result: OnResult,
     admit: Admit,
     halt: Halt,
+    play: Play,
+    lost: Lost,
 ) -> None:
     """Play ``jobs`` on ``workers`` processes, ``in_flight`` games each at most.
     A KeyboardInterrupt (Ctrl-C, SIGTERM, or raised by ``on_result``) stops
@@ -76,14 +77,14 @@ def run_pool(
         return
     context = multiprocessing.get_context("spawn")
     size = min(workers, -(-len(jobs) // in_flight))  # no idle workers for a short batch
-    pool = [_spawn(context) for _ in range(size)]
+    pool = [_spawn(context, play) for _ in range(size)]
     waiting = list(jobs)
     try:
         while True:
             _hand_out(pool, waiting, in_flight, batch, admit, halt)
             if not any(w.running for w in pool):
                 break  # nothing admitted and nothing left to wait for
-            for result in _next_results(pool, context, bool(waiting)):
+            for result in _next_results(pool, context, play, lost, bool(waiting)):
                 batch.results.append(result)
                 on_result(result)
         _close(pool)
@@ -94,9 +95,11 @@ def run_pool(
         _reap(pool)
 
 
-def _spawn(context: SpawnContext) -> _Worker:
+def _spawn(context: SpawnContext, play: Play) -> _Worker:
     ours, theirs = context.Pipe()
-    process = context.Process(target=worker_main, args=(theirs,), name="sandbox-batch-worker")
+    process = context.Process(
+        target=worker_main, args=(theirs, play), name="sandbox-batch-worker"
+    )
     process.start()
     theirs.close()
     return _Worker(process, ours)
@@ -137,7 +140,7 @@ def _next_job(
 
 
 def _next_results(
-    pool: list[_Worker], context: SpawnContext, replace_dead: bool
+    pool: list[_Worker], context: SpawnContext, play: Play, lost: Lost, replace_dead: bool
 ) -> Iterator[GameResult]:
     """Wait for at least one result (or a worker's death); yield what arrived.
     A dead worker's games fail (one line each) and a fresh worker replaces it."""
@@ -148,11 +151,11 @@ def _next_results(
             yield from _drain(worker)
         if not worker.process.is_alive():
             yield from _drain(worker)
-            yield from _lost(worker)
+            yield from _lost(worker, lost)
             pool.remove(worker)
             worker.conn.close()
             if replace_dead:
-                pool.append(_spawn(context))
+                pool.append(_spawn(context, play))
 
 
 def _drain(worker: _Worker) -> Iterator[GameResult]:
@@ -166,13 +169,11 @@ def _drain(worker: _Worker) -> Iterator[GameResult]:
         return
 
 
-def _lost(worker: _Worker) -> Iterator[GameResult]:
+def _lost(worker: _Worker, lost: Lost) -> Iterator[GameResult]:
     worker.process.join(1.0)
     code = worker.process.exitcode
     for job in worker.running.values():
-        error = f"WorkerLost: the worker process playing this game died (exit code {code})"
-        yield GameResult(job.seed, job.resume, error=error, key=job.key,
-                         resumed=job.resume is not None)
+        yield lost(job, f"WorkerLost: the worker process playing this game died (exit code {code})")
     worker.running.clear()
 
 
@@ -218,7 +219,7 @@ def _reap(pool: Sequence[_Worker]) -> None:
 # ------------------------------------------------------------------ worker
 
 
-def worker_main(conn: Connection) -> None:
+def worker_main(conn: Connection, play: Play) -> None:
     """A worker process: play the jobs the parent sends until it says stop."""
     os.setpgrp()  # Ctrl-C at the terminal reaches the parent only; it stops us
     signal.signal(signal.SIGINT, signal.SIG_IGN)
@@ -226,14 +227,14 @@ def worker_main(conn: Connection) -> None:
     from sandbox.transcript import write_in_background
 
     write_in_background(True)
-    asyncio.run(_serve(conn))
+    asyncio.run(_serve(conn, play))
 
 
 def _exit_now(signum: int, frame: FrameType | None) -> None:
     sys.exit(0)  # stopped before any game started: nothing to close
 
 
-async def _serve(conn: Connection) -> None:
+async def _serve(conn: Connection, play: Play) -> None:
     loop = asyncio.get_running_loop()
     inbox: asyncio.Queue[GameJob | None] = asyncio.Queue()
     games: set[asyncio.Task[None]] = set()
@@ -254,7 +255,7 @@ async def _serve(conn: Connection) -> None:
     reader = threading.Thread(target=_read_jobs, args=(conn, loop, inbox, stop), daemon=True)
     reader.start()
     while (job := await inbox.get()) is not None and not stopping.is_set():
-        task = loop.create_task(_play_and_report(job, conn))
+        task = loop.create_task(_play_and_report(play, job, conn))
         games.add(task)
         task.add_done_callback(games.discard)
     if games:
@@ -280,7 +281,7 @@ def _read_jobs(
             return
 
 
-async def _play_and_report(job: GameJob, conn: Connection) -> None:
-    result = await play_one_async(job)
+async def _play_and_report(play: Play, job: GameJob, conn: Connection) -> None:
+    result = await play(job)
     with contextlib.suppress(OSError):  # the parent is gone; the transcript remains
         conn.send(result)
