@@ -5,36 +5,44 @@ game file's own config: unlike a series (KG-5) no game depends on another, so
 they can be played in any order, in parallel, and each transcript is the one
 ``sandbox run --seed`` would write for that seed.
 
-Workers are started with the "spawn" context (no forked copies of the parent's
-threads or event loop) and each plays whole games. LLM seats with the built-in
-fake provider or a local model start their server inside each worker process.
-A game that raises is recorded with its seed and one-line error; the others go on.
+With one worker and one game in flight the games are played here, one after
+the other. Otherwise worker processes (sandbox/batch_workers.py, "spawn"
+context) each play up to ``in_flight`` games at once on one event loop; LLM
+seats with the built-in fake provider or a local model start their server
+inside each worker. A game that raises is recorded with its seed and one-line
+error; the others go on.
 
 Re-running a batch into the same folder plays only what is missing: each game's
 header records ``batch = {config: <digest>, seed}`` (sandbox/study/identity.py),
 finished games are skipped and interrupted ones are finished from their
-transcripts. At most ``workers`` games are handed to the pool at a time, so after
-Ctrl-C no new game starts.
+transcripts. A job is handed to a worker only when it may start at once, so
+after Ctrl-C (or SIGTERM, handled the same way) no new game starts.
 """
 
 from __future__ import annotations
 
+import asyncio
 import dataclasses
-import multiprocessing
 import os
 import signal
-import warnings
+import threading
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import FrameType
 from typing import Any
 
-from sandbox.config import LoadedConfig, llm_specs, parse_config
-from sandbox.session import GameRecord, LiveHooks, play_game, resume
+from sandbox.config import AgentSpec, LLMSpec, LoadedConfig, llm_specs, parse_config
+from sandbox.session import (
+    GameRecord,
+    LiveHooks,
+    play_game,
+    play_game_async,
+    resume,
+    resume_async,
+)
 from sandbox.stats import gather, role_group, summarise
 from sandbox.study.identity import config_digest, plan_of, scan
 
@@ -119,29 +127,57 @@ class BatchResult:
 
 # ---------------------------------------------------------------- one game
 
-# Worker processes only (see _worker_setup): whether a game is being played, and
-# whether it has been asked to stop.
-_in_worker = False
-_playing = False
-_stopping = False
-
 
 def play_one(job: GameJob) -> GameResult:
     """Play (or finish) one game; every failure becomes a one-line error in the result.
 
-    Runs in a worker process or in the caller's: the config is parsed here from
+    Runs in the caller's process (or a Ray task): the config is parsed here from
     plain data, the way ``resume`` rebuilds a game file from a transcript header.
+    Ctrl-C cancels the game the way it cancels ``sandbox run``: the transcript
+    is closed cleanly and resumable.
     """
     started: list[Path] = []
     hooks = LiveHooks(on_start=lambda game, path: started.append(path))
     base = GameResult(job.seed, None, key=job.key, resumed=job.resume is not None)
     try:
-        with _interruptible():
-            record = _play_or_resume(job, hooks)
+        record = _play_or_resume(job, hooks)
     except KeyboardInterrupt:
         return _with(base, transcript=_first(started) or job.resume, interrupted=True)
     except Exception as err:  # a broken game must not end the batch
         return _with(base, transcript=_first(started) or job.resume, error=one_line(err))
+    return _finished(base, record)
+
+
+async def play_one_async(job: GameJob) -> GameResult:
+    """:func:`play_one` as a task of an event loop that plays several games at
+    once (sandbox/batch_workers.py): cancelling the task stops the game with a
+    resumable transcript, reported as ``interrupted``."""
+    started: list[Path] = []
+    hooks = LiveHooks(on_start=lambda game, path: started.append(path))
+    base = GameResult(job.seed, None, key=job.key, resumed=job.resume is not None)
+    try:
+        if job.resume is not None:
+            record = await resume_async(Path(job.resume), hooks=hooks)
+        else:
+            loaded = parse_config(job.raw_config)
+            record = await play_game_async(
+                loaded, job.seed, Path(job.out), hooks=hooks, header_extra=job.header_extra
+            )
+    except asyncio.CancelledError:
+        return _with(base, transcript=_first(started) or job.resume, interrupted=True)
+    except Exception as err:  # a broken game must not end the batch
+        return _with(base, transcript=_first(started) or job.resume, error=one_line(err))
+    return _finished(base, record)
+
+
+def lost_game(job: GameJob, error: str) -> GameResult:
+    """The result of a game whose worker process died under it: failed, with its
+    seed, pointing at its partial transcript when it was a resumed one."""
+    return GameResult(job.seed, job.resume, error=error, key=job.key,
+                      resumed=job.resume is not None)
+
+
+def _finished(base: GameResult, record: GameRecord) -> GameResult:
     outcome = record.outcome
     winners: tuple[str, ...] = ()
     if outcome is not None:
@@ -173,42 +209,6 @@ def one_line(err: BaseException) -> str:
     return f"{type(err).__name__}: {text}" if text else type(err).__name__
 
 
-def _worker_setup() -> None:
-    """Workers leave the terminal's process group: Ctrl-C reaches the parent
-    only, which stops running games with SIGTERM (see _stop_workers)."""
-    global _in_worker
-    _in_worker = True
-    os.setpgrp()
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    signal.signal(signal.SIGTERM, _stop_game)
-
-
-@contextmanager
-def _interruptible() -> Iterator[None]:
-    """In a worker, a game in progress takes SIGINT with Python's default handler,
-    so asyncio.run installs its own and a stop cancels the game the way Ctrl-C
-    cancels ``sandbox run``: the transcript is closed cleanly and resumable."""
-    global _playing
-    if _in_worker:
-        signal.signal(signal.SIGINT, signal.default_int_handler)
-    _playing = True
-    try:
-        yield
-    finally:
-        _playing = False
-        if _in_worker:
-            signal.signal(signal.SIGINT, signal.SIG_IGN)
-
-
-def _stop_game(signum: int, frame: FrameType | None) -> None:
-    global _stopping
-    if _playing and not _stopping:  # once: a second SIGINT would skip asyncio's cleanup
-        _stopping = True
-        # Stopping mid-call leaves the provider's coroutine unawaited: expected, not news.
-        warnings.filterwarnings("ignore", "coroutine .* was never awaited", RuntimeWarning)
-        signal.raise_signal(signal.SIGINT)
-
-
 # ------------------------------------------------------------------- batch
 
 
@@ -223,6 +223,47 @@ def worker_count(jobs: int) -> int:
     return jobs if jobs > 0 else (os.cpu_count() or 1)
 
 
+# Games each worker plays at once when LLM seats call a provider: a game waits on
+# the provider almost all the time, so one process keeps many busy (docs/cli.md).
+LLM_GAMES_IN_FLIGHT = 16
+
+
+class BatchOptionError(ValueError):
+    """A batch option that does not fit the game file or backend (one error line)."""
+
+
+def in_flight_for(
+    specs: Iterable[AgentSpec], requested: int | None, backend: str = "local"
+) -> int:
+    """How many games each worker plays at once, given every agent entry the
+    games seat. Default: 1 for bots only (the referee and bots need a CPU each:
+    worker processes are what helps) and ``LLM_GAMES_IN_FLIGHT`` when seats call
+    a model over HTTP. A local model or a human seat always plays one game at a
+    time, as before (the server answers one request at a time; a person plays
+    one game). Ray runs one game per task and refuses the option."""
+    if backend != "local":
+        if requested is not None and requested > 1:
+            raise BatchOptionError(
+                "--games-in-flight needs --backend local (Ray plays one game per task; "
+                "use --jobs for games in flight on the cluster)"
+            )
+        return 1
+    specs = list(specs)
+    models = [s.model for s in specs if isinstance(s, LLMSpec)]
+    if any(m.startswith(LOCAL_PREFIXES) for m in models) or any(
+        s.kind == "human" for s in specs
+    ):
+        return 1
+    if requested is not None:
+        return requested
+    return LLM_GAMES_IN_FLIGHT if models else 1
+
+
+def agent_specs(loaded: LoadedConfig) -> list[AgentSpec]:
+    """Every agent entry of a game file, the default agent first."""
+    return [loaded.file.default_agent, *loaded.file.agent]
+
+
 def uses_local_model(loaded: LoadedConfig) -> bool:
     """A local model server answers one request at a time: parallel games would
     only queue behind each other (and each worker would load its own copy)."""
@@ -230,8 +271,7 @@ def uses_local_model(loaded: LoadedConfig) -> bool:
 
 
 def seats_a_human(loaded: LoadedConfig) -> bool:
-    specs = [loaded.file.default_agent, *loaded.file.agent]
-    return any(s.kind == "human" for s in specs)
+    return any(s.kind == "human" for s in agent_specs(loaded))
 
 
 def jobs_for(loaded: LoadedConfig, seeds: Sequence[int], out: Path) -> list[GameJob]:
@@ -289,21 +329,47 @@ def run_batch(
     on_result: OnResult,
     admit: Admit = _always,
     halt: Halt = _never,
+    in_flight: int = 1,
 ) -> BatchResult:
-    """Play every job; ``on_result`` sees each result as it arrives. Ctrl-C (or a
-    KeyboardInterrupt from ``on_result``) stops the batch: no new game starts and
-    running ones are stopped with resumable transcripts. ``admit`` and ``halt``
-    let a study hold jobs back (provider limits) or stop scheduling (cost cap)."""
+    """Play every job; ``on_result`` sees each result as it arrives. Ctrl-C or
+    SIGTERM (or a KeyboardInterrupt from ``on_result``) stops the batch: no new
+    game starts and running ones are stopped with resumable transcripts.
+    ``admit`` and ``halt`` let a study hold jobs back (provider limits) or stop
+    scheduling (cost cap). ``in_flight``: games each worker process plays at
+    once on its event loop (sandbox/batch_workers.py)."""
     batch = BatchResult()
     try:
-        if workers <= 1:
-            _run_here(jobs, batch, on_result, halt)
-        else:
-            _run_pool(jobs, workers, batch, on_result, admit, halt)
+        with _sigterm_as_ctrl_c():
+            if workers <= 1 and in_flight <= 1:
+                _run_here(jobs, batch, on_result, halt)
+            else:
+                from sandbox.batch_workers import run_pool
+
+                run_pool(jobs, max(workers, 1), in_flight, batch, on_result, admit, halt,
+                         play_one_async, lost_game)
     except KeyboardInterrupt:
         batch.interrupted = True
     batch.results.sort(key=lambda r: (r.seed, r.key))
     return batch
+
+
+@contextmanager
+def _sigterm_as_ctrl_c() -> Iterator[None]:
+    """SIGTERM (a service manager, ``kill``) stops a batch the way Ctrl-C does:
+    games in flight are stopped with resumable transcripts and no worker outlives
+    the batch. Only the main thread may set handlers; elsewhere nothing changes."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = signal.signal(signal.SIGTERM, _raise_ctrl_c)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+
+
+def _raise_ctrl_c(signum: int, frame: FrameType | None) -> None:
+    signal.raise_signal(signal.SIGINT)  # whatever handles Ctrl-C now (asyncio's, Python's)
 
 
 def _run_here(
@@ -319,93 +385,6 @@ def _run_here(
             raise KeyboardInterrupt
         on_result(result)
 
-
-def _next_job(
-    waiting: list[GameJob], running: Sequence[GameJob], admit: Admit
-) -> GameJob | None:
-    for index, job in enumerate(waiting):
-        if admit(job, running):
-            return waiting.pop(index)
-    return None
-
-
-def _run_pool(
-    jobs: Sequence[GameJob],
-    workers: int,
-    batch: BatchResult,
-    on_result: OnResult,
-    admit: Admit,
-    halt: Halt,
-) -> None:
-    """At most ``workers`` jobs are ever submitted: the executor's own queue
-    would start games already handed to it, even after Ctrl-C."""
-    if not jobs:
-        return
-    context = multiprocessing.get_context("spawn")
-    size = min(workers, len(jobs))
-    pool = ProcessPoolExecutor(size, context, initializer=_worker_setup)
-    waiting = list(jobs)
-    running: dict[Future[GameResult], GameJob] = {}
-    try:
-        while waiting or running:
-            while waiting and len(running) < size and not batch.stopped:
-                batch.stopped = halt(list(running.values()))
-                job = None if batch.stopped else _next_job(waiting, list(running.values()), admit)
-                if job is None:
-                    break
-                running[pool.submit(play_one, job)] = job
-            if not running:
-                break  # nothing admitted and nothing left to wait for
-            done, _ = wait(list(running), return_when=FIRST_COMPLETED)
-            for future in done:
-                job = running.pop(future)
-                result = _result_of(future, job)
-                batch.results.append(result)
-                on_result(result)
-    except KeyboardInterrupt:
-        _stop_workers(pool, list(running), batch)
-        raise
-    finally:
-        pool.shutdown(wait=True, cancel_futures=True)
-
-
-def _result_of(future: Future[GameResult], job: GameJob) -> GameResult:
-    """A worker that died (killed, out of memory) fails its game, not the batch."""
-    try:
-        return future.result()
-    except Exception as err:
-        return GameResult(job.seed, job.resume, error=one_line(err), key=job.key)
-
-
-def _stop_workers(
-    pool: ProcessPoolExecutor, futures: Sequence[Future[GameResult]], batch: BatchResult
-) -> None:
-    """Interrupt running games and collect what they left."""
-    for future in futures:
-        future.cancel()
-    # The pool has no public way to interrupt running calls before Python 3.14.
-    processes: Mapping[int, Any] = getattr(pool, "_processes", None) or {}
-    for process in list(processes.values()):
-        if process.is_alive():
-            process.terminate()  # SIGTERM: _stop_game interrupts the game in progress
-    seen = {r.ident for r in batch.results}
-    for future in futures:
-        if future.cancelled() or (not future.done() and not _settles(future)):
-            continue
-        try:
-            result = future.result()
-        except Exception:  # a worker that died mid-game left nothing to report
-            continue
-        if result.ident not in seen:
-            batch.results.append(result)
-
-
-def _settles(future: Future[GameResult], timeout: float = 10.0) -> bool:
-    try:
-        future.exception(timeout=timeout)
-    except Exception:
-        return False
-    return True
 
 
 # ----------------------------------------------------------------- summary

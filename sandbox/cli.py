@@ -28,9 +28,12 @@ from sandbox.agents.base import AgentSetupError
 from sandbox.agents.simple import ScriptError
 from sandbox.backends import Backend, BackendError, backend_notes, start_backend
 from sandbox.batch import (
+    BatchOptionError,
     BatchResult,
     GameResult,
+    agent_specs,
     first_seed,
+    in_flight_for,
     jobs_for,
     run_batch,
     seats_a_human,
@@ -49,6 +52,7 @@ from sandbox.cli_errors import (
 from sandbox.cli_options import (
     AddressOption,
     BackendOption,
+    GamesInFlightOption,
     LimitOption,
     RpmOption,
     TranscriptsOption,
@@ -402,6 +406,7 @@ def batch(
     max_cost: Annotated[
         float | None, typer.Option(min=0, help="ray: start no game once this many USD are spent")
     ] = None,
+    games_in_flight: GamesInFlightOption = None,
 ) -> None:
     """Play N independent games with seeds S..S+N-1, in parallel if asked; summarise."""
     err = Console(stderr=True, highlight=False)
@@ -411,6 +416,10 @@ def batch(
             fail("a batch cannot seat humans; use 'sandbox run' to play")
         target = out_folder(out, loaded)
         target.mkdir(parents=True, exist_ok=True)
+    try:
+        in_flight = in_flight_for(agent_specs(loaded), games_in_flight, backend)
+    except BatchOptionError as error:
+        fail(str(error))
     start = first_seed(loaded, seed)
     seeds = list(range(start, start + games))
     workers = worker_count(jobs)
@@ -424,7 +433,7 @@ def batch(
     chosen = _start_backend(backend, jobs, address, transcripts, limit, rpm, max_cost)
     with _batch_progress(err, len(work), show=not (as_json or quiet)) as on_result:
         if chosen is None:  # the local backend
-            result = run_batch(work, workers, on_result)
+            result = run_batch(work, workers, on_result, in_flight=in_flight)
         else:
             result = chosen.run(work, on_result)
             chosen.close()

@@ -1,5 +1,5 @@
 """Command-line options shared by several commands (``batch`` and ``study``): the
-backend that plays the games and its cluster-wide limits."""
+backend that plays the games, its cluster-wide limits, and games in flight per worker."""
 
 from __future__ import annotations
 
@@ -20,4 +20,12 @@ LimitOption = Annotated[
 ]
 RpmOption = Annotated[
     list[str] | None, typer.Option(help="ray: KEY=N requests per minute cluster-wide")
+]
+GamesInFlightOption = Annotated[
+    int | None,
+    typer.Option(
+        min=1,
+        help="games each worker process plays at once (default: 16 with LLM seats, "
+        "else 1; local models: 1)",
+    ),
 ]

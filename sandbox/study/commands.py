@@ -28,6 +28,7 @@ from sandbox.batch import BatchResult, GameResult
 from sandbox.cli_options import (
     AddressOption,
     BackendOption,
+    GamesInFlightOption,
     LimitOption,
     RpmOption,
     TranscriptsOption,
@@ -57,11 +58,13 @@ def study_cmd(
     transcripts: TranscriptsOption = "send",
     limit: LimitOption = None,
     rpm: RpmOption = None,
+    games_in_flight: GamesInFlightOption = None,
 ) -> None:
     """Play a model-vs-model study (resumable), then print ratings, win rates and metrics."""
     from sandbox.backends import BackendError, backend_notes, start_backend
+    from sandbox.batch import BatchOptionError, in_flight_for
     from sandbox.cli_errors import EXIT_INTERRUPTED, bad_input_is_one_line, fail
-    from sandbox.study.run import plan_run, run_study
+    from sandbox.study.run import plan_run, run_study, study_specs
     from sandbox.study.spec import load_study
 
     err = Console(stderr=True, highlight=False)
@@ -70,6 +73,10 @@ def study_cmd(
         if jobs is not None:
             study = _with_jobs(study, jobs)
         planned = plan_run(study)
+    try:
+        in_flight = in_flight_for(study_specs(study), games_in_flight, backend)
+    except BatchOptionError as error:
+        fail(str(error))
     if planned.done and not as_json:
         err.print(f"{len(planned.done)} of {planned.total} games already played; skipping them")
     if planned.resuming and not as_json:
@@ -82,7 +89,7 @@ def study_cmd(
         fail(str(error))
     show = bool(planned.todo) and not (as_json or quiet)
     with _progress(err, len(planned.todo), show=show) as on_result:
-        result = run_study(study, planned, on_result, backend=chosen)
+        result = run_study(study, planned, on_result, backend=chosen, in_flight=in_flight)
     if chosen is not None:
         chosen.close()
         for line in backend_notes(chosen):

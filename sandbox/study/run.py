@@ -23,6 +23,8 @@ from sandbox.batch import (
     GameJob,
     GameResult,
     OnResult,
+    agent_specs,
+    in_flight_for,
     run_batch,
     uses_local_model,
     worker_count,
@@ -154,10 +156,15 @@ class Budget:
 
 
 def run_study(
-    study: Study, planned: Plan, on_result: OnResult, backend: Backend | None = None
+    study: Study,
+    planned: Plan,
+    on_result: OnResult,
+    backend: Backend | None = None,
+    in_flight: int | None = None,
 ) -> BatchResult:
     """Play what the plan says; Ctrl-C starts no new game (see sandbox.batch).
-    ``backend``: play on it (e.g. Ray, docs/scale-out.md) instead of this machine."""
+    ``backend``: play on it (e.g. Ray, docs/scale-out.md) instead of this machine.
+    ``in_flight``: games per worker at once (default: sandbox.batch.in_flight_for)."""
     study.out().mkdir(parents=True, exist_ok=True)
     budget = Budget(dict(study.file.provider_limits), study.file.cost_cap)
     budget.spent = spent_on(planned.done)
@@ -176,9 +183,15 @@ def run_study(
         for s in study.specs.values()
     ):
         workers = 1  # a local model answers one request at a time
-    result = run_batch(planned.todo, workers, record, budget.admit, budget.halt)
+    games = in_flight_for(study_specs(study), in_flight)
+    result = run_batch(planned.todo, workers, record, budget.admit, budget.halt, games)
     result.skipped = list(planned.done)
     return result
+
+
+def study_specs(study: Study) -> list[AgentSpec]:
+    """Every agent entry a study's games seat: the game file's and the contestants'."""
+    return [*agent_specs(study.game), *study.specs.values()]
 
 
 def spent_on(paths: Sequence[str]) -> float:

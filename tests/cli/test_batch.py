@@ -340,8 +340,8 @@ def test_a_local_model_batch_plays_with_one_job_and_says_so(
     local = '[[agent]]\nkind = "llm"\nmodel = "local/smollm2"\nseats = [3]\n'
     asked: list[int] = []
 
-    def no_games(jobs: Any, workers: int, on_result: Any) -> BatchResult:
-        asked.append(workers)  # the model itself is not started here
+    def no_games(jobs: Any, workers: int, on_result: Any, in_flight: int = 1) -> BatchResult:
+        asked.append(workers * in_flight)  # the model itself is not started here
         return BatchResult()
 
     monkeypatch.setattr("sandbox.cli.run_batch", no_games)
@@ -353,15 +353,3 @@ def test_a_local_model_batch_plays_with_one_job_and_says_so(
     )
     assert sound.exit_code == 0 and asked == [1, 2] and "note:" not in sound.stderr
 
-
-def test_a_dead_worker_fails_its_game_with_the_seed() -> None:
-    from concurrent.futures import Future
-    from concurrent.futures.process import BrokenProcessPool
-
-    from sandbox.batch import GameJob, _result_of
-
-    future: Future[GameResult] = Future()
-    future.set_exception(BrokenProcessPool("a worker died\nabruptly"))
-    result = _result_of(future, GameJob({}, 42, "out"))
-    assert result.seed == 42 and not result.finished
-    assert result.error == "BrokenProcessPool: a worker died abruptly"

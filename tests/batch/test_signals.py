@@ -1,0 +1,151 @@
+"""A real ``sandbox batch`` process stopped from outside: SIGTERM behaves like
+Ctrl-C (no worker survives, games resumable), and a worker killed outright
+fails only its own games, which a re-run finishes identically."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from sandbox.fake_llm.server import FakeLLMServer
+from tests.batch.helpers import by_seed, comparable, fake_file
+
+pytestmark = pytest.mark.skipif(sys.platform != "linux", reason="reads /proc")
+
+
+@pytest.fixture()
+def slow_fake() -> Iterator[FakeLLMServer]:
+    """Calls take 40 ms: a game lasts a few seconds, long enough to stop mid-way."""
+    with FakeLLMServer(latency_s=0.04) as server:
+        yield server
+
+
+# The command line as a user runs it (the console script's entry point).
+SANDBOX = [sys.executable, "-c", "from sandbox.cli import main; main()"]
+
+
+def start_batch(config: Path, *args: str) -> subprocess.Popen[str]:
+    command = [*SANDBOX, "batch", str(config), "--json", "--quiet", *args]
+    return subprocess.Popen(
+        command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=os.environ.copy()
+    )
+
+
+def children(pid: int) -> list[int]:
+    """Processes whose parent is ``pid`` (from /proc)."""
+    found = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[1]) == pid:
+            found.append(int(stat.parent.name))
+    return found
+
+
+def workers_of(pid: int) -> list[int]:
+    """The batch's worker processes (not multiprocessing's resource tracker)."""
+    def is_worker(child: int) -> bool:
+        try:
+            return b"spawn_main" in Path(f"/proc/{child}/cmdline").read_bytes()
+        except OSError:
+            return False
+
+    return [child for child in children(pid) if is_worker(child) and alive(child)]
+
+
+def alive(pid: int) -> bool:
+    """Running (a zombie waiting to be reaped is not running)."""
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return False
+    return state != "Z"
+
+
+def wait_for(predicate: Any, timeout: float = 60.0) -> None:
+    deadline = time.monotonic() + timeout
+    while not predicate():
+        assert time.monotonic() < deadline, "timed out"
+        time.sleep(0.05)
+
+
+def started_games(out: Path) -> int:
+    return len(list(out.glob("*.jsonl")))
+
+
+def test_sigterm_stops_the_batch_like_ctrl_c_and_leaves_no_worker(
+    tmp_path: Path, slow_fake: FakeLLMServer
+) -> None:
+    config = fake_file(tmp_path, slow_fake.base_url)
+    out = tmp_path / "out"
+    proc = start_batch(config, "--games", "6", "--jobs", "2", "--games-in-flight", "1")
+    wait_for(lambda: started_games(out) >= 2)  # both workers are playing
+    workers = workers_of(proc.pid)
+    assert len(workers) == 2
+    helpers = [p for p in children(proc.pid) if alive(p)]
+    proc.send_signal(signal.SIGTERM)
+    stdout, stderr = proc.communicate(timeout=60)
+    assert proc.returncode == 130, stderr
+    assert "interrupted:" in stderr and "Traceback" not in stderr
+    wait_for(lambda: not any(alive(p) for p in helpers), timeout=10)
+    obj = json.loads(stdout)
+    assert obj["interrupted"] is True
+    assert started_games(out) < 6  # no new game started after the signal
+    again = subprocess.run(
+        [*SANDBOX, "batch", str(config), "--games", "6", "--json",
+         "--quiet", "--games-in-flight", "6"],
+        capture_output=True, text=True, timeout=300,
+    )
+    assert again.returncode == 0, again.stderr
+    assert json.loads(again.stdout)["finished"] == 6
+
+
+def test_a_killed_worker_fails_its_games_and_a_rerun_finishes_them_identically(
+    tmp_path: Path, slow_fake: FakeLLMServer
+) -> None:
+    config = fake_file(tmp_path / "a", slow_fake.base_url)
+    out = tmp_path / "a" / "out"
+    proc = start_batch(config, "--games", "4", "--jobs", "2", "--games-in-flight", "2")
+    wait_for(lambda: started_games(out) >= 4)
+    time.sleep(0.5)  # mid-game: lines are queued to the background writer
+    victim = min(workers_of(proc.pid))
+    os.kill(victim, signal.SIGKILL)
+    stdout, stderr = proc.communicate(timeout=120)
+    assert proc.returncode == 1, stderr  # failed games, not a crash of the batch
+    obj = json.loads(stdout)
+    lost = [g for g in obj["failed"] if "WorkerLost" in (g["error"] or "")]
+    assert 1 <= len(lost) <= 2 and all(isinstance(g["seed"], int) for g in lost)
+    assert obj["finished"] == 4 - len(lost)  # the other worker's games were not touched
+    again = subprocess.run(
+        [*SANDBOX, "batch", str(config), "--games", "4", "--json",
+         "--quiet", "--games-in-flight", "4"],
+        capture_output=True, text=True, timeout=300,
+    )
+    assert again.returncode == 0, again.stderr
+    rerun = json.loads(again.stdout)
+    assert sorted(g["seed"] for g in rerun["games"] if g["resumed"]) == sorted(
+        g["seed"] for g in lost
+    )
+    clean = fake_file(tmp_path / "b", slow_fake.base_url)
+    done = subprocess.run(
+        [*SANDBOX, "batch", str(clean), "--games", "4", "--json",
+         "--quiet", "--games-in-flight", "4"],
+        capture_output=True, text=True, timeout=300,
+    )
+    assert done.returncode == 0, done.stderr
+    first, second = by_seed(out), by_seed(tmp_path / "b" / "out")
+    assert sorted(first) == sorted(second)
+    for seed in first:
+        mine, theirs = comparable(first[seed]), comparable(second[seed])
+        assert mine[0] == theirs[0], f"seed {seed}: events or outcome differ"
