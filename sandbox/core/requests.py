@@ -118,6 +118,20 @@ def check_shape(request: DecisionRequest, payload: object) -> dict[str, Any]:
     """
     if type(payload) is not dict and not isinstance(payload, Mapping):  # dict: the usual
         raise IllegalDecision(request.rule, "The answer must be a JSON object.", _legal(request))
+    # The fields are checked first and the names only when something is wrong (a
+    # field's error, or fewer fields found than the answer has keys), so that an
+    # unknown name is still the error reported first, as it always was.
+    try:
+        out = _check_fields(request, payload)
+    except Exception:  # whatever a field raised, an unknown name comes first
+        _check_names(request, payload)
+        raise
+    if len(out) != len(payload):  # ``out`` holds only the answer's own keys
+        _check_names(request, payload)
+    return out
+
+
+def _check_names(request: DecisionRequest, payload: Mapping[Any, object]) -> None:
     names = {f.name for f in request.fields}
     if not payload.keys() <= names:
         extra = sorted(set(payload) - names)
@@ -125,6 +139,9 @@ def check_shape(request: DecisionRequest, payload: object) -> dict[str, Any]:
             request.rule,
             f"Unknown field(s) {extra}; expected exactly {sorted(names)}.",
         )
+
+
+def _check_fields(request: DecisionRequest, payload: Mapping[Any, object]) -> dict[str, Any]:
     out: dict[str, Any] = {}
     for f in request.fields:
         if f.name not in payload:

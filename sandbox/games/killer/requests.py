@@ -39,17 +39,20 @@ def open_requests(state: KillerState, step: int) -> tuple[DecisionRequest, ...]:
 
 def kill_options(state: KillerState) -> tuple[int, ...]:
     """KG-3: any living player; KG-5: never the previous game's first victim on night 1."""
-    barred = state.barred if state.day == 1 else None
-    return tuple(s for s in state.living() if s != barred)
+    if state.day == 1 and state.barred in state.alive:
+        return tuple(s for s in state.living_seats if s != state.barred)
+    return state.living_seats
 
 
 def suspect_options(state: KillerState) -> tuple[int, ...]:
     """KG-4 ruling: a living non-police player (the night's victim still counts as living)."""
-    return tuple(s for s in state.living() if state.roles[s] != POLICE)
+    return tuple(s for s in state.living_seats if state.roles[s] != POLICE)
 
 
 def ballot_options(state: KillerState, seat: int) -> tuple[int, ...]:
     """KG-9: a living other player; KG-10: in a revote, one of the tied."""
+    if state.candidates == state.living_seats:  # a first vote: every living seat
+        return state.others(seat)
     return tuple(s for s in state.candidates if s != seat and s in state.alive)
 
 
@@ -106,7 +109,7 @@ def _suspect_request(state: KillerState, step: int, seat: int) -> DecisionReques
 def claim_targets(state: KillerState, seat: int) -> tuple[int, ...]:
     """KG-14 structured claims: the seats a speech may accuse or vouch for, every
     living seat but the speaker (in last words the speaker is already dead)."""
-    return tuple(s for s in state.living() if s != seat)
+    return state.others(seat)
 
 
 def _claim_fields(state: KillerState, seat: int) -> tuple[Field, ...]:
