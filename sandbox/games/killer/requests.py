@@ -21,6 +21,12 @@ from sandbox.games.killer.state import KillerState
 
 SPEECH_CHARS = 1200
 CLAIM_OPTIONS: tuple[Scalar, ...] = tuple(c.value for c in Claim)  # plain strings, as answered
+# Fields that never change, built once (a request is built for every speech).
+SPEECH_TEXT = Text(
+    "speech", "your public speech; it ends with 'pass' (empty text passes)", SPEECH_CHARS
+)
+LAST_WORDS_TEXT = Text("speech", "your last words (empty text passes)", SPEECH_CHARS)
+CONCEDE = Choice("concede", (False, True), "true concedes: your side loses at once (KG-13)")
 
 
 def open_requests(state: KillerState, step: int) -> tuple[DecisionRequest, ...]:
@@ -132,7 +138,6 @@ def _claim_fields(state: KillerState, seat: int) -> tuple[Field, ...]:
 
 def _speech_request(state: KillerState, step: int, seat: int) -> DecisionRequest:
     if state.phase == Phase.LAST_WORDS:
-        text = Text("speech", "your last words (empty text passes)", SPEECH_CHARS)
         return DecisionRequest(
             request_id(step, seat, Decision.LAST_WORDS),
             seat,
@@ -140,16 +145,11 @@ def _speech_request(state: KillerState, step: int, seat: int) -> DecisionRequest
             "KG-6",
             f"Day {state.day}: you are out; give your last words, e.g. whom you "
             "suspect and why (empty text passes).",
-            (text, *_claim_fields(state, seat)),
+            (LAST_WORDS_TEXT, *_claim_fields(state, seat)),
         )
-    fields: tuple[Field, ...] = (
-        Text("speech", "your public speech; it ends with 'pass' (empty text passes)", SPEECH_CHARS),
-        *_claim_fields(state, seat),
-    )
+    fields: tuple[Field, ...] = (SPEECH_TEXT, *_claim_fields(state, seat))
     if may_concede(state, seat):
-        fields += (
-            Choice("concede", (False, True), "true concedes: your side loses at once (KG-13)"),
-        )
+        fields += (CONCEDE,)
     return DecisionRequest(
         request_id(step, seat, Decision.SPEECH),
         seat,
