@@ -121,8 +121,14 @@ def check_shape(request: DecisionRequest, payload: object) -> dict[str, Any]:
     # The fields are checked first and the names only when something is wrong (a
     # field's error, or fewer fields found than the answer has keys), so that an
     # unknown name is still the error reported first, as it always was.
+    out: dict[str, Any] = {}
     try:
-        out = _check_fields(request, payload)
+        for f in request.fields:
+            if f.name not in payload:
+                if f.optional:
+                    continue  # the variant's default applies
+                raise IllegalDecision(request.rule, f"Missing field '{f.name}'.", _legal(request))
+            out[f.name] = _check_field(request.rule, f, payload[f.name])
     except Exception:  # whatever a field raised, an unknown name comes first
         _check_names(request, payload)
         raise
@@ -139,17 +145,6 @@ def _check_names(request: DecisionRequest, payload: Mapping[Any, object]) -> Non
             request.rule,
             f"Unknown field(s) {extra}; expected exactly {sorted(names)}.",
         )
-
-
-def _check_fields(request: DecisionRequest, payload: Mapping[Any, object]) -> dict[str, Any]:
-    out: dict[str, Any] = {}
-    for f in request.fields:
-        if f.name not in payload:
-            if f.optional:
-                continue  # the variant's default applies
-            raise IllegalDecision(request.rule, f"Missing field '{f.name}'.", _legal(request))
-        out[f.name] = _check_field(request.rule, f, payload[f.name])
-    return out
 
 
 def _check_field(rule: str, f: Field, value: object) -> Any:

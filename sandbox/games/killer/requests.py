@@ -26,6 +26,12 @@ SPEECH_TEXT = Text(
     "speech", "your public speech; it ends with 'pass' (empty text passes)", SPEECH_CHARS
 )
 LAST_WORDS_TEXT = Text("speech", "your last words (empty text passes)", SPEECH_CHARS)
+CLAIM = Choice(
+    "claim",
+    CLAIM_OPTIONS,
+    'the role you claim to be ("none" claims nothing); the judge never confirms it',
+    optional=True,
+)
 CONCEDE = Choice("concede", (False, True), "true concedes: your side loses at once (KG-13)")
 
 
@@ -123,12 +129,7 @@ def _claim_fields(state: KillerState, seat: int) -> tuple[Field, ...]:
     as said, never confirmed); left out, they mean "none" and no seats."""
     seats: tuple[Scalar, ...] = claim_targets(state, seat)
     return (
-        Choice(
-            "claim",
-            CLAIM_OPTIONS,
-            'the role you claim to be ("none" claims nothing); the judge never confirms it',
-            optional=True,
-        ),
+        CLAIM,
         MultiChoice("accuse", seats, "living other seats you accuse of being killers",
                     len(seats), optional=True),
         MultiChoice("vouch", seats, "living other seats you vouch for (never one you accuse)",
