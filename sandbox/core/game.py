@@ -211,8 +211,11 @@ class Game:
         start = len(self.events)
         self._record(made)
         requests, answers = self.requests(), self._answers
-        # fewer answers than requests: one is surely open (no scan needed)
-        if len(answers) >= len(requests) and all(r.seat in answers for r in requests):
+        # fewer answers than requests: one is surely open (no scan needed); a step of
+        # one request is complete with the answer just accepted for it
+        if len(answers) >= len(requests) and (
+            len(requests) == 1 or all(r.seat in answers for r in requests)
+        ):
             self._resolve_step()
             self._advance()
         return self.events[start:]
