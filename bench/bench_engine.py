@@ -1,12 +1,14 @@
 """Engine benchmark for every registered variant.
 
 Prints, per variant:
-- referee overhead per decision (median and p90, microseconds): time inside
-  Game.pending + Game.validate + Game.submit (the step resolution it triggers
-  included), excluding the agents' own thinking time;
 - full games per second with random seats and with baseline seats (agents'
   time included), using the variant's default config: by the wall clock and by
-  the process's CPU time (steadier on a shared machine).
+  the process's CPU time (steadier on a shared machine). These games are played
+  by a plain loop, as the runner drives a game, with no timer inside it;
+- referee overhead per decision (median and p90, microseconds): time inside
+  Game.pending + Game.validate + Game.submit (the step resolution it triggers
+  included), excluding the agents' own thinking time, from the same random-seat
+  games played again with a timer around each of those calls.
 
 Run:  taskset -c 0 .venv/bin/python bench/bench_engine.py [--games N]
 No timing is asserted anywhere; this only reports.
@@ -37,10 +39,28 @@ def _answer(agent: Agent, ctx: DecisionContext) -> Any:
     return decide_now(agent, ctx)
 
 
-def play(
+def play(variant: Variant[Any], config: Any, seed: int, make: Callable[[int], Agent]) -> int:
+    """One game as the runner plays it (no timers); returns the number of decisions."""
+    game = Game.new(variant, config, seed)
+    agents = {s: make(seed * 100 + s) for s in game.seats}
+    rules = rules_book(game)  # one per game, as the runner does
+    decisions = 0
+    while not game.over:
+        for request in game.pending():
+            ctx = DecisionContext.for_request(game, request, rules)
+            answer = decide_now(agents[request.seat], ctx)
+            if answer.payload is None:
+                game.submit_fallback(request.id, answer.fallback_reason or "invalid")
+            else:
+                game.submit(request.id, answer.payload)
+            decisions += 1
+    return decisions
+
+
+def play_timed(
     variant: Variant[Any], config: Any, seed: int, make: Callable[[int], Agent]
 ) -> list[float]:
-    """One game; returns the referee's seconds per decision."""
+    """One game with the referee's calls timed; returns its seconds per decision."""
     game = Game.new(variant, config, seed)
     agents = {s: make(seed * 100 + s) for s in game.seats}
     rules = rules_book(game)  # one per game, as the runner does
@@ -84,24 +104,19 @@ def baseline_factory(variant: str) -> Callable[[int], Agent] | None:
 def bench(name: str, games: int) -> None:
     variant = get_variant(name)
     config = variant.parse_config({})
-    per_decision: list[float] = []
     for kind, make in (("random", RandomAgent), ("baseline", baseline_factory(name))):
         if make is None:
             print(f"{name:14s} {kind:8s} (no bot)")
             continue
         start, cpu_start = time.perf_counter(), time.process_time()
-        decisions = 0
-        for seed in range(games):
-            costs = play(variant, config, seed, make)
-            decisions += len(costs)
-            if kind == "random":
-                per_decision += costs
+        decisions = sum(play(variant, config, seed, make) for seed in range(games))
         elapsed, cpu = time.perf_counter() - start, time.process_time() - cpu_start
         print(
             f"{name:14s} {kind:8s} {games / elapsed:8.1f} games/s  "
             f"{games / cpu:8.1f} games/s of CPU  ({decisions / games:.0f} decisions/game)"
         )
-    us = sorted(c * 1e6 for c in per_decision)
+    timed = (play_timed(variant, config, seed, RandomAgent) for seed in range(games))
+    us = sorted(c * 1e6 for costs in timed for c in costs)
     p90 = us[int(len(us) * 0.9)]
     print(
         f"{name:14s} referee  median {statistics.median(us):6.1f} us  p90 {p90:6.1f} us "

@@ -21,6 +21,8 @@ from sandbox.core.visibility import Visibility
 
 _CORE_EVENTS = (DecisionMade, StepResolved, GameEnded)
 _MISSING = object()
+# what `validate` returned for a request: (the request, the answer, its items then)
+_Checked = tuple[DecisionRequest, dict[str, Any], tuple[tuple[str, Any], ...]]
 
 
 class Game:
@@ -39,9 +41,11 @@ class Game:
         self.ended: GameEnded | None = None
         # seat -> (incremental view fold, index of the next event to feed it)
         self._folds: dict[int, tuple[ViewFold, int]] = {}
-        # request id -> (the dict `validate` returned, its items then): a submit of
-        # that very dict, unchanged, in the same state needs no second check
-        self._checked: dict[str, tuple[dict[str, Any], tuple[tuple[str, Any], ...]]] = {}
+        # request id -> (the request, the dict `validate` returned, its items then): a
+        # submit of that very dict, unchanged, in the same state needs no second check
+        self._checked: dict[str, _Checked] = {}
+        # the steps' generator: re-armed for each step, seeded only if a step draws
+        self._step_rng = LazyRandom(seed, "step", 0)
 
     # ------------------------------------------------------------------ build
     @classmethod
@@ -129,8 +133,9 @@ class Game:
     # --------------------------------------------------------------- decide
     def validate(self, request_id: str, payload: object) -> dict[str, Any]:
         """Check an answer without recording it; return it normalised."""
-        normalised = self._validate(self._open(request_id), payload)
-        self._checked[request_id] = (normalised, tuple(normalised.items()))
+        request = self._open(request_id)
+        normalised = self._validate(request, payload)
+        self._checked[request_id] = (request, normalised, tuple(normalised.items()))
         return normalised
 
     def submit(self, request_id: str, payload: object, note: str = "") -> list[Event]:
@@ -139,10 +144,12 @@ class Game:
         Returns the events this call produced. Raises IllegalDecision (nothing
         recorded) when the answer breaks a rule.
         """
-        request = self._open(request_id)
-        normalised = self._already_checked(request_id, payload)
-        if normalised is None:
+        reused = self._already_checked(request_id, payload)
+        if reused is None:
+            request = self._open(request_id)
             normalised = self._validate(request, payload)
+        else:
+            request, normalised = reused
         made = DecisionMade(request.seat, request.id, request.decision, normalised, note)
         return self._accept(made)
 
@@ -181,35 +188,42 @@ class Game:
         self.variant.check(self.state, request, normalised)
         return normalised
 
-    def _already_checked(self, request_id: str, payload: object) -> dict[str, Any] | None:
-        """A copy of ``payload`` if it is the very dict ``validate`` returned for this
-        request since the last event, with the same keys and the same value objects
-        (values are immutable once normalised): the check would pass again, since it
-        depends only on the state, the request and the payload. Else None."""
+    def _already_checked(
+        self, request_id: str, payload: object
+    ) -> tuple[DecisionRequest, dict[str, Any]] | None:
+        """The request and a copy of ``payload`` if it is the very dict ``validate``
+        returned for this request since the last event, with the same keys and the
+        same value objects (values are immutable once normalised): the check would
+        pass again, since it depends only on the state, the request and the payload.
+        Else None. (Any event empties ``_checked``, so the request is still open.)"""
         checked = self._checked.get(request_id)
-        if checked is None or payload is not checked[0]:
+        if checked is None or payload is not checked[1]:
             return None
-        returned, items = checked
+        request, returned, items = checked
         if len(returned) != len(items):
             return None
         for key, value in items:
             if returned.get(key, _MISSING) is not value:
                 return None
-        return dict(items)  # the event never shares a dict the seat holds
+        return request, dict(items)  # the event never shares a dict the seat holds
 
     def _accept(self, made: DecisionMade) -> list[Event]:
         start = len(self.events)
         self._record(made)
         requests, answers = self.requests(), self._answers
-        # fewer answers than requests: one is surely open (no scan needed)
-        if len(answers) >= len(requests) and all(r.seat in answers for r in requests):
+        # fewer answers than requests: one is surely open (no scan needed); a step of
+        # one request is complete with the answer just accepted for it
+        if len(answers) >= len(requests) and (
+            len(requests) == 1 or all(r.seat in answers for r in requests)
+        ):
             self._resolve_step()
             self._advance()
         return self.events[start:]
 
     def _resolve_step(self) -> None:
-        answers = dict(self._answers)
-        rng = LazyRandom(self.seed, "step", self.step)  # = derive_rng(...), seeded on use
+        answers = self._answers  # no copy: core.step rebinds it, no decision comes between
+        rng = self._step_rng
+        rng.defer(self.seed, "step", self.step)  # = derive_rng(...), seeded on use
         for event in self.variant.resolve(self.state, self.config, answers, rng):
             self._record(event)
         self._record(StepResolved(self.step))
@@ -237,12 +251,11 @@ class Game:
         self._vis.append(event.visibility())
         if self._checked:
             self._checked = {}  # the state changes: earlier checks no longer hold
-        self._fold_core(event)
+        if isinstance(event, _CORE_EVENTS):  # most events are the variant's: one check
+            self._fold_core(event)
         self.variant.apply(self.state, event)
 
     def _fold_core(self, event: Event) -> None:
-        if not isinstance(event, _CORE_EVENTS):
-            return  # most events are the variant's: one check, not three
         if isinstance(event, DecisionMade):
             self._answers[event.seat] = event.payload
         elif isinstance(event, StepResolved):

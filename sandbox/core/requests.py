@@ -118,6 +118,26 @@ def check_shape(request: DecisionRequest, payload: object) -> dict[str, Any]:
     """
     if type(payload) is not dict and not isinstance(payload, Mapping):  # dict: the usual
         raise IllegalDecision(request.rule, "The answer must be a JSON object.", _legal(request))
+    # The fields are checked first and the names only when something is wrong (a
+    # field's error, or fewer fields found than the answer has keys), so that an
+    # unknown name is still the error reported first, as it always was.
+    out: dict[str, Any] = {}
+    try:
+        for f in request.fields:
+            if f.name not in payload:
+                if f.optional:
+                    continue  # the variant's default applies
+                raise IllegalDecision(request.rule, f"Missing field '{f.name}'.", _legal(request))
+            out[f.name] = _check_field(request.rule, f, payload[f.name])
+    except Exception:  # whatever a field raised, an unknown name comes first
+        _check_names(request, payload)
+        raise
+    if len(out) != len(payload):  # ``out`` holds only the answer's own keys
+        _check_names(request, payload)
+    return out
+
+
+def _check_names(request: DecisionRequest, payload: Mapping[Any, object]) -> None:
     names = {f.name for f in request.fields}
     if not payload.keys() <= names:
         extra = sorted(set(payload) - names)
@@ -125,14 +145,6 @@ def check_shape(request: DecisionRequest, payload: object) -> dict[str, Any]:
             request.rule,
             f"Unknown field(s) {extra}; expected exactly {sorted(names)}.",
         )
-    out: dict[str, Any] = {}
-    for f in request.fields:
-        if f.name not in payload:
-            if f.optional:
-                continue  # the variant's default applies
-            raise IllegalDecision(request.rule, f"Missing field '{f.name}'.", _legal(request))
-        out[f.name] = _check_field(request.rule, f, payload[f.name])
-    return out
 
 
 def _check_field(rule: str, f: Field, value: object) -> Any:

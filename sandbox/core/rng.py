@@ -32,6 +32,13 @@ class LazyRandom(random.Random):
         self._deferred: tuple[int, tuple[object, ...]] | None = (seed, labels)
         self.gauss_next = None  # as random.Random.__init__ sets it
 
+    def defer(self, seed: int, *labels: object) -> None:
+        """Become the generator of ``(seed, *labels)`` again, seeded on its first draw:
+        one object serves every step of a game (building a generator costs more
+        than re-arming one)."""
+        self._deferred = (seed, labels)
+        self.gauss_next = None
+
     def _seed_now(self) -> None:
         if self._deferred is not None:
             seed, labels = self._deferred

@@ -10,6 +10,8 @@ from sandbox.games.four_factions.state import FFState
 
 
 def outcome(state: FFState) -> Outcome | None:
+    if len(state.pair_results) < len(PAIRS) and not state.limit_reached:
+        return None  # asked after every step: the usual answer without building lists
     undecided = state.unannounced_pairs()
     if undecided and not state.limit_reached:
         return None

@@ -32,7 +32,7 @@ def open_requests(state: FFState, step: int) -> tuple[DecisionRequest, ...]:
     if state.phase == Phase.DAY and state.queue:
         return _day_request(state, step, state.queue[0])
     if state.stage == Stage.LOADOUT:
-        return tuple(_loadout(step, s) for s in state.living_sorted() if state.elite[s])
+        return tuple(_loadout(step, s) for s in state.living_seats if state.elite[s])
     if state.stage in (Stage.FIRST_HALF, Stage.SECOND_HALF):
         return _attacks(state, step)
     return ()
@@ -45,7 +45,7 @@ def _request(
 
 
 def _others(state: FFState, seat: int) -> tuple[int, ...]:
-    return tuple(s for s in state.living_sorted() if s != seat)
+    return state.others(seat)
 
 
 def _day_request(state: FFState, step: int, seat: int) -> tuple[DecisionRequest, ...]:
@@ -85,7 +85,7 @@ def _attacks(state: FFState, step: int) -> tuple[DecisionRequest, ...]:
     text = f"Attack one seat of the other parity in the {half} half of the night, or stay home."
     return tuple(
         _request(step, s, Decision.ATTACK, "FF-19", text, target)
-        for s in state.living_sorted()
+        for s in state.living_seats
         if s % 2 == attacker_parity
     )
 

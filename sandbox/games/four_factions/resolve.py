@@ -20,7 +20,7 @@ def resolve(
     state: FFState, config: FourFactionsConfig, answers: Mapping[int, Payload]
 ) -> Iterator[Event]:
     if state.phase == Phase.DAY and state.queue:
-        yield from _statement(state, state.queue[0], answers.get(state.queue[0]))
+        yield _statement(state, state.queue[0], answers.get(state.queue[0]))
         if not state.queue:
             yield _next_phase_after_day(state)
     elif state.stage == Stage.LOADOUT:
@@ -44,22 +44,21 @@ def day_stage(day: int) -> Stage:
     return {1: Stage.PROOFS, 2: Stage.ACCUSATION, 3: Stage.PROTECTION}.get(day, Stage.OPEN)
 
 
-def _statement(state: FFState, seat: int, answer: Payload | None) -> Iterator[Event]:
+def _statement(state: FFState, seat: int, answer: Payload | None) -> Event:
+    """The one event of a day speaker's turn."""
     stage = state.stage
     if stage == Stage.OPEN:
         text = "" if answer is None else str(answer["speech"])
-        yield ev.Spoke(seat, text) if text.strip() else ev.Passed(seat)
-        return
+        return ev.Spoke(seat, text) if text.strip() else ev.Passed(seat)
     key = "am" if stage == Stage.PROOFS else "target"
     if answer is None or answer.get(key) is None:
-        yield ev.NoStatement(seat, stage)  # FF-29: never an invented claim
-    elif stage == Stage.PROOFS:
-        yield ev.ProofsGiven(seat, str(answer["am"]), str(answer["speech"]))
-    elif stage == Stage.ACCUSATION:
+        return ev.NoStatement(seat, stage)  # FF-29: never an invented claim
+    if stage == Stage.PROOFS:
+        return ev.ProofsGiven(seat, str(answer["am"]), str(answer["speech"]))
+    if stage == Stage.ACCUSATION:
         target, faction = int(answer["target"]), str(answer["faction"])
-        yield ev.AccusationMade(seat, target, faction, str(answer["speech"]))
-    else:
-        yield ev.ProtectionMade(seat, int(answer["target"]), str(answer["speech"]))
+        return ev.AccusationMade(seat, target, faction, str(answer["speech"]))
+    return ev.ProtectionMade(seat, int(answer["target"]), str(answer["speech"]))
 
 
 def _loadouts(state: FFState, answers: Mapping[int, Payload]) -> Iterator[Event]:

@@ -5,7 +5,7 @@ The state holds no config: the rulings the referee applies are passed to
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -37,10 +37,32 @@ class FFState:
     pair_results: dict[str, dict[str, str]] = field(default_factory=dict)  # announced at dawn
     limit_reached: bool = False
     limit_day: int = 0  # the day after which the day limit ended the game (FF-27)
+    # ``alive`` in seat order, and seat -> the living seats but that one: kept by the
+    # fold (the only code that changes ``alive``), asked by every request
+    living_seats: tuple[int, ...] = field(default=(), compare=False)
+    others_cache: dict[int, tuple[int, ...]] = field(
+        default_factory=dict, compare=False, repr=False
+    )
 
     # ------------------------------------------------------------- queries
     def living_sorted(self) -> list[int]:
-        return sorted(self.alive)
+        return list(self.living_seats)
+
+    def others(self, seat: int) -> tuple[int, ...]:
+        """The living seats but ``seat``, in seat order; the same tuple until a seat
+        joins or dies (``core.requests`` caches the membership of an options tuple)."""
+        found = self.others_cache.get(seat)
+        if found is None:
+            found = self.others_cache[seat] = tuple(s for s in self.living_seats if s != seat)
+        return found
+
+    def set_alive(self, seat: int, alive: bool) -> None:
+        if alive:
+            self.alive.add(seat)
+        else:
+            self.alive.discard(seat)
+        self.living_seats = tuple(sorted(self.alive))
+        self.others_cache = {}
 
     def publicly_alive(self) -> list[int]:
         return [s for s in range(1, SEATS + 1) if s not in self.public_dead]
@@ -69,7 +91,7 @@ class FFState:
         return any(self.faction[s] == faction for s in self.alive)
 
 
-def speaking_order(day: int, living: list[int]) -> list[int]:
+def speaking_order(day: int, living: Iterable[int]) -> list[int]:
     """FF-18: from seat ((day - 1) mod 16) + 1 upwards, wrapping, skipping the dead."""
     start = (day - 1) % SEATS + 1
     return sorted(living, key=lambda s: (s < start, s))
@@ -86,12 +108,12 @@ def _role(state: FFState, e: ev.RoleDealt) -> None:
     state.elite[e.seat] = e.elite
     state.weapon[e.seat] = e.weapon
     state.max_hp[e.seat] = state.hp[e.seat] = e.max_hp
-    state.alive.add(e.seat)
+    state.set_alive(e.seat, True)
 
 
 def _phase(state: FFState, e: ev.PhaseStarted) -> None:
     state.day, state.phase, state.stage = e.day, e.phase, e.stage
-    state.queue = speaking_order(e.day, state.living_sorted()) if e.phase == Phase.DAY else []
+    state.queue = speaking_order(e.day, state.living_seats) if e.phase == Phase.DAY else []
     if e.stage == Stage.LOADOUT:
         state.last_loadout.update(state.loadout)
         state.loadout = {}
@@ -125,7 +147,7 @@ def _duel(state: FFState, e: ev.DuelResolved) -> None:
         struck = int(s["struck"])
         state.hp[struck] = int(s["hp_after"])
         if state.hp[struck] <= 0 and struck in state.alive:
-            state.alive.discard(struck)
+            state.set_alive(struck, False)
             state.night_deaths.append(struck)
 
 

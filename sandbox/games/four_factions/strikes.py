@@ -38,6 +38,14 @@ def guarded(shield: str) -> str:
     return shield.removeprefix("anti-")
 
 
+# The same table keyed by the struck one's shield as the duel meets it, built once
+# from STRIKE_TABLE: a strike is then one lookup (there is one per duel strike).
+_BY_SHIELD: Mapping[tuple[str, str], Effect] = {
+    (weapon, shield_of(guarded_weapon)): effect
+    for (weapon, guarded_weapon), effect in STRIKE_TABLE.items()
+}
+
+
 @dataclass(frozen=True, slots=True)
 class Fighter:
     """One side of a duel, as the referee knows it for this night."""
@@ -67,7 +75,7 @@ class Strike:
 def strike_effect(weapon: str, shield: str, *, regular_vs_regular: bool, wounds: bool) -> Effect:
     """FF-21 for one strike; the FF-23 ruling option turns regular-vs-regular
     wounds into no effect when ``wounds`` is False."""
-    effect = STRIKE_TABLE[(weapon, guarded(shield))]
+    effect = _BY_SHIELD.get((weapon, shield)) or STRIKE_TABLE[(weapon, guarded(shield))]
     if effect == "wound" and regular_vs_regular and not wounds:
         return "none"
     return effect
@@ -77,8 +85,13 @@ def strike(a: Fighter, b: Fighter, wounds: bool) -> Strike:
     """``a`` strikes ``b`` once (FF-21). HP 0 is death; a kill sets HP to 0."""
     both_regular = not a.elite and not b.elite
     effect = strike_effect(a.weapon, b.shield, regular_vs_regular=both_regular, wounds=wounds)
-    hp = {"none": b.hp, "wound": b.hp - 1, "kill": 0}[effect]
-    return Strike(a.seat, b.seat, a.weapon, effect, max(hp, 0))
+    if effect == "none":
+        hp = b.hp
+    elif effect == "wound":
+        hp = max(b.hp - 1, 0)
+    else:
+        hp = 0
+    return Strike(a.seat, b.seat, a.weapon, effect, hp)
 
 
 def duel(attacker: Fighter, defender: Fighter, wounds: bool) -> tuple[Strike, ...]:

@@ -21,6 +21,18 @@ from sandbox.games.killer.state import KillerState
 
 SPEECH_CHARS = 1200
 CLAIM_OPTIONS: tuple[Scalar, ...] = tuple(c.value for c in Claim)  # plain strings, as answered
+# Fields that never change, built once (a request is built for every speech).
+SPEECH_TEXT = Text(
+    "speech", "your public speech; it ends with 'pass' (empty text passes)", SPEECH_CHARS
+)
+LAST_WORDS_TEXT = Text("speech", "your last words (empty text passes)", SPEECH_CHARS)
+CLAIM = Choice(
+    "claim",
+    CLAIM_OPTIONS,
+    'the role you claim to be ("none" claims nothing); the judge never confirms it',
+    optional=True,
+)
+CONCEDE = Choice("concede", (False, True), "true concedes: your side loses at once (KG-13)")
 
 
 def open_requests(state: KillerState, step: int) -> tuple[DecisionRequest, ...]:
@@ -39,17 +51,20 @@ def open_requests(state: KillerState, step: int) -> tuple[DecisionRequest, ...]:
 
 def kill_options(state: KillerState) -> tuple[int, ...]:
     """KG-3: any living player; KG-5: never the previous game's first victim on night 1."""
-    barred = state.barred if state.day == 1 else None
-    return tuple(s for s in state.living() if s != barred)
+    if state.day == 1 and state.barred in state.alive:
+        return tuple(s for s in state.living_seats if s != state.barred)
+    return state.living_seats
 
 
 def suspect_options(state: KillerState) -> tuple[int, ...]:
     """KG-4 ruling: a living non-police player (the night's victim still counts as living)."""
-    return tuple(s for s in state.living() if state.roles[s] != POLICE)
+    return tuple(s for s in state.living_seats if state.roles[s] != POLICE)
 
 
 def ballot_options(state: KillerState, seat: int) -> tuple[int, ...]:
     """KG-9: a living other player; KG-10: in a revote, one of the tied."""
+    if state.candidates == state.living_seats:  # a first vote: every living seat
+        return state.others(seat)
     return tuple(s for s in state.candidates if s != seat and s in state.alive)
 
 
@@ -106,7 +121,7 @@ def _suspect_request(state: KillerState, step: int, seat: int) -> DecisionReques
 def claim_targets(state: KillerState, seat: int) -> tuple[int, ...]:
     """KG-14 structured claims: the seats a speech may accuse or vouch for, every
     living seat but the speaker (in last words the speaker is already dead)."""
-    return tuple(s for s in state.living() if s != seat)
+    return state.others(seat)
 
 
 def _claim_fields(state: KillerState, seat: int) -> tuple[Field, ...]:
@@ -114,12 +129,7 @@ def _claim_fields(state: KillerState, seat: int) -> tuple[Field, ...]:
     as said, never confirmed); left out, they mean "none" and no seats."""
     seats: tuple[Scalar, ...] = claim_targets(state, seat)
     return (
-        Choice(
-            "claim",
-            CLAIM_OPTIONS,
-            'the role you claim to be ("none" claims nothing); the judge never confirms it',
-            optional=True,
-        ),
+        CLAIM,
         MultiChoice("accuse", seats, "living other seats you accuse of being killers",
                     len(seats), optional=True),
         MultiChoice("vouch", seats, "living other seats you vouch for (never one you accuse)",
@@ -129,7 +139,6 @@ def _claim_fields(state: KillerState, seat: int) -> tuple[Field, ...]:
 
 def _speech_request(state: KillerState, step: int, seat: int) -> DecisionRequest:
     if state.phase == Phase.LAST_WORDS:
-        text = Text("speech", "your last words (empty text passes)", SPEECH_CHARS)
         return DecisionRequest(
             request_id(step, seat, Decision.LAST_WORDS),
             seat,
@@ -137,16 +146,11 @@ def _speech_request(state: KillerState, step: int, seat: int) -> DecisionRequest
             "KG-6",
             f"Day {state.day}: you are out; give your last words, e.g. whom you "
             "suspect and why (empty text passes).",
-            (text, *_claim_fields(state, seat)),
+            (LAST_WORDS_TEXT, *_claim_fields(state, seat)),
         )
-    fields: tuple[Field, ...] = (
-        Text("speech", "your public speech; it ends with 'pass' (empty text passes)", SPEECH_CHARS),
-        *_claim_fields(state, seat),
-    )
+    fields: tuple[Field, ...] = (SPEECH_TEXT, *_claim_fields(state, seat))
     if may_concede(state, seat):
-        fields += (
-            Choice("concede", (False, True), "true concedes: your side loses at once (KG-13)"),
-        )
+        fields += (CONCEDE,)
     return DecisionRequest(
         request_id(step, seat, Decision.SPEECH),
         seat,

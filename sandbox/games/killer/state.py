@@ -52,16 +52,48 @@ class KillerState:
     conceded_side: str | None = None
     forced_draw: bool = False
     day_limit_hit: bool = False
+    # Derived from ``alive`` and ``roles``, kept by the fold (only it changes them):
+    # the end check (KG-12) and every request ask for them after each event.
+    living_seats: tuple[int, ...] = field(default=(), compare=False)  # sorted
+    living_per_role: dict[str, int] = field(default_factory=dict, compare=False)
+    # seat -> the living seats but that one (KG-14 claim targets); emptied on a death
+    others_cache: dict[int, tuple[int, ...]] = field(
+        default_factory=dict, compare=False, repr=False
+    )
 
     def living(self, role: str | None = None) -> list[int]:
         if role is None:
-            return sorted(self.alive)
+            return list(self.living_seats)
         roles = self.roles
-        return sorted(s for s in self.alive if roles[s] == role)
+        return [s for s in self.living_seats if roles[s] == role]
 
     def side_count(self, role: str) -> int:
-        roles = self.roles  # counted, not listed: asked after every event (KG-12)
-        return sum(1 for s in self.alive if roles[s] == role)
+        return self.living_per_role.get(role, 0)
+
+    def others(self, seat: int) -> tuple[int, ...]:
+        """The living seats but ``seat``, in seat order. The same tuple is given back
+        until a seat joins or dies, so options built from it are recognised by
+        identity (``core.requests`` caches a tuple's membership set)."""
+        found = self.others_cache.get(seat)
+        if found is None:
+            found = self.others_cache[seat] = tuple(s for s in self.living_seats if s != seat)
+        return found
+
+    def add_living(self, seat: int) -> None:
+        if seat not in self.alive:
+            self.alive.add(seat)
+            self._count(seat, +1)
+
+    def remove_living(self, seat: int) -> None:
+        if seat in self.alive:
+            self.alive.discard(seat)
+            self._count(seat, -1)
+
+    def _count(self, seat: int, change: int) -> None:
+        role = self.roles[seat]
+        self.living_per_role[role] = self.living_per_role.get(role, 0) + change
+        self.living_seats = tuple(sorted(self.alive))
+        self.others_cache = {}
 
 
 def fold(state: KillerState, event: Event) -> None:
@@ -84,8 +116,9 @@ def _started(state: KillerState, e: Event) -> None:
 
 def _role(state: KillerState, e: Event) -> None:
     assert isinstance(e, RoleCard)
+    state.remove_living(e.seat)  # a card dealt again would otherwise count twice
     state.roles[e.seat] = e.role
-    state.alive.add(e.seat)
+    state.add_living(e.seat)
 
 
 def _night(state: KillerState, e: Event) -> None:
@@ -113,7 +146,7 @@ def _dawn(state: KillerState, e: Event) -> None:
     assert isinstance(e, Dawn)
     state.phase = Phase.DAWN
     if e.victim is not None:
-        state.alive.discard(e.victim)
+        state.remove_living(e.victim)
 
 
 def _phase(state: KillerState, e: Event) -> None:
@@ -137,7 +170,7 @@ def _spoke(state: KillerState, e: Event) -> None:
 
 def _voted_out(state: KillerState, e: Event) -> None:
     assert isinstance(e, VotedOut)
-    state.alive.discard(e.seat)
+    state.remove_living(e.seat)
 
 
 def _tied(state: KillerState, e: Event) -> None:
