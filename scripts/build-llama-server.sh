@@ -29,7 +29,7 @@ fi
 work="$cache/work"
 rm -rf "$work"
 mkdir -p "$work"
-echo "setup: compiling llama-server from llama-cpp-python $version's llama.cpp (once; ~10 CPU-minutes)"
+echo "setup: compiling llama-server from llama-cpp-python $version's llama.cpp (once; ~15 CPU-minutes)"
 "$python" -m pip download --quiet --disable-pip-version-check --no-deps \
     --no-binary :all: "llama-cpp-python==$version" -d "$work"
 tar -xzf "$work/llama_cpp_python-$version.tar.gz" -C "$work" \
