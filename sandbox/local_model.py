@@ -63,9 +63,10 @@ PACKAGED_PREFIX = "local/"
 PATH_PREFIX = "local:"
 # The shipped weights are Q4_1, a format for which llama.cpp's CPU backend has
 # no matrix-matrix kernel: prompts were read token row by token row. `make
-# setup` re-encodes them once as Q8_0 (8 bits per weight for 4-bit values:
-# no precision lost beyond Q8_0's rounding of each block's scale), which uses
-# the llamafile sgemm kernels: prompt reading measured ~1.8x faster (see
+# setup` re-encodes them once as Q8_0 (8 bits per weight for 4-bit values: a
+# rounding error of at most 1/254 of a block's largest weight, small next to
+# Q4_1's own steps), which uses the llamafile sgemm kernels: prompt reading
+# measured ~1.8x faster (see
 # docs/local-model.md). The copy lives in the venv; without it the shipped file
 # is used as is.
 PREPARED_TYPE = "Q8_0"
