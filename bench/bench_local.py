@@ -2,27 +2,26 @@
 
 Three modes:
 
-* ``calls`` (default): Killer-shaped decisions sent straight through litellm to
-  the local server (11 seats with their own stable prefix, a growing public
-  history, speeches and sealed votes with llama.cpp's JSON-schema form). Shows
-  the per-decision cost of speech vs. choice and what the prompt cache saves.
-* ``game``: a whole game from a game file (default configs/killer_local.toml)
-  through the real runner and LLM client — the number that matters — then
-  its summary.
+* ``calls`` (default): Killer-shaped rounds sent straight through litellm to
+  the local server: every seat speaks in turn (11 seats, each with its own
+  stable prefix, a growing public history), then every seat votes at once (a
+  sealed step, llama.cpp's JSON-schema form). Prints per-call and per-round
+  seconds and how much of each prompt came from the cache.
+* ``game``: whole games from a game file (default configs/killer_local.toml)
+  through the real runner and LLM client — the number that matters — each
+  on a fresh server (start-up included), then their summaries and the
+  whole-game seconds per decision.
 * ``summary``: figures from a transcript (e.g. of ``sandbox run ... --json``):
-  wall time, seconds per model call (median, p90) by decision kind, calls,
-  repairs, fallbacks by reason, prompt and completion tokens.
+  wall time, seconds per decision, seconds per model call (median, p90) by
+  decision kind, calls, repairs, fallbacks by reason, prompt and completion
+  tokens.
 
 Usage:
-    .venv/bin/python bench/bench_local.py calls [--decisions 40] [--no-cache]
-    .venv/bin/python bench/bench_local.py game [--config configs/killer_local.toml] [--seed 1]
+    .venv/bin/python bench/bench_local.py calls [--rounds 4] [--no-cache]
+    .venv/bin/python bench/bench_local.py game [--config configs/killer_local.toml] [--seed 1 2 3]
     .venv/bin/python bench/bench_local.py summary TRANSCRIPT.jsonl
 
-Measured (2-core machine shared with other jobs, load average ~1.5-2.5;
-compact prompts, history_items 6, see docs/local-model.md): whole 11-player
-Killer games of 35-55 decisions in 105-171 s (seeds 7, 2, 1; all ended by a KG-13
-concession), 2.8 s median and 3.9-4.7 s p90 per model call,
-~650 prompt and ~33 completion tokens per call, no repairs or fallbacks.
+Figures and the conditions they were measured in: docs/local-model.md.
 """
 
 from __future__ import annotations
@@ -76,7 +75,11 @@ def messages_for(seat: int, history: list[str], question: str) -> list[dict[str,
 
 
 async def one_call(
-    api_base: str, model: str, messages: list[dict[str, str]], schema: dict[str, Any], limit: int
+    api_base: str,
+    model: str,
+    messages: list[dict[str, str]],
+    schema: dict[str, Any],
+    limit: int,
 ) -> tuple[float, dict[str, Any], dict[str, int]]:
     import litellm
 
@@ -94,7 +97,12 @@ async def one_call(
     )
     elapsed = time.perf_counter() - started
     text = response.choices[0].message.content or ""
-    usage = {"in": response.usage.prompt_tokens, "out": response.usage.completion_tokens}
+    details = getattr(response.usage, "prompt_tokens_details", None)
+    usage = {
+        "in": response.usage.prompt_tokens,
+        "out": response.usage.completion_tokens,
+        "cached": int(getattr(details, "cached_tokens", 0) or 0),
+    }
     try:
         answer = json.loads(text, strict=False)
     except json.JSONDecodeError:
@@ -102,7 +110,9 @@ async def one_call(
     return elapsed, answer, usage
 
 
-async def bench_calls(decisions: int, speech_tokens: int, vote_tokens: int) -> None:
+async def bench_calls(rounds: int, speech_tokens: int, vote_tokens: int) -> None:
+    """Alternating rounds as in a Killer day: every seat speaks in turn (one
+    request at a time), then every seat votes at once (a sealed step)."""
     from sandbox.local_model import endpoint_for, stop_all
 
     started = time.perf_counter()
@@ -111,70 +121,94 @@ async def bench_calls(decisions: int, speech_tokens: int, vote_tokens: int) -> N
     alive = list(range(1, SEATS + 1))
     history: list[str] = []
     timings: dict[str, list[float]] = {"speech": [], "vote": []}
-    tokens_in: list[int] = []
-    tokens_out: list[int] = []
+    round_walls: dict[str, list[float]] = {"speech": [], "vote": []}
+    usages: list[dict[str, int]] = []
     invalid = 0
+
+    async def decide(seat: int, kind: str) -> None:
+        nonlocal invalid
+        if kind == "vote":
+            question = 'Vote now. Answer JSON {"vote": seat number or null}.'
+            schema, limit = vote_schema(alive, seat), vote_tokens
+        else:
+            question = 'Give your speech now. Answer JSON {"speech": "..."}.'
+            schema, limit = SPEECH_SCHEMA, speech_tokens
+        elapsed, answer, usage = await one_call(
+            api_base, model, messages_for(seat, history, question), schema, limit
+        )
+        timings[kind].append(elapsed)
+        usages.append(usage)
+        if kind not in answer:
+            invalid += 1
+        elif kind == "speech":
+            history.append(f"seat {seat} said: {str(answer['speech'])[:300]}")
+        shown = json.dumps(answer)[:60]
+        print(f"seat {seat:2d} {kind:6s} {elapsed:5.2f}s in={usage['in']:4d} "
+              f"cached={usage['cached']:4d} out={usage['out']:3d} {shown}")  # fmt: skip
+
     try:
-        for i in range(decisions):
-            seat = alive[i % len(alive)]
-            is_vote = (i // SEATS) % 2 == 1
-            if is_vote:
-                question = 'Vote now. Answer JSON {"vote": seat number or null}.'
-                schema, limit = vote_schema(alive, seat), vote_tokens
+        for number in range(rounds):
+            kind = "vote" if number % 2 else "speech"
+            round_started = time.perf_counter()
+            if kind == "speech":
+                for seat in alive:
+                    await decide(seat, kind)
             else:
-                question = 'Give your speech now. Answer JSON {"speech": "..."}.'
-                schema, limit = SPEECH_SCHEMA, speech_tokens
-            elapsed, answer, usage = await one_call(
-                api_base, model, messages_for(seat, history, question), schema, limit
-            )
-            kind = "vote" if is_vote else "speech"
-            timings[kind].append(elapsed)
-            tokens_in.append(usage["in"])
-            tokens_out.append(usage["out"])
-            if kind not in answer:
-                invalid += 1
-            elif kind == "speech":
-                history.append(f"seat {seat} said: {str(answer['speech'])[:300]}")
-            print(f"{i + 1:3d} seat {seat:2d} {kind:6s} {elapsed:5.2f}s in={usage['in']:4d} "
-                  f"out={usage['out']:3d} {json.dumps(answer)[:70]}")  # fmt: skip
+                await asyncio.gather(*(decide(seat, kind) for seat in alive))
+            round_walls[kind].append(time.perf_counter() - round_started)
     finally:
         stop_all()
-    everything = timings["speech"] + timings["vote"]
-    print("\n== local model, per decision ==")
+    print(f"\n== local model, per decision ({load_average()}) ==")
     for kind, values in timings.items():
         if values:
-            print(f"{kind:6s}: n={len(values):3d} mean={statistics.mean(values):.2f}s "
-                  f"median={statistics.median(values):.2f}s max={max(values):.2f}s")  # fmt: skip
-    print(f"all   : mean={statistics.mean(everything):.2f}s; prompt tokens mean="
-          f"{statistics.mean(tokens_in):.0f} max={max(tokens_in)}; completion tokens mean="
-          f"{statistics.mean(tokens_out):.0f}; invalid JSON/shape={invalid}")  # fmt: skip
+            walls = round_walls[kind]
+            print(f"{kind:6s}: n={len(values):3d} median={statistics.median(values):.2f}s "
+                  f"max={max(values):.2f}s; a round of {SEATS} took "
+                  f"{statistics.mean(walls):.1f}s = {statistics.mean(walls) / SEATS:.2f}s "
+                  "per decision")  # fmt: skip
+    prompt = sum(u["in"] for u in usages)
+    cached = sum(u["cached"] for u in usages)
+    completion = statistics.mean(u["out"] for u in usages)
+    print(f"prompt tokens per call: {prompt / len(usages):.0f}, {cached / max(1, prompt):.0%} "
+          f"from the cache ({(prompt - cached) / len(usages):.0f} read); completion tokens "
+          f"{completion:.0f}; invalid JSON/shape={invalid}")  # fmt: skip
 
 
-def bench_game(config: Path, seed: int | None) -> None:
+def bench_game(config: Path, seeds: list[int | None]) -> None:
+    """Each seed is a whole game on a fresh server (start-up included in wall)."""
     import tempfile
 
     from sandbox.local_model import stop_all
 
     cli = __import__("sandbox.cli", fromlist=["main"])
-    out = Path(tempfile.mkdtemp(prefix="bench-local-"))
-    started = time.perf_counter()
-    try:
-        sys.argv = ["sandbox", "run", str(config), "--out", str(out)]
-        sys.argv += ["--seed", str(seed)] if seed is not None else []
+    rows: list[str] = []
+    for seed in seeds:
+        out = Path(tempfile.mkdtemp(prefix="bench-local-"))
+        load_before = load_average()
+        started = time.perf_counter()
         try:
-            cli.main()
-        except SystemExit as done:
-            if done.code not in (0, None):
-                raise
-    finally:
-        stop_all()
-    print(f"\n== whole game: {time.perf_counter() - started:.0f}s wall ({config}) ==")
-    for transcript in sorted(out.glob("*.jsonl")):
-        summarize(transcript)
+            sys.argv = ["sandbox", "run", str(config), "--out", str(out)]
+            sys.argv += ["--seed", str(seed)] if seed is not None else []
+            try:
+                cli.main()
+            except SystemExit as done:
+                if done.code not in (0, None):
+                    raise
+        finally:
+            stop_all()
+        wall = time.perf_counter() - started
+        print(f"\n== whole game: {wall:.0f}s wall ({config}, seed {seed}) ==")
+        for transcript in sorted(out.glob("*.jsonl")):
+            decisions, reason = summarize(transcript)
+            rows.append(f"seed {seed}: {decisions} decisions in {wall:.0f}s = "
+                        f"{wall / max(1, decisions):.2f}s per decision ({reason}); "
+                        f"before: {load_before}, after: {load_average()}")  # fmt: skip
+    print("\n== whole games (wall time incl. server start / decisions) ==")
+    print("\n".join(rows))
 
 
-def summarize(path: Path) -> None:
-    """Per-call and per-game figures from one transcript."""
+def summarize(path: Path) -> tuple[int, str]:
+    """Per-call and per-game figures from one transcript: (decisions, how it ended)."""
     lines = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
     header = next(line for line in lines if line["type"] == "header")
     outcome = next((line for line in lines if line["type"] == "outcome"), None)
@@ -186,7 +220,8 @@ def summarize(path: Path) -> None:
     print(f"== {path.name}: {header['variant']} seed {header['seed']}")
     if outcome is not None:
         wall = _seconds(outcome["ended"]) - _seconds(header["started"])
-        print(f"  ended: {outcome['reason']} after {wall:.0f}s wall")
+        per = wall / max(1, len(decisions))
+        print(f"  ended: {outcome['reason']} after {wall:.0f}s wall, {per:.2f}s per decision")
     by_kind: dict[str, list[float]] = {"all": []}
     for call in calls:
         seconds = call["latency_ms"] / 1000
@@ -208,6 +243,18 @@ def summarize(path: Path) -> None:
         print(f"  prompt tokens/call mean={statistics.mean(c['tokens_in'] for c in calls):.0f} "
               f"max={max(c['tokens_in'] for c in calls)}; completion tokens/call mean="
               f"{statistics.mean(c['tokens_out'] for c in calls):.0f}")  # fmt: skip
+        prompt = sum(c["tokens_in"] for c in calls)
+        cached = sum(c.get("cached_tokens") or 0 for c in calls)
+        print(f"  prompt tokens from the server's cache: {cached / max(1, prompt):.0%}")
+    return len(decisions), outcome["reason"] if outcome is not None else "no outcome"
+
+
+def load_average() -> str:
+    """The machine's 1-minute load average (other jobs share the cores)."""
+    try:
+        return f"load {os.getloadavg()[0]:.1f}"
+    except OSError:
+        return "load ?"
 
 
 def _p90(values: list[float]) -> float:
@@ -224,13 +271,13 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     sub = parser.add_subparsers(dest="mode")
     calls = sub.add_parser("calls")
-    calls.add_argument("--decisions", type=int, default=44)
+    calls.add_argument("--rounds", type=int, default=4)
     calls.add_argument("--speech-tokens", type=int, default=96)
     calls.add_argument("--vote-tokens", type=int, default=16)
-    calls.add_argument("--no-cache", action="store_true")
+    calls.add_argument("--no-cache", action="store_true", help="no RAM prompt cache")
     game = sub.add_parser("game")
     game.add_argument("--config", type=Path, default=ROOT / "configs" / "killer_local.toml")
-    game.add_argument("--seed", type=int, default=None)
+    game.add_argument("--seed", type=int, nargs="*", default=None)
     summary = sub.add_parser("summary")
     summary.add_argument("transcripts", type=Path, nargs="+")
     args = parser.parse_args()
@@ -241,14 +288,14 @@ def main() -> None:
     os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
     os.environ.setdefault("LITELLM_LOG", "ERROR")
     if args.mode == "game":
-        bench_game(args.config, args.seed)
+        bench_game(args.config, list(args.seed) if args.seed else [None])
         return
     if getattr(args, "no_cache", False):
         os.environ["SANDBOX_LOCAL_CACHE"] = "0"
-    decisions = getattr(args, "decisions", 44)
+    rounds = getattr(args, "rounds", 4)
     speech = getattr(args, "speech_tokens", 96)
     vote = getattr(args, "vote_tokens", 16)
-    asyncio.run(bench_calls(decisions, speech, vote))
+    asyncio.run(bench_calls(rounds, speech, vote))
 
 
 if __name__ == "__main__":

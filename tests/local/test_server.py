@@ -1,4 +1,4 @@
-"""The real llama.cpp server: start once, answer, stop, and never outlive its parent."""
+"""The real llama-server: start once, answer, batch, cache, stop, and never outlive its parent."""
 
 from __future__ import annotations
 
@@ -26,11 +26,11 @@ from sandbox.local_model import (
     running_servers,
     stop_all,
 )
-from tests.local.conftest import process_gone, requires_local, wait_gone
+from tests.local.conftest import process_gone, requires_local, server_children, wait_gone
 
 pytestmark = [requires_local, pytest.mark.local_model]
 
-SMALL = ServerSettings(n_ctx=512, n_threads=1, cache=False, start_timeout_s=60)
+SMALL = ServerSettings(slots=2, n_ctx=512, n_threads=1, cache=False, start_timeout_s=60)
 
 
 @pytest.fixture(autouse=True)
@@ -70,8 +70,10 @@ async def test_stop_all_ends_the_process_and_frees_the_port() -> None:
     (server,) = running_servers()
     assert server.process is not None and server.port is not None
     pid, port = server.process.pid, server.port
+    (llama_server,) = server_children(pid)  # the watcher holds one llama-server
     stop_all()
     assert wait_gone(pid, 10)
+    assert wait_gone(llama_server, 10)
     assert not port_open(port)
     assert running_servers() == []
 
@@ -112,7 +114,7 @@ def test_a_server_that_never_answers_times_out_and_is_stopped(
     monkeypatch: pytest.MonkeyPatch, packaged_gguf: Path
 ) -> None:
     monkeypatch.setattr(local_model, "_answers", lambda url: False)
-    settings = ServerSettings(n_ctx=512, n_threads=1, cache=False, start_timeout_s=1)
+    settings = ServerSettings(slots=2, n_ctx=512, n_threads=1, cache=False, start_timeout_s=1)
     server = LocalServer(LocalModel("smollm2", packaged_gguf), settings)
     with pytest.raises(LocalModelError, match="did not answer within 1s"):
         server.start()
@@ -163,9 +165,11 @@ def test_a_parent_that_is_killed_leaves_no_server(how: signal.Signals) -> None:
         assert parent.stdout is not None
         server_pid = int(parent.stdout.readline())
         assert not process_gone(server_pid)
+        (llama_server,) = server_children(server_pid)
         parent.send_signal(how)
         parent.wait(30)
         assert wait_gone(server_pid, 15), f"server {server_pid} outlived its parent ({how.name})"
+        assert wait_gone(llama_server, 15), f"llama-server outlived its parent ({how.name})"
     finally:
         if parent.poll() is None:
             parent.kill()
@@ -214,6 +218,62 @@ async def test_a_short_max_length_is_kept_and_closes_the_string() -> None:
     answer = json.loads(reply["choices"][0]["message"]["content"], strict=False)
     assert 0 <= len(answer["story"]) <= 12
     assert reply["choices"][0]["finish_reason"] == "stop"
+
+
+async def test_sealed_requests_are_decoded_together() -> None:
+    """A sealed step's requests run at once on the server's slots: each
+    answer is valid, and the server reports having run them in parallel."""
+    api_base, _ = await endpoint_for("local/smollm2")
+    (server,) = running_servers()
+    props = get_json(api_base.removesuffix("/v1") + "/props")
+    assert props["total_slots"] == server.settings.slots > 1
+    schema = {"type": "object", "properties": {"vote": {"enum": [1, 2, 3]}}, "required": ["vote"]}
+
+    def vote(seat: int) -> dict[str, Any]:
+        body = {
+            "model": "smollm2",
+            "messages": [{"role": "user", "content": f"You are seat {seat}. Vote 1, 2 or 3."}],
+            "response_format": {"type": "json_object", "schema": schema},
+            "max_tokens": 48,  # room for the grammar's optional whitespace
+        }
+        return _chat(api_base, body)
+
+    seats = range(1, server.settings.slots + 1)
+    replies = await asyncio.gather(*(asyncio.to_thread(vote, seat) for seat in seats))
+    for reply in replies:
+        assert json.loads(reply["choices"][0]["message"]["content"])["vote"] in (1, 2, 3)
+    slots = get_json(api_base.removesuffix("/v1") + "/slots")
+    used = [slot for slot in slots if slot["n_ctx"] > 0 and slot.get("id_task", -1) != -1]  # type: ignore[union-attr, operator]
+    assert len(used) == server.settings.slots  # every slot took one of the requests
+
+
+async def test_a_seat_finds_its_prompt_cached_after_other_seats_decided() -> None:
+    """More seats than slots: seat 1's slot passes to another seat, its
+    evaluated prompt goes to the RAM prompt cache, and its next decision
+    re-reads only what is new."""
+    api_base, _ = await endpoint_for("local/smollm2")
+    (server,) = running_servers()
+
+    def ask(seat: int, history: str) -> dict[str, Any]:
+        system = f"You are seat {seat} in a long game of cards. " + "Remember the rules. " * 60
+        body = {
+            "model": "smollm2",
+            "messages": [
+                {"role": "system", "content": system},
+                {"role": "user", "content": history + " Say one word."},
+            ],
+            "max_tokens": 4,
+        }
+        return _chat(api_base, body)
+
+    first = ask(1, "Night 1 passed.")
+    for seat in range(2, server.settings.slots + 3):  # every slot is taken over
+        ask(seat, "Night 1 passed.")
+    again = ask(1, "Night 1 passed. Day 1: seat 2 spoke.")
+    read_first = first["usage"]["prompt_tokens"]
+    cached = again["usage"]["prompt_tokens_details"]["cached_tokens"]
+    assert read_first > 200
+    assert cached >= read_first - 20  # all but the changed tail came from the cache
 
 
 def _chat(api_base: str, body: dict[str, Any]) -> dict[str, Any]:
