@@ -239,8 +239,9 @@ def in_flight_for(
     games seat. Default: 1 for bots only (the referee and bots need a CPU each:
     worker processes are what helps) and ``LLM_GAMES_IN_FLIGHT`` when seats call
     a model over HTTP. A local model or a human seat always plays one game at a
-    time, as before (the server answers one request at a time; a person plays
-    one game). Ray runs one game per task and refuses the option."""
+    time, as before (the embedded server already keeps the cores busy with one
+    game's sealed decisions; a person plays one game). Ray runs one game per task
+    and refuses the option."""
     if backend != "local":
         if requested is not None and requested > 1:
             raise BatchOptionError(
@@ -265,8 +266,9 @@ def agent_specs(loaded: LoadedConfig) -> list[AgentSpec]:
 
 
 def uses_local_model(loaded: LoadedConfig) -> bool:
-    """A local model server answers one request at a time: parallel games would
-    only queue behind each other (and each worker would load its own copy)."""
+    """A local model server already uses every core for one game (its slots
+    decode a step's sealed decisions together): parallel games would only queue
+    behind each other (and each worker would load its own copy)."""
     return any(s.model.startswith(LOCAL_PREFIXES) for s in llm_specs(loaded.file))
 
 

@@ -424,7 +424,7 @@ def batch(
     seeds = list(range(start, start + games))
     workers = worker_count(jobs)
     if workers > 1 and uses_local_model(loaded) and backend == "local":
-        err.print("note: a local model answers one request at a time; playing with --jobs 1")
+        err.print("note: a local model already keeps the cores busy; playing with --jobs 1")
         workers = 1
     # Games already finished in this folder are skipped; interrupted ones are finished.
     work, done = skip_done(jobs_for(loaded, seeds, target), target)

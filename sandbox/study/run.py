@@ -182,7 +182,7 @@ def run_study(
         isinstance(s, LLMSpec) and s.model.startswith(("local/", "local:"))
         for s in study.specs.values()
     ):
-        workers = 1  # a local model answers one request at a time
+        workers = 1  # a local model already keeps the cores busy
     games = in_flight_for(study_specs(study), in_flight)
     result = run_batch(planned.todo, workers, record, budget.admit, budget.halt, games)
     result.skipped = list(planned.done)

@@ -102,8 +102,8 @@ def check_fake_policy(spec: Target) -> None:
 
 
 def check_local(spec: Target) -> None:
-    """A ``local/...`` or ``local:PATH`` model must be installed (the [local] extra)
-    and its weights found, before any game starts; nothing is started here."""
+    """A ``local/...`` or ``local:PATH`` model must be installed (`make setup` builds
+    llama-server) and its weights found, before any game starts; nothing is started here."""
     if not spec.model.startswith(("local/", "local:")):
         return
     local = importlib.import_module("sandbox.local_model")
