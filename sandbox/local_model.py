@@ -93,8 +93,11 @@ STOP_GRACE_S = 5.0
 # itself be killed (PR_SET_PDEATHSIG).
 _LIFELINE_WATCHER = """\
 import ctypes, os, signal, subprocess, sys, threading
+watcher = os.getpid()
 def _die_with_watcher():
     ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
+    if os.getppid() != watcher:  # the watcher died before the death signal was armed
+        os._exit(1)
 server = subprocess.Popen(sys.argv[1:], stdin=subprocess.DEVNULL,
                           preexec_fn=_die_with_watcher)
 def _stop_server(*_):
