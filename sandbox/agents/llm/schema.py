@@ -201,7 +201,12 @@ def _literal(values: Sequence[Any]) -> Any:
 # ------------------------------------------------------------------ wire forms
 def response_format(model: type[BaseModel], mode: StructuredMode) -> dict[str, Any] | None:
     """What to send as ``response_format`` for a structured-output mode."""
-    schema = copy.deepcopy(_json_schema(model))
+    return format_of(copy.deepcopy(_json_schema(model)), mode)
+
+
+def format_of(schema: Mapping[str, Any], mode: StructuredMode) -> dict[str, Any] | None:
+    """``response_format`` for an answer's JSON schema (wire.py passes a shared,
+    cached schema: strict_schema and grammar_safe leave it unchanged)."""
     if mode == "json_schema":
         return {
             "type": "json_schema",

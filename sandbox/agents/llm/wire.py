@@ -28,8 +28,7 @@ from sandbox.agents.llm.schema import (
     StructuredMode,
     beliefs_model,
     decision_model,
-    grammar_safe,
-    strict_schema,
+    format_of,
 )
 from sandbox.core.requests import DecisionRequest
 
@@ -93,20 +92,8 @@ def response_format(
     if key not in _FORMATS:
         if len(_FORMATS) >= CACHE_MAX:
             _FORMATS.clear()
-        _FORMATS[key] = _format(wire_schema(request, probe, limits), mode)
+        _FORMATS[key] = format_of(wire_schema(request, probe, limits), mode)
     return _FORMATS[key]
-
-
-def _format(schema: Mapping[str, Any], mode: StructuredMode) -> dict[str, Any] | None:
-    if mode == "json_schema":
-        return {
-            "type": "json_schema",
-            "json_schema": {"name": "decision", "strict": True, "schema": strict_schema(schema)},
-        }
-    if mode == "json_object":
-        # llama.cpp's own form; its server answers the OpenAI form with HTTP 500.
-        return {"type": "json_object", "schema": grammar_safe(schema)}
-    return None
 
 
 def schema_instructions(
