@@ -35,10 +35,8 @@ from dataclasses import dataclass, field
 from multiprocessing.connection import Connection, wait
 from multiprocessing.context import SpawnContext, SpawnProcess
 from types import FrameType
-from typing import TYPE_CHECKING
 
-if TYPE_CHECKING:  # sandbox.batch imports this module: no import back at run time
-    from sandbox.batch import Admit, BatchResult, GameJob, GameResult, Halt, OnResult
+from sandbox.batch_types import Admit, BatchResult, GameJob, GameResult, Halt, OnResult
 
 # How a worker plays one job (sandbox.batch.play_one_async), and the result of a
 # job whose worker died (sandbox.batch.lost_game); passed in by sandbox.batch.

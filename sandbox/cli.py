@@ -29,8 +29,6 @@ from sandbox.agents.simple import ScriptError
 from sandbox.backends import Backend, BackendError, backend_notes, start_backend
 from sandbox.batch import (
     BatchOptionError,
-    BatchResult,
-    GameResult,
     agent_specs,
     first_seed,
     in_flight_for,
@@ -43,6 +41,7 @@ from sandbox.batch import (
     win_counts,
     worker_count,
 )
+from sandbox.batch_types import BatchResult, GameResult
 from sandbox.cli_errors import (
     EXIT_BAD_INPUT,
     EXIT_INTERRUPTED,

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Protocol
 
 if TYPE_CHECKING:
     from sandbox.backends.limits import Limit
-    from sandbox.batch import Admit, BatchResult, GameJob, GameResult, Halt
+    from sandbox.batch_types import Admit, BatchResult, GameJob, GameResult, Halt
 
 BACKENDS = ("local", "ray")
 TRANSCRIPT_MODES = ("send", "shared")

@@ -50,7 +50,8 @@ from sandbox.backends.base import BackendOptions
 from sandbox.backends.errors import BackendError
 from sandbox.backends.gate import install_gate
 from sandbox.backends.limits import Limit, LimiterCore, key_for
-from sandbox.batch import Admit, BatchResult, GameJob, GameResult, Halt, one_line, play_one
+from sandbox.batch import one_line, play_one
+from sandbox.batch_types import Admit, BatchResult, GameJob, GameResult, Halt
 from sandbox.session import SessionError, open_transcript, resume
 from sandbox.stats import role_group
 

@@ -24,7 +24,7 @@ from rich.progress import (
 from rich.table import Table
 
 from sandbox.analysis.load import Loaded, RawGame, load_games
-from sandbox.batch import BatchResult, GameResult
+from sandbox.batch_types import BatchResult, GameResult
 from sandbox.cli_options import (
     AddressOption,
     BackendOption,

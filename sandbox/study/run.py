@@ -19,16 +19,13 @@ from typing import Any
 
 from sandbox.backends.base import Backend
 from sandbox.batch import (
-    BatchResult,
-    GameJob,
-    GameResult,
-    OnResult,
     agent_specs,
     in_flight_for,
     run_batch,
     uses_local_model,
     worker_count,
 )
+from sandbox.batch_types import BatchResult, GameJob, GameResult, OnResult
 from sandbox.config import AgentSpec, LLMSpec
 from sandbox.study.identity import plan_of, scan
 from sandbox.study.schedule import Planned, plan
