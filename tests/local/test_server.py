@@ -89,8 +89,8 @@ async def test_constrained_json_answer_in_llama_cpp_form() -> None:
         "model": "smollm2",
         "messages": [{"role": "user", "content": "Vote for seat 3, 5 or nobody. JSON only."}],
         "response_format": {"type": "json_object", "schema": schema},
-        "max_tokens": 16,
-        "temperature": 0.7,
+        "max_tokens": 64,  # room for the whitespace the grammar allows
+        "temperature": 0.0,  # greedy: the same answer every run
     }
     reply = _chat(api_base, body)
     answer = json.loads(reply["choices"][0]["message"]["content"], strict=False)
