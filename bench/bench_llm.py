@@ -47,13 +47,13 @@ from pathlib import Path
 from typing import Any
 
 from sandbox.agents.base import AgentAnswer
-from sandbox.agents.llm import provider
-from sandbox.agents.llm.endpoints import ROUTE_ENV
-from sandbox.config import AgentSpec, LoadedConfig, load_config
+from sandbox.models import provider
 from sandbox.core.game import Game
-from sandbox.fake_llm.server import common_prefix
-from sandbox.runner import Runner
-from sandbox.seating import build_agents
+from sandbox.models.endpoints import ROUTE_ENV
+from sandbox.models.fake.server import common_prefix
+from sandbox.play.gamefile import AgentSpec, LoadedConfig, load_config
+from sandbox.play.runner import Runner
+from sandbox.play.seating import build_agents
 from sandbox.transcript import TranscriptWriter
 
 CONFIGS = Path(__file__).resolve().parents[1] / "configs"
@@ -141,7 +141,7 @@ def stop(proc: subprocess.Popen[str]) -> None:
 
 
 SERVE = (
-    "from sandbox.fake_llm import run_server; run_server('127.0.0.1', 0, 'legal-random', {latency})"
+    "from sandbox.models.fake import run_server; run_server('127.0.0.1', 0, 'legal-random', {latency})"
 )
 
 

@@ -17,16 +17,16 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from sandbox.backends.base import Backend
-from sandbox.batch import (
+from sandbox.batch.backends.base import Backend
+from sandbox.batch.jobs import BatchResult, GameJob, GameResult, OnResult
+from sandbox.batch.run import (
     agent_specs,
     in_flight_for,
     run_batch,
     uses_local_model,
     worker_count,
 )
-from sandbox.batch_types import BatchResult, GameJob, GameResult, OnResult
-from sandbox.config import AgentSpec, LLMSpec
+from sandbox.play.gamefile import AgentSpec, LLMSpec
 from sandbox.study.identity import plan_of, scan
 from sandbox.study.schedule import Planned, plan
 from sandbox.study.spec import Study
@@ -159,9 +159,9 @@ def run_study(
     backend: Backend | None = None,
     in_flight: int | None = None,
 ) -> BatchResult:
-    """Play what the plan says; Ctrl-C starts no new game (see sandbox.batch).
+    """Play what the plan says; Ctrl-C starts no new game (see sandbox.batch.run).
     ``backend``: play on it (e.g. Ray, docs/scale-out.md) instead of this machine.
-    ``in_flight``: games per worker at once (default: sandbox.batch.in_flight_for)."""
+    ``in_flight``: games per worker at once (default: sandbox.batch.run.in_flight_for)."""
     study.out().mkdir(parents=True, exist_ok=True)
     budget = Budget(dict(study.file.provider_limits), study.file.cost_cap)
     budget.spent = spent_on(planned.done)

@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner
 
-from sandbox.batch import (
+from sandbox.batch.run import (
     LLM_GAMES_IN_FLIGHT,
     BatchOptionError,
     GameJob,
@@ -23,8 +23,8 @@ from sandbox.batch import (
     jobs_for,
     run_batch,
 )
-from sandbox.cli import app
-from sandbox.config import load_config, parse_config
+from sandbox.cli.main import app
+from sandbox.play.gamefile import load_config, parse_config
 from sandbox.transcript import load
 from tests.batch.helpers import bots_file, by_seed, comparable, fake_file
 

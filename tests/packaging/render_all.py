@@ -22,13 +22,13 @@ from sandbox.agents.llm.prompting import (
     render_prompt,
     render_repair,
 )
-from sandbox.agents.web.pages import render as render_page_template
-from sandbox.agents.web.words import ui
 from sandbox.core.game import Game
 from sandbox.core.requests import Choice, DecisionRequest
 from sandbox.core.variant import SeatView
 from sandbox.games.registry import get_variant, variant_names
 from sandbox.testing import play_random
+from sandbox.web.pages import render as render_page_template
+from sandbox.web.words import ui
 
 LANGUAGES = ("en", "zh")
 STYLES: tuple[PromptStyle, ...] = ("full", "compact")

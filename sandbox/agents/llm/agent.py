@@ -20,10 +20,10 @@ from typing import Any, cast
 
 from pydantic import ValidationError
 
-import sandbox.agents.llm.endpoints as endpoints
 import sandbox.agents.llm.prompting as prompting
-import sandbox.agents.llm.provider as provider
 import sandbox.agents.llm.wire as wire
+import sandbox.models.endpoints as endpoints
+import sandbox.models.provider as provider
 from sandbox.agents.base import (
     FALLBACK_INVALID,
     FALLBACK_PROVIDER,
@@ -33,14 +33,6 @@ from sandbox.agents.base import (
     DecisionContext,
 )
 from sandbox.agents.llm.beliefs import PROBE_DECISION, BeliefProbe, probe_for
-from sandbox.agents.llm.client import (
-    CallSettings,
-    ModelClient,
-    ProviderFailure,
-    RetryPolicy,
-)
-from sandbox.agents.llm.endpoints import Endpoint, EndpointError
-from sandbox.agents.llm.pool import Lease
 from sandbox.agents.llm.prompting import RenderedPrompt
 from sandbox.agents.llm.schema import (
     AnswerError,
@@ -52,10 +44,18 @@ from sandbox.agents.llm.schema import (
     limits_for,
     parse_answer,
 )
-from sandbox.agents.llm.secrets import redact, secret_values
 from sandbox.agents.llm.settings import LLMSettings
 from sandbox.core.errors import IllegalDecision
 from sandbox.core.requests import DecisionRequest, Text
+from sandbox.models.client import (
+    CallSettings,
+    ModelClient,
+    ProviderFailure,
+    RetryPolicy,
+)
+from sandbox.models.endpoints import Endpoint, EndpointError
+from sandbox.models.pool import Lease
+from sandbox.models.secrets import redact, secret_values
 
 # Compact style, questions without free text: a note of ~48 characters
 # (~15 tokens), the value and the JSON around them fit with room to spare.
@@ -389,7 +389,7 @@ def concurrency_for(endpoint: Endpoint, settings: LLMSettings) -> int:
     """The configured limit, never above what the local server can serve at once."""
     if endpoint.kind != "local":
         return settings.concurrency
-    from sandbox.local_model import RECOMMENDED_CONCURRENCY
+    from sandbox.models.local import RECOMMENDED_CONCURRENCY
 
     return min(settings.concurrency, RECOMMENDED_CONCURRENCY)
 
@@ -400,7 +400,7 @@ def model_window(endpoint: Endpoint) -> int | None:
     if endpoint.kind == "fake":
         return None
     if endpoint.kind == "local":
-        from sandbox.local_model import ServerSettings
+        from sandbox.models.local import ServerSettings
 
         return ServerSettings.from_env().n_ctx
     try:

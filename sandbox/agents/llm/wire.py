@@ -6,7 +6,7 @@ and turned into JSON schema, it cost a model build and a schema generation
 (1-3 ms) on nearly every call: each seat's probe and legal options differ.
 Here the decision's schema (per request shape) and the beliefs' schema (per
 probe: a seat's changes only with a death) are cached apart and joined as
-plain dicts; tests/llm/test_wire.py checks the join equals pydantic's schema
+plain dicts; tests/agents/llm/test_wire.py checks the join equals pydantic's schema
 of the combined model (``schema.answer_models(...).wire``).
 """
 
