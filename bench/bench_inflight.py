@@ -58,7 +58,8 @@ out = "{out}"
 """
 
 SERVE = (
-    "from sandbox.models.fake import run_server; run_server('127.0.0.1', 0, 'legal-random', {latency})"
+    "from sandbox.models.fake import run_server; "
+    "run_server('127.0.0.1', 0, 'legal-random', {latency})"
 )
 SANDBOX = [sys.executable, "-c", "from sandbox.cli.main import main; main()"]
 

@@ -47,8 +47,8 @@ from pathlib import Path
 from typing import Any
 
 from sandbox.agents.base import AgentAnswer
-from sandbox.models import provider
 from sandbox.core.game import Game
+from sandbox.models import provider
 from sandbox.models.endpoints import ROUTE_ENV
 from sandbox.models.fake.server import common_prefix
 from sandbox.play.gamefile import AgentSpec, LoadedConfig, load_config
@@ -141,7 +141,8 @@ def stop(proc: subprocess.Popen[str]) -> None:
 
 
 SERVE = (
-    "from sandbox.models.fake import run_server; run_server('127.0.0.1', 0, 'legal-random', {latency})"
+    "from sandbox.models.fake import run_server; "
+    "run_server('127.0.0.1', 0, 'legal-random', {latency})"
 )
 
 

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Callable
 from typing import Any
 
 from sandbox.agents.base import Agent, AgentAnswer, DecisionContext, decide_now
+from sandbox.agents.baseline import baseline_bot
 from sandbox.core.game import Game
 from sandbox.core.requests import DecisionRequest
 from sandbox.core.variant import SeatView
@@ -26,8 +26,7 @@ def context(game: Game, request: DecisionRequest) -> DecisionContext:
 
 
 def bots_for(variant: str, game: Game, seed: int) -> dict[int, Agent]:
-    module = importlib.import_module(f"sandbox.agents.bots.{variant}")
-    return {s: module.BaselineBot(seat_seed(seed, s)) for s in game.seats}
+    return {s: baseline_bot(variant, seat_seed(seed, s)) for s in game.seats}
 
 
 def new_game(variant: str, raw: dict[str, Any], seed: int) -> Game:
