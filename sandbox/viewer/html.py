@@ -132,6 +132,9 @@ UI = {
     },
 }
 CATEGORIES = ("speech", "referee", "decision")
+# The effect that sets a seat's hit points (see sandbox/viewer/board.py): the board
+# has an HP column when, and only when, some event of the game sets one.
+HP = "hp"
 
 
 @dataclass(frozen=True)
@@ -186,6 +189,7 @@ def render_html(
         entries=[_page_entry(e, timeline, fork_file) for e in timeline.entries],
         cards=_card_blocks(cards, timeline.language),
         seat_facts=_seat_facts(timeline, audiences),
+        hp=any(HP in e.effects for e in timeline.entries),
     )
 
 
@@ -237,7 +241,7 @@ def _seats_named(entry: Entry) -> set[int]:
     """The seats a line is about, for the seat filter: the speaker and every seat
     its event names."""
     named = {entry.speaker} if entry.speaker is not None else set()
-    for seat, _ in entry.effects.get("hp", {}).items():
+    for seat in entry.effects.get(HP, {}):
         named.add(int(seat))
     named |= set(entry.effects.get("dead", ()))
     named |= {int(s) for s in entry.effects.get("role", {})}

@@ -5,7 +5,7 @@
   const TRUTH = $("#truth").content;
   const CARDS = $("#cards").content;
   const SEATS = document.body.dataset.seats.split(" ").filter(Boolean);
-  const FF = document.body.dataset.variant === "four_factions";
+  const HP = document.body.dataset.hp === "yes";  // the game's events set hit points
   const FINISHED = document.body.dataset.finished === "yes";
   const story = $("#story"), nav = $("#nav"), board = $("#board");
   const state = { aud: document.body.dataset.audience, list: [], cursor: -1 };
@@ -158,7 +158,7 @@
       if (!s.alive) row.classList.add("dead");
       if (n === state.aud) row.classList.add("you");
       row.append(text("td", n), text("td", s.alive ? "✓" : "✝"));
-      if (FF) row.append(text("td", s.hp));
+      if (HP) row.append(text("td", s.hp));
       const claims = document.createElement("td");
       s.claims.forEach((c) => claims.append(text("div", c)));  // one claim a line
       row.append(text("td", s.role), claims);
