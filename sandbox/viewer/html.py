@@ -1,4 +1,3 @@
-# ruff: noqa: E501  (embedded HTML, CSS and JS: their lines are not Python)
 """The interactive HTML viewer: one self-contained page per game (no network, no
 external file), and an index page for a folder of games.
 
@@ -19,13 +18,13 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from importlib.resources import files
 from pathlib import Path
 from typing import Any
 
-from jinja2 import Environment, StrictUndefined
+from jinja2 import Environment, PackageLoader, StrictUndefined
 
 from sandbox.games.words import card_rows, phase_title
-from sandbox.viewer.html_assets import INDEX_SCRIPT, PAGE_SCRIPT, STYLE
 from sandbox.viewer.timeline import Entry, Timeline
 
 # Inline script and style only; nothing may be fetched (no network).
@@ -34,116 +33,21 @@ CSP = (
     "img-src data:; base-uri 'none'; form-action 'none'"
 )
 
-PAGE = """<!DOCTYPE html>
-<html lang="{{ lang }}"><head><meta charset="utf-8">
-<meta http-equiv="Content-Security-Policy" content="{{ csp }}">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>{{ t.title }}</title>
-<style>{{ style|safe }}</style></head>
-<body data-variant="{{ t.variant }}" data-seats="{{ t.seats|join(' ') }}"
- data-audience="{{ audiences[0] }}" data-finished="{{ 'yes' if t.finished else 'no' }}">
-<header>
-<h1>{{ t.title }}</h1>
-<div class="bar">
-<label>{{ ui.audience }} <select id="audience">
-{% for a in audiences %}<option value="{{ a }}">{{ ui.referee if a == 'referee' else ui.seat ~ ' ' ~ a }}</option>
-{% endfor %}</select></label>
-<span class="steps">
-<button id="first" title="Home">|◀</button><button id="prev" title="← or k">◀</button>
-<button id="next" title="→ or j">▶</button><button id="last" title="End">▶|</button>
-<label>{{ ui.jump }} <input id="jump" type="number" min="0" size="5" title="g"></label>
-<span id="position"></span></span>
-</div>
-<div class="bar filters">
-<label>{{ ui.seat }} <select id="f-seat"><option value="">{{ ui.any }}</option>
-{% for s in t.seats %}<option value="{{ s }}">{{ s }}</option>{% endfor %}</select></label>
-<label>{{ ui.day }} <select id="f-day"><option value="">{{ ui.any }}</option>
-{% for d in days %}<option value="{{ d }}">{{ d }}</option>{% endfor %}</select></label>
-<label>{{ ui.kind }} <select id="f-kind"><option value="">{{ ui.any }}</option>
-{% for k in kinds %}<option value="{{ k }}">{{ k }}</option>{% endfor %}</select></label>
-{% for c in categories %}<label class="cat"><input type="checkbox" class="f-cat" value="{{ c }}" checked> {{ ui["cat_" ~ c] }}</label>
-{% endfor %}<input id="search" type="search" placeholder="{{ ui.search }}" title="/">
-</div>
-<p class="hint">{{ ui.help }}{% if audiences|length > 1 %} {{ ui.referee_file }}{% endif %}</p>
-<p id="status" role="status"></p>
-</header>
-<div class="layout">
-<nav><h2>{{ ui.timeline }}</h2><ol id="nav"></ol></nav>
-<main><dl class="facts" id="facts"></dl><div id="card"></div><div id="story"></div>
-<section id="outcome" hidden><h2>{{ ui.outcome }}</h2><p id="summary"></p>
-<table class="outcome"><thead><tr><th>{{ ui.seat }}</th><th>{{ ui.role }}</th><th>{{ ui.agent }}</th>
-<th>{{ ui.result }}</th></tr></thead><tbody id="outcome-body"></tbody></table></section>
-<noscript><p>{{ ui.noscript }}</p></noscript></main>
-<aside><h2>{{ ui.board }}</h2><table class="board"><thead><tr><th>{{ ui.seat }}</th><th>{{ ui.alive }}</th>
-{% if t.variant == 'four_factions' %}<th>HP</th>{% endif %}<th>{{ ui.role }}</th><th>{{ ui.claims }}</th></tr></thead>
-<tbody id="board"></tbody></table></aside>
-</div>
-<template id="facts-referee">{% for k, v in t.facts %}<dt>{{ k }}</dt><dd>{{ v }}</dd>{% endfor %}</template>
-{% for s, facts in seat_facts.items() %}<template class="facts-seat" data-seat="{{ s }}">{% for k, v in facts %}<dt>{{ k }}</dt><dd>{{ v }}</dd>{% endfor %}</template>
-{% endfor %}
-<template id="truth">{% for s in t.seats %}{% if s in t.roles %}<span data-seat="{{ s }}" data-role="{{ t.roles[s] }}" data-ctl="{{ t.controllers.get(s, '?') }}"></span>{% endif %}{% endfor %}</template>
-<template id="cards">{% for c in cards %}<div class="card" data-seat="{{ c.seat }}" data-seq="{{ c.seq }}"><strong>{{ ui.card }} ({{ ui.seat }} {{ c.seat }})</strong>
-<dl>{% for k, v in c.rows %}<dt>{{ k }}</dt><dd>{{ v }}</dd>{% endfor %}</dl>
-{% if c.duels %}<table class="duels"><thead><tr>{% for h in c.duels[0] %}<th>{{ h }}</th>{% endfor %}</tr></thead><tbody>
-{% for row in c.duels[1:] %}<tr>{% for cell in row %}<td>{{ cell }}</td>{% endfor %}</tr>{% endfor %}</tbody></table>{% endif %}
-</div>{% endfor %}</template>
-<template id="outcome-rows">{% for r in t.outcome_rows %}<tr data-seat="{{ r.seat }}"><td>{{ r.seat }}</td><td>{{ r.role or "?" }}</td>
-<td class="agent">{{ r.agent or "?" }}</td><td class="{{ r.result or '' }}">{{ r.result or "-" }}</td></tr>{% endfor %}</template>
-<template id="summary-text">{{ t.outcome_summary or ui.unfinished }}</template>
-<template id="all-entries">
-{% for e in entries %}<div class="entry cat-{{ e.category }}" id="e{{ e.seq }}" data-seq="{{ e.seq }}" data-day="{{ e.day }}"
- data-phase="{{ e.phase }}" data-title="{{ e.title }}" data-kind="{{ e.kind }}" data-cat="{{ e.category }}"
- data-vis="{{ e.vis }}" data-speaker="{{ e.speaker }}" data-seats="{{ e.seats }}" data-fx="{{ e.fx }}">
-<a class="seq" href="#e{{ e.seq }}">#{{ e.seq }}</a>
-{% if e.who %}<span class="who ref-only">{{ e.who }}</span>{% endif %}
-{% if e.you %}<span class="sentence s-third">{{ e.sentence }}</span><span class="sentence s-you">{{ e.you }}</span>
-{% else %}<span class="sentence">{{ e.sentence }}</span>{% endif %}
-{% if e.speech is not none %}<q class="speech">{{ e.speech }}</q>{% endif %}
-<span class="vis ref-only">{{ e.audience }}</span>
-{% if e.fork %}<button class="fork" data-cmd="{{ e.fork }}" title="{{ e.fork }}">{{ ui.fork }}</button>{% endif %}
-{% if e.note %}<div class="note ref-only">{{ ui.note }}: {{ e.note }}</div>{% endif %}
-{% for c in e.calls %}<details class="mcall ref-only"><summary>{{ ui.call }}: {{ c.summary }}</summary>
-{% if c.beliefs %}<div class="probe">beliefs: {{ c.beliefs }}</div>{% endif %}
-<dl class="usage"><dt>{{ ui.model }}</dt><dd>{{ c.model }}</dd><dt>{{ ui.attempt }}</dt><dd>{{ c.attempt }}</dd>
-<dt>{{ ui.repair }}</dt><dd>{{ c.repair }}</dd><dt>{{ ui.tokens }}</dt><dd>{{ c.tokens_in }} → {{ c.tokens_out }}</dd>
-<dt>{{ ui.cost }}</dt><dd>{{ c.cost }}</dd><dt>{{ ui.latency }}</dt><dd>{{ c.latency }}</dd></dl>
-{% if c.error %}<div class="error">{{ ui.error }}: {{ c.error }}</div>{% endif %}
-{% if c.reasoning %}<details><summary>{{ ui.reasoning }}</summary><pre>{{ c.reasoning }}</pre></details>{% endif %}
-<details><summary>{{ ui.answer }}</summary><pre>{{ c.raw }}</pre></details>
-<details><summary>{{ ui.prompt }} ({{ c.messages|length }})</summary>
-{% for role, content in c.messages %}<h4>{{ role }}</h4><pre>{{ content }}</pre>{% endfor %}</details>
-</details>{% endfor %}
-</div>
-{% endfor %}</template>
-<script id="viewer">{{ script|safe }}</script>
-</body></html>
-"""
+# The markup lives in assets/templates, the style and scripts in assets/static;
+# all three are read as package resources, so an installed wheel needs no checkout.
+_ASSETS = "sandbox.viewer.assets"
+_ENV = Environment(
+    loader=PackageLoader(_ASSETS, "templates"),
+    autoescape=True,
+    undefined=StrictUndefined,
+    trim_blocks=True,
+)
 
-INDEX = """<!DOCTYPE html>
-<html lang="en"><head><meta charset="utf-8">
-<meta http-equiv="Content-Security-Policy" content="{{ csp }}">
-<title>Games in {{ folder }}</title><style>{{ style|safe }}</style></head>
-<body class="index">
-<h1>Games in {{ folder }}</h1>
-<p class="hint">Click a column to sort; type to filter. Each game's page is the referee's view
-(switch the audience there).</p>
-<div class="bar"><input id="filter" type="search" placeholder="filter (any column)">
-<label>variant <select id="variant"><option value="">any</option>
-{% for v in variants %}<option value="{{ v }}">{{ v }}</option>{% endfor %}</select></label>
-<span id="count"></span></div>
-<table class="games" id="games"><thead><tr>
-{% for h, kind in columns %}<th data-type="{{ kind }}">{{ h }}</th>{% endfor %}</tr></thead><tbody>
-{% for g in games %}<tr data-variant="{{ g.variant }}">
-<td><a href="{{ g.page }}">{{ g.name }}</a></td><td>{{ g.variant }}</td><td>{{ g.seed }}</td>
-<td>{{ g.study }}</td><td>{{ g.cell }}</td><td>{{ g.players }}</td><td>{{ g.outcome }}</td>
-<td>{{ g.events }}</td><td>{{ g.decisions }}</td><td>{{ g.cost }}</td></tr>
-{% endfor %}</tbody></table>
-{% if skipped %}<h2>Skipped</h2><ul>{% for name, why in skipped %}<li>{{ name }}: {{ why }}</li>{% endfor %}</ul>{% endif %}
-<script id="index">{{ script|safe }}</script>
-</body></html>
-"""
 
-_ENV = Environment(autoescape=True, undefined=StrictUndefined, trim_blocks=True)
+def _static(name: str) -> str:
+    """A style sheet or script, to be inlined: the page must need no other file."""
+    return files(_ASSETS).joinpath("static", name).read_text("utf-8")
+
 
 UI = {
     "en": {
@@ -228,6 +132,9 @@ UI = {
     },
 }
 CATEGORIES = ("speech", "referee", "decision")
+# The effect that sets a seat's hit points (see sandbox/viewer/board.py): the board
+# has an HP column when, and only when, some event of the game sets one.
+HP = "hp"
 
 
 @dataclass(frozen=True)
@@ -268,12 +175,12 @@ def render_html(
     cards = seat_cards if referee and seat_cards is not None else {}
     if not referee:
         cards = {timeline.seat or 0: timeline.cards}
-    return _ENV.from_string(PAGE).render(
+    return _ENV.get_template("page.html").render(
         t=timeline,
         lang=timeline.language,
         csp=CSP,
-        style=STYLE,
-        script=PAGE_SCRIPT,
+        style=_static("viewer.css"),
+        script=_static("viewer.js"),
         ui=UI[timeline.language],
         audiences=audiences,
         days=sorted({e.day for e in timeline.entries}),
@@ -282,6 +189,7 @@ def render_html(
         entries=[_page_entry(e, timeline, fork_file) for e in timeline.entries],
         cards=_card_blocks(cards, timeline.language),
         seat_facts=_seat_facts(timeline, audiences),
+        hp=any(HP in e.effects for e in timeline.entries),
     )
 
 
@@ -333,7 +241,7 @@ def _seats_named(entry: Entry) -> set[int]:
     """The seats a line is about, for the seat filter: the speaker and every seat
     its event names."""
     named = {entry.speaker} if entry.speaker is not None else set()
-    for seat, _ in entry.effects.get("hp", {}).items():
+    for seat in entry.effects.get(HP, {}):
         named.add(int(seat))
     named |= set(entry.effects.get("dead", ()))
     named |= {int(s) for s in entry.effects.get("role", {})}
@@ -414,15 +322,13 @@ INDEX_COLUMNS = (
 
 
 def render_index(folder: Path, games: Sequence[GameRow], skipped: Sequence[tuple[str, str]]) -> str:
-    return _ENV.from_string(INDEX).render(
+    return _ENV.get_template("index.html").render(
         csp=CSP,
-        style=STYLE,
-        script=INDEX_SCRIPT,
+        style=_static("viewer.css"),
+        script=_static("index.js"),
         folder=str(folder),
         games=games,
         columns=INDEX_COLUMNS,
         variants=sorted({g.variant for g in games}),
         skipped=skipped,
     )
-
-

@@ -21,6 +21,7 @@ from sandbox.core.game import Game
 from sandbox.games.registry import get_variant
 from sandbox.transcript import Transcript, load
 from sandbox.viewer.site import game_page, write_site
+from sandbox.viewer.timeline import build_timeline
 from tests.chromium import CHROMIUM, require_chromium
 from tests.chromium import CHROMIUM_ARGS as ARGS
 from tests.prompts.audit import find_leaks, forbidden
@@ -198,6 +199,27 @@ def test_model_panels_board_and_fork_command(page: Any, tmp_path: Path) -> None:
     page.select_option("#audience", "3")
     assert page.locator("details.mcall").count() == 0 and page.locator(".probe").count() == 0
     assert page.locator("#card .card").count() == 1  # the seat's own card
+
+
+@pytest.mark.parametrize(("game", "hp"), [("four_factions", True), ("killer", False)])
+def test_the_board_has_an_hp_column_when_the_events_set_hit_points(
+    page: Any, games: dict[str, Transcript], tmp_path: Path, game: str, hp: bool
+) -> None:
+    """The page asks its own data, not the variant's name, whether HP is shown."""
+    transcript = games[game]
+    sets_hp = any(e.effects.get("hp") for e in build_timeline(transcript, None, "en").entries)
+    assert sets_hp == hp
+    open_page(page, transcript, tmp_path / "board.html")
+    headers = page.eval_on_selector_all("aside thead th", "hs => hs.map(h => h.textContent)")
+    assert ("HP" in headers) == hp
+    cells = page.eval_on_selector_all("#board tr", "rs => rs.map(r => r.cells.length)")
+    assert cells and set(cells) == {len(headers)}  # every row fills the header's columns
+    if hp:
+        column = headers.index("HP")
+        shown = page.eval_on_selector_all(
+            "#board tr", f"rs => rs.map(r => r.cells[{column}].textContent)"
+        )
+        assert all(value.isdigit() for value in shown)  # every seat's HP at the game's end
 
 
 def test_a_script_speech_stays_text(
