@@ -70,7 +70,11 @@ def _marker_ids(node: ast.expr) -> set[str]:
         and node.func.attr == MARKER
         and ast.unparse(node.func.value) == "pytest.mark"
     ):
-        return {arg.value for arg in node.args if isinstance(arg, ast.Constant)}
+        return {
+            arg.value
+            for arg in node.args
+            if isinstance(arg, ast.Constant) and isinstance(arg.value, str)
+        }
     return set()
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from sandbox.core.errors import UnknownRequest
+from sandbox.games.killer.events import Dawn, NightFell
 from tests.games.killer.helpers import answer_step, new_game, night
 
 
@@ -15,9 +16,9 @@ def test_night_and_day_alternate_until_the_game_ends() -> None:
     while not game.over:
         answer_step(game, None)  # nobody is named, nobody dies: only the limit ends it
     cycle = [
-        ("night", e.night) if e.kind == "killer.night" else ("day", e.day)
+        ("night", e.night) if isinstance(e, NightFell) else ("day", e.day)
         for e in game.events
-        if e.kind in ("killer.night", "killer.dawn")
+        if isinstance(e, NightFell | Dawn)
     ]
     assert cycle == [(part, n) for n in range(1, 5) for part in ("night", "day")]
     outcome = game.outcome()
