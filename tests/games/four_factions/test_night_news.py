@@ -6,6 +6,8 @@ that dawn, and the end by day limit never speaks of a day past the limit."""
 
 from __future__ import annotations
 
+import pytest
+
 from sandbox.core.game import Game
 from sandbox.games.four_factions.state import speaking_order
 from tests.games.four_factions.helpers import VARIANT, answer_all, fallback_until, kinds, new, night
@@ -34,6 +36,7 @@ def _public_kinds(game: Game, seat: int) -> list[str]:
 
 
 # ------------------------------------------------------------------ FF-28
+@pytest.mark.rule("FF-28")
 def test_dawn_lists_the_night_dead_in_seat_order_not_order_of_death() -> None:
     game = new(JSWA, day_limit=5, reveal_faction_on_death=True)
     # First half: seat 3 kills 12, then seat 5 kills 6; second half: 14 kills 3.
@@ -48,6 +51,7 @@ def test_dawn_lists_the_night_dead_in_seat_order_not_order_of_death() -> None:
 
 
 # ------------------------------------------------------------------ FF-26
+@pytest.mark.rule("FF-26")
 def test_a_first_half_decision_stays_secret_until_dawn() -> None:
     game = new(JSWA, day_limit=5)
     fallback_until(game, 4, "loadout")
@@ -71,6 +75,7 @@ def test_a_first_half_decision_stays_secret_until_dawn() -> None:
     assert not game.over  # spies/army is still open
 
 
+@pytest.mark.rule("FF-26")
 def test_a_first_half_result_is_final_when_the_winner_dies_in_the_second_half() -> None:
     game = new(JSWA, day_limit=9)
     night(game, SPIES_PAPER, first=WIPE_JUSTICE, second=WIPE_WOLVES)
@@ -79,6 +84,7 @@ def test_a_first_half_result_is_final_when_the_winner_dies_in_the_second_half() 
     assert dict(decided.results) == {"wolves": "win", "justice": "lose"}  # not a draw
 
 
+@pytest.mark.rule("FF-26", "FF-27")
 def test_the_last_pair_settled_mid_night_ends_the_game_at_dawn() -> None:
     game = new(layout("justice", "army", "wolves", "spies"), day_limit=20)
     night(game, PAPER, first=KILL_ALL)  # both pairs settle in the first half
@@ -94,6 +100,7 @@ def test_the_last_pair_settled_mid_night_ends_the_game_at_dawn() -> None:
     assert outcome is not None and outcome.reason == "pairs_decided"
 
 
+@pytest.mark.rule("FF-26", "FF-27")
 def test_pairs_settled_in_different_halves_end_the_game_at_that_dawn() -> None:
     # wolves/justice settles in the first half, spies/army in the second.
     seats = layout("justice", "spies", "wolves", "army")
@@ -113,6 +120,7 @@ def test_pairs_settled_in_different_halves_end_the_game_at_that_dawn() -> None:
 
 
 # ------------------------------------------------------------------ FF-27
+@pytest.mark.rule("FF-27")
 def test_the_day_limit_end_never_mentions_a_day_past_the_limit() -> None:
     game = new(JSWA, day_limit=4)
     night(game, PAPER, first=WIPE_JUSTICE)
@@ -126,6 +134,7 @@ def test_the_day_limit_end_never_mentions_a_day_past_the_limit() -> None:
 
 
 # ------------------------------------------------------------------ FF-18
+@pytest.mark.rule("FF-18")
 def test_speaking_order_wraps_around_after_seat_sixteen() -> None:
     everyone = list(range(1, 17))
     assert speaking_order(16, everyone) == [16, *range(1, 16)]
@@ -137,6 +146,7 @@ def test_speaking_order_wraps_around_after_seat_sixteen() -> None:
     assert speaking_order(17, without_1) == list(range(2, 17))
 
 
+@pytest.mark.rule("FF-18")
 def test_day_sixteen_and_seventeen_open_at_seats_sixteen_and_one() -> None:
     game = new(seed=2, day_limit=17)
     fallback_until(game, 16, "open")  # everyone stays home: nobody dies

@@ -39,6 +39,7 @@ PAPER = {1: ("paper", "anti-rock"), 9: ("paper", "anti-rock")}
 
 
 # ---------------------------------------------------------------- FF-21/22
+@pytest.mark.rule("FF-4", "FF-21")
 def test_strike_table_is_complete_and_cyclic() -> None:
     weapons = ("rock", "scissors", "paper")
     assert set(STRIKE_TABLE) == {(w, g) for w in weapons for g in weapons}
@@ -47,6 +48,7 @@ def test_strike_table_is_complete_and_cyclic() -> None:
         assert effects == Counter({"none": 1, "kill": 1, "wound": 1})
 
 
+@pytest.mark.rule("FF-21", "FF-22", "FF-23")
 def test_duel_kill_ends_it_and_survivor_strikes_back_once() -> None:
     paper = Fighter(1, False, "paper", "anti-paper", 3)
     rock = Fighter(2, False, "rock", "anti-rock", 3)
@@ -58,6 +60,7 @@ def test_duel_kill_ends_it_and_survivor_strikes_back_once() -> None:
 
 
 # ----------------------------------------------------------------- config
+@pytest.mark.rule("FF-7", "FF-8", "FF-9")
 @pytest.mark.parametrize(
     ("rules", "seats", "expected"),
     [
@@ -108,6 +111,7 @@ def test_config_errors_name_the_field_and_allowed_values(
     assert expected in str(err.value)
 
 
+@pytest.mark.rule("FF-8")
 def test_random_weapons_allow_two_rocks_in_a_faction() -> None:
     seats = [
         {"seat": 1, "faction": "army", "weapon": "rock"},
@@ -118,6 +122,7 @@ def test_random_weapons_allow_two_rocks_in_a_faction() -> None:
 
 
 # ------------------------------------------------------------------ setup
+@pytest.mark.rule("FF-1", "FF-2", "FF-3", "FF-7", "FF-8")
 @pytest.mark.parametrize("seed", range(6))
 def test_setup_deals_four_factions_of_one_elite_and_three_regulars(seed: int) -> None:
     game = new(seed=seed)
@@ -132,6 +137,7 @@ def test_setup_deals_four_factions_of_one_elite_and_three_regulars(seed: int) ->
     assert all(state.hp[s] == 5 for s in state.faction)  # FF-7 default
 
 
+@pytest.mark.rule("FF-6", "FF-7", "FF-8")
 def test_setup_is_seeded_and_honours_fixed_seats_and_hp() -> None:
     assert new(seed=3).roles() == new(seed=3).roles()
     assert new(seed=3).roles() != new(seed=4).roles()
@@ -151,6 +157,7 @@ def test_setup_is_seeded_and_honours_fixed_seats_and_hp() -> None:
     )
 
 
+@pytest.mark.rule("FF-8")
 def test_random_weapon_mode_draws_independently() -> None:
     per_faction = [
         sorted(
@@ -164,6 +171,7 @@ def test_random_weapon_mode_draws_independently() -> None:
 
 
 # -------------------------------------------------------------- knowledge
+@pytest.mark.rule("FF-9")
 @pytest.mark.parametrize("scope", ["all", "own_faction"])
 def test_elite_knows_regulars_factions_by_scope(scope: str) -> None:
     game = new(seed=2, elite_knowledge=scope)
@@ -179,6 +187,7 @@ def test_elite_knows_regulars_factions_by_scope(scope: str) -> None:
         assert len(known) == (12 if scope == "all" else 3)
 
 
+@pytest.mark.rule("FF-10")
 def test_regular_knows_only_itself_and_its_elite() -> None:
     game = new(seed=2)
     state = game.state
@@ -194,6 +203,7 @@ def test_regular_knows_only_itself_and_its_elite() -> None:
 
 
 # ----------------------------------------------------------- days 1 to 3
+@pytest.mark.rule("FF-11", "FF-13", "FF-18")
 def test_day_one_proofs_in_speaking_order_and_claims_are_public() -> None:
     game = new(seed=1)
     order = []
@@ -208,6 +218,7 @@ def test_day_one_proofs_in_speaking_order_and_claims_are_public() -> None:
     assert game.pending()[0].seat == 2  # FF-18: day 2 starts at seat 2
 
 
+@pytest.mark.rule("FF-14", "FF-29")
 def test_accusation_must_name_a_denied_faction_unless_no_proofs() -> None:
     game = new(seed=1)
     for _ in range(16):
@@ -229,6 +240,7 @@ def test_accusation_must_name_a_denied_faction_unless_no_proofs() -> None:
     assert game.view(16).public["no_statement"] == {"proofs": [5]}
 
 
+@pytest.mark.rule("FF-15")
 def test_protection_targets_only_seats_that_gave_proofs() -> None:
     game = new(seed=1)
     for _ in range(16):
@@ -246,6 +258,7 @@ def test_protection_targets_only_seats_that_gave_proofs() -> None:
     assert game.view(1).public["protections"] == [{"seat": 3, "target": 5}]
 
 
+@pytest.mark.rule("FF-29")
 def test_fallback_statements_are_recorded_as_none_never_invented() -> None:
     game = new(seed=1)
     fallback_until(game, 4, "open")
@@ -255,6 +268,7 @@ def test_fallback_statements_are_recorded_as_none_never_invented() -> None:
     assert game.view(1).public["claims"] == {}
 
 
+@pytest.mark.rule("FF-16", "FF-17", "FF-18")
 def test_nights_one_to_three_are_quiet_and_day_four_is_open() -> None:
     game = new(seed=1)
     fallback_until(game, 4, "open")
@@ -273,6 +287,7 @@ def test_nights_one_to_three_are_quiet_and_day_four_is_open() -> None:
 
 
 # ------------------------------------------------------------------ nights
+@pytest.mark.rule("FF-5", "FF-17", "FF-19")
 def test_night_requests_by_parity_and_elites_choose_loadout_first() -> None:
     game = new(layout("justice", "spies", "wolves", "army"), day_limit=4)
     fallback_until(game, 4, "loadout")
@@ -291,6 +306,7 @@ def test_night_requests_by_parity_and_elites_choose_loadout_first() -> None:
     assert len(ids) == len(set(ids))
 
 
+@pytest.mark.rule("FF-5")
 def test_elite_loadout_fallback_repeats_last_night_else_default() -> None:
     game = new(layout("justice", "spies", "wolves", "army"), day_limit=5)
     night(game, {1: ("scissors", "anti-paper")})
@@ -300,6 +316,7 @@ def test_elite_loadout_fallback_repeats_last_night_else_default() -> None:
     assert (2, 4, "rock", "anti-rock") in chosen
 
 
+@pytest.mark.rule("FF-12")
 @pytest.mark.parametrize("learns", [False, True])
 def test_duel_knowledge_attacker_and_defender(learns: bool) -> None:
     game = new(
@@ -320,6 +337,7 @@ def test_duel_knowledge_attacker_and_defender(learns: bool) -> None:
         assert game.view(seat).private["duels"] == []
 
 
+@pytest.mark.rule("FF-19", "FF-20", "FF-28")
 def test_attack_on_a_corpse_and_dead_never_act() -> None:
     game = new(layout("justice", "spies", "wolves", "army"), day_limit=5)
     # 3 (paper) kills 4 (rock); 5 then finds a corpse (FF-20, ascending order).
@@ -339,6 +357,7 @@ def test_attack_on_a_corpse_and_dead_never_act() -> None:
     assert 4 not in seen and len(seen) == 15
 
 
+@pytest.mark.rule("FF-28")
 def test_reveal_faction_on_death_option() -> None:
     game = new(
         layout("justice", "spies", "wolves", "army"), day_limit=5, reveal_faction_on_death=True
@@ -350,6 +369,7 @@ def test_reveal_faction_on_death_option() -> None:
     assert game.view(11).public["dead_factions"] == {"4": "justice"}
 
 
+@pytest.mark.rule("FF-24")
 def test_attacking_own_faction_is_allowed() -> None:
     seats = [
         {"seat": 3, "faction": "wolves", "elite": False, "weapon": "paper"},
@@ -363,6 +383,7 @@ def test_attacking_own_faction_is_allowed() -> None:
 
 
 # ------------------------------------------------------------- results
+@pytest.mark.rule("FF-25", "FF-26", "FF-27")
 def test_pair_decided_when_one_side_is_wiped_then_day_limit() -> None:
     game = new(layout("justice", "spies", "wolves", "army"), day_limit=4)
     night(game, PAPER, first={1: 2, 3: 4, 5: 6, 7: 8})
@@ -379,6 +400,7 @@ def test_pair_decided_when_one_side_is_wiped_then_day_limit() -> None:
     assert outcome.results[9] == outcome.results[10] == "draw"
 
 
+@pytest.mark.rule("FF-26")
 def test_simultaneous_elimination_in_one_half_is_a_draw() -> None:
     game = new(layout("wolves", "justice", "spies", "army"), day_limit=4)
     night(game, PAPER, first=KILL_ALL)
@@ -386,6 +408,7 @@ def test_simultaneous_elimination_in_one_half_is_a_draw() -> None:
     assert dict(decided.results) == {"wolves": "draw", "justice": "draw"}  # FF-26
 
 
+@pytest.mark.rule("FF-25", "FF-26", "FF-27")
 def test_both_pairs_decided_ends_the_game_after_the_half() -> None:
     game = new(layout("justice", "army", "wolves", "spies"), day_limit=20)
     night(game, PAPER, first=KILL_ALL)
@@ -397,6 +420,7 @@ def test_both_pairs_decided_ends_the_game_after_the_half() -> None:
     assert not any(e.kind == "ff.phase" and e.stage == "second_half" for e in game.events)
 
 
+@pytest.mark.rule("FF-21", "FF-23")
 @pytest.mark.parametrize("wounds", [True, False])
 def test_wounds_accumulate_to_death_and_option_disables_them(wounds: bool) -> None:
     seats = (
@@ -418,6 +442,7 @@ def test_wounds_accumulate_to_death_and_option_disables_them(wounds: bool) -> No
         assert game.state.hp[2] == 3
 
 
+@pytest.mark.rule("FF-21", "FF-23")
 def test_elite_wounds_regular_even_without_regular_wounds() -> None:
     seats = [
         {"seat": 1, "faction": "army", "elite": True},
@@ -429,6 +454,7 @@ def test_elite_wounds_regular_even_without_regular_wounds() -> None:
     assert [s["effect"] for s in d.strikes] == ["wound", "none"]
 
 
+@pytest.mark.rule("FF-27")
 def test_day_limit_ends_with_draws() -> None:
     game = new(seed=1, day_limit=5)
     fallback_until(game, 99, "never")
@@ -438,6 +464,7 @@ def test_day_limit_ends_with_draws() -> None:
     assert kinds(game, "ff.day_limit")[0].day == 5
 
 
+@pytest.mark.rule("FF-11")
 def test_speech_cannot_forge_an_announcement() -> None:
     game = new(seed=1)
     (req,) = game.pending()

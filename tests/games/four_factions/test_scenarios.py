@@ -79,6 +79,7 @@ def _expected(att: tuple[str, str, str], dfn: tuple[str, str, str], hp: int) -> 
     return strikes
 
 
+@pytest.mark.rule("FF-21", "FF-22", "FF-23")
 @pytest.mark.parametrize("path", SCENARIOS, ids=lambda p: p.stem)
 def test_scenario_duels_follow_the_source_tables(path: Path) -> None:
     loaded = load_config(path)
@@ -97,6 +98,7 @@ def test_scenario_duels_follow_the_source_tables(path: Path) -> None:
     assert game.outcome() is not None and game.outcome().reason == "day_limit"  # type: ignore[union-attr]
 
 
+@pytest.mark.rule("FF-23")
 def test_scenarios_cover_every_source_line() -> None:
     covered: set[tuple[str, str, str, str, str]] = set()
     for path in SCENARIOS:

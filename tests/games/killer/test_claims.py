@@ -58,6 +58,7 @@ def test_last_words_name_any_other_living_seat() -> None:
     assert field(request, "accuse").options == tuple(s for s in range(1, 13) if s != 7)
 
 
+@pytest.mark.rule("KG-14")
 def test_a_speech_records_its_claims_sorted_and_every_seat_sees_them() -> None:
     game = day_one()
     request = to_first_speech(game)
@@ -73,6 +74,7 @@ def test_a_speech_records_its_claims_sorted_and_every_seat_sees_them() -> None:
         assert facts == {"claim": "police", "accuse": [1, 3], "vouch": [4, 12]}
 
 
+@pytest.mark.rule("KG-14")
 def test_a_false_claim_is_recorded_and_never_confirmed() -> None:
     game = day_one()
     request = to_first_speech(game)  # seat 8, a civilian
@@ -83,6 +85,7 @@ def test_a_false_claim_is_recorded_and_never_confirmed() -> None:
     assert game.view(4).private["role"] == "police"
 
 
+@pytest.mark.rule("KG-14")
 def test_left_out_claim_fields_mean_none_and_no_seats() -> None:
     game = day_one()
     request = to_first_speech(game)
@@ -100,6 +103,7 @@ def test_the_fallback_claims_nothing() -> None:
     assert (words.text, words.claim, words.accuse, words.vouch) == ("", "none", (), ())
 
 
+@pytest.mark.rule("KG-6", "KG-14")
 def test_last_words_record_their_claims() -> None:
     game = day_one()
     answer = {"speech": "Seat 2 did it.", "claim": "civilian", "accuse": [2], "vouch": []}
@@ -137,6 +141,7 @@ def test_an_unknown_claimed_role_is_refused_with_the_options() -> None:
         game.submit(request.id, {"speech": "", "claim": "judge"})
 
 
+@pytest.mark.rule("KG-14")
 def test_check_rejects_claims_outside_the_living_other_seats() -> None:
     """The referee's second line (beyond the request's shape) cites the request's rule."""
     game = day_one()

@@ -62,10 +62,12 @@ def skip_last_words(game: Game) -> None:
         answer_step(game, None)
 
 
+@pytest.mark.rule("KG-13")
 def test_concede_defaults_to_the_spec_reading() -> None:
     assert KILLER.parse_config({}).concede == EITHER  # type: ignore[attr-defined]
 
 
+@pytest.mark.rule("KG-13")
 def test_by_default_police_may_concede_when_the_killers_are_down_to_one() -> None:
     game = killers_down_to_one(EITHER)
     offered = offered_today(game, conceder=4)
@@ -78,6 +80,7 @@ def test_by_default_police_may_concede_when_the_killers_are_down_to_one() -> Non
     assert {outcome.results[s] for s in (*POLICE, *CIVILIANS)} == {"lose"}
 
 
+@pytest.mark.rule("KG-13")
 def test_by_default_every_living_police_player_and_killer_is_offered() -> None:
     game = killers_down_to_one(EITHER)
     offered = offered_today(game)
@@ -85,6 +88,7 @@ def test_by_default_every_living_police_player_and_killer_is_offered() -> None:
     assert not set(offered) & set(CIVILIANS)
 
 
+@pytest.mark.rule("KG-13")
 def test_own_side_option_offers_only_the_lone_killer() -> None:
     game = killers_down_to_one(OWN)
     offered = []
@@ -103,6 +107,7 @@ def test_own_side_option_offers_only_the_lone_killer() -> None:
     assert offered == [3]
 
 
+@pytest.mark.rule("KG-13")
 @pytest.mark.parametrize("concede", [EITHER, OWN])
 def test_a_lone_killer_may_concede_and_the_police_side_wins(concede: str) -> None:
     game = killers_down_to_one(concede)
@@ -113,6 +118,7 @@ def test_a_lone_killer_may_concede_and_the_police_side_wins(concede: str) -> Non
     assert {outcome.results[s] for s in (*POLICE, *CIVILIANS)} == {"win"}
 
 
+@pytest.mark.rule("KG-13")
 @pytest.mark.parametrize("concede", [EITHER, OWN])
 def test_nobody_may_concede_while_both_sides_have_two_or_more(concede: str) -> None:
     game = new_game(concede=concede)
@@ -127,6 +133,7 @@ def test_nobody_may_concede_while_both_sides_have_two_or_more(concede: str) -> N
         KILLER.check(game.state, request, CONCEDE)
 
 
+@pytest.mark.rule("KG-13")
 @pytest.mark.parametrize("concede", [EITHER, OWN])
 def test_police_down_to_one(concede: str) -> None:
     """Police 4 and 5 die (night 1 kill, day 1 vote); on day 2 police 6 is alone."""

@@ -21,12 +21,14 @@ def load(rules: dict[str, Any], seats: list[dict[str, Any]] | None = None) -> Ki
     return loaded.game_config
 
 
+@pytest.mark.rule("KG-1")
 @pytest.mark.parametrize("players", [10, 17, 0, 3])
 def test_player_count_outside_11_to_16_is_a_config_error(players: int) -> None:
     with pytest.raises(ConfigError, match=r"rules\.players.*11–16 players \(KG-1\)"):
         load({"players": players})
 
 
+@pytest.mark.rule("KG-1")
 @pytest.mark.parametrize(
     ("players", "side"), [(11, 3), (12, 3), (13, 3), (14, 3), (15, 4), (16, 4)]
 )
@@ -38,6 +40,7 @@ def test_lineup_counts(players: int, side: int) -> None:
         assert counts == {"killer": side, "police": side, "civilian": players - 2 * side}
 
 
+@pytest.mark.rule("KG-1")
 def test_too_many_fixed_killers_is_an_error() -> None:
     seats = [{"seat": s, "role": "killer"} for s in (1, 2, 3, 4)]
     with pytest.raises(ConfigError, match=r"4 seats fixed as killer.*only 3"):
@@ -62,6 +65,7 @@ def test_unknown_rule_key_and_bad_values_are_rejected() -> None:
         load({"previous_first_victim": 13})
 
 
+@pytest.mark.rule("KG-4", "KG-6", "KG-12")
 def test_defaults_follow_the_spec_and_config_is_frozen() -> None:
     config = load({})
     assert config.check_answer == "identity"
@@ -72,6 +76,7 @@ def test_defaults_follow_the_spec_and_config_is_frozen() -> None:
         config.players = 13  # type: ignore[misc]
 
 
+@pytest.mark.rule("KG-2")
 def test_fixed_seats_keep_their_roles_and_the_rest_is_shuffled() -> None:
     seats = [{"seat": 5, "role": "killer"}, {"seat": 9, "role": "police"}]
     config = load({"players": 12}, seats)
@@ -81,6 +86,7 @@ def test_fixed_seats_keep_their_roles_and_the_rest_is_shuffled() -> None:
     assert Game.new(KILLER, config, 7).roles() == Game.new(KILLER, config, 7).roles()
 
 
+@pytest.mark.rule("KG-2")
 def test_role_cards_and_team_lists_are_seen_by_the_right_seats() -> None:
     game = Game.new(KILLER, load({"players": 13}), 4)
     roles = game.roles()

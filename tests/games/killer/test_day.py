@@ -36,6 +36,7 @@ def next_night(game: Game, kill: int | None) -> None:
     night(game, kill)
 
 
+@pytest.mark.rule("KG-6", "KG-9")
 @pytest.mark.parametrize("reveal", [False, True])
 def test_dawn_and_vote_out_announce_the_role_only_with_the_option(reveal: bool) -> None:
     game = new_game(reveal_role_on_death=reveal)
@@ -53,6 +54,7 @@ def test_dawn_and_vote_out_announce_the_role_only_with_the_option(reveal: bool) 
     ]
 
 
+@pytest.mark.rule("KG-7", "KG-11")
 def test_last_words_quota_counts_night_and_vote_deaths_together() -> None:
     game = new_game()
     night(game, kill=7)  # death 1: last words
@@ -73,11 +75,13 @@ def test_last_words_quota_counts_night_and_vote_deaths_together() -> None:
     assert spoken == [7, 8, 9]
 
 
+@pytest.mark.rule("KG-7")
 def test_last_words_quota_is_four_with_four_killers() -> None:
     game = new_game(players=15)
     assert game.view(1).public["last_words_quota"] == 4
 
 
+@pytest.mark.rule("KG-8")
 def test_speeches_start_after_the_victim_and_wrap() -> None:
     game = new_game()
     night(game, kill=5)
@@ -87,6 +91,7 @@ def test_speeches_start_after_the_victim_and_wrap() -> None:
     assert speaking_order(game2) == list(range(1, 12))
 
 
+@pytest.mark.rule("KG-8", "KG-11")
 def test_without_a_victim_day_one_starts_at_seat_one_then_after_the_previous_starter() -> None:
     game = new_game()
     night(game, kill=None)
@@ -99,6 +104,7 @@ def test_without_a_victim_day_one_starts_at_seat_one_then_after_the_previous_sta
     assert speaking_order(game)[0] == 4
 
 
+@pytest.mark.rule("KG-9")
 def test_ballots_are_sealed_until_all_are_in_then_public_with_every_ballot() -> None:
     game = new_game()
     night(game, kill=None)
@@ -121,6 +127,7 @@ def test_ballots_are_sealed_until_all_are_in_then_public_with_every_ballot() -> 
     assert game.view(5).public["ballots_today"] == [{"round": 0, "ballots": dict(ballots.ballots)}]
 
 
+@pytest.mark.rule("KG-9", "KG-11")
 def test_nobody_votes_nobody_out() -> None:
     game = new_game()
     night(game, kill=None)
@@ -130,6 +137,7 @@ def test_nobody_votes_nobody_out() -> None:
     assert len(game.state.alive) == 12 and game.pending()[0].decision == "kill_opinion"
 
 
+@pytest.mark.rule("KG-9", "KG-14")
 def test_the_dead_cannot_be_voted_for_and_never_act() -> None:
     game = new_game()
     night(game, kill=7)
@@ -145,6 +153,7 @@ def test_the_dead_cannot_be_voted_for_and_never_act() -> None:
         KILLER.check(game.state, dead_request, {"target": 8})
 
 
+@pytest.mark.rule("KG-10")
 def test_tie_chain_step_by_step_to_a_forced_draw() -> None:
     game = new_game()
     night(game, kill=None)
@@ -174,6 +183,7 @@ def test_tie_chain_step_by_step_to_a_forced_draw() -> None:
     assert set(outcome.results.values()) == {"draw"}
 
 
+@pytest.mark.rule("KG-10")
 def test_a_revote_can_break_the_tie() -> None:
     game = new_game()
     night(game, kill=None)
@@ -184,6 +194,7 @@ def test_a_revote_can_break_the_tie() -> None:
     assert of_kind(events, "killer.voted_out")[0].seat == 7
 
 
+@pytest.mark.rule("KG-3", "KG-4", "KG-8", "KG-9")
 def test_fallbacks_are_no_opinion_abstain_pass_and_no_concede() -> None:
     game = new_game()
     events = answer_step(game, None)

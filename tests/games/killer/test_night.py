@@ -28,6 +28,7 @@ def options(game: Game, seat: int, name: str) -> tuple[object, ...]:
     return field.legal()
 
 
+@pytest.mark.rule("KG-3", "KG-11")
 def test_game_starts_at_night_with_one_sealed_request_per_killer() -> None:
     game = new_game()
     assert [(r.seat, r.decision, r.rule) for r in game.pending()] == [
@@ -37,6 +38,7 @@ def test_game_starts_at_night_with_one_sealed_request_per_killer() -> None:
     assert options(game, 1, "target") == (*range(1, 13), None)
 
 
+@pytest.mark.rule("KG-3")
 def test_majority_of_given_opinions_decides_and_none_counts_as_agreeing() -> None:
     game = new_game()
     answers = {1: 8, 2: None, 3: 8}
@@ -48,6 +50,7 @@ def test_majority_of_given_opinions_decides_and_none_counts_as_agreeing() -> Non
     assert dawn.victim == 8 and 8 not in game.state.alive
 
 
+@pytest.mark.rule("KG-3")
 def test_tied_opinions_are_broken_by_a_seeded_draw_among_the_tied() -> None:
     picked = set()
     for seed in range(12):
@@ -63,6 +66,7 @@ def test_tied_opinions_are_broken_by_a_seeded_draw_among_the_tied() -> None:
     assert picked == {8, 9}  # both outcomes occur across seeds
 
 
+@pytest.mark.rule("KG-3")
 def test_no_opinion_means_no_kill() -> None:
     game = new_game()
     events = night(game, kill=None)
@@ -70,6 +74,7 @@ def test_no_opinion_means_no_kill() -> None:
     assert dawn.victim is None and len(game.state.alive) == 12
 
 
+@pytest.mark.rule("KG-3", "KG-4")
 def test_opinions_are_shown_to_the_killers_only() -> None:
     game = new_game()
     night(game, kill=7, check=1)
@@ -82,6 +87,7 @@ def test_opinions_are_shown_to_the_killers_only() -> None:
         assert (police_seq in seen) == (seat in POLICE)
 
 
+@pytest.mark.rule("KG-4")
 def test_police_suspect_must_be_a_living_non_police_player() -> None:
     game = new_game()
     answer_step(game, lambda r: {"target": None})
@@ -91,6 +97,7 @@ def test_police_suspect_must_be_a_living_non_police_player() -> None:
         game.submit(request_of(game, 4).id, {"suspect": 5})
 
 
+@pytest.mark.rule("KG-4")
 @pytest.mark.parametrize(
     ("mode", "suspect", "answer"),
     [
@@ -114,6 +121,7 @@ def test_check_answer_modes(mode: str, suspect: int, answer: str) -> None:
             assert "killer.check" not in [e.kind for _, e in game.visible_events(seat)]
 
 
+@pytest.mark.rule("KG-4")
 def test_police_with_no_opinion_check_nobody() -> None:
     game = new_game()
     events = night(game, kill=None, check=None)
@@ -142,6 +150,7 @@ def test_kg5_only_binds_night_one() -> None:
     assert 9 in options(game, 1, "target")
 
 
+@pytest.mark.rule("KG-5")
 def test_next_in_series_carries_the_first_night_victim() -> None:
     game = new_game()
     night(game, kill=10)
@@ -155,6 +164,7 @@ def test_next_in_series_carries_the_first_night_victim() -> None:
     assert 10 not in options(chained, 1, "target")
 
 
+@pytest.mark.rule("KG-3", "KG-14")
 def test_only_living_group_members_are_asked_at_night() -> None:
     game = new_game()
     night(game, kill=2)  # the killers may name one of their own (any living player)

@@ -9,6 +9,7 @@ import random
 from collections import Counter
 from typing import Any
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -146,6 +147,7 @@ def check_outcome(game: Game) -> None:
         assert min(living.values()) > 0 and len(living) == 3
 
 
+@pytest.mark.rule("KG-2", "KG-3", "KG-4", "KG-9", "KG-12", "KG-13", "KG-14")
 @settings(max_examples=GAMES, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(rules=rulings, seed=st.integers(0, 2**32))
 def test_random_games_keep_the_killer_invariants(rules: dict[str, Any], seed: int) -> None:

@@ -34,6 +34,7 @@ def results_by_role(game: Game, outcome: Outcome) -> dict[str, set[str]]:
     return by_role
 
 
+@pytest.mark.rule("KG-10", "KG-12", "KG-13")
 @pytest.mark.parametrize(
     ("scenario", "reason", "killer", "police", "civilian", "last_day"),
     [
@@ -63,12 +64,14 @@ def test_scenario_reaches_its_termination_reason(
     assert runner.stats.fallback_count("invalid") == 0
 
 
+@pytest.mark.rule("KG-12")
 def test_police_elimination_at_dawn_ends_before_last_words() -> None:
     game, _, _ = run(CONFIGS / "scenarios" / "killer_police_eliminated.toml")
     spoken = [e.seat for e in game.events if e.kind == "killer.last_words"]
     assert spoken == [4, 5]  # seat 6 died last: the game ended at once
 
 
+@pytest.mark.rule("KG-1", "KG-11", "KG-12")
 @pytest.mark.parametrize("players", [11, 12, 16])
 def test_baseline_configs_play_to_an_end_without_fallbacks(players: int) -> None:
     for seed in range(3):
