@@ -23,7 +23,7 @@ from pydantic import ValidationError
 import sandbox.agents.llm.prompting as prompting
 import sandbox.agents.llm.wire as wire
 import sandbox.models.endpoints as endpoints
-import sandbox.models.provider as provider
+import sandbox.models.remote as remote
 from sandbox.agents.base import (
     FALLBACK_INVALID,
     FALLBACK_PROVIDER,
@@ -199,9 +199,9 @@ class LLMAgent(Agent):
 
     def _warm_litellm(self) -> None:
         """Import litellm now, not inside the first timed call (seconds)."""
-        if provider.litellm_import_s is None:
-            provider.litellm_module()
-            self._import_ms = round((provider.litellm_import_s or 0.0) * 1000)
+        if remote.litellm_import_s is None:
+            remote.litellm_module()
+            self._import_ms = round((remote.litellm_import_s or 0.0) * 1000)
 
     async def close(self) -> None:
         """Release the shared HTTP client and the built-in fake server (the
@@ -403,12 +403,7 @@ def model_window(endpoint: Endpoint) -> int | None:
         from sandbox.models.local import ServerSettings
 
         return ServerSettings.from_env().n_ctx
-    try:
-        info = provider.litellm_module().get_model_info(model=endpoint.model)
-    except Exception:  # a model litellm does not know
-        return None
-    window = info.get("max_input_tokens") or info.get("max_tokens")
-    return int(window) if window else None
+    return remote.context_window(endpoint.model)
 
 
 def choose_mode(structured: str, endpoint: Endpoint) -> StructuredMode:
@@ -418,12 +413,7 @@ def choose_mode(structured: str, endpoint: Endpoint) -> StructuredMode:
         return cast(StructuredMode, structured)
     if endpoint.kind != "remote":
         return "json_object"
-    try:
-        if provider.litellm_module().supports_response_schema(model=endpoint.model):
-            return "json_schema"
-    except Exception:  # unknown model: litellm raises instead of answering False
-        return "none"
-    return "none"
+    return "json_schema" if remote.takes_json_schema(endpoint.model) else "none"
 
 
 def warm_up(variant: str, language: str) -> None:
