@@ -36,7 +36,7 @@ from sandbox.agents.base import (
 )
 from sandbox.agents.llm.answer_format import AnswerFormat
 from sandbox.agents.llm.beliefs import PROBE_DECISION, BeliefProbe, probe_for
-from sandbox.agents.llm.parse import AnswerError, parse_answer, render_repair
+from sandbox.agents.llm.parse import AnswerError, ParsedAnswer, parse_answer, render_repair
 from sandbox.agents.llm.prompt import RenderedPrompt
 from sandbox.agents.llm.prompt.budget import after_overflow, prompt_budget
 from sandbox.agents.llm.settings import LLMSettings, limits_for
@@ -95,7 +95,7 @@ class LLMAgent(Agent):
         self._window: int | None = self.settings.context_window
         self._import_ms: int | None = None  # litellm's import, if this seat paid it
         self._learned_budget: int | None = None  # after an overflow: what fitted
-        self._record = prompt.RecordMemo()
+        self._memo = prompt.RecordMemo()  # the seat's rendered record, extended per decision
 
     def attach(self, seat: int, game_seed: int, variant: str) -> None:
         self.seat = seat
@@ -162,12 +162,12 @@ class LLMAgent(Agent):
                                         rendered.cache_chars)
         except ProviderFailure:
             return cast(list[dict[str, Any]], redact(calls, secrets))  # the failure is recorded
-        self._note_prompt(calls[-1], rendered)
+        outcome: ParsedAnswer | Exception
         try:
-            call_record.note_beliefs(calls[-1], parse_answer(raw, fmt.decision, fmt.beliefs))
+            outcome = parse_answer(raw, fmt.decision, fmt.beliefs)
         except AnswerError as err:
-            call_record.note_invalid(calls[-1], err)
-            calls[-1]["beliefs_error"] = calls[-1]["error"]
+            outcome = err  # recorded, never repaired: a probe is not worth a second call
+        self._note_call(calls[-1], rendered, outcome, probe_only=True)
         return cast(list[dict[str, Any]], redact(calls, secrets))
 
     async def _resolve(self) -> Endpoint:
@@ -234,14 +234,13 @@ class LLMAgent(Agent):
                     calls[-1]["overflow_retry"] = {"budget_tokens": budget}
                     continue
                 return AgentAnswer(None, note, FALLBACK_PROVIDER, calls, repairs=repair)
-            self._note_prompt(calls[-1], rendered)
             # Parse, then the referee's own check, always.
             try:
                 parsed = parse_answer(raw, fmt.decision, fmt.beliefs)
                 note = parsed.reasoning
                 payload = ctx.validate(parsed.decision)
             except (AnswerError, IllegalDecision) as err:
-                call_record.note_invalid(calls[-1], err)
+                self._note_call(calls[-1], rendered, err)
                 messages = [
                     *messages,
                     {"role": "assistant", "content": raw},
@@ -249,17 +248,25 @@ class LLMAgent(Agent):
                 ]
                 repair += 1
                 continue
-            # Record.
-            call_record.note_answer(calls[-1], payload, parsed)
+            self._note_call(calls[-1], rendered, parsed, payload)
             return AgentAnswer(payload, note, None, calls, repairs=repair)
         return AgentAnswer(None, note, FALLBACK_INVALID, calls, repairs=self.settings.max_repairs)
 
-    def _note_prompt(self, record: dict[str, Any], rendered: RenderedPrompt) -> None:
-        """What a study of caching and budgets needs, on the call record (and
-        litellm's import time on the first call after this seat paid it)."""
-        call_record.note_prompt(record, rendered)
-        if self._import_ms is not None:
-            record["litellm_import_ms"], self._import_ms = self._import_ms, None
+    def _note_call(
+        self,
+        record: dict[str, Any],
+        rendered: RenderedPrompt,
+        outcome: ParsedAnswer | Exception,
+        payload: Any = None,
+        probe_only: bool = False,
+    ) -> None:
+        """The record stage (``call_record``), once per call; litellm's import
+        time goes on the first call after this seat paid it."""
+        import_ms, self._import_ms = self._import_ms, None
+        call_record.note_call(
+            record, rendered, outcome,
+            payload=payload, probe_only=probe_only, litellm_import_ms=import_ms,
+        )  # fmt: skip
 
     def _budget(self, max_tokens: int | None) -> int | None:
         """Prompt tokens allowed (see ``prompt.budget.prompt_budget``)."""
@@ -280,7 +287,7 @@ class LLMAgent(Agent):
             style=self.settings.prompt_style,
             history_items=self.settings.history_items,
             budget_tokens=budget,
-            memo=self._record,
+            memo=self._memo,
         )
 
     def _format(

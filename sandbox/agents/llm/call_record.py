@@ -14,24 +14,36 @@ from sandbox.agents.llm.parse import ParsedAnswer
 from sandbox.agents.llm.prompt import RenderedPrompt
 
 
-def note_prompt(record: dict[str, Any], rendered: RenderedPrompt) -> None:
-    """How much of the prompt is the stable, cacheable part."""
+def note_call(
+    record: dict[str, Any],
+    rendered: RenderedPrompt,
+    outcome: ParsedAnswer | Exception,
+    *,
+    payload: Any = None,
+    probe_only: bool = False,
+    litellm_import_ms: int | None = None,
+) -> None:
+    """Once per call, after its answer was read: the prompt's stable lengths,
+    then what the answer was (``outcome``: the parsed answer, with
+    ``payload`` the referee accepted, or why it was refused). A probe-only
+    call (``probe_only``) has no decision: only its beliefs are kept, and a
+    refused answer is also the reason its beliefs are missing."""
+    # How much of the prompt is the stable, cacheable part.
     record["prefix_chars"] = rendered.prefix_chars
     # System text and record: what the seat's next prompt starts with.
     record["stable_chars"] = rendered.prefix_chars + rendered.cache_chars
     if rendered.summarized:
         record["summarized"] = rendered.summarized
-
-
-def note_invalid(record: dict[str, Any], err: Exception) -> None:
-    """An answer that did not fit the format or the rules (repaired, if turns are left)."""
-    record["error"] = f"invalid: {err}"
-
-
-def note_answer(record: dict[str, Any], payload: Any, parsed: ParsedAnswer) -> None:
-    """The decision the referee accepted, and the beliefs that came with it."""
-    record["parsed"] = payload
-    note_beliefs(record, parsed)
+    if litellm_import_ms is not None:  # the first call after the seat paid the import
+        record["litellm_import_ms"] = litellm_import_ms
+    if isinstance(outcome, Exception):
+        record["error"] = f"invalid: {outcome}"
+        if probe_only:
+            record["beliefs_error"] = record["error"]
+        return
+    if not probe_only:
+        record["parsed"] = payload
+    note_beliefs(record, outcome)
 
 
 def note_beliefs(record: dict[str, Any], parsed: ParsedAnswer) -> None:
