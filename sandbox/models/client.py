@@ -9,9 +9,9 @@ import and several milliseconds of CPU per call, so the direct route keeps a
 fake or local game free of it; ``SANDBOX_LLM_ROUTE=litellm`` sends those
 through litellm too (the bench compares both).
 
-litellm is imported once, lazily; its import time is kept
-(``provider.litellm_import_s``) so a seat can import it at setup, before any timed
-call. Its own retries and the openai SDK's are switched off (``max_retries=0``,
+litellm itself, and what it knows of a model (price, cache breakpoints),
+belong to ``remote``, the remote provider route; this module sends the call.
+litellm's own retries and the openai SDK's are switched off (``max_retries=0``,
 ``num_retries=0``) so tenacity is the only layer; only transient errors are
 retried, never bad-request, auth, missing-credential or context-window errors.
 """
@@ -34,10 +34,10 @@ from tenacity import (
     wait_random_exponential,
 )
 
+import sandbox.models.remote as remote
 from sandbox.models.endpoints import Endpoint
 from sandbox.models.gate import call_slot
 from sandbox.models.pool import Lease
-from sandbox.models.provider import litellm_module
 from sandbox.models.secrets import redact_text
 
 BACKOFF_MULTIPLIER_S = 0.5
@@ -258,11 +258,11 @@ class ModelClient:
                 raise MalformedResponse(str(err)[:200]) from None
             return as_response(answer)
         kwargs = self._kwargs(messages)
-        if self.settings.cache and cache_split is not None and needs_cache_control(
+        if self.settings.cache and cache_split is not None and remote.needs_cache_control(
             self.endpoint.model
         ):
-            kwargs["messages"] = with_cache_control(kwargs["messages"], cache_split)
-        return await litellm_module().acompletion(**kwargs)
+            kwargs["messages"] = remote.with_cache_control(kwargs["messages"], cache_split)
+        return await remote.litellm_module().acompletion(**kwargs)
 
     def _direct_body(self, messages: Sequence[Mapping[str, str]]) -> dict[str, Any]:
         s = self.settings
@@ -292,7 +292,7 @@ class ModelClient:
             "api_key": self.endpoint.api_key,
             "temperature": s.temperature,
             "max_tokens": s.max_tokens,
-            # A copy: the format is shared between calls (wire.py) and litellm
+            # A copy: the format is shared between calls (answer_format.py) and litellm
             # may rewrite it for its provider.
             "response_format": copy.deepcopy(dict(s.response_format))
             if s.response_format else None,
@@ -305,12 +305,7 @@ class ModelClient:
     def _cost(self, response: Any) -> float:
         """litellm's price for the call; cached prompt tokens at the provider's
         cached rate (litellm reads them from the usage)."""
-        if self.endpoint.free:
-            return 0.0
-        try:
-            return float(litellm_module().completion_cost(completion_response=response) or 0.0)
-        except Exception:  # a model missing from litellm's price table: unknown, not fatal
-            return 0.0
+        return 0.0 if self.endpoint.free else remote.call_cost(response)
 
     def describe(self, err: BaseException) -> str:
         return redact_text(f"{type(err).__name__}: {err}", self.secrets)[:2000]
@@ -350,41 +345,6 @@ def cached_tokens(usage: Any) -> int:
         from_details = getattr(details, "cached_tokens", None)
     from_anthropic = getattr(usage, "cache_read_input_tokens", None)
     return max(int(from_details or 0), int(from_anthropic or 0))
-
-
-# Providers that cache only up to explicit breakpoints (Anthropic's models,
-# also when served by Bedrock or Vertex); the others cache prefixes unasked.
-CACHE_CONTROL_MARKERS = ("anthropic/", "claude")
-
-
-def needs_cache_control(model: str) -> bool:
-    lowered = model.lower()
-    return any(marker in lowered for marker in CACHE_CONTROL_MARKERS)
-
-
-def with_cache_control(messages: list[dict[str, Any]], split: int) -> list[dict[str, Any]]:
-    """Anthropic ``cache_control`` breakpoints: one after the system message
-    (rules and role card, fixed for the game) and one at the end of the
-    record in the first user message (``split`` characters; it only grows
-    between a seat's decisions). The question after it is never cached."""
-    out: list[dict[str, Any]] = []
-    first_user = True
-    for message in messages:
-        content = str(message["content"])
-        if message["role"] == "system":
-            out.append({"role": "system", "content": [_cached_block(content)]})
-        elif message["role"] == "user" and first_user and 0 < split < len(content):
-            first_user = False
-            blocks = [_cached_block(content[:split]), {"type": "text", "text": content[split:]}]
-            out.append({"role": "user", "content": blocks})
-        else:
-            first_user = first_user and message["role"] != "user"
-            out.append(dict(message))
-    return out
-
-
-def _cached_block(text: str) -> dict[str, Any]:
-    return {"type": "text", "text": text, "cache_control": {"type": "ephemeral"}}
 
 
 def new_record(

@@ -8,8 +8,9 @@ or the built-in fake server.
   game); the last release stops it. It runs in a daemon thread and is also
   stopped at exit, so a run that never closes its agents cannot hang.
 - ``local/NAME`` or ``local:PATH.gguf``: ``sandbox.models.local.endpoint_for``.
-- anything else: a litellm model string; the key comes from ``api_key_env`` or
-  the provider's standard environment variable (litellm reads it).
+- anything else: a litellm model string (``sandbox.models.remote``, the remote
+  provider route); the key comes from ``api_key_env`` or the provider's
+  standard environment variable (litellm reads it).
 """
 
 from __future__ import annotations
@@ -21,6 +22,8 @@ import threading
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal
 
+import sandbox.models.remote as remote
+
 if TYPE_CHECKING:
     from sandbox.models.fake.server import FakeLLMServer
 
@@ -29,6 +32,12 @@ Route = Literal["openai", "litellm"]
 ROUTE_ENV = "SANDBOX_LLM_ROUTE"  # "litellm": send fake and local calls through litellm too
 FAKE_PREFIX = "fake/"
 FAKE_KEY = "fake-key-not-secret"  # the fake server ignores keys
+# The embedded model: a model shipped in a package (``local/smollm2``) or any
+# GGUF file (``local:PATH.gguf``); sandbox.models.local resolves both.
+LOCAL_PREFIX = "local/"
+LOCAL_PATH_PREFIX = "local:"
+LOCAL_PREFIXES = (LOCAL_PREFIX, LOCAL_PATH_PREFIX)
+LOCAL_KEY = "local-no-key"  # the local server takes any key; the SDK wants one
 
 
 class EndpointError(Exception):
@@ -59,6 +68,11 @@ class Endpoint:
         return self.kind != "remote"
 
 
+def is_local_model(model: str) -> bool:
+    """Whether ``model`` names the embedded local model (either form)."""
+    return model.startswith(LOCAL_PREFIXES)
+
+
 def uses_builtin_fake(spec: Target) -> bool:
     return spec.model.startswith(FAKE_PREFIX) and spec.api_base is None
 
@@ -71,11 +85,11 @@ async def resolve(spec: Target) -> Endpoint:
         api_base = spec.api_base or builtin_fake_server().base_url
         name = f"openai/fake-{model[len(FAKE_PREFIX) :]}"
         return Endpoint(name, api_base, FAKE_KEY, "fake", own_server_route())
-    if model.startswith(("local/", "local:")):
+    if is_local_model(model):
         local = importlib.import_module("sandbox.models.local")
         api_base, litellm_model = await local.endpoint_for(model)
         return Endpoint(
-            str(litellm_model), str(api_base), "local-no-key", "local", own_server_route()
+            str(litellm_model), str(api_base), LOCAL_KEY, "local", own_server_route()
         )
     return Endpoint(model, spec.api_base, _key_from_env(spec.api_key_env), "remote")
 
@@ -104,7 +118,7 @@ def check_fake_policy(spec: Target) -> None:
 def check_local(spec: Target) -> None:
     """A ``local/...`` or ``local:PATH`` model must be installed (`make setup` builds
     llama-server) and its weights found, before any game starts; nothing is started here."""
-    if not spec.model.startswith(("local/", "local:")):
+    if not is_local_model(spec.model):
         return
     local = importlib.import_module("sandbox.models.local")
     try:
@@ -121,34 +135,18 @@ def check_key(spec: Target) -> None:
     Only remote models read a key; fake and local ones are not started here.
     The message names variables, never a value."""
     model = spec.model
-    if model.startswith((FAKE_PREFIX, "local/", "local:")):
+    if model.startswith(FAKE_PREFIX) or is_local_model(model):
         return
     if spec.api_key_env is not None:
         _key_from_env(spec.api_key_env)
         return
-    missing = missing_provider_keys(model, spec.api_base)
+    missing = remote.missing_keys(model, spec.api_base)
     if missing:
         names = ", ".join(missing)
         raise EndpointError(
             f"model {model!r} needs the environment variable {names}, which is not set "
             "(set it, or name another variable with api_key_env)"
         )
-
-
-def missing_provider_keys(model: str, api_base: str | None) -> list[str]:
-    """The provider's unset standard variables (litellm's own table; imports
-    litellm, which only a seat with a remote model reaches)."""
-    from sandbox.models.provider import litellm_module
-
-    try:
-        found = litellm_module().validate_environment(model=model, api_base=api_base)
-    except Exception:  # a model litellm cannot place: the first call will say so
-        return []
-    if found.get("keys_in_environment"):
-        return []
-    missing = [str(k) for k in found.get("missing_keys") or []]
-    # A base URL given in the game file stands in for the provider's *_API_BASE.
-    return [k for k in missing if not (api_base and k.endswith("_BASE"))]
 
 
 def _key_from_env(name: str | None) -> str | None:

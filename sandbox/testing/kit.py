@@ -503,7 +503,7 @@ def prompt_text(view: SeatView, request: DecisionRequest, language: str = "en") 
     """Every message of both prompt styles for one decision, as one text."""
     # Imported here: the prompt machinery (jinja2, templates) is only needed
     # by the audit, not by the rest of the kit.
-    from sandbox.agents.llm.prompting import render_prompt
+    from sandbox.agents.llm.prompt import render_prompt
 
     full = render_prompt(view, request, language=language, belief_probe=True)
     compact = render_prompt(view, request, language=language, belief_probe=True,

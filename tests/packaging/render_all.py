@@ -14,14 +14,12 @@ from importlib.resources.abc import Traversable
 from markupsafe import Markup
 
 import sandbox
-from sandbox.agents.llm import prompting
 from sandbox.agents.llm.beliefs import PROBE_DECISION, probe_request
-from sandbox.agents.llm.prompting import (
-    PromptStyle,
-    environment,
-    render_prompt,
-    render_repair,
-)
+from sandbox.agents.llm.parse import render_repair
+from sandbox.agents.llm.prompt import templates
+from sandbox.agents.llm.prompt.render import render_prompt
+from sandbox.agents.llm.prompt.templates import environment
+from sandbox.agents.llm.settings import PromptStyle
 from sandbox.core.game import Game
 from sandbox.core.requests import Choice, DecisionRequest
 from sandbox.core.variant import SeatView
@@ -107,7 +105,7 @@ def render_all() -> dict[str, object]:
     )
     return {
         "sandbox": sandbox.__file__,
-        "prompts_root": str(prompting.PROMPTS_DIR),
+        "prompts_root": str(templates.PROMPTS_DIR),
         "templates": names,
         "used": used,
         "decisions": rendered,

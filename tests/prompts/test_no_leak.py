@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 
 from sandbox.agents.llm.beliefs import probe_request
-from sandbox.agents.llm.prompting import RenderedPrompt, render_prompt
+from sandbox.agents.llm.prompt.render import RenderedPrompt, render_prompt
 from sandbox.core.game import Game
 from sandbox.core.requests import DecisionRequest
 from tests.prompts.audit import Leak, find_leaks, forbidden

@@ -10,14 +10,9 @@ from typing import Any
 
 import pytest
 
+from sandbox.agents.llm.answer_format import answer_models, beliefs_model, model_response_format
 from sandbox.agents.llm.beliefs import SUM_TOLERANCE, BeliefProbe, normalised, probe_request
-from sandbox.agents.llm.schema import (
-    answer_models,
-    beliefs_model,
-    check_beliefs,
-    parse_answer,
-    response_format,
-)
+from sandbox.agents.llm.parse import check_beliefs, parse_answer
 from sandbox.models.fake.answers import legal_answer
 
 KILLER = BeliefProbe((2, 5), ("killer", "police", "civilian"))
@@ -30,7 +25,7 @@ def even(labels: tuple[str, ...], each: float) -> dict[str, float]:
 
 def test_the_schema_asks_one_number_in_0_1_per_label_for_each_seat() -> None:
     wire = answer_models(probe_request(7, 40), KILLER).wire
-    strict = response_format(wire, "json_schema")
+    strict = model_response_format(wire, "json_schema")
     assert strict is not None
     schema = strict["json_schema"]["schema"]
     beliefs = schema["properties"]["beliefs"]
@@ -89,7 +84,7 @@ def test_normalised_divides_by_the_sum() -> None:
 @pytest.mark.parametrize("mode", ["json_schema", "json_object"])
 def test_the_fake_provider_answers_valid_distributions(probe: BeliefProbe, mode: Any) -> None:
     models = answer_models(probe_request(7, 40), probe)
-    fmt = response_format(models.wire, mode)
+    fmt = model_response_format(models.wire, mode)
     assert fmt is not None
     schema = fmt["json_schema"]["schema"] if mode == "json_schema" else fmt["schema"]
     answers = set()

@@ -14,17 +14,12 @@ from sandbox.agents.base import FALLBACK_PROVIDER
 from sandbox.agents.llm.settings import LLMSettings
 from sandbox.core.game import Game
 from sandbox.games.registry import get_variant
-from sandbox.models import client as client_module
-from sandbox.models.client import (
-    CallSettings,
-    ModelClient,
-    RetryPolicy,
-    needs_cache_control,
-    with_cache_control,
-)
+from sandbox.models import remote
+from sandbox.models.client import CallSettings, ModelClient, RetryPolicy
 from sandbox.models.endpoints import Endpoint
 from sandbox.models.fake import FakeLLMServer
 from sandbox.models.fake.server import PrefixCache, common_prefix
+from sandbox.models.remote import needs_cache_control, with_cache_control
 from sandbox.play.gamefile import GameFile, LLMSpec, LoadedConfig
 from sandbox.play.runner import Runner
 from sandbox.transcript import TranscriptWriter, load
@@ -106,7 +101,7 @@ async def test_anthropic_calls_carry_cache_breakpoints_only_when_on(
     monkeypatch: pytest.MonkeyPatch, cache: bool
 ) -> None:
     stub = FakeLitellm()
-    monkeypatch.setattr(client_module, "litellm_module", lambda: stub)
+    monkeypatch.setattr(remote, "litellm_module", lambda: stub)
     endpoint = Endpoint("anthropic/claude-sonnet-4-5", None, "k", "remote")
     settings = CallSettings(timeout_s=2.0, cache=cache)
     model = ModelClient(endpoint, settings, RetryPolicy(1, 0.01, 1.0), 2, [])
@@ -127,7 +122,7 @@ async def test_anthropic_calls_carry_cache_breakpoints_only_when_on(
 
 def test_litellm_prices_cached_prompt_tokens_at_the_cached_rate() -> None:
     """The cost recorded per call is litellm's: cached tokens cost less."""
-    litellm = client_module.litellm_module()
+    litellm = remote.litellm_module()
     model = "anthropic/claude-sonnet-4-5"
     info = litellm.get_model_info(model=model)
     full_rate, cached_rate = info["input_cost_per_token"], info["cache_read_input_token_cost"]

@@ -12,14 +12,9 @@ from typing import Any
 import pytest
 
 from sandbox.agents.base import FALLBACK_INVALID
+from sandbox.agents.llm.answer_format import decision_model, model_response_format, strict_schema
 from sandbox.agents.llm.beliefs import BeliefProbe
-from sandbox.agents.llm.schema import (
-    AnswerError,
-    decision_model,
-    parse_answer,
-    response_format,
-    strict_schema,
-)
+from sandbox.agents.llm.parse import AnswerError, parse_answer
 from sandbox.core.requests import Choice, DecisionRequest, MultiChoice, Text
 from sandbox.models.secrets import MASK, redact, redact_text, secret_values
 from sandbox.play.gamefile import LLMSpec
@@ -67,7 +62,7 @@ def test_strict_form_replaces_oneof_and_inlines_refs() -> None:
     assert out["properties"]["x"]["anyOf"][0]["required"] == ["k"]
     assert out["required"] == ["x", "y"] and "maxLength" not in out["properties"]["y"]
     probe = BeliefProbe((2, 3), ("killer", "unknown"))
-    wrapped = response_format(decision_model(REQUEST, probe), "json_schema")
+    wrapped = model_response_format(decision_model(REQUEST, probe), "json_schema")
     assert wrapped is not None and wrapped["json_schema"]["strict"] is True
     assert "$defs" not in wrapped["json_schema"]["schema"]
 

@@ -10,16 +10,14 @@ from typing import Any
 import pytest
 
 from sandbox.agents.llm.agent import CHOICE_MAX_TOKENS, concurrency_for
-from sandbox.agents.llm.beliefs import BeliefProbe
-from sandbox.agents.llm.schema import (
+from sandbox.agents.llm.answer_format import (
     GRAMMAR_MAX_LENGTH,
-    LIMITS,
-    REASONING_KEEP_CHARS,
     decision_model,
-    parse_answer,
-    response_format,
+    model_response_format,
 )
-from sandbox.agents.llm.settings import LLMSettings
+from sandbox.agents.llm.beliefs import BeliefProbe
+from sandbox.agents.llm.parse import REASONING_KEEP_CHARS, parse_answer
+from sandbox.agents.llm.settings import LIMITS, LLMSettings
 from sandbox.core.requests import Choice, DecisionRequest, Text
 from sandbox.models.endpoints import Endpoint
 from sandbox.models.fake import FakeLLMServer
@@ -51,7 +49,7 @@ def test_reasoning_is_capped_per_style_and_compact_caps_free_text() -> None:
 
 def test_llama_cpp_form_keeps_short_limits_and_drops_long_ones_everywhere() -> None:
     model = decision_model(SPEAK, BeliefProbe((2, 3), ()))
-    wire = response_format(model, "json_object")
+    wire = model_response_format(model, "json_object")
     assert wire is not None
     text = json.dumps(wire)
     limits = [int(v) for v in _values(wire, "maxLength")]

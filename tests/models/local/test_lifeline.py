@@ -10,7 +10,7 @@ import sys
 
 import pytest
 
-from sandbox.models.local import _LIFELINE_WATCHER
+from sandbox.models.local.server import _LIFELINE_WATCHER
 from tests.models.local.conftest import process_gone, server_children, wait_gone
 
 

@@ -20,6 +20,7 @@ from sandbox.models.local import (
     free_port,
     is_local_model,
     resolve_model,
+    weights,
 )
 from tests.models.local.conftest import requires_local
 
@@ -46,7 +47,7 @@ def test_packaged_smollm2_resolves_to_the_shipped_gguf() -> None:
 def test_the_prepared_copy_is_preferred_and_made_once(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
-    monkeypatch.setattr(local_model, "PREPARED_DIR", tmp_path / "share")
+    monkeypatch.setattr(weights, "PREPARED_DIR", tmp_path / "share")
     shipped = local_model.shipped_file("smollm2")
     assert resolve_model("local/smollm2").path == shipped  # no copy yet
     runs: list[list[str]] = []
@@ -56,7 +57,7 @@ def test_the_prepared_copy_is_preferred_and_made_once(
         Path(command[3]).write_bytes(b"GGUF re-encoded")
         return subprocess.CompletedProcess(command, 0, "", "")
 
-    monkeypatch.setattr(local_model.subprocess, "run", fake_quantize)
+    monkeypatch.setattr(weights.subprocess, "run", fake_quantize)
     made = local_model.prepare_packaged(Path("/opt/llama-quantize"))
     assert made == [tmp_path / "share" / "SmolLM2-135M-Instruct.Q8_0.gguf"]
     assert runs[0][:3] == ["/opt/llama-quantize", "--allow-requantize", str(shipped)]
@@ -70,7 +71,7 @@ def test_the_prepared_copy_is_preferred_and_made_once(
 def test_a_failed_re_encoding_leaves_no_copy(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
-    monkeypatch.setattr(local_model, "PREPARED_DIR", tmp_path)
+    monkeypatch.setattr(weights, "PREPARED_DIR", tmp_path)
     broken = tmp_path / "quantize"
     broken.write_text("#!/bin/sh\necho 'cannot read model' >&2\nexit 1\n")
     broken.chmod(0o755)
@@ -100,7 +101,7 @@ def test_unknown_packaged_model_lists_the_shipped_ones() -> None:
 
 
 def test_missing_package_says_how_to_install(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setitem(local_model.PACKAGED_MODELS, "ghost", ("no_such_package_xyz", "ghost.gguf"))
+    monkeypatch.setitem(weights.PACKAGED_MODELS, "ghost", ("no_such_package_xyz", "ghost.gguf"))
     with pytest.raises(LocalModelError) as err:
         resolve_model("local/ghost")
     message = str(err.value)

@@ -16,7 +16,6 @@ from typing import Any
 
 import pytest
 
-from sandbox.models import local as local_model
 from sandbox.models.local import (
     LocalModel,
     LocalModelError,
@@ -26,6 +25,7 @@ from sandbox.models.local import (
     running_servers,
     stop_all,
 )
+from sandbox.models.local import server as local_server
 from tests.models.local.conftest import process_gone, requires_local, server_children, wait_gone
 
 pytestmark = [requires_local, pytest.mark.local_model]
@@ -113,7 +113,7 @@ def test_a_server_that_dies_reports_its_last_output(tmp_path: Path) -> None:
 def test_a_server_that_never_answers_times_out_and_is_stopped(
     monkeypatch: pytest.MonkeyPatch, packaged_gguf: Path
 ) -> None:
-    monkeypatch.setattr(local_model, "_answers", lambda url: False)
+    monkeypatch.setattr(local_server, "_answers", lambda url: False)
     settings = ServerSettings(slots=2, n_ctx=512, n_threads=1, cache=False, start_timeout_s=1)
     server = LocalServer(LocalModel("smollm2", packaged_gguf), settings)
     with pytest.raises(LocalModelError, match="did not answer within 1s"):
@@ -129,12 +129,12 @@ def test_a_taken_port_is_retried_on_another(
         blocker.listen()
         taken = blocker.getsockname()[1]
         offered = iter([taken])
-        real_free_port = local_model.free_port
+        real_free_port = local_server.free_port
 
         def taken_first(host: str = "127.0.0.1") -> int:
             return next(offered, None) or real_free_port(host)
 
-        monkeypatch.setattr(local_model, "free_port", taken_first)
+        monkeypatch.setattr(local_server, "free_port", taken_first)
         server = LocalServer(LocalModel("smollm2", packaged_gguf), SMALL)
         try:
             server.start()
