@@ -10,8 +10,8 @@ this module plays what it is told. With one worker and one game in flight the
 games are played here, one after the other. Otherwise worker processes
 (sandbox/batch/workers.py, "spawn" context) each play up to ``in_flight`` games
 at once on one event loop; LLM seats with the built-in fake provider or a
-local model start their server inside each worker. A game that raises is recorded with its seed and one-line
-error; the others go on.
+local model start their server inside each worker. A game that raises is
+recorded with its seed and one-line error; the others go on.
 
 Re-running a batch into the same folder plays only what is missing: each game's
 header records ``batch = {config: <digest>, seed}`` (sandbox/study/identity.py),
