@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from sandbox.batch.backends.base import Backend
+from sandbox.batch.backends import Backend, BackendOptions, backend_for
 from sandbox.batch.jobs import BatchResult, GameJob, GameResult, OnResult
 from sandbox.batch.policy import Capacity, agent_specs, capacity
 from sandbox.play.gamefile import AgentSpec, LLMSpec
@@ -152,10 +152,16 @@ def study_capacity(study: Study, games_in_flight: int | None, backend: str) -> C
     return capacity(study_specs(study), study.file.jobs, games_in_flight, backend)
 
 
-def run_study(study: Study, planned: Plan, on_result: OnResult, backend: Backend) -> BatchResult:
-    """Play what the plan says on ``backend`` (this machine, or e.g. Ray,
-    docs/scale-out.md); Ctrl-C starts no new game (see sandbox.batch.run). The
-    study's provider limits and cost cap hold on any backend."""
+def run_study(
+    study: Study, planned: Plan, on_result: OnResult, backend: Backend | None = None
+) -> BatchResult:
+    """Play what the plan says on ``backend`` (e.g. Ray, docs/scale-out.md; by
+    default this machine, as the batch policy says); Ctrl-C starts no new game
+    (see sandbox.batch.run). The study's provider limits and cost cap hold on
+    any backend."""
+    if backend is None:
+        at_once = study_capacity(study, None, "local")
+        backend = backend_for(BackendOptions(workers=at_once.workers, in_flight=at_once.in_flight))
     study.out().mkdir(parents=True, exist_ok=True)
     budget = Budget(dict(study.file.provider_limits), study.file.cost_cap)
     budget.spent = spent_on(planned.done)
