@@ -1,7 +1,7 @@
-"""The plain data of a batch: the job a worker plays, the result it sends back,
-the whole batch's results, and the scheduling callbacks. Shared by
-sandbox.batch.run (scheduling) and sandbox.batch.workers (the worker processes),
-so neither imports the other's module back."""
+"""The jobs of a batch as plain data: the job a worker plays, the result it sends
+back, the whole batch's results, and the scheduling callbacks (with their
+defaults: admit every job, never halt). Plain, so that they pickle to worker
+processes and Ray tasks, and every backend speaks them."""
 
 from __future__ import annotations
 
@@ -91,3 +91,13 @@ OnResult = Callable[[GameResult], None]
 Admit = Callable[[GameJob, Sequence[GameJob]], bool]
 # Why no further job may start (e.g. the cost cap), or None to go on.
 Halt = Callable[[Sequence[GameJob]], str | None]
+
+
+def admit_all(job: GameJob, running: Sequence[GameJob]) -> bool:
+    """The default ``Admit``: every job may start as soon as a worker is free."""
+    return True
+
+
+def never_halt(running: Sequence[GameJob]) -> str | None:
+    """The default ``Halt``: scheduling goes on until every job has started."""
+    return None

@@ -5,12 +5,13 @@ game file's own config: unlike a series (KG-5) no game depends on another, so
 they can be played in any order, in parallel, and each transcript is the one
 ``sandbox run --seed`` would write for that seed.
 
-With one worker and one game in flight the games are played here, one after
-the other. Otherwise worker processes (sandbox/batch/workers.py, "spawn"
-context) each play up to ``in_flight`` games at once on one event loop; LLM
-seats with the built-in fake provider or a local model start their server
-inside each worker. A game that raises is recorded with its seed and one-line
-error; the others go on.
+How many workers and games in flight is decided by sandbox/batch/policy.py;
+this module plays what it is told. With one worker and one game in flight the
+games are played here, one after the other. Otherwise worker processes
+(sandbox/batch/workers.py, "spawn" context) each play up to ``in_flight`` games
+at once on one event loop; LLM seats with the built-in fake provider or a
+local model start their server inside each worker. A game that raises is
+recorded with its seed and one-line error; the others go on.
 
 Re-running a batch into the same folder plays only what is missing: each game's
 header records ``batch = {config: <digest>, seed}`` (sandbox/study/identity.py),
@@ -23,7 +24,6 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
-import os
 import signal
 import threading
 from collections import Counter
@@ -34,7 +34,16 @@ from types import FrameType
 from typing import Any
 
 from sandbox.analysis.stats import gather, role_group, summarise
-from sandbox.batch.jobs import Admit, BatchResult, GameJob, GameResult, Halt, OnResult
+from sandbox.batch.jobs import (
+    Admit,
+    BatchResult,
+    GameJob,
+    GameResult,
+    Halt,
+    OnResult,
+    admit_all,
+    never_halt,
+)
 from sandbox.play import (
     GameRecord,
     LiveHooks,
@@ -43,11 +52,9 @@ from sandbox.play import (
     resume,
     resume_async,
 )
-from sandbox.play.gamefile import AgentSpec, LLMSpec, LoadedConfig, llm_specs, parse_config
+from sandbox.play.errors import one_line
+from sandbox.play.gamefile import LoadedConfig, parse_config
 from sandbox.study.identity import config_digest, plan_of, scan
-
-LOCAL_PREFIXES = ("local/", "local:")
-
 
 # ---------------------------------------------------------------- one game
 
@@ -68,7 +75,7 @@ def play_one(job: GameJob) -> GameResult:
     except KeyboardInterrupt:
         return _with(base, transcript=_first(started) or job.resume, interrupted=True)
     except Exception as err:  # a broken game must not end the batch
-        return _with(base, transcript=_first(started) or job.resume, error=one_line(err))
+        return _with(base, transcript=_first(started) or job.resume, error=error_line(err))
     return _finished(base, record)
 
 
@@ -90,7 +97,7 @@ async def play_one_async(job: GameJob) -> GameResult:
     except asyncio.CancelledError:
         return _with(base, transcript=_first(started) or job.resume, interrupted=True)
     except Exception as err:  # a broken game must not end the batch
-        return _with(base, transcript=_first(started) or job.resume, error=one_line(err))
+        return _with(base, transcript=_first(started) or job.resume, error=error_line(err))
     return _finished(base, record)
 
 
@@ -128,76 +135,13 @@ def _first(paths: Sequence[Path]) -> str | None:
     return str(paths[0]) if paths else None
 
 
-def one_line(err: BaseException) -> str:
-    text = " ".join(str(err).split())
+def error_line(err: BaseException) -> str:
+    """A game's failure as its result records it: the error's type and message."""
+    text = one_line(str(err))
     return f"{type(err).__name__}: {text}" if text else type(err).__name__
 
 
 # ------------------------------------------------------------------- batch
-
-
-def first_seed(loaded: LoadedConfig, seed: int | None) -> int:
-    """--seed, else the game file's seed, else 0 (a batch is always reproducible)."""
-    if seed is not None:
-        return seed
-    return loaded.file.seed if loaded.file.seed is not None else 0
-
-
-def worker_count(jobs: int) -> int:
-    return jobs if jobs > 0 else (os.cpu_count() or 1)
-
-
-# Games each worker plays at once when LLM seats call a provider: a game waits on
-# the provider almost all the time, so one process keeps many busy (docs/cli.md).
-LLM_GAMES_IN_FLIGHT = 16
-
-
-class BatchOptionError(ValueError):
-    """A batch option that does not fit the game file or backend (one error line)."""
-
-
-def in_flight_for(
-    specs: Iterable[AgentSpec], requested: int | None, backend: str = "local"
-) -> int:
-    """How many games each worker plays at once, given every agent entry the
-    games seat. Default: 1 for bots only (the referee and bots need a CPU each:
-    worker processes are what helps) and ``LLM_GAMES_IN_FLIGHT`` when seats call
-    a model over HTTP. A local model or a human seat always plays one game at a
-    time, as before (the embedded server already keeps the cores busy with one
-    game's sealed decisions; a person plays one game). Ray runs one game per task
-    and refuses the option."""
-    if backend != "local":
-        if requested is not None and requested > 1:
-            raise BatchOptionError(
-                "--games-in-flight needs --backend local (Ray plays one game per task; "
-                "use --jobs for games in flight on the cluster)"
-            )
-        return 1
-    specs = list(specs)
-    models = [s.model for s in specs if isinstance(s, LLMSpec)]
-    if any(m.startswith(LOCAL_PREFIXES) for m in models) or any(
-        s.kind == "human" for s in specs
-    ):
-        return 1
-    if requested is not None:
-        return requested
-    return LLM_GAMES_IN_FLIGHT if models else 1
-
-
-def agent_specs(loaded: LoadedConfig) -> list[AgentSpec]:
-    """Every agent entry of a game file, the default agent first."""
-    return [loaded.file.default_agent, *loaded.file.agent]
-
-
-def uses_local_model(loaded: LoadedConfig) -> bool:
-    """A local model server already uses every core for one game (its slots
-    decode a step's sealed decisions together): parallel games would only queue
-    behind each other (and each worker would load its own copy)."""
-    return any(s.model.startswith(LOCAL_PREFIXES) for s in llm_specs(loaded.file))
-
-
-def seats_a_human(loaded: LoadedConfig) -> bool:
-    return any(s.kind == "human" for s in agent_specs(loaded))
 
 
 def jobs_for(loaded: LoadedConfig, seeds: Sequence[int], out: Path) -> list[GameJob]:
@@ -234,22 +178,12 @@ def skip_done(jobs: Sequence[GameJob], out: Path) -> tuple[list[GameJob], list[s
     return todo, skipped
 
 
-
-
-def _always(job: GameJob, running: Sequence[GameJob]) -> bool:
-    return True
-
-
-def _never(running: Sequence[GameJob]) -> str | None:
-    return None
-
-
 def run_batch(
     jobs: Sequence[GameJob],
     workers: int,
     on_result: OnResult,
-    admit: Admit = _always,
-    halt: Halt = _never,
+    admit: Admit = admit_all,
+    halt: Halt = never_halt,
     in_flight: int = 1,
 ) -> BatchResult:
     """Play every job; ``on_result`` sees each result as it arrives. Ctrl-C or
@@ -305,7 +239,6 @@ def _run_here(
         if result.interrupted:
             raise KeyboardInterrupt
         on_result(result)
-
 
 
 # ----------------------------------------------------------------- summary

@@ -1,8 +1,10 @@
-"""The ``study``, ``export`` and ``report`` commands (registered on the CLI app
-by ``register``; kept here so sandbox/cli/main.py stays small)."""
+"""The commands of a model-vs-model study: ``study`` (play it, resumable, then
+its leaderboard), ``export`` (its tables as CSV or Parquet) and ``report`` (one
+HTML page of ratings, win rates, metrics and cost)."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import sys
 from collections.abc import Callable, Iterator
@@ -23,32 +25,33 @@ from rich.progress import (
 )
 from rich.table import Table
 
+from sandbox.analysis.export import ExportError, export
 from sandbox.analysis.load import Loaded, RawGame, load_games
+from sandbox.analysis.stats import BOOTSTRAP_SEED
+from sandbox.analysis.summary import summarise_games
+from sandbox.batch.backends import backend_notes
 from sandbox.batch.jobs import BatchResult, GameResult
+from sandbox.cli.batch import policy_of, started_backend
+from sandbox.cli.errors import EXIT_INTERRUPTED, bad_input_is_one_line, fail
 from sandbox.cli.options import (
     AddressOption,
     BackendOption,
     GamesInFlightOption,
+    JsonOption,
     LimitOption,
     RpmOption,
     TranscriptsOption,
 )
-
-BOOTSTRAP_SEED = 20240601
-
-
-def register(app: typer.Typer) -> None:
-    app.command("study")(study_cmd)
-    app.command("export")(export_cmd)
-    app.command("report")(report_cmd)
-
+from sandbox.report.page import leaderboard_rows, side_rows, write_report
+from sandbox.study.run import plan_run, run_study, study_specs
+from sandbox.study.spec import Study, load_study
 
 # ------------------------------------------------------------------- study
 
 
 def study_cmd(
     study_file: Annotated[Path, typer.Argument(help="experiment file (TOML), see docs/studies.md")],
-    as_json: Annotated[bool, typer.Option("--json", help="print one JSON object only")] = False,
+    as_json: JsonOption = False,
     quiet: Annotated[bool, typer.Option(help="no progress bar")] = False,
     jobs: Annotated[
         int | None, typer.Option(min=0, help="worker processes (default: the file's 'jobs')")
@@ -61,39 +64,25 @@ def study_cmd(
     games_in_flight: GamesInFlightOption = None,
 ) -> None:
     """Play a model-vs-model study (resumable), then print ratings, win rates and metrics."""
-    from sandbox.batch.backends import BackendError, backend_notes, start_backend
-    from sandbox.batch.run import BatchOptionError, in_flight_for
-    from sandbox.cli.errors import EXIT_INTERRUPTED, bad_input_is_one_line, fail
-    from sandbox.study.run import plan_run, run_study, study_specs
-    from sandbox.study.spec import load_study
-
     err = Console(stderr=True, highlight=False)
     with bad_input_is_one_line():
         study = load_study(study_file)
         if jobs is not None:
             study = _with_jobs(study, jobs)
         planned = plan_run(study)
-    try:
-        in_flight = in_flight_for(study_specs(study), games_in_flight, backend)
-    except BatchOptionError as error:
-        fail(str(error))
+    at_once = policy_of(study_specs(study), study.file.jobs, games_in_flight, backend)
     if planned.done and not as_json:
         err.print(f"{len(planned.done)} of {planned.total} games already played; skipping them")
     if planned.resuming and not as_json:
         err.print(f"finishing {planned.resuming} interrupted game(s) from their transcripts")
-    try:  # the study's cost cap and provider limits hold on any backend (its driver)
-        chosen = start_backend(
-            backend, study.file.jobs, address, transcripts, limit or [], rpm or []
-        )
-    except BackendError as error:
-        fail(str(error))
+    # the study's cost cap and provider limits hold on any backend (its driver)
+    players = started_backend(backend, at_once, address, transcripts, limit, rpm)
     show = bool(planned.todo) and not (as_json or quiet)
     with _progress(err, len(planned.todo), show=show) as on_result:
-        result = run_study(study, planned, on_result, backend=chosen, in_flight=in_flight)
-    if chosen is not None:
-        chosen.close()
-        for line in backend_notes(chosen):
-            err.print(escape(line))
+        result = run_study(study, planned, on_result, players)
+    players.close()
+    for line in backend_notes(players):
+        err.print(escape(line))
     loaded = study_games(study.out(), study.name)
     summary = summarise(loaded)
     obj = study_json(study.name, str(study.out()), planned.total, result, loaded, summary)
@@ -113,9 +102,7 @@ def study_cmd(
         raise typer.Exit(1)
 
 
-def _with_jobs(study: Any, jobs: int) -> Any:
-    import dataclasses
-
+def _with_jobs(study: Study, jobs: int) -> Study:
     return dataclasses.replace(study, file=study.file.model_copy(update={"jobs": jobs}))
 
 
@@ -130,8 +117,6 @@ def study_games(out: Path, name: str) -> Loaded:
 
 
 def summarise(loaded: Loaded) -> dict[str, Any]:
-    from sandbox.analysis.summary import summarise_games
-
     return summarise_games(loaded, BOOTSTRAP_SEED)
 
 
@@ -198,8 +183,6 @@ def _progress(err: Console, total: int, show: bool) -> Iterator[Callable[[GameRe
 def print_summary(console: Console, summary: dict[str, Any]) -> None:
     if summary.get("pooling_warning"):
         console.print(f"[yellow]warning:[/yellow] {escape(summary['pooling_warning'])}")
-    from sandbox.report.page import leaderboard_rows, side_rows
-
     table = Table(
         "contestant",
         "games",
@@ -229,9 +212,6 @@ def export_cmd(
     ] = None,
 ) -> None:
     """Write the games, seats, decisions, calls and beliefs tables (one row per item)."""
-    from sandbox.analysis.export import ExportError, export
-    from sandbox.cli.errors import fail
-
     loaded = _read(folder)
     target = out or ((folder[0] if folder[0].is_dir() else folder[0].parent) / "export")
     try:
@@ -243,8 +223,6 @@ def export_cmd(
 
 
 def _read(paths: list[Path]) -> Loaded:
-    from sandbox.cli.errors import fail
-
     missing = [str(p) for p in paths if not p.exists()]
     if missing:
         fail(f"{missing[0]}: no such file or folder")
@@ -265,8 +243,6 @@ def report_cmd(
 ) -> None:
     """One self-contained HTML page (plus .md and .leaderboard.csv): ratings, win rates,
     head-to-head, metrics and cost."""
-    from sandbox.report.page import write_report
-
     loaded = _read(folder)
     summary = summarise(loaded)
     names = sorted({str(g.study.get("name")) for g in loaded.games if g.study})

@@ -3,11 +3,17 @@
 The CLI and the Python API are thin shells over this package. Everything here
 works on files and the engine contract only (Game, Runner, TranscriptWriter).
 
+- ``session``: ``play_seated``, the one game loop (the Python API's ``play`` and
+  every game file played use it); games and series from game files.
+- ``api``: the Python API (``new_game``, ``play``, ``play_sync``).
 - ``header``: a transcript's header and outcome lines.
-- ``play``: games from game files, and the async core others continue with.
 - ``replay``: rebuild from seed and decisions, divergence, visibility, fork points.
 - ``resume``: resume in place, fork into a new file.
 """
+
+import sys
+import types
+from typing import Any
 
 from sandbox.core.game import fork_points
 from sandbox.play.errors import SessionError, open_transcript
@@ -46,6 +52,7 @@ from sandbox.play.session import (
     close_all,
     play_game,
     play_game_async,
+    play_seated,
     play_series,
     run_to_end,
     runner_for,
@@ -74,6 +81,7 @@ __all__ = [
     "outcome_line",
     "play_game",
     "play_game_async",
+    "play_seated",
     "play_series",
     "random_seed",
     "rebuild",
@@ -87,3 +95,18 @@ __all__ = [
     "transcript_path",
     "utc_now",
 ]
+
+
+class _CallablePackage(types.ModuleType):
+    """``from sandbox import play`` must give the public ``play()`` (sandbox/__init__.py),
+    but once this package is imported Python binds ``sandbox.play`` to it, whatever
+    the parent's lazy names say. So the package itself plays: calling it is
+    calling :func:`sandbox.play.api.play`."""
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        from sandbox.play.api import play
+
+        return play(*args, **kwargs)
+
+
+sys.modules[__name__].__class__ = _CallablePackage

@@ -13,6 +13,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from contextlib import nullcontext
 from pathlib import Path
 from typing import Any
 
@@ -26,15 +27,13 @@ from sandbox.games.registry import get_variant, variant_names
 from sandbox.play.driver import run_sync
 from sandbox.play.gamefile import describe_error
 from sandbox.play.header import (
-    outcome_line,
     random_seed,
     sandbox_version,
     scrub,
     transcript_path,
     utc_now,
 )
-from sandbox.play.runner import Runner
-from sandbox.play.session import GameRecord, close_all
+from sandbox.play.session import GameRecord, close_all, play_seated
 from sandbox.transcript import TranscriptWriter
 
 # Who plays each seat: a mapping seat → agent, or a function (seat, role) → agent
@@ -71,22 +70,13 @@ async def play(
     if game.over:
         raise ValueError("this game is already over")
     agents = seat_agents(game, seats)
-    writer: TranscriptWriter | None = None
     try:
         writer = _writer(game, agents, transcript)
-        runner = Runner(game, agents, writer, on_event=on_event, abort_share=abort_share)
-        outcome = await runner.run()
-        if writer is not None:
-            writer.outcome(outcome_line(outcome, runner.stats))
-    finally:
-        if writer is not None:
-            writer.close()
-        await close_all(agents)
-    roles = dict(game.roles())
-    path = writer.path if writer is not None else None
-    return GameRecord(
-        path, game.variant.name, game.seed, roles, outcome, runner.stats, game.state, game.config
-    )
+    except BaseException:
+        await close_all(agents)  # the seats were attached: release them all the same
+        raise
+    with writer or nullcontext():
+        return await play_seated(game, agents, writer, abort_share=abort_share, on_event=on_event)
 
 
 def play_sync(

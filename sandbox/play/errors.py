@@ -1,4 +1,5 @@
-"""The one error every session operation raises, and the transcript opener."""
+"""The one error every session operation raises, the transcript opener, and how
+any error message is put on one line."""
 
 from __future__ import annotations
 
@@ -21,3 +22,9 @@ def open_transcript(path: Path) -> Transcript:
         raise SessionError(str(err)) from None
     except (OSError, UnicodeDecodeError, ValueError, TypeError, KeyError) as err:
         raise SessionError(f"{path}: not a readable transcript ({err})") from None
+
+
+def one_line(text: str) -> str:
+    """``text`` on one line: every run of whitespace (newlines too) becomes one space.
+    An error shown to a person (the CLI) or recorded in a result (a batch) is one line."""
+    return " ".join(text.split())

@@ -1,5 +1,6 @@
-"""Playing games from game files: one game, a series (KG-5), and the shared async
-core that resume and fork continue with."""
+"""Playing games: ``play_seated``, the one game loop that the Python API's
+``play`` and every game file played (``sandbox run``, a series (KG-5), a batch)
+go through; games from game files; and the pieces resume and fork continue with."""
 
 from __future__ import annotations
 
@@ -108,11 +109,33 @@ async def play_game_async(
         agents = hooks.seat_agents(game, agents, writer)
         writer.header(build_header(loaded, config, seed, roles, agents, header_extra))
         hooks.on_start(game, path)
-        runner = runner_for(loaded, game, agents, writer, hooks)
-        outcome = await run_to_end(runner, agents)
+        return await play_seated(
+            game, agents, writer, abort_share=loaded.file.run.abort_share, on_event=_on(game, hooks)
+        )
+
+
+async def play_seated(
+    game: Game,
+    agents: Mapping[int, Agent],
+    writer: TranscriptWriter | None,
+    *,
+    abort_share: float | None,
+    on_event: EventHook | None = None,
+) -> GameRecord:
+    """Play ``game`` to its end with its seated ``agents``; the runner writes every
+    event to ``writer`` (None: no file) and the outcome line ends it. Every agent is
+    closed, however the game ends; the writer is its opener's to close."""
+    try:
+        runner = Runner(game, agents, writer, on_event=on_event, abort_share=abort_share)
+        outcome = await runner.run()
+    finally:
+        await close_all(agents)
+    if writer is not None:
         writer.outcome(outcome_line(outcome, runner.stats))
+    path = writer.path if writer is not None else None
+    roles = dict(game.roles())
     return GameRecord(
-        path, loaded.variant.name, seed, roles, outcome, runner.stats, game.state, config
+        path, game.variant.name, game.seed, roles, outcome, runner.stats, game.state, game.config
     )
 
 
@@ -165,8 +188,13 @@ def runner_for(
     hooks: LiveHooks,
 ) -> Runner:
     """The runner of a game file's game, with its abort rule."""
-    on_event: EventHook = lambda seq, event: hooks.on_event(game, seq, event)  # noqa: E731
-    return Runner(game, agents, writer, on_event=on_event, abort_share=loaded.file.run.abort_share)
+    abort_share = loaded.file.run.abort_share
+    return Runner(game, agents, writer, on_event=_on(game, hooks), abort_share=abort_share)
+
+
+def _on(game: Game, hooks: LiveHooks) -> EventHook:
+    """The runner's event hook: the live hooks' ``on_event``, told which game it is."""
+    return lambda seq, event: hooks.on_event(game, seq, event)
 
 
 async def run_to_end(runner: Runner, agents: Mapping[int, Agent]) -> Outcome:

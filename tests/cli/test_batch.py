@@ -13,14 +13,8 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner
 
-from sandbox.batch.run import (
-    BatchResult,
-    GameResult,
-    jobs_for,
-    run_batch,
-    uses_local_model,
-    worker_count,
-)
+from sandbox.batch.policy import uses_local_model, worker_count
+from sandbox.batch.run import BatchResult, GameResult, jobs_for, run_batch
 from sandbox.cli.main import app
 from sandbox.core.game import Game
 from sandbox.play.gamefile import load_config, parse_config
@@ -340,11 +334,13 @@ def test_a_local_model_batch_plays_with_one_job_and_says_so(
     local = '[[agent]]\nkind = "llm"\nmodel = "local/smollm2"\nseats = [3]\n'
     asked: list[int] = []
 
-    def no_games(jobs: Any, workers: int, on_result: Any, in_flight: int = 1) -> BatchResult:
+    def no_games(
+        jobs: Any, workers: int, on_result: Any, admit: Any, halt: Any, in_flight: int = 1
+    ) -> BatchResult:
         asked.append(workers * in_flight)  # the model itself is not started here
         return BatchResult()
 
-    monkeypatch.setattr("sandbox.cli.main.run_batch", no_games)
+    monkeypatch.setattr("sandbox.batch.backends.local.run_batch", no_games)
     result = invoke("batch", str(killer_file(tmp_path, extra=local)), "--games", "4", "--jobs", "2")
     assert asked == [1]
     assert "note:" in result.stderr and "--jobs 1" in result.stderr

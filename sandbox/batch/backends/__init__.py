@@ -1,13 +1,13 @@
 """Where the games of a batch are played: a backend takes plain-data game jobs
 and hands back each game's result as it finishes (the contract: ``base``).
 
-- ``local`` (the default): this machine, in-process or in worker processes:
-  ``sandbox.batch.run.run_batch`` itself; needs nothing beyond the sandbox.
+- ``local`` (the default): this machine, in-process or in worker processes
+  (sandbox/batch/backends/local.py); needs nothing beyond the sandbox.
 - ``ray``: games as tasks on a Ray cluster (sandbox/batch/backends/ray.py);
   needs the ``ray`` extra, imported only when this backend is chosen.
 
-This package imports nothing heavy: the LLM client imports
-``sandbox.models.gate`` in every seat's process.
+This package imports neither backend until one is chosen, so the command line
+loads it cheaply.
 """
 
 from __future__ import annotations
@@ -18,17 +18,17 @@ from sandbox.batch.backends.base import (
     BACKENDS,
     TRANSCRIPT_MODES,
     Backend,
+    BackendError,
     BackendOptions,
 )
-from sandbox.batch.backends.errors import BackendError
 
 __all__ = ["BACKENDS", "TRANSCRIPT_MODES", "Backend", "BackendError", "BackendOptions",
            "backend_for", "backend_notes", "start_backend"]
 
 
-def backend_for(options: BackendOptions) -> Backend | None:
-    """The chosen backend; None for ``local``, which is sandbox.batch.run.run_batch itself.
-    Options that only the Ray backend reads are refused without it."""
+def backend_for(options: BackendOptions) -> Backend:
+    """The chosen backend, not started yet. Options that only the Ray backend
+    reads are refused without it."""
     if options.name not in BACKENDS:
         raise BackendError(f"--backend: '{options.name}' is unknown; allowed: local, ray")
     if options.transcripts not in TRANSCRIPT_MODES:
@@ -45,7 +45,9 @@ def backend_for(options: BackendOptions) -> Backend | None:
         for option, given in ray_only.items():
             if given:
                 raise BackendError(f"{option} needs --backend ray")
-        return None
+        from sandbox.batch.backends.local import LocalBackend
+
+        return LocalBackend(options)
     from sandbox.batch.backends.ray import RayBackend, require_ray
 
     require_ray()
@@ -60,15 +62,17 @@ def start_backend(
     limit: Sequence[str] = (),
     rpm: Sequence[str] = (),
     max_cost: float | None = None,
-) -> Backend | None:
-    """The command-line options as a started backend (a Ray cluster joined), or
-    None for the local one. Raises BackendError, one line, on a bad choice."""
+    in_flight: int = 1,
+) -> Backend:
+    """The command-line options as a started backend (a Ray cluster joined).
+    ``workers`` and ``in_flight`` come from the batch policy
+    (sandbox/batch/policy.py). Raises BackendError, one line, on a bad choice."""
     from sandbox.batch.backends.limits import parse_limits
 
     limits = parse_limits(limit, rpm)
-    chosen = backend_for(BackendOptions(name, workers, address, transcripts, limits, max_cost))
-    if chosen is not None:
-        chosen.start()
+    options = BackendOptions(name, workers, address, transcripts, limits, max_cost, in_flight)
+    chosen = backend_for(options)
+    chosen.start()
     return chosen
 
 

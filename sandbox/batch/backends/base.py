@@ -1,6 +1,6 @@
-"""The backend contract: what a backend is given (plain-data jobs and options)
-and what it hands back (each game's result as it finishes). Imports nothing
-heavy, so the command line and the LLM client's gate can load it cheaply."""
+"""The backend contract: what a backend is given (plain-data jobs and options),
+what it hands back (each game's result as it finishes), and the one error a
+backend raises. Imports nothing heavy, so the command line loads it cheaply."""
 
 from __future__ import annotations
 
@@ -14,6 +14,10 @@ if TYPE_CHECKING:
 
 BACKENDS = ("local", "ray")
 TRANSCRIPT_MODES = ("send", "shared")
+
+
+class BackendError(ValueError):
+    """A backend that cannot be used as asked (shown as one error line, exit 2)."""
 
 
 class Backend(Protocol):
@@ -49,3 +53,4 @@ class BackendOptions:
     transcripts: str = "send"  # ray: "send" back to the driver, or "shared" storage at --out
     limits: dict[str, Limit] | None = None
     max_cost: float | None = None  # stop starting games once this much is spent (USD)
+    in_flight: int = 1  # local: games each worker process plays at once

@@ -18,7 +18,7 @@ from collections import Counter, deque
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 
-from sandbox.batch.backends.errors import BackendError
+from sandbox.batch.backends.base import BackendError
 
 MINUTE_S = 60.0
 RECHECK_S = 1.0  # a caller held by the RPM budget looks again at least this often

@@ -47,11 +47,18 @@ from pathlib import Path
 from typing import Any
 
 from sandbox.analysis.stats import role_group
-from sandbox.batch.backends.base import BackendOptions
-from sandbox.batch.backends.errors import BackendError
+from sandbox.batch.backends.base import BackendError, BackendOptions
 from sandbox.batch.backends.limits import Limit, LimiterCore, key_for
-from sandbox.batch.jobs import Admit, BatchResult, GameJob, GameResult, Halt
-from sandbox.batch.run import one_line, play_one
+from sandbox.batch.jobs import (
+    Admit,
+    BatchResult,
+    GameJob,
+    GameResult,
+    Halt,
+    admit_all,
+    never_halt,
+)
+from sandbox.batch.run import error_line, play_one
 from sandbox.models.gate import install_gate
 from sandbox.play import SessionError, open_transcript, resume
 
@@ -78,14 +85,6 @@ def require_ray() -> None:
 def game_ident(job: GameJob) -> str:
     """A job's name for folders and actors: its key if it has one, else its seed."""
     return re.sub(r"[^A-Za-z0-9_.-]", "_", job.key or f"s{job.seed}")
-
-
-def _anyone(job: GameJob, running: Sequence[GameJob]) -> bool:
-    return True
-
-
-def _no_stop(running: Sequence[GameJob]) -> str | None:
-    return None
 
 
 # -------------------------------------------------------------------- actors
@@ -250,7 +249,7 @@ def _play_or_resume(job: GameJob, folder: Path, partial: Path | None) -> tuple[G
     except KeyboardInterrupt:
         return dataclasses.replace(base, interrupted=True), True
     except Exception as err:  # a broken resume fails this game, not the batch
-        return dataclasses.replace(base, error=one_line(err)), True
+        return dataclasses.replace(base, error=error_line(err)), True
     return _result_of_file(job, partial), True
 
 
@@ -364,7 +363,7 @@ class RayBackend:
                 else:
                     ray.init(address=self.options.address, **quiet)
             except (ConnectionError, RuntimeError, ValueError) as err:
-                raise BackendError(f"--address {self.options.address}: {one_line(err)}") from None
+                raise BackendError(f"--address {self.options.address}: {error_line(err)}") from None
             self._started_ray = True
         if self._task is None:
             self._task = ray.remote(num_cpus=1, max_retries=0)(play_task)
@@ -407,8 +406,8 @@ class RayBackend:
         self,
         jobs: Sequence[GameJob],
         on_result: Callable[[GameResult], None],
-        admit: Admit = _anyone,
-        halt: Halt = _no_stop,
+        admit: Admit = admit_all,
+        halt: Halt = never_halt,
     ) -> BatchResult:
         """As ``sandbox.batch.run.run_batch``: ``admit`` may hold a job back while others
         run (a study's provider limits), ``halt`` stop new games (its cost cap)."""
@@ -540,11 +539,11 @@ class RayBackend:
                 waiting.appendleft((job, attempt + 1))
                 return None
             kept = self._salvage(job)
-            error = f"worker lost {attempt + 1} times: {one_line(err)}"
+            error = f"worker lost {attempt + 1} times: {error_line(err)}"
             return GameResult(job.seed, kept, error=error, key=job.key)
         except ray.exceptions.RayError as err:
             self._salvage(job)
-            return GameResult(job.seed, None, error=one_line(err), key=job.key)
+            return GameResult(job.seed, None, error=error_line(err), key=job.key)
         return self._land(job, outcome)
 
     def _land(self, job: GameJob, outcome: TaskOutcome) -> GameResult:
