@@ -2,4 +2,5 @@
 
 from sandbox.cli.main import main
 
-main()
+if __name__ == "__main__":
+    main()

@@ -18,11 +18,8 @@ import os
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from sandbox.models.local import PACKAGED_PREFIX, PATH_PREFIX
+from sandbox.models.endpoints import is_local_model
 from sandbox.play.gamefile import AgentSpec, LLMSpec, LoadedConfig
-
-# Model names served by the embedded local model.
-LOCAL_PREFIXES = (PACKAGED_PREFIX, PATH_PREFIX)
 
 # Games each worker plays at once when LLM seats call a provider (docs/cli.md).
 LLM_GAMES_IN_FLIGHT = 16
@@ -83,7 +80,7 @@ def uses_local_model(specs: LoadedConfig | Iterable[AgentSpec]) -> bool:
     """Whether any seat (of a game file, or among ``specs``) plays a local model."""
     if isinstance(specs, LoadedConfig):
         specs = agent_specs(specs)
-    return any(isinstance(s, LLMSpec) and s.model.startswith(LOCAL_PREFIXES) for s in specs)
+    return any(isinstance(s, LLMSpec) and is_local_model(s.model) for s in specs)
 
 
 def worker_count(jobs: int) -> int:
