@@ -34,8 +34,8 @@ from sandbox.games.registry import get_variant
 from sandbox.play.runner import ABORTED
 from sandbox.study.identity import identity_of
 from sandbox.study.sides import side_of
-from sandbox.transcript import Transcript, TranscriptError, load
-from sandbox.viewer.timeline import history_index, latency_of, seat_numbers
+from sandbox.transcript import Transcript, TranscriptError, latency_of, load
+from sandbox.transcript.audience import history_index, seat_numbers
 
 RESULTS = ("win", "lose", "draw")
 BOOTSTRAP_SAMPLES = 1000
