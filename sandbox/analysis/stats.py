@@ -4,7 +4,8 @@ Per variant: games, termination reasons, win/lose/draw rates per role group
 (the role label up to its first '/', e.g. 'wolves' for 'wolves/elite') with a
 seeded 95% bootstrap confidence interval over games, fallbacks per seat kind and
 reason, repairs, model calls, tokens, cost and latency; on request, how well
-the LLM seats' belief probes name the other seats' true sides.
+the LLM seats' belief probes name the other seats' true sides
+(:mod:`sandbox.analysis.belief_stats`).
 
 Aborted games (the model provider failed too often, see sandbox/play/runner.py) end
 in an all-draw that says nothing about the game, so the rates leave them out
@@ -29,6 +30,7 @@ from typing import Any
 
 from sandbox.analysis.belief_stats import BeliefFacts, belief_facts, summarise_beliefs
 from sandbox.analysis.intervals import BOOTSTRAP_SEED, bootstrap_ci95, wilson
+from sandbox.analysis.tables import setup_name
 from sandbox.core.events import DecisionMade
 from sandbox.play.runner import ABORTED
 from sandbox.study.identity import each_game_once
@@ -99,7 +101,6 @@ def game_facts(transcript: Transcript) -> GameFacts | None:
             fallbacks[(kind, event.fallback_reason)] += 1
     calls = transcript.calls
     latencies = [x for x in (latency_of(c) for c in calls) if x is not None]
-    name = str(header.get("name") or (header.get("config") or {}).get("name") or header["variant"])
     return GameFacts(
         reason=str(outcome.get("reason")),
         seats=seats,
@@ -110,7 +111,7 @@ def game_facts(transcript: Transcript) -> GameFacts | None:
         tokens_out=sum(int(c.get("tokens_out") or 0) for c in calls),
         cost=sum(float(c.get("cost") or 0.0) for c in calls),
         latencies=latencies,
-        setup=(name, len(roles)),
+        setup=(setup_name(header), len(roles)),
         players=players_of(header, results),
     )
 
@@ -167,8 +168,7 @@ def _bucket_key(header: dict[str, Any], by_setup: bool) -> str:
     variant = str(header.get("variant"))
     if not by_setup:
         return variant
-    name = str(header.get("name") or (header.get("config") or {}).get("name") or variant)
-    return f"{variant} · {name} · {len(header.get('roles') or {})}p"
+    return f"{variant} · {setup_name(header)} · {len(header.get('roles') or {})}p"
 
 
 def rate_with_ci(

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 import math
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from sandbox.analysis.load import RawGame, agent_label
@@ -30,8 +30,13 @@ def _base(game: RawGame) -> Row:
 
 def game_name(game: RawGame) -> str:
     """The game file's name, else the variant (for grouping setups)."""
-    name = game.header.get("name") or (game.header.get("config") or {}).get("name")
-    return str(name or game.variant)
+    return setup_name(game.header)
+
+
+def setup_name(header: Mapping[str, Any]) -> str:
+    """:func:`game_name` from a transcript header."""
+    name = header.get("name") or (header.get("config") or {}).get("name")
+    return str(name or header.get("variant"))
 
 
 def winning_sides(game: RawGame) -> list[str]:
