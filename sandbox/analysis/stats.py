@@ -4,7 +4,8 @@ Per variant: games, termination reasons, win/lose/draw rates per role group
 (the role label up to its first '/', e.g. 'wolves' for 'wolves/elite') with a
 seeded 95% bootstrap confidence interval over games, fallbacks per seat kind and
 reason, repairs, model calls, tokens, cost and latency; on request, how well
-the LLM seats' belief probes name the other seats' true sides.
+the LLM seats' belief probes name the other seats' true sides
+(:mod:`sandbox.analysis.belief_stats`).
 
 Aborted games (the model provider failed too often, see sandbox/play/runner.py) end
 in an all-draw that says nothing about the game, so the rates leave them out
@@ -22,24 +23,37 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from sandbox.agents.llm.beliefs import UNKNOWN
-from sandbox.analysis.intervals import wilson
+from sandbox.analysis.belief_stats import BeliefFacts, belief_facts, summarise_beliefs
+from sandbox.analysis.intervals import BOOTSTRAP_SEED, bootstrap_ci95, wilson
+from sandbox.analysis.tables import setup_name
 from sandbox.core.events import DecisionMade
-from sandbox.games.registry import get_variant
 from sandbox.play.runner import ABORTED
-from sandbox.study.identity import identity_of
-from sandbox.study.sides import side_of
-from sandbox.transcript import Transcript, TranscriptError, load
-from sandbox.viewer.timeline import history_index, latency_of, seat_numbers
+from sandbox.study.identity import each_game_once
+from sandbox.study.sides import role_group, side_of
+from sandbox.transcript import Transcript, TranscriptError, latency_of, load
+
+# BOOTSTRAP_SEED and role_group are named here too because ``sandbox stats``,
+# batches and the Ray backend import them from this module.
+__all__ = [
+    "BOOTSTRAP_SEED",
+    "RESULTS",
+    "GameFacts",
+    "VariantStats",
+    "by_contestant",
+    "game_facts",
+    "gather",
+    "players_of",
+    "rate_with_ci",
+    "role_group",
+    "summarise",
+]
 
 RESULTS = ("win", "lose", "draw")
-BOOTSTRAP_SAMPLES = 1000
-BOOTSTRAP_SEED = 20240601
 
 
 @dataclass
@@ -71,20 +85,6 @@ class VariantStats:
     beliefs: list[BeliefFacts] = field(default_factory=list)
 
 
-def collect_paths(paths: Iterable[Path]) -> list[Path]:
-    found: list[Path] = []
-    for path in paths:
-        if path.is_dir():
-            found.extend(sorted(path.rglob("*.jsonl")))
-        else:
-            found.append(path)
-    return found
-
-
-def role_group(role: str) -> str:
-    return role.split("/", 1)[0]
-
-
 def game_facts(transcript: Transcript) -> GameFacts | None:
     outcome = transcript.outcome
     if outcome is None:
@@ -101,7 +101,6 @@ def game_facts(transcript: Transcript) -> GameFacts | None:
             fallbacks[(kind, event.fallback_reason)] += 1
     calls = transcript.calls
     latencies = [x for x in (latency_of(c) for c in calls) if x is not None]
-    name = str(header.get("name") or (header.get("config") or {}).get("name") or header["variant"])
     return GameFacts(
         reason=str(outcome.get("reason")),
         seats=seats,
@@ -112,7 +111,7 @@ def game_facts(transcript: Transcript) -> GameFacts | None:
         tokens_out=sum(int(c.get("tokens_out") or 0) for c in calls),
         cost=sum(float(c.get("cost") or 0.0) for c in calls),
         latencies=latencies,
-        setup=(name, len(roles)),
+        setup=(setup_name(header), len(roles)),
         players=players_of(header, results),
     )
 
@@ -139,57 +138,37 @@ def gather(
     """Per-variant facts (with ``by_setup``, per variant, game file name and player
     count; with ``beliefs``, the belief probes too), and the files skipped with
     the reason. A game with an identity counts once (its first finished copy)."""
+
+    def read(path: Path) -> tuple[dict[str, Any], GameFacts | None, BeliefFacts | None]:
+        transcript = load(path)
+        probed = belief_facts(transcript) if beliefs else None
+        return transcript.header, game_facts(transcript), probed
+
+    gathered = each_game_once(paths, read, UNREADABLE, finished_first=True)
     per_variant: dict[str, VariantStats] = {}
-    skipped: list[tuple[str, str]] = []
-    seen: set[str] = set()
-    for path in _finished_first(collect_paths(paths)):
-        try:
-            transcript = load(path)
-            facts = game_facts(transcript)
-            probed = belief_facts(transcript) if beliefs else None
-        except (TranscriptError, OSError, ValueError, KeyError, TypeError, AttributeError) as err:
-            skipped.append((str(path), _why(path, err)))
-            continue
-        key = _bucket_key(transcript.header, facts, by_setup)
-        bucket = per_variant.setdefault(key, VariantStats())
-        ident = identity_of(transcript.header)
-        if ident is not None and ident in seen:
-            bucket.duplicates += 1
-            continue
-        if ident is not None:
-            seen.add(ident)
+    for header, facts, probed in gathered.games:
+        bucket = per_variant.setdefault(_bucket_key(header, by_setup), VariantStats())
         if probed is not None:
             bucket.beliefs.append(probed)
         if facts is None:
             bucket.unfinished += 1
         else:
             bucket.games.append(facts)
-    return per_variant, skipped
+    for copy in gathered.duplicates:
+        per_variant.setdefault(_bucket_key(copy.header, by_setup), VariantStats()).duplicates += 1
+    return per_variant, gathered.skipped
 
 
-def _finished_first(paths: list[Path]) -> list[Path]:
-    """Finished files before unfinished ones, so a game's finished copy is the one counted."""
-    from sandbox.study.identity import read_head
-
-    def unfinished(path: Path) -> bool:
-        head = read_head(path)
-        return head is None or not head.finished
-
-    return sorted(paths, key=unfinished)
+# What a malformed but parseable transcript can raise while its facts are read
+# (a header whose roles are not a table, a call whose tokens are text, ...).
+UNREADABLE = (TranscriptError, OSError, ValueError, KeyError, TypeError, AttributeError)
 
 
-def _bucket_key(header: dict[str, Any], facts: GameFacts | None, by_setup: bool) -> str:
+def _bucket_key(header: dict[str, Any], by_setup: bool) -> str:
     variant = str(header.get("variant"))
     if not by_setup:
         return variant
-    name = str(header.get("name") or (header.get("config") or {}).get("name") or variant)
-    return f"{variant} · {name} · {len(header.get('roles') or {})}p"
-
-
-def _why(path: Path, err: Exception) -> str:
-    """The first line of the reason, without the path the listing already shows."""
-    line = (str(err) or type(err).__name__).splitlines()[0]
-    return line.removeprefix(f"{path}: ") or line
+    return f"{variant} · {setup_name(header)} · {len(header.get('roles') or {})}p"
 
 
 def rate_with_ci(
@@ -203,24 +182,6 @@ def rate_with_ci(
         "ci95": bootstrap_ci95(per_game, rng),
         "seats": sum(n for _, n in per_game),
     }
-
-
-def bootstrap_ci95(per_game: Sequence[tuple[int, int]], rng: random.Random) -> list[float]:
-    """95% interval of hits/total, resampling whole games: the items of one game
-    (its seats, its guesses) are not independent of each other. When the
-    resamples have no spread (e.g. no hits in any game) the Wilson interval with
-    n = games is given instead, so a 0% rate never gets [0%–0%]."""
-    if not per_game:
-        return [0.0, 0.0]
-    draws = sorted(
-        _ratio([per_game[rng.randrange(len(per_game))] for _ in per_game])
-        for _ in range(BOOTSTRAP_SAMPLES)
-    )
-    low = draws[int(0.025 * (BOOTSTRAP_SAMPLES - 1))]
-    high = draws[int(0.975 * (BOOTSTRAP_SAMPLES - 1))]
-    if low == high:
-        low, high = wilson(round(low * len(per_game)), len(per_game)) or (low, high)
-    return [round(low, 4), round(high, 4)]
 
 
 def _count(game: GameFacts, role: str, result: str) -> tuple[int, int]:
@@ -319,138 +280,3 @@ def _latency(values: Sequence[float]) -> dict[str, float] | None:
         "p95": round(values[min(len(values) - 1, int(0.95 * len(values)))], 3),
         "max": round(values[-1], 3),
     }
-
-
-# ------------------------------------------------------------- belief probes
-# With ``[llm] belief_probe`` every accepted LLM answer's call line carries the
-# seat's private guess of each other seat's side (docs/transcript.md); with
-# ``probe_after_speech`` so do the probe-only call lines. A side is a role group
-# ("wolves" for "wolves/elite"), the labels the probe asks about. A guess is a
-# distribution (its most likely side counts here) or, in older transcripts, a
-# label.
-
-
-@dataclass(frozen=True)
-class Guess:
-    """One seat's guess about one other seat, from one probe."""
-
-    guesser: str  # the guessing seat's role group
-    target: str  # the target's true side
-    said: str  # the side guessed, or "unknown"
-    day: int
-
-    @property
-    def committed(self) -> bool:
-        return self.said != UNKNOWN
-
-    @property
-    def right(self) -> bool:
-        return self.said == self.target
-
-
-@dataclass
-class BeliefFacts:
-    """The belief probes of one transcript."""
-
-    probes: int = 0  # call lines that carry a beliefs object
-    dropped: int = 0  # call lines whose beliefs were dropped (beliefs_error)
-    guesses: list[Guess] = field(default_factory=list)
-
-
-def belief_facts(transcript: Transcript) -> BeliefFacts:
-    roles = transcript.header.get("roles") or {}
-    sides = {str(seat): role_group(str(role)) for seat, role in roles.items()}
-    days, seq_days = decision_days(transcript)
-    last_day = max(days.values(), default=0)
-    facts = BeliefFacts()
-    for call in transcript.calls:
-        if call.get("beliefs_error"):
-            facts.dropped += 1
-        beliefs = call.get("beliefs")
-        if not isinstance(beliefs, dict):
-            continue
-        facts.probes += 1
-        guesser = sides.get(str(call.get("seat")), "?")
-        # A call whose decision never made it to the file (a torn game) belongs
-        # to the last day the file reached.
-        day = days.get(str(call.get("request_id")), last_day)
-        if call.get("probe") and isinstance(call.get("seq"), int):
-            day = seq_days[min(int(call["seq"]), len(seq_days) - 1)]
-        for target, said in beliefs.items():
-            if str(target) in sides:
-                facts.guesses.append(Guess(guesser, sides[str(target)], most_likely(said), day))
-    return facts
-
-
-def most_likely(said: Any) -> str:
-    """A guess as one side: a label as it is, a distribution's most likely
-    label (ties: the first in alphabetical order), an empty one "unknown"."""
-    if isinstance(said, dict):
-        numbers = {str(k): float(v) for k, v in said.items() if isinstance(v, int | float)}
-        return max(sorted(numbers), key=lambda k: numbers[k]) if numbers else UNKNOWN
-    return str(said)
-
-
-def decision_days(transcript: Transcript) -> tuple[dict[str, int], list[int]]:
-    """request_id -> the game day its decision was made on (0 before day 1),
-    and the day at each event position (one more than there are events)."""
-    variant = get_variant(str(transcript.header.get("variant")))
-    index = history_index(variant, transcript, seat_numbers(transcript))
-    days: dict[str, int] = {}
-    seq_days: list[int] = []
-    day = 0
-    for seq, event in enumerate(transcript.events):
-        seq_days.append(day)
-        item = index.get(seq)
-        day = item.day if item is not None else day  # unindexed: the day so far
-        if isinstance(event, DecisionMade):
-            days[event.request_id] = day
-    seq_days.append(day)
-    return days, seq_days
-
-
-def summarise_beliefs(per_transcript: Sequence[BeliefFacts], rng: random.Random) -> dict[str, Any]:
-    """Accuracy = share of committed (not "unknown") guesses that name the true side."""
-    guesses = [g for facts in per_transcript for g in facts.guesses]
-    per_game = [_tally(facts.guesses) for facts in per_transcript if facts.guesses]
-    per_game = [(right, n) for right, n in per_game if n]
-    unknown = sum(1 for g in guesses if not g.committed)
-    overall = _cell(guesses)
-    return {
-        "probes": sum(f.probes for f in per_transcript),
-        "dropped": sum(f.dropped for f in per_transcript),
-        "transcripts": sum(1 for f in per_transcript if f.probes),
-        "guesses": len(guesses),
-        "unknown": unknown,
-        "unknown_share": round(unknown / len(guesses), 4) if guesses else None,
-        "accuracy": {**overall, "ci95": bootstrap_ci95(per_game, rng) if per_game else None},
-        "by_guesser": _split(guesses, lambda g: g.guesser),
-        "by_target": _split(guesses, lambda g: g.target),
-        "by_day": _split(guesses, lambda g: str(g.day), key=int),
-    }
-
-
-def _tally(guesses: Sequence[Guess]) -> tuple[int, int]:
-    committed = [g for g in guesses if g.committed]
-    return sum(1 for g in committed if g.right), len(committed)
-
-
-def _cell(guesses: Sequence[Guess]) -> dict[str, Any]:
-    right, committed = _tally(guesses)
-    return {
-        "rate": round(right / committed, 4) if committed else None,
-        "right": right,
-        "committed": committed,
-        "unknown": len(guesses) - committed,
-    }
-
-
-def _split(
-    guesses: Sequence[Guess],
-    group: Callable[[Guess], str],
-    key: Callable[[str], Any] = str,
-) -> dict[str, dict[str, Any]]:
-    groups: dict[str, list[Guess]] = {}
-    for guess in guesses:
-        groups.setdefault(group(guess), []).append(guess)
-    return {name: _cell(groups[name]) for name in sorted(groups, key=key)}

@@ -1,25 +1,33 @@
 """Transcripts: one append-only JSONL file per game (docs/transcript.md).
 
-The writer and the one typed reader live in :mod:`sandbox.transcript.jsonl`;
-this package is the import path every other module uses.
+The line models are in :mod:`~sandbox.transcript.schema`, the writer in
+:mod:`~sandbox.transcript.writer`, the one reader in
+:mod:`~sandbox.transcript.reader`, file discovery in
+:mod:`~sandbox.transcript.files` and who saw what in
+:mod:`~sandbox.transcript.audience`; this package is the import path every other
+module uses.
 """
 
-from sandbox.transcript.jsonl import (
+from sandbox.transcript.reader import (
+    GameLog,
+    Lines,
+    Transcript,
+    iter_lines,
+    load,
+    load_transcript,
+    read_lines,
+)
+from sandbox.transcript.schema import (
     SCHEMA_VERSION,
     CallRecord,
     ControlLine,
     EventLine,
-    GameLog,
     OutcomeRecord,
-    Transcript,
     TranscriptError,
     TranscriptHeader,
-    TranscriptWriter,
-    iter_lines,
-    load,
-    load_transcript,
-    write_in_background,
+    latency_of,
 )
+from sandbox.transcript.writer import TranscriptWriter, write_in_background
 
 __all__ = [
     "SCHEMA_VERSION",
@@ -27,13 +35,16 @@ __all__ = [
     "ControlLine",
     "EventLine",
     "GameLog",
+    "Lines",
     "OutcomeRecord",
     "Transcript",
     "TranscriptError",
     "TranscriptHeader",
     "TranscriptWriter",
     "iter_lines",
+    "latency_of",
     "load",
     "load_transcript",
+    "read_lines",
     "write_in_background",
 ]

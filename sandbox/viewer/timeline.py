@@ -17,7 +17,6 @@ from typing import Any
 from sandbox.agents.llm.beliefs import UNKNOWN
 from sandbox.core.events import DecisionMade, Event, GameEnded, StepResolved
 from sandbox.core.variant import HistoryItem, Variant
-from sandbox.core.visibility import Visibility
 from sandbox.core.words import Lang
 from sandbox.games.registry import get_variant
 from sandbox.games.words import (
@@ -35,7 +34,8 @@ from sandbox.games.words import (
     role_words,
     words_for,
 )
-from sandbox.transcript import Transcript
+from sandbox.transcript import Transcript, latency_of
+from sandbox.transcript.audience import history_index, seat_numbers, vis_of, visible_pairs
 from sandbox.viewer.board import Effects, effects_of
 
 __all__ = [
@@ -50,8 +50,6 @@ __all__ = [
     "Section",
     "Timeline",
     "build_timeline",
-    "history_index",
-    "latency_of",
     "seat_numbers",
 ]
 
@@ -173,47 +171,6 @@ class Timeline:
     def card(self) -> list[tuple[str, str]]:
         """The seat's role card as (label, words) lines, for people to read."""
         return card_rows(self.private, self.language)[0]
-
-
-# ------------------------------------------------------------- visibility
-
-
-def vis_of(raw: object) -> tuple[int, ...] | str:
-    """A line's recorded visibility; an unreadable one counts as referee-only."""
-    try:
-        vis = Visibility.from_json(raw)
-    except ValueError:
-        return "referee"
-    if vis.scope == "seats":
-        return tuple(sorted(vis.seats))
-    return vis.scope
-
-
-def visible_pairs(transcript: Transcript, seat: int | None) -> list[tuple[int, Event]]:
-    """(seq, event) pairs the audience may see, judged by each line's recorded visibility."""
-    pairs: list[tuple[int, Event]] = []
-    for seq, (event, raw) in enumerate(zip(transcript.events, transcript.visibility, strict=True)):
-        vis = vis_of(raw)
-        if seat is None or vis == "public" or (isinstance(vis, tuple) and seat in vis):
-            pairs.append((seq, event))
-    return pairs
-
-
-def seat_numbers(transcript: Transcript) -> list[int]:
-    roles = transcript.header.get("roles") or {}
-    return sorted(int(s) for s in roles)
-
-
-def history_index(
-    variant: Variant[Any], transcript: Transcript, seats: Sequence[int]
-) -> dict[int, HistoryItem]:
-    """seq -> how a seat's view presents that event (day, phase, speech)."""
-    index: dict[int, HistoryItem] = {}
-    for seat in seats:
-        view = variant.build_view(seat, visible_pairs(transcript, seat))
-        for item in view.history:
-            index.setdefault(item.seq, item)
-    return index
 
 
 # ------------------------------------------------------------- the story
@@ -462,14 +419,6 @@ def call_summary(call: Mapping[str, Any]) -> str:
         if call.get(key):
             parts.append(f"{key}: {call[key]}")
     return " · ".join(parts)
-
-
-def latency_of(call: Mapping[str, Any]) -> float | None:
-    if isinstance(call.get("latency_s"), int | float):
-        return float(call["latency_s"])
-    if isinstance(call.get("latency_ms"), int | float):
-        return float(call["latency_ms"]) / 1000
-    return None
 
 
 # ------------------------------------------------------------- header facts
