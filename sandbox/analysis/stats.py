@@ -40,7 +40,6 @@ from sandbox.transcript import Transcript, TranscriptError, latency_of, load
 # BOOTSTRAP_SEED and role_group are named here too because ``sandbox stats``,
 # batches and the Ray backend import them from this module.
 __all__ = [
-    "BOOTSTRAP_SEED",
     "RESULTS",
     "GameFacts",
     "VariantStats",
@@ -49,7 +48,6 @@ __all__ = [
     "gather",
     "players_of",
     "rate_with_ci",
-    "role_group",
     "summarise",
 ]
 

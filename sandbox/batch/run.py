@@ -33,7 +33,7 @@ from pathlib import Path
 from types import FrameType
 from typing import Any
 
-from sandbox.analysis.stats import gather, role_group, summarise
+from sandbox.analysis.stats import gather, summarise
 from sandbox.batch.jobs import (
     Admit,
     BatchResult,
@@ -55,6 +55,7 @@ from sandbox.play import (
 from sandbox.play.errors import one_line
 from sandbox.play.gamefile import LoadedConfig, parse_config
 from sandbox.study.identity import config_digest, plan_of, scan
+from sandbox.study.sides import role_group
 
 # ---------------------------------------------------------------- one game
 

@@ -15,7 +15,7 @@ from rich.console import Console
 from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-from sandbox.analysis.stats import BOOTSTRAP_SEED
+from sandbox.analysis.intervals import BOOTSTRAP_SEED
 from sandbox.batch.backends import Backend, BackendError, backend_notes, start_backend
 from sandbox.batch.jobs import BatchResult, GameResult
 from sandbox.batch.policy import (

@@ -14,7 +14,8 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
-from sandbox.analysis.stats import BOOTSTRAP_SEED, gather, summarise
+from sandbox.analysis.intervals import BOOTSTRAP_SEED
+from sandbox.analysis.stats import gather, summarise
 from sandbox.cli.errors import fail
 
 

@@ -26,8 +26,8 @@ from rich.progress import (
 from rich.table import Table
 
 from sandbox.analysis.export import ExportError, export
+from sandbox.analysis.intervals import BOOTSTRAP_SEED
 from sandbox.analysis.load import Loaded, RawGame, load_games
-from sandbox.analysis.stats import BOOTSTRAP_SEED
 from sandbox.analysis.summary import summarise_games
 from sandbox.batch.backends import backend_notes
 from sandbox.batch.jobs import BatchResult, GameResult

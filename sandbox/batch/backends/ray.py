@@ -46,7 +46,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from sandbox.analysis.stats import role_group
 from sandbox.batch.backends.base import BackendError, BackendOptions
 from sandbox.batch.backends.limits import Limit, LimiterCore, key_for
 from sandbox.batch.jobs import (
@@ -61,6 +60,7 @@ from sandbox.batch.jobs import (
 from sandbox.batch.run import error_line, play_one
 from sandbox.models.gate import install_gate
 from sandbox.play import SessionError, open_transcript, resume
+from sandbox.study.sides import role_group
 
 STAGING = ".ray-staging"
 MAX_ATTEMPTS = 3  # a game's task may be lost twice and still be finished
