@@ -18,7 +18,7 @@ import os
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from sandbox.models.endpoints import is_local_model
+from sandbox.models.local import is_local_model
 from sandbox.play.gamefile import AgentSpec, LLMSpec, LoadedConfig
 
 # Games each worker plays at once when LLM seats call a provider (docs/cli.md).

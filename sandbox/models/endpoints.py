@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal
 
 import sandbox.models.remote as remote
+from sandbox.models.local.weights import is_local_model
 
 if TYPE_CHECKING:
     from sandbox.models.fake.server import FakeLLMServer
@@ -32,11 +33,6 @@ Route = Literal["openai", "litellm"]
 ROUTE_ENV = "SANDBOX_LLM_ROUTE"  # "litellm": send fake and local calls through litellm too
 FAKE_PREFIX = "fake/"
 FAKE_KEY = "fake-key-not-secret"  # the fake server ignores keys
-# The embedded model: a model shipped in a package (``local/smollm2``) or any
-# GGUF file (``local:PATH.gguf``); sandbox.models.local resolves both.
-LOCAL_PREFIX = "local/"
-LOCAL_PATH_PREFIX = "local:"
-LOCAL_PREFIXES = (LOCAL_PREFIX, LOCAL_PATH_PREFIX)
 LOCAL_KEY = "local-no-key"  # the local server takes any key; the SDK wants one
 
 
@@ -66,11 +62,6 @@ class Endpoint:
     def free(self) -> bool:
         """Local and fake models cost nothing (litellm has no price for them)."""
         return self.kind != "remote"
-
-
-def is_local_model(model: str) -> bool:
-    """Whether ``model`` names the embedded local model (either form)."""
-    return model.startswith(LOCAL_PREFIXES)
 
 
 def uses_builtin_fake(spec: Target) -> bool:

@@ -15,7 +15,6 @@ share each evaluation step, and it keeps each seat's evaluated prompt in a RAM
 prompt cache: a seat's next decision re-reads only what changed.
 """
 
-from sandbox.models.endpoints import is_local_model
 from sandbox.models.local.server import (
     LocalServer,
     endpoint_for,
@@ -34,6 +33,7 @@ from sandbox.models.local.settings import (
 from sandbox.models.local.weights import (
     LocalModel,
     LocalModelError,
+    is_local_model,
     prepare_packaged,
     prepared_file,
     resolve_model,

@@ -16,7 +16,17 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
-from sandbox.models.endpoints import LOCAL_PATH_PREFIX, LOCAL_PREFIX
+# The embedded model's names: a model shipped in a package (``local/smollm2``)
+# or any GGUF file (``local:PATH.gguf``); both resolve here.
+LOCAL_PREFIX = "local/"
+LOCAL_PATH_PREFIX = "local:"
+LOCAL_PREFIXES = (LOCAL_PREFIX, LOCAL_PATH_PREFIX)
+
+
+def is_local_model(model: str) -> bool:
+    """Whether ``model`` names the embedded local model (either form)."""
+    return model.startswith(LOCAL_PREFIXES)
+
 
 # What the server's alias is called through: an OpenAI-protocol model.
 LITELLM_PREFIX = "openai/"
