@@ -26,7 +26,7 @@ def context(game: Game, request: DecisionRequest) -> DecisionContext:
 
 
 def bots_for(variant: str, game: Game, seed: int) -> dict[int, Agent]:
-    module = importlib.import_module(f"sandbox.agents.bots.{variant}")
+    module = importlib.import_module(f"sandbox.games.{variant}.bot")
     return {s: module.BaselineBot(seat_seed(seed, s)) for s in game.seats}
 
 
