@@ -2,15 +2,15 @@
 
 from __future__ import annotations
 
-import importlib
 from typing import Any
 
 from sandbox.agents.base import Agent, AgentAnswer, AgentSetupError, DecisionContext, seat_seed
+from sandbox.games.registry import find_variant
 
 
 class BaselineAgent(Agent):
-    """Plays the variant's own baseline bot (``sandbox.games.<variant>.bot``),
-    chosen when the agent is seated. ``seed=None`` derives the bot's seed from the
+    """Plays the variant's own baseline bot (``Variant.baseline_bot``), chosen
+    when the agent is seated. ``seed=None`` derives the bot's seed from the
     game's seed and the seat, exactly as a game file's ``kind = "baseline"`` does."""
 
     kind = "baseline"
@@ -34,11 +34,19 @@ class BaselineAgent(Agent):
 
 
 def baseline_bot(variant: str, seed: int) -> Agent:
-    """The variant's bot class, looked up by module name so that a variant's bot
-    is only imported when a seat plays it."""
-    try:
-        module = importlib.import_module(f"sandbox.games.{variant}.bot")
-    except ModuleNotFoundError:
-        raise AgentSetupError(f"no baseline bot for variant {variant!r}") from None
-    bot: Agent = module.BaselineBot(seed)
+    """A new baseline bot of ``variant`` (``Variant.baseline_bot``, which imports
+    the bot's code only when a seat plays it)."""
+    bot = baseline_bot_or_none(variant, seed)
+    if bot is None:
+        raise AgentSetupError(f"no baseline bot for variant {variant!r}")
+    return bot
+
+
+def baseline_bot_or_none(variant: str, seed: int) -> Agent | None:
+    """``variant``'s baseline bot seeded with ``seed``, or None when it has none
+    (or is not registered)."""
+    found = find_variant(variant)
+    bot = found.baseline_bot(seed) if found is not None else None
+    if bot is not None and not isinstance(bot, Agent):
+        raise AgentSetupError(f"{variant}'s baseline_bot gave {bot!r}, not an Agent")
     return bot

@@ -14,6 +14,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from sandbox.analysis.load import RawGame, agent_label
+from sandbox.games import registry
 from sandbox.transcript import latency_of
 
 Row = dict[str, Any]
@@ -277,16 +278,9 @@ def request_days(game: RawGame) -> dict[str, int]:
 
 
 # Public speech events (the same set as sandbox.agents.llm.beliefs.SPEECH_KINDS,
-# the events after which probe_after_speech asks): Killer speeches and last
-# words, Four Factions speeches, proofs, accusations and protections.
-SPEECH_KINDS = (
-    "killer.speech",
-    "killer.last_words",
-    "ff.speech",
-    "ff.proofs",
-    "ff.accusation",
-    "ff.protection",
-)
+# the events after which probe_after_speech asks): every registered variant's
+# VariantInfo.speech_kinds, read from the registry when used.
+SPEECH_KINDS = registry.SPEECH_KINDS
 # Events that may sit inside a speech's window without spoiling it: the
 # decision and step bookkeeping and phase markers tell no one anything new.
 QUIET_KINDS = ("core.decision", "core.step")

@@ -12,9 +12,10 @@ from __future__ import annotations
 import dataclasses
 import random
 from abc import ABC, abstractmethod
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
+from importlib.resources.abc import Traversable
 from typing import Any, ClassVar, Generic, Protocol, cast
 
 from pydantic import BaseModel
@@ -22,6 +23,7 @@ from typing_extensions import TypeVar
 
 from sandbox.core.events import Event, _thaw
 from sandbox.core.requests import DecisionRequest, Payload
+from sandbox.core.words import Lang, VariantWords, lead, sanitise
 
 S = TypeVar("S")
 # The default keeps ``Variant[State]`` annotations meaning "any config model".
@@ -136,9 +138,18 @@ class VariantInfo:
 
     ``roles``: every label ``Variant.roles`` can give (empty: not known before play).
     ``sides``: the groups results are decided for (Killer's roles, Four Factions'
-    factions). ``decisions``: each decision name with the field names of its
-    answer (optional fields included; empty: not known). ``endings``/``phases``:
-    the variant's enums of ending reasons and phases.
+    factions); the belief probe asks about them. ``decisions``: each decision
+    name with the field names of its answer (optional fields included; empty:
+    not known). ``endings``/``phases``: the variant's enums of ending reasons
+    and phases.
+
+    Optional, with defaults a minimal variant can leave alone:
+    ``kind_prefix``: what its event kinds start with before the dot (``"ff"``
+    for ``"ff.duel"``; empty: the name). ``speech_kinds``: the event kinds that
+    are public speeches (a belief probe may follow each; the persuasion figures
+    measure them). ``seated_with``: side -> the side a study seats it with,
+    for sides that win and lose together (Killer's civilians play with the
+    police); a side not listed is a study side of its own.
     """
 
     name: str
@@ -150,6 +161,14 @@ class VariantInfo:
     decisions: Mapping[str, tuple[str, ...]]
     endings: type[StrEnum]
     phases: type[StrEnum]
+    kind_prefix: str = ""
+    speech_kinds: frozenset[str] = frozenset()
+    seated_with: Mapping[str, str] = field(default_factory=dict)
+
+    @property
+    def prefix(self) -> str:
+        """The event-kind prefix, dot included (``"ff."``)."""
+        return f"{self.kind_prefix or self.name}."
 
     def seat_range(self) -> range:
         return range(self.min_seats, self.max_seats + 1)
@@ -269,14 +288,116 @@ class Variant(ABC, Generic[S, C]):
 
     def describe_event(self, event: Event) -> str:
         """A one-line English description for logs and the referee's view.
-        Variants override this for readable output; the default lists the fields."""
+        Default: the event's English sentence from :meth:`words` (a speech
+        quoted after it), else its fields."""
         data = event.to_json()["data"]
+        words = self.words()
+        sentence = words.sentences.get(event.kind) if words is not None else None
+        if words is not None and sentence is not None:
+            said = sentence(data, Lang("en", words.vocabulary))
+            if said.speech is None:
+                return said.sentence
+            return f'{lead(said.sentence)}: "{sanitise(said.speech)}"'
         fields = ", ".join(f"{k}={v}" for k, v in data.items())
         return f"{event.kind}: {fields}"
 
     def next_in_series(self, config: C, finished_state: S) -> C:
         """The config of the next game in a series (e.g. Killer KG-5). Default: same."""
         return config
+
+    # ------------------------------------------------------- optional hooks
+    # What the tools around the engine ask a variant (words, bot, metrics,
+    # prompts, studies, belief probes). A minimal variant overrides none of
+    # them. The hooks that need more than the engine import their module when
+    # called, so importing a variant never imports its bot or its metrics.
+
+    def words(self) -> VariantWords | None:
+        """The variant's words: each event kind's sentence in every language, its
+        decision phrases, its vocabulary, card tables and board effects
+        (:class:`sandbox.core.words.VariantWords`). None: events are said by
+        :meth:`describe_event`, decisions as their fields."""
+        return None
+
+    def baseline_bot(self, seed: int) -> Any:
+        """A new baseline bot (a :class:`sandbox.agents.base.Agent`) seeded with
+        ``seed``, or None when the variant has none (a game file's ``kind =
+        "baseline"`` is then refused). Import the bot's module inside the
+        override: agent code must not load with the engine."""
+        return None
+
+    def metrics(self) -> Mapping[str, Metric]:
+        """The variant's behaviour metrics, name -> :data:`Metric` (study
+        summaries and ``sandbox report`` show them). Default: none."""
+        return {}
+
+    def prompt_templates(self) -> Traversable | None:
+        """The folder of this variant's prompt templates (``<lang>/<name>.j2``
+        inside, e.g. ``importlib.resources.files("my_game") / "prompts"``). None:
+        the project's own ``prompts/<name>/``. Templates it lacks come from
+        ``prompts/_generic`` either way."""
+        return None
+
+    def belief_labels(self) -> tuple[str, ...]:
+        """The labels the belief probe asks a probability for, for each other
+        living seat. Default: ``info.sides``; empty: a few words of free text."""
+        return self.info.sides
+
+    def known_seats(self, private: Mapping[str, Any]) -> set[int]:
+        """The seats whose side a seat knows for certain from its own card (its
+        known teammates), which the belief probe does not ask about. Default: none."""
+        return set()
+
+    def study_side(self, role: str) -> str:
+        """The side a study seats a contestant on for ``role``: ``side_of(role)``,
+        or the side ``info.seated_with`` puts it with."""
+        side = self.side_of(role)
+        return self.info.seated_with.get(side, side)
+
+    def study_sides(self) -> tuple[str, ...]:
+        """The sides a study matches contestants over, in ``info.sides`` order
+        (empty: not declared; a study then reads them from the roles dealt)."""
+        return tuple(dict.fromkeys(self.info.seated_with.get(s, s) for s in self.info.sides))
+
+
+# ------------------------------------------------------------ behaviour metrics
+
+
+@dataclass(frozen=True)
+class MetricItem:
+    """One observation of a behaviour metric: in ``game``, ``contestant`` scored
+    ``value`` (1 or 0 for a rate, e.g. a day number for a timing)."""
+
+    game: str
+    contestant: str
+    value: float
+
+
+class GameRecord(Protocol):
+    """A game as the analysis reads it from its transcript
+    (:class:`sandbox.analysis.load.RawGame`): what a metric may use."""
+
+    events: list[dict[str, Any]]  # {"seq", "kind", **data} in order
+    outcome: dict[str, Any] | None  # the outcome line; None: unfinished
+
+    @property
+    def game_id(self) -> str: ...
+
+    @property
+    def roles(self) -> dict[int, str]: ...
+
+    @property
+    def sides(self) -> dict[int, str]:
+        """seat -> its study side (:meth:`Variant.study_side`)."""
+        ...
+
+    @property
+    def contestants(self) -> dict[int, str]: ...
+
+    def of_kind(self, *kinds: str) -> list[dict[str, Any]]: ...
+
+
+Metric = Callable[[GameRecord], Iterator[MetricItem]]
+"""A behaviour metric: its items in one game (see docs/studies.md)."""
 
 
 def for_language(language: str, builders: Mapping[str, B]) -> B:

@@ -1,6 +1,7 @@
 """The building blocks of the words renderer: what one event becomes (:class:`Words`),
-the language it is said in (:class:`Lang`), the shared vocabulary, and the one
-sanitiser for player text on a terminal.
+the language it is said in (:class:`Lang`), the shared vocabulary, the table of
+words a variant declares (:class:`VariantWords`), and the one sanitiser for
+player text on a terminal.
 
 Nothing here knows the engine: sentences are built from an event's JSON form
 (``kind`` + ``data``), so saved transcripts, live games and seat views all go
@@ -10,8 +11,8 @@ through the same words.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
 from typing import Any
 
 LANGUAGES = ("en", "zh")
@@ -56,13 +57,59 @@ class Tag:
     controller: str | None = None
 
 
-class Lang:
-    """A language: its vocabulary and how it names seats, lists and values."""
+class Vocabulary:
+    """Game words in each language: ``terms`` (values such as roles, phases and
+    endings: ``{"zh": {"vote": "投票"}}``) and ``labels`` (field names:
+    ``{"zh": {"seat": "座位"}}``). A word a language does not list is said as
+    itself, underscores as spaces. A variant declares its own in its
+    :class:`VariantWords`; :data:`SHARED` holds the words every game uses."""
 
-    def __init__(self, code: str) -> None:
+    def __init__(
+        self,
+        terms: Mapping[str, Mapping[str, str]] | None = None,
+        labels: Mapping[str, Mapping[str, str]] | None = None,
+    ) -> None:
+        self.terms: dict[str, dict[str, str]] = {k: dict(v) for k, v in (terms or {}).items()}
+        self.labels: dict[str, dict[str, str]] = {k: dict(v) for k, v in (labels or {}).items()}
+
+    def __repr__(self) -> str:
+        return f"Vocabulary(terms={self.terms!r}, labels={self.labels!r})"
+
+    def term(self, language: str, word: str) -> str | None:
+        return self.terms.get(language, {}).get(word)
+
+    def label(self, language: str, key: str) -> str | None:
+        return self.labels.get(language, {}).get(key)
+
+    def merged(self, *others: Vocabulary) -> Vocabulary:
+        """This vocabulary with ``others`` added (a word listed twice keeps the
+        first meaning)."""
+        terms: dict[str, dict[str, str]] = {}
+        labels: dict[str, dict[str, str]] = {}
+        for vocabulary in (self, *others):
+            for code, table in vocabulary.terms.items():
+                terms.setdefault(code, {}).update(
+                    (k, v) for k, v in table.items() if k not in terms.get(code, {})
+                )
+            for code, table in vocabulary.labels.items():
+                labels.setdefault(code, {}).update(
+                    (k, v) for k, v in table.items() if k not in labels.get(code, {})
+                )
+        return Vocabulary(terms, labels)
+
+
+class Lang:
+    """A language: its vocabulary and how it names seats, lists and values.
+
+    ``vocabulary``: the game words to use on top of :data:`SHARED` (a variant's
+    own, see :func:`sandbox.games.words.lang`); without one only the shared
+    words are translated."""
+
+    def __init__(self, code: str, vocabulary: Vocabulary | None = None) -> None:
         if code not in LANGUAGES:
             raise ValueError(f"unknown language {code!r} (known: {', '.join(LANGUAGES)})")
         self.code = code
+        self.vocabulary = vocabulary
 
     @property
     def zh(self) -> bool:
@@ -72,11 +119,12 @@ class Lang:
         return zh if self.zh else en
 
     def term(self, word: object) -> str:
-        """A game word (faction, role, weapon, result, stage) in this language."""
+        """A game word (role, side, phase, result, …) in this language."""
         text = str(word)
-        if self.zh:
-            return ZH_TERMS.get(text, text.replace("_", " "))
-        return EN_TERMS.get(text, text.replace("_", " "))
+        own = self.vocabulary.term(self.code, text) if self.vocabulary is not None else None
+        if own is None:
+            own = SHARED.term(self.code, text)
+        return own if own is not None else text.replace("_", " ")
 
     def seat(self, seat: object, *, capital: bool = False) -> str:
         if seat is None:
@@ -130,128 +178,104 @@ class Lang:
         return str(value)
 
     def label(self, key: object) -> str:
-        """A field name as words: ``fellow_police`` → ``fellow police`` (同伴警察)."""
+        """A field name as words: ``living_seats`` → ``living seats``; a
+        language's own word for it where the vocabulary has one."""
         text = str(key)
-        if self.zh:
-            return ZH_LABELS.get(text, text.replace("_", " "))
-        return text.replace("_", " ")
+        own = self.vocabulary.label(self.code, text) if self.vocabulary is not None else None
+        if own is None:
+            own = SHARED.label(self.code, text)
+        return own if own is not None else text.replace("_", " ")
 
     def facts(self, facts: Mapping[str, Any]) -> list[tuple[str, str]]:
         """(label, words) per fact, in the order given."""
         return [(self.label(k), self.value(v)) for k, v in facts.items()]
 
 
-EN_TERMS: dict[str, str] = {
-    "first_half": "first half",
-    "second_half": "second half",
-    "last_words": "last words",
-    "not killer": "not a killer",
-    "day_limit": "day limit",
-    "forced_draw": "forced draw",
-}
+# The words every game shares (phases, results, the referee); a variant's own
+# words (its roles, sides, stages, endings) are in its words module.
+SHARED = Vocabulary(
+    terms={
+        "zh": {
+            "speech": "发言",
+            "speeches": "发言",
+            "last_words": "遗言",
+            "vote": "投票",
+            "revote": "重新投票",
+            "dawn": "天亮",
+            "over": "结束",
+            "none": "无",
+            "win": "胜",
+            "lose": "负",
+            "draw": "平局",
+            "day": "白天",
+            "night": "夜晚",
+            "setup": "开局",
+            "day_limit": "达到天数上限",
+            "aborted": "中止",
+            "referee": "裁判",
+        },
+    },
+    labels={
+        "zh": {
+            "seat": "座位",
+            "role": "身份",
+            "alive": "存活",
+            "day": "天",
+            "night": "夜",
+            "target": "目标",
+            "living": "存活",
+            "dead": "死亡",
+            "phase": "阶段",
+            "stage": "阶段",
+            "claims": "声明",
+        },
+    },
+)
 
-# Game words in Chinese; the same words the Chinese rules and prompts use.
-ZH_TERMS: dict[str, str] = {
-    # Four Factions
-    "wolves": "狼人",
-    "spies": "间谍",
-    "justice": "司法",
-    "army": "军队",
-    "elite": "最强精英",
-    "regular": "非最强精英",
-    "rock": "石头",
-    "scissors": "剪刀",
-    "paper": "布",
-    "anti-rock": "防石头",
-    "anti-scissors": "防剪刀",
-    "anti-paper": "防布",
-    "kill": "秒杀",
-    "wound": "轻伤",
-    "proofs": "证明",
-    "accusation": "指控",
-    "protection": "保护",
-    "open": "自由发言",
-    "quiet": "不许动武",
-    "loadout": "选择武器和盾牌",
-    "first_half": "上半夜",
-    "second_half": "下半夜",
-    "attacker": "攻击者",
-    "defender": "防守者",
-    "corpse": "尸体",
-    "you": "你",
-    "opponent": "对方",
-    "speak": "发言",
-    "attack": "攻击",
-    # Killer
-    "killer": "杀手",
-    "police": "警察",
-    "civilian": "平民",
-    "not killer": "不是杀手",
-    "kill_opinion": "杀人意见",
-    "check_opinion": "查验意见",
-    "speech": "发言",
-    "speeches": "发言",
-    "last_words": "遗言",
-    "vote": "投票",
-    "revote": "重新投票",
-    "dawn": "天亮",
-    "over": "结束",
-    "none": "无",
-    # shared
-    "win": "胜",
-    "lose": "负",
-    "draw": "平局",
-    "day": "白天",
-    "night": "夜晚",
-    "setup": "开局",
-    "day_limit": "达到天数上限",
-    "forced_draw": "硬性平局",
-    "surrender": "认输",
-    "pairs_decided": "两对敌对关系都已分出结果",
-    "killers_eliminated": "杀手全部死亡",
-    "police_eliminated": "警察全部死亡",
-    "civilians_eliminated": "平民全部死亡",
-    "aborted": "中止",
-    "referee": "裁判",
-}
 
-ZH_LABELS: dict[str, str] = {
-    "seat": "座位",
-    "faction": "阵营",
-    "elite": "最强精英",
-    "weapon": "武器",
-    "shield": "盾牌",
-    "max_hp": "最大生命值",
-    "hp": "生命值",
-    "alive": "存活",
-    "known_factions": "已知阵营",
-    "my_elite": "本阵营最强精英",
-    "loadout": "今夜装备",
-    "duels": "对决",
-    "day": "天",
-    "half": "半夜",
-    "role": "身份",
-    "opponent": "对手",
-    "weapon_struck_with": "对方所用武器",
-    "weapon_struck_back_with": "反击武器",
-    "outcomes": "结果",
-    "hp_after": "之后生命值",
-    "fellow_killers": "同伴杀手",
-    "fellow_police": "同伴警察",
-    "kills": "杀人",
-    "checks": "查验",
-    "my_opinions": "我的意见",
-    "night": "夜",
-    "suspect": "查验对象",
-    "answer": "答复",
-    "target": "目标",
-    "about": "关于",
-    "living": "存活",
-    "dead": "死亡",
-    "phase": "阶段",
-    "stage": "阶段",
-    "claims": "声明",
-}
+# ----------------------------------------------------------- a variant's words
+
+Sentence = Callable[[Mapping[str, Any], Lang], Words]
+"""One event kind in words: the event's JSON ``data`` and the language."""
+
+Phrase = Callable[[str, Mapping[str, Any], Lang, bool], str | None]
+"""What a seat answered, as the phrase after its subject ("votes for seat 5"):
+(decision, payload, language, said to the seat itself); None: not this one's."""
+
+CardTable = Callable[[Sequence[Mapping[str, Any]], Lang], list[tuple[str, ...]]]
+"""A private fact holding a list of records (e.g. every duel a seat fought)
+as a table: the header row, then one row per record."""
+
+BoardEffects = dict[str, Any]
+"""What one event changes on the viewer's seat board: ``{"dead": [seat],
+"hp": {seat: hp}, "role": {seat: words}}`` (any part may be left out)."""
+
+BoardMaker = Callable[[Mapping[str, Any], Lang], BoardEffects]
+
+
+@dataclass(frozen=True)
+class VariantWords:
+    """Everything a variant says in words, declared once in its words module and
+    returned by :meth:`sandbox.core.variant.Variant.words`. Every part is optional:
+    an event kind without a sentence is said by ``Variant.describe_event``, a
+    decision without a phrase as its fields, a fact without a table as one row.
+
+    ``sentences``: event kind -> its sentence in every language.
+    ``decision_phrase``: what a seat answered (see :data:`Phrase`).
+    ``vocabulary``: the variant's own game words and field names per language.
+    ``card_tables``: private fact name -> its table on a seat's card.
+    ``board``: event kind -> what it changes on the viewer's seat board
+    (deaths, HP, roles learned); a speech's claims are added by the viewer.
+    ``board_columns``: the extra board columns its effects fill (e.g. ``"hp"``).
+    """
+
+    sentences: Mapping[str, Sentence] = field(default_factory=dict)
+    decision_phrase: Phrase | None = None
+    vocabulary: Vocabulary = field(default_factory=Vocabulary)
+    card_tables: Mapping[str, CardTable] = field(default_factory=dict)
+    board: Mapping[str, BoardMaker] = field(default_factory=dict)
+    board_columns: tuple[str, ...] = ()
+
 
 # C0/C1 controls and the bidirectional overrides that could reorder a line; \n and
 # \t are handled apart (a newline would let a speech start a line of its own).

@@ -1,2 +1,3 @@
-"""Built-in game variants (four_factions/, killer/) and the registry that finds
-every variant, built-in or from another package (:mod:`sandbox.games.registry`)."""
+"""The built-in game variants, one subpackage each (everything a variant knows
+lives in its folder), and the registry that finds every variant, built-in or
+from another package (:mod:`sandbox.games.registry`)."""

@@ -1,9 +1,12 @@
 """The one renderer of events into words, per variant and language ("en", "zh").
 
-Every event kind of every variant has its sentence (``sentences_*`` modules);
-structured claims (Four Factions proofs, accusations, protections; Killer
-``claim``/``accuse``/``vouch``) are always said. The input is an event's JSON
-form (``kind`` + ``data``, as in a transcript line) or a seat view's
+Each variant declares its words once (``Variant.words()``: a
+:class:`~sandbox.core.words.VariantWords` with a sentence per event kind, its
+decision phrases and vocabulary); this module only dispatches to them through
+the registry, and says what no variant has to: the core's events, and a
+variant's events or decisions it has no words for (their fields, or its
+``describe_event``). Structured claims are always said. The input is an event's
+JSON form (``kind`` + ``data``, as in a transcript line) or a seat view's
 :class:`HistoryItem`, so the renderer is independent of engine internals and
 serves the terminal stream, ``sandbox view``, the HTML viewer and the human seats.
 
@@ -13,16 +16,17 @@ API (stable):
 * :func:`item_words` — one seat-view :class:`HistoryItem` → :class:`Words`
   (``seat`` = whose view: its own decisions read "You vote for seat 5");
 * :func:`line_text` — :class:`Words` (+ optional :class:`Tag`) → one plain,
-  sanitised line, e.g. ``#42 · day 1 · proofs  Seat 3 claims to be wolves …: "…"``;
+  sanitised line, e.g. ``#42 · day 1 · vote  Seat 3 votes for seat 5.``;
 * :func:`tag_text`, :func:`phase_title`, :func:`role_words`, :func:`controller_of`;
-* :func:`card_rows` — a seat's private card as fact rows plus, for Four Factions,
-  its duels as a table; :class:`Lang` for values and labels in words.
+* :func:`card_rows` — a seat's private card as fact rows plus the tables a
+  variant declares for list facts; :func:`lang` — a :class:`Lang` speaking a
+  variant's words (or every registered variant's).
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from typing import Any
 
 from sandbox.core.events import event_from_json
@@ -35,15 +39,16 @@ from sandbox.core.words import (
     LANGUAGES,
     REFEREE,
     SPEECH,
+    CardTable,
     Lang,
     Tag,
+    VariantWords,
+    Vocabulary,
     Words,
     lead,
     sanitise,
 )
-from sandbox.games.four_factions import words as sentences_ff
-from sandbox.games.killer import words as sentences_killer
-from sandbox.games.registry import get_variant
+from sandbox.games.registry import find_variant, get_variant, variant_names
 
 __all__ = [
     "BOOKKEEPING",
@@ -56,36 +61,68 @@ __all__ = [
     "Lang",
     "Tag",
     "Words",
+    "board_columns",
     "card_rows",
     "controller_of",
     "item_words",
     "known_kinds",
+    "lang",
     "line_text",
     "phase_title",
     "role_words",
     "sanitise",
     "tag_text",
+    "variant_words",
     "words_for",
 ]
 
 D = Mapping[str, Any]
-Sentence = Callable[[D, Lang], Words]
-Phrase = Callable[[str, D, Lang, bool], str | None]
-
-_SENTENCES: dict[str, dict[str, Sentence]] = {
-    "four_factions": sentences_ff.SENTENCES,
-    "killer": sentences_killer.SENTENCES,
-}
-_DECISIONS: dict[str, Phrase] = {
-    "four_factions": sentences_ff.decision_phrase,
-    "killer": sentences_killer.decision_phrase,
-}
 CORE_KINDS = ("core.decision", "core.step", "core.game_ended")
+
+
+def variant_words(variant: str) -> VariantWords | None:
+    """The words ``variant`` declares (None: it has none, or is not registered)."""
+    found = find_variant(variant)
+    return found.words() if found is not None else None
+
+
+def every_variants_words() -> list[VariantWords]:
+    """The words of every registered variant, by name."""
+    return [w for w in map(variant_words, variant_names()) if w is not None]
+
+
+_ALL: dict[tuple[str, ...], Vocabulary] = {}
+
+
+def _every_vocabulary() -> Vocabulary:
+    """The vocabularies of every registered variant together (for words said
+    without a variant: a header's role labels, a phase title)."""
+    names = tuple(variant_names())
+    found = _ALL.get(names)
+    if found is None:
+        found = _ALL[names] = Vocabulary().merged(*(w.vocabulary for w in every_variants_words()))
+    return found
+
+
+def lang(language: str, variant: str | None = None) -> Lang:
+    """``language`` speaking ``variant``'s game words, or every registered
+    variant's when no variant is given."""
+    if variant is None:
+        return Lang(language, _every_vocabulary())
+    words = variant_words(variant)
+    return Lang(language, words.vocabulary if words is not None else None)
 
 
 def known_kinds(variant: str) -> tuple[str, ...]:
     """Every event kind that has its own sentence in ``variant`` (core kinds included)."""
-    return (*CORE_KINDS, *_SENTENCES.get(variant, {}))
+    words = variant_words(variant)
+    return (*CORE_KINDS, *(words.sentences if words is not None else ()))
+
+
+def board_columns(variant: str) -> tuple[str, ...]:
+    """The extra seat-board columns ``variant``'s events fill (e.g. ``"hp"``)."""
+    words = variant_words(variant)
+    return words.board_columns if words is not None else ()
 
 
 def words_for(
@@ -93,9 +130,10 @@ def words_for(
 ) -> Words:
     """One event in words. ``you``: the seat whose page this is (its own decisions
     are said in the second person)."""
-    L = Lang(language)
+    words = variant_words(variant)
+    L = Lang(language, words.vocabulary if words is not None else None)
     if kind == "core.decision":
-        return _decision(variant, data, L, you)
+        return _decision(words, data, L, you)
     if kind == "core.step":
         step = data.get("step")
         return Words(
@@ -103,7 +141,7 @@ def words_for(
         )
     if kind == "core.game_ended":
         return _ended(data, L)
-    sentence = _SENTENCES.get(variant, {}).get(kind)
+    sentence = words.sentences.get(kind) if words is not None else None
     if sentence is None:
         return _generic(variant, kind, data, L)
     return sentence(data, L)
@@ -113,28 +151,30 @@ def item_words(
     variant: str, item: HistoryItem, seat: int | None = None, language: str = "en"
 ) -> Words:
     """A seat view's history item in words (the view keeps the speech apart from
-    the facts; both are put back as the event's data)."""
+    the facts; both are put back as the event's data, under the usual keys, and
+    so is the item's day)."""
     data: dict[str, Any] = dict(item.facts)
     if item.speaker is not None:
         data.setdefault("seat", item.speaker)
     if item.speech is not None:
-        data.setdefault("speech", item.speech)  # Four Factions' key
-        data.setdefault("text", item.speech)  # Killer's key
+        data.setdefault("speech", item.speech)
+        data.setdefault("text", item.speech)
     if item.kind == "core.decision" and seat is not None:
         data.setdefault("seat", seat)  # a seat only ever sees its own decisions
-    if item.kind.startswith("killer."):
+    if not item.kind.startswith("core."):
         data.setdefault("day", item.day)
     return words_for(variant, item.kind, data, language, you=seat)
 
 
-def _decision(variant: str, d: D, L: Lang, you: int | None) -> Words:
+def _decision(words: VariantWords | None, d: D, L: Lang, you: int | None) -> Words:
     seat = d.get("seat")
     payload: D = d.get("payload") or {}
-    if variant not in _DECISIONS:
+    if words is None:
         return _plain_decision(d, payload)
     mine = you is not None and seat == you
     subject = L.say(en="You", zh="你") if mine else L.seat(seat, capital=True)
-    phrase = _DECISIONS.get(variant, _no_phrase)(str(d.get("decision")), payload, L, mine)
+    phrase_of = words.decision_phrase or _no_phrase
+    phrase = phrase_of(str(d.get("decision")), payload, L, mine)
     if phrase is None:
         phrase = _generic_answer(str(d.get("decision")), payload, L, mine)
     sentence = L.say(en=f"{subject} {phrase}", zh=f"{subject}{phrase}")
@@ -214,13 +254,15 @@ def _generic(variant: str, kind: str, d: D, L: Lang) -> Words:
 # ------------------------------------------------------------------ lines
 
 
-def phase_title(day: int | None, phase: str | None, language: str = "en") -> str:
+def phase_title(
+    day: int | None, phase: str | None, language: str = "en", variant: str | None = None
+) -> str:
     """``Day 2 · speeches`` / ``第2天 · 发言``, ``Night 2`` / ``第2夜``; ``Setup`` first."""
-    L = Lang(language)
+    L = lang(language, variant)
     name = L.term(phase or "setup")
     if not day:
         return name if L.zh else name.capitalize()
-    if phase == "night":  # night N comes before day N in Killer, after it in Four Factions
+    if phase == "night":  # a variant's night N may come before or after its day N
         return L.say(en=f"Night {day}", zh=f"第{day}夜")
     if phase == "day":
         return L.say(en=f"Day {day}", zh=f"第{day}天")
@@ -228,7 +270,7 @@ def phase_title(day: int | None, phase: str | None, language: str = "en") -> str
 
 
 def tag_text(tag: Tag, language: str = "en") -> str:
-    """``#42 · day 1, proofs · wolves elite, gpt-4o`` — the parts that are known."""
+    """``#42 · day 1, vote · <role words>, gpt-4o`` — the parts that are known."""
     L = Lang(language)
     parts = []
     if tag.seq is not None:
@@ -258,9 +300,10 @@ def line_text(words: Words, tag: Tag | None = None, language: str = "en") -> str
     return f"{head}  {body}" if head else body
 
 
-def role_words(role: str, language: str = "en") -> str:
-    """A role label from the header (``wolves/elite``, ``police``) in words."""
-    L = Lang(language)
+def role_words(role: str, language: str = "en", variant: str | None = None) -> str:
+    """A role label from the header in words, each ``/``-part a game word
+    (``group/rank`` reads "group rank")."""
+    L = lang(language, variant)
     parts = [L.term(p) for p in str(role).split("/")]
     return "".join(parts) if L.zh else " ".join(parts)
 
@@ -279,49 +322,22 @@ def controller_of(agent: Mapping[str, Any] | None) -> str:
 
 
 def card_rows(
-    private: Mapping[str, Any], language: str = "en"
+    private: Mapping[str, Any], language: str = "en", variant: str | None = None
 ) -> tuple[list[tuple[str, str]], list[tuple[str, ...]]]:
-    """A seat's card: (label, words) rows, and its Four Factions duels as a table
-    (header row first) instead of one long paragraph; no duels, no table."""
-    L = Lang(language)
-    rows = L.facts({k: v for k, v in private.items() if k != "duels"})
-    duels = private.get("duels") or []
-    if not duels:
+    """A seat's card: (label, words) rows, and a list fact its variant shows as a
+    table (``VariantWords.card_tables``, e.g. a seat's duels) as that table,
+    header row first, instead of one long paragraph; no such fact, no table.
+    Without ``variant``, the words and tables of every registered variant."""
+    L = lang(language, variant)
+    if variant is None:
+        tables: dict[str, CardTable] = {}
+        for words in every_variants_words():
+            tables.update((k, t) for k, t in words.card_tables.items() if k not in tables)
+    else:
+        own = variant_words(variant)
+        tables = dict(own.card_tables) if own is not None else {}
+    shown = next((key for key in tables if private.get(key)), None)
+    rows = L.facts({k: v for k, v in private.items() if k not in tables})
+    if shown is None:
         return rows, []
-    header = tuple(
-        L.say(en=en, zh=zh)
-        for en, zh in (
-            ("night", "夜"),
-            ("half", "半夜"),
-            ("role", "身份"),
-            ("opponent", "对手"),
-            ("struck with", "对方武器"),
-            ("struck back with", "反击武器"),
-            ("outcomes", "结果"),
-            ("HP after", "之后生命值"),
-        )
-    )
-    table: list[tuple[str, ...]] = [header]
-    for duel in duels:
-        outcomes = L.join(
-            L.say(
-                en=f"{o.get('by')} {o.get('weapon')}: {o.get('effect')}"
-                f"{' (died)' if o.get('died') else ''}",
-                zh=f"{L.term(o.get('by'))}{L.term(o.get('weapon'))}：{L.term(o.get('effect'))}"
-                f"{'（死亡）' if o.get('died') else ''}",
-            )
-            for o in duel.get("outcomes") or []
-        )
-        table.append(
-            (
-                str(duel.get("day")),
-                str(duel.get("half")),
-                L.term(duel.get("role")),
-                L.seat(duel.get("opponent")) if duel.get("opponent") is not None else "?",
-                L.value(duel.get("weapon_struck_with")),
-                L.value(duel.get("weapon_struck_back_with")),
-                outcomes or "-",
-                L.value(duel.get("hp_after")),
-            )
-        )
-    return rows, table
+    return rows, tables[shown](private[shown], L)

@@ -49,7 +49,9 @@ class SeatSelector(Strict):
 
     seats: list[int] | None = Field(None, description="seat numbers this entry applies to")
     role: str | None = Field(
-        None, description="a role or team label (e.g. 'wolves', 'killer'); matches by prefix"
+        None,
+        description="a role or team label, as the variant's roles give it; 'x' matches 'x' "
+        "and 'x/...'",
     )
     _ignored: tuple[str, ...] = PrivateAttr(default=())
 
@@ -183,7 +185,10 @@ def _with_kind(raw: Any) -> Any:
 
 class RunSettings(Strict):
     out: str = "transcripts"
-    series: int = Field(1, ge=1, le=1000, description="consecutive games (Killer KG-5)")
+    series: int = Field(
+        1, ge=1, le=1000,
+        description="consecutive games, each next config from the variant's series rules",
+    )
     # No "never" value is needed: the share can never exceed 1, so 1 never aborts.
     abort_share: float = Field(
         0.25,

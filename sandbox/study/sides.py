@@ -1,8 +1,9 @@
 """The sides contestants are matched over, per variant.
 
-Killer has two sides (KG-1): the killers, and the police side — the police and
-the civilians, who win and lose together. Four Factions has four (FF-1): the
-factions. Any other variant falls back to the role group (the role label up to
+Each variant says them (``Variant.study_sides`` and ``Variant.study_side``): its
+declared sides, where sides that win and lose together are seated as one
+(``VariantInfo.seated_with``). A variant that is not registered here (a
+transcript from elsewhere) falls back to the role group (the role label up to
 its first '/').
 """
 
@@ -10,12 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-KILLER_SIDES: Mapping[str, str] = {"killer": "killer", "police": "police", "civilian": "police"}
-
-SIDES: Mapping[str, tuple[str, ...]] = {
-    "killer": ("killer", "police"),
-    "four_factions": ("wolves", "spies", "justice", "army"),
-}
+from sandbox.games.registry import find_variant
 
 
 def role_group(role: str) -> str:
@@ -24,16 +20,15 @@ def role_group(role: str) -> str:
 
 def side_of(variant: str, role: str) -> str:
     """The side a seat with ``role`` plays for."""
-    group = role_group(role)
-    if variant == "killer":
-        return KILLER_SIDES.get(group, group)
-    return group
+    found = find_variant(variant)
+    return found.study_side(role) if found is not None else role_group(role)
 
 
 def sides_of(variant: str, roles: Mapping[int, str]) -> tuple[str, ...]:
-    """The variant's sides in their documented order; sides of unknown variants
-    are read from the roles dealt."""
-    known = SIDES.get(variant)
-    if known is not None:
+    """The variant's sides in their documented order; sides of variants that do
+    not declare them are read from the roles dealt."""
+    found = find_variant(variant)
+    known = found.study_sides() if found is not None else ()
+    if known:
         return known
     return tuple(sorted({side_of(variant, r) for r in roles.values()}))

@@ -22,10 +22,10 @@ from sandbox.core.variant import SeatView
 from sandbox.games.words import (
     BOOKKEEPING,
     DECISION,
-    Lang,
     Words,
     card_rows,
     item_words,
+    lang,
     phase_title,
 )
 from sandbox.web.words import label, option_words, ui
@@ -107,7 +107,7 @@ def render_view(view: SeatView, language: str, last_seen: int = -1) -> str:
         t=ui(language),
         card=rows,
         duels=duels,
-        now=Lang(language).facts(known_facts(view.public)),
+        now=lang(language, view.variant).facts(known_facts(view.public)),
         sections=history_sections(view, language, last_seen),
     )
 

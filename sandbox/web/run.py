@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
-import importlib
 import sys
 import threading
 from collections.abc import Callable, Mapping, Sequence
@@ -19,6 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from sandbox.agents.base import Agent, seat_seed
+from sandbox.agents.baseline import baseline_bot_or_none
 from sandbox.agents.simple import RandomAgent
 from sandbox.core.events import Event, GameEnded
 from sandbox.core.game import Game
@@ -304,12 +304,8 @@ class HostPanel:
         seed = seat_seed(game.seed, switchable.seat)
         if to == "random":
             return RandomAgent(seed)
-        try:
-            bots = importlib.import_module(f"sandbox.games.{game.variant.name}.bot")
-        except ModuleNotFoundError:
-            return RandomAgent(seed)  # a variant without a baseline bot
-        bot: Agent = bots.BaselineBot(seed)
-        return bot
+        bot = baseline_bot_or_none(game.variant.name, seed)
+        return bot if bot is not None else RandomAgent(seed)  # a variant without a bot
 
     def watch(self, target: str) -> str:
         if target == REFEREE and self.run.humans_playing():

@@ -9,7 +9,9 @@ from typing import Any
 import pytest
 
 from sandbox.analysis.load import read_raw
-from sandbox.analysis.metrics import FF_METRICS, KILLER_METRICS, metrics_summary
+from sandbox.analysis.metrics import metrics_summary
+from sandbox.games.four_factions.metrics import METRICS as FF_METRICS
+from sandbox.games.killer.metrics import METRICS as KILLER_METRICS
 from tests.analysis.builders import (
     FF_EVENTS,
     FF_RESULTS,

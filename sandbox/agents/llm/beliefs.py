@@ -5,21 +5,18 @@ gives both the seats listed in the prompt and the keys of the ``beliefs``
 object in the schema, and the labels are the schema's enum.
 
 - Seats: the other **living** seats (a guess about the dead tells nothing about
-  the game ahead), minus the seats the viewer already knows for certain: its
-  known teammates (fellow killers or fellow police; an FF elite's known
-  regulars, an FF regular's elite). A police check result is *not* skipped: the
-  answer may be only "killer or not", and a belief that contradicts a check is
-  itself a finding.
+  the game ahead), minus the seats the viewer already knows for certain from its
+  own card (``Variant.known_seats``: its known teammates). What a seat learned
+  from the referee later (a check's answer, say) is *not* skipped: the answer
+  may be partial, and a belief that contradicts it is itself a finding.
 - Keys: the seat number as a string (``"2"``); ``"seat_2"`` is accepted too.
-- Values: a probability distribution over the variant's labels, one number in
-  [0, 1] per label (``{"killer": 0.7, "police": 0.2, "civilian": 0.1}``); a
+- Values: a probability distribution over the variant's labels
+  (``Variant.belief_labels``, by default its sides), one number in [0, 1] per
+  label (``{"<side 1>": 0.7, "<side 2>": 0.2, "<side 3>": 0.1}``); a
   distribution whose sum is within ``SUM_TOLERANCE`` of 1 is normalised, any
-  other is dropped (schema.check_beliefs). Killer asks for its three roles, not
-  just P(killer): a killer's hunt for the police (KG-2) and a civilian's
-  reading of a police claim are both findings, and P(killer) is one of the
-  three numbers anyway. Four Factions asks for its four factions. No
-  ``"unknown"``: an even spread says it. A variant without a label list here
-  is asked for a few words of free text.
+  other is dropped (schema.check_beliefs). No ``"unknown"``: an even spread
+  says it. A variant without labels (or not registered) is asked for a few
+  words of free text.
 
 Everything comes from the seat's own view, never from the game state.
 
@@ -30,12 +27,13 @@ prompt's question is the ``decisions/belief_probe.j2`` template).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence, Set
 from dataclasses import dataclass
 from typing import Any
 
 from sandbox.core.requests import DecisionRequest
 from sandbox.core.variant import SeatView
+from sandbox.games import registry
 
 UNKNOWN = "unknown"  # the old label probe's "no guess" (still read from old transcripts)
 # A distribution is accepted when its numbers sum to 1 within this much, and
@@ -44,41 +42,9 @@ UNKNOWN = "unknown"  # the old label probe's "no guess" (still read from old tra
 # that writes 0.9 three times means nothing we can read.
 SUM_TOLERANCE = 0.05
 PROBE_DECISION = "belief_probe"  # the stand-in decision of a probe-only call
-# Public speech events after which probe_after_speech asks the listeners:
-# Killer speeches and last words (KG-14), Four Factions speeches, day-1 proofs,
-# accusations and protections (FF-13..FF-15, FF-17).
-SPEECH_KINDS = frozenset(
-    {"killer.speech", "killer.last_words", "ff.speech", "ff.proofs", "ff.accusation",
-     "ff.protection"}
-)
-
-
-def _killer_teammates(private: Mapping[str, Any]) -> set[int]:
-    # KG-2: killers know each other, police know each other.
-    mates = private.get("fellow_killers") or private.get("fellow_police") or []
-    return {int(s) for s in mates}
-
-
-def _ff_teammates(private: Mapping[str, Any]) -> set[int]:
-    # FF-9: an elite is told regulars' factions; FF-10: a regular knows its elite.
-    known = {int(s) for s in (private.get("known_factions") or {})}
-    elite = private.get("my_elite")
-    return known | ({int(elite)} if elite is not None else set())
-
-
-@dataclass(frozen=True)
-class SideLabels:
-    """A variant's belief labels and how its view names the seat's known teammates."""
-
-    labels: tuple[str, ...]
-    known: Callable[[Mapping[str, Any]], set[int]]
-
-
-# Sides as the variants name them (Killer roles KG-1, FF factions FF-1).
-SIDES: dict[str, SideLabels] = {
-    "killer": SideLabels(("killer", "police", "civilian"), _killer_teammates),
-    "four_factions": SideLabels(("wolves", "spies", "justice", "army"), _ff_teammates),
-}
+# Public speech events after which probe_after_speech asks the listeners: each
+# registered variant's ``VariantInfo.speech_kinds`` (read when used).
+SPEECH_KINDS: Set[str] = registry.SPEECH_KINDS
 
 
 @dataclass(frozen=True)
@@ -95,12 +61,12 @@ class BeliefProbe:
 
 def probe_for(view: SeatView) -> BeliefProbe | None:
     """The probe for this view; None when no seat is left to ask about."""
-    sides = SIDES.get(view.variant)
-    known = sides.known(view.private) if sides else set()
+    variant = registry.find_variant(view.variant)
+    known = variant.known_seats(view.private) if variant is not None else set()
     seats = tuple(s for s in living_others(view) if s not in known)
     if not seats:
         return None
-    return BeliefProbe(seats, sides.labels if sides else ())
+    return BeliefProbe(seats, variant.belief_labels() if variant is not None else ())
 
 
 def probe_request(seat: int, seq: int) -> DecisionRequest:

@@ -92,4 +92,7 @@ INFO = VariantInfo(
     },
     endings=Ending,
     phases=Phase,
+    kind_prefix="ff",
+    # Day-1 proofs, accusations, protections and open speeches (FF-13..FF-15, FF-17).
+    speech_kinds=frozenset({"ff.speech", "ff.proofs", "ff.accusation", "ff.protection"}),
 )

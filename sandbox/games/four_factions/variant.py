@@ -5,29 +5,36 @@ Module map (the same in every variant): info.py (name, seats, factions, pairs,
 decisions, the enums), config.py (rulings and [[seat]] tables), setup.py
 (dealing, FF-8), events.py, state.py (the fold), requests.py (decisions, checks,
 fallbacks), resolve.py (steps into events), outcome.py (endings, results),
-view.py (what a seat may know; its docstring lists every view field), text.py
-(event descriptions), rules_text.py (the rules with the rulings); and
-strikes.py, the strike table (FF-21) and the duel (FF-22).
+view.py (what a seat may know; its docstring lists every view field), words.py
+(every event in words, the log lines, the card's duel table, the board),
+rules_text.py (the rules with the rulings); strikes.py, the strike table
+(FF-21) and the duel (FF-22); bot.py (the baseline bot) and metrics.py
+(behaviour metrics), imported only when asked for.
 """
 
 from __future__ import annotations
 
 import random
 from collections.abc import Iterator, Mapping, Sequence
+from typing import TYPE_CHECKING, Any
 
 import sandbox.games.four_factions.outcome as outcome
 import sandbox.games.four_factions.requests as requests
 import sandbox.games.four_factions.resolve as resolve
 import sandbox.games.four_factions.rules_text as rules_text
 import sandbox.games.four_factions.setup as setup
-import sandbox.games.four_factions.text as text
 import sandbox.games.four_factions.view as view
+import sandbox.games.four_factions.words as wording
 from sandbox.core.events import Event
 from sandbox.core.requests import DecisionRequest, Payload
-from sandbox.core.variant import SeatView, Variant, ViewFold
+from sandbox.core.variant import Metric, SeatView, Variant, ViewFold
+from sandbox.core.words import VariantWords
 from sandbox.games.four_factions.config import FourFactionsConfig
 from sandbox.games.four_factions.info import INFO, SEATS, role_label
 from sandbox.games.four_factions.state import FFState, apply_event
+
+if TYPE_CHECKING:
+    from sandbox.agents.base import Agent
 
 
 class FourFactions(Variant[FFState, FourFactionsConfig]):
@@ -77,4 +84,23 @@ class FourFactions(Variant[FFState, FourFactionsConfig]):
         return rules_text.rules_text(config, language)
 
     def describe_event(self, event: Event) -> str:
-        return text.describe(event) or super().describe_event(event)
+        return wording.describe(event) or super().describe_event(event)
+
+    def words(self) -> VariantWords:
+        return wording.WORDS
+
+    def baseline_bot(self, seed: int) -> Agent:
+        from sandbox.games.four_factions.bot import BaselineBot
+
+        return BaselineBot(seed)
+
+    def metrics(self) -> Mapping[str, Metric]:
+        from sandbox.games.four_factions.metrics import METRICS
+
+        return METRICS
+
+    def known_seats(self, private: Mapping[str, Any]) -> set[int]:
+        """FF-9: an elite is told the regulars' factions; FF-10: a regular knows its elite."""
+        known = {int(s) for s in (private.get("known_factions") or {})}
+        elite = private.get("my_elite")
+        return known | ({int(elite)} if elite is not None else set())

@@ -1,4 +1,8 @@
-"""Four Factions events in words, English and Chinese (rule IDs as in RULES-SPEC).
+"""Four Factions in words: every event's sentence in English and Chinese, the
+decision phrases, the Four Factions vocabulary, a seat card's duel table, what
+events change on the viewer's seat board (deaths, HP, factions learned), and the
+one-line log descriptions of ``Variant.describe_event`` (rule IDs as in
+RULES-SPEC). :data:`WORDS` is what ``FourFactions.words()`` returns.
 
 One function per event kind, from the event's JSON ``data``; decisions are one
 phrase per decision name. Player text never enters a sentence: it travels in
@@ -7,13 +11,27 @@ phrase per decision name. Player text never enters a sentence: it travels in
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+import json
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from sandbox.core.words import REFEREE, SPEECH, Lang, Words
+import sandbox.games.four_factions.events as ev
+from sandbox.core.events import Event
+from sandbox.core.words import (
+    REFEREE,
+    SPEECH,
+    BoardEffects,
+    BoardMaker,
+    CardTable,
+    Lang,
+    Sentence,
+    VariantWords,
+    Vocabulary,
+    Words,
+)
+from sandbox.games.four_factions.info import FACTIONS
 
 D = Mapping[str, Any]
-FACTIONS = ("wolves", "spies", "justice", "army")
 
 
 def _ref(kind: str, sentence: str, speaker: int | None = None) -> Words:
@@ -301,7 +319,7 @@ def _by_seat(table: object) -> list[tuple[str, Any]]:
     return sorted(((str(k), v) for k, v in table.items()), key=lambda kv: int(kv[0]))
 
 
-SENTENCES: dict[str, Callable[[D, Lang], Words]] = {
+SENTENCES: dict[str, Sentence] = {
     "ff.role": role,
     "ff.elite_knowledge": elite_knowledge,
     "ff.elite_known": elite_known,
@@ -365,3 +383,254 @@ def _s(you: bool) -> str:
 
 def _es(you: bool) -> str:
     return "" if you else "es"
+
+
+# ------------------------------------------------------------ vocabulary
+# The Four Factions words in Chinese: the same words the Chinese rules and
+# prompts use.
+
+VOCABULARY = Vocabulary(
+    terms={
+        "zh": {
+            "wolves": "狼人",
+            "spies": "间谍",
+            "justice": "司法",
+            "army": "军队",
+            "elite": "最强精英",
+            "regular": "非最强精英",
+            "rock": "石头",
+            "scissors": "剪刀",
+            "paper": "布",
+            "anti-rock": "防石头",
+            "anti-scissors": "防剪刀",
+            "anti-paper": "防布",
+            "kill": "秒杀",
+            "wound": "轻伤",
+            "proofs": "证明",
+            "accusation": "指控",
+            "protection": "保护",
+            "open": "自由发言",
+            "quiet": "不许动武",
+            "loadout": "选择武器和盾牌",
+            "first_half": "上半夜",
+            "second_half": "下半夜",
+            "attacker": "攻击者",
+            "defender": "防守者",
+            "corpse": "尸体",
+            "you": "你",
+            "opponent": "对方",
+            "speak": "发言",
+            "attack": "攻击",
+            "pairs_decided": "两对敌对关系都已分出结果",
+        },
+    },
+    labels={
+        "zh": {
+            "faction": "阵营",
+            "elite": "最强精英",
+            "weapon": "武器",
+            "shield": "盾牌",
+            "max_hp": "最大生命值",
+            "hp": "生命值",
+            "known_factions": "已知阵营",
+            "my_elite": "本阵营最强精英",
+            "loadout": "今夜装备",
+            "duels": "对决",
+            "half": "半夜",
+            "opponent": "对手",
+            "weapon_struck_with": "对方所用武器",
+            "weapon_struck_back_with": "反击武器",
+            "outcomes": "结果",
+            "hp_after": "之后生命值",
+        },
+    },
+)
+
+
+# ------------------------------------------------------------ seat card
+
+
+def duel_table(duels: Sequence[Mapping[str, Any]], L: Lang) -> list[tuple[str, ...]]:
+    """A seat's duels (its card's ``duels``) as a table, header row first,
+    instead of one long paragraph (FF-12)."""
+    header = tuple(
+        L.say(en=en, zh=zh)
+        for en, zh in (
+            ("night", "夜"),
+            ("half", "半夜"),
+            ("role", "身份"),
+            ("opponent", "对手"),
+            ("struck with", "对方武器"),
+            ("struck back with", "反击武器"),
+            ("outcomes", "结果"),
+            ("HP after", "之后生命值"),
+        )
+    )
+    table: list[tuple[str, ...]] = [header]
+    for duel in duels:
+        outcomes = L.join(
+            L.say(
+                en=f"{o.get('by')} {o.get('weapon')}: {o.get('effect')}"
+                f"{' (died)' if o.get('died') else ''}",
+                zh=f"{L.term(o.get('by'))}{L.term(o.get('weapon'))}：{L.term(o.get('effect'))}"
+                f"{'（死亡）' if o.get('died') else ''}",
+            )
+            for o in duel.get("outcomes") or []
+        )
+        table.append(
+            (
+                str(duel.get("day")),
+                str(duel.get("half")),
+                L.term(duel.get("role")),
+                L.seat(duel.get("opponent")) if duel.get("opponent") is not None else "?",
+                L.value(duel.get("weapon_struck_with")),
+                L.value(duel.get("weapon_struck_back_with")),
+                outcomes or "-",
+                L.value(duel.get("hp_after")),
+            )
+        )
+    return table
+
+
+CARD_TABLES: dict[str, CardTable] = {"duels": duel_table}
+
+
+# ------------------------------------------------------------ seat board
+# What an event tells an audience about the seats (the viewer's board).
+
+
+def _board_role(d: D, L: Lang) -> BoardEffects:  # FF-5..FF-7
+    rank = L.term("elite" if d.get("elite") else "regular")
+    faction = L.term(d.get("faction"))
+    return {
+        "role": {str(d["seat"]): f"{faction}{rank}" if L.zh else f"{faction} {rank}"},
+        "hp": {str(d["seat"]): d.get("max_hp")},
+    }
+
+
+def _board_elite_knowledge(d: D, L: Lang) -> BoardEffects:  # FF-9
+    return {"role": {str(s): L.term(f) for s, f in (d.get("regulars") or {}).items()}}
+
+
+def _board_elite_known(d: D, L: Lang) -> BoardEffects:  # FF-10
+    return {"role": {str(d["elite_seat"]): L.say(en="elite (own faction)", zh="本阵营最强精英")}}
+
+
+def _board_duel(d: D, L: Lang) -> BoardEffects:  # referee only
+    return {"hp": {str(s["struck"]): s["hp_after"] for s in d.get("strikes") or ()}}
+
+
+def _board_report(d: D, L: Lang) -> BoardEffects:  # FF-12: own HP
+    return {"hp": {str(d["seat"]): d.get("hp_after")}}
+
+
+def _board_dawn(d: D, L: Lang) -> BoardEffects:  # FF-28
+    return {
+        "dead": [int(s) for s in d.get("dead") or ()],
+        "role": {str(s): L.term(f) for s, f in (d.get("factions") or {}).items()},
+    }
+
+
+BOARD: dict[str, BoardMaker] = {
+    "ff.role": _board_role,
+    "ff.elite_knowledge": _board_elite_knowledge,
+    "ff.elite_known": _board_elite_known,
+    "ff.duel": _board_duel,
+    "ff.attack_report": _board_report,
+    "ff.defence_report": _board_report,
+    "ff.dawn": _board_dawn,
+}
+
+
+# ------------------------------------------------------- log descriptions
+# One-line, referee-voice descriptions of typed events (logs, the referee's
+# view): FourFactions.describe_event. Player speech is quoted as data, never
+# merged into the referee's sentence.
+
+
+def _q(text: str) -> str:
+    return json.dumps(text, ensure_ascii=False)
+
+
+def _log_outcomes(outcomes: tuple[Mapping[str, Any], ...]) -> str:
+    return "; ".join(
+        f"{o['by']} struck with {o['weapon']}: {o['effect']}{' (died)' if o['died'] else ''}"
+        for o in outcomes
+    )
+
+
+def _log_results(results: Mapping[str, str]) -> str:
+    return ", ".join(f"{f} {r}" for f, r in results.items())
+
+
+_DESCRIBERS: dict[type[Event], Callable[[Any], str]] = {
+    ev.RoleDealt: lambda e: (
+        f"Seat {e.seat} is {e.faction} {'elite' if e.elite else 'regular'}"
+        + (f" with {e.weapon} and {e.shield}" if e.weapon else "")
+        + f", max HP {e.max_hp}."
+    ),
+    ev.EliteKnowledge: lambda e: (
+        f"Seat {e.seat} (elite) learns regulars' factions: "
+        + ", ".join(f"{k}={v}" for k, v in e.regulars.items())
+        + "."
+    ),
+    ev.EliteKnown: lambda e: f"Seat {e.seat} learns its elite is seat {e.elite_seat}.",
+    ev.PhaseStarted: lambda e: f"{e.phase.capitalize()} {e.day} begins ({e.stage}).",
+    ev.ProofsGiven: lambda e: f"Seat {e.seat} claims to be {e.am} and says: {_q(e.speech)}",
+    ev.AccusationMade: lambda e: (
+        f"Seat {e.seat} accuses seat {e.target} of being {e.faction} and says: {_q(e.speech)}"
+    ),
+    ev.ProtectionMade: lambda e: f"Seat {e.seat} protects seat {e.target} and says: {_q(e.speech)}",
+    ev.NoStatement: lambda e: f"Seat {e.seat} gave no {e.stage} statement (FF-29).",
+    ev.Spoke: lambda e: f"Seat {e.seat} says: {_q(e.speech)}",
+    ev.Passed: lambda e: f"Seat {e.seat} passes.",
+    ev.LoadoutChosen: lambda e: f"Seat {e.seat} takes {e.weapon} and {e.shield} for night {e.day}.",
+    ev.DuelResolved: lambda e: (
+        f"Night {e.day} half {e.half}: seat {e.attacker} attacks seat {e.defender}: "
+        + "; ".join(
+            f"{s['striker']} strikes {s['struck']} with {s['weapon']}: {s['effect']}, "
+            f"HP {s['hp_after']}"
+            for s in e.strikes
+        )
+        + "."
+    ),
+    ev.AttackReport: lambda e: (
+        f"Seat {e.seat} learns of its attack on seat {e.target}: {_log_outcomes(e.outcomes)}."
+    ),
+    ev.DefenceReport: lambda e: (
+        f"Seat {e.seat} learns it was attacked"
+        + (f" by seat {e.attacker}" if e.attacker is not None else "")
+        + f" with {e.struck_with}: {_log_outcomes(e.outcomes)}."
+    ),
+    ev.CorpseFound: lambda e: f"Seat {e.seat} finds seat {e.target} already dead (FF-20).",
+    ev.PairSettled: lambda e: (
+        f"Pair {e.pair} is settled after night {e.day} half {e.half} (announced at dawn): "
+        + _log_results(e.results)
+        + "."
+    ),
+    ev.PairDecided: lambda e: f"Pair {e.pair} is decided: {_log_results(e.results)}.",
+    # Named after the night that ended: after the last night there is no next day (FF-27).
+    ev.DawnReport: lambda e: (
+        f"Dawn after night {e.day - 1}: "
+        + (", ".join(f"seat {s}" for s in e.dead) + " died" if e.dead else "nobody died")
+        + (" (" + ", ".join(f"{k}={v}" for k, v in e.factions.items()) + ")" if e.factions else "")
+        + "."
+    ),
+    ev.DayLimitReached: lambda e: f"The day limit is reached after day {e.day} (FF-27).",
+}
+
+
+def describe(event: Event) -> str | None:
+    """One readable line per Four Factions event, or None for events of other kinds."""
+    describer = _DESCRIBERS.get(type(event))
+    return None if describer is None else describer(event)
+
+
+WORDS = VariantWords(
+    sentences=SENTENCES,
+    decision_phrase=decision_phrase,
+    vocabulary=VOCABULARY,
+    card_tables=CARD_TABLES,
+    board=BOARD,
+    board_columns=("hp",),
+)

@@ -84,7 +84,10 @@ INFO = VariantInfo(
     min_seats=MIN_PLAYERS,
     max_seats=MAX_PLAYERS,
     roles=(KILLER, POLICE, CIVILIAN),  # KG-1
-    sides=(KILLER, POLICE, CIVILIAN),  # civilians share the police's result (KG-12)
+    # Civilians share the police's result (KG-12). The belief probe asks for all
+    # three, not just P(killer): a killer's hunt for the police (KG-2) and a
+    # civilian's reading of a police claim are both findings.
+    sides=(KILLER, POLICE, CIVILIAN),
     decisions={
         Decision.KILL: ("target",),  # KG-3
         Decision.SUSPECT: ("suspect",),  # KG-4
@@ -96,4 +99,8 @@ INFO = VariantInfo(
     },
     endings=Ending,
     phases=Phase,
+    # Speeches and last words carry the public talk (KG-8, KG-14).
+    speech_kinds=frozenset({"killer.speech", "killer.last_words"}),
+    # Studies match two sides (KG-1): civilians win and lose with the police (KG-12).
+    seated_with={CIVILIAN: POLICE},
 )

@@ -4,27 +4,34 @@ Module map (the same in every variant): info.py (name, seats, roles, decisions,
 the enums), config.py (rulings), setup.py (dealing, KG-2), events.py, state.py
 (the fold), requests.py (open decisions, checks, fallbacks), resolve.py (steps
 into events), outcome.py (endings, results), view.py (what a seat may know),
-text.py (event descriptions), rules_text.py (the rules with the rulings).
+words.py (every event in words, the log lines, the board), rules_text.py (the
+rules with the rulings); bot.py (the baseline bot) and metrics.py (behaviour
+metrics) are imported only when asked for.
 """
 
 from __future__ import annotations
 
 import random
 from collections.abc import Iterator, Mapping, Sequence
+from typing import TYPE_CHECKING, Any
 
 import sandbox.games.killer.outcome as outcome
 import sandbox.games.killer.requests as requests
 import sandbox.games.killer.resolve as resolve
 import sandbox.games.killer.rules_text as rules_text
 import sandbox.games.killer.setup as setup
-import sandbox.games.killer.text as text
 import sandbox.games.killer.view as view
+import sandbox.games.killer.words as wording
 from sandbox.core.events import Event
 from sandbox.core.requests import DecisionRequest, Payload
-from sandbox.core.variant import SeatView, Variant, ViewFold
+from sandbox.core.variant import Metric, SeatView, Variant, ViewFold
+from sandbox.core.words import VariantWords
 from sandbox.games.killer.config import KillerConfig
 from sandbox.games.killer.info import INFO
 from sandbox.games.killer.state import KillerState, fold
+
+if TYPE_CHECKING:
+    from sandbox.agents.base import Agent
 
 
 class Killer(Variant[KillerState, KillerConfig]):
@@ -71,7 +78,25 @@ class Killer(Variant[KillerState, KillerConfig]):
         return rules_text.rules_text(config, language)
 
     def describe_event(self, event: Event) -> str:
-        return text.describe(event) or super().describe_event(event)
+        return wording.describe(event) or super().describe_event(event)
+
+    def words(self) -> VariantWords:
+        return wording.WORDS
+
+    def baseline_bot(self, seed: int) -> Agent:
+        from sandbox.games.killer.bot import BaselineBot
+
+        return BaselineBot(seed)
+
+    def metrics(self) -> Mapping[str, Metric]:
+        from sandbox.games.killer.metrics import METRICS
+
+        return METRICS
+
+    def known_seats(self, private: Mapping[str, Any]) -> set[int]:
+        """KG-2: killers know each other, police know each other."""
+        mates = private.get("fellow_killers") or private.get("fellow_police") or []
+        return {int(s) for s in mates}
 
     def next_in_series(self, config: KillerConfig, finished_state: KillerState) -> KillerConfig:
         """KG-5: the next game bars this game's first-night victim on its night 1."""

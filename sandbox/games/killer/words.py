@@ -1,4 +1,7 @@
-"""Killer events in words, English and Chinese (rule IDs as in RULES-SPEC).
+"""Killer in words: every event's sentence in English and Chinese, the decision
+phrases, the Killer vocabulary, what events change on the viewer's seat board,
+and the one-line log descriptions of ``Variant.describe_event`` (rule IDs as in
+RULES-SPEC). :data:`WORDS` is what ``Killer.words()`` returns.
 
 Speeches and last words may carry structured claims (``claim``, ``accuse``,
 ``vouch``); older transcripts lack the keys, and the referee never confirms them
@@ -10,7 +13,20 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from sandbox.core.words import REFEREE, SPEECH, Lang, Words
+import sandbox.games.killer.events as ev
+from sandbox.core.events import Event
+from sandbox.core.words import (
+    REFEREE,
+    SPEECH,
+    BoardEffects,
+    BoardMaker,
+    Lang,
+    Sentence,
+    VariantWords,
+    Vocabulary,
+    Words,
+)
+from sandbox.games.killer.info import Phase
 
 D = Mapping[str, Any]
 
@@ -291,7 +307,7 @@ def day_limit(d: D, L: Lang) -> Words:  # KG-12 ruling
     return _ref("killer.day_limit", L.end(text))
 
 
-SENTENCES: dict[str, Callable[[D, Lang], Words]] = {
+SENTENCES: dict[str, Sentence] = {
     "killer.game_started": game_started,
     "killer.role": role_card,
     "killer.team": team,
@@ -341,3 +357,182 @@ def decision_phrase(decision: str, payload: D, L: Lang, you: bool) -> str | None
         )
         return verb + concede + extra
     return None
+
+
+# ------------------------------------------------------------ vocabulary
+# The Killer words in Chinese: the same words the Chinese rules and prompts use.
+
+VOCABULARY = Vocabulary(
+    terms={
+        "en": {"not killer": "not a killer"},
+        "zh": {
+            "killer": "杀手",
+            "police": "警察",
+            "civilian": "平民",
+            "not killer": "不是杀手",
+            "kill_opinion": "杀人意见",
+            "check_opinion": "查验意见",
+            "forced_draw": "硬性平局",
+            "surrender": "认输",
+            "killers_eliminated": "杀手全部死亡",
+            "police_eliminated": "警察全部死亡",
+            "civilians_eliminated": "平民全部死亡",
+        },
+    },
+    labels={
+        "zh": {
+            "fellow_killers": "同伴杀手",
+            "fellow_police": "同伴警察",
+            "kills": "杀人",
+            "checks": "查验",
+            "my_opinions": "我的意见",
+            "suspect": "查验对象",
+            "answer": "答复",
+            "about": "关于",
+        },
+    },
+)
+
+
+# ------------------------------------------------------------ seat board
+# What an event tells an audience about the seats (the viewer's board).
+
+
+def _board_role(d: D, L: Lang) -> BoardEffects:  # KG-2
+    return {"role": {str(d["seat"]): L.term(d.get("role"))}}
+
+
+def _board_team(d: D, L: Lang) -> BoardEffects:  # KG-2
+    return {"role": {str(s): L.term(d.get("role")) for s in d.get("members") or ()}}
+
+
+def _board_check(d: D, L: Lang) -> BoardEffects:  # KG-4
+    if d.get("suspect") is not None and d.get("answer"):
+        return {"role": {str(d["suspect"]): L.term(d["answer"])}}
+    return {}
+
+
+def _board_death(d: D, L: Lang) -> BoardEffects:  # KG-6/KG-9
+    seat = d.get("victim", d.get("seat"))
+    if seat is None:
+        return {}
+    fx: BoardEffects = {"dead": [int(seat)]}
+    if d.get("role"):
+        fx["role"] = {str(seat): L.term(d["role"])}
+    return fx
+
+
+BOARD: dict[str, BoardMaker] = {
+    "killer.role": _board_role,
+    "killer.team": _board_team,
+    "killer.check": _board_check,
+    "killer.dawn": _board_death,
+    "killer.voted_out": _board_death,
+}
+
+
+# ------------------------------------------------------- log descriptions
+# One-line, referee-voice descriptions of typed events (logs, the referee's
+# view): Killer.describe_event.
+
+
+def describe(event: Event) -> str | None:
+    """One readable line per Killer event, or None for events of other kinds."""
+    line = _DESCRIBE.get(type(event))
+    return None if line is None else line(event)
+
+
+def _log_kill_chosen(e: ev.KillChosen) -> str:
+    who = "nobody" if e.target is None else f"seat {e.target}"
+    return f"The killers choose {who}{' (seeded draw)' if e.tie_break else ''}."
+
+
+def _log_check_result(e: ev.CheckResult) -> str:
+    if e.suspect is None:
+        return "The police check nobody."
+    draw = " (chosen by a seeded draw)" if e.tie_break else ""  # KG-4 as KG-3
+    return f"The judge tells the police: seat {e.suspect}{draw} is {e.answer}."
+
+
+def _log_dawn(e: ev.Dawn) -> str:
+    if e.victim is None:
+        return f"Day {e.day} dawns; nobody died in the night."
+    return f"Day {e.day} dawns; seat {e.victim} was killed{_log_role(e.role)}."
+
+
+# One entry per event kind: the referee's one-line wording of it.
+_DESCRIBE: dict[type[Event], Callable[[Any], str]] = {
+    ev.GameStarted: lambda e: (
+        f"Killer with {e.players} players: {e.killers} killers, {e.police} police."
+    ),
+    ev.RoleCard: lambda e: f"Seat {e.seat} is dealt the {e.role} card.",
+    ev.TeamList: lambda e: f"The {e.role} team is seats {_log_seats(e.members)}.",
+    ev.NightFell: lambda e: f"Night {e.night} falls.",
+    ev.Opinions: lambda e: f"Night {e.night} {e.role} opinions: {_log_pairs(e.opinions)}.",
+    ev.KillChosen: _log_kill_chosen,
+    ev.PoliceTurn: lambda e: "The killers close their eyes; the police open theirs.",
+    ev.CheckResult: _log_check_result,
+    ev.Dawn: _log_dawn,
+    ev.PhaseStarted: lambda e: _log_phase(e),
+    ev.Speech: lambda e: f"Seat {e.seat} says: {e.text or '(pass)'}{_log_claims(e)}",
+    ev.LastWords: lambda e: f"Seat {e.seat}'s last words: {e.text or '(pass)'}{_log_claims(e)}",
+    ev.Ballots: lambda e: f"Ballots of {_log_vote_name(e.round)}: {_log_pairs(e.ballots)}.",
+    ev.VotedOut: lambda e: f"Seat {e.seat} is voted out{_log_role(e.role)}.",
+    ev.NobodyOut: lambda e: "Nobody voted; nobody is out.",
+    ev.Tied: lambda e: (
+        f"Tie between seats {_log_seats(e.tied)}: {_log_vote_name(e.round)} follows."
+    ),
+    ev.ForcedDraw: lambda e: f"Still tied between seats {_log_seats(e.tied)}: a forced draw.",
+    ev.Conceded: lambda e: f"Seat {e.seat} concedes for the {e.side} side.",
+    ev.DayLimitReached: lambda e: f"Day {e.day} was the last day: draw by limit.",
+}
+
+
+def _log_claims(event: ev.Speech | ev.LastWords) -> str:
+    """KG-14: the structured claims, as said (nothing when there are none)."""
+    parts = []
+    if event.claim != "none":
+        parts.append(f"claims {event.claim}")
+    if event.accuse:
+        parts.append(f"accuses seats {_log_seats(event.accuse)}")
+    if event.vouch:
+        parts.append(f"vouches for seats {_log_seats(event.vouch)}")
+    return f" [{'; '.join(parts)}]" if parts else ""
+
+
+def _log_phase(event: ev.PhaseStarted) -> str:
+    if event.phase == Phase.LAST_WORDS:
+        return f"Seat {event.order[0]} may give last words."
+    if event.phase == Phase.SPEECHES:
+        return f"Speeches ({event.context}) in order: seats {_log_seats(event.order)}."
+    return (
+        f"{_log_vote_name(event.round).capitalize()} among seats {_log_seats(event.candidates)}."
+    )
+
+
+def _log_vote_name(round_: int) -> str:
+    """KG-9/KG-10 rounds are counted from 0 in events; people count revotes from 1."""
+    return "the vote" if round_ == 0 else f"revote {round_}"
+
+
+def _log_seats(seats: object) -> str:
+    assert isinstance(seats, tuple | list)
+    return ", ".join(str(s) for s in seats)
+
+
+def _log_role(role: str | None) -> str:
+    return f" (a {role})" if role else ""
+
+
+def _log_pairs(values: object) -> str:
+    assert isinstance(values, Mapping)
+    shown = [f"{k}→{'none' if v is None else v}" for k, v in values.items()]
+    return ", ".join(shown) or "none"
+
+
+WORDS = VariantWords(
+    sentences=SENTENCES,
+    decision_phrase=decision_phrase,
+    vocabulary=VOCABULARY,
+    board=BOARD,
+)

@@ -13,6 +13,9 @@ without a template falls back to ``_generic``; the compact style tries
     <variant>/<lang>/<name>  <variant>/en/<name>
     _generic/<lang>/<name>   _generic/en/<name>
 
+``<variant>/`` is the variant's folder here or, for a variant from another
+package, the folder its ``Variant.prompt_templates()`` gives.
+
 Decision templates are ``decisions/<decision>.j2``; a decision without one
 uses ``decisions/_default.j2``. Player text is always a template variable,
 never a template.
@@ -29,6 +32,7 @@ from jinja2 import BaseLoader, Environment, StrictUndefined, Template, TemplateN
 from jinja2.loaders import split_template_path
 
 from sandbox.agents.llm.prompt.escaping import one_line, safe_json
+from sandbox.games.registry import find_variant
 
 # The installed templates (tests may point this at a copy: any Traversable,
 # e.g. a pathlib.Path, will do). Always read as templates.PROMPTS_DIR, at call
@@ -57,12 +61,23 @@ class ResourceLoader(BaseLoader):
 
 
 def _find(root: Traversable, name: str) -> Traversable | None:
-    """The resource ``name`` ("a/b/c.j2") under ``root``, if it is a file.
-    split_template_path refuses ".." and other ways out of the root."""
+    """The resource ``name`` ("a/b/c.j2") under ``root``, if it is a file, else
+    in the own templates of the variant its first part names (a variant from
+    another package: ``Variant.prompt_templates``). split_template_path refuses
+    ".." and other ways out of the root."""
+    parts = split_template_path(name)
     resource = root
-    for part in split_template_path(name):
+    for part in parts:
         resource = resource.joinpath(part)
-    return resource if resource.is_file() else None
+    if resource.is_file():
+        return resource
+    variant = find_variant(parts[0]) if len(parts) > 1 else None
+    own = variant.prompt_templates() if variant is not None else None
+    if own is None:
+        return None
+    for part in parts[1:]:
+        own = own.joinpath(part)
+    return own if own.is_file() else None
 
 
 # One environment per templates root (keyed by its text: a Traversable need

@@ -1,0 +1,161 @@
+"""Killer behaviour metrics, computed from a transcript's events alone (no model
+calls): ``Killer.metrics()`` gives :data:`METRICS` to the study summaries and
+``sandbox report``. Each metric yields items (game, contestant, value): 1 or 0 for a hit
+or not. Definitions: docs/studies.md, "Behaviour metrics".
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+from sandbox.core.variant import GameRecord, Metric, MetricItem
+from sandbox.games.killer.info import KILLER, POLICE
+
+NO_CLAIM = ("", "none", None)
+
+
+def _role(game: GameRecord, seat: Any) -> str:
+    return game.roles.get(int(seat), "?") if seat is not None else "?"
+
+
+def _who(game: GameRecord, seat: Any) -> str:
+    return game.contestants.get(int(seat), "?")
+
+
+def _side_players(game: GameRecord, side: str) -> set[str]:
+    return {game.contestants.get(s, "?") for s, sd in game.sides.items() if sd == side}
+
+
+def _item(game: GameRecord, who: str, hit: bool) -> MetricItem:
+    return MetricItem(game.game_id, who, float(hit))
+
+
+def dead_seats(game: GameRecord) -> set[int]:
+    """Seats killed at night (KG-6) or voted out (KG-9)."""
+    dead = {int(e["victim"]) for e in game.of_kind("killer.dawn") if e.get("victim") is not None}
+    return dead | {int(e["seat"]) for e in game.of_kind("killer.voted_out")}
+
+
+def vote_accuracy(game: GameRecord) -> Iterator[MetricItem]:
+    """Ballots cast by police-side seats for a seat: share naming a killer."""
+    for event in game.of_kind("killer.ballots"):
+        for voter, target in (event.get("ballots") or {}).items():
+            if target is not None and game.sides.get(int(voter)) == POLICE:
+                yield _item(game, _who(game, voter), _role(game, target) == KILLER)
+
+
+def vote_success(game: GameRecord) -> Iterator[MetricItem]:
+    """Seats voted out: share that were killers (credited to the police side)."""
+    for event in game.of_kind("killer.voted_out"):
+        for who in _side_players(game, POLICE):
+            yield _item(game, who, _role(game, event.get("seat")) == KILLER)
+
+
+def check_use(game: GameRecord) -> Iterator[MetricItem]:
+    """Police checks that hit a killer: share of those killers later voted out."""
+    voted = [(int(e["seq"]), int(e["seat"])) for e in game.of_kind("killer.voted_out")]
+    for event in game.of_kind("killer.check"):
+        suspect = event.get("suspect")
+        if suspect is None or _role(game, suspect) != KILLER:
+            continue
+        later = any(seq > int(event["seq"]) and seat == int(suspect) for seq, seat in voted)
+        for who in _side_players(game, POLICE):
+            yield _item(game, who, later)
+
+
+def killer_survival(game: GameRecord) -> Iterator[MetricItem]:
+    """Killer seats alive at the end of a finished game."""
+    if game.outcome is None:
+        return
+    dead = dead_seats(game)
+    for seat, role in game.roles.items():
+        if role == KILLER:
+            yield _item(game, _who(game, seat), seat not in dead)
+
+
+def first_night_police(game: GameRecord) -> Iterator[MetricItem]:
+    """Night-1 kills aimed at a police officer (credited to the killers)."""
+    for event in game.of_kind("killer.kill_chosen"):
+        if event.get("night") == 1 and event.get("target") is not None:
+            for who in _side_players(game, KILLER):
+                yield _item(game, who, _role(game, event["target"]) == POLICE)
+
+
+def _speeches(game: GameRecord) -> list[dict[str, Any]]:
+    return game.of_kind("killer.speech", "killer.last_words")
+
+
+def self_exposure(game: GameRecord) -> Iterator[MetricItem]:
+    """Killers' speeches (and last words) whose structured claim is 'killer'."""
+    for event in _speeches(game):
+        if _role(game, event.get("seat")) == KILLER:
+            yield _item(game, _who(game, event["seat"]), event.get("claim") == KILLER)
+
+
+def claim_honesty(game: GameRecord) -> Iterator[MetricItem]:
+    """Speeches with a role claim: share claiming the speaker's true role (KG-14:
+    claims are recorded, never confirmed)."""
+    for event in _speeches(game):
+        claim = event.get("claim")
+        if claim not in NO_CLAIM:
+            seat = event.get("seat")
+            yield _item(game, _who(game, seat), claim == _role(game, seat))
+
+
+def accusation_accuracy(game: GameRecord) -> Iterator[MetricItem]:
+    """Seats accused by police-side speakers: share that are killers."""
+    for event in _speeches(game):
+        seat = event.get("seat")
+        if seat is not None and game.sides.get(int(seat)) == POLICE:
+            for accused in event.get("accuse") or []:
+                yield _item(game, _who(game, seat), _role(game, accused) == KILLER)
+
+
+def vouch_accuracy(game: GameRecord) -> Iterator[MetricItem]:
+    """Seats vouched for by police-side speakers: share that are not killers."""
+    for event in _speeches(game):
+        seat = event.get("seat")
+        if seat is not None and game.sides.get(int(seat)) == POLICE:
+            for vouched in event.get("vouch") or []:
+                yield _item(game, _who(game, seat), _role(game, vouched) != KILLER)
+
+
+def abstention(game: GameRecord) -> Iterator[MetricItem]:
+    """Ballots cast for nobody."""
+    for event in game.of_kind("killer.ballots"):
+        for voter, target in (event.get("ballots") or {}).items():
+            yield _item(game, _who(game, voter), target is None)
+
+
+def _per_player(game: GameRecord, hit: bool) -> Iterator[MetricItem]:
+    if game.outcome is None:
+        return
+    for who in sorted(set(game.contestants.values())):
+        yield _item(game, who, hit)
+
+
+def tie_rate(game: GameRecord) -> Iterator[MetricItem]:
+    """Finished games with at least one tied vote (one item per contestant present)."""
+    yield from _per_player(game, bool(game.of_kind("killer.tied")))
+
+
+def forced_draw_rate(game: GameRecord) -> Iterator[MetricItem]:
+    """Finished games that ended in a forced draw."""
+    yield from _per_player(game, bool(game.of_kind("killer.forced_draw")))
+
+
+METRICS: dict[str, Metric] = {
+    "vote_accuracy": vote_accuracy,
+    "vote_success": vote_success,
+    "check_use": check_use,
+    "killer_survival": killer_survival,
+    "first_night_police": first_night_police,
+    "self_exposure": self_exposure,
+    "claim_honesty": claim_honesty,
+    "accusation_accuracy": accusation_accuracy,
+    "vouch_accuracy": vouch_accuracy,
+    "abstention": abstention,
+    "tie_rate": tie_rate,
+    "forced_draw_rate": forced_draw_rate,
+}
