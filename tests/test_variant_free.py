@@ -27,18 +27,6 @@ ROOT = Path(__file__).resolve().parents[1]
 PACKAGE = ROOT / "sandbox"
 GAMES = PACKAGE / "games"
 
-# TEMPORARY allow-list: files that other helpers of issue 18 make variant-free in
-# parallel (the viewer's page and script, the command line, the analysis
-# tables beyond their speech kinds). Remove each entry once its file is clean:
-# test_the_allow_list_holds_only_files_that_still_need_it says when.
-ALLOWED = {
-    "sandbox/viewer/html.py",
-    "sandbox/viewer/html_assets.py",
-    "sandbox/cli/main.py",
-    "sandbox/analysis/tables.py",
-}
-
-
 def variant_folders() -> dict[str, Path]:
     """Each built-in variant's folder (the subpackages of sandbox.games)."""
     return {m.name: GAMES / m.name for m in pkgutil.iter_modules([str(GAMES)]) if m.ispkg}
@@ -161,7 +149,7 @@ def test_the_check_sees_every_variant_and_names_its_words() -> None:
 
 
 def test_no_module_outside_a_variant_folder_names_a_variant() -> None:
-    found = {path: hits for path, hits in all_offences().items() if path not in ALLOWED}
+    found = all_offences()
     listed = "\n".join(hit for hits in found.values() for hit in hits)
     assert not found, f"variant names outside sandbox/games/<v>/:\n{listed}"
 
@@ -178,9 +166,3 @@ def test_no_variant_folder_imports_another_variant() -> None:
                     if module in others or module.startswith(tuple(f"{o}." for o in others)):
                         found.append(f"{path.relative_to(ROOT)}:{node.lineno}: imports {module}")
     assert not found, "\n".join(found)
-
-
-def test_the_allow_list_holds_only_files_that_still_need_it() -> None:
-    offending = all_offences()
-    clean = sorted(path for path in ALLOWED if path not in offending)
-    assert not clean, f"now variant-free, remove from ALLOWED: {clean}"

@@ -106,11 +106,17 @@ def seat_rows(game: RawGame) -> list[Row]:
 
 
 def dead_seats(game: RawGame) -> set[int]:
-    """Seats that died: Killer victims and voted-out seats, FF corpses."""
-    dead = {int(e["victim"]) for e in game.of_kind("killer.dawn") if e.get("victim") is not None}
-    dead |= {int(e["seat"]) for e in game.of_kind("killer.voted_out")}
-    dead |= {int(e["target"]) for e in game.of_kind("ff.corpse")}
-    return dead
+    """Seats that died, read from the events the variant declares as deaths
+    (``VariantInfo.death_fields``: e.g. a night victim, a seat voted out)."""
+    variant = registry.find_variant(game.variant)
+    if variant is None:
+        return set()
+    return {
+        int(e[field])
+        for kind, field in variant.info.death_fields.items()
+        for e in game.of_kind(kind)
+        if e.get(field) is not None
+    }
 
 
 def decision_rows(game: RawGame) -> list[Row]:

@@ -149,7 +149,9 @@ class VariantInfo:
     are public speeches (a belief probe may follow each; the persuasion figures
     measure them). ``seated_with``: side -> the side a study seats it with,
     for sides that win and lose together (Killer's civilians play with the
-    police); a side not listed is a study side of its own.
+    police); a side not listed is a study side of its own. ``death_fields``:
+    event kind -> the field naming the seat that event kills (the analysis
+    counts survivals from them).
     """
 
     name: str
@@ -164,6 +166,7 @@ class VariantInfo:
     kind_prefix: str = ""
     speech_kinds: frozenset[str] = frozenset()
     seated_with: Mapping[str, str] = field(default_factory=dict)
+    death_fields: Mapping[str, str] = field(default_factory=dict)
 
     @property
     def prefix(self) -> str:

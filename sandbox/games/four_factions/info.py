@@ -95,4 +95,5 @@ INFO = VariantInfo(
     kind_prefix="ff",
     # Day-1 proofs, accusations, protections and open speeches (FF-13..FF-15, FF-17).
     speech_kinds=frozenset({"ff.speech", "ff.proofs", "ff.accusation", "ff.protection"}),
+    death_fields={"ff.corpse": "target"},  # FF-20
 )

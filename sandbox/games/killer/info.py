@@ -101,6 +101,7 @@ INFO = VariantInfo(
     phases=Phase,
     # Speeches and last words carry the public talk (KG-8, KG-14).
     speech_kinds=frozenset({"killer.speech", "killer.last_words"}),
+    death_fields={"killer.dawn": "victim", "killer.voted_out": "seat"},  # KG-6, KG-9
     # Studies match two sides (KG-1): civilians win and lose with the police (KG-12).
     seated_with={CIVILIAN: POLICE},
 )
