@@ -15,7 +15,7 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from sandbox.analysis.intervals import cluster_bootstrap, clustered_rate_interval
+from sandbox.analysis.intervals import BOOTSTRAP_SEED, cluster_bootstrap, clustered_rate_interval
 from sandbox.analysis.load import RawGame
 from sandbox.core.variant import Metric, MetricItem
 from sandbox.games.registry import find_variant
@@ -54,7 +54,7 @@ def figure(items: Sequence[Item], rng: random.Random) -> dict[str, Any]:
     }
 
 
-def metrics_summary(games: Sequence[RawGame], seed: int = 20240601) -> dict[str, Any]:
+def metrics_summary(games: Sequence[RawGame], seed: int = BOOTSTRAP_SEED) -> dict[str, Any]:
     """variant -> metric -> {overall, by_contestant} over finished games."""
     out: dict[str, Any] = {}
     for variant in sorted({g.variant for g in games}):
