@@ -30,7 +30,7 @@ from sandbox.agents.baseline import baseline_bot
 from sandbox.core.game import Game
 from sandbox.core.variant import Outcome
 from sandbox.games.registry import get_variant
-from sandbox.play.seating import seat_seed
+from sandbox.session.seating import seat_seed
 
 Z95 = 1.96
 

@@ -51,9 +51,9 @@ from sandbox.core.game import Game
 from sandbox.models import remote
 from sandbox.models.endpoints import ROUTE_ENV
 from sandbox.models.fake.server import common_prefix
-from sandbox.play.gamefile import AgentSpec, LoadedConfig, load_config
-from sandbox.play.runner import Runner
-from sandbox.play.seating import build_agents
+from sandbox.session.gamefile import AgentSpec, LoadedConfig, load_config
+from sandbox.session.runner import Runner
+from sandbox.session.seating import build_agents
 from sandbox.transcript import TranscriptWriter
 
 CONFIGS = Path(__file__).resolve().parents[1] / "configs"

@@ -35,7 +35,7 @@ from sandbox.batch.backends import BackendOptions
 from sandbox.batch.backends.ray import RayBackend
 from sandbox.batch.run import BatchResult, GameJob, jobs_for, run_batch
 from sandbox.models.fake import FakeLLMServer
-from sandbox.play.gamefile import LoadedConfig, parse_config
+from sandbox.session.gamefile import LoadedConfig, parse_config
 
 GAME = """
 variant = "killer"

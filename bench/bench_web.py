@@ -27,8 +27,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import websockets.sync.client as ws_client
 
-from sandbox.play import LiveHooks, play_game
-from sandbox.play.gamefile import parse_config
+from sandbox.session import LiveHooks, play_game
+from sandbox.session.gamefile import parse_config
 from sandbox.web.run import WebRun, start_run
 
 

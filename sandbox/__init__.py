@@ -24,10 +24,10 @@ if TYPE_CHECKING:
     from sandbox.agents.simple import RandomAgent, ScriptedAgent
     from sandbox.core.game import Game
     from sandbox.core.variant import Outcome
-    from sandbox.play.api import new_game, play, play_sync
-    from sandbox.play.driver import run_sync
-    from sandbox.play.runner import RunStats
-    from sandbox.play.session import GameRecord
+    from sandbox.session.api import new_game, play, play_sync
+    from sandbox.session.driver import run_sync
+    from sandbox.session.play import GameRecord
+    from sandbox.session.runner import RunStats
     from sandbox.transcript import GameLog, TranscriptError, load_transcript
 
 _HOME = {
@@ -41,14 +41,14 @@ _HOME = {
     "LLMSettings": "sandbox.agents.llm.settings",
     "RandomAgent": "sandbox.agents.simple",
     "ScriptedAgent": "sandbox.agents.simple",
-    "new_game": "sandbox.play.api",
-    "play": "sandbox.play.api",
-    "play_sync": "sandbox.play.api",
+    "new_game": "sandbox.session.api",
+    "play": "sandbox.session.api",
+    "play_sync": "sandbox.session.api",
     "Game": "sandbox.core.game",
     "Outcome": "sandbox.core.variant",
-    "run_sync": "sandbox.play.driver",
-    "RunStats": "sandbox.play.runner",
-    "GameRecord": "sandbox.play.session",
+    "run_sync": "sandbox.session.driver",
+    "RunStats": "sandbox.session.runner",
+    "GameRecord": "sandbox.session.play",
     "GameLog": "sandbox.transcript",
     "TranscriptError": "sandbox.transcript",
     "load_transcript": "sandbox.transcript",

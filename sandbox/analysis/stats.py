@@ -7,7 +7,7 @@ reason, repairs, model calls, tokens, cost and latency; on request, how well
 the LLM seats' belief probes name the other seats' true sides
 (:mod:`sandbox.analysis.belief_stats`).
 
-Aborted games (the model provider failed too often, see sandbox/play/runner.py) end
+Aborted games (the model provider failed too often, see sandbox/session/runner.py) end
 in an all-draw that says nothing about the game, so the rates leave them out
 unless asked; they still count under reasons, fallbacks and usage.
 
@@ -32,7 +32,7 @@ from sandbox.analysis.belief_stats import BeliefFacts, belief_facts, summarise_b
 from sandbox.analysis.intervals import BOOTSTRAP_SEED, bootstrap_ci95, wilson
 from sandbox.analysis.tables import setup_name
 from sandbox.core.events import DecisionMade
-from sandbox.play.runner import ABORTED
+from sandbox.session.runner import ABORTED
 from sandbox.study.identity import each_game_once
 from sandbox.study.sides import role_group, side_of
 from sandbox.transcript import Transcript, TranscriptError, latency_of, load

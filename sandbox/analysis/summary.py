@@ -16,7 +16,7 @@ from sandbox.analysis.metrics import Item, figure, metrics_summary
 from sandbox.analysis.persuasion import persuasion_summary, speech_persuasion_summary
 from sandbox.analysis.ratings import matches_of, pairwise, rate
 from sandbox.analysis.tables import belief_rows, call_rows, game_name, seat_rows
-from sandbox.play.runner import ABORTED
+from sandbox.session.runner import ABORTED
 
 
 def setups(games: Sequence[RawGame]) -> list[dict[str, Any]]:

@@ -19,7 +19,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from sandbox.models.local import is_local_model
-from sandbox.play.gamefile import AgentSpec, LLMSpec, LoadedConfig
+from sandbox.session.gamefile import AgentSpec, LLMSpec, LoadedConfig
 
 # Games each worker plays at once when LLM seats call a provider (docs/cli.md).
 LLM_GAMES_IN_FLIGHT = 16

@@ -44,7 +44,7 @@ from sandbox.batch.jobs import (
     admit_all,
     never_halt,
 )
-from sandbox.play import (
+from sandbox.session import (
     GameRecord,
     LiveHooks,
     play_game,
@@ -52,8 +52,8 @@ from sandbox.play import (
     resume,
     resume_async,
 )
-from sandbox.play.errors import one_line
-from sandbox.play.gamefile import LoadedConfig, parse_config
+from sandbox.session.errors import one_line
+from sandbox.session.gamefile import LoadedConfig, parse_config
 from sandbox.study.identity import config_digest, plan_of, scan
 from sandbox.study.sides import role_group
 

@@ -42,7 +42,7 @@ from sandbox.cli.options import (
     out_folder,
 )
 from sandbox.cli.stats import print_variant_stats
-from sandbox.play.gamefile import AgentSpec, load_config
+from sandbox.session.gamefile import AgentSpec, load_config
 
 # A batch's games are listed up front; a million is a large study, a billion a typo.
 MAX_GAMES = 1_000_000

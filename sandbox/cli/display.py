@@ -12,8 +12,8 @@ from rich.table import Table
 
 from sandbox.core.events import Event
 from sandbox.core.game import Game
-from sandbox.play import GameRecord, LiveHooks
-from sandbox.play.gamefile import LoadedConfig
+from sandbox.session import GameRecord, LiveHooks
+from sandbox.session.gamefile import LoadedConfig
 from sandbox.viewer.terminal import LiveRenderer
 
 

@@ -16,8 +16,8 @@ from typer.core import TyperGroup
 from sandbox.agents.base import AgentSetupError
 from sandbox.agents.simple import ScriptError
 from sandbox.core.errors import ConfigError
-from sandbox.play import SessionError
-from sandbox.play.errors import one_line
+from sandbox.session import SessionError
+from sandbox.session.errors import one_line
 from sandbox.transcript import TranscriptError
 
 EXIT_BAD_INPUT = 2

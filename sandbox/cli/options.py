@@ -11,7 +11,7 @@ import typer
 
 from sandbox.batch.policy import LLM_GAMES_IN_FLIGHT
 from sandbox.cli.errors import fail
-from sandbox.play.gamefile import LoadedConfig
+from sandbox.session.gamefile import LoadedConfig
 
 ConfigArgument = Annotated[Path, typer.Argument(help="game file (TOML)")]
 # rich markup would read "[run]" as a style tag and drop it: escape the bracket

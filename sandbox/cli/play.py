@@ -29,8 +29,8 @@ from sandbox.cli.options import (
     check_seat,
     out_folder,
 )
-from sandbox.play import GameRecord, play_series, random_seed
-from sandbox.play.gamefile import HumanSpec, LoadedConfig, config_warnings, load_config
+from sandbox.session import GameRecord, play_series, random_seed
+from sandbox.session.gamefile import HumanSpec, LoadedConfig, config_warnings, load_config
 
 
 def run(

@@ -16,7 +16,7 @@ from sandbox.cli.errors import bad_input_is_one_line, fail
 from sandbox.cli.options import ConfigArgument
 from sandbox.games.registry import get_variant, variant_names
 from sandbox.games.words import LANGUAGES
-from sandbox.play.gamefile import (
+from sandbox.session.gamefile import (
     AgentSpec,
     HumanSpec,
     LLMSpec,

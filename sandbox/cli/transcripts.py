@@ -18,7 +18,7 @@ from sandbox.cli.errors import (
     stopped,
 )
 from sandbox.cli.options import AsSeatOption, check_seat, out_folder
-from sandbox.play import (
+from sandbox.session import (
     fork,
     game_config_of,
     loaded_of,
@@ -26,7 +26,7 @@ from sandbox.play import (
     replay_transcript,
     resume,
 )
-from sandbox.play.gamefile import LoadedConfig, load_config
+from sandbox.session.gamefile import LoadedConfig, load_config
 from sandbox.transcript import Transcript
 
 QuietOption = Annotated[bool, typer.Option(help="no live event stream")]

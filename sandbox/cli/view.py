@@ -16,7 +16,7 @@ from sandbox.cli.errors import bad_input_is_one_line, fail
 from sandbox.cli.options import check_seat
 from sandbox.cli.stats import plural
 from sandbox.games.words import LANGUAGES
-from sandbox.play import SessionError, open_transcript
+from sandbox.session import SessionError, open_transcript
 from sandbox.viewer.site import game_page, game_row, transcripts_in, write_site
 from sandbox.viewer.terminal import Filters, print_timeline
 from sandbox.viewer.timeline import build_timeline, seat_numbers

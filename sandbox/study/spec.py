@@ -15,7 +15,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from sandbox.core.errors import ConfigError
-from sandbox.play.gamefile import (
+from sandbox.session.gamefile import (
     AgentSpec,
     LoadedConfig,
     describe_error,

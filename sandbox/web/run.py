@@ -120,7 +120,7 @@ class WebRun:
 
     # ------------------------------------------------------------ hooks
     def hooks(self, inner: Any) -> Any:
-        """The session's hooks (a ``sandbox.play.LiveHooks``, not imported here so
+        """The session's hooks (a ``sandbox.session.LiveHooks``, not imported here so
         that the seat layer never imports the session layer back) with this run's
         pages fed as the game goes."""
 

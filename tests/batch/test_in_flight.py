@@ -16,7 +16,7 @@ from typer.testing import CliRunner
 from sandbox.batch.policy import LLM_GAMES_IN_FLIGHT, BatchOptionError, agent_specs, in_flight_for
 from sandbox.batch.run import GameJob, GameResult, jobs_for, run_batch
 from sandbox.cli.main import app
-from sandbox.play.gamefile import load_config, parse_config
+from sandbox.session.gamefile import load_config, parse_config
 from sandbox.transcript import load
 from tests.batch.helpers import bots_file, by_seed, comparable, fake_file
 

@@ -18,7 +18,7 @@ from sandbox.batch.policy import (
     worker_count,
 )
 from sandbox.batch.run import jobs_for
-from sandbox.play.gamefile import parse_config
+from sandbox.session.gamefile import parse_config
 
 BOTS = {"variant": "killer", "rules": {"players": 11}}
 FAKE = {**BOTS, "default_agent": {"kind": "llm", "model": "fake/legal-random"}}

@@ -17,7 +17,7 @@ from sandbox.batch.policy import uses_local_model, worker_count
 from sandbox.batch.run import BatchResult, GameResult, jobs_for, run_batch
 from sandbox.cli.main import app
 from sandbox.core.game import Game
-from sandbox.play.gamefile import load_config, parse_config
+from sandbox.session.gamefile import load_config, parse_config
 from sandbox.transcript import load
 from tests.cli.conftest import ToyFile
 
@@ -250,7 +250,7 @@ def test_interrupt_from_the_parent_stops_the_pool_and_keeps_finished_games(
 def test_ctrl_c_mid_game_says_how_many_finished(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from sandbox.play import play_game as real_play
+    from sandbox.session import play_game as real_play
 
     def interrupted_at_seed_3(loaded: Any, seed: int, out: Path, **kw: Any) -> Any:
         if seed == 3:

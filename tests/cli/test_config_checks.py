@@ -12,7 +12,7 @@ from typer.testing import CliRunner
 
 from sandbox.cli.main import app
 from sandbox.core.errors import ConfigError
-from sandbox.play.gamefile import load_config
+from sandbox.session.gamefile import load_config
 from tests.cli.conftest import ToyFile
 
 

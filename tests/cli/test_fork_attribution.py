@@ -7,8 +7,8 @@ from pathlib import Path
 
 from sandbox.analysis.stats import game_facts
 from sandbox.core.events import DecisionMade
-from sandbox.play import fork, fork_points, open_transcript, play_game
-from sandbox.play.gamefile import parse_config
+from sandbox.session import fork, fork_points, open_transcript, play_game
+from sandbox.session.gamefile import parse_config
 from sandbox.viewer.timeline import build_timeline
 
 KILLER = {"variant": "killer", "rules": {"players": 11}}

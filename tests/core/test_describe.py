@@ -11,7 +11,7 @@ from sandbox.agents.simple import RandomAgent
 from sandbox.core.game import Game
 from sandbox.games.killer import events as kev
 from sandbox.games.registry import get_variant
-from sandbox.play.runner import Runner
+from sandbox.session.runner import Runner
 
 
 @pytest.mark.parametrize("name", ["four_factions", "killer"])

@@ -125,7 +125,7 @@ def test_an_interrupted_game_is_finished_from_its_transcript(tmp_path: Path) -> 
 def test_ctrl_c_starts_no_new_game_and_a_rerun_finishes(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from sandbox.play import play_game as real_play
+    from sandbox.session import play_game as real_play
 
     played: list[int] = []
 

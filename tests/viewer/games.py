@@ -8,7 +8,7 @@ from pathlib import Path
 from typer.testing import CliRunner
 
 from sandbox.cli.main import app
-from sandbox.play import fork_points
+from sandbox.session import fork_points
 from sandbox.transcript import Transcript, load
 
 GAME = """variant = "{variant}"

@@ -16,9 +16,9 @@ from typing import Any
 from sandbox.agents.base import Agent
 from sandbox.core.game import Game
 from sandbox.core.variant import Outcome
-from sandbox.play import GameRecord, LiveHooks, play_game
-from sandbox.play.gamefile import LoadedConfig
-from sandbox.play.runner import Runner
+from sandbox.session import GameRecord, LiveHooks, play_game
+from sandbox.session.gamefile import LoadedConfig
+from sandbox.session.runner import Runner
 from sandbox.web.hub import Audience, WebHub
 from sandbox.web.run import WebRun
 

@@ -17,7 +17,7 @@ from typing import Any
 
 import pytest
 
-from sandbox.play.gamefile import parse_config
+from sandbox.session.gamefile import parse_config
 from sandbox.web.run import WebRun, start_run
 from tests.chromium import CHROMIUM, require_chromium
 from tests.chromium import CHROMIUM_ARGS as ARGS

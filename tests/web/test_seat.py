@@ -16,8 +16,8 @@ from sandbox.agents.simple import RandomAgent
 from sandbox.core.events import DecisionMade
 from sandbox.core.game import Game
 from sandbox.core.requests import Choice, DecisionRequest, MultiChoice, Text
-from sandbox.play.gamefile import parse_config
-from sandbox.play.seating import build_agents
+from sandbox.session.gamefile import parse_config
+from sandbox.session.seating import build_agents
 from sandbox.transcript import load
 from sandbox.web.pages import render_form, render_view
 from sandbox.web.run import WebRun, start_run

@@ -17,7 +17,7 @@ an unfinished game is found without guessing:
 Worker loss. When a task dies with its worker or node, the driver starts it
 again with the lines played so far (from the tracker, or from the staging
 folder): the new task resumes the game from its transcript
-(``sandbox.play.resume``), so it is finished, not restarted, and its result is
+(``sandbox.session.resume``), so it is finished, not restarted, and its result is
 counted once. A game whose task is lost ``MAX_ATTEMPTS`` times is reported as
 failed with its seed (its partial transcript kept in ``--out``); the batch goes on.
 
@@ -59,7 +59,7 @@ from sandbox.batch.jobs import (
 )
 from sandbox.batch.run import error_line, play_one
 from sandbox.models.gate import install_gate
-from sandbox.play import SessionError, open_transcript, resume
+from sandbox.session import SessionError, open_transcript, resume
 from sandbox.study.sides import role_group
 
 STAGING = ".ray-staging"

@@ -18,9 +18,9 @@ from sandbox.agents.llm.settings import LLMSettings
 from sandbox.core.game import Game
 from sandbox.core.requests import DecisionRequest
 from sandbox.models.fake import FakeLLMServer
-from sandbox.play.gamefile import AgentSpec, GameFile, LLMSpec, LoadedConfig
-from sandbox.play.runner import Runner
-from sandbox.play.seating import seat_agent
+from sandbox.session.gamefile import AgentSpec, GameFile, LLMSpec, LoadedConfig
+from sandbox.session.runner import Runner
+from sandbox.session.seating import seat_agent
 from sandbox.transcript import TranscriptWriter
 from tests.core.toy import Toy, ToyConfig
 

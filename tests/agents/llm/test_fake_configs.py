@@ -14,8 +14,8 @@ from sandbox.agents.llm.agent import LLMAgent
 from sandbox.core.game import Game
 from sandbox.core.requests import DecisionRequest
 from sandbox.models import endpoints
-from sandbox.play.gamefile import load_config
-from sandbox.play.seating import build_agents
+from sandbox.session.gamefile import load_config
+from sandbox.session.seating import build_agents
 
 CONFIGS = Path(__file__).resolve().parents[3] / "configs"
 STEPS = 3

@@ -12,8 +12,8 @@ import threading
 
 from sandbox.core.game import Game
 from sandbox.models import endpoints, pool
-from sandbox.play.gamefile import LLMSpec
-from sandbox.play.runner import Runner
+from sandbox.session.gamefile import LLMSpec
+from sandbox.session.runner import Runner
 from tests.agents.llm.conftest import TOY, make_llm_agent, toy_loaded
 
 GAMES = 200

@@ -17,7 +17,7 @@ from sandbox.agents.llm.beliefs import BeliefProbe
 from sandbox.agents.llm.parse import AnswerError, parse_answer
 from sandbox.core.requests import Choice, DecisionRequest, MultiChoice, Text
 from sandbox.models.secrets import MASK, redact, redact_text, secret_values
-from sandbox.play.gamefile import LLMSpec
+from sandbox.session.gamefile import LLMSpec
 from tests.agents.llm.conftest import decide_once
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -138,8 +138,8 @@ def test_key_shape_check_skipped_only_when_it_cannot_match() -> None:
 def test_building_an_llm_seat_does_not_import_litellm() -> None:
     code = (
         "import sys\n"
-        "from sandbox.play.gamefile import load_config\n"
-        "from sandbox.play.seating import build_agents\n"
+        "from sandbox.session.gamefile import load_config\n"
+        "from sandbox.session.seating import build_agents\n"
         "from pathlib import Path\n"
         "loaded = load_config(Path('configs/killer_fake.toml'))\n"
         "agents = build_agents(loaded, {s: 'civilian' for s in range(1, 12)}, 1)\n"

@@ -14,9 +14,9 @@ import pytest
 from sandbox.core.game import Game
 from sandbox.models.fake import FakeLLMServer
 from sandbox.models.fake.server import common_prefix
-from sandbox.play.gamefile import load_config
-from sandbox.play.runner import Runner
-from sandbox.play.seating import build_agents
+from sandbox.session.gamefile import load_config
+from sandbox.session.runner import Runner
+from sandbox.session.seating import build_agents
 
 CONFIGS = Path(__file__).resolve().parents[3] / "configs"
 

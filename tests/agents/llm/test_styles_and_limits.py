@@ -22,7 +22,7 @@ from sandbox.core.requests import Choice, DecisionRequest, Text
 from sandbox.models.endpoints import Endpoint
 from sandbox.models.fake import FakeLLMServer
 from sandbox.models.local import RECOMMENDED_CONCURRENCY
-from sandbox.play.gamefile import LLMSpec
+from sandbox.session.gamefile import LLMSpec
 from tests.agents.llm.conftest import decide_once, llm_spec
 
 SPEAK = DecisionRequest(

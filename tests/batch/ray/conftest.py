@@ -21,7 +21,7 @@ import ray
 from sandbox.batch.backends import BackendOptions
 from sandbox.batch.backends.ray import RayBackend
 from sandbox.batch.run import BatchResult, GameResult, jobs_for, run_batch
-from sandbox.play.gamefile import LoadedConfig, parse_config
+from sandbox.session.gamefile import LoadedConfig, parse_config
 
 CLOCK_FIELDS = {
     "header": ("started",),

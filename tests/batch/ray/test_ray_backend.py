@@ -19,7 +19,7 @@ from sandbox.batch.backends.limits import parse_limits
 from sandbox.batch.backends.ray import STAGING, RayBackend, game_ident
 from sandbox.batch.run import BatchResult, jobs_for
 from sandbox.models.fake import FakeLLMServer
-from sandbox.play import resume
+from sandbox.session import resume
 from tests.batch.ray.conftest import by_seed, comparable, events_of, loaded_of, play_local, play_ray
 
 pytestmark = pytest.mark.usefixtures("cluster")

@@ -11,7 +11,7 @@ from sandbox.core.game import Game
 from sandbox.core.requests import DecisionRequest
 from sandbox.core.variant import SeatView
 from sandbox.games.registry import get_variant
-from sandbox.play.seating import seat_seed
+from sandbox.session.seating import seat_seed
 
 Hook = Callable[[DecisionRequest, SeatView, AgentAnswer], None]
 

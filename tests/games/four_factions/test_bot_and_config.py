@@ -12,9 +12,9 @@ from sandbox.agents.base import decide_now
 from sandbox.core.errors import ConfigError
 from sandbox.core.game import Game
 from sandbox.games.four_factions.bot import BaselineBot
-from sandbox.play.gamefile import load_config, parse_config
-from sandbox.play.runner import Runner
-from sandbox.play.seating import build_agents
+from sandbox.session.gamefile import load_config, parse_config
+from sandbox.session.runner import Runner
+from sandbox.session.seating import build_agents
 from tests.games.four_factions.helpers import fallback_until, new
 from tests.testing.driver import context, play
 

@@ -12,9 +12,9 @@ import pytest
 
 from sandbox.core.game import Game
 from sandbox.games.four_factions.events import DuelResolved
-from sandbox.play.gamefile import LoadedConfig, load_config
-from sandbox.play.runner import Runner
-from sandbox.play.seating import build_agents
+from sandbox.session.gamefile import LoadedConfig, load_config
+from sandbox.session.runner import Runner
+from sandbox.session.seating import build_agents
 
 SCENARIOS = sorted((Path(__file__).parents[3] / "configs" / "scenarios").glob("ff_duel_*.toml"))
 

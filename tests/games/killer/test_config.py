@@ -11,7 +11,7 @@ from pydantic import ValidationError
 from sandbox.core.errors import ConfigError
 from sandbox.core.game import Game
 from sandbox.games.killer.config import KillerConfig
-from sandbox.play.gamefile import parse_config
+from sandbox.session.gamefile import parse_config
 from tests.games.killer.helpers import KILLER
 
 

@@ -25,7 +25,7 @@ from sandbox.core.variant import Variant
 from sandbox.games.four_factions import rules_text as ff_text
 from sandbox.games.killer import rules_text as killer_text
 from sandbox.games.registry import get_variant
-from sandbox.play.gamefile import load_config
+from sandbox.session.gamefile import load_config
 
 LANGUAGES = ("en", "zh")
 RULE_COUNT = {"four_factions": ("FF", 29), "killer": ("KG", 15)}

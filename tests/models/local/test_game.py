@@ -18,8 +18,8 @@ import pytest
 
 from sandbox.agents.base import FALLBACK_INVALID
 from sandbox.models.local import running_servers, stop_all
-from sandbox.play import play_game
-from sandbox.play.gamefile import parse_config
+from sandbox.session import play_game
+from sandbox.session.gamefile import parse_config
 from tests.models.local.conftest import requires_local, wait_gone
 
 pytestmark = [requires_local, pytest.mark.local_model, pytest.mark.slow]

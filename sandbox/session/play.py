@@ -16,11 +16,11 @@ from sandbox.agents.base import Agent
 from sandbox.core.events import Event
 from sandbox.core.game import Game
 from sandbox.core.variant import Outcome
-from sandbox.play.driver import run_sync
-from sandbox.play.gamefile import LoadedConfig
-from sandbox.play.header import build_header, outcome_line, transcript_path
-from sandbox.play.runner import EventHook, Runner, RunStats
-from sandbox.play.seating import build_agents
+from sandbox.session.driver import run_sync
+from sandbox.session.gamefile import LoadedConfig
+from sandbox.session.header import build_header, outcome_line, transcript_path
+from sandbox.session.runner import EventHook, Runner, RunStats
+from sandbox.session.seating import build_agents
 from sandbox.transcript import TranscriptWriter
 
 

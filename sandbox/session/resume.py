@@ -14,11 +14,12 @@ from sandbox.agents.base import Agent
 from sandbox.core.events import DecisionMade, Event
 from sandbox.core.game import Game
 from sandbox.core.variant import Outcome
-from sandbox.play.driver import run_sync
-from sandbox.play.errors import SessionError, open_transcript
-from sandbox.play.gamefile import LoadedConfig
-from sandbox.play.header import build_header, outcome_line, transcript_path
-from sandbox.play.replay import (
+from sandbox.session.driver import run_sync
+from sandbox.session.errors import SessionError, open_transcript
+from sandbox.session.gamefile import LoadedConfig
+from sandbox.session.header import build_header, outcome_line, transcript_path
+from sandbox.session.play import GameRecord, LiveHooks, run_to_end, runner_for
+from sandbox.session.replay import (
     check_fork_point,
     check_header,
     check_visibility,
@@ -27,9 +28,8 @@ from sandbox.play.replay import (
     loaded_of,
     rebuild,
 )
-from sandbox.play.runner import RunStats
-from sandbox.play.seating import build_agents
-from sandbox.play.session import GameRecord, LiveHooks, run_to_end, runner_for
+from sandbox.session.runner import RunStats
+from sandbox.session.seating import build_agents
 from sandbox.transcript import Transcript, TranscriptWriter
 
 

@@ -68,9 +68,9 @@ async def test_readme_example_runs_inside_a_running_event_loop(
 
 
 def test_module_docstring_example_runs() -> None:
-    import sandbox.play.api
+    import sandbox.session.api
 
-    failed, attempted = doctest.testmod(sandbox.play.api, optionflags=doctest.ELLIPSIS)[:2]
+    failed, attempted = doctest.testmod(sandbox.session.api, optionflags=doctest.ELLIPSIS)[:2]
     assert attempted >= 3 and failed == 0
 
 
@@ -95,8 +95,8 @@ def test_result_by_role_and_seat_agree_with_the_outcome() -> None:
 def test_api_game_equals_the_same_game_from_a_game_file(tmp_path: Path) -> None:
     """Agents built from plain constructors with no seed play exactly as a game file's
     baseline seats do (seeds derived from the game seed and the seat)."""
-    from sandbox.play import play_game
-    from sandbox.play.gamefile import parse_config
+    from sandbox.session import play_game
+    from sandbox.session.gamefile import parse_config
 
     loaded = parse_config({"variant": "killer", "rules": {"players": 11}})
     record = play_game(loaded, 5, tmp_path / "file")

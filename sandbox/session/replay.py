@@ -19,10 +19,10 @@ from sandbox.core.requests import DecisionRequest
 from sandbox.core.variant import Variant
 from sandbox.core.visibility import Visibility
 from sandbox.games.registry import get_variant
-from sandbox.play.driver import run_sync
-from sandbox.play.errors import SessionError, open_transcript
-from sandbox.play.gamefile import LoadedConfig, parse_config
-from sandbox.play.runner import RunStats
+from sandbox.session.driver import run_sync
+from sandbox.session.errors import SessionError, open_transcript
+from sandbox.session.gamefile import LoadedConfig, parse_config
+from sandbox.session.runner import RunStats
 from sandbox.transcript import Transcript
 
 

@@ -6,7 +6,7 @@ from collections.abc import Mapping
 
 from sandbox.agents.base import Agent, AgentSetupError, seat_seed
 from sandbox.agents.human.seat import HumanAgent
-from sandbox.play.gamefile import AgentSpec, LoadedConfig, role_matches
+from sandbox.session.gamefile import AgentSpec, LoadedConfig, role_matches
 
 __all__ = ["AgentSetupError", "build_agents", "seat_agent", "seat_seed", "spec_for"]
 

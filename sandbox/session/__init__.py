@@ -2,8 +2,13 @@
 
 The CLI and the Python API are thin shells over this package. Everything here
 works on files and the engine contract only (Game, Runner, TranscriptWriter).
+(Its name is not ``play``: that is the public function ``sandbox.session``, which a
+subpackage of the same name would hide once imported.)
 
-- ``session``: ``play_seated``, the one game loop (the Python API's ``play`` and
+- ``runner``: asks the seats, feeds the referee, counts RunStats; ``seating``
+  gives each seat its game-file agent; ``driver`` runs async code from sync code.
+- ``gamefile``: TOML game files (pydantic), agent specs that build agents.
+- ``play``: ``play_seated``, the one game loop (the Python API's ``play`` and
   every game file played use it); games and series from game files.
 - ``api``: the Python API (``new_game``, ``play``, ``play_sync``).
 - ``header``: a transcript's header and outcome lines.
@@ -11,13 +16,9 @@ works on files and the engine contract only (Game, Runner, TranscriptWriter).
 - ``resume``: resume in place, fork into a new file.
 """
 
-import sys
-import types
-from typing import Any
-
 from sandbox.core.game import fork_points
-from sandbox.play.errors import SessionError, open_transcript
-from sandbox.play.header import (
+from sandbox.session.errors import SessionError, open_transcript
+from sandbox.session.header import (
     build_header,
     outcome_line,
     random_seed,
@@ -25,7 +26,18 @@ from sandbox.play.header import (
     transcript_path,
     utc_now,
 )
-from sandbox.play.replay import (
+from sandbox.session.play import (
+    GameRecord,
+    LiveHooks,
+    close_all,
+    play_game,
+    play_game_async,
+    play_seated,
+    play_series,
+    run_to_end,
+    runner_for,
+)
+from sandbox.session.replay import (
     Rebuilt,
     check_fork_point,
     check_header,
@@ -38,24 +50,13 @@ from sandbox.play.replay import (
     replay,
     replay_transcript,
 )
-from sandbox.play.resume import (
+from sandbox.session.resume import (
     config_differences,
     drop_torn_tail,
     fork,
     fork_async,
     resume,
     resume_async,
-)
-from sandbox.play.session import (
-    GameRecord,
-    LiveHooks,
-    close_all,
-    play_game,
-    play_game_async,
-    play_seated,
-    play_series,
-    run_to_end,
-    runner_for,
 )
 
 __all__ = [
@@ -96,17 +97,3 @@ __all__ = [
     "utc_now",
 ]
 
-
-class _CallablePackage(types.ModuleType):
-    """``from sandbox import play`` must give the public ``play()`` (sandbox/__init__.py),
-    but once this package is imported Python binds ``sandbox.play`` to it, whatever
-    the parent's lazy names say. So the package itself plays: calling it is
-    calling :func:`sandbox.play.api.play`."""
-
-    def __call__(self, *args: Any, **kwargs: Any) -> Any:
-        from sandbox.play.api import play
-
-        return play(*args, **kwargs)
-
-
-sys.modules[__name__].__class__ = _CallablePackage

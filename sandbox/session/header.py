@@ -14,8 +14,8 @@ from pydantic import BaseModel
 
 from sandbox.agents.base import Agent
 from sandbox.core.variant import Outcome
-from sandbox.play.gamefile import LoadedConfig
-from sandbox.play.runner import RunStats
+from sandbox.session.gamefile import LoadedConfig
+from sandbox.session.runner import RunStats
 
 SECRET_MARKERS = ("secret", "password", "token", "api_key")
 DISTRIBUTION = "llm-deduction-sandbox"

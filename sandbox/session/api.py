@@ -24,16 +24,16 @@ from sandbox.core.errors import ConfigError
 from sandbox.core.events import Event
 from sandbox.core.game import Game
 from sandbox.games.registry import get_variant, variant_names
-from sandbox.play.driver import run_sync
-from sandbox.play.gamefile import describe_error
-from sandbox.play.header import (
+from sandbox.session.driver import run_sync
+from sandbox.session.gamefile import describe_error
+from sandbox.session.header import (
     random_seed,
     sandbox_version,
     scrub,
     transcript_path,
     utc_now,
 )
-from sandbox.play.session import GameRecord, close_all, play_seated
+from sandbox.session.play import GameRecord, close_all, play_seated
 from sandbox.transcript import TranscriptWriter
 
 # Who plays each seat: a mapping seat → agent, or a function (seat, role) → agent
