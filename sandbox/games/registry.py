@@ -26,6 +26,7 @@ GROUP = "sandbox.variants"
 BUILTIN: dict[str, str] = {
     "four_factions": "sandbox.games.four_factions:VARIANT",
     "killer": "sandbox.games.killer:VARIANT",
+    "werewolf": "sandbox.games.werewolf:VARIANT",
 }
 
 _REGISTRY: dict[str, Variant[Any, Any]] = {}
