@@ -154,21 +154,6 @@ class WerewolfConfig(BaseModel):
             )
         return value
 
-    # Field validators run in field order, so 'players' and the counts before a
-    # field are already checked (and present in info.data) when it is.
-    @field_validator("doctors")
-    @classmethod
-    def _roles_fit(cls, doctors: int, info: ValidationInfo) -> int:
-        players, wolves, seers = (info.data.get(k) for k in ("players", "werewolves", "seers"))
-        if players is None or wolves is None or seers is None:
-            return doctors  # an earlier key is wrong and already reported
-        if wolves + seers + doctors > players:
-            raise ValueError(
-                f"werewolves + seers + doctors = {wolves + seers + doctors} is more than "
-                f"the {players} seats (WW-1)"
-            )
-        return doctors
-
     @field_validator("seat")
     @classmethod
     def _seats_fit_lineup(
@@ -196,8 +181,15 @@ class WerewolfConfig(BaseModel):
 
     @model_validator(mode="after")
     def _werewolves_do_not_win_at_once(self) -> WerewolfConfig:
-        """WW-1/WW-19: a setup in which the werewolves are already at parity is
-        refused: the game would end before anyone decided anything."""
+        """WW-1: the special roles must fit the seats; WW-19: a setup in which the
+        werewolves are already at parity is refused (the game would end before
+        anyone decided anything). A model check: defaults count too."""
+        special = self.werewolves + self.seers + self.doctors
+        if special > self.players:
+            raise ValueError(
+                f"werewolves + seers + doctors = {special} is more than the "
+                f"{self.players} seats (WW-1)"
+            )
         village = self.players - self.werewolves
         if self.werewolves >= village:
             raise ValueError(
