@@ -89,8 +89,9 @@ def test_ww2_the_deal_is_seeded_and_keeps_fixed_seats() -> None:
     for seed in range(10):
         roles = Game.new(WW, fixed, seed).roles()
         assert roles[8] == "seer"
-        assert sorted(roles.values()) == sorted(["werewolf"] * 2 + ["seer", "doctor"]
-                                                + ["villager"] * 4)
+        assert sorted(roles.values()) == sorted(
+            ["werewolf"] * 2 + ["seer", "doctor"] + ["villager"] * 4
+        )
 
 
 def test_ww24_the_arena_preset_sets_its_rulings() -> None:

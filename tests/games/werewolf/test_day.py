@@ -25,8 +25,9 @@ from tests.games.werewolf.helpers import (
 )
 
 
-@pytest.mark.parametrize(("reveal", "shown"), [("role", "villager"), ("team", "village"),
-                                               ("none", None)])
+@pytest.mark.parametrize(
+    ("reveal", "shown"), [("role", "villager"), ("team", "village"), ("none", None)]
+)
 def test_ww11_dawn_says_what_reveal_on_death_allows(reveal: str, shown: str | None) -> None:
     game = new_game(reveal_on_death=reveal)
     dawn = of_kind(night(game, kill=6), "werewolf.dawn")[0]
@@ -39,7 +40,7 @@ def test_ww11_the_night_victim_speaks_last_words_right_after_dawn() -> None:
     night(game, kill=6)
     assert [(r.seat, r.decision) for r in game.pending()] == [(6, "last_words")]
     game.submit(game.pending()[0].id, {"speech": "I was killed", "accuse": [1]})
-    words = [e for e in game.events if e.kind == "werewolf.last_words"][0]
+    words = next(e for e in game.events if e.kind == "werewolf.last_words")
     assert (words.cause, words.shown, words.accuse) == ("night", "I was eliminated", (1,))
     assert decisions(game) == {"speech"}
 
@@ -56,8 +57,13 @@ def test_ww11_an_exiled_seat_speaks_last_words_then_night_falls() -> None:
 
 def test_ww11_no_last_words_when_the_death_ends_the_game() -> None:
     # 6 seats: 1 werewolf, seer 2, doctor 3; the exile of the only werewolf ends it.
-    game = new_game(players=6, roles={1: "werewolf", 2: "seer", 3: "doctor"}, werewolves=1,
-                    last_words=True, wolf_all_abstain="nobody")
+    game = new_game(
+        players=6,
+        roles={1: "werewolf", 2: "seer", 3: "doctor"},
+        werewolves=1,
+        last_words=True,
+        wolf_all_abstain="nobody",
+    )
     night(game, kill=None)
     talk(game)
     vote(game, {s: 1 for s in range(1, 7)})
@@ -67,7 +73,7 @@ def test_ww11_no_last_words_when_the_death_ends_the_game() -> None:
 def test_ww12_round_robin_speaks_in_rounds_from_the_starting_seat() -> None:
     game = new_game(rounds=2, first_speaker="fixed")
     night(game, kill=5)
-    order = [e for e in game.events if e.kind == "werewolf.speaking_order"][0]
+    order = next(e for e in game.events if e.kind == "werewolf.speaking_order")
     assert order.order == (1, 2, 3, 4, 6, 7, 8) and order.rounds == 2
     speakers = []
     while decisions(game) == {"speech"}:
@@ -82,7 +88,7 @@ def test_ww12_random_first_speaker_is_a_seeded_draw_with_wrapping() -> None:
     for seed in range(30):
         game = new_game(seed, first_speaker="random")
         night(game, kill=5)
-        order = [e for e in game.events if e.kind == "werewolf.speaking_order"][0].order
+        order = next(e for e in game.events if e.kind == "werewolf.speaking_order").order
         living = [1, 2, 3, 4, 6, 7, 8]
         i = living.index(order[0])
         assert list(order) == living[i:] + living[:i]
@@ -141,7 +147,7 @@ def test_ww12_speech_limit_claims_and_passes() -> None:
         game.submit(request.id, {"speech": "", "accuse": [3], "vouch": [3]})
     assert caught.value.rule == "WW-12"
     game.submit(request.id, {"speech": "", "claim": "seer", "accuse": [8, 5], "vouch": [2]})
-    speech = [e for e in game.events if e.kind == "werewolf.speech"][0]
+    speech = next(e for e in game.events if e.kind == "werewolf.speech")
     assert (speech.text, speech.claim, speech.accuse, speech.vouch) == ("", "seer", (5, 8), (2,))
 
 
@@ -150,10 +156,14 @@ def test_ww12_speech_limit_claims_and_passes() -> None:
     [
         ("We must kill seat 3", "We must eliminate seat 3"),
         ("KILL! Killers killed, killing", "ELIMINATE! Eliminators eliminated, eliminating"),
-        ("lynch, lynches, lynched, lynching, Lyncher, lynchers",
-         "exile, exiles, exiled, exiling, Exiler, exilers"),
-        ("Murder murders murdered murdering murderer MURDERERS",
-         "Remove removes removed removing remover REMOVERS"),
+        (
+            "lynch, lynches, lynched, lynching, Lyncher, lynchers",
+            "exile, exiles, exiled, exiling, Exiler, exilers",
+        ),
+        (
+            "Murder murders murdered murdering murderer MURDERERS",
+            "Remove removes removed removing remover REMOVERS",
+        ),
         ("skill, overkill, killjoy and skilled", "skill, overkill, killjoy and skilled"),
     ],
 )
@@ -166,15 +176,15 @@ def test_ww13_others_see_the_softened_speech_the_transcript_keeps_both() -> None
     night(game, kill=5)
     seat = game.pending()[0].seat
     answer_step(game, lambda r: {"speech": "Kill seat 2"})
-    speech = [e for e in game.events if e.kind == "werewolf.speech"][0]
+    speech = next(e for e in game.events if e.kind == "werewolf.speech")
     assert (speech.text, speech.shown) == ("Kill seat 2", "Eliminate seat 2")
-    heard = [h for h in game.view(8).history if h.kind == "werewolf.speech"][0]
+    heard = next(h for h in game.view(8).history if h.kind == "werewolf.speech")
     assert heard.speech == "Eliminate seat 2" and "Kill" not in str(heard.facts)
     assert seat == 1
     plain = new_game(soften_words=False)
     night(plain, kill=5)
     answer_step(plain, lambda r: {"speech": "Kill seat 2"})
-    assert [e for e in plain.events if e.kind == "werewolf.speech"][0].shown == "Kill seat 2"
+    assert next(e for e in plain.events if e.kind == "werewolf.speech").shown == "Kill seat 2"
 
 
 def ballot_options(game: Any, seat: int) -> tuple[Any, ...]:
@@ -189,7 +199,7 @@ def test_ww14_sequential_ballots_from_a_seeded_start_each_seeing_the_earlier() -
         game = new_game(seed)
         night(game, kill=5)
         talk(game)
-        opened = [e for e in game.events if e.kind == "werewolf.vote_opened"][0]
+        opened = next(e for e in game.events if e.kind == "werewolf.vote_opened")
         living = [1, 2, 3, 4, 6, 7, 8]
         i = living.index(opened.order[0])
         assert list(opened.order) == living[i:] + living[:i]
@@ -250,8 +260,9 @@ def test_ww15_a_plurality_tie_is_drawn_or_exiles_nobody(tie: str, expected: str)
         assert of_kind(events, "werewolf.no_exile")[0].reason == "tie"
 
 
-@pytest.mark.parametrize(("rule", "expected"), [("random", "abstain_draw"),
-                                                ("nobody", "all_abstained")])
+@pytest.mark.parametrize(
+    ("rule", "expected"), [("random", "abstain_draw"), ("nobody", "all_abstained")]
+)
 def test_ww15_everyone_abstaining_is_drawn_or_exiles_nobody(rule: str, expected: str) -> None:
     game = new_game(all_abstain=rule)
     night(game, kill=5)
@@ -292,7 +303,8 @@ def test_ww16_the_dead_never_decide_and_see_nothing_private() -> None:
     asked = {e.seat for e in game.events[start:] if e.kind == "core.decision"}
     assert not asked & {1, DOCTOR}
     private = [e for e in game.events[start:] if e.visibility().scope == "seats"]
-    assert private and not any(e.visibility().visible_to(1) for e in private
-                               if e.kind != "core.decision")
+    assert private and not any(
+        e.visibility().visible_to(1) for e in private if e.kind != "core.decision"
+    )
     assert any(e.kind == "werewolf.wolf_votes" and e.visibility().seats == {2} for e in private)
     assert SEER in game.state.alive

@@ -23,7 +23,10 @@ from tests.games.werewolf.helpers import (
 def test_ww3_two_teams_the_werewolves_and_the_village() -> None:
     assert INFO.sides == ("werewolves", "village")
     assert {r: WW.side_of(r) for r in INFO.roles} == {
-        "werewolf": "werewolves", "seer": "village", "doctor": "village", "villager": "village",
+        "werewolf": "werewolves",
+        "seer": "village",
+        "doctor": "village",
+        "villager": "village",
     }
 
 
@@ -38,14 +41,23 @@ def test_ww4_each_seat_knows_its_role_and_the_pack_knows_the_pack() -> None:
             assert "pack" not in private
     cards = [e for e in game.events if e.kind == "werewolf.role"]
     assert all(e.visibility().seats == frozenset({e.seat}) for e in cards)
-    assert game.view(5).public["lineup"] == {"werewolves": 2, "seers": 1, "doctors": 1,
-                                             "villagers": 4}
+    assert game.view(5).public["lineup"] == {
+        "werewolves": 2,
+        "seers": 1,
+        "doctors": 1,
+        "villagers": 4,
+    }
 
 
 def test_ww17_the_end_is_checked_after_the_night_even_mid_day_numbers() -> None:
     """Three werewolves against four at 7 seats: one kill makes parity at dawn."""
-    game = new_game(players=7, werewolves=3, seers=0, doctors=0,
-                    roles={1: "werewolf", 2: "werewolf", 3: "werewolf"})
+    game = new_game(
+        players=7,
+        werewolves=3,
+        seers=0,
+        doctors=0,
+        roles={1: "werewolf", 2: "werewolf", 3: "werewolf"},
+    )
     night(game, kill=5)
     assert game.over and game.outcome().reason == "werewolf_parity"  # type: ignore[union-attr]
     kinds = [e.kind for e in game.events[-4:]]
@@ -91,9 +103,16 @@ def test_ww22_requests_name_their_decision_and_rule() -> None:
         for request in game.pending():
             seen[request.decision] = request.rule
         answer_step(game, lambda r: {"target": 5} if r.decision == "kill" else None)
-    assert seen == {"protect": "WW-8", "inspect": "WW-10", "wolf_message": "WW-6",
-                    "kill": "WW-7", "last_words": "WW-11", "bid": "WW-12", "speech": "WW-12",
-                    "vote": "WW-14"}
+    assert seen == {
+        "protect": "WW-8",
+        "inspect": "WW-10",
+        "wolf_message": "WW-6",
+        "kill": "WW-7",
+        "last_words": "WW-11",
+        "bid": "WW-12",
+        "speech": "WW-12",
+        "vote": "WW-14",
+    }
     assert set(seen) == set(INFO.decisions)
 
 
@@ -118,10 +137,10 @@ def test_ww23_fallbacks_abstain_do_nothing_pass_and_bid_zero() -> None:
     assert messages == ["", ""]
     answer_step(game)
     answer_step(game)  # both werewolves abstain: a seeded victim (the default)
-    kill = [e for e in game.events if e.kind == "werewolf.kill_chosen"][0]
+    kill = next(e for e in game.events if e.kind == "werewolf.kill_chosen")
     assert kill.how == "abstain_draw"
     answer_step(game)  # every bid falls back to 0: a seeded draw among all
-    bids = [e for e in game.events if e.kind == "werewolf.bids"][0]
+    bids = next(e for e in game.events if e.kind == "werewolf.bids")
     assert set(bids.bids.values()) == {0}
     answer_step(game)  # the speech falls back to an empty pass
     assert [e.text for e in game.events if e.kind == "werewolf.speech"] == [""]

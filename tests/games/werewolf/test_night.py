@@ -32,7 +32,10 @@ def options(game, seat: int, name: str = "target") -> tuple[object, ...]:  # typ
 
 def test_ww5_seer_and_doctor_decide_together_before_the_pack() -> None:
     game = new_game()
-    assert {(r.seat, r.decision) for r in game.pending()} == {(SEER, "inspect"), (DOCTOR, "protect")}
+    assert {(r.seat, r.decision) for r in game.pending()} == {
+        (SEER, "inspect"),
+        (DOCTOR, "protect"),
+    }
     answer_step(game, lambda r: {"target": 5})
     assert decisions(game) == {"kill"}
 
@@ -221,8 +224,13 @@ def test_ww10_the_seer_never_checks_itself_and_may_repeat_by_default() -> None:
 
 
 def test_ww10_seer_repeat_off_leaves_checked_seats_out_then_no_request() -> None:
-    game = new_game(players=6, roles={1: "werewolf", 2: "seer", 3: "doctor"},
-                    seer_repeat=False, all_abstain="nobody", wolf_all_abstain="nobody")
+    game = new_game(
+        players=6,
+        roles={1: "werewolf", 2: "seer", 3: "doctor"},
+        seer_repeat=False,
+        all_abstain="nobody",
+        wolf_all_abstain="nobody",
+    )
     for inspect in (1, 3, 4, 5, 6):
         assert inspect in options(game, 2)
         night(game, kill=None, protect=4, inspect=inspect)

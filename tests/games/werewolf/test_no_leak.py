@@ -26,8 +26,16 @@ ROLES = frozenset(ZH)
 CONFIGS: list[dict[str, Any]] = [
     {},
     {"preset": "werewolf_arena"},
-    {"wolf_chat": True, "last_words": True, "seer_reveals": "team", "reveal_on_death": "team",
-     "reveal_on_exile": "none", "wolf_vote": "sealed", "players": 11, "werewolves": 3},
+    {
+        "wolf_chat": True,
+        "last_words": True,
+        "seer_reveals": "team",
+        "reveal_on_death": "team",
+        "reveal_on_exile": "none",
+        "wolf_vote": "sealed",
+        "players": 11,
+        "werewolves": 3,
+    },
 ]
 
 
@@ -55,14 +63,28 @@ def role_facts(event: Event) -> Iterable[tuple[int, str]]:
 Renderer = Callable[[Game, Captured, str], str]
 
 
+def _picker(seen: set[tuple[str, str]], sampler: random.Random) -> Callable[..., bool]:
+    """The decisions of one game to audit: the first of each (decision, role),
+    and a sample of the others."""
+
+    def pick(game: Game, request: DecisionRequest) -> bool:
+        key = (request.decision, game.roles()[request.seat])
+        first = key not in seen
+        seen.add(key)
+        return first or sampler.random() < SAMPLE
+
+    return pick
+
+
 def honest(game: Game, c: Captured, language: str) -> str:
     return view_text(c.view) + "\n" + prompt_text(c.view, c.request, language)
 
 
 def roles_appended(game: Game, c: Captured, language: str) -> str:
     """Leaky on purpose: the referee's role list (state, not the view)."""
-    return honest(game, c, language) + "\n" + json.dumps({str(s): r for s, r in
-                                                         game.roles().items()})
+    return (
+        honest(game, c, language) + "\n" + json.dumps({str(s): r for s, r in game.roles().items()})
+    )
 
 
 def audit(renderer: Renderer, seeds: range) -> tuple[list[Any], set[tuple[str, str]], int]:
@@ -71,14 +93,7 @@ def audit(renderer: Renderer, seeds: range) -> tuple[list[Any], set[tuple[str, s
     rendered = 0
     sampler = random.Random(GAMES)
     for seed in seeds:
-        seen: set[tuple[str, str]] = set()
-
-        def pick(game: Game, request: DecisionRequest) -> bool:
-            key = (request.decision, game.roles()[request.seat])
-            first = key not in seen
-            seen.add(key)
-            return first or sampler.random() < SAMPLE
-
+        pick = _picker(set(), sampler)
         game = new_game("werewolf", seed, CONFIGS[seed % len(CONFIGS)])
         for c in play(game, random.Random(seed), pick=pick):
             covered.add((c.request.decision, c.role))
@@ -100,8 +115,10 @@ def check_private_knowledge(game: Game, view: SeatView) -> None:
         assert "pack" not in private and "fellow_werewolves" not in private
     if private["role"] == "seer":
         for check in private["inspections"]:
-            assert check["result"] in (roles[check["seat"]], game.variant.side_of(
-                roles[check["seat"]]))
+            assert check["result"] in (
+                roles[check["seat"]],
+                game.variant.side_of(roles[check["seat"]]),
+            )
     if private["role"] == "doctor":
         protected = {(p["night"], p["seat"]) for p in private["protections"]}
         assert all((s["night"], s["seat"]) in protected for s in private["saves"])
@@ -114,8 +131,13 @@ def check_private_knowledge(game: Game, view: SeatView) -> None:
 def test_ww4_ww16_no_view_or_prompt_states_a_role_its_seat_may_not_know() -> None:
     leaks, covered, rendered = audit(honest, range(GAMES))
     assert not leaks, leaks[:5]
-    expected = {("kill", "werewolf"), ("inspect", "seer"), ("protect", "doctor"),
-                ("wolf_message", "werewolf"), ("bid", "villager")}
+    expected = {
+        ("kill", "werewolf"),
+        ("inspect", "seer"),
+        ("protect", "doctor"),
+        ("wolf_message", "werewolf"),
+        ("bid", "villager"),
+    }
     expected |= {(d, r) for d in ("speech", "vote") for r in ROLES}
     assert expected <= covered, expected - covered
     assert rendered >= GAMES

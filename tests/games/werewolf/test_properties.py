@@ -105,12 +105,15 @@ def check(game: Game) -> None:
     assert game.state.day <= game.state.rulings["day_limit"]  # WW-21
     wolves = sum(1 for s in alive if roles[s] == "werewolf")
     others = len(alive) - wolves
-    expected = {"werewolves_eliminated": ("lose", "win"), "werewolf_parity": ("win", "lose"),
-                "day_limit": ("draw", "draw")}[outcome.reason]
+    expected = {
+        "werewolves_eliminated": ("lose", "win"),
+        "werewolf_parity": ("win", "lose"),
+        "day_limit": ("draw", "draw"),
+    }[outcome.reason]
     if outcome.reason == "werewolves_eliminated":
         assert wolves == 0
     elif outcome.reason == "werewolf_parity":
-        assert 0 < wolves and others <= wolves
+        assert wolves > 0 and others <= wolves
     for seat, result in outcome.results.items():
         assert result == expected[0 if roles[seat] == "werewolf" else 1]
 

@@ -18,10 +18,26 @@ from tests.games.werewolf.helpers import WW
 RULINGS: list[dict[str, Any]] = [
     {},
     {"preset": "werewolf_arena"},
-    {"wolf_chat": True, "last_words": True, "wolf_vote": "sealed", "day_vote": "sealed",
-     "first_speaker": "rotate", "players": 12, "werewolves": 3},
-    {"players": 6, "werewolves": 1, "seers": 0, "doctors": 0, "exile_rule": "majority",
-     "tie": "nobody", "all_abstain": "nobody", "wolf_all_abstain": "nobody", "day_limit": 3},
+    {
+        "wolf_chat": True,
+        "last_words": True,
+        "wolf_vote": "sealed",
+        "day_vote": "sealed",
+        "first_speaker": "rotate",
+        "players": 12,
+        "werewolves": 3,
+    },
+    {
+        "players": 6,
+        "werewolves": 1,
+        "seers": 0,
+        "doctors": 0,
+        "exile_rule": "majority",
+        "tie": "nobody",
+        "all_abstain": "nobody",
+        "wolf_all_abstain": "nobody",
+        "day_limit": 3,
+    },
 ]
 
 

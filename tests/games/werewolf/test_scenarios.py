@@ -57,7 +57,9 @@ def test_ww17_to_ww21_each_scenario_reaches_its_ending(
     assert game.state.day == last_day
     # WW-20: the roles are announced last, then the result.
     assert [e.kind for e in game.events[-3:]] == [
-        "werewolf.roles_revealed", "core.step", "core.game_ended"
+        "werewolf.roles_revealed",
+        "core.step",
+        "core.game_ended",
     ]
     assert runner.stats.fallback_count("invalid") == 0
 
