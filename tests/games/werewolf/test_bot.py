@@ -29,9 +29,14 @@ def play_bots(game: Game, seed: int) -> list[tuple[int, str, dict[str, Any]]]:
     return answers
 
 
-@pytest.mark.parametrize("rules", [{}, {"preset": "werewolf_arena"},
-                                   {"wolf_chat": True, "last_words": True, "players": 12,
-                                    "werewolves": 3}])
+@pytest.mark.parametrize(
+    "rules",
+    [
+        {},
+        {"preset": "werewolf_arena"},
+        {"wolf_chat": True, "last_words": True, "players": 12, "werewolves": 3},
+    ],
+)
 def test_the_bot_plays_legal_games_to_an_end(rules: dict[str, Any]) -> None:
     endings: Counter[str] = Counter()
     for seed in range(25):
@@ -75,8 +80,9 @@ def test_the_doctor_protects_a_claimed_seer_and_villagers_follow_the_claim() -> 
     game.submit(game.pending()[0].id, {"speech": "", "claim": "seer", "accuse": [2]})  # seat 1
     while game.pending()[0].decision == "speech" and game.pending()[0].seat != 3:
         game.submit_fallback(game.pending()[0].id, "test")
-    game.submit(game.pending()[0].id, {"speech": "I am the seer", "claim": "seer",
-                                       "accuse": [2]})  # seat 3
+    game.submit(
+        game.pending()[0].id, {"speech": "I am the seer", "claim": "seer", "accuse": [2]}
+    )  # seat 3
     while game.pending()[0].decision != "vote":
         game.submit_fallback(game.pending()[0].id, "test")
     votes = {}
