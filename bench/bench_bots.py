@@ -14,12 +14,11 @@ No figure is asserted anywhere; this only reports.
 from __future__ import annotations
 
 import argparse
-import importlib
 import math
 import sys
 import time
 from collections import Counter
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -27,10 +26,11 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from sandbox.agents.base import Agent, AgentAnswer, DecisionContext, decide_now
+from sandbox.agents.baseline import baseline_bot
 from sandbox.core.game import Game
 from sandbox.core.variant import Outcome
 from sandbox.games.registry import get_variant
-from sandbox.seating import seat_seed
+from sandbox.play.seating import seat_seed
 
 Z95 = 1.96
 
@@ -64,10 +64,7 @@ def play(variant_name: str, raw_config: dict[str, Any], seed: int) -> tuple[Game
     """One game of baseline seats; returns the finished game and its fallback count."""
     variant = get_variant(variant_name)
     game = Game.new(variant, variant.parse_config(raw_config), seed)
-    bot_cls: Callable[[int], Agent] = importlib.import_module(
-        f"sandbox.agents.bots.{variant_name}"
-    ).BaselineBot
-    agents = {s: bot_cls(seat_seed(seed, s)) for s in game.seats}
+    agents = {s: baseline_bot(variant_name, seat_seed(seed, s)) for s in game.seats}
     fallbacks = 0
     while not game.over:
         for request in game.pending():

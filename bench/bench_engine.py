@@ -17,7 +17,6 @@ No timing is asserted anywhere; this only reports.
 from __future__ import annotations
 
 import argparse
-import importlib
 import random
 import statistics
 import sys
@@ -28,7 +27,8 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from sandbox.agents.base import Agent, DecisionContext, decide_now, rules_book
+from sandbox.agents.base import Agent, AgentSetupError, DecisionContext, decide_now, rules_book
+from sandbox.agents.baseline import baseline_bot
 from sandbox.agents.simple import RandomAgent
 from sandbox.core.game import Game
 from sandbox.core.variant import Variant
@@ -95,10 +95,10 @@ def play_timed(
 
 def baseline_factory(variant: str) -> Callable[[int], Agent] | None:
     try:
-        module = importlib.import_module(f"sandbox.agents.bots.{variant}")
-    except ModuleNotFoundError:
+        baseline_bot(variant, 0)
+    except AgentSetupError:
         return None
-    return module.BaselineBot  # type: ignore[no-any-return]
+    return lambda seed: baseline_bot(variant, seed)
 
 
 def bench(name: str, games: int) -> None:

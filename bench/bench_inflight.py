@@ -58,9 +58,10 @@ out = "{out}"
 """
 
 SERVE = (
-    "from sandbox.fake_llm import run_server; run_server('127.0.0.1', 0, 'legal-random', {latency})"
+    "from sandbox.models.fake import run_server; "
+    "run_server('127.0.0.1', 0, 'legal-random', {latency})"
 )
-SANDBOX = [sys.executable, "-c", "from sandbox.cli import main; main()"]
+SANDBOX = [sys.executable, "-c", "from sandbox.cli.main import main; main()"]
 
 
 @dataclass

@@ -47,13 +47,13 @@ from pathlib import Path
 from typing import Any
 
 from sandbox.agents.base import AgentAnswer
-from sandbox.agents.llm import provider
-from sandbox.agents.llm.endpoints import ROUTE_ENV
-from sandbox.config import AgentSpec, LoadedConfig, load_config
 from sandbox.core.game import Game
-from sandbox.fake_llm.server import common_prefix
-from sandbox.runner import Runner
-from sandbox.seating import build_agents
+from sandbox.models import remote
+from sandbox.models.endpoints import ROUTE_ENV
+from sandbox.models.fake.server import common_prefix
+from sandbox.play.gamefile import AgentSpec, LoadedConfig, load_config
+from sandbox.play.runner import Runner
+from sandbox.play.seating import build_agents
 from sandbox.transcript import TranscriptWriter
 
 CONFIGS = Path(__file__).resolve().parents[1] / "configs"
@@ -141,7 +141,8 @@ def stop(proc: subprocess.Popen[str]) -> None:
 
 
 SERVE = (
-    "from sandbox.fake_llm import run_server; run_server('127.0.0.1', 0, 'legal-random', {latency})"
+    "from sandbox.models.fake import run_server; "
+    "run_server('127.0.0.1', 0, 'legal-random', {latency})"
 )
 
 
@@ -155,7 +156,7 @@ async def play(
         with TranscriptWriter(Path(tmp) / "game.jsonl") as writer:
             runner = MeasuringRunner(game, agents, writer, abort_share=None)
             if os.environ.get(ROUTE_ENV) == "litellm":
-                provider.litellm_module()  # the one-off import (seconds) is not per call
+                remote.litellm_module()  # the one-off import (seconds) is not per call
             cpu, started = time.process_time(), time.perf_counter()
             await runner.run()
             wall = time.perf_counter() - started
@@ -189,8 +190,8 @@ def report(name: str, latency: float, wall: float, runner: MeasuringRunner, seed
         f"  CPU per call {figures.cpu_s / max(1, stats.calls) * 1000:.1f} ms "
         f"(process CPU {figures.cpu_s:.2f}s over {stats.calls} calls; target <= 10 ms)"
     )
-    if provider.litellm_import_s is not None:
-        print(f"  litellm import (once, before the game): {provider.litellm_import_s:.1f}s")
+    if remote.litellm_import_s is not None:
+        print(f"  litellm import (once, before the game): {remote.litellm_import_s:.1f}s")
     reuse = seat_reuse(figures.call_records)
     tokens = max(1, reuse.tokens)
     print(

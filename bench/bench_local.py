@@ -113,7 +113,7 @@ async def one_call(
 async def bench_calls(rounds: int, speech_tokens: int, vote_tokens: int) -> None:
     """Alternating rounds as in a Killer day: every seat speaks in turn (one
     request at a time), then every seat votes at once (a sealed step)."""
-    from sandbox.local_model import endpoint_for, stop_all
+    from sandbox.models.local import endpoint_for, stop_all
 
     started = time.perf_counter()
     api_base, model = await endpoint_for("local/smollm2")
@@ -178,9 +178,9 @@ def bench_game(config: Path, seeds: list[int | None]) -> None:
     """Each seed is a whole game on a fresh server (start-up included in wall)."""
     import tempfile
 
-    from sandbox.local_model import stop_all
+    from sandbox.models.local import stop_all
 
-    cli = __import__("sandbox.cli", fromlist=["main"])
+    cli = __import__("sandbox.cli.main", fromlist=["main"])
     rows: list[str] = []
     for seed in seeds:
         out = Path(tempfile.mkdtemp(prefix="bench-local-"))

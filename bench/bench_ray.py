@@ -31,11 +31,11 @@ from pathlib import Path
 
 import ray
 
-from sandbox.backends import BackendOptions
-from sandbox.backends.ray_backend import RayBackend
-from sandbox.batch import BatchResult, GameJob, jobs_for, run_batch
-from sandbox.config import LoadedConfig, parse_config
-from sandbox.fake_llm import FakeLLMServer
+from sandbox.batch.backends import BackendOptions
+from sandbox.batch.backends.ray import RayBackend
+from sandbox.batch.run import BatchResult, GameJob, jobs_for, run_batch
+from sandbox.models.fake import FakeLLMServer
+from sandbox.play.gamefile import LoadedConfig, parse_config
 
 GAME = """
 variant = "killer"

@@ -27,9 +27,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import websockets.sync.client as ws_client
 
-from sandbox.agents.web.run import WebRun, start_run
-from sandbox.config import parse_config
-from sandbox.session import LiveHooks, play_game
+from sandbox.play import LiveHooks, play_game
+from sandbox.play.gamefile import parse_config
+from sandbox.web.run import WebRun, start_run
 
 
 def first_legal(form_html: str) -> dict[str, object]:
@@ -91,8 +91,8 @@ def one_game(seed: int, out: Path) -> tuple[list[float], float]:
 
 def push_latency(samples: int = 200) -> list[float]:
     """Seconds from a board change (on another thread) to a WebSocket receiving it."""
-    from sandbox.agents.web.board import Board
-    from sandbox.agents.web.hub import Audience
+    from sandbox.web.board import Board
+    from sandbox.web.hub import Audience
 
     web = WebRun(announce=lambda line: None)
     audience = web.hub().add(Audience("watch", Board(n=0), "bench"))

@@ -18,16 +18,16 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from sandbox.agents.base import Agent, AgentAnswer, AgentSetupError, DecisionContext
     from sandbox.agents.baseline import BaselineAgent
-    from sandbox.agents.human_seat import HumanAgent
+    from sandbox.agents.human.seat import HumanAgent
     from sandbox.agents.llm.agent import LLMAgent
     from sandbox.agents.llm.settings import LLMSettings
     from sandbox.agents.simple import RandomAgent, ScriptedAgent
-    from sandbox.api import new_game, play, play_sync
     from sandbox.core.game import Game
     from sandbox.core.variant import Outcome
-    from sandbox.driver import run_sync
-    from sandbox.runner import RunStats
-    from sandbox.session.play import GameRecord
+    from sandbox.play.api import new_game, play, play_sync
+    from sandbox.play.driver import run_sync
+    from sandbox.play.runner import RunStats
+    from sandbox.play.session import GameRecord
     from sandbox.transcript import GameLog, TranscriptError, load_transcript
 
 _HOME = {
@@ -36,19 +36,19 @@ _HOME = {
     "AgentSetupError": "sandbox.agents.base",
     "DecisionContext": "sandbox.agents.base",
     "BaselineAgent": "sandbox.agents.baseline",
-    "HumanAgent": "sandbox.agents.human_seat",
+    "HumanAgent": "sandbox.agents.human.seat",
     "LLMAgent": "sandbox.agents.llm.agent",
     "LLMSettings": "sandbox.agents.llm.settings",
     "RandomAgent": "sandbox.agents.simple",
     "ScriptedAgent": "sandbox.agents.simple",
-    "new_game": "sandbox.api",
-    "play": "sandbox.api",
-    "play_sync": "sandbox.api",
+    "new_game": "sandbox.play.api",
+    "play": "sandbox.play.api",
+    "play_sync": "sandbox.play.api",
     "Game": "sandbox.core.game",
     "Outcome": "sandbox.core.variant",
-    "run_sync": "sandbox.driver",
-    "RunStats": "sandbox.runner",
-    "GameRecord": "sandbox.session.play",
+    "run_sync": "sandbox.play.driver",
+    "RunStats": "sandbox.play.runner",
+    "GameRecord": "sandbox.play.session",
     "GameLog": "sandbox.transcript",
     "TranscriptError": "sandbox.transcript",
     "load_transcript": "sandbox.transcript",

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Compile llama.cpp's own `llama-server` (and `llama-quantize`, which re-encodes
-# the shipped model, see sandbox/local_model.py) once per machine and cache them.
+# the shipped model, see sandbox/models/local.py) once per machine and cache them.
 #
 #   scripts/build-llama-server.sh CACHE_DIR VERSION PYTHON
 #

@@ -9,7 +9,7 @@ from sandbox.agents.base import Agent, AgentAnswer, AgentSetupError, DecisionCon
 
 
 class BaselineAgent(Agent):
-    """Plays the variant's own baseline bot (``sandbox.agents.bots.<variant>``),
+    """Plays the variant's own baseline bot (``sandbox.games.<variant>.bot``),
     chosen when the agent is seated. ``seed=None`` derives the bot's seed from the
     game's seed and the seat, exactly as a game file's ``kind = "baseline"`` does."""
 
@@ -37,7 +37,7 @@ def baseline_bot(variant: str, seed: int) -> Agent:
     """The variant's bot class, looked up by module name so that a variant's bot
     is only imported when a seat plays it."""
     try:
-        module = importlib.import_module(f"sandbox.agents.bots.{variant}")
+        module = importlib.import_module(f"sandbox.games.{variant}.bot")
     except ModuleNotFoundError:
         raise AgentSetupError(f"no baseline bot for variant {variant!r}") from None
     bot: Agent = module.BaselineBot(seed)

@@ -1,5 +1,9 @@
 """Confidence intervals: Wilson for counts of independent games, a cluster
-bootstrap (resampling whole games) for items that share a game."""
+bootstrap (resampling whole games) for items that share a game.
+
+Every bootstrap of ``sandbox stats``, ``study``, ``report`` and ``export`` is this
+one, drawn from ``random.Random(BOOTSTRAP_SEED)`` unless a seed is given, so the
+same files always print the same intervals."""
 
 from __future__ import annotations
 
@@ -8,6 +12,8 @@ import random
 from collections.abc import Sequence
 
 Z95 = 1.959963984540054
+BOOTSTRAP_SEED = 20240601
+BOOTSTRAP_SAMPLES = 1000
 
 
 def wilson(hits: int, n: int, z: float = Z95) -> tuple[float, float] | None:
@@ -23,7 +29,7 @@ def wilson(hits: int, n: int, z: float = Z95) -> tuple[float, float] | None:
 
 
 def cluster_bootstrap(
-    per_game: Sequence[tuple[float, int]], rng: random.Random, samples: int = 1000
+    per_game: Sequence[tuple[float, int]], rng: random.Random, samples: int = BOOTSTRAP_SAMPLES
 ) -> tuple[float, float] | None:
     """95% percentile interval of sum(hits)/sum(n) resampling games (clusters).
     Items of one game (its seats, its ballots) are not independent of each other."""
@@ -47,7 +53,7 @@ def percentile_interval(values: Sequence[float]) -> tuple[float, float] | None:
 
 
 def clustered_rate_interval(
-    per_game: Sequence[tuple[float, int]], rng: random.Random, samples: int = 1000
+    per_game: Sequence[tuple[float, int]], rng: random.Random, samples: int = BOOTSTRAP_SAMPLES
 ) -> tuple[float, float] | None:
     """The cluster bootstrap, except when it has no spread (every game gives the
     same share, e.g. 0 hits everywhere): then the Wilson interval with n = the
@@ -58,3 +64,12 @@ def clustered_rate_interval(
     games = sum(1 for _, n in per_game if n)
     share = interval[0]
     return wilson(round(share * games), games)
+
+
+def bootstrap_ci95(per_game: Sequence[tuple[int, int]], rng: random.Random) -> list[float]:
+    """:func:`clustered_rate_interval` of (hits, items) per game, rounded to four
+    places; [0, 0] without games."""
+    interval = clustered_rate_interval(per_game, rng)
+    if interval is None:
+        return [0.0, 0.0]
+    return [round(interval[0], 4), round(interval[1], 4)]

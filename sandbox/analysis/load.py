@@ -1,19 +1,23 @@
-"""Reading transcripts as plain JSON lines (tolerant of a torn last line).
+"""Transcripts as analysis reads them: each line as its JSON object, events
+flattened to dicts (seq, kind and the event's fields).
 
-The analysis works on the raw lines rather than typed events so that hand-made
-transcripts in tests and files from older versions read the same way.
+The lines come from the one reader (:func:`sandbox.transcript.read_lines`, which
+drops a torn last line and refuses other bad lines), but are not rebuilt into
+typed events, so hand-made transcripts in tests and files from older versions or
+of variants not installed read the same way. Games are gathered once each by
+:func:`sandbox.study.identity.each_game_once`.
 """
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from sandbox.study.identity import identity_of
+from sandbox.study.identity import each_game_once, identity_of
 from sandbox.study.sides import side_of
+from sandbox.transcript import read_lines
 
 
 @dataclass
@@ -83,21 +87,10 @@ def agent_label(described: Mapping[str, Any]) -> str:
 
 
 def read_raw(path: Path) -> RawGame:
-    """Parse one transcript; raises ValueError when line 1 is not a header."""
-    lines = path.read_text(encoding="utf-8").splitlines()
-    header = json.loads(lines[0]) if lines else None
-    if not isinstance(header, dict) or header.get("type") != "header":
-        raise ValueError(f"{path}: not a transcript (line 1 is not a header)")
-    game = RawGame(path, header)
-    for number, line in enumerate(lines[1:], 2):
-        if not line.strip():
-            continue
-        try:
-            obj = json.loads(line)
-        except ValueError:
-            if number == len(lines):
-                break  # a torn last line: the game was cut mid-write
-            raise ValueError(f"{path}:{number}: not JSON") from None
+    """Read one transcript's lines; raises TranscriptError when it is not one."""
+    lines = read_lines(path)
+    game = RawGame(path, lines.header)
+    for _, obj in lines.objects():
         _add(game, obj)
     return game
 
@@ -113,13 +106,6 @@ def _add(game: RawGame, obj: Mapping[str, Any]) -> None:
         game.outcome = dict(obj)
 
 
-def transcript_paths(paths: Iterable[Path]) -> list[Path]:
-    found: list[Path] = []
-    for path in paths:
-        found.extend(sorted(path.rglob("*.jsonl")) if path.is_dir() else [path])
-    return found
-
-
 @dataclass
 class Loaded:
     """Games read from files/folders: each identity once, finished ones first."""
@@ -132,21 +118,10 @@ class Loaded:
 
 def load_games(paths: Iterable[Path]) -> Loaded:
     """Read every transcript; a game (same study/cell/seed or batch/seed) counts once."""
-    loaded = Loaded([], [], 0, [])
-    seen: dict[str, RawGame] = {}
-    for path in transcript_paths(paths):
-        try:
-            game = read_raw(path)
-        except (OSError, UnicodeDecodeError, ValueError) as err:
-            loaded.skipped.append((str(path), str(err).splitlines()[0] if str(err) else "?"))
-            continue
-        key = game.game_id
-        earlier = seen.get(key)
-        if earlier is not None:
-            loaded.duplicates += 1
-            if earlier.outcome is not None or game.outcome is None:
-                continue
-        seen[key] = game
-    for game in seen.values():
-        (loaded.games if game.outcome is not None else loaded.unfinished).append(game)
-    return loaded
+    gathered = each_game_once(paths, read_raw)
+    return Loaded(
+        games=[game for game in gathered.games if game.outcome is not None],
+        unfinished=[game for game in gathered.games if game.outcome is None],
+        duplicates=len(gathered.duplicates),
+        skipped=gathered.skipped,
+    )

@@ -32,6 +32,7 @@ from collections.abc import Sequence
 from itertools import pairwise
 from typing import Any
 
+from sandbox.analysis.intervals import BOOTSTRAP_SEED
 from sandbox.analysis.load import RawGame
 from sandbox.analysis.metrics import Item, figure
 from sandbox.analysis.tables import SPEECH_KINDS, probe_series, speech_persuasion_rows
@@ -60,7 +61,9 @@ def persuasion_items(game: RawGame) -> list[tuple[Item, str]]:
     return items
 
 
-def persuasion_summary(games: Sequence[RawGame], seed: int = 20240601) -> dict[str, Any] | None:
+def persuasion_summary(
+    games: Sequence[RawGame], seed: int = BOOTSTRAP_SEED
+) -> dict[str, Any] | None:
     """overall, by_contestant and by_side persuasion with cluster-bootstrap intervals."""
     pairs = [pair for game in games for pair in persuasion_items(game)]
     if not pairs:
@@ -77,7 +80,7 @@ def persuasion_summary(games: Sequence[RawGame], seed: int = 20240601) -> dict[s
 
 
 def speech_persuasion_summary(
-    games: Sequence[RawGame], seed: int = 20240601
+    games: Sequence[RawGame], seed: int = BOOTSTRAP_SEED
 ) -> dict[str, Any] | None:
     """Persuasion per speech (docs/studies.md): each (speech, listener) row's
     ``delta`` is an item of the speaker's contestant; overall, by_contestant,

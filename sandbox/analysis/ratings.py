@@ -16,7 +16,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from sandbox.analysis.intervals import percentile_interval
+from sandbox.analysis.intervals import BOOTSTRAP_SEED, percentile_interval
 from sandbox.analysis.load import RawGame
 
 BOOTSTRAP_SAMPLES = 200
@@ -140,7 +140,7 @@ def bradley_terry(
 
 
 def rate(
-    games: Sequence[RawGame], per_role: bool = False, seed: int = 20240601, samples: int = 0
+    games: Sequence[RawGame], per_role: bool = False, seed: int = BOOTSTRAP_SEED, samples: int = 0
 ) -> dict[str, dict[str, Any]]:
     """player -> OpenSkill mu/sigma/ordinal and Bradley–Terry Elo, each with a
     95% bootstrap interval over games (``samples`` resamples; 0 = the default)."""

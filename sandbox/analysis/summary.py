@@ -10,14 +10,13 @@ import statistics
 from collections.abc import Sequence
 from typing import Any
 
-from sandbox.analysis.intervals import wilson
+from sandbox.analysis.intervals import BOOTSTRAP_SEED, wilson
 from sandbox.analysis.load import Loaded, RawGame
 from sandbox.analysis.metrics import Item, figure, metrics_summary
 from sandbox.analysis.persuasion import persuasion_summary, speech_persuasion_summary
 from sandbox.analysis.ratings import matches_of, pairwise, rate
 from sandbox.analysis.tables import belief_rows, call_rows, game_name, seat_rows
-
-ABORTED = "aborted"
+from sandbox.play.runner import ABORTED
 
 
 def setups(games: Sequence[RawGame]) -> list[dict[str, Any]]:
@@ -124,7 +123,7 @@ def _share(part: int, whole: int) -> float | None:
 
 
 def calibration(
-    games: Sequence[RawGame], bins: int = 10, seed: int = 20240601
+    games: Sequence[RawGame], bins: int = 10, seed: int = BOOTSTRAP_SEED
 ) -> dict[str, Any] | None:
     """Belief probes: accuracy of the most likely side (with a cluster-bootstrap
     interval over games), Brier score, log loss and expected calibration error
@@ -136,8 +135,10 @@ def calibration(
 
     def cell(subset: list[dict[str, Any]]) -> dict[str, Any]:
         right = [r["said"] == r["truth"] for r in subset]
-        hits = [Item(r["game_id"], str(r["contestant"]), float(ok)) for r, ok in zip(
-            subset, right, strict=True)]
+        hits = [
+            Item(r["game_id"], str(r["contestant"]), float(ok))
+            for r, ok in zip(subset, right, strict=True)
+        ]
         return {
             "guesses": len(subset),
             "accuracy": round(sum(right) / len(subset), 4),
@@ -173,7 +174,7 @@ def expected_calibration_error(
     )
 
 
-def summarise_games(loaded: Loaded, seed: int = 20240601, samples: int = 0) -> dict[str, Any]:
+def summarise_games(loaded: Loaded, seed: int = BOOTSTRAP_SEED, samples: int = 0) -> dict[str, Any]:
     """Everything a study reports, over the finished, non-aborted games."""
     rated = [g for g in loaded.games if (g.outcome or {}).get("reason") != ABORTED]
     found = setups(loaded.games)

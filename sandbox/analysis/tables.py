@@ -10,10 +10,11 @@ from __future__ import annotations
 
 import json
 import math
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from sandbox.analysis.load import RawGame, agent_label
+from sandbox.transcript import latency_of
 
 Row = dict[str, Any]
 
@@ -29,8 +30,13 @@ def _base(game: RawGame) -> Row:
 
 def game_name(game: RawGame) -> str:
     """The game file's name, else the variant (for grouping setups)."""
-    name = game.header.get("name") or (game.header.get("config") or {}).get("name")
-    return str(name or game.variant)
+    return setup_name(game.header)
+
+
+def setup_name(header: Mapping[str, Any]) -> str:
+    """:func:`game_name` from a transcript header."""
+    name = header.get("name") or (header.get("config") or {}).get("name")
+    return str(name or header.get("variant"))
 
 
 def winning_sides(game: RawGame) -> list[str]:
@@ -148,21 +154,13 @@ def call_rows(game: RawGame) -> list[Row]:
                 "tokens_in": int(c.get("tokens_in") or 0),
                 "tokens_out": int(c.get("tokens_out") or 0),
                 "cost": float(c.get("cost") or 0.0),
-                "latency_s": _latency(c),
+                "latency_s": latency_of(c),
                 "error": c.get("error"),
                 "first_call": model not in seen_models,
             }
         )
         seen_models.add(model)
     return rows
-
-
-def _latency(call: dict[str, Any]) -> float | None:
-    if isinstance(call.get("latency_s"), int | float):
-        return float(call["latency_s"])
-    if isinstance(call.get("latency_ms"), int | float):
-        return float(call["latency_ms"]) / 1000
-    return None
 
 
 def belief_rows(game: RawGame) -> list[Row]:

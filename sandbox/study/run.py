@@ -17,16 +17,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from sandbox.backends.base import Backend
-from sandbox.batch import (
-    agent_specs,
-    in_flight_for,
-    run_batch,
-    uses_local_model,
-    worker_count,
-)
-from sandbox.batch_types import BatchResult, GameJob, GameResult, OnResult
-from sandbox.config import AgentSpec, LLMSpec
+from sandbox.batch.backends import Backend, BackendOptions, backend_for
+from sandbox.batch.jobs import BatchResult, GameJob, GameResult, OnResult
+from sandbox.batch.policy import Capacity, agent_specs, capacity
+from sandbox.play.gamefile import AgentSpec, LLMSpec
 from sandbox.study.identity import plan_of, scan
 from sandbox.study.schedule import Planned, plan
 from sandbox.study.spec import Study
@@ -152,16 +146,22 @@ class Budget:
         return None
 
 
+def study_capacity(study: Study, games_in_flight: int | None, backend: str) -> Capacity:
+    """How many of the study's games play at once: the batch policy
+    (sandbox/batch/policy.py) over every agent its games seat, with its ``jobs``."""
+    return capacity(study_specs(study), study.file.jobs, games_in_flight, backend)
+
+
 def run_study(
-    study: Study,
-    planned: Plan,
-    on_result: OnResult,
-    backend: Backend | None = None,
-    in_flight: int | None = None,
+    study: Study, planned: Plan, on_result: OnResult, backend: Backend | None = None
 ) -> BatchResult:
-    """Play what the plan says; Ctrl-C starts no new game (see sandbox.batch).
-    ``backend``: play on it (e.g. Ray, docs/scale-out.md) instead of this machine.
-    ``in_flight``: games per worker at once (default: sandbox.batch.in_flight_for)."""
+    """Play what the plan says on ``backend`` (e.g. Ray, docs/scale-out.md; by
+    default this machine, as the batch policy says); Ctrl-C starts no new game
+    (see sandbox.batch.run). The study's provider limits and cost cap hold on
+    any backend."""
+    if backend is None:
+        at_once = study_capacity(study, None, "local")
+        backend = backend_for(BackendOptions(workers=at_once.workers, in_flight=at_once.in_flight))
     study.out().mkdir(parents=True, exist_ok=True)
     budget = Budget(dict(study.file.provider_limits), study.file.cost_cap)
     budget.spent = spent_on(planned.done)
@@ -170,18 +170,7 @@ def run_study(
         budget.record(result)
         on_result(result)
 
-    if backend is not None:  # the same limits and cost cap, applied by its driver
-        result = backend.run(planned.todo, record, budget.admit, budget.halt)
-        result.skipped = list(planned.done)
-        return result
-    workers = worker_count(study.file.jobs)
-    if uses_local_model(study.game) or any(
-        isinstance(s, LLMSpec) and s.model.startswith(("local/", "local:"))
-        for s in study.specs.values()
-    ):
-        workers = 1  # a local model already keeps the cores busy
-    games = in_flight_for(study_specs(study), in_flight)
-    result = run_batch(planned.todo, workers, record, budget.admit, budget.halt, games)
+    result = backend.run(planned.todo, record, budget.admit, budget.halt)
     result.skipped = list(planned.done)
     return result
 

@@ -14,14 +14,14 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
-from sandbox.config import (
+from sandbox.core.errors import ConfigError
+from sandbox.play.gamefile import (
     AgentSpec,
     LoadedConfig,
     describe_error,
     load_config,
     parse_agent_spec,
 )
-from sandbox.core.errors import ConfigError
 
 
 class Contestant(BaseModel):

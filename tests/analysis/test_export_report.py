@@ -12,7 +12,7 @@ import pytest
 from typer.testing import CliRunner
 
 from sandbox.analysis import beliefs_df, calls_df, decisions_df, games_df, seats_df
-from sandbox.cli import app
+from sandbox.cli.main import app
 from tests.analysis.builders import (
     KILLER_EVENTS,
     KILLER_RESULTS,

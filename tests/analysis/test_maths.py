@@ -9,7 +9,13 @@ import random
 import pytest
 from openskill.models import PlackettLuce
 
-from sandbox.analysis.intervals import cluster_bootstrap, clustered_rate_interval, wilson
+from sandbox.analysis.intervals import (
+    BOOTSTRAP_SEED,
+    bootstrap_ci95,
+    cluster_bootstrap,
+    clustered_rate_interval,
+    wilson,
+)
 from sandbox.analysis.ratings import Match, bradley_terry, openskill_ratings, pairwise
 from sandbox.analysis.summary import expected_calibration_error
 from sandbox.analysis.tables import read_belief
@@ -36,6 +42,18 @@ def test_cluster_bootstrap_resamples_whole_games() -> None:
 def test_a_rate_with_no_spread_falls_back_to_wilson_over_games() -> None:
     interval = clustered_rate_interval([(0, 4), (0, 2), (0, 5)], random.Random(1))
     assert interval == wilson(0, 3)
+
+
+def test_the_rounded_interval_is_the_clustered_one() -> None:
+    per_game = [(1, 4), (3, 4), (0, 2), (2, 2)]
+    low, high = clustered_rate_interval(per_game, random.Random(BOOTSTRAP_SEED)) or (0.0, 0.0)
+    assert bootstrap_ci95(per_game, random.Random(BOOTSTRAP_SEED)) == [
+        round(low, 4),
+        round(high, 4),
+    ]
+    assert bootstrap_ci95([], random.Random(BOOTSTRAP_SEED)) == [0.0, 0.0]
+    no_spread = wilson(0, 3) or (0.0, 0.0)
+    assert bootstrap_ci95([(0, 5)] * 3, random.Random(1)) == [0.0, round(no_spread[1], 4)]
 
 
 def test_bradley_terry_by_hand() -> None:

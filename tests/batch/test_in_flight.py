@@ -13,18 +13,10 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner
 
-from sandbox.batch import (
-    LLM_GAMES_IN_FLIGHT,
-    BatchOptionError,
-    GameJob,
-    GameResult,
-    agent_specs,
-    in_flight_for,
-    jobs_for,
-    run_batch,
-)
-from sandbox.cli import app
-from sandbox.config import load_config, parse_config
+from sandbox.batch.policy import LLM_GAMES_IN_FLIGHT, BatchOptionError, agent_specs, in_flight_for
+from sandbox.batch.run import GameJob, GameResult, jobs_for, run_batch
+from sandbox.cli.main import app
+from sandbox.play.gamefile import load_config, parse_config
 from sandbox.transcript import load
 from tests.batch.helpers import bots_file, by_seed, comparable, fake_file
 

@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 
-from sandbox.fake_llm.server import FakeLLMServer
+from sandbox.models.fake.server import FakeLLMServer
 from tests.batch.helpers import by_seed, comparable, fake_file
 
 pytestmark = pytest.mark.skipif(sys.platform != "linux", reason="reads /proc")
@@ -30,7 +30,7 @@ def slow_fake() -> Iterator[FakeLLMServer]:
 
 
 # The command line as a user runs it (the console script's entry point).
-SANDBOX = [sys.executable, "-c", "from sandbox.cli import main; main()"]
+SANDBOX = [sys.executable, "-c", "from sandbox.cli.main import main; main()"]
 
 
 def start_batch(config: Path, *args: str) -> subprocess.Popen[str]:

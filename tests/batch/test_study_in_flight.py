@@ -6,7 +6,7 @@ from __future__ import annotations
 import dataclasses
 from pathlib import Path
 
-from sandbox.batch import GameResult, run_batch
+from sandbox.batch.run import GameResult, run_batch
 from sandbox.study.run import Budget, plan_run
 from sandbox.study.spec import load_study
 from sandbox.transcript import load

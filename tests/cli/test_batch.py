@@ -13,17 +13,11 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner
 
-from sandbox.batch import (
-    BatchResult,
-    GameResult,
-    jobs_for,
-    run_batch,
-    uses_local_model,
-    worker_count,
-)
-from sandbox.cli import app
-from sandbox.config import load_config, parse_config
+from sandbox.batch.policy import uses_local_model, worker_count
+from sandbox.batch.run import BatchResult, GameResult, jobs_for, run_batch
+from sandbox.cli.main import app
 from sandbox.core.game import Game
+from sandbox.play.gamefile import load_config, parse_config
 from sandbox.transcript import load
 from tests.cli.conftest import ToyFile
 
@@ -256,14 +250,14 @@ def test_interrupt_from_the_parent_stops_the_pool_and_keeps_finished_games(
 def test_ctrl_c_mid_game_says_how_many_finished(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from sandbox.session import play_game as real_play
+    from sandbox.play import play_game as real_play
 
     def interrupted_at_seed_3(loaded: Any, seed: int, out: Path, **kw: Any) -> Any:
         if seed == 3:
             raise KeyboardInterrupt
         return real_play(loaded, seed, out, **kw)
 
-    monkeypatch.setattr("sandbox.batch.play_game", interrupted_at_seed_3)
+    monkeypatch.setattr("sandbox.batch.run.play_game", interrupted_at_seed_3)
     result = invoke("batch", str(killer_file(tmp_path, seed=1)), "--games", "5", "--quiet")
     assert result.exit_code == 130
     assert "interrupted: 2 of 5 games finished." in result.stderr
@@ -340,11 +334,13 @@ def test_a_local_model_batch_plays_with_one_job_and_says_so(
     local = '[[agent]]\nkind = "llm"\nmodel = "local/smollm2"\nseats = [3]\n'
     asked: list[int] = []
 
-    def no_games(jobs: Any, workers: int, on_result: Any, in_flight: int = 1) -> BatchResult:
+    def no_games(
+        jobs: Any, workers: int, on_result: Any, admit: Any, halt: Any, in_flight: int = 1
+    ) -> BatchResult:
         asked.append(workers * in_flight)  # the model itself is not started here
         return BatchResult()
 
-    monkeypatch.setattr("sandbox.cli.run_batch", no_games)
+    monkeypatch.setattr("sandbox.batch.backends.local.run_batch", no_games)
     result = invoke("batch", str(killer_file(tmp_path, extra=local)), "--games", "4", "--jobs", "2")
     assert asked == [1]
     assert "note:" in result.stderr and "--jobs 1" in result.stderr

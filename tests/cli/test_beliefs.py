@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner
 
-from sandbox.cli import app
+from sandbox.cli.main import app
 
 KILLER_FAKE = """variant = "killer"
 seed = 5

@@ -11,10 +11,10 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner
 
-from sandbox.cli import app
+from sandbox.cli.main import app
 from sandbox.core.visibility import Visibility
-from sandbox.render.timeline import build_timeline
 from sandbox.transcript import load
+from sandbox.viewer.timeline import build_timeline
 from tests.cli.conftest import ToyFile
 
 # Seat 1 always scripted (with a random tail), seats 2-3 random: resume must
@@ -467,7 +467,7 @@ def test_fake_llm_bad_input_is_one_line_and_claims_nothing(args: list[str], expe
 
 
 def test_fake_llm_announces_itself_once_after_binding(monkeypatch: pytest.MonkeyPatch) -> None:
-    from sandbox.fake_llm import server
+    from sandbox.models.fake import server
 
     def interrupt(seconds: float) -> None:
         raise KeyboardInterrupt  # stands in for Ctrl-C once the server is up

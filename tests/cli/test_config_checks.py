@@ -10,9 +10,9 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner
 
-from sandbox.cli import app
-from sandbox.config import load_config
+from sandbox.cli.main import app
 from sandbox.core.errors import ConfigError
+from sandbox.play.gamefile import load_config
 from tests.cli.conftest import ToyFile
 
 

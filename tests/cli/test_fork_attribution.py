@@ -5,11 +5,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from sandbox.config import parse_config
+from sandbox.analysis.stats import game_facts
 from sandbox.core.events import DecisionMade
-from sandbox.render.timeline import build_timeline
-from sandbox.session import fork, fork_points, open_transcript, play_game
-from sandbox.stats import game_facts
+from sandbox.play import fork, fork_points, open_transcript, play_game
+from sandbox.play.gamefile import parse_config
+from sandbox.viewer.timeline import build_timeline
 
 KILLER = {"variant": "killer", "rules": {"players": 11}}
 

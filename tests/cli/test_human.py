@@ -18,7 +18,7 @@ import pytest
 from rich.console import Console
 
 from sandbox.agents.base import FALLBACK_QUIT, FALLBACK_TIMEOUT, DecisionContext
-from sandbox.agents.human import BadInput, HumanTerminalAgent, options_text, parse_answer
+from sandbox.agents.human.terminal import BadInput, HumanTerminalAgent, options_text, parse_answer
 from sandbox.core.errors import IllegalDecision
 from sandbox.core.game import Game
 from sandbox.core.requests import Choice, MultiChoice
@@ -112,7 +112,7 @@ def test_human_seat_in_a_real_terminal(tmp_path: Path) -> None:
         f'variant = "toy"\nseed = 3\n[run]\nout = "{tmp_path / "out"}"\n'
         '[default_agent]\nkind = "random"\n[[agent]]\nkind = "human"\nseats = [1]\n'
     )
-    launcher = "import tests.conftest; from sandbox.cli import main; main()"
+    launcher = "import tests.conftest; from sandbox.cli.main import main; main()"
     command = f"cd {ROOT} && {sys.executable} -c '{launcher}' run {config}; sleep 30"
     session = f"sbx-{uuid.uuid4().hex[:8]}"
     subprocess.run(

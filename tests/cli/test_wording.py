@@ -10,9 +10,10 @@ from typing import Any
 
 from typer.testing import CliRunner
 
-from sandbox.cli import app, latency_text, plural
-from sandbox.render.timeline import build_timeline
+from sandbox.cli.main import app
+from sandbox.cli.stats import latency_text, plural
 from sandbox.transcript import load
+from sandbox.viewer.timeline import build_timeline
 from tests.cli.conftest import ToyFile
 
 REPR = re.compile(r"\{'|\['|\('|': |=\{|=\[|None\b")

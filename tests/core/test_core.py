@@ -10,7 +10,7 @@ from sandbox.agents.simple import RandomAgent, ScriptedAgent, ScriptError
 from sandbox.core.errors import IllegalDecision, UnknownRequest
 from sandbox.core.events import DecisionMade, event_from_json
 from sandbox.core.game import Game
-from sandbox.runner import Runner
+from sandbox.play.runner import Runner
 from tests.core.toy import Secret, Toy, ToyConfig
 
 TOY = Toy()

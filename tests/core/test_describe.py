@@ -11,10 +11,10 @@ from sandbox.agents.simple import RandomAgent
 from sandbox.core.game import Game
 from sandbox.games.killer import events as kev
 from sandbox.games.registry import get_variant
-from sandbox.runner import Runner
+from sandbox.play.runner import Runner
 
 
-@pytest.mark.parametrize("name", ["four_factions", "killer"])
+@pytest.mark.parametrize("name", ["four_factions", "killer", "werewolf"])
 def test_every_emitted_event_has_its_own_wording(name: str) -> None:
     variant = get_variant(name)
     seen: dict[str, str] = {}

@@ -17,7 +17,7 @@ from sandbox.core.events import DecisionMade
 from sandbox.core.game import Game
 from sandbox.core.requests import Choice, DecisionRequest, MultiChoice, Text, check_shape
 from sandbox.core.rng import LazyRandom, derive_rng
-from tests.killer.helpers import new_game, night
+from tests.games.killer.helpers import new_game, night
 
 
 def _draws(rng: random.Random) -> list[Any]:

@@ -9,7 +9,7 @@ import pytest
 from sandbox.agents.simple import RandomAgent
 from sandbox.core.game import Game
 from sandbox.games.registry import get_variant, variant_names
-from sandbox.runner import Runner
+from sandbox.play.runner import Runner
 
 
 @pytest.mark.parametrize("name", variant_names())

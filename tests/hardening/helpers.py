@@ -8,9 +8,9 @@ from typing import Any
 
 from typer.testing import CliRunner
 
-from sandbox.cli import app
-from sandbox.config import parse_config
-from sandbox.session import play_game
+from sandbox.cli.main import app
+from sandbox.play import play_game
+from sandbox.play.gamefile import parse_config
 
 Line = dict[str, Any]
 

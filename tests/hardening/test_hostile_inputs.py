@@ -154,7 +154,7 @@ def test_malformed_transcript_lines(tmp_path: Path, finished: list[Line], case: 
 def test_stats_into_a_closed_pipe_is_quiet(tmp_path: Path) -> None:
     for seed in range(3):
         bot_game(tmp_path, seed)
-    command = [sys.executable, "-m", "sandbox.cli", "stats", str(tmp_path)]
+    command = [sys.executable, "-m", "sandbox.cli.main", "stats", str(tmp_path)]
     reader = subprocess.Popen(["head", "-c", "1"], stdin=subprocess.PIPE, stdout=subprocess.PIPE)
     done = subprocess.run(command, stdout=reader.stdin, stderr=subprocess.PIPE, timeout=120)
     assert reader.stdin is not None

@@ -6,8 +6,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from sandbox.config import load_config
-from sandbox.session import counters_of, open_transcript, play_game, replay_transcript, resume
+from sandbox.play import counters_of, open_transcript, play_game, replay_transcript, resume
+from sandbox.play.gamefile import load_config
 
 CONFIGS = Path(__file__).resolve().parents[2] / "configs"
 

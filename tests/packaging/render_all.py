@@ -14,21 +14,19 @@ from importlib.resources.abc import Traversable
 from markupsafe import Markup
 
 import sandbox
-from sandbox.agents.llm import prompting
 from sandbox.agents.llm.beliefs import PROBE_DECISION, probe_request
-from sandbox.agents.llm.prompting import (
-    PromptStyle,
-    environment,
-    render_prompt,
-    render_repair,
-)
-from sandbox.agents.web.pages import render as render_page_template
-from sandbox.agents.web.words import ui
+from sandbox.agents.llm.parse import render_repair
+from sandbox.agents.llm.prompt import templates
+from sandbox.agents.llm.prompt.render import render_prompt
+from sandbox.agents.llm.prompt.templates import environment
+from sandbox.agents.llm.settings import PromptStyle
 from sandbox.core.game import Game
 from sandbox.core.requests import Choice, DecisionRequest
 from sandbox.core.variant import SeatView
 from sandbox.games.registry import get_variant, variant_names
 from sandbox.testing import play_random
+from sandbox.web.pages import render as render_page_template
+from sandbox.web.words import ui
 
 LANGUAGES = ("en", "zh")
 STYLES: tuple[PromptStyle, ...] = ("full", "compact")
@@ -107,7 +105,7 @@ def render_all() -> dict[str, object]:
     )
     return {
         "sandbox": sandbox.__file__,
-        "prompts_root": str(prompting.PROMPTS_DIR),
+        "prompts_root": str(templates.PROMPTS_DIR),
         "templates": names,
         "used": used,
         "decisions": rendered,

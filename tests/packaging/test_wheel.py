@@ -95,7 +95,7 @@ def test_the_wheel_ships_every_template_and_the_web_page(installed: Path) -> Non
     shipped = {p.relative_to(package / "prompts").as_posix()
                for p in (package / "prompts").rglob("*.j2")}
     assert templates and shipped == templates
-    assets = package / "agents" / "web_assets"
+    assets = package / "web" / "assets"
     for name in ("page.html", "host.html", "_form.html", "_view.html", "_end.html"):
         assert (assets / "templates" / name).is_file(), name
     for name in ("app.js", "common.js", "host.js", "app.css"):

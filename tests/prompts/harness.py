@@ -8,7 +8,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from sandbox.agents.llm.prompting import RenderedPrompt, render_prompt
+from sandbox.agents.llm.prompt.render import RenderedPrompt, render_prompt
 from sandbox.agents.simple import draw_payload
 from sandbox.core.errors import IllegalDecision
 from sandbox.core.game import Game

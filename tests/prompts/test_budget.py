@@ -14,13 +14,9 @@ import random
 
 import pytest
 
-from sandbox.agents.llm.prompting import (
-    SUMMARY_STEP,
-    RecordMemo,
-    RenderedPrompt,
-    estimate_tokens,
-    render_prompt,
-)
+from sandbox.agents.llm.prompt.budget import SUMMARY_STEP, estimate_tokens
+from sandbox.agents.llm.prompt.record import RecordMemo
+from sandbox.agents.llm.prompt.render import RenderedPrompt, render_prompt
 from sandbox.core.game import Game
 from sandbox.core.requests import DecisionRequest
 from tests.prompts.harness import Captured, new_game, play

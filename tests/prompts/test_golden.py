@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 
 from sandbox.agents.llm.beliefs import PROBE_DECISION, probe_request
-from sandbox.agents.llm.prompting import RenderedPrompt, render_prompt
+from sandbox.agents.llm.prompt.render import RenderedPrompt, render_prompt
 from sandbox.core.game import Game
 from sandbox.core.requests import DecisionRequest
 from tests.core.toy import Toy, ToyConfig

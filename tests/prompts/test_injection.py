@@ -16,14 +16,10 @@ from typing import Any
 
 import pytest
 
-from sandbox.agents.llm.prompting import (
-    MARK_CLOSE,
-    MARK_OPEN,
-    REFEREE_MARK,
-    PromptStyle,
-    history_start,
-    render_prompt,
-)
+from sandbox.agents.llm.prompt.escaping import MARK_CLOSE, MARK_OPEN, REFEREE_MARK
+from sandbox.agents.llm.prompt.record import history_start
+from sandbox.agents.llm.prompt.render import render_prompt
+from sandbox.agents.llm.settings import PromptStyle
 from sandbox.core.game import Game
 from sandbox.core.requests import DecisionRequest
 from sandbox.core.variant import HistoryItem, SeatView

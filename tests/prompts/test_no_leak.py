@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 
 from sandbox.agents.llm.beliefs import probe_request
-from sandbox.agents.llm.prompting import RenderedPrompt, render_prompt
+from sandbox.agents.llm.prompt.render import RenderedPrompt, render_prompt
 from sandbox.core.game import Game
 from sandbox.core.requests import DecisionRequest
 from tests.prompts.audit import Leak, find_leaks, forbidden
@@ -113,7 +113,7 @@ def audit_games(variant: str, seeds: range, renderer: Renderer) -> AuditResult:
     return result
 
 
-@pytest.mark.parametrize("variant", ["four_factions", "killer"])
+@pytest.mark.parametrize("variant", ["four_factions", "killer", "werewolf"])
 def test_no_prompt_states_a_fact_its_seat_may_not_know(variant: str) -> None:
     result = audit_games(variant, range(GAMES), honest)
     assert not result.leaks, result.leaks[:5]
@@ -138,7 +138,7 @@ def omniscient_view(game: Game, c: Captured, language: str) -> RenderedPrompt:
     return render_prompt(view, c.request, language=language)
 
 
-@pytest.mark.parametrize("variant", ["four_factions", "killer"])
+@pytest.mark.parametrize("variant", ["four_factions", "killer", "werewolf"])
 @pytest.mark.parametrize("renderer", [roles_appended, omniscient_view])
 def test_audit_catches_a_leaky_renderer(variant: str, renderer: Renderer) -> None:
     result = audit_games(variant, range(3), renderer)

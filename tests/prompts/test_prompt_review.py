@@ -9,7 +9,8 @@ from dataclasses import replace
 
 import pytest
 
-from sandbox.agents.llm.prompting import history_lines, render_prompt
+from sandbox.agents.llm.prompt.record import history_lines
+from sandbox.agents.llm.prompt.render import render_prompt
 from sandbox.core.variant import HistoryItem
 from sandbox.games.registry import get_variant
 from tests.prompts.harness import Captured, new_game, play
@@ -179,8 +180,8 @@ def test_full_rules_replace_the_summary(
 def test_the_schema_written_into_a_chinese_prompt_is_introduced_in_chinese() -> None:
     """B6, structured = "none": the schema's lead sentence follows the language
     (the schema itself is JSON: keys, enums and descriptions are data)."""
-    from sandbox.agents.llm.schema import decision_model, schema_instructions
+    from sandbox.agents.llm.answer_format import decision_model, model_schema_instructions
 
     c = first_of_each("killer")[("vote", "police")]
-    lead = schema_instructions(decision_model(c.request), "zh").split("{", 1)[0]
+    lead = model_schema_instructions(decision_model(c.request), "zh").split("{", 1)[0]
     assert english_runs(lead) == [] and "JSON" in lead

@@ -14,18 +14,12 @@ from pathlib import Path
 import pytest
 from jinja2 import UndefinedError
 
-from sandbox.agents.llm import prompting
-from sandbox.agents.llm.prompting import (
-    MARK_CLOSE,
-    MARK_OPEN,
-    REFEREE_MARK,
-    candidates,
-    environment,
-    history_start,
-    render_prompt,
-    render_repair,
-    safe_json,
-)
+from sandbox.agents.llm.parse import render_repair
+from sandbox.agents.llm.prompt import record, templates
+from sandbox.agents.llm.prompt.escaping import MARK_CLOSE, MARK_OPEN, REFEREE_MARK, safe_json
+from sandbox.agents.llm.prompt.record import history_start
+from sandbox.agents.llm.prompt.render import render_prompt
+from sandbox.agents.llm.prompt.templates import candidates, environment
 from sandbox.core.game import Game
 from sandbox.core.requests import Choice, DecisionRequest, MultiChoice, Text
 from sandbox.core.variant import HistoryItem, SeatView
@@ -81,9 +75,9 @@ def test_a_missing_chinese_template_falls_back_to_english(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     root = tmp_path / "prompts"
-    shutil.copytree(prompting.PROMPTS_DIR, root)
+    shutil.copytree(templates.PROMPTS_DIR, root)
     (root / "killer" / "zh" / "decisions" / "vote.j2").unlink()
-    monkeypatch.setattr(prompting, "PROMPTS_DIR", root)
+    monkeypatch.setattr(templates, "PROMPTS_DIR", root)
     game = new_game("killer", 4)
     captured = play(game, random.Random(4), pick=lambda g, r: r.decision in ("vote", "speech"))
     vote = next(c for c in captured if c.request.decision == "vote")
@@ -242,5 +236,5 @@ def test_cached_history_lines_follow_the_facts_each_seat_saw() -> None:
     ]
     for item in (*shown, *shown):
         view = SeatView("killer", 2, {}, {}, (item,))
-        lines = prompting.history_lines(view, "en")
+        lines = record.history_lines(view, "en")
         assert lines[-1].endswith(f"seat 3 is: {item.facts['answer'].upper()}.")

@@ -7,7 +7,7 @@ from collections import Counter
 
 import pytest
 
-from sandbox.config import parse_config
+from sandbox.play.gamefile import parse_config
 from sandbox.study.schedule import cell_id, matrix_cells, plan, round_robin_cells
 from sandbox.study.sides import side_of
 

@@ -13,8 +13,8 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner
 
-from sandbox.batch import GameJob, GameResult
-from sandbox.cli import app
+from sandbox.batch.run import GameJob, GameResult
+from sandbox.cli.main import app
 from sandbox.study.run import Budget
 from sandbox.transcript import load
 
@@ -125,7 +125,7 @@ def test_an_interrupted_game_is_finished_from_its_transcript(tmp_path: Path) -> 
 def test_ctrl_c_starts_no_new_game_and_a_rerun_finishes(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from sandbox.session import play_game as real_play
+    from sandbox.play import play_game as real_play
 
     played: list[int] = []
 
@@ -136,7 +136,7 @@ def test_ctrl_c_starts_no_new_game_and_a_rerun_finishes(
         return real_play(loaded, seed, out, **kw)
 
     path = study_file(tmp_path)
-    monkeypatch.setattr("sandbox.batch.play_game", stop_at_third)
+    monkeypatch.setattr("sandbox.batch.run.play_game", stop_at_third)
     result = CliRunner().invoke(app, ["study", str(path), "--json"])
     assert result.exit_code == 130
     assert json.loads(result.stdout)["finished"] == 2 and len(played) == 2

@@ -6,8 +6,8 @@ from collections.abc import Iterator
 
 import pytest
 
-from sandbox.agents.web.run import WebRun
-from sandbox.agents.web.seat import HumanBrowserAgent
+from sandbox.web.run import WebRun
+from sandbox.web.seat import HumanBrowserAgent
 from tests.web.helpers import quiet
 
 

@@ -14,13 +14,13 @@ from pathlib import Path
 from typing import Any
 
 from sandbox.agents.base import Agent
-from sandbox.agents.web.hub import Audience, WebHub
-from sandbox.agents.web.run import WebRun
-from sandbox.config import LoadedConfig
 from sandbox.core.game import Game
 from sandbox.core.variant import Outcome
-from sandbox.runner import Runner
-from sandbox.session import GameRecord, LiveHooks, play_game
+from sandbox.play import GameRecord, LiveHooks, play_game
+from sandbox.play.gamefile import LoadedConfig
+from sandbox.play.runner import Runner
+from sandbox.web.hub import Audience, WebHub
+from sandbox.web.run import WebRun
 
 WAIT_S = 15.0
 

@@ -17,8 +17,8 @@ from typing import Any
 
 import pytest
 
-from sandbox.agents.web.run import WebRun, start_run
-from sandbox.config import parse_config
+from sandbox.play.gamefile import parse_config
+from sandbox.web.run import WebRun, start_run
 from tests.chromium import CHROMIUM, require_chromium
 from tests.chromium import CHROMIUM_ARGS as ARGS
 from tests.web.helpers import SessionThread, other_token, quiet
@@ -194,7 +194,7 @@ def test_take_over_hand_back_and_a_live_spectator(browser: Any, tmp_path: Path) 
 def test_wrong_token_is_403_and_the_phone_layout(browser: Any) -> None:
     web = start_run(WebRun(announce=quiet))
     try:
-        from sandbox.agents.web.seat import HumanBrowserAgent
+        from sandbox.web.seat import HumanBrowserAgent
 
         seat = HumanBrowserAgent(7, web.hub())
         phone = browser.new_context(viewport={"width": 390, "height": 844})

@@ -8,11 +8,11 @@ import re
 import threading
 from pathlib import Path
 
-from sandbox.agents.web.run import WebRun, start_run
-from sandbox.config import parse_config
 from sandbox.core.events import DecisionMade
-from sandbox.session import LiveHooks, play_game
+from sandbox.play import LiveHooks, play_game
+from sandbox.play.gamefile import parse_config
 from sandbox.transcript import Transcript, load
+from sandbox.web.run import WebRun, start_run
 from tests.web.helpers import Client, first_legal, quiet
 
 

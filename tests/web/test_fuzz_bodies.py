@@ -9,7 +9,7 @@ import json
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from sandbox.agents.web.seat import HumanBrowserAgent
+from sandbox.web.seat import HumanBrowserAgent
 from tests.web.helpers import Client
 
 json_values = st.recursive(

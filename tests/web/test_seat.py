@@ -11,17 +11,17 @@ from pathlib import Path
 import pytest
 
 from sandbox.agents.base import FALLBACK_QUIT, FALLBACK_TIMEOUT, Agent, DecisionContext
-from sandbox.agents.human import HumanTerminalAgent
+from sandbox.agents.human.terminal import HumanTerminalAgent
 from sandbox.agents.simple import RandomAgent
-from sandbox.agents.web.pages import render_form, render_view
-from sandbox.agents.web.run import WebRun, start_run
-from sandbox.agents.web.seat import HumanBrowserAgent
-from sandbox.config import parse_config
 from sandbox.core.events import DecisionMade
 from sandbox.core.game import Game
 from sandbox.core.requests import Choice, DecisionRequest, MultiChoice, Text
-from sandbox.seating import build_agents
+from sandbox.play.gamefile import parse_config
+from sandbox.play.seating import build_agents
 from sandbox.transcript import load
+from sandbox.web.pages import render_form, render_view
+from sandbox.web.run import WebRun, start_run
+from sandbox.web.seat import HumanBrowserAgent
 from tests.core.toy import Toy, ToyConfig
 from tests.web.helpers import (
     Client,

@@ -12,12 +12,12 @@ import websockets.sync.client as ws_client
 from websockets.exceptions import InvalidStatus
 
 from sandbox.agents.base import DecisionContext
-from sandbox.agents.web.board import Board
-from sandbox.agents.web.hub import Audience, HubError, WebHub
-from sandbox.agents.web.limits import MAX_DEPTH, nesting_depth, parse_body, wait_seconds
-from sandbox.agents.web.run import WebRun
-from sandbox.agents.web.seat import HumanBrowserAgent
 from sandbox.core.game import Game
+from sandbox.web.board import Board
+from sandbox.web.hub import Audience, HubError, WebHub
+from sandbox.web.limits import MAX_DEPTH, nesting_depth, parse_body, wait_seconds
+from sandbox.web.run import WebRun
+from sandbox.web.seat import HumanBrowserAgent
 from tests.core.toy import Toy, ToyConfig
 from tests.web.helpers import Client, GameThread, other_token
 

@@ -1,9 +1,10 @@
-"""The ``llm`` seat: renders the prompt, asks the model for a structured decision,
+"""The ``llm`` seat: orchestrates one decision through the stages in order
+(view, prompt, answer format, call, parse, record; see the package docstring),
 repairs invalid answers in the same conversation, and records every call.
 
 The prompt fits the model's context window (``context_window``, else
 litellm's model info): over it, the oldest history is condensed by the
-referee's own summary (``prompting.fit_record``). A provider that still says
+referee's own summary (``prompt.budget.fit_record``). A provider that still says
 the prompt is too long gets one more try with a budget a quarter tighter,
 recorded as ``overflow_retry`` on the call.
 
@@ -20,10 +21,11 @@ from typing import Any, cast
 
 from pydantic import ValidationError
 
-import sandbox.agents.llm.endpoints as endpoints
-import sandbox.agents.llm.prompting as prompting
-import sandbox.agents.llm.provider as provider
-import sandbox.agents.llm.wire as wire
+import sandbox.agents.llm.answer_format as answer_format
+import sandbox.agents.llm.call_record as call_record
+import sandbox.agents.llm.prompt as prompt
+import sandbox.models.endpoints as endpoints
+import sandbox.models.remote as remote
 from sandbox.agents.base import (
     FALLBACK_INVALID,
     FALLBACK_PROVIDER,
@@ -32,39 +34,27 @@ from sandbox.agents.base import (
     AgentSetupError,
     DecisionContext,
 )
+from sandbox.agents.llm.answer_format import AnswerFormat
 from sandbox.agents.llm.beliefs import PROBE_DECISION, BeliefProbe, probe_for
-from sandbox.agents.llm.client import (
+from sandbox.agents.llm.parse import AnswerError, ParsedAnswer, parse_answer, render_repair
+from sandbox.agents.llm.prompt import RenderedPrompt
+from sandbox.agents.llm.prompt.budget import after_overflow, prompt_budget
+from sandbox.agents.llm.settings import LLMSettings, limits_for
+from sandbox.core.errors import IllegalDecision
+from sandbox.core.requests import DecisionRequest, Text
+from sandbox.models.client import (
     CallSettings,
     ModelClient,
     ProviderFailure,
     RetryPolicy,
 )
-from sandbox.agents.llm.endpoints import Endpoint, EndpointError
-from sandbox.agents.llm.pool import Lease
-from sandbox.agents.llm.prompting import RenderedPrompt
-from sandbox.agents.llm.schema import (
-    AnswerError,
-    AnswerLimits,
-    ParsedAnswer,
-    StructuredMode,
-    beliefs_model,
-    decision_model,
-    limits_for,
-    parse_answer,
-)
-from sandbox.agents.llm.secrets import redact, secret_values
-from sandbox.agents.llm.settings import LLMSettings
-from sandbox.core.errors import IllegalDecision
-from sandbox.core.requests import DecisionRequest, Text
+from sandbox.models.endpoints import Endpoint, EndpointError
+from sandbox.models.pool import Lease
+from sandbox.models.secrets import redact, secret_values
 
 # Compact style, questions without free text: a note of ~48 characters
 # (~15 tokens), the value and the JSON around them fit with room to spare.
 CHOICE_MAX_TOKENS = 64
-# Kept free in the window for the answer when max_tokens is not set, and a
-# margin for the token estimate (4 characters a token is not a tokenizer).
-ANSWER_RESERVE_TOKENS = 1024
-ESTIMATE_MARGIN = 0.9
-OVERFLOW_SHRINK = 0.75  # the retry after an overflow: a budget a quarter smaller
 
 
 class LLMAgent(Agent):
@@ -105,7 +95,7 @@ class LLMAgent(Agent):
         self._window: int | None = self.settings.context_window
         self._import_ms: int | None = None  # litellm's import, if this seat paid it
         self._learned_budget: int | None = None  # after an overflow: what fitted
-        self._record = prompting.RecordMemo()
+        self._memo = prompt.RecordMemo()  # the seat's rendered record, extended per decision
 
     def attach(self, seat: int, game_seed: int, variant: str) -> None:
         self.seat = seat
@@ -162,24 +152,22 @@ class LLMAgent(Agent):
             record = {"model": self.target.model, "error": f"EndpointError: {err}"}
             return cast(list[dict[str, Any]], redact([record], secret_values([])))
         secrets = secret_values([endpoint.api_key])
-        limits = limits_for(self.settings.prompt_style)
-        decision = decision_model(ctx.request, None, limits)
-        mode = choose_mode(self.settings.structured, endpoint)
         max_tokens = self.settings.max_tokens
-        answer_format = wire.response_format(ctx.request, probe, limits, mode)
-        client = self._client(endpoint, answer_format, secrets, max_tokens)
-        hint = self._hint(ctx.request, probe, limits, mode)
-        rendered, messages = self._first_messages(ctx, hint, self._budget(max_tokens))
+        rendered = self._render(ctx, self._budget(max_tokens))
+        fmt = self._format(ctx.request, probe, endpoint)
+        client = self._client(endpoint, fmt, secrets, max_tokens)
         calls: list[dict[str, Any]] = []
         try:
-            raw = await client.complete(messages, 0, calls, rendered.cache_chars)
+            raw = await client.complete(fmt.messages(rendered.messages), 0, calls,
+                                        rendered.cache_chars)
         except ProviderFailure:
             return cast(list[dict[str, Any]], redact(calls, secrets))  # the failure is recorded
-        self._annotate(calls[-1], rendered)
+        outcome: ParsedAnswer | Exception
         try:
-            record_beliefs(calls[-1], parse_answer(raw, decision, beliefs_model(probe)))
+            outcome = parse_answer(raw, fmt.decision, fmt.beliefs)
         except AnswerError as err:
-            calls[-1]["error"] = calls[-1]["beliefs_error"] = f"invalid: {err}"
+            outcome = err  # recorded, never repaired: a probe is not worth a second call
+        self._note_call(calls[-1], rendered, outcome, probe_only=True)
         return cast(list[dict[str, Any]], redact(calls, secrets))
 
     async def _resolve(self) -> Endpoint:
@@ -199,9 +187,9 @@ class LLMAgent(Agent):
 
     def _warm_litellm(self) -> None:
         """Import litellm now, not inside the first timed call (seconds)."""
-        if provider.litellm_import_s is None:
-            provider.litellm_module()
-            self._import_ms = round((provider.litellm_import_s or 0.0) * 1000)
+        if remote.litellm_import_s is None:
+            remote.litellm_module()
+            self._import_ms = round((remote.litellm_import_s or 0.0) * 1000)
 
     async def close(self) -> None:
         """Release the shared HTTP client and the built-in fake server (the
@@ -214,101 +202,83 @@ class LLMAgent(Agent):
             self._holds_fake = False
             endpoints.release_builtin_fake()
 
-    def _hint(
-        self,
-        request: DecisionRequest,
-        probe: BeliefProbe | None,
-        limits: AnswerLimits,
-        mode: StructuredMode,
-    ) -> str:
-        """The answer format spelled out in the prompt, for endpoints that
-        cannot constrain the answer themselves (mode "none")."""
-        if mode != "none":
-            return ""
-        return wire.schema_instructions(request, probe, limits, self._lang)
-
     async def _converse(
         self, ctx: DecisionContext, endpoint: Endpoint, secrets: Sequence[str]
     ) -> AgentAnswer:
-        limits = limits_for(self.settings.prompt_style)
+        # View: what the seat is asked about besides the decision.
         probe = self._probe(ctx)
-        # What the answer is checked against (the wire form is wire.py's, composed).
-        decision = decision_model(ctx.request, None, limits)
-        beliefs = beliefs_model(probe) if probe is not None else None
-        mode = choose_mode(self.settings.structured, endpoint)
+        # Prompt: rendered within the budget the window leaves for it.
         max_tokens = self._max_tokens(ctx.request)
-        answer_format = wire.response_format(ctx.request, probe, limits, mode)
-        client = self._client(endpoint, answer_format, secrets, max_tokens)
         budget = self._budget(max_tokens)
-        hint = self._hint(ctx.request, probe, limits, mode)
-        rendered, messages = self._first_messages(ctx, hint, budget)
+        rendered = self._render(ctx, budget)
+        # Answer format: the schema to send, to check against, or to state in words.
+        fmt = self._format(ctx.request, probe, endpoint)
+        messages = fmt.messages(rendered.messages)
+        client = self._client(endpoint, fmt, secrets, max_tokens)
         calls: list[dict[str, Any]] = []
         note = ""
         overflowed = False
         repair = 0
         while repair <= self.settings.max_repairs:
+            # Call.
             try:
                 raw = await client.complete(messages, repair, calls, rendered.cache_chars)
             except ProviderFailure as failure:
                 if failure.overflow and repair == 0 and not overflowed:
                     # One more try, a quarter tighter than what did not fit (recorded).
                     overflowed = True
-                    budget = int(min(budget or rendered.tokens, rendered.tokens) * OVERFLOW_SHRINK)
+                    budget = after_overflow(budget, rendered.tokens)
                     self._learned_budget = budget  # later decisions start within it
-                    rendered, messages = self._first_messages(ctx, hint, budget)
+                    rendered = self._render(ctx, budget)
+                    messages = fmt.messages(rendered.messages)
                     calls[-1]["overflow_retry"] = {"budget_tokens": budget}
                     continue
                 return AgentAnswer(None, note, FALLBACK_PROVIDER, calls, repairs=repair)
-            self._annotate(calls[-1], rendered)
+            # Parse, then the referee's own check, always.
             try:
-                parsed = parse_answer(raw, decision, beliefs)
+                parsed = parse_answer(raw, fmt.decision, fmt.beliefs)
                 note = parsed.reasoning
-                payload = ctx.validate(parsed.decision)  # always the referee's check
+                payload = ctx.validate(parsed.decision)
             except (AnswerError, IllegalDecision) as err:
-                calls[-1]["error"] = f"invalid: {err}"
+                self._note_call(calls[-1], rendered, err)
                 messages = [
                     *messages,
                     {"role": "assistant", "content": raw},
-                    {"role": "user", "content": prompting.render_repair(str(err), self._lang)},
+                    {"role": "user", "content": render_repair(str(err), self._lang)},
                 ]
                 repair += 1
                 continue
-            calls[-1]["parsed"] = payload
-            record_beliefs(calls[-1], parsed)
+            self._note_call(calls[-1], rendered, parsed, payload)
             return AgentAnswer(payload, note, None, calls, repairs=repair)
         return AgentAnswer(None, note, FALLBACK_INVALID, calls, repairs=self.settings.max_repairs)
 
-    def _annotate(self, record: dict[str, Any], rendered: RenderedPrompt) -> None:
-        """What a study of caching and budgets needs, on the call record."""
-        # How much of the prompt is the stable, cacheable prefix.
-        record["prefix_chars"] = rendered.prefix_chars
-        # System text and record: what the seat's next prompt starts with.
-        record["stable_chars"] = rendered.prefix_chars + rendered.cache_chars
-        if rendered.summarized:
-            record["summarized"] = rendered.summarized
-        if self._import_ms is not None:
-            record["litellm_import_ms"], self._import_ms = self._import_ms, None
+    def _note_call(
+        self,
+        record: dict[str, Any],
+        rendered: RenderedPrompt,
+        outcome: ParsedAnswer | Exception,
+        payload: Any = None,
+        probe_only: bool = False,
+    ) -> None:
+        """The record stage (``call_record``), once per call; litellm's import
+        time goes on the first call after this seat paid it."""
+        import_ms, self._import_ms = self._import_ms, None
+        call_record.note_call(
+            record, rendered, outcome,
+            payload=payload, probe_only=probe_only, litellm_import_ms=import_ms,
+        )  # fmt: skip
 
     def _budget(self, max_tokens: int | None) -> int | None:
-        """Prompt tokens allowed: the window less the answer, with a margin
-        for the estimate, and no more than what fitted after an overflow;
-        None when neither is known."""
-        budgets = [self._learned_budget] if self._learned_budget is not None else []
-        if self._window is not None:
-            reserve = max_tokens or ANSWER_RESERVE_TOKENS
-            budgets.append(max(256, int((self._window - reserve) * ESTIMATE_MARGIN)))
-        return min(budgets, default=None)
+        """Prompt tokens allowed (see ``prompt.budget.prompt_budget``)."""
+        return prompt_budget(self._window, max_tokens, self._learned_budget)
 
     @property
     def _lang(self) -> str:
         return self.settings.language
 
-    def _first_messages(
-        self, ctx: DecisionContext, schema_hint: str, budget: int | None,
-    ) -> tuple[RenderedPrompt, list[dict[str, str]]]:
-        """The rendered prompt and the opening conversation (``schema_hint``:
-        the schema in words, for a model that nothing else constrains)."""
-        rendered = prompting.render_prompt(
+    def _render(self, ctx: DecisionContext, budget: int | None) -> RenderedPrompt:
+        """The prompt stage: this decision's two messages, within ``budget``."""
+        return prompt.render_prompt(
             ctx.view,
             ctx.request,
             language=self._lang,
@@ -317,19 +287,25 @@ class LLMAgent(Agent):
             style=self.settings.prompt_style,
             history_items=self.settings.history_items,
             budget_tokens=budget,
-            memo=self._record,
+            memo=self._memo,
         )
-        messages = [dict(m) for m in rendered.messages]
-        if schema_hint:
-            # Nothing constrains the output: the schema goes into the question.
-            last = messages[-1]
-            last["content"] = last["content"] + schema_hint
-        return rendered, messages
+
+    def _format(
+        self, request: DecisionRequest, probe: BeliefProbe | None, endpoint: Endpoint
+    ) -> AnswerFormat:
+        """The answer-format stage, in the form this endpoint takes."""
+        return answer_format.for_decision(
+            request,
+            probe,
+            limits_for(self.settings.prompt_style),
+            answer_format.choose_mode(self.settings.structured, endpoint),
+            self._lang,
+        )
 
     def _client(
         self,
         endpoint: Endpoint,
-        answer_format: dict[str, Any] | None,
+        fmt: AnswerFormat,
         secrets: Sequence[str],
         max_tokens: int | None,
     ) -> ModelClient:
@@ -337,7 +313,7 @@ class LLMAgent(Agent):
             timeout_s=self.settings.timeout_s,
             temperature=self.settings.temperature,
             max_tokens=max_tokens,
-            response_format=answer_format,
+            response_format=fmt.response_format,
             cache=self.settings.cache,
         )
         return ModelClient(
@@ -365,15 +341,6 @@ class LLMAgent(Agent):
         return probe_for(ctx.view) if self.settings.belief_probe else None
 
 
-def record_beliefs(record: dict[str, Any], parsed: ParsedAnswer) -> None:
-    """Beliefs are private, for study (referee-only); a dropped object leaves
-    its reason instead (never a repair: the probe is not part of the decision)."""
-    if parsed.beliefs is not None:
-        record["beliefs"] = parsed.beliefs
-    if parsed.beliefs_error is not None:
-        record["beliefs_error"] = parsed.beliefs_error
-
-
 def retry_policy(settings: LLMSettings) -> RetryPolicy:
     return RetryPolicy(settings.retry_attempts, settings.retry_max_wait_s, settings.retry_total_s)
 
@@ -389,7 +356,7 @@ def concurrency_for(endpoint: Endpoint, settings: LLMSettings) -> int:
     """The configured limit, never above what the local server can serve at once."""
     if endpoint.kind != "local":
         return settings.concurrency
-    from sandbox.local_model import RECOMMENDED_CONCURRENCY
+    from sandbox.models.local import RECOMMENDED_CONCURRENCY
 
     return min(settings.concurrency, RECOMMENDED_CONCURRENCY)
 
@@ -400,30 +367,10 @@ def model_window(endpoint: Endpoint) -> int | None:
     if endpoint.kind == "fake":
         return None
     if endpoint.kind == "local":
-        from sandbox.local_model import ServerSettings
+        from sandbox.models.local import ServerSettings
 
         return ServerSettings.from_env().n_ctx
-    try:
-        info = provider.litellm_module().get_model_info(model=endpoint.model)
-    except Exception:  # a model litellm does not know
-        return None
-    window = info.get("max_input_tokens") or info.get("max_tokens")
-    return int(window) if window else None
-
-
-def choose_mode(structured: str, endpoint: Endpoint) -> StructuredMode:
-    """'auto': strict json_schema when litellm says the model takes it; the llama.cpp
-    form for local and fake models; otherwise the schema in the prompt only."""
-    if structured != "auto":
-        return cast(StructuredMode, structured)
-    if endpoint.kind != "remote":
-        return "json_object"
-    try:
-        if provider.litellm_module().supports_response_schema(model=endpoint.model):
-            return "json_schema"
-    except Exception:  # unknown model: litellm raises instead of answering False
-        return "none"
-    return "none"
+    return remote.context_window(endpoint.model)
 
 
 def warm_up(variant: str, language: str) -> None:
@@ -431,4 +378,4 @@ def warm_up(variant: str, language: str) -> None:
     openai SDK's import (about a second) and compiling the prompt templates."""
     import openai  # noqa: F401  (imported for its side effect: loaded once)
 
-    prompting.precompile(variant, language)
+    prompt.precompile(variant, language)

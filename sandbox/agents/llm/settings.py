@@ -1,8 +1,11 @@
 """The settings of an LLM seat: one model for the game file's ``[llm]`` defaults and
-for each seat's overrides (only the keys a seat sets override the defaults)."""
+for each seat's overrides (only the keys a seat sets override the defaults), and
+the answer lengths each prompt style implies (the prompt states them, the answer
+schema asks for them)."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -56,3 +59,27 @@ class LLMSettings(BaseModel):
 
 
 SETTING_KEYS = frozenset(LLMSettings.model_fields)
+
+
+@dataclass(frozen=True)
+class AnswerLimits:
+    """Lengths the answer schema asks for, per prompt style.
+
+    ``reasoning_chars``: the private note (a longer one is cut, never refused:
+    the note is not part of the decision). ``text_chars``: a cap on free-text
+    fields below the referee's own limit (None: the referee's limit), so a
+    small model's speech fits its token budget.
+    """
+
+    reasoning_chars: int
+    text_chars: int | None
+
+
+LIMITS: dict[str, AnswerLimits] = {
+    "full": AnswerLimits(reasoning_chars=200, text_chars=None),
+    "compact": AnswerLimits(reasoning_chars=48, text_chars=160),
+}
+
+
+def limits_for(style: str) -> AnswerLimits:
+    return LIMITS.get(style, LIMITS["full"])

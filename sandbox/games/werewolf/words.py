@@ -1,7 +1,7 @@
 """Werewolf events in words, English and Chinese, in the contract of
-:mod:`sandbox.render.sentences_killer`: ``SENTENCES`` maps each event kind to a
+:mod:`sandbox.games.killer.words`: ``SENTENCES`` maps each event kind to a
 function of (data, Lang) -> Words, and ``decision_phrase`` words a seat's answer.
-Not wired into :mod:`sandbox.render.words` yet (see docs/rules-werewolf.md).
+Not wired into :mod:`sandbox.games.words` yet (see docs/rules-werewolf.md).
 
 Speeches carry structured claims (WW-12), said as the speaker's claims, never
 confirmed; a speech is quoted as it was shown (softened, WW-13).
@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from sandbox.render.vocab import REFEREE, SPEECH, Lang, Words
+from sandbox.core.words import REFEREE, SPEECH, Lang, Words
 
 D = Mapping[str, Any]
 

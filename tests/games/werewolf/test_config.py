@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 from pydantic import ValidationError
 
-from sandbox.config import parse_config
+from sandbox.play.gamefile import parse_config
 from sandbox.core.errors import ConfigError
 from sandbox.core.game import Game
 from sandbox.games.werewolf.config import PRESETS

@@ -9,11 +9,11 @@ from pathlib import Path
 
 import pytest
 
-from sandbox.config import load_config
+from sandbox.play.gamefile import load_config
 from sandbox.core.game import Game
 from sandbox.core.variant import Outcome
-from sandbox.runner import Runner
-from sandbox.seating import build_agents
+from sandbox.play.runner import Runner
+from sandbox.play.seating import build_agents
 
 SCENARIOS = Path(__file__).resolve().parents[3] / "configs" / "scenarios"
 

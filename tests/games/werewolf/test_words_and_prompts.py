@@ -10,12 +10,12 @@ import random
 import pytest
 
 import sandbox.games.werewolf.events as ev
-import sandbox.render.words as words
-from sandbox.agents.llm.prompting import render_prompt
+import sandbox.games.words as words
+from sandbox.agents.llm.prompt.render import render_prompt
 from sandbox.core.events import Event
 from sandbox.games.werewolf.info import INFO
 from sandbox.games.werewolf.words import SENTENCES, decision_phrase
-from sandbox.render.vocab import Lang
+from sandbox.core.words import Lang
 from tests.prompts.harness import Captured, new_game, play
 from tests.prompts.test_prompt_review import english_runs
 

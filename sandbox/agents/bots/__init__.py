@@ -1,1 +1,0 @@
-"""Baseline bots, one module per variant, each exporting ``BaselineBot(seed)``."""

@@ -1,0 +1,34 @@
+"""Plain words for a seat's facts (its card, the public state), in English.
+
+Kept for the callers that import it (the terminal human seat); the wording
+itself lives in one place, :class:`sandbox.core.words.Lang`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from sandbox.core.words import Lang
+
+_EN = Lang("en")
+
+
+def label(key: object) -> str:
+    """A field name as words: ``fellow_police`` → ``fellow police``."""
+    return _EN.label(key)
+
+
+def readable(value: Any) -> str:
+    """One value in plain words: none/yes/no, lists joined, nested tables flattened."""
+    return _EN.value(value)
+
+
+def fact_lines(facts: Mapping[str, Any]) -> list[tuple[str, str]]:
+    """(label, words) per fact, in the order given."""
+    return _EN.facts(facts)
+
+
+def facts_text(facts: Mapping[str, Any]) -> str:
+    """All facts on one line: ``role: police · fellow police: 10, 11``."""
+    return " · ".join(f"{key}: {words}" for key, words in fact_lines(facts))

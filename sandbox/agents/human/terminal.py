@@ -1,0 +1,262 @@
+"""A person playing one seat in the terminal.
+
+The seat is shown only its own view (``ctx.view``: the events it may see) and
+the open request. Answers are read line by line from an input stream, checked
+with the referee's dry run, and asked again with the referee's explanation
+when illegal. A choice among seats is typed as the seat number itself (typing
+``9`` means seat 9, never the 9th option); ``rules`` prints the rules a model
+seat is given. Typing ``quit`` leaves the game: this and every later decision
+get the referee's documented fallback, recorded as FALLBACK_QUIT. With a
+``decision_timeout_s``, a question left unanswered that long gets the fallback,
+recorded as FALLBACK_TIMEOUT.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import re
+import sys
+from collections.abc import Mapping
+from typing import IO, Any
+
+from rich.console import Console
+from rich.markup import escape
+
+from sandbox.agents.base import (
+    FALLBACK_QUIT,
+    FALLBACK_TIMEOUT,
+    Agent,
+    AgentAnswer,
+    DecisionContext,
+)
+from sandbox.agents.human.readable import fact_lines
+from sandbox.core.errors import IllegalDecision
+from sandbox.core.requests import Field, MultiChoice, Scalar, Text
+from sandbox.core.variant import HistoryItem
+from sandbox.games.words import BOOKKEEPING, DECISION, item_words, phase_title
+from sandbox.viewer.terminal import print_card
+
+QUIT = "quit"
+RULES = "rules"
+NULL_WORDS = frozenset({"none", "nobody", "null", "-"})
+NULL_WORD = re.compile(r"\bnull\b")
+# Model wording → what a person picks: "(null abstains)" → "(or nobody, to abstain)".
+PEOPLE_WORDS = ((re.compile(r"\(null abstains\)"), "(or nobody, to abstain)"),)
+
+
+class QuitGame(Exception):
+    """The person typed quit (or the input ended)."""
+
+
+class BadInput(Exception):
+    """An answer that could not be read; the message says what to type instead."""
+
+
+class HumanTerminalAgent(Agent):
+    kind = "human"
+
+    def __init__(
+        self,
+        seat: int,
+        input_stream: IO[str] | None = None,
+        console: Console | None = None,
+        decision_timeout_s: float | None = None,
+        language: str = "en",
+    ) -> None:
+        self.seat = seat
+        self.decision_timeout_s = decision_timeout_s
+        self.language = language  # of the rules text shown on request
+        # A line being read when a question timed out is kept for the next question.
+        self._reading: asyncio.Future[str] | None = None
+        self._rules = ""
+        self.input = input_stream if input_stream is not None else sys.stdin
+        # stderr, so that `run --json` keeps stdout for its one JSON object.
+        self.console = console or Console(stderr=True, highlight=False)
+        self.last_seq = -1
+        self.card_shown = False
+        self.left = False
+
+    def describe(self) -> dict[str, Any]:
+        described: dict[str, Any] = {"kind": self.kind, "interface": "terminal"}
+        if self.decision_timeout_s is not None:
+            described["decision_timeout_s"] = self.decision_timeout_s
+        return described
+
+    async def decide(self, ctx: DecisionContext) -> AgentAnswer:
+        if self.left:
+            return AgentAnswer(None, fallback_reason=FALLBACK_QUIT)
+        self._rules = ctx.rules(self.language)
+        self._show_news(ctx)
+        try:
+            payload = await asyncio.wait_for(self._ask_until_legal(ctx), self.decision_timeout_s)
+            return AgentAnswer(payload)
+        except TimeoutError:
+            self.console.print("[yellow]Time is up; the referee plays your fallback.")
+            return AgentAnswer(None, note="no answer in time", fallback_reason=FALLBACK_TIMEOUT)
+        except QuitGame:
+            self.left = True
+            self.console.print("[yellow]You left the game; the referee plays your fallbacks.")
+            return AgentAnswer(None, note="the player quit", fallback_reason=FALLBACK_QUIT)
+
+    # ------------------------------------------------------------- showing
+    def _show_news(self, ctx: DecisionContext) -> None:
+        view = ctx.view
+        self.console.rule(f"Seat {self.seat}: your turn")
+        if not self.card_shown and view.private:
+            self.card_shown = True
+            print_card(self.console, view.private)
+        if view.public:
+            self.console.print("[dim]Now:[/dim]")
+            for key, words in fact_lines(known_facts(view.public)):
+                self.console.print(f"  [dim]{escape(key)}:[/dim] {escape(words)}")
+        for item in view.history:
+            if item.seq > self.last_seq:
+                line = history_line(item, view.variant, self.seat)
+                if line:
+                    self.console.print(line)
+        if view.history:
+            self.last_seq = max(item.seq for item in view.history)
+
+    # ------------------------------------------------------------- asking
+    async def _ask_until_legal(self, ctx: DecisionContext) -> dict[str, Any]:
+        request = ctx.request
+        while True:
+            limit = self.decision_timeout_s
+            within = f"; {limit:g} s to answer" if limit is not None else ""
+            self.console.print(
+                f"[bold]{escape(for_people(request.instruction))}[/bold] [dim]({request.rule}; "
+                f"'{RULES}' shows the rules, '{QUIT}' leaves{within})[/dim]"
+            )
+            payload = {f.name: await self._ask_field(f) for f in request.fields}
+            try:
+                return ctx.validate(payload)
+            except IllegalDecision as err:
+                refusal = for_people(err.render())
+                self.console.print(f"[red]The referee refuses:[/red] {escape(refusal)}")
+                self.console.print("Please answer again.")
+
+    async def _ask_field(self, f: Field) -> Any:
+        self.console.print(f"[bold]{f.name}[/bold]: {escape(for_people(f.description))}")
+        self.console.print(options_text(f))
+        while True:
+            line = await self._read()
+            try:
+                return parse_answer(f, line)
+            except BadInput as err:
+                self.console.print(f"[red]{escape(str(err))}[/red]")
+
+    async def _read(self) -> str:
+        while True:
+            self.console.print("> ", end="")
+            line = await self._next_line()
+            if line == "":  # end of input: the person is gone
+                raise QuitGame
+            text = line.rstrip("\r\n")
+            if text.strip().lower() == QUIT:
+                raise QuitGame
+            if text.strip().lower() != RULES:
+                return text
+            self.console.print(escape(self._rules or "(no rules text for this game)"))
+
+    async def _next_line(self) -> str:
+        reading = self._reading
+        if reading is None or reading.get_loop() is not asyncio.get_running_loop():
+            reading = asyncio.ensure_future(asyncio.to_thread(self.input.readline))
+            self._reading = reading
+        line = await asyncio.shield(reading)  # a timeout leaves the read going
+        self._reading = None
+        return line
+
+
+def history_line(item: HistoryItem, variant: str, seat: int, language: str = "en") -> str:
+    """One thing the seat saw, in the one words renderer's sentence (the words of
+    `sandbox view`): a speech quoted after its speaker, the seat's own answers as
+    "You vote for seat 5.", the rest in the referee's voice. '' for nothing to show."""
+    words = item_words(variant, item, seat, language)
+    when = phase_title(item.day, item.phase, language)
+    where = f"[dim]{escape(when)}[/dim]"
+    if words.category == BOOKKEEPING or (words.category == DECISION and words.speech is not None):
+        return ""  # engine bookkeeping; an own speech is shown under its speaker
+    if words.category == DECISION:
+        return f"{where} [magenta][You][/magenta] {escape(words.sentence)}"
+    if words.speech is not None:
+        return f'{where} [bold]{escape(words.sentence)}[/bold]: "{escape(words.speech)}"'
+    return f"{where} [cyan][Referee][/cyan] {escape(words.sentence)}"
+
+
+def for_people(text: str) -> str:
+    """Engine wording is written for models ("null" is their word for no choice);
+    a person types 'nobody', so that is the word they are shown."""
+    for pattern, words in PEOPLE_WORDS:
+        text = pattern.sub(words, text)
+    return NULL_WORD.sub("nobody", text)
+
+
+def known_facts(facts: Mapping[str, Any]) -> dict[str, Any]:
+    """The facts without the blanks a seat cannot know: a dead seat's hidden role is
+    left out rather than shown as "role none"."""
+    return {key: _without_blanks(value) for key, value in facts.items()}
+
+
+def _without_blanks(value: Any) -> Any:
+    if isinstance(value, Mapping):
+        return {k: _without_blanks(v) for k, v in value.items() if v is not None}
+    if isinstance(value, list | tuple):
+        return [_without_blanks(v) for v in value]
+    return value
+
+
+def seat_options(options: tuple[Scalar, ...]) -> bool:
+    """Options that are seat numbers are typed as themselves, not by position."""
+    return bool(options) and all(isinstance(o, int) and not isinstance(o, bool) for o in options)
+
+
+def options_text(f: Field) -> str:
+    if isinstance(f, Text):
+        return f"  (free text, at most {f.max_chars} characters)"
+    if seat_options(f.options):
+        listed = "  ".join(f"[{o}] seat {o}" for o in f.options)
+        how = "the seat number in brackets"
+    else:
+        listed = "  ".join(f"[{i}] {escape(_shown(o))}" for i, o in enumerate(f.options, 1))
+        how = "the number in brackets (or the word)"
+    if isinstance(f, MultiChoice):
+        return (
+            f"  {listed}\n  (type {how}, several separated by commas; up to "
+            f"{f.max_items}; an empty line for nobody)"
+        )
+    tail = "  or 'nobody'" if f.nullable else ""
+    return f"  {listed}{tail}\n  (type {how})"
+
+
+def _shown(option: Scalar) -> str:
+    return "nobody" if option is None else str(option)
+
+
+def parse_answer(f: Field, line: str) -> Any:
+    """Turn a typed line into a field value, or raise BadInput saying what to type."""
+    if isinstance(f, Text):
+        return line
+    text = line.strip()
+    if isinstance(f, MultiChoice):
+        if not text:
+            return []
+        return [_pick(f.options, part.strip()) for part in text.split(",")]
+    if f.nullable and text.lower() in NULL_WORDS:
+        return None
+    return _pick(f.options, text)
+
+
+def _pick(options: tuple[Scalar, ...], text: str) -> Scalar:
+    if seat_options(options):
+        wanted = text.lower().removeprefix("seat").strip()
+        if wanted.isdigit() and int(wanted) in options:
+            return int(wanted)
+        listed = ", ".join(str(o) for o in options)
+        raise BadInput(f"'{text}' is not one of the seats {listed}; try again.")
+    if text.isdigit() and 1 <= int(text) <= len(options):
+        return options[int(text) - 1]
+    by_name: Mapping[str, Scalar] = {str(o).lower(): o for o in options if isinstance(o, str)}
+    if text.lower() in by_name:
+        return by_name[text.lower()]
+    raise BadInput(f"'{text}' is not one of the numbers 1..{len(options)}; try again.")

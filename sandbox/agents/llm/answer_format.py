@@ -1,0 +1,375 @@
+"""The answer format of one decision: what the model is asked to answer, in
+every form the later stages need, composed from cached parts.
+
+An answer holds the request's fields with exactly the legal values, plus the
+seat's private ``reasoning`` (kept as the decision's private note, never shown
+to other seats) and, with the belief probe, its ``beliefs`` about other seats.
+:func:`for_decision` gives the pydantic models ``parse`` checks the answer
+against, the ``response_format`` sent with the call (strict ``json_schema``,
+llama.cpp's ``json_object``, or none) and, when nothing constrains the
+output, the same schema in words for the prompt.
+
+Why composed: with the belief probe, the schema asked for is the decision's
+own JSON schema plus a ``beliefs`` property. Built as one pydantic model per
+(request, probe) and turned into JSON schema, it cost a model build and a
+schema generation (1-3 ms) on nearly every call: each seat's probe and legal
+options differ. So the decision's schema (per request shape) and the beliefs'
+schema (per probe: a seat's changes only with a death) are cached apart and
+joined as plain dicts; tests/agents/llm/test_wire.py checks, byte for byte,
+that the join equals the reference built from one combined model
+(:func:`answer_models`, :func:`model_response_format`).
+"""
+
+from __future__ import annotations
+
+import copy
+import functools
+import json
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Literal, Optional, cast
+
+from pydantic import BaseModel, ConfigDict, create_model
+from pydantic import Field as PydField
+
+import sandbox.models.remote as remote
+from sandbox.agents.llm.beliefs import BeliefProbe
+from sandbox.agents.llm.settings import LIMITS, AnswerLimits
+from sandbox.core.requests import DecisionRequest, Field, MultiChoice, Text
+from sandbox.models.endpoints import Endpoint
+
+REASONING = "reasoning"
+BELIEFS = "beliefs"
+BELIEFS_DESCRIPTION = "Private: for each listed seat, how likely it is on each side."
+FREE_BELIEF_CHARS = 120  # a variant without belief labels: a few words per seat
+# Keywords OpenAI's strict mode rejects; the referee still checks lengths.
+STRICT_UNSUPPORTED = ("maxLength", "minLength", "maxItems", "minItems", "uniqueItems", "default")
+
+StructuredMode = Literal["json_schema", "json_object", "none"]
+# llama.cpp turns maxLength into a bounded repetition in its grammar; long ones
+# are refused ("exceeds sane defaults") and crashed llama-cpp-python's server.
+# Short ones are kept: they make the grammar end the string, so a small model
+# cannot run into max_tokens mid-answer. Longer limits are left to the referee.
+GRAMMAR_MAX_LENGTH = 256
+SCHEMA_LEAD = {
+    "en": "Reply with one JSON object only (no other text) that matches this JSON schema:",
+    "zh": "只回复一个符合下面JSON schema的JSON对象，不要有其他文字：",
+}
+# What decision_model gives the combined model's beliefs field.
+BELIEFS_REF = "#/$defs/Beliefs"
+CACHE_MAX = 4096  # wire forms kept (a long batch of games stays small)
+
+
+@dataclass(frozen=True)
+class AnswerFormat:
+    """One decision's answer format, for the stages after it.
+
+    ``decision`` and ``beliefs`` are what ``parse`` validates, apart, so a bad
+    beliefs object never costs the decision; ``response_format`` goes with the
+    call (shared: never mutate it); ``hint`` is the schema in words, added to
+    the question when nothing else constrains the output (mode "none")."""
+
+    decision: type[BaseModel]
+    beliefs: type[BaseModel] | None
+    response_format: dict[str, Any] | None
+    hint: str = ""
+
+    def messages(self, prompt: Sequence[Mapping[str, str]]) -> list[dict[str, str]]:
+        """The opening conversation: the prompt, with the hint after the question."""
+        messages = [dict(m) for m in prompt]
+        if self.hint:
+            last = messages[-1]
+            last["content"] = last["content"] + self.hint
+        return messages
+
+
+def choose_mode(structured: str, endpoint: Endpoint) -> StructuredMode:
+    """'auto': strict json_schema when litellm says the model takes it; the llama.cpp
+    form for local and fake models; otherwise the schema in the prompt only."""
+    if structured != "auto":
+        return cast(StructuredMode, structured)
+    if endpoint.kind != "remote":
+        return "json_object"
+    return "json_schema" if remote.takes_json_schema(endpoint.model) else "none"
+
+
+def for_decision(
+    request: DecisionRequest,
+    probe: BeliefProbe | None,
+    limits: AnswerLimits,
+    mode: StructuredMode,
+    language: str,
+) -> AnswerFormat:
+    """Everything about the answer to ``request`` (with ``probe``'s beliefs, if any)."""
+    return AnswerFormat(
+        decision_model(request, None, limits),
+        beliefs_model(probe) if probe is not None else None,
+        response_format(request, probe, limits, mode),
+        schema_instructions(request, probe, limits, language) if mode == "none" else "",
+    )
+
+
+# ------------------------------------------------------------ pydantic models
+@dataclass(frozen=True)
+class AnswerModels:
+    """The reference: ``wire`` is one combined model of what the model is asked
+    for (decision fields, reasoning and, with the probe, beliefs), which the
+    composed schema must equal; ``decision`` and ``beliefs`` are validated apart."""
+
+    wire: type[BaseModel]
+    decision: type[BaseModel]
+    beliefs: type[BaseModel] | None
+
+
+def answer_models(
+    request: DecisionRequest,
+    probe: BeliefProbe | None = None,
+    limits: AnswerLimits = LIMITS["full"],
+) -> AnswerModels:
+    core = decision_model(request, None, limits)
+    if probe is None:
+        return AnswerModels(core, core, None)
+    return AnswerModels(decision_model(request, probe, limits), core, beliefs_model(probe))
+
+
+def decision_model(
+    request: DecisionRequest,
+    probe: BeliefProbe | None = None,
+    limits: AnswerLimits = LIMITS["full"],
+) -> type[BaseModel]:
+    """The pydantic model of one request's answer (extra keys forbidden); with a
+    probe, it also holds the ``beliefs`` object (the form sent to the model)."""
+    return _decision_model(request.decision, request.fields, probe, limits)
+
+
+@functools.lru_cache(maxsize=512)
+def _decision_model(
+    decision: str,
+    request_fields: tuple[Field, ...],
+    probe: BeliefProbe | None,
+    limits: AnswerLimits,
+) -> type[BaseModel]:
+    # Cached: a sealed step asks many seats the same question, and building a
+    # pydantic model costs milliseconds of the step's serial CPU time.
+    fields: dict[str, Any] = {
+        REASONING: (
+            str,
+            PydField(
+                description="Your private reasoning, first. No other seat ever sees it; "
+                "keep it short.",
+                # Asked of the model (schema/grammar) but not validated: an
+                # overlong note is cut in parse_answer, not sent back for repair.
+                json_schema_extra={"maxLength": limits.reasoning_chars},
+            ),
+        )
+    }
+    for f in request_fields:
+        fields[f.name] = _field(f, limits.text_chars)
+    if probe is not None:
+        fields[BELIEFS] = (
+            beliefs_model(probe),
+            PydField(description=BELIEFS_DESCRIPTION),
+        )
+    name = re.sub(r"\W", "_", f"Decision_{decision}")
+    model: type[BaseModel] = create_model(name, __config__=ConfigDict(extra="forbid"), **fields)
+    return model
+
+
+@functools.lru_cache(maxsize=256)
+def beliefs_model(probe: BeliefProbe) -> type[BaseModel]:
+    """Keys are the probe's seats as strings ("2"; "seat_2" is accepted too),
+    values a distribution over its labels (free text when the variant has none)."""
+    # Cached: a seat's probe changes only with a death, and each seat has its
+    # own, so the decision model above misses across seats.
+    value: Any = distribution_model(probe.labels) if probe.labels else str
+    fields: dict[str, Any] = {
+        f"seat_{s}": (
+            value,
+            PydField(
+                alias=str(s),
+                max_length=None if probe.labels else FREE_BELIEF_CHARS,
+                description=f"Seat {s}: how likely it is on each side."
+                if probe.labels
+                else f"Seat {s}: the side you think it is on.",
+            ),
+        )
+        for s in probe.seats
+    }
+    config = ConfigDict(extra="forbid", populate_by_name=True)
+    model: type[BaseModel] = create_model("Beliefs", __config__=config, **fields)
+    return model
+
+
+@functools.lru_cache(maxsize=16)
+def distribution_model(labels: tuple[str, ...]) -> type[BaseModel]:
+    """One number in [0, 1] per label, every label required (their sum is
+    checked in check_beliefs, where it can be normalised)."""
+    fields: dict[str, Any] = {
+        label: (float, PydField(ge=0.0, le=1.0, description=f"P({label})")) for label in labels
+    }
+    model: type[BaseModel] = create_model(
+        "Distribution", __config__=ConfigDict(extra="forbid"), **fields
+    )
+    return model
+
+
+def _field(f: Field, text_cap: int | None = None) -> tuple[Any, Any]:
+    if isinstance(f, Text):
+        chars = f.max_chars if text_cap is None else min(f.max_chars, text_cap)
+        return str, PydField(max_length=chars, description=f.description)
+    if isinstance(f, MultiChoice):
+        item = _literal(f.options)
+        return list[item], PydField(max_length=f.max_items, description=f.description)  # type: ignore[valid-type]
+    choice = _literal(f.options)
+    kind = Optional[choice] if f.nullable else choice  # noqa: UP045 - built at run time
+    return kind, PydField(description=f.description)
+
+
+def _literal(values: Sequence[Any]) -> Any:
+    if not values:
+        return type(None)
+    return cast(Any, Literal)[tuple(values)]
+
+
+# ---------------------------------------------------------------- wire forms
+_Key = tuple[str, tuple[Any, ...], BeliefProbe | None, AnswerLimits, str]
+_FORMATS: dict[_Key, dict[str, Any] | None] = {}
+_SCHEMAS: dict[_Key, Mapping[str, Any]] = {}
+
+
+def wire_schema(
+    request: DecisionRequest, probe: BeliefProbe | None, limits: AnswerLimits
+) -> Mapping[str, Any]:
+    """The JSON schema of the answer asked for. Shared: never mutate it."""
+    key = (request.decision, request.fields, probe, limits, "")
+    found = _SCHEMAS.get(key)
+    if found is None:
+        if len(_SCHEMAS) >= CACHE_MAX:
+            _SCHEMAS.clear()
+        core = model_schema(decision_model(request, None, limits))
+        found = _SCHEMAS[key] = core if probe is None else with_beliefs(core, probe)
+    return found
+
+
+def with_beliefs(core: Mapping[str, Any], probe: BeliefProbe) -> dict[str, Any]:
+    """The decision's schema with the probe's ``beliefs`` object added, laid
+    out as pydantic lays out the combined model ($defs first)."""
+    properties = {
+        **core["properties"],
+        BELIEFS: {"$ref": BELIEFS_REF, "description": BELIEFS_DESCRIPTION},
+    }
+    rest = {k: v for k, v in core.items() if k not in ("properties", "required")}
+    beliefs = dict(model_schema(beliefs_model(probe)))
+    # A probe's seats share one nested definition (the per-side distribution);
+    # a combined model keeps every definition at the top, beside "Beliefs".
+    nested = beliefs.pop("$defs", {})
+    return {
+        "$defs": dict(sorted({**nested, "Beliefs": beliefs}.items())),
+        "additionalProperties": rest.pop("additionalProperties"),
+        "properties": properties,
+        "required": [*core["required"], BELIEFS],
+        **rest,
+    }
+
+
+@functools.lru_cache(maxsize=1024)
+def model_schema(model: type[BaseModel]) -> dict[str, Any]:
+    """pydantic's JSON schema of ``model``, once per model. Shared: never mutate it."""
+    return model.model_json_schema()
+
+
+def response_format(
+    request: DecisionRequest,
+    probe: BeliefProbe | None,
+    limits: AnswerLimits,
+    mode: StructuredMode,
+) -> dict[str, Any] | None:
+    """What to send as ``response_format`` (what :func:`model_response_format`
+    gives for the combined model), cached per request shape, probe and mode.
+    Shared: never mutate it."""
+    key = (request.decision, request.fields, probe, limits, mode)
+    if key not in _FORMATS:
+        if len(_FORMATS) >= CACHE_MAX:
+            _FORMATS.clear()
+        _FORMATS[key] = format_of(wire_schema(request, probe, limits), mode)
+    return _FORMATS[key]
+
+
+def schema_instructions(
+    request: DecisionRequest, probe: BeliefProbe | None, limits: AnswerLimits, language: str
+) -> str:
+    """For providers without structured output: the schema written into the prompt."""
+    return in_words(wire_schema(request, probe, limits), language)
+
+
+def in_words(schema: Mapping[str, Any], language: str) -> str:
+    """A JSON schema as the prompt states it: a lead sentence, then the schema."""
+    text = json.dumps(schema, ensure_ascii=False)
+    return f"\n\n{SCHEMA_LEAD.get(language, SCHEMA_LEAD['en'])}\n{text}"
+
+
+def format_of(schema: Mapping[str, Any], mode: StructuredMode) -> dict[str, Any] | None:
+    """``response_format`` for an answer's JSON schema (a shared, cached schema:
+    strict_schema and grammar_safe leave it unchanged)."""
+    if mode == "json_schema":
+        return {
+            "type": "json_schema",
+            "json_schema": {"name": "decision", "strict": True, "schema": strict_schema(schema)},
+        }
+    if mode == "json_object":
+        # llama.cpp's own form; its server answers the OpenAI form with HTTP 500.
+        return {"type": "json_object", "schema": grammar_safe(schema)}
+    return None
+
+
+def strict_schema(schema: Mapping[str, Any]) -> Any:
+    """OpenAI strict form: anyOf instead of oneOf, no discriminator, $refs inlined,
+    every property required, no additional properties, no unsupported keywords."""
+    return _strict(schema, schema.get("$defs") or {})
+
+
+def _strict(schema: Any, defs: Mapping[str, Any]) -> Any:
+    if isinstance(schema, list):
+        return [_strict(s, defs) for s in schema]
+    if not isinstance(schema, Mapping):
+        return schema
+    if "$ref" in schema:
+        target = defs[str(schema["$ref"]).rsplit("/", 1)[-1]]
+        merged = {**target, **{k: v for k, v in schema.items() if k != "$ref"}}
+        return _strict(merged, defs)
+    out: dict[str, Any] = {}
+    for key, value in schema.items():
+        if key in ("discriminator", "$defs") or key in STRICT_UNSUPPORTED:
+            continue
+        out["anyOf" if key == "oneOf" else key] = _strict(value, defs)
+    if out.get("type") == "object" and "properties" in out:
+        out["required"] = list(out["properties"])
+        out["additionalProperties"] = False
+    return out
+
+
+def grammar_safe(schema: Any) -> Any:
+    """The schema without length limits llama.cpp's grammar cannot take
+    (``maxLength`` over GRAMMAR_MAX_LENGTH); the referee still checks them."""
+    if isinstance(schema, list):
+        return [grammar_safe(s) for s in schema]
+    if not isinstance(schema, Mapping):
+        return schema
+    return {
+        key: grammar_safe(value)
+        for key, value in schema.items()
+        if not (key == "maxLength" and isinstance(value, int) and value > GRAMMAR_MAX_LENGTH)
+    }
+
+
+# ---------------------------------------------------- reference (one model)
+def model_response_format(model: type[BaseModel], mode: StructuredMode) -> dict[str, Any] | None:
+    """``response_format`` for one whole answer model: the reference that
+    :func:`response_format` composes (checked byte for byte in the tests)."""
+    return format_of(copy.deepcopy(model_schema(model)), mode)
+
+
+def model_schema_instructions(model: type[BaseModel], language: str = "en") -> str:
+    """:func:`schema_instructions` for one whole answer model (the reference)."""
+    return in_words(model_schema(model), language)

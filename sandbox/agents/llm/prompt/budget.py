@@ -1,0 +1,149 @@
+"""The context budget: how many prompt tokens a decision may take, and the
+record condensed to fit them.
+
+Over the budget the oldest items are condensed to the referee's own
+announcements (``fit_record``): never by a model, never beyond the seat's view.
+The summary comes first and its note after it, so a condensation that grows
+keeps the lines before it, and a seat keeps its condensation while it fits
+(``RecordMemo.condensed``), so its prompts keep one prefix for a while.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+from sandbox.agents.llm.prompt.record import (
+    Record,
+    RecordMemo,
+    history_lines,
+    summarized_record,
+)
+from sandbox.core.variant import SeatView
+
+# The condensed part of the record ends on a multiple of this many items, so it
+# changes seldom and the prompt stays a prefix-cache hit in between.
+SUMMARY_STEP = 16
+# A seat's new condensation fits this share of its budget, so its record can
+# grow over several decisions before the condensation (and the prefix) changes.
+CONDENSE_SLACK = 0.8
+# Kept free in the window for the answer when max_tokens is not set, and a
+# margin for the token estimate (4 characters a token is not a tokenizer).
+ANSWER_RESERVE_TOKENS = 1024
+ESTIMATE_MARGIN = 0.9
+OVERFLOW_SHRINK = 0.75  # the retry after an overflow: a budget a quarter smaller
+MIN_BUDGET_TOKENS = 256
+
+
+def estimate_tokens(text: str) -> int:
+    """A conservative token count without a tokenizer: four ASCII characters
+    a token, every other character a token (CJK text is about one a character)."""
+    wide = (len(text.encode("utf-8")) - len(text)) // 2
+    return (len(text) - wide) // 4 + wide + 1
+
+
+def prompt_budget(window: int | None, max_tokens: int | None, learned: int | None) -> int | None:
+    """Prompt tokens allowed: the window less the answer, with a margin for
+    the estimate, and no more than ``learned`` (what fitted after an
+    overflow); None when neither is known."""
+    budgets = [learned] if learned is not None else []
+    if window is not None:
+        reserve = max_tokens or ANSWER_RESERVE_TOKENS
+        budgets.append(max(MIN_BUDGET_TOKENS, int((window - reserve) * ESTIMATE_MARGIN)))
+    return min(budgets, default=None)
+
+
+def after_overflow(budget: int | None, tokens: int) -> int:
+    """The budget for the one retry after a provider said the prompt of
+    ``tokens`` did not fit: a quarter tighter than what was sent."""
+    return int(min(budget or tokens, tokens) * OVERFLOW_SHRINK)
+
+
+def fit_record(
+    view: SeatView,
+    language: str,
+    first: int,
+    budget: int,
+    render: Callable[[Record], tuple[str, int]],
+    memo: RecordMemo | None = None,
+) -> tuple[Record, tuple[str, int]]:
+    """The least-condensed record whose user message fits ``budget`` tokens:
+    first condense more and more old items (in steps of SUMMARY_STEP, so the
+    prompt prefix stays stable), then, if all of them condensed still do not
+    fit, keep fewer of the oldest announcements. Without any fit, the
+    shortest record (the current situation still states who is alive).
+
+    With the seat's ``memo``, the condensation is sticky, so the seat's prompts
+    keep one prefix over several decisions: its previous choice is kept while
+    it still fits, and a new one is made to fit CONDENSE_SLACK of the budget,
+    leaving room for the record to grow before it has to change again (each
+    change rewrites everything after the system message)."""
+    choices = condense_choices(view, language, first)
+    previous = memo.condensed if memo is not None else None
+    if previous is not None and previous in choices:
+        kept = summarized_record(view, language, *previous)
+        text, cut = render(kept)
+        if estimate_tokens(text) <= budget:
+            return kept, (text, cut)
+    if memo is not None:
+        chosen = _sticky_choice(view, language, choices, budget, render)
+        if chosen is not None:
+            memo.condensed = chosen
+            record = summarized_record(view, language, *chosen)
+            return record, render(record)
+    low = _first_fit(view, language, choices, budget, render)
+    record = summarized_record(view, language, *choices[low])
+    return record, render(record)
+
+
+def _sticky_choice(
+    view: SeatView,
+    language: str,
+    choices: Sequence[tuple[int, int | None]],
+    budget: int,
+    render: Callable[[Record], tuple[str, int]],
+) -> tuple[int, int | None] | None:
+    """A condensation that later decisions can keep: a step boundary (the
+    record after it only grows), fitting CONDENSE_SLACK of the budget if one
+    does, else the budget; None when only condensing everything fits."""
+    count = len(view.history)
+    steps = [c for c in choices if c[1] is None and c[0] < count]
+    if not steps:
+        return None
+    for room in (int(budget * CONDENSE_SLACK), budget):
+        low = _first_fit(view, language, steps, room, render)
+        text, _ = render(summarized_record(view, language, *steps[low]))
+        if estimate_tokens(text) <= room:
+            return steps[low]
+    return None
+
+
+def condense_choices(view: SeatView, language: str, first: int) -> list[tuple[int, int | None]]:
+    """Every way to condense the record, least condensed first: (items
+    summarized, announcements kept of the summary or None for all)."""
+    count = len(view.history)
+    bounds = [b for b in range(SUMMARY_STEP, count, SUMMARY_STEP) if b > first] + [count]
+    choices: list[tuple[int, int | None]] = [(b, None) for b in bounds]
+    summary_lines = len(history_lines(view, language, 0, count, speeches=False))
+    choices += [(count, keep) for keep in range(summary_lines - SUMMARY_STEP, -1, -SUMMARY_STEP)]
+    choices.append((count, 0))
+    return choices
+
+
+def _first_fit(
+    view: SeatView,
+    language: str,
+    choices: Sequence[tuple[int, int | None]],
+    budget: int,
+    render: Callable[[Record], tuple[str, int]],
+) -> int:
+    """The index of the first choice whose message fits ``budget`` (the last
+    choice when none does): each choice is shorter than the one before."""
+    low, high = 0, len(choices) - 1
+    while low < high:  # binary search
+        middle = (low + high) // 2
+        text, _ = render(summarized_record(view, language, *choices[middle]))
+        if estimate_tokens(text) <= budget:
+            high = middle
+        else:
+            low = middle + 1
+    return low

@@ -1,0 +1,215 @@
+"""The seat's record: every history item it has seen, as prompt lines.
+
+Each item becomes at most two lines: the referee's wording of what happened
+(the variant's ``events.j2`` macros, the marker first) and, for a speech, who
+spoke and the JSON-quoted words. Items are grouped under day/phase headers, in
+event order, and only ever appended to between a seat's decisions, so a seat's
+next prompt starts with its previous record byte for byte (the prefix cache).
+A summary keeps only the referee's lines (see ``budget``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from jinja2 import TemplateError
+
+import sandbox.agents.llm.prompt.templates as templates
+from sandbox.agents.llm.prompt.escaping import (
+    MARK_OPEN,
+    one_line,
+    referee_mark,
+    safe_json,
+    scrub,
+)
+from sandbox.core.variant import HistoryItem, SeatView
+
+
+def speech_line(item: HistoryItem, language: str, occasion: str = "") -> str:
+    """One line: who spoke (and on which occasion), then the JSON-quoted words."""
+    label = "Seat" if language != "zh" else "座位"
+    said = "said" if language != "zh" else "说"
+    what = scrub(occasion) or item.kind
+    return f"{label} {item.speaker} {said} ({what}): {safe_json(item.speech or '')}"
+
+
+def referee_line(text: str, language: str) -> str:
+    """The marker, then the announcement flattened to one line."""
+    return f"{referee_mark(language)} {scrub(text)}"
+
+
+def history_lines(
+    view: SeatView,
+    language: str,
+    first: int = 0,
+    last: int | None = None,
+    speeches: bool = True,
+) -> list[str]:
+    """The seat's history items ``first``..``last``, grouped under day/phase
+    headers; ``speeches=False`` keeps only the referee's lines (a summary)."""
+    macros: Any = templates.template(view.variant, language, "events.j2").module
+    lines: list[str] = []
+    current: tuple[int, str] | None = None
+    for item in view.history[first:last]:
+        if (item.day, item.phase) != current:
+            current = (item.day, item.phase)
+            lines.append(scrub(macros.phase_header(item.day, item.phase)))
+        item_text = _cached_item_lines(item, macros, view.variant, language)
+        if not speeches:
+            item_text = [line for line in item_text if line.startswith(MARK_OPEN)]
+        lines.extend(item_text)
+    return lines
+
+
+@dataclass(frozen=True)
+class Record:
+    """The record as shown: a referee-written summary of the first
+    ``summarized`` items (their announcements, the ``dropped`` oldest of
+    them left out), then the items from ``first`` on in full."""
+
+    lines: list[str]
+    first: int  # items before it are summarized or omitted
+    summarized: int = 0
+    dropped: int = 0
+    summary_lines: int = 0  # the first lines of ``lines`` are the summary
+
+
+def full_record(
+    view: SeatView, language: str, first: int, memo: RecordMemo | None = None
+) -> Record:
+    if memo is None:
+        return Record(history_lines(view, language, first), first)
+    return Record(memo.lines(view, language, first), first)
+
+
+class RecordMemo:
+    """One seat's rendered record so far. Its history only grows between its
+    decisions, so the next decision renders only the items added since (the
+    lines are the same as a full render: see tests/prompts/test_budget.py)."""
+
+    def __init__(self) -> None:
+        self._key: tuple[str, str, int] | None = None
+        self._items: list[HistoryItem] = []
+        self._lines: list[str] = []
+        self._current: tuple[int, str] | None = None
+        # The seat's last condensation (see fit_record): kept while it fits.
+        self.condensed: tuple[int, int | None] | None = None
+
+    def lines(self, view: SeatView, language: str, first: int) -> list[str]:
+        key = (view.variant, language, first)
+        history = view.history
+        count = len(self._items)
+        if key != self._key or count > len(history) - first or not self._continues(history, first):
+            self._key, self._items, self._lines, self._current = key, [], [], None
+            count = 0
+        macros: Any = templates.template(view.variant, language, "events.j2").module
+        for item in history[first + count :]:
+            if (item.day, item.phase) != self._current:
+                self._current = (item.day, item.phase)
+                self._lines.append(scrub(macros.phase_header(item.day, item.phase)))
+            self._lines.extend(_cached_item_lines(item, macros, view.variant, language))
+            self._items.append(item)
+        return list(self._lines)
+
+    def _continues(self, history: Sequence[HistoryItem], first: int) -> bool:
+        """The history still starts with the items already rendered."""
+        if not self._items:
+            return True
+        last = len(self._items) - 1
+        seen = history[first + last]
+        return seen is self._items[last] or seen == self._items[last]
+
+
+def summarized_record(view: SeatView, language: str, upto: int, keep: int | None) -> Record:
+    """Items before ``upto`` condensed to the referee's announcements (who
+    died when, votes, checks the seat was told: only lines the seat already
+    saw, so nothing it may not know), keeping the last ``keep`` of them."""
+    summary = history_lines(view, language, 0, upto, speeches=False)
+    dropped = 0 if keep is None else max(0, len(summary) - keep)
+    lines = summary[dropped:] + history_lines(view, language, upto)
+    return Record(lines, upto, upto, dropped, len(summary) - dropped)
+
+
+# Rendered lines per history item. A seat's history is re-rendered at every
+# decision and the same event reaches every seat; running the jinja macros
+# again cost ~8 ms per late-game decision. Keyed by everything but the facts,
+# which are compared on a hit (seats may see different facts of one event).
+_LINES_CACHE: dict[tuple[Any, ...], tuple[Mapping[str, Any], list[str]]] = {}
+_LINES_CACHE_MAX = 50_000
+
+
+def _cached_item_lines(item: HistoryItem, macros: Any, variant: str, language: str) -> list[str]:
+    key = (
+        str(templates.PROMPTS_DIR),
+        variant,
+        language,
+        item.seq,
+        item.kind,
+        item.day,
+        item.phase,
+        item.speaker,
+        item.speech,
+    )
+    hit = _LINES_CACHE.get(key)
+    if hit is not None and (hit[0] is item.facts or hit[0] == item.facts):
+        return hit[1]
+    lines = item_lines(item, macros, language)
+    if len(_LINES_CACHE) >= _LINES_CACHE_MAX:
+        _LINES_CACHE.clear()
+    _LINES_CACHE[key] = (item.facts, lines)
+    return lines
+
+
+def history_start(count: int, limit: int | None) -> int:
+    """The first history item shown when at most ``limit`` recent items fit.
+
+    The window start moves in steps of half the limit, not item by item, so
+    the shown history stays append-only across several decisions of a seat and
+    a prefix cache keeps reusing it (it is re-read only when the start jumps).
+    """
+    if limit is None or count <= limit:
+        return 0
+    step = max(1, limit // 2)
+    return -(-(count - limit) // step) * step  # ceil to the next step
+
+
+def item_lines(item: HistoryItem, macros: Any, language: str) -> list[str]:
+    out: list[str] = []
+    text = describe_fact(item, macros)
+    if text:
+        out.append(referee_line(text, language))
+    if item.speech is not None:
+        occasion = macros.speech_label(item.kind) if hasattr(macros, "speech_label") else ""
+        out.append(speech_line(item, language, occasion))
+    return out
+
+
+# Facts that only repeat who is speaking: a speech needs no extra referee line.
+_SPEAKER_KEYS = frozenset({"seat", "speaker", "day", "context"})
+# Structured claims that a speech left empty (Killer: no claim, nobody accused).
+_EMPTY_CLAIMS = {"claim": "none", "accuse": (), "vouch": ()}
+
+
+def _news_beyond_speaker(facts: Mapping[str, Any]) -> bool:
+    """Whether a speech's facts say more than who spoke (a claim, an accusation)."""
+    return any(
+        key not in _SPEAKER_KEYS and not ((key in _EMPTY_CLAIMS and not value) or value == "none")
+        for key, value in facts.items()
+    )
+
+
+def describe_fact(item: HistoryItem, macros: Any) -> str:
+    """The variant's wording of an announcement; a JSON listing when it has none
+    (or when its template no longer matches the facts' fields). Empty when the
+    item is a speech whose facts say nothing beyond its speaker."""
+    try:
+        text = one_line(macros.fact(item))
+    except TemplateError:
+        text = ""
+    if text:
+        return text
+    if item.speech is not None and not _news_beyond_speaker(item.facts):
+        return ""
+    return f"{item.kind} {safe_json(dict(item.facts))}"

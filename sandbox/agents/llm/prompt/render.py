@@ -1,0 +1,225 @@
+"""The two chat messages of one decision, laid out for prompt caches.
+
+Providers' and llama.cpp's caches reuse the longest prefix they have seen, so
+each prompt of a seat starts, byte for byte, with the system text and the
+record of its previous prompt:
+
+1. ``system``: first the part identical for every seat of a game (primer,
+   rules text, how to read the record), then the seat's role card and fixed
+   private facts. It is identical for every decision of one seat in one game;
+   ``prefix_chars`` is its length.
+2. ``user``: the record of what the seat has seen (``record``), only ever
+   appended to between its decisions (``cache_chars``: where it ends), then a
+   short volatile tail: the situation "now" (day, living seats, own status),
+   the question (instruction, rule id, legal options) and the answer format.
+   The full style's "now" leaves out the tables the record already states
+   line by line (Four Factions' claims, accusations and protections, Killer's
+   ballots): re-rendered at every decision, they were most of the tail; the
+   compact style keeps them, as its record is a window.
+
+Two styles (``[llm] prompt_style``): ``full`` (default, for real models) gives
+the whole rules text; ``compact`` (for small local models) gives a short
+primer, the role card, only the most recent ``history_items`` history items
+(saying how many were omitted) and a terse question. Everything is rendered
+from the ``SeatView``, the ``DecisionRequest`` and the public rules text,
+never from the game state.
+"""
+
+from __future__ import annotations
+
+import functools
+from dataclasses import dataclass
+from typing import Any
+
+from sandbox.agents.llm.beliefs import probe_for
+from sandbox.agents.llm.prompt.budget import estimate_tokens, fit_record
+from sandbox.agents.llm.prompt.escaping import referee_mark, scrub
+from sandbox.agents.llm.prompt.record import (
+    Record,
+    RecordMemo,
+    full_record,
+    history_start,
+)
+from sandbox.agents.llm.prompt.templates import (
+    COMPACT,
+    candidates,
+    decision_candidates,
+    resolve,
+    template,
+)
+from sandbox.agents.llm.settings import PromptStyle, limits_for
+from sandbox.core.requests import Choice, DecisionRequest, Field, MultiChoice, Text
+from sandbox.core.variant import SeatView
+
+
+@dataclass(frozen=True)
+class RenderedPrompt:
+    messages: list[dict[str, str]]
+    prefix_chars: int  # the system message: fixed for a seat's whole game
+    # Where the stable part of the user message ends (after the record, before
+    # "now" and the question): the second cache breakpoint.
+    cache_chars: int = 0
+    summarized: int = 0  # history items condensed to fit the context budget
+    tokens: int = 0  # estimate_tokens of the whole prompt
+
+
+# Put after the record by the user templates, cut out here: where the part of
+# the user message that only grows between a seat's decisions ends.
+CACHE_MARK = "\x00cache\x00"
+# The condensed part of the record ends on a multiple of this many items, so it
+
+
+def field_view(f: Field, text_cap: int | None = None, wording: str = "") -> dict[str, Any]:
+    """A template-friendly description of one answer field (``text_cap``: the
+    answer schema's own, tighter limit on free text, if any; ``wording``: the
+    language's own description of the field, replacing the engine's English)."""
+    description = wording or f.description
+    if isinstance(f, Text):
+        chars = f.max_chars if text_cap is None else min(f.max_chars, text_cap)
+        return {
+            "name": f.name,
+            "kind": "text",
+            "description": description,
+            "max_chars": chars,
+            "options": [],
+            "nullable": False,
+            "max_items": 0,
+        }
+    if isinstance(f, MultiChoice):
+        return {
+            "name": f.name,
+            "kind": "multi",
+            "description": description,
+            "options": list(f.options),
+            "nullable": False,
+            "max_items": f.max_items,
+            "max_chars": 0,
+        }
+    assert isinstance(f, Choice)
+    return {
+        "name": f.name,
+        "kind": "choice",
+        "description": description,
+        "options": list(f.options),
+        "nullable": f.nullable,
+        "max_items": 0,
+        "max_chars": 0,
+    }
+
+
+def render_prompt(
+    view: SeatView,
+    request: DecisionRequest,
+    *,
+    language: str = "en",
+    rules_text: str = "",
+    belief_probe: bool = False,
+    style: PromptStyle = "full",
+    history_items: int | None = None,
+    budget_tokens: int | None = None,
+    memo: RecordMemo | None = None,
+) -> RenderedPrompt:
+    """The two chat messages for one decision (see the module docstring).
+
+    ``budget_tokens``: the most the prompt may take (the model's window less
+    the answer). Over it, the oldest history is replaced by the referee's
+    summary (:func:`fit_record`): never by a model, never beyond the view.
+    ``memo``: the seat's rendered record so far, extended instead of redone.
+    """
+    system = render_system(view, language=language, rules_text=rules_text, style=style)
+    first = history_start(len(view.history), history_items)
+
+    def render(record: Record) -> tuple[str, int]:
+        text = render_user(
+            view, request, record, language=language, belief_probe=belief_probe, style=style
+        )
+        return cut_cache_mark(text)
+
+    record = full_record(view, language, first, memo)
+    user, cache_chars = render(record)
+    if budget_tokens is not None and estimate_tokens(system + user) > budget_tokens:
+        room = budget_tokens - estimate_tokens(system)
+        record, (user, cache_chars) = fit_record(view, language, first, room, render, memo)
+    elif memo is not None:
+        memo.condensed = None  # the whole record fits again
+    messages = [{"role": "system", "content": system}, {"role": "user", "content": user}]
+    return RenderedPrompt(
+        messages, len(system), cache_chars, record.summarized, estimate_tokens(system + user)
+    )
+
+
+def cut_cache_mark(text: str) -> tuple[str, int]:
+    """The text without CACHE_MARK, and where the mark was."""
+    head, _, tail = text.partition(CACHE_MARK)
+    return head + tail, len(head)
+
+
+def render_system(
+    view: SeatView, *, language: str = "en", rules_text: str = "", style: PromptStyle = "full"
+) -> str:
+    """The stable prefix: the text shared by every seat first (primer, rules,
+    reading guide), then the seat and its fixed private facts; nothing that
+    changes during the game. The compact style leaves out the full rules text."""
+    names = functools.partial(candidates, view.variant, language, style=style)
+    return template(view.variant, language, "system.j2", style).render(
+        reasoning_chars=limits_for(style).reasoning_chars,
+        variant=view.variant,
+        seat=view.seat,
+        private=view.private,
+        rules_text=rules_text if style != COMPACT else "",
+        # The primer's rule summary only when the full rules text is absent:
+        # the full text states every rule (with IDs), the summary only repeats it.
+        summary=style == COMPACT or not rules_text,
+        marker=referee_mark(language),
+        primer=resolve(names("primer.j2")),
+        role_card=resolve(names("role_card.j2")),
+    )
+
+
+def render_user(
+    view: SeatView,
+    request: DecisionRequest,
+    record: Record | None = None,
+    *,
+    language: str = "en",
+    belief_probe: bool = False,
+    style: PromptStyle = "full",
+    history_items: int | None = None,
+) -> str:
+    """The user message: the record (``record``, by default the last
+    ``history_items`` items), then now and the question. It still holds
+    CACHE_MARK where the record ends (render_prompt cuts it out)."""
+    if record is None:
+        record = full_record(view, language, history_start(len(view.history), history_items))
+    names = functools.partial(candidates, view.variant, language, style=style)
+    text_cap = limits_for(style).text_chars
+    fields = _fields(view.variant, language, request, text_cap)
+    return template(view.variant, language, "user.j2", style).render(
+        variant=view.variant,
+        seat=view.seat,
+        private=view.private,
+        public=view.public,
+        summary=record.lines[: record.summary_lines],
+        history=record.lines[record.summary_lines :],
+        omitted=record.first - record.summarized,
+        summarized=record.summarized,
+        dropped=record.dropped,
+        cache_mark=CACHE_MARK,
+        request=request,
+        fields=fields,
+        reasoning_chars=limits_for(style).reasoning_chars,
+        probe=probe_for(view) if belief_probe else None,
+        state=resolve(names("state.j2")),
+        decision=resolve(decision_candidates(view.variant, language, request.decision, style)),
+        beliefs=resolve(names("beliefs.j2")),
+    )
+
+
+def _fields(
+    variant: str, language: str, request: DecisionRequest, text_cap: int | None
+) -> list[dict[str, Any]]:
+    wording: Any = template(variant, language, "fields.j2").module
+    return [
+        field_view(f, text_cap, scrub(wording.describe(request.decision, f.name)))
+        for f in request.fields
+    ]

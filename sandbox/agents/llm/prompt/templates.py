@@ -1,0 +1,178 @@
+"""Where the prompt templates are and how one is found: the jinja2
+environment over the packaged ``prompts/`` folder and the lookup order.
+
+Their source is the repository's top-level ``prompts/`` folder, installed as
+the resource package ``sandbox.prompts`` (see pyproject.toml). They are read
+through ``importlib.resources`` only, never by a path relative to this file,
+so an editable install and a wheel install behave the same from any directory.
+
+Template lookup, first match wins (``<lang>`` falls back to ``en``; a variant
+without a template falls back to ``_generic``; the compact style tries
+``compact/<name>`` before ``<name>`` at each step)::
+
+    <variant>/<lang>/<name>  <variant>/en/<name>
+    _generic/<lang>/<name>   _generic/en/<name>
+
+Decision templates are ``decisions/<decision>.j2``; a decision without one
+uses ``decisions/_default.j2``. Player text is always a template variable,
+never a template.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from importlib import resources
+from importlib.resources.abc import Traversable
+from typing import Any
+
+from jinja2 import BaseLoader, Environment, StrictUndefined, Template, TemplateNotFound
+from jinja2.loaders import split_template_path
+
+from sandbox.agents.llm.prompt.escaping import one_line, safe_json
+
+# The installed templates (tests may point this at a copy: any Traversable,
+# e.g. a pathlib.Path, will do). Always read as templates.PROMPTS_DIR, at call
+# time, so such a change reaches every stage.
+PROMPTS_DIR: Traversable = resources.files("sandbox.prompts")
+GENERIC = "_generic"
+FALLBACK_LANGUAGE = "en"
+COMPACT = "compact"
+
+
+class ResourceLoader(BaseLoader):
+    """Templates read from a package's resources (``importlib.resources``), so
+    they load wherever the package is installed, a zip archive included."""
+
+    def __init__(self, root: Traversable) -> None:
+        self.root = root
+
+    def get_source(
+        self, environment: Environment, template: str
+    ) -> tuple[str, str | None, Callable[[], bool] | None]:
+        resource = _find(self.root, template)
+        if resource is None:
+            raise TemplateNotFound(template)
+        # Read once per process (auto_reload is off), so never out of date.
+        return resource.read_text(encoding="utf-8"), str(resource), lambda: True
+
+
+def _find(root: Traversable, name: str) -> Traversable | None:
+    """The resource ``name`` ("a/b/c.j2") under ``root``, if it is a file.
+    split_template_path refuses ".." and other ways out of the root."""
+    resource = root
+    for part in split_template_path(name):
+        resource = resource.joinpath(part)
+    return resource if resource.is_file() else None
+
+
+# One environment per templates root (keyed by its text: a Traversable need
+# not be hashable).
+_ENVIRONMENTS: dict[str, Environment] = {}
+
+
+def environment() -> Environment:
+    """The shared environment for the current ``PROMPTS_DIR`` (tests may point
+    it at a copy)."""
+    env = _ENVIRONMENTS.get(str(PROMPTS_DIR))
+    if env is None:
+        env = _ENVIRONMENTS[str(PROMPTS_DIR)] = _new_environment(PROMPTS_DIR)
+    return env
+
+
+def _new_environment(root: Traversable) -> Environment:
+    env = Environment(
+        loader=ResourceLoader(root),
+        undefined=StrictUndefined,
+        autoescape=False,
+        trim_blocks=True,
+        lstrip_blocks=True,
+        keep_trailing_newline=True,
+        auto_reload=False,  # templates are read once per process (no stat per render)
+    )
+    env.filters["json"] = safe_json
+    env.filters["oneline"] = one_line
+    env.filters["omit"] = omit
+    env.filters["skip_false"] = skip_false
+    return env
+
+
+def skip_false(mapping: Mapping[str, Any]) -> dict[str, Any]:
+    """A copy without flags left at false: an option the seat did not use (e.g.
+    KG-13 concede) says nothing when its answer is shown back to it."""
+    return {k: v for k, v in mapping.items() if v is not False}
+
+
+def omit(mapping: Mapping[str, Any], *keys: str) -> dict[str, Any]:
+    """A copy without ``keys`` (e.g. a recorded answer without its speech, which
+    the history already quotes)."""
+    return {k: v for k, v in mapping.items() if k not in keys}
+
+
+def candidates(variant: str, language: str, name: str, style: str = "full") -> list[str]:
+    """Template names to try, most specific first. A compact style tries
+    ``compact/<name>`` before the full template, per variant and language."""
+    langs = [language] if language == FALLBACK_LANGUAGE else [language, FALLBACK_LANGUAGE]
+    styles = [f"{COMPACT}/{name}", name] if style == COMPACT else [name]
+    return [f"{v}/{lang}/{n}" for v in (variant, GENERIC) for lang in langs for n in styles]
+
+
+def decision_candidates(
+    variant: str, language: str, decision: str, style: str = "full"
+) -> list[str]:
+    """A decision's own template (zh, then en), else the generic default."""
+    own = [
+        n
+        for n in candidates(variant, language, f"decisions/{decision}.j2", style)
+        if not n.startswith(GENERIC)
+    ]
+    return own + candidates(variant, language, "decisions/_default.j2", style)
+
+
+# Template lookups already made: a failed lookup is a file-system search and
+# an exception each time, and every decision asks for the same few names.
+_RESOLVED: dict[tuple[str, tuple[str, ...]], str] = {}
+
+
+def resolve(names: Sequence[str]) -> str:
+    """The first of ``names`` that exists under ``PROMPTS_DIR``."""
+    key = (str(PROMPTS_DIR), tuple(names))
+    found = _RESOLVED.get(key)
+    if found is None:
+        found = _RESOLVED[key] = _first_existing(PROMPTS_DIR, key[1])
+    return found
+
+
+def _first_existing(root: Traversable, names: Sequence[str]) -> str:
+    for name in names:
+        if _find(root, name) is not None:
+            return name
+    raise TemplateNotFound(names[0] if names else "(none)")
+
+
+def template(variant: str, language: str, name: str, style: str = "full") -> Template:
+    """The compiled template ``name`` for a variant, language and style."""
+    return environment().get_template(resolve(candidates(variant, language, name, style)))
+
+
+def precompile(variant: str, language: str) -> None:
+    """Compile every template a seat of ``variant`` may use, once per process
+    (at seat setup, so no decision pays for it)."""
+    env = environment()
+    langs = {language, FALLBACK_LANGUAGE}
+    for folder in (variant, GENERIC):
+        for lang in langs:
+            for name in _template_names(PROMPTS_DIR / folder / lang, f"{folder}/{lang}"):
+                env.get_template(name)
+
+
+def _template_names(root: Traversable, prefix: str) -> list[str]:
+    """Every ``*.j2`` below ``root`` (a packaged folder), as loader names."""
+    if not root.is_dir():
+        return []
+    names: list[str] = []
+    for entry in sorted(root.iterdir(), key=lambda e: e.name):
+        if entry.is_dir():
+            names += _template_names(entry, f"{prefix}/{entry.name}")
+        elif entry.name.endswith(".j2"):
+            names.append(f"{prefix}/{entry.name}")
+    return names

@@ -1,0 +1,1 @@
+"""The ``sandbox`` command line (docs/cli.md)."""

@@ -1,0 +1,100 @@
+"""How every command ends when it cannot go on: bad input is one ``error: ...``
+line on stderr and exit code 2, never a traceback; Ctrl-C is exit code 130 with
+the command that resumes the game."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any, NoReturn
+
+import typer
+from typer.core import TyperGroup
+
+from sandbox.agents.base import AgentSetupError
+from sandbox.agents.simple import ScriptError
+from sandbox.core.errors import ConfigError
+from sandbox.play import SessionError
+from sandbox.play.errors import one_line
+from sandbox.transcript import TranscriptError
+
+EXIT_BAD_INPUT = 2
+EXIT_INTERRUPTED = 130
+
+# Errors that stop a game already under way (a broken script, an agent that
+# cannot be set up for the next game of a series).
+STOPPING_ERRORS = (ConfigError, SessionError, AgentSetupError, ScriptError)
+
+
+def fail(message: str, code: int = EXIT_BAD_INPUT) -> NoReturn:
+    first = message.strip().splitlines()[0] if message.strip() else "unknown error"
+    print(f"error: {first}", file=sys.stderr)
+    raise typer.Exit(code)
+
+
+@contextmanager
+def bad_input_is_one_line() -> Iterator[None]:
+    try:
+        yield
+    except (ConfigError, SessionError, TranscriptError, AgentSetupError, ScriptError) as err:
+        fail(str(err))
+    except KeyError as err:  # unknown variant names arrive as KeyError
+        fail(str(err.args[0]) if err.args else "unknown key")
+    except BrokenPipeError:
+        raise  # the reader left (`sandbox stats | head`): main() ends quietly
+    except OSError as err:
+        fail(f"{err.filename or ''}: {err.strerror or err}".strip(": "))
+
+
+def error_text(message: str) -> str:
+    """A message of any shape as the text of one ``error:`` line."""
+    return one_line(message) or "unknown error"
+
+
+def stopped(err: Exception, path: Path | None) -> NoReturn:
+    """One error line; a transcript already begun is named (it is left unfinished)."""
+    partial = f" (the unfinished transcript is {path})" if path is not None else ""
+    fail(f"{error_text(str(err))}{partial}")
+
+
+def interrupted(path: Path | None) -> NoReturn:
+    """Ctrl-C during a game: say how to finish it, exit 130."""
+    print("interrupted.", file=sys.stderr)
+    if path is not None:
+        print(f"resume with: sandbox resume {path}", file=sys.stderr)
+    raise typer.Exit(EXIT_INTERRUPTED)
+
+
+class OneLineErrors(TyperGroup):
+    """Parameter errors found by click (``--series 0``, ``--seat abc``, a missing
+    argument) end like every other bad input: one ``error:`` line, exit code 2,
+    instead of typer's usage text and boxed panel."""
+
+    def main(  # type: ignore[override]
+        self,
+        args: Sequence[str] | None = None,
+        prog_name: str | None = None,
+        complete_var: str | None = None,
+        standalone_mode: bool = True,
+        **extra: Any,
+    ) -> Any:
+        try:
+            code = super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
+        except typer.TyperException as err:  # typer's (vendored) click errors
+            # typer has already printed the help text for a bare `sandbox`
+            if type(err).__name__ != "NoArgsIsHelpError":
+                print(f"error: {error_text(err.format_message())}{_hint(err)}", file=sys.stderr)
+            code = EXIT_BAD_INPUT
+        except typer.Abort:
+            print("aborted.", file=sys.stderr)
+            code = 1
+        if not standalone_mode:
+            return code
+        sys.exit(code if isinstance(code, int) else 0)
+
+
+def _hint(err: Exception) -> str:
+    ctx = getattr(err, "ctx", None)
+    return f" (see '{ctx.command_path} --help')" if ctx is not None else ""

@@ -1,0 +1,251 @@
+"""The commands of a model-vs-model study: ``study`` (play it, resumable, then
+its leaderboard), ``export`` (its tables as CSV or Parquet) and ``report`` (one
+HTML page of ratings, win rates, metrics and cost)."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import sys
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from rich.console import Console
+from rich.markup import escape
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    TextColumn,
+    TimeElapsedColumn,
+    TimeRemainingColumn,
+)
+from rich.table import Table
+
+from sandbox.analysis.export import ExportError, export
+from sandbox.analysis.intervals import BOOTSTRAP_SEED
+from sandbox.analysis.load import Loaded, RawGame, load_games
+from sandbox.analysis.summary import summarise_games
+from sandbox.batch.backends import backend_notes
+from sandbox.batch.jobs import BatchResult, GameResult
+from sandbox.cli.batch import policy_of, started_backend
+from sandbox.cli.errors import EXIT_INTERRUPTED, bad_input_is_one_line, fail
+from sandbox.cli.options import (
+    AddressOption,
+    BackendOption,
+    GamesInFlightOption,
+    JsonOption,
+    LimitOption,
+    RpmOption,
+    TranscriptsOption,
+)
+from sandbox.report.page import leaderboard_rows, side_rows, write_report
+from sandbox.study.run import plan_run, run_study, study_specs
+from sandbox.study.spec import Study, load_study
+
+# ------------------------------------------------------------------- study
+
+
+def study_cmd(
+    study_file: Annotated[Path, typer.Argument(help="experiment file (TOML), see docs/studies.md")],
+    as_json: JsonOption = False,
+    quiet: Annotated[bool, typer.Option(help="no progress bar")] = False,
+    jobs: Annotated[
+        int | None, typer.Option(min=0, help="worker processes (default: the file's 'jobs')")
+    ] = None,
+    backend: BackendOption = "local",
+    address: AddressOption = None,
+    transcripts: TranscriptsOption = "send",
+    limit: LimitOption = None,
+    rpm: RpmOption = None,
+    games_in_flight: GamesInFlightOption = None,
+) -> None:
+    """Play a model-vs-model study (resumable), then print ratings, win rates and metrics."""
+    err = Console(stderr=True, highlight=False)
+    with bad_input_is_one_line():
+        study = load_study(study_file)
+        if jobs is not None:
+            study = _with_jobs(study, jobs)
+        planned = plan_run(study)
+    at_once = policy_of(study_specs(study), study.file.jobs, games_in_flight, backend)
+    if planned.done and not as_json:
+        err.print(f"{len(planned.done)} of {planned.total} games already played; skipping them")
+    if planned.resuming and not as_json:
+        err.print(f"finishing {planned.resuming} interrupted game(s) from their transcripts")
+    # the study's cost cap and provider limits hold on any backend (its driver)
+    players = started_backend(backend, at_once, address, transcripts, limit, rpm)
+    show = bool(planned.todo) and not (as_json or quiet)
+    with _progress(err, len(planned.todo), show=show) as on_result:
+        result = run_study(study, planned, on_result, players)
+    players.close()
+    for line in backend_notes(players):
+        err.print(escape(line))
+    loaded = study_games(study.out(), study.name)
+    summary = summarise(loaded)
+    obj = study_json(study.name, str(study.out()), planned.total, result, loaded, summary)
+    if as_json:
+        sys.stdout.write(json.dumps(obj, ensure_ascii=False) + "\n")
+    else:
+        print_summary(Console(highlight=False), summary)
+        print(f"{obj['finished']} of {planned.total} games finished; transcripts in {study.out()}")
+    if result.stopped and not as_json:
+        err.print(f"stopped scheduling: {result.stopped}")
+    if result.interrupted:
+        err.print("interrupted: run the same command again to finish the study")
+        raise typer.Exit(EXIT_INTERRUPTED)
+    if result.failed:
+        for failed in result.failed:
+            err.print(f"failed {escape(failed.key)}: {escape(failed.error or '')}")
+        raise typer.Exit(1)
+
+
+def _with_jobs(study: Study, jobs: int) -> Study:
+    return dataclasses.replace(study, file=study.file.model_copy(update={"jobs": jobs}))
+
+
+def study_games(out: Path, name: str) -> Loaded:
+    """The games of study ``name`` in its folder (other files there are ignored)."""
+    loaded = load_games([out])
+
+    def mine(games: list[RawGame]) -> list[RawGame]:
+        return [g for g in games if g.study.get("name") == name]
+
+    return Loaded(mine(loaded.games), mine(loaded.unfinished), loaded.duplicates, loaded.skipped)
+
+
+def summarise(loaded: Loaded) -> dict[str, Any]:
+    return summarise_games(loaded, BOOTSTRAP_SEED)
+
+
+def study_json(
+    name: str,
+    out: str,
+    total: int,
+    result: BatchResult,
+    loaded: Loaded,
+    summary: dict[str, Any],
+) -> dict[str, Any]:
+    return {
+        "study": name,
+        "out": out,
+        "planned": total,
+        "finished": len(loaded.games),
+        "played_now": sum(1 for r in result.finished if not r.resumed),
+        "resumed_now": sum(1 for r in result.finished if r.resumed),
+        "already_played": len(result.skipped),
+        "failed": [r.to_json() for r in result.failed],
+        "interrupted": result.interrupted,
+        "stopped": result.stopped,
+        "cost": round(sum(u["cost"] for u in summary["usage"].values()), 6),
+        "ratings": summary["ratings"],
+        "ratings_by_role": summary["ratings_by_role"],
+        "win_rates": summary["win_rates"],
+        "head_to_head": summary["head_to_head"],
+        "metrics": summary["metrics"],
+        "usage": summary["usage"],
+        "beliefs": summary["beliefs"],
+        "persuasion": summary["persuasion"],
+        "speech_persuasion": summary["speech_persuasion"],
+        "setups": summary["setups"],
+        "pooling_warning": summary["pooling_warning"],
+    }
+
+
+@contextmanager
+def _progress(err: Console, total: int, show: bool) -> Iterator[Callable[[GameResult], None]]:
+    """Games done / N, time left, and the cost so far."""
+    spent = [0.0]
+    progress = Progress(
+        TextColumn("{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        TextColumn("eta"),
+        TimeRemainingColumn(),
+        console=err,
+        disable=not show,
+    )
+    task = progress.add_task("games · $0.0000", total=total)
+
+    def on_result(result: GameResult) -> None:
+        spent[0] += result.cost
+        if result.error is not None:
+            progress.console.print(f"game {escape(result.key)} failed: {escape(result.error)}")
+        progress.update(task, advance=1, description=f"games · ${spent[0]:.4f}")
+
+    with progress:
+        yield on_result
+
+
+def print_summary(console: Console, summary: dict[str, Any]) -> None:
+    if summary.get("pooling_warning"):
+        console.print(f"[yellow]warning:[/yellow] {escape(summary['pooling_warning'])}")
+    table = Table(
+        "contestant",
+        "games",
+        "Elo [95% CI]",
+        "OpenSkill μ [95% CI]",
+        "win rate",
+        title="leaderboard",
+    )
+    for who, games, elo, elo_ci, mu, mu_ci, _, wins in leaderboard_rows(summary):
+        table.add_row(escape(who), games, f"{elo} {elo_ci}", f"{mu} {mu_ci}", escape(wins))
+    console.print(table)
+    head, rows = side_rows(summary)
+    sides = Table(*head, title="win rate by side (95% Wilson)")
+    for row in rows:
+        sides.add_row(*(escape(c) for c in row))
+    console.print(sides)
+
+
+# ------------------------------------------------------------------ export
+
+
+def export_cmd(
+    folder: Annotated[list[Path], typer.Argument(help="transcript files or folders")],
+    fmt: Annotated[str, typer.Option("--format", help="csv or parquet")] = "csv",
+    out: Annotated[
+        Path | None, typer.Option(help="output folder (default: <first>/export)")
+    ] = None,
+) -> None:
+    """Write the games, seats, decisions, calls and beliefs tables (one row per item)."""
+    loaded = _read(folder)
+    target = out or ((folder[0] if folder[0].is_dir() else folder[0].parent) / "export")
+    try:
+        written = export(loaded.games, target, fmt)
+    except ExportError as err:
+        fail(str(err))
+    for path in written:
+        print(path)
+
+
+def _read(paths: list[Path]) -> Loaded:
+    missing = [str(p) for p in paths if not p.exists()]
+    if missing:
+        fail(f"{missing[0]}: no such file or folder")
+    loaded = load_games(paths)
+    if not loaded.games:
+        why = f"; {loaded.skipped[0][0]}: {loaded.skipped[0][1]}" if loaded.skipped else ""
+        fail(f"no finished transcript in {', '.join(str(p) for p in paths)}{why}")
+    return loaded
+
+
+# ------------------------------------------------------------------ report
+
+
+def report_cmd(
+    folder: Annotated[list[Path], typer.Argument(help="transcript files or folders")],
+    out: Annotated[Path, typer.Option(help="the HTML page to write")] = Path("report.html"),
+    title: Annotated[str | None, typer.Option(help="page title")] = None,
+) -> None:
+    """One self-contained HTML page (plus .md and .leaderboard.csv): ratings, win rates,
+    head-to-head, metrics and cost."""
+    loaded = _read(folder)
+    summary = summarise(loaded)
+    names = sorted({str(g.study.get("name")) for g in loaded.games if g.study})
+    heading = title or ("study " + ", ".join(names) if names else f"{folder[0]}")
+    for path in write_report(summary, out, heading):
+        print(path)

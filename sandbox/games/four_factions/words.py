@@ -1,0 +1,367 @@
+"""Four Factions events in words, English and Chinese (rule IDs as in RULES-SPEC).
+
+One function per event kind, from the event's JSON ``data``; decisions are one
+phrase per decision name. Player text never enters a sentence: it travels in
+``Words.speech``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from sandbox.core.words import REFEREE, SPEECH, Lang, Words
+
+D = Mapping[str, Any]
+FACTIONS = ("wolves", "spies", "justice", "army")
+
+
+def _ref(kind: str, sentence: str, speaker: int | None = None) -> Words:
+    return Words(kind, REFEREE, sentence, speaker)
+
+
+def role(d: D, L: Lang) -> Words:  # FF-5/6/7
+    rank = "elite" if d.get("elite") else "regular"
+    seat, faction, hp = L.seat(d["seat"], capital=True), L.term(d["faction"]), d.get("max_hp")
+    if d.get("weapon"):
+        w, s = L.term(d["weapon"]), L.term(d.get("shield"))
+        kit = f"{d['weapon']} and {d.get('shield')}"
+        en = f"{seat} is dealt {d['faction']} {rank} with {kit}, max HP {hp}"
+        zh = f"{seat}的身份：{faction}{L.term(rank)}，武器{w}，盾牌{s}，最大生命值{hp}"
+    else:
+        en = f"{seat} is dealt {d['faction']} {rank}, max HP {hp}"
+        zh = f"{seat}的身份：{faction}{L.term(rank)}，最大生命值{hp}"
+    return _ref("ff.role", L.end(L.say(en=en, zh=zh)), d["seat"])
+
+
+def elite_knowledge(d: D, L: Lang) -> Words:  # FF-9
+    known = L.items(f"{L.seat(s)} {L.term(f)}" for s, f in _by_seat(d.get("regulars", {})))
+    seat = L.seat(d["seat"], capital=True)
+    return _ref(
+        "ff.elite_knowledge",
+        L.end(
+            L.say(
+                en=f"{seat} (elite) learns the regulars' factions: {known}",
+                zh=f"{seat}（最强精英）得知非最强精英的阵营：{known}",
+            )
+        ),
+        d["seat"],
+    )
+
+
+def elite_known(d: D, L: Lang) -> Words:  # FF-10
+    seat, elite = L.seat(d["seat"], capital=True), L.seat(d["elite_seat"])
+    return _ref(
+        "ff.elite_known",
+        L.end(
+            L.say(
+                en=f"{seat} learns its elite is {elite}", zh=f"{seat}得知本阵营的最强精英是{elite}"
+            )
+        ),
+        d["seat"],
+    )
+
+
+_STAGE_EN = {
+    "proofs": "proofs — each seat claims one faction (FF-13)",
+    "accusation": "accusations (FF-14)",
+    "protection": "protections (FF-15)",
+    "open": "open speeches (FF-17)",
+    "quiet": "no fighting yet (FF-16)",
+    "loadout": "the elites choose weapon and shield (FF-5)",
+    "first_half": "first half — odd seats may attack even seats (FF-19)",
+    "second_half": "second half — even seats may attack odd seats (FF-19)",
+}
+_STAGE_ZH = {
+    "proofs": "证明：每人声明一个阵营（FF-13）",
+    "accusation": "指控（FF-14）",
+    "protection": "保护（FF-15）",
+    "open": "自由发言（FF-17）",
+    "quiet": "今夜不许动武（FF-16）",
+    "loadout": "最强精英选择武器和盾牌（FF-5）",
+    "first_half": "上半夜：单号可攻击双号（FF-19）",
+    "second_half": "下半夜：双号可攻击单号（FF-19）",
+}
+
+
+def phase(d: D, L: Lang) -> Words:
+    stage, day = str(d.get("stage")), d.get("day")
+    what = L.say(en=_STAGE_EN.get(stage, stage), zh=_STAGE_ZH.get(stage, L.term(stage)))
+    if d.get("phase") == "night":
+        text = L.say(en=f"Night {day} falls: {what}", zh=f"第{day}夜降临：{what}")
+    else:
+        text = L.say(en=f"Day {day} begins: {what}", zh=f"第{day}天开始：{what}")
+    return _ref("ff.phase", L.end(text))
+
+
+def _speech(kind: str, d: D, lead: str, claims: tuple[str, ...]) -> Words:
+    return Words(kind, SPEECH, lead, d.get("seat"), str(d.get("speech", "")), claims)
+
+
+def proofs(d: D, L: Lang) -> Words:  # FF-13: one "am", three "am not"
+    am = str(d.get("am"))
+    denied = L.items(L.term(f) for f in FACTIONS if f != am)
+    seat = L.seat(d["seat"], capital=True)
+    claim = L.say(en=f"claims {am}", zh=f"声明是{L.term(am)}")
+    lead = L.say(
+        en=f"{seat} claims to be {am} (denies {denied})",
+        zh=f"{seat}声明自己是{L.term(am)}（否认{denied}）",
+    )
+    return _speech("ff.proofs", d, lead, (claim,))
+
+
+def accusation(d: D, L: Lang) -> Words:  # FF-14
+    seat, target, faction = L.seat(d["seat"], capital=True), L.seat(d["target"]), d.get("faction")
+    claim = L.say(en=f"accuses {target} of {faction}", zh=f"指控{target}是{L.term(faction)}")
+    lead = L.say(
+        en=f"{seat} accuses {target} of being {faction}",
+        zh=f"{seat}指控{target}其实是{L.term(faction)}",
+    )
+    return _speech("ff.accusation", d, lead, (claim,))
+
+
+def protection(d: D, L: Lang) -> Words:  # FF-15
+    seat, target = L.seat(d["seat"], capital=True), L.seat(d["target"])
+    claim = L.say(en=f"protects {target}", zh=f"保护{target}")
+    lead = L.say(
+        en=f"{seat} protects {target} (backs its day-1 claim)",
+        zh=f"{seat}保护{target}（为其第1天声明的阵营作证）",
+    )
+    return _speech("ff.protection", d, lead, (claim,))
+
+
+def no_statement(d: D, L: Lang) -> Words:  # FF-29
+    seat, stage = L.seat(d["seat"], capital=True), d.get("stage")
+    text = L.say(
+        en=f"{seat} gave no valid {stage} statement (FF-29)",
+        zh=f"{seat}没有给出有效的{L.term(stage)}声明（FF-29）",
+    )
+    return _ref("ff.no_statement", L.end(text), d["seat"])
+
+
+def spoke(d: D, L: Lang) -> Words:  # FF-17
+    seat = L.seat(d["seat"], capital=True)
+    if not str(d.get("speech", "")).strip():
+        return _ref("ff.speech", L.end(L.say(en=f"{seat} passes", zh=f"{seat}选择过")), d["seat"])
+    return _speech("ff.speech", d, L.say(en=f"{seat} says", zh=f"{seat}说"), ())
+
+
+def passed(d: D, L: Lang) -> Words:  # FF-17
+    seat = L.seat(d["seat"], capital=True)
+    return _ref("ff.pass", L.end(L.say(en=f"{seat} passes", zh=f"{seat}选择过")), d["seat"])
+
+
+def loadout(d: D, L: Lang) -> Words:  # FF-5
+    seat, day = L.seat(d["seat"], capital=True), d.get("day")
+    text = L.say(
+        en=f"{seat} takes {d.get('weapon')} and {d.get('shield')} for night {day}",
+        zh=f"{seat}第{day}夜选择武器{L.term(d.get('weapon'))}、盾牌{L.term(d.get('shield'))}",
+    )
+    return _ref("ff.loadout", L.end(text), d["seat"])
+
+
+def _when(d: D, L: Lang) -> str:
+    half = d.get("half")
+    return L.say(
+        en=f"Night {d.get('day')}, {'first' if half == 1 else 'second'} half",
+        zh=f"第{d.get('day')}夜{'上' if half == 1 else '下'}半夜",
+    )
+
+
+def _effect(effect: object, L: Lang) -> str:
+    return L.say(
+        en={"none": "no effect", "kill": "killed", "wound": "wounded"}.get(
+            str(effect), str(effect)
+        ),
+        zh={"none": "无效", "kill": "秒杀", "wound": "轻伤"}.get(str(effect), str(effect)),
+    )
+
+
+def duel(d: D, L: Lang) -> Words:  # FF-21/22, referee only
+    strikes = L.join(
+        L.say(
+            en=f"{L.seat(s['striker'])} strikes {L.seat(s['struck'])} with {s['weapon']}: "
+            f"{_effect(s['effect'], L)}, HP {s['hp_after']}",
+            zh=f"{L.seat(s['striker'])}用{L.term(s['weapon'])}攻击{L.seat(s['struck'])}："
+            f"{_effect(s['effect'], L)}，生命值{s['hp_after']}",
+        )
+        for s in d.get("strikes", ())
+    )
+    attacker, defender = L.seat(d["attacker"]), L.seat(d["defender"])
+    text = L.say(
+        en=f"{_when(d, L)}: {attacker} attacks {defender} — {strikes}",
+        zh=f"{_when(d, L)}：{attacker}攻击{defender}——{strikes}",
+    )
+    return _ref("ff.duel", L.end(text), d.get("attacker"))
+
+
+def _outcomes(outcomes: object, own: str, other: str, L: Lang) -> str:
+    """Each strike as the reporting seat knows it: ``by`` is "you" (``own``) or
+    the opponent (``other``)."""
+    assert isinstance(outcomes, list | tuple)
+    return L.join(
+        L.say(
+            en=f"{own if o['by'] == 'you' else other} struck with {o['weapon']}: "
+            f"{_effect(o['effect'], L)}{' (died)' if o.get('died') else ''}",
+            zh=f"{own if o['by'] == 'you' else other}用{L.term(o['weapon'])}出手："
+            f"{_effect(o['effect'], L)}{'（死亡）' if o.get('died') else ''}",
+        )
+        for o in outcomes
+    )
+
+
+def attack_report(d: D, L: Lang) -> Words:  # FF-12
+    seat, target = L.seat(d["seat"], capital=True), L.seat(d["target"])
+    strikes = _outcomes(d["outcomes"], L.seat(d["seat"]), target, L)
+    text = L.say(
+        en=f"{_when(d, L)}: {seat} attacked {target}: {strikes}; its HP is now {d.get('hp_after')}",
+        zh=f"{_when(d, L)}：{seat}攻击了{target}：{strikes}；现在生命值{d.get('hp_after')}",
+    )
+    return _ref("ff.attack_report", L.end(text), d["seat"])
+
+
+def defence_report(d: D, L: Lang) -> Words:  # FF-12: the attacker only under the option
+    seat, weapon = L.seat(d["seat"], capital=True), d.get("struck_with")
+    known = d.get("attacker") is not None
+    attacker = L.seat(d["attacker"]) if known else L.say(en="the attacker", zh="攻击者")
+    by_en = f" by {attacker}" if known else ""
+    by_zh = f"{attacker}的" if known else ""
+    strikes = _outcomes(d["outcomes"], L.seat(d["seat"]), attacker, L)
+    text = L.say(
+        en=f"{_when(d, L)}: {seat} was attacked{by_en} with {weapon}: {strikes}; "
+        f"its HP is now {d.get('hp_after')}",
+        zh=f"{_when(d, L)}：{seat}遭到{by_zh}攻击（对方用{L.term(weapon)}）：{strikes}；"
+        f"现在生命值{d.get('hp_after')}",
+    )
+    return _ref("ff.defence_report", L.end(text), d["seat"])
+
+
+def corpse(d: D, L: Lang) -> Words:  # FF-20
+    seat, target = L.seat(d["seat"], capital=True), L.seat(d["target"])
+    text = L.say(
+        en=f"{_when(d, L)}: {seat} finds {target} already dead (FF-20)",
+        zh=f"{_when(d, L)}：{seat}发现{target}已经死亡（FF-20）",
+    )
+    return _ref("ff.corpse", L.end(text), d["seat"])
+
+
+def _results(results: object, L: Lang) -> str:
+    assert isinstance(results, Mapping)
+    return L.items(f"{L.term(f)} {L.term(r)}" for f, r in results.items())
+
+
+def _pair(pair: object, L: Lang) -> str:
+    return "/".join(L.term(p) for p in str(pair).split("/"))
+
+
+def pair_settled(d: D, L: Lang) -> Words:  # FF-26, referee only
+    pair, results = _pair(d.get("pair"), L), _results(d.get("results", {}), L)
+    text = L.say(
+        en=f"Pair {pair} is settled after {_when(d, L).lower()} (announced at dawn): {results}",
+        zh=f"{pair}这一对在{_when(d, L)}之后分出结果（天亮后公布）：{results}",
+    )
+    return _ref("ff.pair_settled", L.end(text))
+
+
+def pair_decided(d: D, L: Lang) -> Words:  # FF-26
+    pair, results = _pair(d.get("pair"), L), _results(d.get("results", {}), L)
+    text = L.say(en=f"Pair {pair} is decided: {results}", zh=f"{pair}这一对已分出结果：{results}")
+    return _ref("ff.pair_decided", L.end(text))
+
+
+def dawn(d: D, L: Lang) -> Words:  # FF-28; named after the night that ended (FF-27)
+    night = int(d.get("day", 1)) - 1
+    dead = list(d.get("dead", ()))
+    factions = d.get("factions") or {}
+    shown = L.items(f"{L.seat(s)} {L.term(f)}" for s, f in _by_seat(factions))
+    extra = (L.say(en=f" ({shown})", zh=f"（{shown}）")) if factions else ""
+    if dead:
+        text = L.say(
+            en=f"Dawn after night {night}: {L.seats(dead)} died{extra}",
+            zh=f"第{night}夜过后天亮：{L.seats(dead)}死亡{extra}",
+        )
+    else:
+        text = L.say(
+            en=f"Dawn after night {night}: nobody died", zh=f"第{night}夜过后天亮：无人死亡"
+        )
+    return _ref("ff.dawn", L.end(text))
+
+
+def day_limit(d: D, L: Lang) -> Words:  # FF-27
+    day = d.get("day")
+    text = L.say(
+        en=f"The day limit is reached after day {day} (FF-27)",
+        zh=f"第{day}天过后达到天数上限（FF-27）",
+    )
+    return _ref("ff.day_limit", L.end(text))
+
+
+def _by_seat(table: object) -> list[tuple[str, Any]]:
+    assert isinstance(table, Mapping)
+    return sorted(((str(k), v) for k, v in table.items()), key=lambda kv: int(kv[0]))
+
+
+SENTENCES: dict[str, Callable[[D, Lang], Words]] = {
+    "ff.role": role,
+    "ff.elite_knowledge": elite_knowledge,
+    "ff.elite_known": elite_known,
+    "ff.phase": phase,
+    "ff.proofs": proofs,
+    "ff.accusation": accusation,
+    "ff.protection": protection,
+    "ff.no_statement": no_statement,
+    "ff.speech": spoke,
+    "ff.pass": passed,
+    "ff.loadout": loadout,
+    "ff.duel": duel,
+    "ff.attack_report": attack_report,
+    "ff.defence_report": defence_report,
+    "ff.corpse": corpse,
+    "ff.pair_settled": pair_settled,
+    "ff.pair_decided": pair_decided,
+    "ff.dawn": dawn,
+    "ff.day_limit": day_limit,
+}
+
+
+# ------------------------------------------------------------- decisions
+# What a seat answered, as "<subject> <phrase>"; ``you`` for the seat's own page.
+
+
+def decision_phrase(decision: str, payload: D, L: Lang, you: bool) -> str | None:
+    target = payload.get("target")
+    if decision == "proofs":
+        am = payload.get("am")
+        return L.say(en=f"claim{_s(you)} to be {am}", zh=f"声明自己是{L.term(am)}")
+    if decision == "accusation":
+        faction = payload.get("faction")
+        return L.say(
+            en=f"accuse{_s(you)} {L.seat(target)} of being {faction}",
+            zh=f"指控{L.seat(target)}是{L.term(faction)}",
+        )
+    if decision == "protection":
+        return L.say(en=f"protect{_s(you)} {L.seat(target)}", zh=f"保护{L.seat(target)}")
+    if decision == "speak":
+        spoke = bool(str(payload.get("speech", "")).strip())
+        if not spoke:
+            return L.say(en="pass" + _es(you), zh="选择过")
+        return L.say(en="speak" + _s(you), zh="发言")
+    if decision == "loadout":
+        weapon, shield = payload.get("weapon"), payload.get("shield")
+        return L.say(
+            en=f"choose{_s(you)} {weapon} and {shield}",
+            zh=f"选择武器{L.term(weapon)}、盾牌{L.term(shield)}",
+        )
+    if decision == "attack":
+        if target is None:
+            return L.say(en=f"stay{_s(you)} home", zh="留在家中")
+        return L.say(en=f"attack{_s(you)} {L.seat(target)}", zh=f"攻击{L.seat(target)}")
+    return None
+
+
+def _s(you: bool) -> str:
+    return "" if you else "s"
+
+
+def _es(you: bool) -> str:
+    return "" if you else "es"

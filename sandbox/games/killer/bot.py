@@ -1,0 +1,285 @@
+"""A baseline Killer player that decides only from its view and the request.
+
+It speaks the small phrasebook of :mod:`sandbox.games.killer.evidence`
+and reads the same phrases in others' speeches. Heuristics follow the source's
+strategy notes (秘籍):
+
+- police check the table's main suspect, then share their findings or hide
+  them (a seeded policy per seat), always in their last words and always to
+  answer a false claim against their team; they vote for killers they checked;
+- civilians name a suspect every day and vote on the evidence: police claims
+  (believed more from a night victim, less as a counter-claim), last words,
+  who pushed seats later shown innocent, who shielded exposed ones;
+- killers blend in: they vote with the crowd rather than as a block, sometimes
+  vote out an exposed mate, sometimes vouch for an innocent, and one of them
+  may fake a police claim against whoever exposed a mate. At night they strike
+  police claimants and whoever points at them, else a quiet player.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import sandbox.games.killer.evidence as ev
+from sandbox.agents.base import FALLBACK_INVALID, Agent, AgentAnswer, DecisionContext
+from sandbox.core.errors import IllegalDecision
+from sandbox.core.requests import Choice
+from sandbox.core.variant import SeatView
+
+SHARE_RATE = 0.3  # police seats that also publish their clears as soon as they have them
+FAKE_CLAIM_RATE = 0.35  # killer seats willing to fake a police claim
+BUS_RATE = 0.35  # chance a killer votes with the crowd against its own exposed mate
+QUIET_NIGHT_EVERY = 3  # about one night in three the killers strike a quiet player
+VOUCH_RATE = 0.25  # chance a killer vouches for an innocent in a speech
+
+
+class BaselineBot(Agent):
+    kind = "baseline"
+    replayable = True
+
+    def __init__(self, seed: int) -> None:
+        self.rng = random.Random(seed)
+        # Fixed per seat, drawn first so each seat's style is stable across games.
+        self.shares_checks = self.rng.random() < SHARE_RATE
+        self.fakes_claims = self.rng.random() < FAKE_CLAIM_RATE
+
+    def describe(self) -> dict[str, Any]:
+        return {"kind": self.kind}
+
+    async def decide(self, ctx: DecisionContext) -> AgentAnswer:
+        payload = self._choose(ctx)
+        try:
+            return AgentAnswer(ctx.validate(payload))
+        except IllegalDecision:
+            # Our choice was illegal after all; the referee's fallback is always legal.
+            return AgentAnswer(None, fallback_reason=FALLBACK_INVALID)
+
+    # -------------------------------------------------------------- dispatch
+    def _choose(self, ctx: DecisionContext) -> dict[str, Any]:
+        decision = ctx.request.decision
+        view = ctx.view
+        if decision == "kill_opinion":
+            return {"target": self._kill(view, _options(ctx, "target"))}
+        if decision == "check_opinion":
+            return {"suspect": self._check(view, _options(ctx, "suspect"))}
+        if decision == "vote":
+            return {"target": self._vote(view, _options(ctx, "target"))}
+        payload: dict[str, Any] = {"speech": self._speech(view, decision == "last_words")}
+        if any(f.name == "concede" for f in ctx.request.fields):
+            payload["concede"] = False  # a lone survivor still plays on
+        return payload
+
+    def _tiebreak(self, seats: list[int]) -> dict[int, float]:
+        return {s: self.rng.random() for s in seats}
+
+    # ----------------------------------------------------------------- night
+    def _kill(self, view: SeatView, options: list[int]) -> int | None:
+        """Strike a police claimant or an accuser of the team; else a quiet player."""
+        mates = _mates(view) | {view.seat}
+        targets = [s for s in options if s not in mates]
+        if not targets:
+            return None
+        table = ev.read_table(view)
+        threat = _threats(table, mates) if _strike_threats(view, mates) else {}
+        quiet = {s: -float(table.words[s]) for s in targets}
+        noise = self._tiebreak(targets)
+        return max(targets, key=lambda s: (threat.get(s, 0.0), quiet[s], noise[s]))
+
+    def _check(self, view: SeatView, options: list[int]) -> int | None:
+        """Check the main unchecked suspect. Ties go by a rule every police seat
+        shares (lowest seat), so the team's opinions agree."""
+        known = _known_innocent(view) | _known_killers(view)
+        fresh = [s for s in options if s not in known and s != view.seat]
+        if not fresh:
+            return None
+        score = _my_suspicion(view, ev.read_table(view))
+        return ev.top(fresh, score, {s: -s for s in fresh})
+
+    # ------------------------------------------------------------------- day
+    def _vote(self, view: SeatView, options: list[int]) -> int | None:
+        if not options:
+            return None
+        if view.private.get("role") == "killer":
+            return self._killer_vote(view, options)
+        known = [s for s in options if s in _known_killers(view)]
+        cleared = _known_innocent(view)
+        pool = known or [s for s in options if s not in cleared] or options
+        score = _my_suspicion(view, ev.read_table(view))
+        return ev.top(pool, score, self._tiebreak(pool))
+
+    def _killer_vote(self, view: SeatView, options: list[int]) -> int:
+        """Vote as the crowd would; bus an exposed mate only sometimes."""
+        mates = _mates(view)
+        crowd = _public_suspicion(view, ev.read_table(view))
+        noise = self._tiebreak(options)
+        favourite = ev.top(options, crowd, noise)
+        if favourite not in mates or self.rng.random() < BUS_RATE:
+            return favourite
+        others = [s for s in options if s not in mates]
+        return ev.top(others, crowd, noise) if others else favourite
+
+    def _speech(self, view: SeatView, last_words: bool) -> str:
+        role = view.private.get("role")
+        if role == "police":
+            shared = self._police_speech(view, last_words)
+            if shared:
+                return shared
+        if role == "killer":
+            return self._killer_speech(view)
+        target = self._day_suspect(view)
+        return _accuse(target)
+
+    def _police_speech(self, view: SeatView, last_words: bool) -> str:
+        table = ev.read_table(view)
+        attacked = _false_claims_against_team(view, table)
+        # One spokesman (the lowest living police) publishes the killers the team
+        # found, so the others stay hidden; clears would only mark the speaker for
+        # the night, so they wait for the seeded policy or for last words.
+        if not (last_words or attacked or _spokesman(view)):
+            return ""
+        clears = self.shares_checks or last_words
+        return _police_claims(view, table, attacked, clears)
+
+    def _killer_speech(self, view: SeatView) -> str:
+        table = ev.read_table(view)
+        mates = _mates(view)
+        accuser = _exposer_of(table, mates | {view.seat}, set(ev.living_others(view)))
+        if accuser is not None and self.fakes_claims and _lead_killer(view):
+            return f"Seat {accuser} is a killer: I am police and checked it. Pass."
+        target = self._day_suspect(view)
+        speech = _accuse(target)
+        innocents = [s for s in ev.living_others(view) if s not in mates and s != target]
+        if innocents and self.rng.random() < VOUCH_RATE:
+            speech = f"I vouch for seat {self.rng.choice(innocents)}. " + speech
+        return speech
+
+    def _day_suspect(self, view: SeatView) -> int | None:
+        living = ev.living_others(view)
+        if not living:
+            return None
+        table = ev.read_table(view)
+        if view.private.get("role") == "killer":
+            pool = [s for s in living if s not in _mates(view)] or living
+            return ev.top(pool, _public_suspicion(view, table), self._tiebreak(pool))
+        # A hidden police names a killer it found only once it is public, so its
+        # words do not mark it for the night.
+        public = {c.target for c in table.claims if c.killer} if not _spokesman(view) else None
+        known = [s for s in living if s in _known_killers(view)]
+        known = [s for s in known if public is None or s in public]
+        if known:
+            return known[0]
+        pool = [s for s in living if s not in _known_innocent(view)] or living
+        return ev.top(pool, _my_suspicion(view, table), self._tiebreak(pool))
+
+
+# ------------------------------------------------------------ role knowledge
+def _options(ctx: DecisionContext, name: str) -> list[int]:
+    field = ctx.request.field(name)
+    assert isinstance(field, Choice)
+    return [o for o in field.options if isinstance(o, int) and not isinstance(o, bool)]
+
+
+def _mates(view: SeatView) -> set[int]:
+    return {int(s) for s in ev.private_list(view, "fellow_killers")}
+
+
+def _police_team(view: SeatView) -> set[int]:
+    if view.private.get("role") != "police":
+        return set()
+    return {int(s) for s in ev.private_list(view, "fellow_police")} | {view.seat}
+
+
+def _known_killers(view: SeatView) -> set[int]:
+    return {int(c["suspect"]) for c in ev.private_list(view, "checks") if c["answer"] == "killer"}
+
+
+def _known_innocent(view: SeatView) -> set[int]:
+    checks = ev.private_list(view, "checks")
+    cleared = {int(c["suspect"]) for c in checks if c["answer"] != "killer"}
+    return cleared | _police_team(view)
+
+
+def _my_suspicion(view: SeatView, table: ev.Table) -> dict[int, float]:
+    """A police or civilian seat's suspicion, with its certain knowledge."""
+    trusted = _known_innocent(view) | {view.seat}
+    liars = set(_known_killers(view))
+    team = _police_team(view)
+    if team:  # police know who really is police: any other claimant lies (KG-3)
+        liars |= {c.speaker for c in table.claims if c.speaker not in team}
+    return ev.suspicion(view, table, trusted, liars)
+
+
+def _public_suspicion(view: SeatView, table: ev.Table) -> dict[int, float]:
+    """What an ordinary civilian would conclude (a killer's guess of the crowd)."""
+    return ev.suspicion(view, table, {view.seat}, set())
+
+
+def _threats(table: ev.Table, mates: set[int]) -> dict[int, float]:
+    """Killers fear police claimants (true ones above all) and their accusers."""
+    threat: dict[int, float] = {}
+    for claim in table.claims:
+        if claim.speaker not in mates:
+            threat[claim.speaker] = threat.get(claim.speaker, 0.0) + ev.W_CLAIM
+    for speaker, target, weight in table.accusations:
+        if target in mates and speaker not in mates:
+            threat[speaker] = threat.get(speaker, 0.0) + weight
+    return threat
+
+
+def _strike_threats(view: SeatView, team: set[int]) -> bool:
+    """秘籍 四: some nights the team kills a quiet player instead of its accusers.
+    Decided from facts every killer shares, so the team's opinions agree."""
+    night = int(view.public.get("day", 0))
+    return (night + sum(team)) % QUIET_NIGHT_EVERY != 0
+
+
+def _exposer_of(table: ev.Table, team: set[int], living: set[int]) -> int | None:
+    """The living non-killer who latest claimed a killer of ``team`` (to counter-claim)."""
+    for claim in reversed(table.claims):
+        if claim.killer and claim.target in team and claim.speaker in living - team:
+            return claim.speaker
+    return None
+
+
+def _lead_killer(view: SeatView) -> bool:
+    """Only the lowest living killer fakes claims, so the team tells one story."""
+    living = {int(s) for s in view.public.get("living", [])}
+    team = (_mates(view) & living) | {view.seat}
+    return view.seat == min(team)
+
+
+def _spokesman(view: SeatView) -> bool:
+    """Whether this seat is the police team's public voice (civilians never are)."""
+    if view.private.get("role") != "police":
+        return True
+    living = {int(s) for s in view.public.get("living", [])}
+    return view.seat == min(_police_team(view) & living)
+
+
+def _false_claims_against_team(view: SeatView, table: ev.Table) -> bool:
+    team = _police_team(view)
+    return any(c.killer and c.target in team and c.speaker not in team for c in table.claims)
+
+
+def _police_claims(view: SeatView, table: ev.Table, attacked: bool, clears: bool) -> str:
+    """Publish the checks on living seats; name a false claimant as the killer it is."""
+    living = set(ev.living_others(view))
+    team = _police_team(view)
+    parts = []
+    for check in ev.private_list(view, "checks"):
+        seat = int(check["suspect"])
+        found = check["answer"] == "killer"
+        if seat in living and (found or clears):
+            verdict = "is a killer" if check["answer"] == "killer" else "is not a killer"
+            parts.append(f"Seat {seat} {verdict}: I am police and checked it.")
+    if attacked:
+        liars = sorted({c.speaker for c in table.claims if c.speaker not in team} & living)
+        parts += [f"Seat {s} is a killer: I am police, and seat {s} lied." for s in liars]
+    return " ".join(parts) + " Pass." if parts else ""
+
+
+def _accuse(target: int | None) -> str:
+    if target is None:
+        return "I have nothing to add. Pass."
+    return f"I suspect seat {target}. Pass."

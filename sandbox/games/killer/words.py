@@ -1,0 +1,343 @@
+"""Killer events in words, English and Chinese (rule IDs as in RULES-SPEC).
+
+Speeches and last words may carry structured claims (``claim``, ``accuse``,
+``vouch``); older transcripts lack the keys, and the referee never confirms them
+(KG-14): they are said as the speaker's claims.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from sandbox.core.words import REFEREE, SPEECH, Lang, Words
+
+D = Mapping[str, Any]
+
+
+def _ref(kind: str, sentence: str, speaker: int | None = None) -> Words:
+    return Words(kind, REFEREE, sentence, speaker)
+
+
+def game_started(d: D, L: Lang) -> Words:  # KG-1
+    players, killers, police = d.get("players"), d.get("killers"), d.get("police")
+    text = L.say(
+        en=f"Killer with {players} players: {killers} killers, {police} police",
+        zh=f"杀人游戏，共{players}名玩家：{killers}名杀手、{police}名警察",
+    )
+    return _ref("killer.game_started", L.end(text))
+
+
+def role_card(d: D, L: Lang) -> Words:  # KG-2
+    seat, role = L.seat(d["seat"], capital=True), d.get("role")
+    text = L.say(en=f"{seat} is dealt the {role} card", zh=f"{seat}拿到的身份牌：{L.term(role)}")
+    return _ref("killer.role", L.end(text), d["seat"])
+
+
+def team(d: D, L: Lang) -> Words:  # KG-2
+    role, members = d.get("role"), d.get("members", ())
+    text = L.say(
+        en=f"The {role} team is {L.seats(members)}",
+        zh=f"{L.term(role)}一方是{L.seats(members)}",
+    )
+    return _ref("killer.team", L.end(text))
+
+
+def night(d: D, L: Lang) -> Words:  # KG-11
+    n = d.get("night")
+    return _ref("killer.night", L.end(L.say(en=f"Night {n} falls", zh=f"第{n}夜降临")))
+
+
+def _choices(values: object, L: Lang) -> str:
+    """``seat 2 → seat 4, seat 6 → none`` (no opinion given, or an abstention)."""
+    assert isinstance(values, Mapping)
+    shown = [
+        L.say(en=f"{L.seat(k)} → {_target(v, L)}", zh=f"{L.seat(k)}→{_target(v, L)}")
+        for k, v in sorted(values.items(), key=lambda kv: int(kv[0]))
+    ]
+    return L.items(shown) if shown else L.say(en="none", zh="无")
+
+
+def _target(seat: object, L: Lang) -> str:
+    return L.say(en="none", zh="无") if seat is None else L.seat(seat)
+
+
+def opinions(d: D, L: Lang) -> Words:  # KG-3/KG-4
+    n, role = d.get("night"), d.get("role")
+    text = L.say(
+        en=f"Night {n}, the {role} opinions: {_choices(d.get('opinions', {}), L)}",
+        zh=f"第{n}夜{L.term(role)}的意见：{_choices(d.get('opinions', {}), L)}",
+    )
+    return _ref("killer.opinions", L.end(text))
+
+
+def kill_chosen(d: D, L: Lang) -> Words:  # KG-3
+    target = L.seat(d.get("target"))
+    draw = (
+        L.say(en=" (by a seeded draw)", zh="（平票，按随机种子抽签）") if d.get("tie_break") else ""
+    )
+    text = L.say(en=f"The killers choose {target}{draw}", zh=f"杀手选定{target}{draw}")
+    if d.get("target") is None:  # no opinion given: no kill (KG-3)
+        text = L.say(en="The killers choose nobody", zh="杀手没有选定任何人")
+    return _ref("killer.kill_chosen", L.end(text))
+
+
+def police_turn(d: D, L: Lang) -> Words:
+    text = L.say(
+        en="The killers close their eyes; the police open theirs",
+        zh="杀手闭眼；警察睁眼",
+    )
+    return _ref("killer.police_turn", L.end(text))
+
+
+def check(d: D, L: Lang) -> Words:  # KG-4
+    if d.get("suspect") is None:
+        return _ref(
+            "killer.check", L.end(L.say(en="The police check nobody", zh="警察没有查验任何人"))
+        )
+    suspect, answer = L.seat(d["suspect"]), d.get("answer")
+    draw = (
+        L.say(en=" (chosen by a seeded draw)", zh="（平票，按随机种子抽签选出）")
+        if d.get("tie_break")
+        else ""
+    )
+    text = L.say(
+        en=f"The judge tells the police: {suspect}{draw} is {_answer_en(answer)}",
+        zh=f"法官告诉警察：{suspect}{draw}{_answer_zh(answer, L)}",
+    )
+    return _ref("killer.check", L.end(text))
+
+
+def _answer_en(answer: object) -> str:
+    if answer in ("killer", "police", "civilian"):
+        return f"a {answer}"
+    return "not a killer" if answer == "not killer" else str(answer)
+
+
+def _answer_zh(answer: object, L: Lang) -> str:
+    return "不是杀手" if answer == "not killer" else f"是{L.term(answer)}"
+
+
+def _role_shown(role: object, L: Lang) -> str:
+    if not role:
+        return ""
+    return L.say(en=f" (a {role})", zh=f"（身份：{L.term(role)}）")
+
+
+def dawn(d: D, L: Lang) -> Words:  # KG-6
+    day, victim = d.get("day"), d.get("victim")
+    if victim is None:
+        text = L.say(
+            en=f"Day {day} dawns; nobody died in the night", zh=f"第{day}天天亮，昨夜无人死亡"
+        )
+    else:
+        role = _role_shown(d.get("role"), L)
+        text = L.say(
+            en=f"Day {day} dawns; {L.seat(victim)} was killed{role}",
+            zh=f"第{day}天天亮，{L.seat(victim)}昨夜被杀{role}",
+        )
+    return _ref("killer.dawn", L.end(text))
+
+
+_CONTEXT_EN = {
+    "day": "the day's speeches",
+    "tie_tied": "the tied players speak again",
+    "tie_others": "the others speak",
+    "night": "the night's victim",
+    "vote": "voted out",
+}
+_CONTEXT_ZH = {
+    "day": "白天发言",
+    "tie_tied": "平票者再次发言",
+    "tie_others": "平票者以外的人发言",
+    "night": "夜里的被杀者",
+    "vote": "被公决出局者",
+}
+
+
+def phase(d: D, L: Lang) -> Words:  # KG-7..KG-10
+    order, candidates = d.get("order", ()), d.get("candidates", ())
+    if d.get("phase") == "last_words":
+        first = order[0] if order else None
+        text = L.say(
+            en=f"{L.seat(first, capital=True)} may give last words (KG-7)",
+            zh=f"{L.seat(first)}可以留遗言（KG-7）",
+        )
+    elif d.get("phase") == "speeches":
+        context = str(d.get("context"))
+        text = L.say(
+            en=f"Speeches ({_CONTEXT_EN.get(context, context)}) in order: {L.seats(order)}",
+            zh=f"依次发言（{_CONTEXT_ZH.get(context, context)}）：{L.seats(order)}",
+        )
+    else:
+        name = _vote_name(d.get("round", 0), L)
+        text = L.say(
+            en=f"{name[0].upper()}{name[1:]} among {L.seats(candidates)}",
+            zh=f"{name}，候选：{L.seats(candidates)}",
+        )
+    return _ref("killer.phase", L.end(text))
+
+
+def _vote_name(round_: object, L: Lang) -> str:
+    """Rounds count from 0 in events; people count revotes from 1 (KG-10)."""
+    if not round_:
+        return L.say(en="the vote", zh="投票")
+    return L.say(en=f"revote {round_}", zh=f"第{round_}次重新投票")
+
+
+def claims_of(d: D, L: Lang) -> tuple[str, ...]:
+    """The structured claims of a speech (absent in older transcripts), KG-14:
+    words of the speaker, never confirmed by the judge."""
+    claims: list[str] = []
+    claim = d.get("claim")
+    if claim and claim != "none":
+        claims.append(L.say(en=f"claims {claim}", zh=f"自称{L.term(claim)}"))
+    if d.get("accuse"):
+        claims.append(L.say(en=f"accuses {L.seats(d['accuse'])}", zh=f"指认{L.seats(d['accuse'])}"))
+    if d.get("vouch"):
+        claims.append(
+            L.say(en=f"vouches for {L.seats(d['vouch'])}", zh=f"担保{L.seats(d['vouch'])}")
+        )
+    return tuple(claims)
+
+
+def _spoken(kind: str, d: D, L: Lang, en: str, zh: str, en_pass: str, zh_pass: str) -> Words:
+    claims = claims_of(d, L)
+    text = str(d.get("text", ""))
+    shown = L.say(en=f" ({'; '.join(claims)})", zh=f"（{'；'.join(claims)}）") if claims else ""
+    if not text.strip():
+        sentence = L.end(L.say(en=en_pass, zh=zh_pass) + shown)
+        return Words(kind, SPEECH if claims else REFEREE, sentence, d.get("seat"), None, claims)
+    return Words(kind, SPEECH, L.say(en=en, zh=zh) + shown, d.get("seat"), text, claims)
+
+
+def speech(d: D, L: Lang) -> Words:  # KG-8/KG-10
+    seat = L.seat(d.get("seat"), capital=True)
+    return _spoken(
+        "killer.speech", d, L, f"{seat} says", f"{seat}说", f"{seat} passes", f"{seat}选择过"
+    )
+
+
+def last_words(d: D, L: Lang) -> Words:  # KG-6/KG-7
+    seat = L.seat(d.get("seat"), capital=True)
+    return _spoken(
+        "killer.last_words",
+        d,
+        L,
+        f"{seat}'s last words",
+        f"{seat}的遗言",
+        f"{seat} leaves no last words",
+        f"{seat}没有留遗言",
+    )
+
+
+def ballots(d: D, L: Lang) -> Words:  # KG-9: every ballot is announced
+    name = _vote_name(d.get("round", 0), L)
+    tally = d.get("tally") or {}
+    counts = L.items(
+        L.say(en=f"{L.seat(s)}: {n}", zh=f"{L.seat(s)}{n}票")
+        for s, n in sorted(tally.items(), key=lambda kv: (-int(kv[1]), int(kv[0])))
+    )
+    text = L.say(
+        en=f"Ballots of {name}: {_choices(d.get('ballots', {}), L)} (tally: {counts or 'none'})",
+        zh=f"{name}的选票：{_choices(d.get('ballots', {}), L)}（计票：{counts or '无'}）",
+    )
+    return _ref("killer.ballots", L.end(text))
+
+
+def voted_out(d: D, L: Lang) -> Words:  # KG-9
+    seat, role = L.seat(d["seat"], capital=True), _role_shown(d.get("role"), L)
+    text = L.say(en=f"{seat} is voted out{role}", zh=f"{seat}被公决出局{role}")
+    return _ref("killer.voted_out", L.end(text), d["seat"])
+
+
+def nobody_out(d: D, L: Lang) -> Words:  # KG-9 ruling
+    return _ref(
+        "killer.nobody_out",
+        L.end(L.say(en="Nobody voted; nobody is out", zh="无人投票，无人出局")),
+    )
+
+
+def tied(d: D, L: Lang) -> Words:  # KG-10
+    seats, name = L.seats(d.get("tied", ())), _vote_name(d.get("round", 1), L)
+    text = L.say(en=f"Tie between {seats}: {name} follows", zh=f"{seats}平票：接下来{name}")
+    return _ref("killer.tied", L.end(text))
+
+
+def forced_draw(d: D, L: Lang) -> Words:  # KG-10
+    seats = L.seats(d.get("tied", ()))
+    text = L.say(
+        en=f"Still tied between {seats}: a forced draw (KG-10)",
+        zh=f"{seats}仍然平票：本局硬性判为平局（KG-10）",
+    )
+    return _ref("killer.forced_draw", L.end(text))
+
+
+def conceded(d: D, L: Lang) -> Words:  # KG-13
+    seat, side = L.seat(d["seat"], capital=True), d.get("side")
+    text = L.say(
+        en=f"{seat} concedes for the {side} side (KG-13)",
+        zh=f"{seat}代表{L.term(side)}一方认输（KG-13）",
+    )
+    return _ref("killer.conceded", L.end(text), d["seat"])
+
+
+def day_limit(d: D, L: Lang) -> Words:  # KG-12 ruling
+    day = d.get("day")
+    text = L.say(
+        en=f"Day {day} was the last day: draw by limit (KG-12)",
+        zh=f"第{day}天是最后一天：因达到天数上限判为平局（KG-12）",
+    )
+    return _ref("killer.day_limit", L.end(text))
+
+
+SENTENCES: dict[str, Callable[[D, Lang], Words]] = {
+    "killer.game_started": game_started,
+    "killer.role": role_card,
+    "killer.team": team,
+    "killer.night": night,
+    "killer.opinions": opinions,
+    "killer.kill_chosen": kill_chosen,
+    "killer.police_turn": police_turn,
+    "killer.check": check,
+    "killer.dawn": dawn,
+    "killer.phase": phase,
+    "killer.speech": speech,
+    "killer.last_words": last_words,
+    "killer.ballots": ballots,
+    "killer.voted_out": voted_out,
+    "killer.nobody_out": nobody_out,
+    "killer.tied": tied,
+    "killer.forced_draw": forced_draw,
+    "killer.conceded": conceded,
+    "killer.day_limit": day_limit,
+}
+
+
+# ------------------------------------------------------------- decisions
+
+
+def decision_phrase(decision: str, payload: D, L: Lang, you: bool) -> str | None:
+    s = "" if you else "s"
+    target = payload.get("target")
+    if decision in ("kill_opinion", "check_opinion") and target is None:
+        return L.say(en=f"give{s} no opinion", zh="不给意见")
+    if decision == "kill_opinion":
+        return L.say(en=f"want{s} {L.seat(target)} killed", zh=f"主张杀{L.seat(target)}")
+    if decision == "check_opinion":
+        return L.say(en=f"want{s} {L.seat(target)} checked", zh=f"主张查验{L.seat(target)}")
+    if decision == "vote":
+        if target is None:
+            return L.say(en=f"abstain{s}", zh="弃权")
+        return L.say(en=f"vote{s} for {L.seat(target)}", zh=f"投票给{L.seat(target)}")
+    if decision in ("speech", "last_words"):
+        said = bool(str(payload.get("speech") or payload.get("text") or "").strip())
+        claims = claims_of(payload, L)
+        extra = L.say(en=f" ({'; '.join(claims)})", zh=f"（{'；'.join(claims)}）") if claims else ""
+        concede = L.say(en=" and concede" + s, zh="并认输") if payload.get("concede") else ""
+        verb = L.say(
+            en="speak" + s if said else "pass" + ("" if you else "es"),
+            zh="发言" if said else "选择过",
+        )
+        return verb + concede + extra
+    return None

@@ -1,0 +1,132 @@
+"""How the embedded model's server is found and run: the ``llama-server``
+binary that ``make setup`` builds, and its settings (slots, window, threads,
+prompt cache), each of which an environment variable can override."""
+
+from __future__ import annotations
+
+import os
+import sys
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+
+from sandbox.models.local.weights import INSTALL_HINT, LocalModelError
+
+# Requests the server decodes together. Prompt reading is compute-bound on a
+# 2-core machine, so more slots mostly add KV memory; a few let a sealed step's
+# answers be generated in one batch (see docs/local-model.md, Speed).
+SERVER_SLOTS = 4
+# The client sends at most this many requests at once (one per slot); more
+# would only wait inside the server.
+RECOMMENDED_CONCURRENCY = SERVER_SLOTS
+
+# Where the server binary is: this variable, else next to the venv's python
+# (where `make setup` installs it).
+SERVER_BINARY_ENV = "SANDBOX_LLAMA_SERVER"
+SERVER_BINARY_NAME = "llama-server"
+
+
+def server_binary() -> Path | None:
+    """The llama-server executable: $SANDBOX_LLAMA_SERVER, else the venv's copy."""
+    configured = os.environ.get(SERVER_BINARY_ENV, "").strip()
+    candidate = Path(configured) if configured else Path(sys.executable).parent / SERVER_BINARY_NAME
+    if candidate.is_file() and os.access(candidate, os.X_OK):
+        return candidate
+    return None
+
+
+def missing_server_parts() -> list[str]:
+    """What is missing to run a local model (empty when the server is installed)."""
+    if server_binary() is not None:
+        return []
+    configured = os.environ.get(SERVER_BINARY_ENV, "").strip()
+    if configured:
+        return [f"{SERVER_BINARY_ENV}={configured} is not an executable file"]
+    return [f"{SERVER_BINARY_NAME} next to {sys.executable}"]
+
+
+def check_server_installed() -> None:
+    missing = missing_server_parts()
+    if missing:
+        raise LocalModelError(
+            f"local models need llama.cpp's llama-server (missing: {', '.join(missing)}); "
+            + INSTALL_HINT
+        )
+
+
+def _cpu_count() -> int:
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:  # not on Linux
+        return max(1, os.cpu_count() or 1)
+
+
+def _env_int(name: str, default: int) -> int:
+    value = os.environ.get(name, "").strip()
+    if not value:
+        return default
+    try:
+        return int(value)
+    except ValueError:
+        raise LocalModelError(f"{name} must be an integer (got {value!r})") from None
+
+
+@dataclass(frozen=True)
+class ServerSettings:
+    """How the server is run. Each field can be overridden by SANDBOX_LOCAL_<FIELD>."""
+
+    slots: int = SERVER_SLOTS
+    # Per slot (each slot has its own KV window, llama.cpp's --no-kv-unified):
+    # a late-game full-style Killer prompt fits. KV memory is slots x n_ctx x
+    # ~23 KB for SmolLM2 (~380 MB at 4 x 4096), allocated at start.
+    n_ctx: int = 4096
+    n_threads: int = field(default_factory=_cpu_count)
+    n_batch: int = 512
+    # Keep evaluated prompts: in each slot, and, when a slot passes to another
+    # seat, in a RAM prompt cache from which the seat's next decision restores
+    # its own prefix (primer, role card, the history it already read).
+    cache: bool = True
+    cache_ram_mib: int = 1024
+    start_timeout_s: int = 120
+
+    @classmethod
+    def from_env(cls) -> ServerSettings:
+        base = cls()
+        return replace(
+            base,
+            slots=_env_int("SANDBOX_LOCAL_SLOTS", base.slots),
+            n_ctx=_env_int("SANDBOX_LOCAL_N_CTX", base.n_ctx),
+            n_threads=_env_int("SANDBOX_LOCAL_N_THREADS", base.n_threads),
+            n_batch=_env_int("SANDBOX_LOCAL_N_BATCH", base.n_batch),
+            cache=bool(_env_int("SANDBOX_LOCAL_CACHE", int(base.cache))),
+            cache_ram_mib=_env_int("SANDBOX_LOCAL_CACHE_RAM_MIB", base.cache_ram_mib),
+            start_timeout_s=_env_int("SANDBOX_LOCAL_START_TIMEOUT_S", base.start_timeout_s),
+        )
+
+    def server_args(self) -> list[str]:
+        slots = max(1, self.slots)
+        return [
+            "--parallel", str(slots),
+            # One KV window per slot: a unified pool made every sequence attend
+            # over the cells of all slots (the first llama-server attempt).
+            "--no-kv-unified",
+            "--ctx-size", str(slots * self.n_ctx),
+            "--threads", str(self.n_threads),
+            "--threads-batch", str(self.n_threads),
+            "--batch-size", str(self.n_batch),
+            "--ubatch-size", str(self.n_batch),
+            "--cache-ram", str(self.cache_ram_mib if self.cache else 0),
+            # A slot's prompt goes to the RAM cache only when the slot passes to
+            # another prompt, not every idle slot at every request.
+            "--no-cache-idle-slots",
+            # Sampling as llama-cpp-python's server did (its request defaults):
+            # llama-server's own repeat penalty is off, and without it SmolLM2's
+            # speeches looped ("King Jack on King King ...").
+            "--repeat-penalty", "1.1",
+            "--repeat-last-n", "64",
+            "--top-k", "40",
+            "--top-p", "0.95",
+            "--min-p", "0.05",
+            # Chat templates from the GGUF file, as the model was trained.
+            "--jinja",
+            "--no-webui",
+        ]  # fmt: skip

@@ -1,0 +1,112 @@
+"""Game sessions: play, series, resume, replay and fork, all through transcripts.
+
+The CLI and the Python API are thin shells over this package. Everything here
+works on files and the engine contract only (Game, Runner, TranscriptWriter).
+
+- ``session``: ``play_seated``, the one game loop (the Python API's ``play`` and
+  every game file played use it); games and series from game files.
+- ``api``: the Python API (``new_game``, ``play``, ``play_sync``).
+- ``header``: a transcript's header and outcome lines.
+- ``replay``: rebuild from seed and decisions, divergence, visibility, fork points.
+- ``resume``: resume in place, fork into a new file.
+"""
+
+import sys
+import types
+from typing import Any
+
+from sandbox.core.game import fork_points
+from sandbox.play.errors import SessionError, open_transcript
+from sandbox.play.header import (
+    build_header,
+    outcome_line,
+    random_seed,
+    scrub,
+    transcript_path,
+    utc_now,
+)
+from sandbox.play.replay import (
+    Rebuilt,
+    check_fork_point,
+    check_header,
+    check_visibility,
+    counters_of,
+    first_divergence,
+    game_config_of,
+    loaded_of,
+    rebuild,
+    replay,
+    replay_transcript,
+)
+from sandbox.play.resume import (
+    config_differences,
+    drop_torn_tail,
+    fork,
+    fork_async,
+    resume,
+    resume_async,
+)
+from sandbox.play.session import (
+    GameRecord,
+    LiveHooks,
+    close_all,
+    play_game,
+    play_game_async,
+    play_seated,
+    play_series,
+    run_to_end,
+    runner_for,
+)
+
+__all__ = [
+    "GameRecord",
+    "LiveHooks",
+    "Rebuilt",
+    "SessionError",
+    "build_header",
+    "check_fork_point",
+    "check_header",
+    "check_visibility",
+    "close_all",
+    "config_differences",
+    "counters_of",
+    "drop_torn_tail",
+    "first_divergence",
+    "fork",
+    "fork_async",
+    "fork_points",
+    "game_config_of",
+    "loaded_of",
+    "open_transcript",
+    "outcome_line",
+    "play_game",
+    "play_game_async",
+    "play_seated",
+    "play_series",
+    "random_seed",
+    "rebuild",
+    "replay",
+    "replay_transcript",
+    "resume",
+    "resume_async",
+    "run_to_end",
+    "runner_for",
+    "scrub",
+    "transcript_path",
+    "utc_now",
+]
+
+
+class _CallablePackage(types.ModuleType):
+    """``from sandbox import play`` must give the public ``play()`` (sandbox/__init__.py),
+    but once this package is imported Python binds ``sandbox.play`` to it, whatever
+    the parent's lazy names say. So the package itself plays: calling it is
+    calling :func:`sandbox.play.api.play`."""
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        from sandbox.play.api import play
+
+        return play(*args, **kwargs)
+
+
+sys.modules[__name__].__class__ = _CallablePackage

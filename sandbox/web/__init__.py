@@ -1,0 +1,18 @@
+"""The web side of a game: a person's seat in a browser page, the host panel
+(take over a seat, hand it back) and live spectator pages, all served by one
+Starlette app on uvicorn per run (see docs/human-seats.md).
+
+Modules: ``hub`` (the server and its guard), ``board`` (a screen shared between
+the game and the server), ``seat`` (the browser seat agent), ``control`` (who
+controls a seat; switches), ``run`` (one run's pages, panel and spectators),
+``pages`` and ``words`` (HTML through jinja2 templates), ``limits`` (bounds on
+what a browser may send).
+"""
+
+from __future__ import annotations
+
+from sandbox.web.hub import HubError, WebHub
+from sandbox.web.run import WebRun, current_run
+from sandbox.web.seat import HumanBrowserAgent
+
+__all__ = ["HubError", "HumanBrowserAgent", "WebHub", "WebRun", "current_run"]

@@ -1,0 +1,110 @@
+"""Who controls a seat, and switching it mid-game (the host panel).
+
+A :class:`SwitchableSeat` wraps a seat's configured agent and delegates each
+decision to the seat's current controller. A switch asked for by the host takes
+effect at the seat's next decision (a person waiting on a question hands that
+question straight to the AI). Every switch is reported through ``on_switch``,
+which the run wires to the transcript (a ``control`` line), so that studies,
+replays and forks attribute each decision to whoever made it. The engine never
+hears of it: for the referee the seat simply answered.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from sandbox.agents.base import Agent, AgentAnswer, DecisionContext
+from sandbox.web.seat import HANDED_BACK, HumanBrowserAgent
+
+
+@dataclass(frozen=True)
+class Switch:
+    """One change of controller, effective from the decision ``request_id``."""
+
+    seat: int
+    request_id: str
+    before: dict[str, Any]
+    after: dict[str, Any]
+    by: str = "host"
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "seat": self.seat,
+            "request_id": self.request_id,
+            "from": self.before,
+            "to": self.after,
+            "by": self.by,
+        }
+
+
+OnSwitch = Callable[[Switch], None]
+
+
+class SwitchableSeat(Agent):
+    """A seat whose controller (AI or person) the host may change between decisions."""
+
+    kind = "switchable"
+
+    def __init__(
+        self, seat: int, configured: Agent, on_switch: OnSwitch, pace_s: float = 0.0
+    ) -> None:
+        self.seat = seat
+        # Seconds an AI controller waits before each answer, so people can follow
+        # (and step into) a game of instant bots.
+        self.pace_s = pace_s
+        self.configured = configured
+        self.current = configured
+        self.upcoming: Agent | None = None
+        self.on_switch = on_switch
+        self.deciding = False
+        self._made: list[Agent] = []
+
+    def describe(self) -> dict[str, Any]:
+        return self.current.describe()
+
+    @property
+    def person(self) -> HumanBrowserAgent | None:
+        """The browser seat of a person taking this seat now or at its next decision."""
+        for agent in (self.upcoming, self.current):
+            if isinstance(agent, HumanBrowserAgent):
+                return agent
+        return None
+
+    def switch_to(self, agent: Agent) -> None:
+        """Hand the seat to ``agent`` from its next decision on."""
+        if agent is not self.configured:
+            self._made.append(agent)
+        self.upcoming = agent
+        if isinstance(self.current, HumanBrowserAgent) and agent is not self.current:
+            self.current.release()  # a person's open question goes to the new controller
+
+    async def decide(self, ctx: DecisionContext) -> AgentAnswer:
+        self.deciding = True
+        try:
+            while True:
+                self._take_upcoming(ctx.request.id)
+                if self.pace_s and not isinstance(self.current, HumanBrowserAgent):
+                    await asyncio.sleep(self.pace_s)
+                    self._take_upcoming(ctx.request.id)
+                answer = await self.current.decide(ctx)
+                if answer.fallback_reason == HANDED_BACK and self.upcoming is not None:
+                    continue  # the person was replaced while asked: ask the new controller
+                return answer
+        finally:
+            self.deciding = False
+
+    def _take_upcoming(self, request_id: str) -> None:
+        upcoming, self.upcoming = self.upcoming, None
+        if upcoming is None or upcoming is self.current:
+            return
+        switch = Switch(self.seat, request_id, self.current.describe(), upcoming.describe())
+        self.current = upcoming
+        self.on_switch(switch)
+
+    async def close(self) -> None:
+        await self.configured.close()
+        for agent in self._made:
+            await agent.close()

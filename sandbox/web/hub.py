@@ -1,0 +1,438 @@
+"""One web server per run for every page of the game: human seats, the host
+panel and spectators. Starlette on uvicorn, in a background thread.
+
+Every page is an *audience* with its own random token (``?t=...``); a request
+without a known token, or with a ``Host`` header naming another site, gets 403
+before any route runs. An audience only reaches its own board (what its page
+shows) and, for a seat or the host, its own actions. The server knows nothing
+else of the game, so it cannot leak anything else.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import hmac
+import json
+import secrets
+import socket
+import sys
+import threading
+import time
+from collections.abc import Awaitable, Callable, Iterable
+from dataclasses import dataclass, field
+from importlib import resources
+from typing import Any, Protocol
+from urllib.parse import parse_qs
+
+import uvicorn
+from markupsafe import Markup
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+from starlette.routing import Route, WebSocketRoute
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+from starlette.websockets import WebSocket, WebSocketDisconnect
+
+from sandbox.agents.base import AgentSetupError
+from sandbox.web.board import Board
+from sandbox.web.limits import MAX_BODY_BYTES, BadBody, parse_body, wait_seconds
+from sandbox.web.pages import render
+from sandbox.web.words import ui
+
+LOOPBACK = "127.0.0.1"
+STARTUP_S = 10.0
+STATIC_FILES = {
+    "app.js": "text/javascript",
+    "common.js": "text/javascript",
+    "host.js": "text/javascript",
+    "app.css": "text/css",
+}
+# Script and style come from this server only; the page talks to its own origin.
+CSP = (
+    "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; "
+    "img-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
+)
+SECURITY_HEADERS = [
+    (b"content-security-policy", CSP.encode()),
+    (b"cache-control", b"no-store"),
+    (b"x-content-type-options", b"nosniff"),
+    (b"referrer-policy", b"no-referrer"),
+    (b"x-frame-options", b"DENY"),
+]
+
+
+class HubError(AgentSetupError):
+    """The server cannot start (e.g. the port is taken). One line."""
+
+
+class NoOpenDecision(Exception):
+    """An answer for a question that is not (or no longer) open."""
+
+
+class SeatActions(Protocol):
+    async def answer(self, request_id: object, answer: object) -> str: ...
+    def leave(self) -> None: ...
+
+
+class HostActions(Protocol):
+    def start(self) -> None: ...
+    def take(self, seat: int) -> str: ...
+    def hand_back(self, seat: int, to: str = "configured") -> None: ...
+    def watch(self, target: str) -> str: ...
+
+
+@dataclass(eq=False)
+class Audience:
+    """One kind of page (a seat, a spectator, the host) behind one token."""
+
+    kind: str  # "seat", "watch" or "host"
+    board: Board
+    title: str
+    language: str = "en"
+    token: str = field(default_factory=lambda: secrets.token_urlsafe(18))
+    seat: SeatActions | None = None
+    host: HostActions | None = None
+
+
+def print_to_stderr(line: str) -> None:
+    # stderr, so that `run --json` keeps stdout for its one JSON object.
+    print(line, file=sys.stderr, flush=True)
+
+
+def public_state(audience: Audience) -> dict[str, Any]:
+    """The board as sent to a page: a deadline becomes the seconds left now."""
+    state = audience.board.snapshot()
+    deadline = state.pop("deadline", None)
+    state["remaining_s"] = None if deadline is None else max(0.0, deadline - time.monotonic())
+    return state
+
+
+class WebHub:
+    """The run's web server. Start it once, add audiences, stop it at the end."""
+
+    def __init__(self, host: str = LOOPBACK, port: int = 0) -> None:
+        self.host = host
+        self._audiences: list[Audience] = []
+        self._lock = threading.Lock()
+        self._socket = _bind(host, port)
+        self.port: int = self._socket.getsockname()[1]
+        self.allowed_hosts = allowed_hosts(host, self.port)
+        self.shown_host = LOOPBACK if host in (LOOPBACK, "localhost") else _lan_address(host)
+        self._server = uvicorn.Server(
+            uvicorn.Config(
+                Guard(self._app(), self),
+                log_level="warning",
+                lifespan="off",
+                timeout_graceful_shutdown=1,
+                ws_max_size=MAX_BODY_BYTES,
+            )
+        )
+        self._thread = threading.Thread(
+            target=self._server.run, kwargs={"sockets": [self._socket]}, daemon=True
+        )
+        self._thread.start()
+        deadline = time.monotonic() + STARTUP_S
+        while not self._server.started and self._thread.is_alive():
+            if time.monotonic() > deadline:
+                raise HubError(f"the web server on {host}:{self.port} did not start")
+            time.sleep(0.01)
+        self.stopped = False
+
+    # ------------------------------------------------------------ audiences
+    def add(self, audience: Audience) -> Audience:
+        with self._lock:
+            self._audiences.append(audience)
+        return audience
+
+    def remove(self, audience: Audience) -> None:
+        with self._lock:
+            if audience in self._audiences:
+                self._audiences.remove(audience)
+
+    def audiences(self) -> list[Audience]:
+        with self._lock:
+            return list(self._audiences)
+
+    def find(self, token: str) -> Audience | None:
+        """The audience of ``token``; every token is compared in constant time."""
+        found = None
+        for audience in self.audiences():
+            if hmac.compare_digest(token.encode(), audience.token.encode()):
+                found = audience
+        return found
+
+    def url(self, audience: Audience) -> str:
+        return f"http://{self.shown_host}:{self.port}/?t={audience.token}"
+
+    def stop(self) -> None:
+        if self.stopped:
+            return
+        self.stopped = True
+        self._server.should_exit = True
+        self._thread.join(timeout=5)
+        self._socket.close()
+
+    # ------------------------------------------------------------ the app
+    def _app(self) -> Starlette:
+        routes = [
+            Route("/", self._page),
+            Route("/static/{name}", self._static),
+            Route("/api/state", self._state),
+            Route("/api/answer", self._answer, methods=["POST"]),
+            Route("/api/leave", self._leave, methods=["POST"]),
+            Route("/api/host/start", self._host_start, methods=["POST"]),
+            Route("/api/host/take", self._host_take, methods=["POST"]),
+            Route("/api/host/return", self._host_return, methods=["POST"]),
+            Route("/api/host/watch", self._host_watch, methods=["POST"]),
+            WebSocketRoute("/ws", self._push),
+        ]
+        return Starlette(routes=routes)
+
+    async def _page(self, request: Request) -> Response:
+        audience: Audience = request.scope["audience"]
+        state = public_state(audience)
+        context = {
+            "t": ui(audience.language),
+            "language": audience.language,
+            "token": audience.token,
+            "mode": audience.kind,
+            "title": state.get("title") or audience.title,
+            "boot": {"mode": audience.kind, "t": dict(ui(audience.language))},
+            # fragments rendered by pages.py with autoescaping: already safe
+            "view_html": Markup(state.get("view_html", "")),
+            "form_html": Markup(state.get("form_html", "")),
+            "end_html": Markup(state.get("end_html", "")),
+        }
+        template = "host.html" if audience.kind == "host" else "page.html"
+        return Response(render(template, **context), media_type="text/html; charset=utf-8")
+
+    async def _static(self, request: Request) -> Response:
+        name = request.path_params["name"]
+        if name not in STATIC_FILES:
+            return _error(404, "not found")
+        asset = resources.files("sandbox.web.assets").joinpath("static", name)
+        return Response(asset.read_bytes(), media_type=STATIC_FILES[name])
+
+    async def _state(self, request: Request) -> Response:
+        audience: Audience = request.scope["audience"]
+        since = _int_or_none(request.query_params.get("since"))
+        wait = wait_seconds(request.query_params.get("wait"))
+        if wait and since is not None:
+            await audience.board.changed_since(since, wait)
+        return JSONResponse(public_state(audience))
+
+    async def _answer(self, request: Request) -> Response:
+        audience: Audience = request.scope["audience"]
+        if audience.seat is None:
+            return _error(403, "only a seat's page can answer")
+        body = await _json_body(request)
+        if isinstance(body, Response):
+            return body
+        if not isinstance(body, dict) or "answer" not in body:
+            return _error(400, 'send JSON {"request": <id>, "answer": {...}}')
+        try:
+            refusal = await audience.seat.answer(body.get("request"), body["answer"])
+        except NoOpenDecision:
+            return _error(409, "This question is no longer open; the page will refresh.")
+        if refusal:
+            return _error(422, refusal)
+        return JSONResponse({"ok": True})
+
+    async def _leave(self, request: Request) -> Response:
+        audience: Audience = request.scope["audience"]
+        if audience.seat is None:
+            return _error(403, "only a seat's page can leave")
+        audience.seat.leave()
+        return JSONResponse({"ok": True})
+
+    async def _host_start(self, request: Request) -> Response:
+        def start(host: HostActions, body: dict[str, Any]) -> str:
+            host.start()
+            return ""
+
+        return await self._host_action(request, start)
+
+    async def _host_take(self, request: Request) -> Response:
+        return await self._host_action(request, lambda host, body: host.take(_seat_of(body)))
+
+    async def _host_return(self, request: Request) -> Response:
+        def hand_back(host: HostActions, body: dict[str, Any]) -> str:
+            host.hand_back(_seat_of(body), str(body.get("to", "configured")))
+            return ""
+
+        return await self._host_action(request, hand_back)
+
+    async def _host_watch(self, request: Request) -> Response:
+        return await self._host_action(request, lambda host, body: host.watch(str(body["target"])))
+
+    async def _host_action(
+        self, request: Request, action: Callable[[HostActions, dict[str, Any]], str]
+    ) -> Response:
+        audience: Audience = request.scope["audience"]
+        if audience.host is None:
+            return _error(403, "only the host panel can do this")
+        body = await _json_body(request)
+        if isinstance(body, Response):
+            return body
+        if not isinstance(body, dict):
+            return _error(400, "send a JSON object")
+        try:
+            url = action(audience.host, body)
+        except (KeyError, ValueError) as err:
+            return _error(400, str(err.args[0]) if err.args else "bad request")
+        return JSONResponse({"ok": True, "url": url})
+
+    async def _push(self, websocket: WebSocket) -> None:
+        """Send the board now and after every change, until the page goes away."""
+        audience: Audience = websocket.scope["audience"]
+        await websocket.accept()
+        subscriber = audience.board.subscribe()
+        incoming = asyncio.ensure_future(websocket.receive())
+        try:
+            sent: int | None = None
+            while True:
+                subscriber.changed.clear()
+                state = public_state(audience)
+                if state["version"] != sent:
+                    await websocket.send_text(json.dumps(state, ensure_ascii=False))
+                    sent = state["version"]
+                changed = asyncio.ensure_future(subscriber.changed.wait())
+                done, _ = await asyncio.wait(
+                    {incoming, changed}, return_when=asyncio.FIRST_COMPLETED
+                )
+                if incoming in done:
+                    changed.cancel()
+                    if incoming.result()["type"] == "websocket.disconnect":
+                        return
+                    incoming = asyncio.ensure_future(websocket.receive())  # pages send nothing
+        except (WebSocketDisconnect, RuntimeError, OSError):
+            return
+        finally:
+            incoming.cancel()
+            audience.board.unsubscribe(subscriber)
+
+
+class Guard:
+    """Checks the Host header and the token of every request before any route,
+    and adds the security headers to every response."""
+
+    def __init__(self, app: ASGIApp, hub: WebHub) -> None:
+        self.app = app
+        self.hub = hub
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] not in ("http", "websocket"):
+            await self.app(scope, receive, send)
+            return
+        headers = dict(scope.get("headers") or [])
+        host = headers.get(b"host", b"").decode("latin-1")
+        audience = self.hub.find(_token_of(scope)) if host in self.hub.allowed_hosts else None
+        if scope["type"] == "websocket":
+            if audience is None:
+                await send({"type": "websocket.close", "code": 1008})
+                return
+            scope["audience"] = audience
+            await self.app(scope, receive, send)
+            return
+        send_secured = _with_headers(send)
+        if audience is None:
+            await JSONResponse({"ok": False, "error": "forbidden"}, 403)(
+                scope, receive, send_secured
+            )
+            return
+        scope["audience"] = audience
+        await self.app(scope, receive, send_secured)
+
+
+def _with_headers(send: Send) -> Callable[[Message], Awaitable[None]]:
+    async def secured(message: Message) -> None:
+        if message["type"] == "http.response.start":
+            message = {**message, "headers": [*message.get("headers", []), *SECURITY_HEADERS]}
+        await send(message)
+
+    return secured
+
+
+def _token_of(scope: Scope) -> str:
+    raw: bytes = scope.get("query_string", b"")
+    return parse_qs(raw.decode("latin-1")).get("t", [""])[0]
+
+
+async def _json_body(request: Request) -> object | Response:
+    """The request's JSON, read at most MAX_BODY_BYTES; a 400/413 response if not."""
+    declared = _int_or_none(request.headers.get("content-length"))
+    if declared is not None and declared > MAX_BODY_BYTES:
+        return _error(413, f"the body is larger than {MAX_BODY_BYTES} bytes")
+    chunks: list[bytes] = []
+    size = 0
+    async for chunk in request.stream():
+        size += len(chunk)
+        if size > MAX_BODY_BYTES:
+            return _error(413, f"the body is larger than {MAX_BODY_BYTES} bytes")
+        chunks.append(chunk)
+    try:
+        return parse_body(b"".join(chunks))
+    except BadBody as err:
+        return _error(400, str(err))
+
+
+def _error(status: int, message: str) -> JSONResponse:
+    return JSONResponse({"ok": False, "error": message}, status)
+
+
+def _seat_of(body: dict[str, Any]) -> int:
+    seat = body.get("seat")
+    if not isinstance(seat, int) or isinstance(seat, bool):
+        raise ValueError("send JSON {\"seat\": <seat number>}")
+    return seat
+
+
+def _int_or_none(text: str | None) -> int | None:
+    try:
+        return int(text) if text is not None else None
+    except ValueError:
+        return None
+
+
+def _bind(host: str, port: int) -> socket.socket:
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    try:
+        sock.bind((host, port))
+    except OSError as err:
+        sock.close()
+        raise HubError(
+            f"cannot serve the web pages on {host}:{port} ({err.strerror or err}); "
+            "choose another port or leave 'port' out for a free one"
+        ) from None
+    sock.listen(64)
+    sock.setblocking(False)
+    return sock
+
+
+def _lan_address(host: str) -> str:
+    if host not in ("0.0.0.0", ""):
+        return host
+    addresses = _local_addresses()
+    lan = [a for a in addresses if not a.startswith("127.")]
+    return lan[0] if lan else LOOPBACK
+
+
+def _local_addresses() -> list[str]:
+    names = {socket.gethostname(), socket.getfqdn()}
+    found: list[str] = []
+    for name in names:
+        with contextlib.suppress(OSError):
+            found += socket.gethostbyname_ex(name)[2]
+    return sorted(set(found))
+
+
+def allowed_hosts(host: str, port: int) -> frozenset[str]:
+    """The Host headers a page may send: this server's own names only, so a site
+    that rebinds its DNS name to this address is refused (it sends its own)."""
+    names: Iterable[str] = {LOOPBACK, "localhost"}
+    if host not in (LOOPBACK, "localhost"):
+        extra = [*_local_addresses(), socket.gethostname()] if host in ("0.0.0.0", "") else [host]
+        names = {*names, *extra}
+    return frozenset(f"{name}:{port}" for name in names)

@@ -1,0 +1,185 @@
+"""HTML for the web pages: jinja2 templates with autoescaping, so everything a
+player or a model wrote reaches the page as text, never as markup.
+
+Fragments (the view, the question, the end screen) are rendered here and
+pushed to the page, which swaps them in; the page's script builds no HTML from
+game data itself.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from jinja2 import Environment, PackageLoader, StrictUndefined, select_autoescape
+from markupsafe import Markup
+
+from sandbox.agents.human.terminal import for_people, known_facts
+from sandbox.core.requests import DecisionRequest, Field, MultiChoice, Text
+from sandbox.core.variant import SeatView
+from sandbox.games.words import (
+    BOOKKEEPING,
+    DECISION,
+    Lang,
+    Words,
+    card_rows,
+    item_words,
+    phase_title,
+)
+from sandbox.web.words import label, option_words, ui
+
+# Up to this many options a choice is a row of radio buttons, beyond it a select.
+RADIO_LIMIT = 20  # 16 Killer players and "nobody" stay radios
+
+_ENV = Environment(
+    loader=PackageLoader("sandbox.web.assets", "templates"),
+    autoescape=select_autoescape(default=True, default_for_string=True),
+    undefined=StrictUndefined,
+    trim_blocks=True,
+    lstrip_blocks=True,
+)
+
+
+def render(template: str, **context: Any) -> str:
+    return _ENV.get_template(template).render(**context)
+
+
+# ---------------------------------------------------------------- history
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One line of the history as the page shows it: the referee's sentence and,
+    for a speech, the player's words quoted apart from it."""
+
+    seq: int
+    style: str  # "speech", "referee" or "mine"
+    text: str
+    speech: str | None = None
+    new: bool = False
+
+
+@dataclass
+class Section:
+    heading: str
+    entries: list[Entry] = field(default_factory=list)
+
+
+def history_sections(view: SeatView, language: str, last_seen: int = -1) -> list[Section]:
+    """The seat's history grouped by day and phase, in the one words renderer's
+    sentences (the words of ``sandbox view``)."""
+    sections: list[Section] = []
+    where: tuple[int, str] | None = None
+    for item in view.history:
+        words = item_words(view.variant, item, view.seat, language)
+        entry = entry_of(item.seq, words, item.seq > last_seen)
+        if entry is None:
+            continue
+        if (item.day, item.phase) != where:
+            where = (item.day, item.phase)
+            sections.append(Section(phase_title(item.day, item.phase, language)))
+        sections[-1].entries.append(entry)
+    return sections
+
+
+def entry_of(seq: int, words: Words, new: bool = False) -> Entry | None:
+    """How one event in words is shown; engine bookkeeping is left out, and so is
+    the seat's own speech decision (the speech itself is quoted under its speaker)."""
+    if words.category == BOOKKEEPING:
+        return None
+    if words.category == DECISION:
+        return None if words.speech is not None else Entry(seq, "mine", words.sentence, None, new)
+    if words.speech is not None:
+        return Entry(seq, "speech", words.sentence, words.speech, new)
+    return Entry(seq, "referee", words.sentence, None, new)
+
+
+# ---------------------------------------------------------------- fragments
+
+
+def render_view(view: SeatView, language: str, last_seen: int = -1) -> str:
+    """The seat's card, what it knows now and its history (new items marked)."""
+    rows, duels = card_rows(view.private, language)
+    return render(
+        "_view.html",
+        t=ui(language),
+        card=rows,
+        duels=duels,
+        now=Lang(language).facts(known_facts(view.public)),
+        sections=history_sections(view, language, last_seen),
+    )
+
+
+def render_history(view: SeatView, language: str) -> str:
+    """The whole history of a seat's view (the end screen's "whole game")."""
+    return render("_history.html", t=ui(language), sections=history_sections(view, language))
+
+
+@dataclass(frozen=True)
+class OptionView:
+    value: str  # JSON, parsed back by the page
+    words: str
+
+
+@dataclass(frozen=True)
+class FieldView:
+    name: str
+    kind: str  # "choice", "select", "multi" or "text"
+    title: str
+    description: str
+    options: tuple[OptionView, ...] = ()
+    limit: int = 0
+
+
+def field_view(f: Field, language: str) -> FieldView:
+    t = ui(language)
+    description = for_people(f.description)
+    if isinstance(f, Text):
+        return FieldView(f.name, "text", label(f.name), description, limit=f.max_chars)
+    values = f.options if isinstance(f, MultiChoice) else f.legal()
+    options = tuple(OptionView(json.dumps(o), option_words(o, t)) for o in values)
+    if isinstance(f, MultiChoice):
+        return FieldView(f.name, "multi", label(f.name), description, options, f.max_items)
+    kind = "choice" if len(options) <= RADIO_LIMIT else "select"
+    return FieldView(f.name, kind, label(f.name), description, options)
+
+
+def render_form(request: DecisionRequest, language: str) -> str:
+    """The open question: one control per field, each offering exactly the legal values."""
+    return render(
+        "_form.html",
+        t=ui(language),
+        request=request,
+        instruction=for_people(request.instruction),
+        fields=[field_view(f, language) for f in request.fields],
+    )
+
+
+@dataclass(frozen=True)
+class SeatResult:
+    seat: int
+    role: str
+    result: str
+    mine: bool
+
+
+def render_end(
+    summary: str,
+    results: Sequence[SeatResult],
+    history_html: str,
+    language: str,
+) -> str:
+    """The end screen: the outcome, every seat's role and result, the whole game."""
+    return render(
+        "_end.html", t=ui(language), summary=summary,
+        results=results,
+        # rendered by _history.html above, with autoescaping: already safe
+        history_html=Markup(history_html),
+    )
+
+
+def render_entries(entries: Sequence[Entry], language: str) -> str:
+    """A flat list of history lines (the referee's view for spectators)."""
+    return render("_history.html", t=ui(language), sections=[Section("", list(entries))])

@@ -1,0 +1,215 @@
+"""A person playing one seat in a browser page.
+
+The page shows only what a terminal or model seat is given: ``ctx.view`` (the
+role card, the public state, the events this seat may see), the rules text a
+model seat gets, and the open request as a form. Answers come from the server
+thread, are checked with the referee's dry run (``ctx.validate``) on the game's
+own event loop, and an illegal one is refused with the referee's message while
+the question stays open. "Leave game" makes this and every later decision the
+referee's fallback, recorded as FALLBACK_QUIT.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import time
+from dataclasses import dataclass
+from typing import Any
+
+from sandbox.agents.base import (
+    FALLBACK_QUIT,
+    FALLBACK_TIMEOUT,
+    Agent,
+    AgentAnswer,
+    DecisionContext,
+)
+from sandbox.agents.human.terminal import for_people
+from sandbox.core.errors import IllegalDecision, RefereeError
+from sandbox.web.board import Board
+from sandbox.web.hub import Audience, NoOpenDecision, WebHub
+from sandbox.web.pages import render_form, render_view
+from sandbox.web.words import ui
+
+WAITING = "waiting"
+YOUR_TURN = "your_turn"
+LEFT = "left"
+HANDED_BACK = "handed_back"
+ENDED = "ended"
+
+
+@dataclass
+class _Pending:
+    ctx: DecisionContext
+    future: asyncio.Future[AgentAnswer]
+
+
+def seat_audience(seat: int, language: str = "en") -> Audience:
+    """The page of one seat; it may outlive one agent (a series, a take-over)."""
+    title = ui(language)["your_seat"].format(n=seat)
+    return Audience("seat", Board(status=WAITING, seat=seat, title=title), title, language)
+
+
+class HumanBrowserAgent(Agent):
+    """A human seat played in a browser page at ``self.url``."""
+
+    kind = "human"
+
+    def __init__(
+        self,
+        seat: int,
+        hub: WebHub,
+        *,
+        audience: Audience | None = None,
+        decision_timeout_s: float | None = None,
+        language: str = "en",
+    ) -> None:
+        self.seat = seat
+        self.hub = hub
+        self.language = language
+        self.decision_timeout_s = decision_timeout_s
+        self.audience = audience or seat_audience(seat, language)
+        self.audience.seat = self
+        if self.audience not in hub.audiences():
+            hub.add(self.audience)
+        self.board = self.audience.board
+        self.left = False
+        # The rules in the page's language (set by the run); else the model seats' text.
+        self.rules_text: str | None = None
+        self._pending: _Pending | None = None
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._last_seen = -1
+        self.board.update(status=WAITING, form_html="", request_id=None, end_html="", error="")
+
+    @property
+    def url(self) -> str:
+        return self.hub.url(self.audience)
+
+    @property
+    def token(self) -> str:
+        return self.audience.token
+
+    def describe(self) -> dict[str, Any]:
+        # Never the token: the transcript header is shared with researchers.
+        described: dict[str, Any] = {"kind": self.kind, "interface": "browser"}
+        if self.decision_timeout_s is not None:
+            described["decision_timeout_s"] = self.decision_timeout_s
+        return described
+
+    # ------------------------------------------------------- the game side
+    async def decide(self, ctx: DecisionContext) -> AgentAnswer:
+        self._loop = asyncio.get_running_loop()
+        if self.left:
+            return AgentAnswer(None, note="the player left", fallback_reason=FALLBACK_QUIT)
+        future: asyncio.Future[AgentAnswer] = self._loop.create_future()
+        self._pending = _Pending(ctx, future)
+        self._show_turn(ctx)
+        try:
+            return await asyncio.wait_for(future, self.decision_timeout_s)
+        except TimeoutError:
+            return AgentAnswer(None, note="no answer in time", fallback_reason=FALLBACK_TIMEOUT)
+        finally:
+            self._pending = None
+            if self.board.get("status") == YOUR_TURN:
+                self.board.update(status=WAITING, form_html="", request_id=None, deadline=None)
+
+    def _show_turn(self, ctx: DecisionContext) -> None:
+        view = ctx.view
+        view_html = render_view(view, self.language, self._last_seen)
+        if view.history:
+            self._last_seen = max(item.seq for item in view.history)
+        timeout = self.decision_timeout_s
+        self.board.update(
+            status=YOUR_TURN,
+            view_html=view_html,
+            form_html=render_form(ctx.request, self.language),
+            request_id=ctx.request.id,
+            rules=self.rules_text if self.rules_text is not None else ctx.rules(self.language),
+            error="",
+            deadline=None if timeout is None else time.monotonic() + timeout,
+        )
+
+    def _answer_on_loop(self, request_id: object, answer: object) -> str:
+        """Runs on the game loop, so the referee's dry run never races the runner."""
+        pending = self._pending
+        if pending is None or pending.future.done() or pending.ctx.request.id != request_id:
+            raise NoOpenDecision
+        try:
+            payload = pending.ctx.validate(answer)
+        except RefereeError as err:
+            message = for_people(err.render() if isinstance(err, IllegalDecision) else str(err))
+            self.board.update(error=message)  # a reload shows it too
+            return message
+        pending.future.set_result(AgentAnswer(payload))
+        return ""
+
+    def _end_pending(self, answer: AgentAnswer) -> None:
+        pending = self._pending
+        if pending is not None and not pending.future.done():
+            pending.future.set_result(answer)
+
+    def _on_game_loop(self, work: Any) -> None:
+        loop = self._loop
+        if loop is not None and not loop.is_closed():
+            # RuntimeError: the loop closed in between; nothing is waiting any more.
+            with contextlib.suppress(RuntimeError):
+                loop.call_soon_threadsafe(work)
+
+    def release(self) -> None:
+        """The host handed this seat back to an AI: an open question goes to it."""
+        self.board.update(status=HANDED_BACK, form_html="", request_id=None, deadline=None)
+        self._on_game_loop(
+            lambda: self._end_pending(
+                AgentAnswer(None, note="handed back by the host", fallback_reason=HANDED_BACK)
+            )
+        )
+
+    def finish(self, end_html: str, view_html: str | None = None) -> None:
+        """The game is over: the end screen replaces the question."""
+        changes: dict[str, Any] = {"status": ENDED, "end_html": end_html, "form_html": ""}
+        if view_html is not None:
+            changes["view_html"] = view_html
+        self.board.update(request_id=None, deadline=None, **changes)
+
+    async def close(self) -> None:
+        """The run is over; the page (its board) stays for the end screen."""
+
+    # ------------------------------------------------------- the page side
+    async def answer(self, request_id: object, answer: object) -> str:
+        """'' when accepted, else the referee's message. Raises NoOpenDecision."""
+        loop = self._loop
+        if loop is None or loop.is_closed() or self._pending is None:
+            raise NoOpenDecision
+        done: asyncio.Future[str] = asyncio.get_running_loop().create_future()
+        server_loop = asyncio.get_running_loop()
+
+        def run() -> None:
+            try:
+                result: Any = self._answer_on_loop(request_id, answer)
+                server_loop.call_soon_threadsafe(_settle, done, result, None)
+            except BaseException as err:  # handed back to the server loop
+                server_loop.call_soon_threadsafe(_settle, done, None, err)
+
+        try:
+            loop.call_soon_threadsafe(run)
+        except RuntimeError:
+            raise NoOpenDecision from None
+        return await asyncio.wait_for(done, 10.0)
+
+    def leave(self) -> None:
+        self.left = True
+        self.board.update(status=LEFT, form_html="", request_id=None, deadline=None)
+        self._on_game_loop(
+            lambda: self._end_pending(
+                AgentAnswer(None, note="the player left", fallback_reason=FALLBACK_QUIT)
+            )
+        )
+
+
+def _settle(future: asyncio.Future[str], result: str | None, error: BaseException | None) -> None:
+    if future.done():
+        return
+    if error is not None:
+        future.set_exception(error)
+    else:
+        future.set_result(result or "")

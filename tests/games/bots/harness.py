@@ -1,0 +1,58 @@
+"""Plays games of baseline bots with a hook on every decision (test helper)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from sandbox.agents.base import Agent, AgentAnswer, DecisionContext, decide_now
+from sandbox.agents.baseline import baseline_bot
+from sandbox.core.game import Game
+from sandbox.core.requests import DecisionRequest
+from sandbox.core.variant import SeatView
+from sandbox.games.registry import get_variant
+from sandbox.play.seating import seat_seed
+
+Hook = Callable[[DecisionRequest, SeatView, AgentAnswer], None]
+
+
+def answer(agent: Agent, ctx: DecisionContext) -> AgentAnswer:
+    """A bot's answer without an event loop (bots never await)."""
+    return decide_now(agent, ctx)
+
+
+def context(game: Game, request: DecisionRequest) -> DecisionContext:
+    return DecisionContext.for_request(game, request)
+
+
+def bots_for(variant: str, game: Game, seed: int) -> dict[int, Agent]:
+    return {s: baseline_bot(variant, seat_seed(seed, s)) for s in game.seats}
+
+
+def new_game(variant: str, raw: dict[str, Any], seed: int) -> Game:
+    v = get_variant(variant)
+    return Game.new(v, v.parse_config(raw), seed)
+
+
+def play(
+    variant: str, raw: dict[str, Any], seed: int, hook: Hook | None = None,
+    stop: Callable[[DecisionRequest], bool] | None = None,
+) -> tuple[Game, int]:
+    """Play to the end (or until ``stop`` says so for a pending request); return
+    the game and how many answers were fallbacks."""
+    game = new_game(variant, raw, seed)
+    agents = bots_for(variant, game, seed)
+    fallbacks = 0
+    while not game.over:
+        for request in game.pending():
+            if stop is not None and stop(request):
+                return game, fallbacks
+            reply = answer(agents[request.seat], context(game, request))
+            if hook is not None:
+                hook(request, game.view(request.seat), reply)
+            if reply.payload is None:
+                fallbacks += 1
+                game.submit_fallback(request.id, reply.fallback_reason or "invalid")
+            else:
+                game.submit(request.id, reply.payload)
+    return game, fallbacks

@@ -1,0 +1,114 @@
+"""Integration: Killer on the embedded model through the real client path.
+
+LLM seats → openai SDK → HTTP → llama-server (SmolLM2-135M) on loopback, one
+full night and day (``day_limit = 1`` ends the game after day 1, KG-12 ruling,
+unless a KG-10 triple tie ends it first).
+To stay within minutes on 2 cores, the three killers are played by the model
+and the other seats by the baseline bot: every night opinion (KG-3) and the
+killers' day speeches and ballots (KG-8, KG-9) still go through the model.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from sandbox.agents.base import FALLBACK_INVALID
+from sandbox.models.local import running_servers, stop_all
+from sandbox.play import play_game
+from sandbox.play.gamefile import parse_config
+from tests.models.local.conftest import requires_local, wait_gone
+
+pytestmark = [requires_local, pytest.mark.local_model, pytest.mark.slow]
+
+GAME: dict[str, Any] = {
+    "variant": "killer",
+    "seed": 11,
+    "rules": {"players": 11, "day_limit": 1},
+    "default_agent": {"kind": "baseline"},
+    "agent": [
+        {
+            "kind": "llm",
+            "role": "killer",
+            "model": "local/smollm2",
+            "temperature": 0.7,
+            "max_tokens": 112,
+            "timeout_s": 300,
+        }
+    ],
+    # the style configs/killer_local.toml uses for the local model
+    "llm": {
+        "language": "en",
+        "max_repairs": 1,
+        "concurrency": 4,  # sealed decisions go in together (the server has 4 slots)
+        "prompt_style": "compact",
+        "history_items": 6,
+    },
+}
+
+
+# Every way a Killer game may end on its own terms (docs/rules-killer.md): KG-12,
+# KG-13 (SmolLM2 concedes readily when offered), KG-10 and the KG-12 day limit.
+# "aborted" (the runner giving up) and any unknown reason fail the test.
+LEGAL_ENDS = {
+    "day_limit",
+    "forced_draw",
+    "killers_eliminated",
+    "police_eliminated",
+    "civilians_eliminated",
+    "surrender",
+}
+
+
+def read_transcript(path: Path) -> list[dict[str, Any]]:
+    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
+
+
+@pytest.mark.timeout(1500)
+def test_killer_night_and_day_on_the_local_model(tmp_path: Path) -> None:
+    loaded = parse_config(GAME)
+    try:
+        record = play_game(loaded, 11, tmp_path)
+        (server,) = running_servers()  # one server for all model seats
+        assert server.process is not None
+        server_pid = server.process.pid
+    finally:
+        stop_all()
+    assert wait_gone(server_pid, 15), "the llama.cpp server outlived the run"
+
+    lines = read_transcript(record.path)
+    events = [line for line in lines if line["type"] == "event"]
+    calls = [line for line in lines if line["type"] == "call"]
+    kinds = [e["kind"] for e in events]
+    # night 1 resolved (dawn) and day 1 reached its sealed vote; the game then
+    # ended on its own terms, not aborted
+    assert "killer.dawn" in kinds and "killer.ballots" in kinds, kinds
+    assert record.outcome is not None and record.outcome.reason in LEGAL_ENDS, record.outcome
+
+    killers = {seat for seat, role in record.roles.items() if role == "killer"}
+    model_decisions = [
+        e["data"] for e in events if e["kind"] == "core.decision" and e["data"]["seat"] in killers
+    ]
+    decided = {d["decision"] for d in model_decisions}
+    assert {"kill_opinion", "vote"} <= decided, decided
+
+    for decision in model_decisions:
+        asked = [c for c in calls if c["request_id"] == decision["request_id"]]
+        assert asked, f"no model call recorded for {decision['request_id']}"
+        # no provider failure: the server answered every call
+        assert all(c["error"] is None or "provider" not in str(c["error"]) for c in asked)
+        if decision["fallback"]:
+            # a fallback is allowed only after the recorded repairs failed
+            assert decision["fallback_reason"] == FALLBACK_INVALID, decision
+            assert len(asked) == 1 + loaded.file.llm.max_repairs
+        else:
+            assert asked[-1]["parsed"] is not None
+
+    assert record.stats.fallback_count("provider") == 0
+    assert record.stats.fallback_count("timeout") == 0
+    accepted = [d for d in model_decisions if not d["fallback"]]
+    assert accepted, "the model never produced one legal decision"
+    assert record.stats.tokens_in > 0 and record.stats.tokens_out > 0

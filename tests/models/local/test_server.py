@@ -1,0 +1,288 @@
+"""The real llama-server: start once, answer, batch, cache, stop, and never outlive its parent."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import signal
+import socket
+import subprocess
+import sys
+import textwrap
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from sandbox.models.local import (
+    LocalModel,
+    LocalModelError,
+    LocalServer,
+    ServerSettings,
+    endpoint_for,
+    running_servers,
+    stop_all,
+)
+from sandbox.models.local import server as local_server
+from tests.models.local.conftest import process_gone, requires_local, server_children, wait_gone
+
+pytestmark = [requires_local, pytest.mark.local_model]
+
+SMALL = ServerSettings(slots=2, n_ctx=512, n_threads=1, cache=False, start_timeout_s=60)
+
+
+@pytest.fixture(autouse=True)
+def no_server_left() -> Iterator[None]:
+    yield
+    stop_all()
+
+
+def get_json(url: str) -> dict[str, object]:
+    with urllib.request.urlopen(url, timeout=10) as response:
+        data: dict[str, object] = json.load(response)
+        return data
+
+
+def port_open(port: int) -> bool:
+    with socket.socket() as sock:
+        sock.settimeout(1)
+        return sock.connect_ex(("127.0.0.1", port)) == 0
+
+
+async def test_one_server_is_shared_by_concurrent_first_uses(packaged_gguf: Path) -> None:
+    endpoints = await asyncio.gather(
+        *(endpoint_for("local/smollm2") for _ in range(4)),
+        endpoint_for(f"local:{packaged_gguf}"),  # same file: same server
+    )
+    assert len(set(endpoints)) == 1
+    api_base, model = endpoints[0]
+    assert model == "openai/smollm2"
+    assert api_base.startswith("http://127.0.0.1:") and api_base.endswith("/v1")
+    listed = get_json(f"{api_base}/models")
+    assert [m["id"] for m in listed["data"]] == ["smollm2"]  # type: ignore[index,union-attr]
+    assert len(running_servers()) == 1
+
+
+async def test_stop_all_ends_the_process_and_frees_the_port() -> None:
+    await endpoint_for("local/smollm2")
+    (server,) = running_servers()
+    assert server.process is not None and server.port is not None
+    pid, port = server.process.pid, server.port
+    (llama_server,) = server_children(pid)  # the watcher holds one llama-server
+    stop_all()
+    assert wait_gone(pid, 10)
+    assert wait_gone(llama_server, 10)
+    assert not port_open(port)
+    assert running_servers() == []
+
+
+async def test_constrained_json_answer_in_llama_cpp_form() -> None:
+    api_base, _ = await endpoint_for("local/smollm2")
+    schema = {
+        "type": "object",
+        "properties": {"vote": {"enum": [3, 5, None]}},
+        "required": ["vote"],
+    }
+    body = {
+        "model": "smollm2",
+        "messages": [{"role": "user", "content": "Vote for seat 3, 5 or nobody. JSON only."}],
+        "response_format": {"type": "json_object", "schema": schema},
+        "max_tokens": 64,  # room for the whitespace the grammar allows
+        "temperature": 0.0,  # greedy: the same answer every run
+    }
+    reply = _chat(api_base, body)
+    answer = json.loads(reply["choices"][0]["message"]["content"], strict=False)
+    assert answer["vote"] in (3, 5, None)
+
+
+def test_a_server_that_dies_reports_its_last_output(tmp_path: Path) -> None:
+    broken = tmp_path / "broken.gguf"
+    broken.write_bytes(b"this is not a GGUF file" * 100)
+    server = LocalServer(LocalModel("broken", broken), SMALL)
+    with pytest.raises(LocalModelError) as err:
+        server.start()
+    message = str(err.value)
+    assert "local server for broken exited" in message
+    assert "its last output:" in message
+    assert message.split("its last output:\n", 1)[1].strip() != "(no output)"
+    assert server.process is not None and process_gone(server.process.pid)
+
+
+def test_a_server_that_never_answers_times_out_and_is_stopped(
+    monkeypatch: pytest.MonkeyPatch, packaged_gguf: Path
+) -> None:
+    monkeypatch.setattr(local_server, "_answers", lambda url: False)
+    settings = ServerSettings(slots=2, n_ctx=512, n_threads=1, cache=False, start_timeout_s=1)
+    server = LocalServer(LocalModel("smollm2", packaged_gguf), settings)
+    with pytest.raises(LocalModelError, match="did not answer within 1s"):
+        server.start()
+    assert server.process is not None and wait_gone(server.process.pid, 10)
+
+
+def test_a_taken_port_is_retried_on_another(
+    monkeypatch: pytest.MonkeyPatch, packaged_gguf: Path
+) -> None:
+    with socket.socket() as blocker:
+        blocker.bind(("127.0.0.1", 0))
+        blocker.listen()
+        taken = blocker.getsockname()[1]
+        offered = iter([taken])
+        real_free_port = local_server.free_port
+
+        def taken_first(host: str = "127.0.0.1") -> int:
+            return next(offered, None) or real_free_port(host)
+
+        monkeypatch.setattr(local_server, "free_port", taken_first)
+        server = LocalServer(LocalModel("smollm2", packaged_gguf), SMALL)
+        try:
+            server.start()
+            assert server.port is not None and server.port != taken
+            assert server.running
+        finally:
+            server.stop()
+
+
+CHILD = textwrap.dedent(
+    """
+    import sys, time
+    from sandbox.models.local import ensure_server
+    server = ensure_server("local/smollm2")
+    print(server.process.pid, flush=True)
+    time.sleep(120)
+    """
+)
+
+
+@pytest.mark.parametrize("how", [signal.SIGKILL, signal.SIGTERM, signal.SIGINT])
+def test_a_parent_that_is_killed_leaves_no_server(how: signal.Signals) -> None:
+    # SIGINT runs atexit; SIGKILL and default SIGTERM do not: the lifeline must act.
+    parent = subprocess.Popen(
+        [sys.executable, "-c", CHILD], stdout=subprocess.PIPE, text=True, cwd=Path.cwd()
+    )
+    try:
+        assert parent.stdout is not None
+        server_pid = int(parent.stdout.readline())
+        assert not process_gone(server_pid)
+        (llama_server,) = server_children(server_pid)
+        parent.send_signal(how)
+        parent.wait(30)
+        assert wait_gone(server_pid, 15), f"server {server_pid} outlived its parent ({how.name})"
+        assert wait_gone(llama_server, 15), f"llama-server outlived its parent ({how.name})"
+    finally:
+        if parent.poll() is None:
+            parent.kill()
+            parent.wait()
+
+
+async def test_a_long_max_length_does_not_crash_the_server() -> None:
+    # llama.cpp rejects a grammar for maxLength 1200 and the server used to die
+    # (SIGSEGV) on the first speech request; the core's Text fields use 1200.
+    api_base, _ = await endpoint_for("local/smollm2")
+    schema = {
+        "type": "object",
+        "properties": {"speech": {"type": "string", "maxLength": 1200}},
+        "required": ["speech"],
+    }
+    body = {
+        "model": "smollm2",
+        "messages": [{"role": "user", "content": "Say hello. JSON only."}],
+        "response_format": {"type": "json_object", "schema": schema},
+        "max_tokens": 12,
+    }
+    reply = _chat(api_base, body)
+    assert reply["choices"][0]["message"]["content"].startswith("{")
+    (server,) = running_servers()
+    assert server.running
+
+
+async def test_a_short_max_length_is_kept_and_closes_the_string() -> None:
+    """Short limits survive the server's safety net: the grammar ends the string
+    in time, so a generous max_tokens never cuts the JSON (the compact style's
+    reasoning and speech caps rely on this)."""
+    api_base, _ = await endpoint_for("local/smollm2")
+    schema = {
+        "type": "object",
+        "properties": {"story": {"type": "string", "maxLength": 12}},
+        "required": ["story"],
+    }
+    body = {
+        "model": "smollm2",
+        "messages": [{"role": "user", "content": "Tell a very long story. JSON only."}],
+        "response_format": {"type": "json_object", "schema": schema},
+        "max_tokens": 64,
+        "temperature": 0.7,
+    }
+    reply = _chat(api_base, body)
+    answer = json.loads(reply["choices"][0]["message"]["content"], strict=False)
+    assert 0 <= len(answer["story"]) <= 12
+    assert reply["choices"][0]["finish_reason"] == "stop"
+
+
+async def test_sealed_requests_are_decoded_together() -> None:
+    """A sealed step's requests run at once on the server's slots: each
+    answer is valid, and the server reports having run them in parallel."""
+    api_base, _ = await endpoint_for("local/smollm2")
+    (server,) = running_servers()
+    props = get_json(api_base.removesuffix("/v1") + "/props")
+    assert props["total_slots"] == server.settings.slots > 1
+    schema = {"type": "object", "properties": {"vote": {"enum": [1, 2, 3]}}, "required": ["vote"]}
+
+    def vote(seat: int) -> dict[str, Any]:
+        body = {
+            "model": "smollm2",
+            "messages": [{"role": "user", "content": f"You are seat {seat}. Vote 1, 2 or 3."}],
+            "response_format": {"type": "json_object", "schema": schema},
+            "max_tokens": 48,  # room for the grammar's optional whitespace
+        }
+        return _chat(api_base, body)
+
+    seats = range(1, server.settings.slots + 1)
+    replies = await asyncio.gather(*(asyncio.to_thread(vote, seat) for seat in seats))
+    for reply in replies:
+        assert json.loads(reply["choices"][0]["message"]["content"])["vote"] in (1, 2, 3)
+    slots = get_json(api_base.removesuffix("/v1") + "/slots")
+    used = [slot for slot in slots if slot["n_ctx"] > 0 and slot.get("id_task", -1) != -1]  # type: ignore[union-attr, operator]
+    assert len(used) == server.settings.slots  # every slot took one of the requests
+
+
+async def test_a_seat_finds_its_prompt_cached_after_other_seats_decided() -> None:
+    """More seats than slots: seat 1's slot passes to another seat, its
+    evaluated prompt goes to the RAM prompt cache, and its next decision
+    re-reads only what is new."""
+    api_base, _ = await endpoint_for("local/smollm2")
+    (server,) = running_servers()
+
+    def ask(seat: int, history: str) -> dict[str, Any]:
+        system = f"You are seat {seat} in a long game of cards. " + "Remember the rules. " * 60
+        body = {
+            "model": "smollm2",
+            "messages": [
+                {"role": "system", "content": system},
+                {"role": "user", "content": history + " Say one word."},
+            ],
+            "max_tokens": 4,
+        }
+        return _chat(api_base, body)
+
+    first = ask(1, "Night 1 passed.")
+    for seat in range(2, server.settings.slots + 3):  # every slot is taken over
+        ask(seat, "Night 1 passed.")
+    again = ask(1, "Night 1 passed. Day 1: seat 2 spoke.")
+    read_first = first["usage"]["prompt_tokens"]
+    cached = again["usage"]["prompt_tokens_details"]["cached_tokens"]
+    assert read_first > 200
+    assert cached >= read_first - 20  # all but the changed tail came from the cache
+
+
+def _chat(api_base: str, body: dict[str, Any]) -> dict[str, Any]:
+    """One chat completion straight over HTTP (no client library in between)."""
+    request = urllib.request.Request(
+        f"{api_base}/chat/completions",
+        data=json.dumps(body).encode(),
+        headers={"Content-Type": "application/json"},
+    )
+    with urllib.request.urlopen(request, timeout=120) as response:
+        reply: dict[str, Any] = json.load(response)
+    return reply

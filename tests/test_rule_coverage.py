@@ -1,0 +1,206 @@
+"""Every rule ID of the shared rules spec is cited by a test, and every "Tested by"
+cell of the rules docs names tests that exist and cite that rule.
+
+A test cites a rule by its name (``test_kg5_...``), by a ``@pytest.mark.rule("KG-5")``
+marker (on the test, its class or the module's ``pytestmark``) or by its own
+docstring; a comment or a module docstring does not count, since it names no test.
+The test files are read with ``ast``: nothing is imported or run.
+"""
+
+from __future__ import annotations
+
+import ast
+import os
+import re
+from collections import defaultdict
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+TESTS = ROOT / "tests"
+SPEC_NAME = "RULES-SPEC.md"
+# The rules doc of each rule family of the spec.
+DOCS = {"KG": ROOT / "docs" / "rules-killer.md", "FF": ROOT / "docs" / "rules-four-factions.md"}
+MARKER = "rule"
+
+RULE_ID = re.compile(r"\b(KG|FF)-(\d+)\b")
+# A rule as the spec defines it: a list item that opens with the bold ID.
+SPEC_ITEM = re.compile(r"^- \*\*((?:KG|FF)-\d+)\b", re.MULTILINE)
+# The same ID inside a test's name: kg5, ff_21 (names cannot hold a hyphen).
+NAME_ID = re.compile(r"(?:^|_)(kg|ff)_?(\d+)(?=_|$)")
+DOC_ROW = re.compile(r"^\| ((?:KG|FF)-\d+) \|.*\|([^|]*)\|\s*$", re.MULTILINE)
+DOC_REF = re.compile(r"`(tests/[\w/]+\.py)::(\w+)`")
+
+
+def spec_path() -> Path | None:
+    """The spec in ``shared/`` beside the checkout (CI puts a copy there), or
+    beside one of its parent folders (a worktree kept inside the project)."""
+    for folder in ROOT.parents:
+        candidate = folder / "shared" / SPEC_NAME
+        if candidate.is_file():
+            return candidate
+    return None
+
+
+@pytest.fixture(scope="module")
+def spec_ids() -> list[str]:
+    path = spec_path()
+    if path is None:
+        if os.environ.get("CI"):
+            pytest.fail(f"CI: shared/{SPEC_NAME} is missing beside the checkout", pytrace=False)
+        pytest.skip(f"shared/{SPEC_NAME} not found beside the checkout")
+    ids = SPEC_ITEM.findall(path.read_text(encoding="utf-8"))
+    assert ids, f"no rule IDs found in {path}"
+    return ids
+
+
+def _ids_in_text(text: str | None) -> set[str]:
+    return {f"{family}-{number}" for family, number in RULE_ID.findall(text or "")}
+
+
+def _marker_ids(node: ast.expr) -> set[str]:
+    """IDs given to ``pytest.mark.rule(...)`` in a decorator or ``pytestmark`` value."""
+    if isinstance(node, ast.List | ast.Tuple):
+        return set().union(*(_marker_ids(item) for item in node.elts))
+    if (
+        isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Attribute)
+        and node.func.attr == MARKER
+        and ast.unparse(node.func.value) == "pytest.mark"
+    ):
+        return {
+            arg.value
+            for arg in node.args
+            if isinstance(arg, ast.Constant) and isinstance(arg.value, str)
+        }
+    return set()
+
+
+def _name_ids(name: str) -> set[str]:
+    return {f"{family.upper()}-{number}" for family, number in NAME_ID.findall(name)}
+
+
+Test = ast.FunctionDef | ast.AsyncFunctionDef
+
+
+def _tests(tree: ast.Module) -> Iterator[tuple[str, Test, set[str]]]:
+    """Each test of a module with the IDs inherited from its class and module markers."""
+    module_marks: set[str] = set()
+    for node in tree.body:
+        if isinstance(node, ast.Assign) and any(
+            isinstance(t, ast.Name) and t.id == "pytestmark" for t in node.targets
+        ):
+            module_marks |= _marker_ids(node.value)
+    for node in tree.body:
+        if isinstance(node, Test) and node.name.startswith("test"):
+            yield node.name, node, module_marks
+        elif isinstance(node, ast.ClassDef) and node.name.startswith("Test"):
+            inherited = module_marks.union(*(_marker_ids(d) for d in node.decorator_list))
+            inherited |= _ids_in_text(ast.get_docstring(node))
+            for item in node.body:
+                if isinstance(item, Test) and item.name.startswith("test"):
+                    yield f"{node.name}::{item.name}", item, inherited
+
+
+def cited_in(tree: ast.Module) -> dict[str, set[str]]:
+    """Each test of a parsed module → the rule IDs it cites."""
+    cited: dict[str, set[str]] = {}
+    for name, node, inherited in _tests(tree):
+        ids = set(inherited) | _name_ids(node.name) | _ids_in_text(ast.get_docstring(node))
+        for decorator in node.decorator_list:
+            ids |= _marker_ids(decorator)
+        cited[name] = ids
+    return cited
+
+
+def cited_by_test() -> dict[str, set[str]]:
+    """``tests/path.py::name`` → the rule IDs that test cites, over every test file."""
+    cited: dict[str, set[str]] = {}
+    for path in sorted(TESTS.rglob("test_*.py")):
+        where = path.relative_to(ROOT).as_posix()
+        for name, ids in cited_in(ast.parse(path.read_text(encoding="utf-8"))).items():
+            cited[f"{where}::{name}"] = ids
+    return cited
+
+
+@pytest.fixture(scope="module")
+def cited() -> dict[str, set[str]]:
+    return cited_by_test()
+
+
+def test_every_spec_rule_is_cited_by_a_test(
+    spec_ids: list[str], cited: dict[str, set[str]]
+) -> None:
+    tests_of: dict[str, list[str]] = defaultdict(list)
+    for test, ids in cited.items():
+        for rule in ids:
+            tests_of[rule].append(test)
+    uncited = [rule for rule in spec_ids if not tests_of[rule]]
+    assert not uncited, f"rule IDs no test cites (name, @pytest.mark.rule or docstring): {uncited}"
+
+
+def test_markers_cite_only_rules_of_the_spec(
+    spec_ids: list[str], cited: dict[str, set[str]]
+) -> None:
+    """A typo in a marker (an ID past the last rule) would otherwise cover nothing."""
+    # Only this spec's families: other variants' IDs (WW-…) have specs of their own.
+    ours = {test: {i for i in ids if RULE_ID.fullmatch(i)} for test, ids in cited.items()}
+    unknown = {
+        test: sorted(ids - set(spec_ids)) for test, ids in ours.items() if ids - set(spec_ids)
+    }
+    assert not unknown, f"tests citing IDs the spec does not define: {unknown}"
+
+
+def doc_rows(path: Path) -> dict[str, list[tuple[str, str]]]:
+    """Rule ID → the tests its "Tested by" cell (the row's last cell) names."""
+    return {
+        rule: DOC_REF.findall(cell)
+        for rule, cell in DOC_ROW.findall(path.read_text(encoding="utf-8"))
+        if DOC_REF.search(cell)
+    }
+
+
+@pytest.mark.parametrize("family", sorted(DOCS))
+def test_rules_doc_names_a_citing_test_for_every_rule(
+    family: str, spec_ids: list[str], cited: dict[str, set[str]]
+) -> None:
+    rows = doc_rows(DOCS[family])
+    missing = [rule for rule in spec_ids if rule.startswith(f"{family}-") and rule not in rows]
+    assert not missing, f"{DOCS[family].name}: rules without a 'Tested by' entry: {missing}"
+    wrong = [
+        f"{rule}: {path}::{name}"
+        for rule, refs in rows.items()
+        for path, name in refs
+        if rule not in cited.get(f"{path}::{name}", set())
+    ]
+    assert not wrong, f"{DOCS[family].name}: listed tests that are missing or do not cite: {wrong}"
+
+
+def test_the_coverage_check_can_fail() -> None:
+    """The three ways of citing are read, and nothing else is."""
+    source = '''
+import pytest
+pytestmark = pytest.mark.rule("FF-1")
+# FF-2 in a comment does not count
+@pytest.mark.rule("KG-3", "KG-4")
+def test_marked() -> None:
+    """Also KG-9 by docstring."""
+def test_kg5_by_name() -> None:
+    assert "KG-6" in ""
+def helper_kg7() -> None:
+    """KG-8 outside a test."""
+@pytest.mark.rule("FF-4")
+class TestGroup:
+    """Every test here: KG-1."""
+    def test_inherits(self) -> None:
+        pass
+'''
+    assert cited_in(ast.parse(source)) == {
+        "test_marked": {"FF-1", "KG-3", "KG-4", "KG-9"},
+        "test_kg5_by_name": {"FF-1", "KG-5"},
+        "TestGroup::test_inherits": {"FF-1", "FF-4", "KG-1"},
+    }
+    assert _name_ids("test_ff_21_x") == {"FF-21"} and _name_ids("test_kg55") == {"KG-55"}
+    assert _name_ids("test_background") == set() and _name_ids("test_kg") == set()

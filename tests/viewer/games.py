@@ -1,0 +1,62 @@
+"""Seeded games for the viewer tests, played through the real CLI."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from typer.testing import CliRunner
+
+from sandbox.cli.main import app
+from sandbox.play import fork_points
+from sandbox.transcript import Transcript, load
+
+GAME = """variant = "{variant}"
+seed = {seed}
+[default_agent]
+kind = "baseline"
+[run]
+out = "{out}"
+"""
+
+
+def played_transcript(tmp_path: Path, variant: str, seed: int) -> Transcript:
+    """A baseline-bot game of ``variant`` (Four Factions or Killer), loaded."""
+    config = tmp_path / f"{variant}-{seed}.toml"
+    config.write_text(GAME.format(variant=variant, seed=seed, out=tmp_path / "out"), "utf-8")
+    result = CliRunner().invoke(app, ["run", str(config), "--json"])
+    assert result.exit_code == 0, result.stderr
+    return load(Path(json.loads(result.stdout)["transcript"]))
+
+
+def with_speech(tmp_path: Path, transcript: Transcript, text: str, name: str) -> Transcript:
+    """A copy of a Killer transcript whose first day speech says ``text`` (the page
+    renders what the file says; it is never replayed)."""
+    lines = transcript.path.read_text("utf-8").splitlines()
+    for i, line in enumerate(lines):
+        obj = json.loads(line)
+        if obj.get("kind") == "killer.speech":
+            obj["data"]["text"] = text
+            lines[i] = json.dumps(obj, ensure_ascii=False)
+            break
+    path = tmp_path / name
+    path.write_text("\n".join(lines) + "\n", "utf-8")
+    return load(path)
+
+
+def cut(tmp_path: Path, transcript: Transcript, about: int, name: str) -> Transcript:
+    """The game up to the step boundary nearest below event ``about``, unfinished."""
+    events = max(p for p in fork_points(transcript.events) if p <= about)
+    kept: list[str] = []
+    count = 0
+    for line in transcript.path.read_text("utf-8").splitlines():
+        obj = json.loads(line)
+        if obj["type"] == "event":
+            if count == events:
+                break
+            count += 1
+        if obj["type"] != "outcome":
+            kept.append(line)
+    path = tmp_path / name
+    path.write_text("\n".join(kept) + "\n", "utf-8")
+    return load(path)
