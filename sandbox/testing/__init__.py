@@ -17,6 +17,7 @@ from sandbox.testing.kit import (
     legal_answer,
     play_random,
     prompt_text,
+    replay,
     view_text,
 )
 
@@ -33,5 +34,6 @@ __all__ = [
     "legal_answer",
     "play_random",
     "prompt_text",
+    "replay",
     "view_text",
 ]

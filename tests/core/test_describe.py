@@ -14,7 +14,7 @@ from sandbox.games.registry import get_variant
 from sandbox.session.runner import Runner
 
 
-@pytest.mark.parametrize("name", ["four_factions", "killer"])
+@pytest.mark.parametrize("name", ["four_factions", "killer", "werewolf"])
 def test_every_emitted_event_has_its_own_wording(name: str) -> None:
     variant = get_variant(name)
     seen: dict[str, str] = {}

@@ -77,7 +77,7 @@ def fresh_registry(monkeypatch: pytest.MonkeyPatch) -> list[EntryPoint]:
 
 
 def test_builtins_are_found_without_installed_metadata(fresh_registry: list[EntryPoint]) -> None:
-    assert variant_names() == ["four_factions", "killer"]
+    assert variant_names() == ["four_factions", "killer", "werewolf"]
     assert get_variant("killer").info.name == "killer"
 
 
@@ -89,7 +89,7 @@ class Plugin(Toy):
 
 def test_a_plugin_entry_point_adds_a_variant(fresh_registry: list[EntryPoint]) -> None:
     fresh_registry.append(EntryPoint("plugin", f"{__name__}:Plugin", registry.GROUP))
-    assert variant_names() == ["four_factions", "killer", "plugin"]
+    assert variant_names() == ["four_factions", "killer", "plugin", "werewolf"]
     assert isinstance(get_variant("plugin"), Plugin)
 
 
@@ -98,7 +98,7 @@ def test_a_broken_plugin_is_reported_and_spares_the_others(
 ) -> None:
     fresh_registry.append(EntryPoint("ghost", "no_such_module:VARIANT", registry.GROUP))
     fresh_registry.append(EntryPoint("misnamed", f"{__name__}:Plugin", registry.GROUP))
-    assert variant_names() == ["four_factions", "killer"]
+    assert variant_names() == ["four_factions", "killer", "werewolf"]
     with pytest.raises(KeyError, match=r"ghost.*failed to load"):
         get_variant("ghost")
     with pytest.raises(KeyError, match="variant named 'plugin'"):

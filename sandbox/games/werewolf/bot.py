@@ -1,0 +1,287 @@
+"""A baseline Werewolf player that decides only from its view and the request.
+
+It reads the table's structured claims (WW-12: a claimed role, accused and
+vouched seats) and speaks with them, so baseline seats can follow each other:
+
+- the seer checks the seats the table suspects most; once it has found a living
+  werewolf it claims the seer and accuses it (in words and in the structured
+  claims), bids high for the floor and votes for it;
+- the doctor protects the seat the werewolves most want dead: a living seer
+  claimant, else itself when the rulings allow, else the most trusted seat;
+- villagers (and the doctor) vote on the evidence: seer claims count most (less
+  when two seats claim the seer), plain accusations and vouches a little;
+- werewolves never target each other (the options exclude them anyway): they
+  strike a seer or doctor claimant, else whoever accused a pack member, else a
+  quiet seat, following a packmate's earlier vote so the pack agrees; by day they
+  vote with the crowd for a non-werewolf, and one of them may fake a seer claim
+  against a seat that exposed a packmate.
+
+Deterministic for a seed: every draw comes from the bot's own generator.
+This module is an agent, not part of the engine (nothing in the variant imports it).
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+from typing import Any
+
+from sandbox.agents.base import FALLBACK_INVALID, Agent, AgentAnswer, DecisionContext
+from sandbox.core.errors import IllegalDecision
+from sandbox.core.requests import Choice
+from sandbox.core.variant import SeatView
+
+W_SEER_CLAIM = 6.0  # a seer claimant's accusation
+W_RIVAL_CLAIM = 2.0  # suspicion of each of two seats both claiming the seer
+W_ACCUSE = 1.0
+W_VOUCH = 0.5
+FAKE_CLAIM_RATE = 0.4  # werewolf seats willing to fake a seer claim
+
+
+@dataclass
+class Table:
+    """The public claims a seat has seen, read once per decision."""
+
+    seer_claims: list[tuple[int, tuple[int, ...]]] = field(default_factory=list)
+    doctor_claims: set[int] = field(default_factory=set)
+    accusations: list[tuple[int, int]] = field(default_factory=list)
+    vouches: list[tuple[int, int]] = field(default_factory=list)
+    spoken: dict[int, int] = field(default_factory=dict)
+
+
+def read_table(view: SeatView) -> Table:
+    table = Table()
+    for item in view.history:
+        if item.kind not in ("werewolf.speech", "werewolf.last_words") or item.speaker is None:
+            continue
+        speaker, facts = item.speaker, item.facts
+        accused = tuple(int(s) for s in facts.get("accuse", ()))
+        if facts.get("claim") == "seer":
+            table.seer_claims.append((speaker, accused))
+        if facts.get("claim") == "doctor":
+            table.doctor_claims.add(speaker)
+        table.accusations += [(speaker, s) for s in accused]
+        table.vouches += [(speaker, int(s)) for s in facts.get("vouch", ())]
+        table.spoken[speaker] = table.spoken.get(speaker, 0) + bool(item.speech)
+    return table
+
+
+def _living(view: SeatView) -> list[int]:
+    return [int(s) for s in view.public.get("living", [])]
+
+
+def _pack(view: SeatView) -> set[int]:
+    return {int(s) for s in view.private.get("pack", [])}
+
+
+def _checked(view: SeatView) -> dict[int, bool]:
+    """The seer's results: seat -> is a werewolf."""
+    return {
+        int(c["seat"]): c["result"] in ("werewolf", "werewolves")
+        for c in view.private.get("inspections", [])
+    }
+
+
+def _options(ctx: DecisionContext, name: str = "target") -> list[int]:
+    f = ctx.request.field(name)
+    assert isinstance(f, Choice)
+    return [o for o in f.options if isinstance(o, int) and not isinstance(o, bool)]
+
+
+class BaselineBot(Agent):
+    kind = "baseline"
+    replayable = True
+
+    def __init__(self, seed: int) -> None:
+        self.rng = random.Random(seed)
+        self.fakes_claims = self.rng.random() < FAKE_CLAIM_RATE  # drawn first: a stable style
+
+    def describe(self) -> dict[str, Any]:
+        return {"kind": self.kind}
+
+    async def decide(self, ctx: DecisionContext) -> AgentAnswer:
+        payload = self._choose(ctx)
+        try:
+            return AgentAnswer(ctx.validate(payload))
+        except IllegalDecision:  # the referee's fallback is always legal (WW-23)
+            return AgentAnswer(None, fallback_reason=FALLBACK_INVALID)
+
+    def _choose(self, ctx: DecisionContext) -> dict[str, Any]:
+        view, decision = ctx.view, ctx.request.decision
+        if decision == "kill":
+            return {"target": self._kill(view, _options(ctx))}
+        if decision == "inspect":
+            return {"target": self._inspect(view, _options(ctx))}
+        if decision == "protect":
+            return {"target": self._protect(view, _options(ctx))}
+        if decision == "wolf_message":
+            target = self._kill(view, [s for s in _living(view) if s not in _pack(view)])
+            return {"message": f"I will name seat {target} tonight." if target else ""}
+        if decision == "bid":
+            return {"bid": self._bid(view)}
+        if decision == "vote":
+            f = ctx.request.field("target")
+            nullable = isinstance(f, Choice) and f.nullable
+            return {"target": self._vote(view, _options(ctx), nullable)}
+        return self._speech(view)
+
+    def _noise(self, seats: list[int]) -> dict[int, float]:
+        return {s: self.rng.random() for s in seats}
+
+    def _top(self, seats: list[int], score: dict[int, float]) -> int | None:
+        if not seats:
+            return None
+        noise = self._noise(seats)
+        return max(seats, key=lambda s: (score.get(s, 0.0), noise[s]))
+
+    # ------------------------------------------------------------ evidence
+    def suspicion(self, view: SeatView, table: Table) -> dict[int, float]:
+        """How much this seat believes each other seat is a werewolf."""
+        me, score = view.seat, {s: 0.0 for s in _living(view)}
+        rivals = {s for s, _ in table.seer_claims}
+        real_seer = view.private.get("role") == "seer"
+        innocent = view.private.get("team") == "village"  # it knows it is no werewolf
+        for claimant, accused in table.seer_claims:
+            if (real_seer and claimant != me) or (innocent and me in accused):
+                score[claimant] = score.get(claimant, 0.0) + W_SEER_CLAIM * 2  # a liar
+                continue
+            weight = W_SEER_CLAIM / max(1, len(rivals))
+            for s in accused:
+                score[s] = score.get(s, 0.0) + weight
+            if len(rivals) > 1:
+                score[claimant] = score.get(claimant, 0.0) + W_RIVAL_CLAIM
+        for speaker, target in table.accusations:
+            score[target] = score.get(target, 0.0) + W_ACCUSE
+            if target == me and view.private.get("team") == "village":
+                score[speaker] = score.get(speaker, 0.0) + W_ACCUSE  # it accused an innocent
+        for _, target in table.vouches:
+            score[target] = score.get(target, 0.0) - W_VOUCH
+        for seat, wolf in _checked(view).items():
+            score[seat] = score.get(seat, 0.0) + (100.0 if wolf else -100.0)
+        score.pop(me, None)
+        return score
+
+    # --------------------------------------------------------------- night
+    def _kill(self, view: SeatView, options: list[int]) -> int | None:
+        pack = _pack(view)
+        targets = [s for s in options if s not in pack]  # never a packmate (WW-7)
+        if not targets:
+            return None
+        earlier = [t for t in view.private.get("pack_votes_tonight", {}).values() if t in targets]
+        if earlier:
+            return int(earlier[0])  # follow the pack so the vote is not split
+        table = read_table(view)
+        threat = {s: 0.0 for s in targets}
+        for claimant, _ in table.seer_claims:
+            threat[claimant] = threat.get(claimant, 0.0) + 10.0
+        for claimant in table.doctor_claims:
+            threat[claimant] = threat.get(claimant, 0.0) + 6.0
+        for speaker, accused in table.accusations:
+            if accused in pack:
+                threat[speaker] = threat.get(speaker, 0.0) + 2.0
+        return self._top(targets, threat)
+
+    def _inspect(self, view: SeatView, options: list[int]) -> int | None:
+        fresh = [s for s in options if s not in _checked(view)] or options
+        return self._top(fresh, self.suspicion(view, read_table(view)))
+
+    def _protect(self, view: SeatView, options: list[int]) -> int | None:
+        table = read_table(view)
+        seers = [s for s, _ in table.seer_claims if s in options and s != view.seat]
+        if seers:
+            return seers[-1]  # the latest seer claimant is the likeliest night target
+        if view.seat in options:
+            return view.seat
+        score = self.suspicion(view, table)
+        trusted = {s: -v for s, v in score.items()}
+        return self._top(options, trusted)
+
+    # ----------------------------------------------------------------- day
+    def _found_wolves(self, view: SeatView) -> list[int]:
+        living = set(_living(view))
+        return sorted(s for s, wolf in _checked(view).items() if wolf and s in living)
+
+    def _bid(self, view: SeatView) -> int:
+        if self._found_wolves(view):
+            return 4
+        table = read_table(view)
+        if any(t == view.seat for _, t in table.accusations):
+            return 3  # answer an accusation
+        return self.rng.randint(0, 2)
+
+    def _vote(self, view: SeatView, options: list[int], nullable: bool) -> int | None:
+        table = read_table(view)
+        if not options:
+            return None
+        if view.private.get("role") == "werewolf":
+            pack = _pack(view)
+            crowd = self._crowd(view, table)
+            return self._top([s for s in options if s not in pack] or options, crowd)
+        found = [s for s in self._found_wolves(view) if s in options]
+        if found:
+            return found[0]
+        score = self.suspicion(view, table)
+        pool = [s for s in options if s != view.seat] or options
+        best = self._top(pool, score)
+        if (
+            nullable
+            and best is not None
+            and score.get(best, 0.0) <= 0
+            and view.public.get("day", 0) == 1
+            and not table.accusations
+        ):
+            return None  # no evidence at all on day 1: abstain rather than guess
+        return best
+
+    def _crowd(self, view: SeatView, table: Table) -> dict[int, float]:
+        """What an ordinary villager would conclude (a werewolf's guess of the table)."""
+        crowd: dict[int, float] = {}
+        for _, accused in table.seer_claims:
+            for s in accused:
+                crowd[s] = crowd.get(s, 0.0) + W_SEER_CLAIM
+        for _, target in table.accusations:
+            crowd[target] = crowd.get(target, 0.0) + W_ACCUSE
+        return crowd
+
+    def _speech(self, view: SeatView) -> dict[str, Any]:
+        role = view.private.get("role")
+        table = read_table(view)
+        living = [s for s in _living(view) if s != view.seat]
+        if role == "seer":
+            found = self._found_wolves(view)
+            if found:
+                shown = ", ".join(str(s) for s in found)
+                return {
+                    "speech": f"I am the seer. I checked seat {shown}: a werewolf. Vote it out.",
+                    "claim": "seer",
+                    "accuse": found,
+                }
+        if role == "werewolf":
+            return self._wolf_speech(view, table, living)
+        suspect = self._top(living, self.suspicion(view, table))
+        if suspect is None:
+            return {"speech": ""}
+        return {"speech": f"I suspect seat {suspect}.", "accuse": [suspect]}
+
+    def _wolf_speech(self, view: SeatView, table: Table, living: list[int]) -> dict[str, Any]:
+        pack = _pack(view)
+        exposer = next(
+            (
+                c
+                for c, accused in reversed(table.seer_claims)
+                if c in living and c not in pack and set(accused) & pack
+            ),
+            None,
+        )
+        lead = view.seat == min((pack & set(_living(view))) | {view.seat})
+        if exposer is not None and self.fakes_claims and lead:
+            return {
+                "speech": f"I am the real seer. Seat {exposer} is lying: a werewolf.",
+                "claim": "seer",
+                "accuse": [exposer],
+            }
+        others = [s for s in living if s not in pack]
+        suspect = self._top(others, self._crowd(view, table))
+        if suspect is None:
+            return {"speech": ""}
+        return {"speech": f"I suspect seat {suspect}.", "accuse": [suspect]}

@@ -1,0 +1,203 @@
+"""The Werewolf configuration: seat and role counts (WW-1), every ruling of
+RULES-WEREWOLF with its config key, the two presets (WW-24) and the fixed
+seats of a game file's [[seat]] tables (scenarios).
+
+Every error is one line naming the key and what is allowed."""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    StrictBool,
+    StrictInt,
+    ValidationInfo,
+    field_validator,
+    model_validator,
+)
+
+from sandbox.games.werewolf.info import (
+    DOCTOR,
+    MAX_PLAYERS,
+    MIN_PLAYERS,
+    SEER,
+    VILLAGER,
+    WEREWOLF,
+    Role,
+)
+
+Preset = Literal["kaggle_standard", "werewolf_arena"]
+Reveal = Literal["role", "team", "none"]
+Draw = Literal["random", "nobody"]
+
+# WW-24: the keys each preset sets. The defaults below ARE the Kaggle standard
+# setup, so that preset sets nothing; werewolf_arena is google's werewolf_arena.
+PRESETS: dict[str, dict[str, Any]] = {
+    "kaggle_standard": {},
+    "werewolf_arena": {
+        "players": 8,
+        "werewolves": 2,
+        "seers": 1,
+        "doctors": 1,
+        "wolf_vote": "one_wolf",
+        "doctor_self_save": True,
+        "doctor_repeat": True,
+        "seer_repeat": False,
+        "seer_reveals": "role",
+        "reveal_on_death": "none",
+        "reveal_on_exile": "none",
+        "discussion": "bidding",
+        "turns": 8,
+        "day_vote": "sealed",
+        "self_vote": False,
+        "abstain": False,
+        "exile_rule": "majority",
+        "soften_words": False,
+    },
+}
+
+
+class SeatFix(BaseModel):
+    """A [[seat]] entry: fixes one seat's role; the other seats are dealt (WW-2)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+    seat: StrictInt = Field(ge=1, le=MAX_PLAYERS, description="seat number")
+    role: Role = Field(description="the role this seat is dealt")
+
+
+def lineup(players: int, werewolves: int, seers: int, doctors: int) -> dict[str, int]:
+    """WW-1: the role counts; every seat not dealt a special role is a villager."""
+    villagers = players - werewolves - seers - doctors
+    return {WEREWOLF: werewolves, SEER: seers, DOCTOR: doctors, VILLAGER: villagers}
+
+
+class WerewolfConfig(BaseModel):
+    """Rulings of the Werewolf game. Defaults: Kaggle Game Arena's standard setup."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    preset: Preset = Field(
+        "kaggle_standard", description="WW-24: a named set of rulings; keys given beside it win"
+    )
+    # WW-1. Strict: a TOML float (8.0) or a boolean is refused, never coerced.
+    players: StrictInt = Field(8, description="WW-1: number of seats, 6-16")
+    werewolves: StrictInt = Field(2, ge=1, le=MAX_PLAYERS, description="WW-1: werewolves (>= 1)")
+    seers: StrictInt = Field(1, ge=0, le=1, description="WW-1: seers, 0 or 1")
+    doctors: StrictInt = Field(1, ge=0, le=1, description="WW-1: doctors, 0 or 1")
+    # Night
+    wolf_chat: StrictBool = Field(False, description="WW-6: werewolves' private messages")
+    wolf_vote: Literal["sequential", "sealed", "one_wolf"] = Field(
+        "sequential", description="WW-7: how the werewolves name the kill"
+    )
+    wolf_all_abstain: Draw = Field(
+        "random", description="WW-7: every werewolf abstains: a seeded victim, or nobody dies"
+    )
+    doctor_self_save: StrictBool = Field(True, description="WW-8: the doctor may protect itself")
+    doctor_repeat: StrictBool = Field(
+        True, description="WW-8: the doctor may protect the previous night's seat again"
+    )
+    seer_repeat: StrictBool = Field(True, description="WW-10: the seer may check a seat again")
+    seer_reveals: Literal["role", "team"] = Field(
+        "role", description="WW-10: the seer learns the role, or only the team"
+    )
+    # Day
+    reveal_on_death: Reveal = Field("role", description="WW-11: what dawn says of the dead")
+    last_words: StrictBool = Field(False, description="WW-11: the dead speak once")
+    discussion: Literal["round_robin", "bidding"] = Field(
+        "round_robin", description="WW-12: how the living take the floor"
+    )
+    rounds: StrictInt = Field(2, ge=1, le=100, description="WW-12: round-robin rounds a day")
+    first_speaker: Literal["random", "rotate", "fixed"] = Field(
+        "random", description="WW-12: who opens a round-robin day"
+    )
+    turns: StrictInt = Field(8, ge=1, le=1000, description="WW-12: bidding speeches a day")
+    speech_chars: StrictInt = Field(
+        1200, ge=1, le=100_000, description="WW-12: most characters a speech may have"
+    )
+    soften_words: StrictBool = Field(True, description="WW-13: kill/lynch/murder softened")
+    self_vote: StrictBool = Field(True, description="WW-14: a seat may vote for itself")
+    abstain: StrictBool = Field(True, description="WW-14: a seat may abstain")
+    day_vote: Literal["sequential", "sealed"] = Field(
+        "sequential", description="WW-14: ballots one at a time in the open, or sealed"
+    )
+    exile_rule: Literal["plurality", "majority"] = Field(
+        "plurality", description="WW-15: most votes, or more than half of the living"
+    )
+    tie: Draw = Field("random", description="WW-15: a plurality tie: a seeded draw, or nobody")
+    all_abstain: Draw = Field(
+        "random", description="WW-15: nobody votes: a seeded draw among the living, or nobody"
+    )
+    reveal_on_exile: Reveal = Field("role", description="WW-15: what an exile says of the seat")
+    day_limit: StrictInt = Field(20, ge=1, le=1000, description="WW-21: draw after this day")
+    seat: tuple[SeatFix, ...] = Field((), description="[[seat]] entries fixing seats' roles")
+
+    @model_validator(mode="before")
+    @classmethod
+    def _apply_preset(cls, data: Any) -> Any:
+        """WW-24: the preset's keys first, then every key given next to it."""
+        if not isinstance(data, dict):
+            return data
+        preset = data.get("preset", "kaggle_standard")
+        if preset not in PRESETS:  # let the Literal report it, naming the allowed values
+            return data
+        return {**PRESETS[preset], **data}
+
+    @field_validator("players")
+    @classmethod
+    def _players_in_range(cls, value: int) -> int:
+        if not MIN_PLAYERS <= value <= MAX_PLAYERS:
+            raise ValueError(
+                f"Werewolf takes {MIN_PLAYERS}-{MAX_PLAYERS} seats (WW-1); got {value}"
+            )
+        return value
+
+    @field_validator("seat")
+    @classmethod
+    def _seats_fit_lineup(
+        cls, fixes: tuple[SeatFix, ...], info: ValidationInfo
+    ) -> tuple[SeatFix, ...]:
+        keys = ("players", "werewolves", "seers", "doctors")
+        values = [info.data.get(k) for k in keys]
+        if any(v is None for v in values):
+            return fixes  # the counts themselves are wrong and reported
+        players = int(values[0] or 0)
+        seats = [fix.seat for fix in fixes]
+        outside = [s for s in seats if s > players]
+        if outside:
+            raise ValueError(f"{outside} out of range; allowed: 1..{players}")
+        if len(set(seats)) != len(seats):
+            raise ValueError(f"a seat is fixed twice ({sorted(seats)})")
+        counts = lineup(*(int(v or 0) for v in values))
+        for role, allowed in counts.items():
+            fixed = sum(1 for fix in fixes if fix.role == role)
+            if fixed > allowed:
+                raise ValueError(
+                    f"{fixed} seats fixed as {role}, but this setup has only {allowed} (WW-1)"
+                )
+        return fixes
+
+    @model_validator(mode="after")
+    def _werewolves_do_not_win_at_once(self) -> WerewolfConfig:
+        """WW-1: the special roles must fit the seats; WW-19: a setup in which the
+        werewolves are already at parity is refused (the game would end before
+        anyone decided anything). A model check: defaults count too."""
+        special = self.werewolves + self.seers + self.doctors
+        if special > self.players:
+            raise ValueError(
+                f"werewolves + seers + doctors = {special} is more than the "
+                f"{self.players} seats (WW-1)"
+            )
+        village = self.players - self.werewolves
+        if self.werewolves >= village:
+            raise ValueError(
+                f"werewolves: {self.werewolves} werewolves against {village} other seats win "
+                f"before the first night (WW-19); at most {(self.players - 1) // 2} "
+                f"for {self.players} seats (WW-1)"
+            )
+        return self
+
+    def counts(self) -> dict[str, int]:
+        return lineup(self.players, self.werewolves, self.seers, self.doctors)

@@ -1,0 +1,224 @@
+"""The referee's state of a Werewolf game: the fold of every event."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from sandbox.core.events import Event
+from sandbox.games.werewolf import events as ev
+from sandbox.games.werewolf.info import WEREWOLF, Phase
+
+
+@dataclass
+class WerewolfState:
+    players: int = 0
+    rulings: dict[str, Any] = field(default_factory=dict)  # from GameStarted (WW-4)
+    roles: dict[int, str] = field(default_factory=dict)
+    alive: set[int] = field(default_factory=set)
+    living_seats: tuple[int, ...] = ()  # sorted; kept with ``alive``
+    day: int = 0  # night n and day n share the number n
+    phase: str = Phase.SETUP
+    queue: list[int] = field(default_factory=list)  # who answers next, in order
+    # night
+    protected: int | None = None  # WW-8: tonight's protection
+    last_protected: int | None = None  # WW-8: the previous night's (doctor_repeat)
+    inspected: int | None = None  # WW-10: tonight's check, resolved at dawn
+    checked: set[int] = field(default_factory=set)  # WW-10: every seat checked so far
+    pack_mode: str = ""
+    kill_votes: dict[int, int | None] = field(default_factory=dict)
+    kill_target: int | None = None
+    # day
+    turn: int = 0  # speeches so far today (WW-12)
+    turns: int = 0  # bidding: speeches a day
+    bidders: tuple[int, ...] = ()
+    last_speaker: int | None = None  # WW-12 bidding: may not bid next
+    last_named: tuple[int, ...] = ()  # WW-12 bidding: seats the previous speech named
+    first_speaker: int | None = None  # WW-12 rotate: the latest day's first speaker
+    last_words_cause: str = ""  # WW-11: "night" or "exile"
+    vote_mode: str = ""
+    candidates: tuple[int, ...] = ()
+    ballots: dict[int, int | None] = field(default_factory=dict)
+    ending: str | None = None  # set by RolesRevealed (WW-20)
+
+    @property
+    def reveal_mode(self) -> str:
+        return str(self.rulings.get("reveal_on_death", "role"))
+
+    def ruling(self, key: str) -> Any:
+        return self.rulings[key]
+
+    def living(self, role: str | None = None) -> list[int]:
+        if role is None:
+            return list(self.living_seats)
+        return [s for s in self.living_seats if self.roles[s] == role]
+
+    def living_wolves(self) -> tuple[int, ...]:
+        return tuple(s for s in self.living_seats if self.roles[s] == WEREWOLF)
+
+    def living_village(self) -> tuple[int, ...]:
+        return tuple(s for s in self.living_seats if self.roles[s] != WEREWOLF)
+
+    def kill(self, seat: int) -> None:
+        self.alive.discard(seat)
+        self.living_seats = tuple(sorted(self.alive))
+
+
+def fold(state: WerewolfState, event: Event) -> None:
+    """Apply one event to the referee's state (unknown kinds are ignored)."""
+    handler = _FOLDERS.get(type(event))
+    if handler is not None:
+        handler(state, event)
+
+
+def _started(state: WerewolfState, e: Any) -> None:
+    state.players = e.players
+    state.rulings = dict(e.rulings)
+
+
+def _role(state: WerewolfState, e: Any) -> None:
+    state.roles[e.seat] = e.role
+    state.alive.add(e.seat)
+    state.living_seats = tuple(sorted(state.alive))
+
+
+def _night(state: WerewolfState, e: Any) -> None:
+    state.day = e.night
+    state.phase = Phase.NIGHT_ACTIONS
+    state.queue = []
+    # WW-8: "the previous night" is the night before this one; a night without a
+    # protection clears it (protected stays None).
+    state.last_protected = state.protected
+    state.protected = None
+    state.inspected = None
+    state.kill_votes = {}
+    state.kill_target = None
+
+
+def _protection(state: WerewolfState, e: Any) -> None:
+    state.protected = e.target
+
+
+def _inspection(state: WerewolfState, e: Any) -> None:
+    state.inspected = e.target
+    if e.target is not None:
+        state.checked.add(e.target)
+
+
+def _pack_turn(state: WerewolfState, e: Any) -> None:
+    state.phase = Phase.WOLF_CHAT if e.stage == "chat" else Phase.WOLF_KILL
+    state.pack_mode = e.mode
+    state.queue = list(e.order)
+
+
+def _pop(state: WerewolfState, e: Any) -> None:
+    if state.queue:
+        state.queue.pop(0)
+
+
+def _wolf_votes(state: WerewolfState, e: Any) -> None:
+    for seat, target in e.votes.items():
+        state.kill_votes[int(seat)] = target
+        if int(seat) in state.queue:
+            state.queue.remove(int(seat))
+
+
+def _kill_chosen(state: WerewolfState, e: Any) -> None:
+    state.kill_target = e.target
+
+
+def _dawn(state: WerewolfState, e: Any) -> None:
+    state.phase = Phase.DAWN
+    state.queue = []
+    state.turn = 0
+    state.last_speaker = None
+    state.last_named = ()
+    state.ballots = {}
+    if e.victim is not None:
+        state.kill(e.victim)
+
+
+def _last_words_turn(state: WerewolfState, e: Any) -> None:
+    state.phase = Phase.LAST_WORDS
+    state.queue = [e.seat]
+    state.last_words_cause = e.cause
+
+
+def _speaking_order(state: WerewolfState, e: Any) -> None:
+    state.phase = Phase.DISCUSSION
+    state.queue = list(e.order) * e.rounds
+    state.first_speaker = e.order[0] if e.order else None
+
+
+def _bidding_turn(state: WerewolfState, e: Any) -> None:
+    state.phase = Phase.BIDDING
+    state.turns = e.turns
+    state.bidders = e.bidders
+    state.queue = []
+
+
+def _floor(state: WerewolfState, e: Any) -> None:
+    state.phase = Phase.DISCUSSION
+    state.queue = [e.seat]
+
+
+def _speech(state: WerewolfState, e: Any) -> None:
+    _pop(state, e)
+    state.turn = e.turn
+    state.last_speaker = e.seat
+    state.last_named = tuple(sorted({*e.accuse, *e.vouch}))
+
+
+def _vote_opened(state: WerewolfState, e: Any) -> None:
+    state.phase = Phase.VOTE
+    state.vote_mode = e.mode
+    state.queue = list(e.order)
+    state.candidates = e.candidates
+    state.ballots = {}
+
+
+def _ballots(state: WerewolfState, e: Any) -> None:
+    for seat, target in e.ballots.items():
+        state.ballots[int(seat)] = target
+        if int(seat) in state.queue:
+            state.queue.remove(int(seat))
+
+
+def _exiled(state: WerewolfState, e: Any) -> None:
+    state.kill(e.seat)
+
+
+def _over(state: WerewolfState, e: Any) -> None:
+    state.phase = Phase.OVER
+    state.queue = []
+
+
+def _roles_revealed(state: WerewolfState, e: Any) -> None:
+    _over(state, e)
+    state.ending = e.ending
+
+
+_FOLDERS: dict[type[Event], Callable[[WerewolfState, Any], None]] = {
+    ev.GameStarted: _started,
+    ev.RoleCard: _role,
+    ev.NightFell: _night,
+    ev.Protection: _protection,
+    ev.Inspection: _inspection,
+    ev.PackTurn: _pack_turn,
+    ev.WolfMessage: _pop,
+    ev.WolfVotes: _wolf_votes,
+    ev.KillChosen: _kill_chosen,
+    ev.Dawn: _dawn,
+    ev.LastWordsTurn: _last_words_turn,
+    ev.LastWords: _pop,
+    ev.SpeakingOrder: _speaking_order,
+    ev.BiddingTurn: _bidding_turn,
+    ev.FloorWon: _floor,
+    ev.Speech: _speech,
+    ev.VoteOpened: _vote_opened,
+    ev.Ballots: _ballots,
+    ev.Exiled: _exiled,
+    ev.DayLimitReached: _over,
+    ev.RolesRevealed: _roles_revealed,
+}

@@ -1,0 +1,421 @@
+"""Werewolf events in words, English and Chinese, in the contract of
+:mod:`sandbox.games.killer.words`: ``SENTENCES`` maps each event kind to a
+function of (data, Lang) -> Words, and ``decision_phrase`` words a seat's answer.
+Not wired into :mod:`sandbox.games.words` yet (see docs/rules-werewolf.md).
+
+Speeches carry structured claims (WW-12), said as the speaker's claims, never
+confirmed; a speech is quoted as it was shown (softened, WW-13).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from sandbox.core.words import REFEREE, SPEECH, Lang, Words
+
+D = Mapping[str, Any]
+
+# Game words in Chinese (vocab.ZH_TERMS has none of Werewolf's yet).
+ZH = {
+    "werewolf": "狼人",
+    "seer": "预言家",
+    "doctor": "医生",
+    "villager": "村民",
+    "werewolves": "狼人阵营",
+    "village": "好人阵营",
+}
+
+
+def _term(word: object, L: Lang) -> str:
+    return ZH.get(str(word), str(word)) if L.zh else str(word)
+
+
+def _ref(kind: str, sentence: str, speaker: int | None = None) -> Words:
+    return Words(kind, REFEREE, sentence, speaker)
+
+
+def _target(seat: object, L: Lang) -> str:
+    return L.say(en="abstain", zh="弃权") if seat is None else L.seat(seat)
+
+
+def _choices(values: object, L: Lang) -> str:
+    assert isinstance(values, Mapping)
+    shown = [
+        L.say(en=f"{L.seat(k)} → {_target(v, L)}", zh=f"{L.seat(k)}→{_target(v, L)}")
+        for k, v in sorted(values.items(), key=lambda kv: int(kv[0]))
+    ]
+    return L.items(shown) if shown else L.say(en="none", zh="无")
+
+
+def _shown(revealed: object, L: Lang) -> str:
+    if not revealed:
+        return ""
+    return L.say(en=f" ({revealed})", zh=f"（{_term(revealed, L)}）")
+
+
+def game_started(d: D, L: Lang) -> Words:  # WW-1, WW-4
+    p, w, s, doc, v = (d.get(k) for k in ("players", "werewolves", "seers", "doctors", "villagers"))
+    text = L.say(
+        en=f"Werewolf with {p} seats: {w} werewolves, {s} seer, {doc} doctor, {v} villagers",
+        zh=f"狼人杀，共{p}个座位：{w}名狼人、{s}名预言家、{doc}名医生、{v}名村民",
+    )
+    return _ref("werewolf.game_started", L.end(text))
+
+
+def role_card(d: D, L: Lang) -> Words:  # WW-2
+    seat, role = L.seat(d["seat"], capital=True), d.get("role")
+    text = L.say(en=f"{seat} is dealt the {role} card", zh=f"{seat}拿到的身份：{_term(role, L)}")
+    return _ref("werewolf.role", L.end(text), d["seat"])
+
+
+def pack(d: D, L: Lang) -> Words:  # WW-4
+    members = L.seats(d.get("members", ()))
+    return _ref(
+        "werewolf.pack", L.end(L.say(en=f"The werewolves are {members}", zh=f"狼人是{members}"))
+    )
+
+
+def night(d: D, L: Lang) -> Words:  # WW-5
+    n = d.get("night")
+    return _ref("werewolf.night", L.end(L.say(en=f"Night {n} falls", zh=f"第{n}夜降临")))
+
+
+def protection(d: D, L: Lang) -> Words:  # WW-8
+    text = L.say(
+        en=f"The doctor ({L.seat(d.get('doctor'))}) protects {L.seat(d.get('target'))}",
+        zh=f"医生（{L.seat(d.get('doctor'))}）保护{L.seat(d.get('target'))}",
+    )
+    return _ref("werewolf.protection", L.end(text))
+
+
+def inspection(d: D, L: Lang) -> Words:  # WW-10
+    text = L.say(
+        en=f"The seer ({L.seat(d.get('seer'))}) checks {L.seat(d.get('target'))}",
+        zh=f"预言家（{L.seat(d.get('seer'))}）查验{L.seat(d.get('target'))}",
+    )
+    return _ref("werewolf.inspection", L.end(text))
+
+
+def pack_turn(d: D, L: Lang) -> Words:  # WW-6, WW-7
+    order, mode = L.seats(d.get("order", ())), str(d.get("mode"))
+    if d.get("stage") == "chat":
+        text = L.say(en=f"The pack talks, in order: {order}", zh=f"狼队私聊，顺序：{order}")
+    elif mode == "one_wolf":
+        text = L.say(
+            en=f"{L.seat(d['order'][0], capital=True)} is drawn to choose the kill",
+            zh=f"抽中{L.seat(d['order'][0])}决定今晚的目标",
+        )
+    else:
+        how = L.say(
+            en="one after another" if mode == "sequential" else "at once",
+            zh="依次" if mode == "sequential" else "同时",
+        )
+        text = L.say(en=f"The pack names the kill {how}: {order}", zh=f"狼队{how}指定目标：{order}")
+    return _ref("werewolf.pack_turn", L.end(text))
+
+
+def wolf_message(d: D, L: Lang) -> Words:  # WW-6
+    seat = L.seat(d.get("seat"), capital=True)
+    text = str(d.get("text", ""))
+    if not text.strip():
+        return _ref(
+            "werewolf.wolf_message",
+            L.end(L.say(en=f"{seat} tells the pack nothing", zh=f"{seat}没有对狼队说话")),
+        )
+    return Words(
+        "werewolf.wolf_message",
+        SPEECH,
+        L.say(en=f"{seat} tells the pack", zh=f"{seat}对狼队说"),
+        d.get("seat"),
+        text,
+    )
+
+
+def wolf_votes(d: D, L: Lang) -> Words:  # WW-7
+    text = L.say(
+        en=f"Kill votes: {_choices(d.get('votes', {}), L)}",
+        zh=f"杀人票：{_choices(d.get('votes', {}), L)}",
+    )
+    return _ref("werewolf.wolf_votes", L.end(text))
+
+
+_HOW_EN = {"tie_draw": " (tie, seeded draw)", "abstain_draw": " (everyone abstained, seeded draw)"}
+_HOW_ZH = {"tie_draw": "（平票，按随机种子抽签）", "abstain_draw": "（全部弃权，按随机种子抽签）"}
+
+
+def kill_chosen(d: D, L: Lang) -> Words:  # WW-7
+    if d.get("target") is None:
+        text = L.say(
+            en="Every werewolf abstained: nobody is attacked", zh="所有狼人都弃权：今晚无人被袭击"
+        )
+    else:
+        how = str(d.get("how"))
+        text = L.say(
+            en=f"The werewolves choose {L.seat(d['target'])}{_HOW_EN.get(how, '')}",
+            zh=f"狼人选定{L.seat(d['target'])}{_HOW_ZH.get(how, '')}",
+        )
+    return _ref("werewolf.kill_chosen", L.end(text))
+
+
+def seer_result(d: D, L: Lang) -> Words:  # WW-10
+    seat, result = L.seat(d.get("seat")), d.get("result")
+    text = L.say(
+        en=f"The seer learns: {seat} is {result}", zh=f"预言家得知：{seat}是{_term(result, L)}"
+    )
+    return _ref("werewolf.seer_result", L.end(text))
+
+
+def saved(d: D, L: Lang) -> Words:  # WW-9
+    text = L.say(
+        en=f"The doctor's protection saves {L.seat(d.get('seat'))}",
+        zh=f"医生的保护救下了{L.seat(d.get('seat'))}",
+    )
+    return _ref("werewolf.saved", L.end(text))
+
+
+def dawn(d: D, L: Lang) -> Words:  # WW-11
+    day, victim = d.get("day"), d.get("victim")
+    if victim is None:
+        text = L.say(
+            en=f"Day {day} dawns; nobody died in the night", zh=f"第{day}天天亮，昨夜无人死亡"
+        )
+    else:
+        shown = _shown(d.get("revealed"), L)
+        text = L.say(
+            en=f"Day {day} dawns; {L.seat(victim)} died in the night{shown}",
+            zh=f"第{day}天天亮，{L.seat(victim)}昨夜死亡{shown}",
+        )
+    return _ref("werewolf.dawn", L.end(text))
+
+
+def last_words_turn(d: D, L: Lang) -> Words:  # WW-11
+    seat = d.get("seat")
+    text = L.say(
+        en=f"{L.seat(seat, capital=True)} may speak last words (WW-11)",
+        zh=f"{L.seat(seat)}可以留遗言（WW-11）",
+    )
+    return _ref("werewolf.last_words_turn", L.end(text), seat)
+
+
+def speaking_order(d: D, L: Lang) -> Words:  # WW-12
+    order, rounds = L.seats(d.get("order", ())), d.get("rounds")
+    text = L.say(
+        en=f"{rounds} round(s) of speeches, in order: {order}", zh=f"发言{rounds}轮，顺序：{order}"
+    )
+    return _ref("werewolf.speaking_order", L.end(text))
+
+
+def bidding_turn(d: D, L: Lang) -> Words:  # WW-12
+    turn, turns, bidders = d.get("turn"), d.get("turns"), L.seats(d.get("bidders", ()))
+    text = L.say(
+        en=f"Turn {turn} of {turns}: {bidders} bid for the floor",
+        zh=f"第{turn}/{turns}次发言：{bidders}竞价",
+    )
+    return _ref("werewolf.bidding_turn", L.end(text))
+
+
+def bids(d: D, L: Lang) -> Words:  # WW-12: the referee's eyes only
+    shown = L.items(
+        f"{L.seat(s)}: {b}"
+        for s, b in sorted((d.get("bids") or {}).items(), key=lambda kv: int(kv[0]))
+    )
+    text = L.say(
+        en=f"Bids of turn {d.get('turn')}: {shown}", zh=f"第{d.get('turn')}次发言的出价：{shown}"
+    )
+    return _ref("werewolf.bids", L.end(text))
+
+
+def floor(d: D, L: Lang) -> Words:  # WW-12
+    seat = d.get("seat")
+    draw = L.say(en=" (tie, seeded draw)", zh="（平局，按随机种子抽签）") if d.get("drawn") else ""
+    text = L.say(
+        en=f"{L.seat(seat, capital=True)} wins the floor{draw}",
+        zh=f"{L.seat(seat)}获得发言权{draw}",
+    )
+    return _ref("werewolf.floor", L.end(text), seat)
+
+
+def claims_of(d: D, L: Lang) -> tuple[str, ...]:
+    """WW-12: the structured claims, words of the speaker, never confirmed."""
+    claims: list[str] = []
+    claim = d.get("claim")
+    if claim and claim != "none":
+        claims.append(L.say(en=f"claims {claim}", zh=f"自称{_term(claim, L)}"))
+    if d.get("accuse"):
+        claims.append(L.say(en=f"accuses {L.seats(d['accuse'])}", zh=f"指认{L.seats(d['accuse'])}"))
+    if d.get("vouch"):
+        claims.append(
+            L.say(en=f"vouches for {L.seats(d['vouch'])}", zh=f"担保{L.seats(d['vouch'])}")
+        )
+    return tuple(claims)
+
+
+def _spoken(kind: str, d: D, L: Lang, en: str, zh: str, en_pass: str, zh_pass: str) -> Words:
+    claims = claims_of(d, L)
+    text = str(d.get("shown", d.get("text", "")))  # what the table saw (WW-13)
+    extra = L.say(en=f" ({'; '.join(claims)})", zh=f"（{'；'.join(claims)}）") if claims else ""
+    if d.get("shown") is not None and d.get("shown") != d.get("text"):
+        extra += L.say(en=" [softened]", zh="［已替换用词］")
+    if not text.strip():
+        sentence = L.end(L.say(en=en_pass, zh=zh_pass) + extra)
+        return Words(kind, SPEECH if claims else REFEREE, sentence, d.get("seat"), None, claims)
+    return Words(kind, SPEECH, L.say(en=en, zh=zh) + extra, d.get("seat"), text, claims)
+
+
+def speech(d: D, L: Lang) -> Words:  # WW-12, WW-13
+    seat = L.seat(d.get("seat"), capital=True)
+    return _spoken(
+        "werewolf.speech", d, L, f"{seat} says", f"{seat}说", f"{seat} passes", f"{seat}选择过"
+    )
+
+
+def last_words(d: D, L: Lang) -> Words:  # WW-11
+    seat = L.seat(d.get("seat"), capital=True)
+    return _spoken(
+        "werewolf.last_words",
+        d,
+        L,
+        f"{seat}'s last words",
+        f"{seat}的遗言",
+        f"{seat} leaves no last words",
+        f"{seat}没有留遗言",
+    )
+
+
+def vote_opened(d: D, L: Lang) -> Words:  # WW-14
+    order = L.seats(d.get("order", ()))
+    if d.get("mode") == "sequential":
+        text = L.say(
+            en=f"The vote, in the open, in order: {order}", zh=f"依次公开投票，顺序：{order}"
+        )
+    else:
+        text = L.say(en=f"A sealed vote of {order}", zh=f"{order}秘密投票")
+    return _ref("werewolf.vote_opened", L.end(text))
+
+
+def ballots(d: D, L: Lang) -> Words:  # WW-14
+    drawn = d.get("drawn") or ()
+    note = (
+        L.say(
+            en=f" (drawn for {L.seats(drawn)}, WW-23)",
+            zh=f"（{L.seats(drawn)}的票由抽签决定，WW-23）",
+        )
+        if drawn
+        else ""
+    )
+    text = L.say(
+        en=f"Ballots: {_choices(d.get('ballots', {}), L)}{note}",
+        zh=f"选票：{_choices(d.get('ballots', {}), L)}{note}",
+    )
+    return _ref("werewolf.ballots", L.end(text))
+
+
+def exiled(d: D, L: Lang) -> Words:  # WW-15
+    seat, how = d["seat"], str(d.get("how"))
+    shown = _shown(d.get("revealed"), L)
+    why = L.say(en=f" with {d.get('votes')} votes", zh=f"，得{d.get('votes')}票")
+    if how in _HOW_EN:
+        why = L.say(en=_HOW_EN[how], zh=_HOW_ZH[how])
+    text = L.say(
+        en=f"{L.seat(seat, capital=True)} is exiled{why}{shown}",
+        zh=f"{L.seat(seat)}被放逐{why}{shown}",
+    )
+    return _ref("werewolf.exiled", L.end(text), seat)
+
+
+_NO_EXILE_EN = {"tie": "a tie", "all_abstained": "everyone abstained", "no_majority": "no majority"}
+_NO_EXILE_ZH = {"tie": "平票", "all_abstained": "全部弃权", "no_majority": "无人过半数"}
+
+
+def no_exile(d: D, L: Lang) -> Words:  # WW-15
+    reason = str(d.get("reason"))
+    text = L.say(
+        en=f"Nobody is exiled ({_NO_EXILE_EN.get(reason, reason)})",
+        zh=f"无人被放逐（{_NO_EXILE_ZH.get(reason, reason)}）",
+    )
+    return _ref("werewolf.no_exile", L.end(text))
+
+
+def day_limit(d: D, L: Lang) -> Words:  # WW-21
+    day = d.get("day")
+    text = L.say(
+        en=f"Day {day} was the last day: a draw (WW-21)", zh=f"第{day}天是最后一天：平局（WW-21）"
+    )
+    return _ref("werewolf.day_limit", L.end(text))
+
+
+def roles_revealed(d: D, L: Lang) -> Words:  # WW-20
+    roles = d.get("roles") or {}
+    shown = L.items(
+        f"{L.seat(s)}: {_term(r, L)}" for s, r in sorted(roles.items(), key=lambda kv: int(kv[0]))
+    )
+    return _ref(
+        "werewolf.roles_revealed", L.end(L.say(en=f"The roles: {shown}", zh=f"所有身份：{shown}"))
+    )
+
+
+SENTENCES: dict[str, Callable[[D, Lang], Words]] = {
+    "werewolf.game_started": game_started,
+    "werewolf.role": role_card,
+    "werewolf.pack": pack,
+    "werewolf.night": night,
+    "werewolf.protection": protection,
+    "werewolf.inspection": inspection,
+    "werewolf.pack_turn": pack_turn,
+    "werewolf.wolf_message": wolf_message,
+    "werewolf.wolf_votes": wolf_votes,
+    "werewolf.kill_chosen": kill_chosen,
+    "werewolf.seer_result": seer_result,
+    "werewolf.saved": saved,
+    "werewolf.dawn": dawn,
+    "werewolf.last_words_turn": last_words_turn,
+    "werewolf.speaking_order": speaking_order,
+    "werewolf.bidding_turn": bidding_turn,
+    "werewolf.bids": bids,
+    "werewolf.floor": floor,
+    "werewolf.speech": speech,
+    "werewolf.last_words": last_words,
+    "werewolf.vote_opened": vote_opened,
+    "werewolf.ballots": ballots,
+    "werewolf.exiled": exiled,
+    "werewolf.no_exile": no_exile,
+    "werewolf.day_limit": day_limit,
+    "werewolf.roles_revealed": roles_revealed,
+}
+
+
+def decision_phrase(decision: str, payload: D, L: Lang, you: bool) -> str | None:
+    """A seat's answer in words (``you``: said to that seat itself)."""
+    s = "" if you else "s"
+    target = payload.get("target")
+    if decision in ("kill", "vote") and target is None:
+        return L.say(en=f"abstain{s}", zh="弃权")
+    if decision in ("protect", "inspect") and target is None:
+        return L.say(en=f"do{'' if you else 'es'} nothing tonight", zh="今晚不行动")
+    if decision == "kill":
+        return L.say(en=f"name{s} {L.seat(target)} for the kill", zh=f"主张杀{L.seat(target)}")
+    if decision == "protect":
+        return L.say(en=f"protect{s} {L.seat(target)}", zh=f"保护{L.seat(target)}")
+    if decision == "inspect":
+        return L.say(en=f"check{s} {L.seat(target)}", zh=f"查验{L.seat(target)}")
+    if decision == "vote":
+        return L.say(en=f"vote{s} to exile {L.seat(target)}", zh=f"投票放逐{L.seat(target)}")
+    if decision == "bid":
+        return L.say(en=f"bid{s} {payload.get('bid')}", zh=f"出价{payload.get('bid')}")
+    if decision == "wolf_message":
+        said = bool(str(payload.get("message") or "").strip())
+        return L.say(
+            en=("message" + s + " the pack") if said else "pass" + ("" if you else "es"),
+            zh="对狼队发言" if said else "选择不发言",
+        )
+    if decision in ("speech", "last_words"):
+        said = bool(str(payload.get("speech") or "").strip())
+        claims = claims_of(payload, L)
+        extra = L.say(en=f" ({'; '.join(claims)})", zh=f"（{'；'.join(claims)}）") if claims else ""
+        verb = L.say(
+            en="speak" + s if said else "pass" + ("" if you else "es"),
+            zh="发言" if said else "选择过",
+        )
+        return verb + extra
+    return None

@@ -1,0 +1,142 @@
+"""The words table (sandbox/games/werewolf/words.py) covers every event kind and
+decision in both languages and plugs into the renderer's contract; the prompts
+render every decision in both styles and languages, Chinese without English
+engine text, each citing its rule."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+import sandbox.games.werewolf.events as ev
+import sandbox.games.words as words
+from sandbox.agents.llm.prompt.render import render_prompt
+from sandbox.core.events import Event
+from sandbox.core.words import Lang
+from sandbox.games.werewolf.info import INFO
+from sandbox.games.werewolf.words import SENTENCES, decision_phrase
+from tests.prompts.harness import Captured, new_game, play
+from tests.prompts.test_prompt_review import english_runs
+
+RULINGS = {"wolf_chat": True, "last_words": True, "discussion": "bidding", "turns": 2}
+KINDS = {
+    cls.kind
+    for cls in vars(ev).values()
+    if isinstance(cls, type) and issubclass(cls, Event) and cls.__module__ == ev.__name__
+}
+
+
+def captured() -> dict[str, Captured]:
+    """The first request of each decision over a few seeded random games."""
+    found: dict[str, Captured] = {}
+    for seed in range(6):
+        game = new_game("werewolf", seed, RULINGS)
+
+        def pick(g: object, request: object) -> bool:
+            return getattr(request, "decision", "") not in found
+
+        for c in play(game, random.Random(seed), pick=pick):
+            found.setdefault(c.request.decision, c)
+    return found
+
+
+@pytest.fixture(scope="module")
+def captures() -> dict[str, Captured]:
+    return captured()
+
+
+def test_every_event_kind_has_its_sentence() -> None:
+    assert set(SENTENCES) == KINDS
+
+
+@pytest.mark.parametrize("language", ["en", "zh"])
+def test_every_event_of_a_game_is_said_in_both_languages(language: str) -> None:
+    game = new_game("werewolf", 3, RULINGS)
+    play(game, random.Random(3))
+    said = set()
+    for event in game.events:
+        data = event.to_json()["data"]
+        line = (
+            words.line_text(SENTENCES[event.kind](data, Lang(language)), None, language)
+            if event.kind in SENTENCES
+            else None
+        )
+        if line is not None:
+            assert line.strip() and "{" not in line
+            said.add(event.kind)
+            if language == "zh" and event.kind not in (
+                "werewolf.speech",
+                "werewolf.last_words",
+                "werewolf.wolf_message",
+            ):
+                assert english_runs(line) == [], line
+    assert len(said) > 15
+
+
+def test_the_table_plugs_into_the_renderer(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(words._SENTENCES, "werewolf", SENTENCES)
+    monkeypatch.setitem(words._DECISIONS, "werewolf", decision_phrase)
+    dawn = ev.Dawn(2, 5, "villager").to_json()
+    assert words.words_for("werewolf", dawn["kind"], dawn["data"]).sentence == (
+        "Day 2 dawns; seat 5 died in the night (villager)."
+    )
+    decision = {"seat": 3, "decision": "vote", "payload": {"target": 5}}
+    assert words.words_for("werewolf", "core.decision", decision, "zh", you=3).sentence == (
+        "你投票放逐5号。"
+    )
+
+
+@pytest.mark.parametrize("language", ["en", "zh"])
+def test_every_decision_has_a_phrase(language: str) -> None:
+    L = Lang(language)
+    payloads = {
+        "protect": {"target": 4},
+        "inspect": {"target": None},
+        "kill": {"target": 2},
+        "wolf_message": {"message": "x"},
+        "bid": {"bid": 3},
+        "speech": {"speech": "hi", "claim": "seer", "accuse": [2]},
+        "last_words": {"speech": ""},
+        "vote": {"target": None},
+    }
+    assert set(payloads) == set(INFO.decisions)
+    for decision, payload in payloads.items():
+        for you in (True, False):
+            phrase = decision_phrase(decision, payload, L, you)
+            assert phrase, decision
+
+
+def test_prompts_cover_every_decision(captures: dict[str, Captured]) -> None:
+    assert set(captures) == set(INFO.decisions)
+
+
+@pytest.mark.parametrize("style", ["full", "compact"])
+def test_chinese_prompts_carry_no_english_engine_text(
+    captures: dict[str, Captured], style: str
+) -> None:
+    variant = new_game("werewolf", 0, RULINGS).variant
+    rules = variant.rules_text(variant.parse_config(RULINGS), "zh")
+    for decision, c in captures.items():
+        prompt = render_prompt(
+            c.view,
+            c.request,
+            language="zh",
+            style=style,  # type: ignore[arg-type]
+            rules_text=rules,
+            belief_probe=True,
+        )
+        text = "\n".join(m["content"] for m in prompt.messages)
+        assert english_runs(text) == [], (decision, english_runs(text)[:3])
+
+
+@pytest.mark.parametrize("language", ["en", "zh"])
+@pytest.mark.parametrize("style", ["full", "compact"])
+def test_each_decision_section_cites_its_rule(
+    captures: dict[str, Captured], language: str, style: str
+) -> None:
+    for c in captures.values():
+        prompt = render_prompt(c.view, c.request, language=language, style=style)  # type: ignore[arg-type]
+        user = prompt.messages[1]["content"]
+        question = user.rpartition("\n# ")[2]  # the last section: the decision
+        assert c.request.rule in question, (c.request.decision, language, style)
