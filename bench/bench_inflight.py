@@ -118,15 +118,27 @@ def chain_of(path: Path) -> tuple[int, int]:
     return calls, sum(longest.values())
 
 
-def play(folder: Path, base_url: str, games: int, jobs: int, in_flight: int,
-         concurrency: int) -> Run:
+def play(
+    folder: Path, base_url: str, games: int, jobs: int, in_flight: int, concurrency: int
+) -> Run:
     out = folder / f"n{in_flight}"
     config = folder / f"n{in_flight}.toml"
     config.write_text(
         GAME.format(base_url=base_url, concurrency=concurrency, out=out), encoding="utf-8"
     )
-    command = [*SANDBOX, "batch", str(config), "--games", str(games), "--jobs", str(jobs),
-               "--games-in-flight", str(in_flight), "--quiet", "--json"]
+    command = [
+        *SANDBOX,
+        "batch",
+        str(config),
+        "--games",
+        str(games),
+        "--jobs",
+        str(jobs),
+        "--games-in-flight",
+        str(in_flight),
+        "--quiet",
+        "--json",
+    ]
     load_before = os.getloadavg()
     cpu_before = cpu_of_children()
     started = time.perf_counter()
@@ -136,8 +148,16 @@ def play(folder: Path, base_url: str, games: int, jobs: int, in_flight: int,
     if done.returncode != 0:
         raise RuntimeError(f"batch failed ({done.returncode}): {done.stderr[-500:]}")
     figures = [chain_of(p) for p in out.glob("*.jsonl")]
-    return Run(in_flight, games, wall, sum(c for c, _ in figures),
-               max(s for _, s in figures), load_before, os.getloadavg(), cpu)
+    return Run(
+        in_flight,
+        games,
+        wall,
+        sum(c for c, _ in figures),
+        max(s for _, s in figures),
+        load_before,
+        os.getloadavg(),
+        cpu,
+    )
 
 
 def cpu_of_children() -> float:
@@ -153,31 +173,46 @@ def report(run: Run, latency: float, jobs: int, concurrency: int) -> float:
     bound = max(path_s, calls_s)
     print(f"== --games-in-flight {run.in_flight}: {run.games} games, --jobs {jobs}")
     print(f"  wall {run.wall_s:.1f}s -> {run.per_hour:.0f} games/hour")
-    print(f"  calls {run.calls}; slowest game's critical path {run.slowest_chain} calls "
-          f"= {path_s:.1f}s; calls / {in_flight_calls} in flight x latency = {calls_s:.1f}s")
+    print(
+        f"  calls {run.calls}; slowest game's critical path {run.slowest_chain} calls "
+        f"= {path_s:.1f}s; calls / {in_flight_calls} in flight x latency = {calls_s:.1f}s"
+    )
     if run.in_flight > 1:
         print(f"  wall / bound {run.wall_s / bound:.3f} (target <= 1.10)")
     else:
         print("  (one game at a time per worker: the games' critical paths add up)")
     cores = os.cpu_count() or 1
-    print(f"  CPU of the batch and its workers {run.cpu_s:.1f}s "
-          f"({run.cpu_s / max(1, run.calls) * 1000:.1f} ms per call; "
-          f"at least {run.cpu_s / cores:.1f}s of wall on {cores} idle cores)")
-    print("  load average before {:.2f} {:.2f} {:.2f}, after {:.2f} {:.2f} {:.2f}".format(
-        *run.load_before, *run.load_after))
+    print(
+        f"  CPU of the batch and its workers {run.cpu_s:.1f}s "
+        f"({run.cpu_s / max(1, run.calls) * 1000:.1f} ms per call; "
+        f"at least {run.cpu_s / cores:.1f}s of wall on {cores} idle cores)"
+    )
+    print(
+        "  load average before {:.2f} {:.2f} {:.2f}, after {:.2f} {:.2f} {:.2f}".format(
+            *run.load_before, *run.load_after
+        )
+    )
     return run.per_hour
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--games", type=int, default=200)
-    parser.add_argument("--games-one", type=int, default=20,
-                        help="games of the one-at-a-time run (a rate: fewer is fine)")
+    parser.add_argument(
+        "--games-one",
+        type=int,
+        default=20,
+        help="games of the one-at-a-time run (a rate: fewer is fine)",
+    )
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--in-flight", type=int, default=50)
     parser.add_argument("--latency", type=float, default=0.5)
-    parser.add_argument("--concurrency", type=int, default=64,
-                        help="the game file's per-model [llm] concurrency (per worker)")
+    parser.add_argument(
+        "--concurrency",
+        type=int,
+        default=64,
+        help="the game file's per-model [llm] concurrency (per worker)",
+    )
     args = parser.parse_args()
     print(f"cpus {os.cpu_count()}, latency {args.latency}s per call, fake provider on loopback")
     with fake_provider(args.latency) as base_url, tempfile.TemporaryDirectory() as tmp:

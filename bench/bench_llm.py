@@ -173,8 +173,10 @@ def report(name: str, latency: float, wall: float, runner: MeasuringRunner, seed
     prefix_chars = sum(int(c.get("prefix_chars") or 0) for c in figures.call_records)
     outcome = runner.game.outcome()
     route = os.environ.get(ROUTE_ENV) or "openai"
-    print(f"== {name} seed {seed} (latency {latency:.2f}s, route {route}, "
-          f"ended: {outcome.reason if outcome else '?'})")
+    print(
+        f"== {name} seed {seed} (latency {latency:.2f}s, route {route}, "
+        f"ended: {outcome.reason if outcome else '?'})"
+    )
     print(f"  decisions {stats.decisions}, calls {stats.calls}, batches {figures.batches}")
     print(
         f"  wall {wall:.2f}s, critical-path bound {bound:.2f}s "

@@ -58,8 +58,9 @@ def loaded_for(base: str, day_limit: int) -> LoadedConfig:
     return parse_config(tomllib.loads(GAME.format(base=base, day_limit=day_limit)))
 
 
-def timed(name: str, runner: Runner, loaded: LoadedConfig, args: argparse.Namespace,
-          warm: int, out: Path) -> float:
+def timed(
+    name: str, runner: Runner, loaded: LoadedConfig, args: argparse.Namespace, warm: int, out: Path
+) -> float:
     """Wall seconds for ``args.games`` games after ``warm`` untimed ones."""
     out.mkdir(parents=True, exist_ok=True)
     if warm:
@@ -79,13 +80,19 @@ def local_runner(workers: int) -> Runner:
 
 def ray_run(cpus: int, loaded: LoadedConfig, args: argparse.Namespace, out: Path) -> float:
     started = time.perf_counter()
-    ray.init(num_cpus=cpus, include_dashboard=False, _node_ip_address="127.0.0.1",
-             logging_level="ERROR", log_to_driver=False)
+    ray.init(
+        num_cpus=cpus,
+        include_dashboard=False,
+        _node_ip_address="127.0.0.1",
+        logging_level="ERROR",
+        log_to_driver=False,
+    )
     print(f"(ray.init with {cpus} CPU(s): {time.perf_counter() - started:.1f} s)")
     try:
         backend = RayBackend(BackendOptions("ray"))
-        return timed(f"ray ×{cpus}", lambda jobs: backend.run(jobs, lambda r: None),
-                     loaded, args, cpus, out)
+        return timed(
+            f"ray ×{cpus}", lambda jobs: backend.run(jobs, lambda r: None), loaded, args, cpus, out
+        )
     finally:
         ray.shutdown()
 
@@ -99,8 +106,10 @@ def main() -> None:
     with FakeLLMServer(latency_s=args.latency) as server, tempfile.TemporaryDirectory() as tmp:
         loaded = loaded_for(server.base_url, args.day_limit)
         root = Path(tmp)
-        print(f"Killer 11, day_limit {args.day_limit}, fake provider at {args.latency} s a call, "
-              f"{args.games} games per configuration")
+        print(
+            f"Killer 11, day_limit {args.day_limit}, fake provider at {args.latency} s a call, "
+            f"{args.games} games per configuration"
+        )
         local_1 = timed("local ×1", local_runner(1), loaded, args, 1, root / "l1")
         timed("local ×2", local_runner(2), loaded, args, 0, root / "l2")
         ray_1 = ray_run(1, loaded, args, root / "r1")

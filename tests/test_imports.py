@@ -37,8 +37,13 @@ MODULES = module_files()
 
 
 def _import_alone(module: str) -> tuple[str, str | None]:
-    done = subprocess.run([sys.executable, "-c", f"import {module}"], capture_output=True,
-                          text=True, timeout=120, cwd=ROOT)
+    done = subprocess.run(
+        [sys.executable, "-c", f"import {module}"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        cwd=ROOT,
+    )
     return module, (done.stderr.strip().splitlines() or ["?"])[-1] if done.returncode else None
 
 
@@ -58,7 +63,8 @@ def imported_names(tree: ast.Module, module: str, is_package: bool) -> Iterator[
     for a ``from X import y`` both X and X.y (y may be a submodule)."""
     skipped = {
         id(inner)
-        for block in ast.walk(tree) if _is_type_checking_block(block)
+        for block in ast.walk(tree)
+        if _is_type_checking_block(block)
         for statement in block.body  # type: ignore[attr-defined]
         for inner in ast.walk(statement)
     }
@@ -96,7 +102,8 @@ def _is_type_checking_block(node: ast.AST) -> bool:
         return False
     test = node.test
     return (isinstance(test, ast.Name) and test.id == "TYPE_CHECKING") or (
-        isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING")
+        isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING"
+    )
 
 
 def import_graph() -> dict[str, set[str]]:

@@ -27,6 +27,7 @@ ROOT = Path(__file__).resolve().parents[1]
 PACKAGE = ROOT / "sandbox"
 GAMES = PACKAGE / "games"
 
+
 def variant_folders() -> dict[str, Path]:
     """Each built-in variant's folder (the subpackages of sandbox.games)."""
     return {m.name: GAMES / m.name for m in pkgutil.iter_modules([str(GAMES)]) if m.ispkg}
@@ -62,7 +63,8 @@ def docstrings(tree: ast.AST) -> set[int]:
     return {
         id(node.value)
         for node in ast.walk(tree)
-        if isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant)
+        if isinstance(node, ast.Expr)
+        and isinstance(node.value, ast.Constant)
         and isinstance(node.value.value, str)
     }
 
@@ -99,8 +101,10 @@ def offences(path: Path, pattern: re.Pattern[str], folders: dict[str, Path]) -> 
     for node in ast.walk(tree):
         line = getattr(node, "lineno", "?")
         if (
-            isinstance(node, ast.Constant) and isinstance(node.value, str)
-            and id(node) not in skipped and (hit := pattern.search(node.value.lower()))
+            isinstance(node, ast.Constant)
+            and isinstance(node.value, str)
+            and id(node) not in skipped
+            and (hit := pattern.search(node.value.lower()))
         ):
             yield f"{where}:{line}: string {node.value[:60]!r} names {hit.group()!r}"
         for name in identifiers(node):
@@ -114,7 +118,8 @@ def offences(path: Path, pattern: re.Pattern[str], folders: dict[str, Path]) -> 
 def outside_the_variants() -> list[Path]:
     inside = tuple(variant_folders().values())
     return [
-        path for path in sorted(PACKAGE.rglob("*.py"))
+        path
+        for path in sorted(PACKAGE.rglob("*.py"))
         if "__pycache__" not in path.parts and not any(path.is_relative_to(f) for f in inside)
     ]
 

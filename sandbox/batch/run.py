@@ -105,8 +105,9 @@ async def play_one_async(job: GameJob) -> GameResult:
 def lost_game(job: GameJob, error: str) -> GameResult:
     """The result of a game whose worker process died under it: failed, with its
     seed, pointing at its partial transcript when it was a resumed one."""
-    return GameResult(job.seed, job.resume, error=error, key=job.key,
-                      resumed=job.resume is not None)
+    return GameResult(
+        job.seed, job.resume, error=error, key=job.key, resumed=job.resume is not None
+    )
 
 
 def _finished(base: GameResult, record: GameRecord) -> GameResult:
@@ -201,8 +202,17 @@ def run_batch(
             else:
                 from sandbox.batch.workers import run_pool
 
-                run_pool(jobs, max(workers, 1), in_flight, batch, on_result, admit, halt,
-                         play_one_async, lost_game)
+                run_pool(
+                    jobs,
+                    max(workers, 1),
+                    in_flight,
+                    batch,
+                    on_result,
+                    admit,
+                    halt,
+                    play_one_async,
+                    lost_game,
+                )
     except KeyboardInterrupt:
         batch.interrupted = True
     batch.results.sort(key=lambda r: (r.seed, r.key))
@@ -228,9 +238,7 @@ def _raise_ctrl_c(signum: int, frame: FrameType | None) -> None:
     signal.raise_signal(signal.SIGINT)  # whatever handles Ctrl-C now (asyncio's, Python's)
 
 
-def _run_here(
-    jobs: Iterable[GameJob], batch: BatchResult, on_result: OnResult, halt: Halt
-) -> None:
+def _run_here(jobs: Iterable[GameJob], batch: BatchResult, on_result: OnResult, halt: Halt) -> None:
     for job in jobs:
         batch.stopped = halt(())
         if batch.stopped:

@@ -95,9 +95,7 @@ def run_pool(
 
 def _spawn(context: SpawnContext, play: Play) -> _Worker:
     ours, theirs = context.Pipe()
-    process = context.Process(
-        target=worker_main, args=(theirs, play), name="sandbox-batch-worker"
-    )
+    process = context.Process(target=worker_main, args=(theirs, play), name="sandbox-batch-worker")
     process.start()
     theirs.close()
     return _Worker(process, ours)
@@ -128,9 +126,7 @@ def _hand_out(
             return
 
 
-def _next_job(
-    waiting: list[GameJob], running: Sequence[GameJob], admit: Admit
-) -> GameJob | None:
+def _next_job(waiting: list[GameJob], running: Sequence[GameJob], admit: Admit) -> GameJob | None:
     for index, job in enumerate(waiting):
         if admit(job, running):
             return waiting.pop(index)
@@ -193,8 +189,10 @@ def _stop(pool: Sequence[_Worker], batch: BatchResult) -> None:
     deadline = time.monotonic() + STOP_WAIT_S
     live = [w for w in pool if w.running]
     while live and time.monotonic() < deadline:
-        wait([w.process.sentinel for w in live] + [w.conn for w in live],
-             timeout=deadline - time.monotonic())
+        wait(
+            [w.process.sentinel for w in live] + [w.conn for w in live],
+            timeout=deadline - time.monotonic(),
+        )
         for worker in live:
             for result in _drain(worker):
                 if result.ident not in seen:

@@ -43,6 +43,7 @@ from sandbox.models.secrets import redact_text
 BACKOFF_MULTIPLIER_S = 0.5
 FALLBACK_KEY = "no-key"  # our own servers ignore the key, but the SDK wants one
 
+
 class ProviderFailure(Exception):
     """The provider gave no answer (after retries, or a non-retryable error).
     The message is already redacted; ``overflow``: the prompt did not fit the
@@ -91,11 +92,22 @@ def model_semaphore(model: str, limit: int) -> asyncio.Semaphore:
 # Permanent whatever class wraps them: a missing key surfaces from the openai
 # SDK as litellm's InternalServerError ("Missing credentials ...").
 PERMANENT_STATUS = (401, 403)
-PERMANENT_WORDS = ("missing credentials", "api_key client option must be set", "invalid api key",
-                   "incorrect api key")
+PERMANENT_WORDS = (
+    "missing credentials",
+    "api_key client option must be set",
+    "invalid api key",
+    "incorrect api key",
+)
 # How providers (and llama.cpp's server) say a prompt is longer than the window.
-OVERFLOW_WORDS = ("context length", "context window", "context size", "maximum context",
-                  "prompt is too long", "too many tokens", "context_length_exceeded")
+OVERFLOW_WORDS = (
+    "context length",
+    "context window",
+    "context size",
+    "maximum context",
+    "prompt is too long",
+    "too many tokens",
+    "context_length_exceeded",
+)
 
 
 def is_transient(err: BaseException) -> bool:
@@ -107,8 +119,14 @@ def is_transient(err: BaseException) -> bool:
         return False
     import openai
 
-    transient = (openai.RateLimitError, openai.APITimeoutError, openai.APIConnectionError,
-                 openai.InternalServerError, MalformedResponse, asyncio.TimeoutError)
+    transient = (
+        openai.RateLimitError,
+        openai.APITimeoutError,
+        openai.APIConnectionError,
+        openai.InternalServerError,
+        MalformedResponse,
+        asyncio.TimeoutError,
+    )
     if isinstance(err, transient):
         return True
     status = getattr(err, "status_code", None)
@@ -251,15 +269,19 @@ class ModelClient:
             body = self._direct_body(messages)
             try:
                 answer = await self.http.post(
-                    "/chat/completions", cast_to=object, body=body,
+                    "/chat/completions",
+                    cast_to=object,
+                    body=body,
                     options={"timeout": self.settings.timeout_s},
                 )
             except ValueError as err:  # a body that is not the JSON it claims to be
                 raise MalformedResponse(str(err)[:200]) from None
             return as_response(answer)
         kwargs = self._kwargs(messages)
-        if self.settings.cache and cache_split is not None and remote.needs_cache_control(
-            self.endpoint.model
+        if (
+            self.settings.cache
+            and cache_split is not None
+            and remote.needs_cache_control(self.endpoint.model)
         ):
             kwargs["messages"] = remote.with_cache_control(kwargs["messages"], cache_split)
         return await remote.litellm_module().acompletion(**kwargs)
@@ -295,7 +317,8 @@ class ModelClient:
             # A copy: the format is shared between calls (answer_format.py) and litellm
             # may rewrite it for its provider.
             "response_format": copy.deepcopy(dict(s.response_format))
-            if s.response_format else None,
+            if s.response_format
+            else None,
             # OpenAI-protocol models reuse the seat's pooled client (no sockets left behind).
             "client": self.http if self.endpoint.model.startswith("openai/") else None,
         }

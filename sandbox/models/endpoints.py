@@ -79,9 +79,7 @@ async def resolve(spec: Target) -> Endpoint:
     if is_local_model(model):
         local = importlib.import_module("sandbox.models.local")
         api_base, litellm_model = await local.endpoint_for(model)
-        return Endpoint(
-            str(litellm_model), str(api_base), LOCAL_KEY, "local", own_server_route()
-        )
+        return Endpoint(str(litellm_model), str(api_base), LOCAL_KEY, "local", own_server_route())
     return Endpoint(model, spec.api_base, _key_from_env(spec.api_key_env), "remote")
 
 

@@ -54,9 +54,7 @@ def new_openai_client(base_url: str | None, api_key: str, timeout_s: float = 600
     # CA bundle cost ~0.25 s per client, i.e. per game.
     plain = bool(base_url) and str(base_url).startswith("http://")
     http = openai.DefaultAsyncHttpxClient(limits=limits, timeout=timeout_s, verify=not plain)
-    return openai.AsyncOpenAI(
-        base_url=base_url, api_key=api_key, max_retries=0, http_client=http
-    )
+    return openai.AsyncOpenAI(base_url=base_url, api_key=api_key, max_retries=0, http_client=http)
 
 
 class Lease:

@@ -295,8 +295,14 @@ SPEECH_PERSUASION_HEAD = ["speaker", "mean Δ p(truth) per speech", "95% CI", "i
 def calibration_rows(summary: Mapping[str, Any]) -> list[list[str]]:
     found = (summary.get("beliefs") or {}).get("by_contestant") or {}
     return [
-        [who, str(c["guesses"]), _pct(c["accuracy"]), f"{c['brier']:.3f}",
-         f"{c['log_loss']:.3f}" if c.get("log_loss") is not None else "–", f"{c['ece']:.3f}"]
+        [
+            who,
+            str(c["guesses"]),
+            _pct(c["accuracy"]),
+            f"{c['brier']:.3f}",
+            f"{c['log_loss']:.3f}" if c.get("log_loss") is not None else "–",
+            f"{c['ece']:.3f}",
+        ]
         for who, c in found.items()
     ]
 

@@ -96,4 +96,3 @@ __all__ = [
     "transcript_path",
     "utc_now",
 ]
-

@@ -186,7 +186,9 @@ def _with_kind(raw: Any) -> Any:
 class RunSettings(Strict):
     out: str = "transcripts"
     series: int = Field(
-        1, ge=1, le=1000,
+        1,
+        ge=1,
+        le=1000,
         description="consecutive games, each next config from the variant's series rules",
     )
     # No "never" value is needed: the share can never exceed 1, so 1 never aborts.
@@ -370,9 +372,7 @@ def _check_script_values(where: str, entry: Mapping[str, Any]) -> None:
         if key in SCRIPT_KEYS:
             continue
         items = value if isinstance(value, list) else [value]
-        if isinstance(value, dict) or any(
-            isinstance(item, dict | list | float) for item in items
-        ):
+        if isinstance(value, dict) or any(isinstance(item, dict | list | float) for item in items):
             raise ConfigError(
                 f"{where}.{key}: an answer is a number, text, true/false or a list of "
                 f"numbers or text (got {value!r})"

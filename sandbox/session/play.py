@@ -52,9 +52,9 @@ class GameRecord:
         for seat, result in self.by_seat().items():
             results.setdefault(self.roles[seat], Counter())[result] += 1
         return {
-            role: next(iter(counts)) if len(counts) == 1 else ", ".join(
-                f"{result}×{n}" for result, n in sorted(counts.items())
-            )
+            role: next(iter(counts))
+            if len(counts) == 1
+            else ", ".join(f"{result}×{n}" for result, n in sorted(counts.items()))
             for role, counts in sorted(results.items())
         }
 

@@ -80,9 +80,7 @@ async def resume_async(path: Path, hooks: LiveHooks | None = None) -> GameRecord
     agents = build_agents(loaded, roles, seed)
     rebuilt = await rebuild(variant, config, seed, transcript.events, agents)
     problem = (
-        rebuilt.divergence
-        or check_header(transcript, rebuilt.game)
-        or check_visibility(transcript)
+        rebuilt.divergence or check_header(transcript, rebuilt.game) or check_visibility(transcript)
     )
     if problem:
         raise SessionError(f"{path}: the recorded game does not replay: {problem}")
@@ -204,7 +202,8 @@ def _calls_of(transcript: Transcript, prefix: Sequence[Event]) -> list[dict[str,
     ids = {e.request_id for e in prefix if isinstance(e, DecisionMade)}
     # Probe-only calls made before the fork point go too (their ``seq`` < at).
     return [
-        call for call in transcript.calls
+        call
+        for call in transcript.calls
         if call.get("request_id") in ids
         or (call.get("probe") and int(call.get("seq") or 0) < len(prefix))
     ]

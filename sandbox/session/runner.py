@@ -204,9 +204,7 @@ class Runner:
         cut while its listeners were being probed). Seats with a probe line at
         the current ``seq`` (answered or failed) are not asked again."""
         seq = len(self.game.events)
-        done = {
-            int(c.get("seat") or 0) for c in recorded if c.get("probe") and c.get("seq") == seq
-        }
+        done = {int(c.get("seat") or 0) for c in recorded if c.get("probe") and c.get("seq") == seq}
         await self._probe_after_speech(last_step_start(self.game.events), done)
 
     def _maybe_abort(self) -> None:

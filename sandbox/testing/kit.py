@@ -156,9 +156,18 @@ def check_variant(
     cfg = config if isinstance(config, BaseModel) else v.parse_config(dict(config or {}))
     report = ConformanceReport(v.name)
     for game_seed in range(seed, seed + games):
-        check_game(v, cfg, game_seed, prompts=prompts, languages=languages, facts=facts,
-                   aliases=aliases, max_decisions=max_decisions, fold_every=fold_every,
-                   report=report)
+        check_game(
+            v,
+            cfg,
+            game_seed,
+            prompts=prompts,
+            languages=languages,
+            facts=facts,
+            aliases=aliases,
+            max_decisions=max_decisions,
+            fold_every=fold_every,
+            report=report,
+        )
     return report
 
 
@@ -184,13 +193,13 @@ def check_game(
         audit = _PromptAudit(variant, seed, languages, facts, dict(aliases or {}), report)
     watcher = _Watcher(report, audit, fold_every) if deep else None
     try:
-        game, log = play_random(variant, config, seed, max_decisions=max_decisions,
-                                watch=watcher)
+        game, log = play_random(variant, config, seed, max_decisions=max_decisions, watch=watcher)
     except ConformanceError:
         raise
     except Exception as exc:  # the variant crashed during play
-        raise ConformanceError(variant.name, seed, "terminates",
-                               f"{type(exc).__name__} during play: {exc}") from exc
+        raise ConformanceError(
+            variant.name, seed, "terminates", f"{type(exc).__name__} during play: {exc}"
+        ) from exc
     _check_end(game, seed, len(log) > max_decisions)
     _check_answers(game, seed, log)
     if watcher is not None:
@@ -242,9 +251,7 @@ def play_random(
     return game, log
 
 
-def legal_answer(
-    game: Game, request: DecisionRequest, rng: random.Random
-) -> dict[str, Any] | None:
+def legal_answer(game: Game, request: DecisionRequest, rng: random.Random) -> dict[str, Any] | None:
     """A uniform draw the referee accepts, normalised; None after TRIES refusals."""
     for _ in range(TRIES):
         try:
@@ -301,8 +308,10 @@ def _check_answers(game: Game, seed: int, log: list[Decision]) -> None:
     made = [(e.request_id, e.seat) for e in game.events if isinstance(e, DecisionMade)]
     asked = [(d["request_id"], d["seat"]) for d in log]
     if made != asked:
-        first = next((i for i, (m, a) in enumerate(zip(made, asked, strict=False)) if m != a),
-                     min(len(made), len(asked)))
+        first = next(
+            (i for i, (m, a) in enumerate(zip(made, asked, strict=False)) if m != a),
+            min(len(made), len(asked)),
+        )
         raise _fail(game, seed, "answers", f"decision {first} recorded differently from asked")
     if len({rid for rid, _ in made}) != len(made):
         raise _fail(game, seed, "answers", "a request id was used twice")
@@ -324,9 +333,13 @@ def _check_visibility(game: Game, seed: int) -> None:
         if seen != visible:
             extra = sorted(set(seen) - set(visible))
             missing = sorted(set(visible) - set(seen))
-            raise _fail(game, seed, "visibility",
-                        f"seat {seat}'s history: not visible {extra[:5]}, missing "
-                        f"{missing[:5]}, or out of order")
+            raise _fail(
+                game,
+                seed,
+                "visibility",
+                f"seat {seat}'s history: not visible {extra[:5]}, missing "
+                f"{missing[:5]}, or out of order",
+            )
 
 
 def _check_replay(game: Game, seed: int) -> None:
@@ -380,9 +393,13 @@ class _Watcher:
             events = [(i, e) for i, e in game.visible_events(seat) if i < upto]
             again = game.variant.build_view(seat, events)
         if view != again:
-            raise _fail(game, game.seed, "fold",
-                        f"seat {seat}'s view changed after it was handed out "
-                        "(return detached copies from snapshot())")
+            raise _fail(
+                game,
+                game.seed,
+                "fold",
+                f"seat {seat}'s view changed after it was handed out "
+                "(return detached copies from snapshot())",
+            )
 
     def __call__(self, game: Game, request: DecisionRequest) -> None:
         self.decisions += 1
@@ -403,9 +420,12 @@ def compare_fold(game: Game, seat: int) -> SeatView:
         view = game.view(seat)
         full = game.variant.build_view(seat, game.visible_events(seat))
     if view != full:
-        raise _fail(game, game.seed, "fold",
-                    f"seat {seat}'s folded view differs from build_view after event "
-                    f"{len(game.events) - 1}")
+        raise _fail(
+            game,
+            game.seed,
+            "fold",
+            f"seat {seat}'s folded view differs from build_view after event {len(game.events) - 1}",
+        )
     return view
 
 
@@ -418,9 +438,15 @@ class _PromptAudit:
 
     SAMPLE = 0.05
 
-    def __init__(self, variant: Variant[Any], seed: int, languages: Sequence[str],
-                 facts: FactReader | None, aliases: dict[str, str],
-                 report: ConformanceReport) -> None:
+    def __init__(
+        self,
+        variant: Variant[Any],
+        seed: int,
+        languages: Sequence[str],
+        facts: FactReader | None,
+        aliases: dict[str, str],
+        report: ConformanceReport,
+    ) -> None:
         self.seed = seed
         self.languages = tuple(languages)
         self.facts = facts
@@ -474,18 +500,25 @@ class _PromptAudit:
             leaks = find_leaks(text, request.seat, hidden, self.aliases)
             if leaks:
                 shown = "; ".join(f"{x.fact} in {x.line.strip()[:120]!r}" for x in leaks[:3])
-                raise _fail(game, self.seed, "no-leak",
-                            f"seat {request.seat} ({request.decision}) is told: {shown}")
+                raise _fail(
+                    game,
+                    self.seed,
+                    "no-leak",
+                    f"seat {request.seat} ({request.decision}) is told: {shown}",
+                )
             self.report.texts_audited += 1
 
 
 def view_text(view: SeatView) -> str:
     """The view itself, one line per entry: what any renderer could show."""
-    lines = [f"- {key}: {json.dumps(value, ensure_ascii=False)}"
-             for part in (view.private, view.public)
-             for key, value in _plain(part).items()]
-    lines += [f"{item.kind} {json.dumps(_plain(item.facts), ensure_ascii=False)}"
-              for item in view.history]
+    lines = [
+        f"- {key}: {json.dumps(value, ensure_ascii=False)}"
+        for part in (view.private, view.public)
+        for key, value in _plain(part).items()
+    ]
+    lines += [
+        f"{item.kind} {json.dumps(_plain(item.facts), ensure_ascii=False)}" for item in view.history
+    ]
     return "\n".join(lines)
 
 
@@ -506,8 +539,9 @@ def prompt_text(view: SeatView, request: DecisionRequest, language: str = "en") 
     from sandbox.agents.llm.prompt import render_prompt
 
     full = render_prompt(view, request, language=language, belief_probe=True)
-    compact = render_prompt(view, request, language=language, belief_probe=True,
-                            style="compact", history_items=5)
+    compact = render_prompt(
+        view, request, language=language, belief_probe=True, style="compact", history_items=5
+    )
     return "\n".join(m["content"] for m in [*full.messages, *compact.messages])
 
 
@@ -559,8 +593,10 @@ def _seat_numbers(value: Any) -> list[int] | None:
     """The numbers of a field holding a number or a list of numbers, else None."""
     if isinstance(value, int) and not isinstance(value, bool):
         return [value]
-    if isinstance(value, list | tuple) and value and all(
-        isinstance(v, int) and not isinstance(v, bool) for v in value
+    if (
+        isinstance(value, list | tuple)
+        and value
+        and all(isinstance(v, int) and not isinstance(v, bool) for v in value)
     ):
         return list(value)
     return None

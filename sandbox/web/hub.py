@@ -384,7 +384,7 @@ def _error(status: int, message: str) -> JSONResponse:
 def _seat_of(body: dict[str, Any]) -> int:
     seat = body.get("seat")
     if not isinstance(seat, int) or isinstance(seat, bool):
-        raise ValueError("send JSON {\"seat\": <seat number>}")
+        raise ValueError('send JSON {"seat": <seat number>}')
     return seat
 
 

@@ -173,7 +173,9 @@ def render_end(
 ) -> str:
     """The end screen: the outcome, every seat's role and result, the whole game."""
     return render(
-        "_end.html", t=ui(language), summary=summary,
+        "_end.html",
+        t=ui(language),
+        summary=summary,
         results=results,
         # rendered by _history.html above, with autoescaping: already safe
         history_html=Markup(history_html),

@@ -129,6 +129,7 @@ UI: Mapping[str, Mapping[str, str]] = {
     },
 }
 
+
 def ui(language: str) -> Mapping[str, str]:
     return UI.get(language, UI["en"])
 

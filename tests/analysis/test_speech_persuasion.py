@@ -26,8 +26,14 @@ from tests.analysis.builders import KILLER_RESULTS, KILLER_ROLES, KILLER_WHO, wr
 def decision(seat: int, request: str, kind: str = "speech") -> tuple[str, dict[str, Any]]:
     return (
         "core.decision",
-        {"seat": seat, "request_id": request, "decision": kind, "payload": {},
-         "fallback": False, "fallback_reason": ""},
+        {
+            "seat": seat,
+            "request_id": request,
+            "decision": kind,
+            "payload": {},
+            "fallback": False,
+            "fallback_reason": "",
+        },
     )
 
 
@@ -58,8 +64,15 @@ def spread(killer: float, police: float, civilian: float) -> dict[str, float]:
 
 
 def probe(seat: int, seq: int, beliefs: dict[str, Any]) -> dict[str, Any]:
-    return {"seat": seat, "request_id": f"probe:{seq}:{seat}", "decision": "belief_probe",
-            "probe": "after_speech", "seq": seq, "model": "m", "beliefs": beliefs}
+    return {
+        "seat": seat,
+        "request_id": f"probe:{seq}:{seat}",
+        "decision": "belief_probe",
+        "probe": "after_speech",
+        "seq": seq,
+        "model": "m",
+        "beliefs": beliefs,
+    }
 
 
 CALLS = [
@@ -79,16 +92,28 @@ CALLS = [
 
 @pytest.fixture
 def game(tmp_path: Path) -> Any:
-    path = write_transcript(tmp_path / "g.jsonl", "killer", KILLER_ROLES, KILLER_WHO, EVENTS,
-                            KILLER_RESULTS, calls=CALLS)
+    path = write_transcript(
+        tmp_path / "g.jsonl",
+        "killer",
+        KILLER_ROLES,
+        KILLER_WHO,
+        EVENTS,
+        KILLER_RESULTS,
+        calls=CALLS,
+    )
     return read_raw(path)
 
 
 def test_each_speech_is_credited_with_the_change_right_around_it(game: Any) -> None:
     rows = speech_persuasion_rows(game)
     got = sorted(
-        (r["speech_seq"], r["speaker"], r["listener"], round(r["delta"], 6),
-         None if r["delta_about_speaker"] is None else round(r["delta_about_speaker"], 6))
+        (
+            r["speech_seq"],
+            r["speaker"],
+            r["listener"],
+            round(r["delta"], 6),
+            None if r["delta_about_speaker"] is None else round(r["delta_about_speaker"], 6),
+        )
         for r in rows
     )
     assert got == [
@@ -120,24 +145,40 @@ def test_speech_persuasion_summary_by_speaker_contestant_and_side(game: Any) -> 
 
 
 def test_no_probes_no_persuasion(tmp_path: Path) -> None:
-    path = write_transcript(tmp_path / "n.jsonl", "killer", KILLER_ROLES, KILLER_WHO, EVENTS,
-                            KILLER_RESULTS)
+    path = write_transcript(
+        tmp_path / "n.jsonl", "killer", KILLER_ROLES, KILLER_WHO, EVENTS, KILLER_RESULTS
+    )
     assert speech_persuasion_summary([read_raw(path)]) is None
 
 
 # ----------------------------------------------------------- calibration
-CAL_EVENTS = [("killer.phase", {"day": 1, "phase": "speeches"}), decision(3, "a"),
-              ("killer.phase", {"day": 2, "phase": "speeches"}), decision(4, "b")]
+CAL_EVENTS = [
+    ("killer.phase", {"day": 1, "phase": "speeches"}),
+    decision(3, "a"),
+    ("killer.phase", {"day": 2, "phase": "speeches"}),
+    decision(4, "b"),
+]
 CAL_CALLS = [
-    {"seat": 3, "request_id": "a", "model": "m",
-     "beliefs": {"1": spread(0.8, 0.1, 0.1), "5": spread(0.5, 0.2, 0.3)}},
+    {
+        "seat": 3,
+        "request_id": "a",
+        "model": "m",
+        "beliefs": {"1": spread(0.8, 0.1, 0.1), "5": spread(0.5, 0.2, 0.3)},
+    },
     probe(4, 3, {"2": spread(0.0, 0.7, 0.3)}),
 ]
 
 
 def test_brier_log_loss_and_ece_of_probabilities(tmp_path: Path) -> None:
-    path = write_transcript(tmp_path / "c.jsonl", "killer", KILLER_ROLES, KILLER_WHO,
-                            CAL_EVENTS, KILLER_RESULTS, calls=CAL_CALLS)
+    path = write_transcript(
+        tmp_path / "c.jsonl",
+        "killer",
+        KILLER_ROLES,
+        KILLER_WHO,
+        CAL_EVENTS,
+        KILLER_RESULTS,
+        calls=CAL_CALLS,
+    )
     game = read_raw(path)
     rows = {r["target"]: r for r in belief_rows(game)}
     # target 1 (killer) .8 right; target 5 (civilian) said killer .5; target 2 (killer) p 0
@@ -169,7 +210,9 @@ def test_export_writes_the_persuasion_table(game: Any, tmp_path: Path) -> None:
     with (tmp_path / "out" / "persuasion.csv").open(encoding="utf-8") as handle:
         rows = list(csv.DictReader(handle))
     assert [(r["speech_seq"], r["speaker"], r["listener"]) for r in rows] == [
-        ("2", "4", "3"), ("2", "4", "5"), ("5", "1", "3"),
+        ("2", "4", "3"),
+        ("2", "4", "5"),
+        ("5", "1", "3"),
     ]
     assert [float(r["delta"]) for r in rows] == pytest.approx([0.15, 0.3, -0.15])
     with (tmp_path / "out" / "beliefs.csv").open(encoding="utf-8") as handle:
@@ -181,8 +224,9 @@ def test_the_report_shows_calibration_and_persuasion_per_speech(tmp_path: Path) 
     pytest.importorskip("matplotlib")
     folder = tmp_path / "games"
     folder.mkdir()
-    write_transcript(folder / "g.jsonl", "killer", KILLER_ROLES, KILLER_WHO, EVENTS,
-                     KILLER_RESULTS, calls=CALLS)
+    write_transcript(
+        folder / "g.jsonl", "killer", KILLER_ROLES, KILLER_WHO, EVENTS, KILLER_RESULTS, calls=CALLS
+    )
     summary = summarise_games(load_games([folder]))
     out = tmp_path / "report.html"
     write_report(summary, out, "probes")

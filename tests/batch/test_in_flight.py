@@ -40,8 +40,9 @@ def same_games(first: Path, second: Path) -> None:
 
 def test_bot_games_in_flight_equal_one_at_a_time(tmp_path: Path) -> None:
     one = batch_json(bots_file(tmp_path / "a"), "--games", "6")
-    many = batch_json(bots_file(tmp_path / "b"), "--games", "6", "--jobs", "2",
-                      "--games-in-flight", "3")
+    many = batch_json(
+        bots_file(tmp_path / "b"), "--games", "6", "--jobs", "2", "--games-in-flight", "3"
+    )
     assert [g["seed"] for g in one["games"]] == [g["seed"] for g in many["games"]]
     assert [g["winners"] for g in one["games"]] == [g["winners"] for g in many["games"]]
     assert one["stats"] == many["stats"]
@@ -79,8 +80,17 @@ def test_defaults_bots_one_llm_many_local_and_human_one() -> None:
 
 def test_games_in_flight_with_ray_is_one_error_line(tmp_path: Path) -> None:
     result = CliRunner().invoke(
-        app, ["batch", str(bots_file(tmp_path)), "--games", "2", "--backend", "ray",
-              "--games-in-flight", "4"],
+        app,
+        [
+            "batch",
+            str(bots_file(tmp_path)),
+            "--games",
+            "2",
+            "--backend",
+            "ray",
+            "--games-in-flight",
+            "4",
+        ],
     )
     assert result.exit_code == 2
     lines = result.stderr.strip().splitlines()

@@ -55,6 +55,7 @@ def children(pid: int) -> list[int]:
 
 def workers_of(pid: int) -> list[int]:
     """The batch's worker processes (not multiprocessing's resource tracker)."""
+
     def is_worker(child: int) -> bool:
         try:
             return b"spawn_main" in Path(f"/proc/{child}/cmdline").read_bytes()
@@ -103,9 +104,20 @@ def test_sigterm_stops_the_batch_like_ctrl_c_and_leaves_no_worker(
     assert obj["interrupted"] is True
     assert started_games(out) < 6  # no new game started after the signal
     again = subprocess.run(
-        [*SANDBOX, "batch", str(config), "--games", "6", "--json",
-         "--quiet", "--games-in-flight", "6"],
-        capture_output=True, text=True, timeout=300,
+        [
+            *SANDBOX,
+            "batch",
+            str(config),
+            "--games",
+            "6",
+            "--json",
+            "--quiet",
+            "--games-in-flight",
+            "6",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=300,
     )
     assert again.returncode == 0, again.stderr
     assert json.loads(again.stdout)["finished"] == 6
@@ -128,9 +140,20 @@ def test_a_killed_worker_fails_its_games_and_a_rerun_finishes_them_identically(
     assert 1 <= len(lost) <= 2 and all(isinstance(g["seed"], int) for g in lost)
     assert obj["finished"] == 4 - len(lost)  # the other worker's games were not touched
     again = subprocess.run(
-        [*SANDBOX, "batch", str(config), "--games", "4", "--json",
-         "--quiet", "--games-in-flight", "4"],
-        capture_output=True, text=True, timeout=300,
+        [
+            *SANDBOX,
+            "batch",
+            str(config),
+            "--games",
+            "4",
+            "--json",
+            "--quiet",
+            "--games-in-flight",
+            "4",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=300,
     )
     assert again.returncode == 0, again.stderr
     rerun = json.loads(again.stdout)
@@ -139,9 +162,20 @@ def test_a_killed_worker_fails_its_games_and_a_rerun_finishes_them_identically(
     )
     clean = fake_file(tmp_path / "b", slow_fake.base_url)
     done = subprocess.run(
-        [*SANDBOX, "batch", str(clean), "--games", "4", "--json",
-         "--quiet", "--games-in-flight", "4"],
-        capture_output=True, text=True, timeout=300,
+        [
+            *SANDBOX,
+            "batch",
+            str(clean),
+            "--games",
+            "4",
+            "--json",
+            "--quiet",
+            "--games-in-flight",
+            "4",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=300,
     )
     assert done.returncode == 0, done.stderr
     first, second = by_seed(out), by_seed(tmp_path / "b" / "out")

@@ -348,4 +348,3 @@ def test_a_local_model_batch_plays_with_one_job_and_says_so(
         "batch", str(killer_file(tmp_path, name="b.toml")), "--games", "4", "--jobs", "2"
     )
     assert sound.exit_code == 0 and asked == [1, 2] and "note:" not in sound.stderr
-

@@ -122,12 +122,10 @@ def test_the_seat_range_error_names_the_agent_table(tmp_path: Path) -> None:
     [
         ('{decision = "vot", target = 3}', "agent[1].decisions[1].decision: 'vot' is not"),
         ('{decision = "vote", targt = 3}', "agent[1].decisions[1]: 'targt' is not an answer"),
-        ('{suspct = 3}', "agent[1].decisions[1]: 'suspct' is not an answer field"),
+        ("{suspct = 3}", "agent[1].decisions[1]: 'suspct' is not an answer field"),
     ],
 )
-def test_scripted_entries_are_checked_before_play(
-    tmp_path: Path, entry: str, expect: str
-) -> None:
+def test_scripted_entries_are_checked_before_play(tmp_path: Path, entry: str, expect: str) -> None:
     script = f'[[agent]]\nkind = "scripted"\nseats = [1]\ndecisions = [{entry}]\n'
     bad = killer_file(tmp_path, script)
     assert expect in one_error_line(invoke("validate", str(bad)))
@@ -147,7 +145,7 @@ def test_good_scripted_entries_pass(tmp_path: Path) -> None:
 def test_validate_shows_what_a_researcher_checks(tmp_path: Path) -> None:
     path = killer_file(
         tmp_path,
-        '[rules]\nday_limit = 5\nreveal_role_on_death = true\n'
+        "[rules]\nday_limit = 5\nreveal_role_on_death = true\n"
         '[default_agent]\nkind = "llm"\nmodel = "fake/legal-random"\n'
         '[llm]\nlanguage = "zh"\nbelief_probe = true\n'
         '[[agent]]\nkind = "human"\nseats = [3]\ninterface = "browser"\nport = 8765\n',

@@ -98,7 +98,10 @@ def test_option_membership_tells_true_from_one_and_leaves_out_unhashable_values(
     names = MultiChoice("accuse", (1, 2, 3), "seats", 3)
     request = DecisionRequest("0:1", 1, "x", "R-1", "pick", (seats, flag, names))
     assert check_shape(request, {"target": None, "concede": True, "accuse": [3, 1]}) == {
-        "target": None, "concede": True, "accuse": (3, 1)}
+        "target": None,
+        "concede": True,
+        "accuse": (3, 1),
+    }
     for bad in (
         {"target": True, "concede": True},
         {"target": 1, "concede": 1},
@@ -113,9 +116,16 @@ def test_option_membership_tells_true_from_one_and_leaves_out_unhashable_values(
 def test_disjoint_draws_never_name_a_seat_twice_and_default_draws_are_unchanged() -> None:
     seats = (2, 3, 4, 5, 6, 7, 8, 9, 10, 11)
     request = DecisionRequest(
-        "0.1.speech", 1, "speech", "KG-8", "speak",
-        (Text("speech", "words"), MultiChoice("accuse", seats, "a", 10),
-         MultiChoice("vouch", seats, "v", 10)),
+        "0.1.speech",
+        1,
+        "speech",
+        "KG-8",
+        "speak",
+        (
+            Text("speech", "words"),
+            MultiChoice("accuse", seats, "a", 10),
+            MultiChoice("vouch", seats, "v", 10),
+        ),
     )
     rng = random.Random(3)
     sizes = set()
@@ -132,4 +142,7 @@ def test_disjoint_draws_never_name_a_seat_twice_and_default_draws_are_unchanged(
         k = again.randint(0, 10)
         vouch = again.sample(list(seats), k)
         assert draw_payload(request, plain) == {
-            "speech": "(seat 1 says nothing of note)", "accuse": accuse, "vouch": vouch}
+            "speech": "(seat 1 says nothing of note)",
+            "accuse": accuse,
+            "vouch": vouch,
+        }

@@ -24,9 +24,9 @@ FUZZ = settings(
 
 
 def clean_failure(result: Any, allowed: tuple[int, ...] = (0, 2)) -> bool:
-    if "Traceback" in result.output or (result.exception and not isinstance(
-        result.exception, SystemExit
-    )):
+    if "Traceback" in result.output or (
+        result.exception and not isinstance(result.exception, SystemExit)
+    ):
         return False
     if result.exit_code == 2:
         lines = result.stderr.splitlines()
@@ -87,8 +87,9 @@ def transcript_lines(tmp_path_factory: pytest.TempPathFactory) -> list[str]:
 
 json_values = st.recursive(
     st.one_of(st.none(), st.booleans(), st.integers(-5, 10**6), st.text(max_size=6)),
-    lambda inner: st.lists(inner, max_size=3)
-    | st.dictionaries(st.text(max_size=5), inner, max_size=3),
+    lambda inner: (
+        st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=5), inner, max_size=3)
+    ),
     max_leaves=6,
 )
 
@@ -147,8 +148,11 @@ def test_readers_never_crash_on_a_mutated_transcript(
     assert clean_failure(result, allowed), (command, result.output[-600:])
 
 
-@settings(max_examples=25, deadline=None,
-          suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
+@settings(
+    max_examples=25,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
+)
 @given(changes=edits, command=st.sampled_from([["resume"], ["fork", "--at", "20", "--quiet"]]))
 def test_resume_and_fork_never_crash_on_a_mutated_transcript(
     tmp_path: Path, transcript_lines: list[str], changes: Any, command: list[str]

@@ -72,7 +72,7 @@ def test_huge_game_count_is_refused(tmp_path: Path) -> None:
         ),
         ('[default_agent]\nkind = "llm"\nmodel = "local:/nowhere/model.gguf"\n', "not found"),
         ('[[agent]]\nseats = [2, 2, 2]\nkind = "random"\n', "listed more than once"),
-        ("[[agent]]\nseats = []\nkind = \"random\"\n", "empty list"),
+        ('[[agent]]\nseats = []\nkind = "random"\n', "empty list"),
         (
             '[[agent]]\nseats = [1]\nkind = "scripted"\ndecisions = [{target = {seat = 2}}]\n',
             "an answer is a number",
@@ -82,8 +82,15 @@ def test_huge_game_count_is_refused(tmp_path: Path) -> None:
             "note: must be text",
         ),
     ],
-    ids=["fake policy", "api_key_env", "local model", "repeated seats", "no seats",
-         "table as an answer", "note not text"],
+    ids=[
+        "fake policy",
+        "api_key_env",
+        "local model",
+        "repeated seats",
+        "no seats",
+        "table as an answer",
+        "note not text",
+    ],
 )
 def test_validate_checks_what_run_checks(tmp_path: Path, setup: str, words: str) -> None:
     os.environ.pop("SANDBOX_SURELY_UNSET", None)

@@ -53,9 +53,10 @@ def reordered_sealed_decisions(lines: list[Line]) -> list[Line]:
     """Two answers of one sealed step (same step, consecutive lines) swapped."""
     for i in range(1, len(lines) - 1):
         a, b = lines[i], lines[i + 1]
-        if a.get("kind") == b.get("kind") == "core.decision" and a["data"]["decision"] == b[
-            "data"
-        ]["decision"] == "vote":
+        if (
+            a.get("kind") == b.get("kind") == "core.decision"
+            and a["data"]["decision"] == b["data"]["decision"] == "vote"
+        ):
             lines[i], lines[i + 1] = b, a
             return renumber(lines)
     raise AssertionError("no two consecutive votes in this game")
@@ -86,8 +87,9 @@ def test_replay_reports_the_tampering(tmp_path: Path, original: list[Line], name
     assert words in result.stdout
 
 
-@pytest.mark.parametrize("name", ["swapped roles", "private event made public",
-                                  "reordered sealed decisions"])
+@pytest.mark.parametrize(
+    "name", ["swapped roles", "private event made public", "reordered sealed decisions"]
+)
 def test_resume_refuses_a_tampered_unfinished_game(
     tmp_path: Path, original: list[Line], name: str
 ) -> None:

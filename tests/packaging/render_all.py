@@ -76,13 +76,25 @@ def render_all() -> dict[str, object]:
         captured = first_of_each_decision(variant)
         rendered[variant] = sorted(captured)
         some_view, some = next(iter(captured.values()))
-        odd = DecisionRequest("odd", some.seat, "recount", "X-1", "Confirm the recount.",
-                              (Choice("ok", (True, False), "whether you agree"),))
+        odd = DecisionRequest(
+            "odd",
+            some.seat,
+            "recount",
+            "X-1",
+            "Confirm the recount.",
+            (Choice("ok", (True, False), "whether you agree"),),
+        )
         for view, request in [*captured.values(), (some_view, odd)]:
             for language in LANGUAGES:
                 for style in STYLES:
-                    prompt = render_prompt(view, request, language=language, style=style,
-                                           belief_probe=True, history_items=5)
+                    prompt = render_prompt(
+                        view,
+                        request,
+                        language=language,
+                        style=style,
+                        belief_probe=True,
+                        history_items=5,
+                    )
                     assert all(m["content"].strip() for m in prompt.messages)
                     prompts += 1
     repairs = [render_repair("error: not an option", language) for language in LANGUAGES]

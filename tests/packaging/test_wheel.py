@@ -44,11 +44,28 @@ def installed(tmp_path_factory: pytest.TempPathFactory) -> Path:
     env_dir = base / "venv"
     venv.EnvBuilder(with_pip=False).create(env_dir)
     python = env_dir / "bin" / "python"
-    site = Path(run([str(python), "-c", "import sysconfig; print(sysconfig.get_path('purelib'))"],
-                    base).strip())
+    site = Path(
+        run(
+            [str(python), "-c", "import sysconfig; print(sysconfig.get_path('purelib'))"], base
+        ).strip()
+    )
     (site / "_test_venv_deps.pth").write_text(sysconfig.get_path("purelib") + "\n")
-    run([sys.executable, "-m", "pip", "--python", str(python), "install", "--quiet",
-         "--disable-pip-version-check", "--no-deps", "--no-index", str(wheel)], base)
+    run(
+        [
+            sys.executable,
+            "-m",
+            "pip",
+            "--python",
+            str(python),
+            "install",
+            "--quiet",
+            "--disable-pip-version-check",
+            "--no-deps",
+            "--no-index",
+            str(wheel),
+        ],
+        base,
+    )
     return env_dir / "bin"
 
 
@@ -62,8 +79,23 @@ def build_wheel(base: Path) -> Path:
         else:
             shutil.copy2(origin, src / name)
     dist = base / "dist"
-    run([sys.executable, "-m", "pip", "wheel", "--quiet", "--disable-pip-version-check",
-         "--no-deps", "--no-index", "--no-build-isolation", "-w", str(dist), str(src)], base)
+    run(
+        [
+            sys.executable,
+            "-m",
+            "pip",
+            "wheel",
+            "--quiet",
+            "--disable-pip-version-check",
+            "--no-deps",
+            "--no-index",
+            "--no-build-isolation",
+            "-w",
+            str(dist),
+            str(src),
+        ],
+        base,
+    )
     (wheel,) = dist.glob("*.whl")
     return wheel
 
@@ -74,8 +106,9 @@ def clean_env() -> dict[str, str]:
 
 
 def run(args: list[str], cwd: Path, timeout: float = 240) -> str:
-    done = subprocess.run(args, cwd=cwd, env=clean_env(), capture_output=True, text=True,
-                          timeout=timeout)
+    done = subprocess.run(
+        args, cwd=cwd, env=clean_env(), capture_output=True, text=True, timeout=timeout
+    )
     assert done.returncode == 0, f"{args[0]} failed ({done.returncode}):\n{done.stderr[-3000:]}"
     return done.stdout
 
@@ -87,13 +120,22 @@ def outside(tmp_path: Path) -> Path:
 
 
 def test_the_wheel_ships_every_template_and_the_web_page(installed: Path) -> None:
-    package = Path(run([str(installed / "python"), "-c",
-                        "import sandbox, pathlib; print(pathlib.Path(sandbox.__file__).parent)"],
-                       installed).strip())
-    templates = {p.relative_to(ROOT / "prompts").as_posix()
-                 for p in (ROOT / "prompts").rglob("*.j2")}
-    shipped = {p.relative_to(package / "prompts").as_posix()
-               for p in (package / "prompts").rglob("*.j2")}
+    package = Path(
+        run(
+            [
+                str(installed / "python"),
+                "-c",
+                "import sandbox, pathlib; print(pathlib.Path(sandbox.__file__).parent)",
+            ],
+            installed,
+        ).strip()
+    )
+    templates = {
+        p.relative_to(ROOT / "prompts").as_posix() for p in (ROOT / "prompts").rglob("*.j2")
+    }
+    shipped = {
+        p.relative_to(package / "prompts").as_posix() for p in (package / "prompts").rglob("*.j2")
+    }
     assert templates and shipped == templates
     assets = package / "web" / "assets"
     for name in ("page.html", "host.html", "_form.html", "_view.html", "_end.html"):
@@ -115,12 +157,19 @@ def games(installed: Path, tmp_path_factory: pytest.TempPathFactory) -> dict[str
     for config in CONFIGS:
         folder = folders[config] = tmp_path_factory.mktemp(config.removesuffix(".toml"))
         text = (ROOT / "configs" / config).read_text(encoding="utf-8")
-        (folder / config).write_text(text + (FF_SHORT if "four" in config else ""),
-                                     encoding="utf-8")
+        (folder / config).write_text(
+            text + (FF_SHORT if "four" in config else ""), encoding="utf-8"
+        )
         args = [str(installed / "sandbox"), "run", config, "--seed", "1", "--json"]
         with (folder / "out.json").open("w") as out, (folder / "err.txt").open("w") as err:
-            running.append((config, subprocess.Popen(args, cwd=folder, env=clean_env(),
-                                                     stdout=out, stderr=err, text=True)))
+            running.append(
+                (
+                    config,
+                    subprocess.Popen(
+                        args, cwd=folder, env=clean_env(), stdout=out, stderr=err, text=True
+                    ),
+                )
+            )
     for config, process in running:
         code = process.wait(timeout=300)
         err = (folders[config] / "err.txt").read_text(encoding="utf-8")
@@ -137,7 +186,8 @@ def test_an_installed_sandbox_plays_a_fake_provider_game(
     assert ROOT not in folder.parents
     assert result["variant"] == config.removesuffix("_fake.toml")
     assert result["reason"] and set(result["seats"]) == {
-        str(s) for s in range(1, len(result["seats"]) + 1)}
+        str(s) for s in range(1, len(result["seats"]) + 1)
+    }
     assert {seat["result"] for seat in result["seats"].values()} <= {"win", "lose", "draw"}
     assert result["stats"]["calls"] >= result["stats"]["decisions"] > 0
     assert result["stats"]["tokens_in"] > 0  # real prompts were rendered and sent
@@ -151,8 +201,9 @@ def test_an_installed_package_renders_every_template(installed: Path, outside: P
     assert installed.parent in Path(done["sandbox"]).parents
     assert installed.parent in Path(done["prompts_root"]).parents
     shipped = set(done["templates"])
-    assert shipped == {p.relative_to(ROOT / "prompts").as_posix()
-                       for p in (ROOT / "prompts").rglob("*.j2")}
+    assert shipped == {
+        p.relative_to(ROOT / "prompts").as_posix() for p in (ROOT / "prompts").rglob("*.j2")
+    }
     assert set(done["used"]) <= shipped and len(done["used"]) > len(shipped) // 2
     for variant, kinds in done["decisions"].items():
         own = {p.stem for p in (ROOT / "prompts" / variant / "en" / "decisions").glob("*.j2")}

@@ -28,9 +28,17 @@ from sandbox.testing import Leak, forbidden_facts
 from sandbox.testing import find_leaks as find_fact_leaks
 
 ZH = {
-    "killer": "杀手", "police": "警察", "civilian": "平民",
-    "wolves": "狼人", "spies": "间谍", "justice": "司法", "army": "军队", "elite": "最强精英",
-    "rock": "石头", "scissors": "剪刀", "paper": "布",
+    "killer": "杀手",
+    "police": "警察",
+    "civilian": "平民",
+    "wolves": "狼人",
+    "spies": "间谍",
+    "justice": "司法",
+    "army": "军队",
+    "elite": "最强精英",
+    "rock": "石头",
+    "scissors": "剪刀",
+    "paper": "布",
 }
 
 

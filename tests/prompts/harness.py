@@ -55,8 +55,14 @@ def play(
         if pick is not None and pick(game, request):
             role = game.roles()[request.seat]
             captured.append(
-                Captured(request.seat, role, game.view(request.seat), request, game.step,
-                         len(game.events))
+                Captured(
+                    request.seat,
+                    role,
+                    game.view(request.seat),
+                    request,
+                    game.step,
+                    len(game.events),
+                )
             )
         answer = legal_answer(game, request, rng, speak)
         if answer is None:
@@ -83,10 +89,12 @@ def legal_answer(
     return None
 
 
-def render(c: Captured, language: str = "en", belief_probe: bool = False,
-           rules_text: str = "") -> RenderedPrompt:
-    return render_prompt(c.view, c.request, language=language, rules_text=rules_text,
-                         belief_probe=belief_probe)
+def render(
+    c: Captured, language: str = "en", belief_probe: bool = False, rules_text: str = ""
+) -> RenderedPrompt:
+    return render_prompt(
+        c.view, c.request, language=language, rules_text=rules_text, belief_probe=belief_probe
+    )
 
 
 def full_text(prompt: RenderedPrompt) -> str:

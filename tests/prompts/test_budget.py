@@ -89,9 +89,9 @@ def test_each_prompt_starts_with_the_seats_previous_record(decisions: list[Captu
         text = total(prompt)
         before = previous.get(c.seat)
         if before is not None:
-            stable = before.messages[0]["content"] + before.messages[1]["content"][
-                : before.cache_chars
-            ]
+            stable = (
+                before.messages[0]["content"] + before.messages[1]["content"][: before.cache_chars]
+            )
             assert text.startswith(stable)
             checked += 1
         previous[c.seat] = prompt
@@ -122,8 +122,9 @@ def test_a_seats_condensation_is_kept_while_it_fits(decisions: list[Captured]) -
     previous: dict[int, tuple[str, str]] = {}
     sticky_breaks = fresh_breaks = pairs = 0
     for c in decisions:
-        sticky = render_prompt(c.view, c.request, budget_tokens=budget,
-                               memo=memos.setdefault(c.seat, RecordMemo()))
+        sticky = render_prompt(
+            c.view, c.request, budget_tokens=budget, memo=memos.setdefault(c.seat, RecordMemo())
+        )
         fresh = render_prompt(c.view, c.request, budget_tokens=budget)
         assert sticky.tokens <= budget
         if c.seat in previous and sticky.summarized:

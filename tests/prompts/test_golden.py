@@ -120,8 +120,14 @@ def test_killer_compact_golden(
     killer_captures: dict[tuple[str, str], Captured], decision: str, language: str
 ) -> None:
     for c in _case(killer_captures, decision):
-        prompt = render_prompt(c.view, c.request, language=language, style="compact",
-                               history_items=COMPACT_HISTORY, rules_text="FULL RULES TEXT")
+        prompt = render_prompt(
+            c.view,
+            c.request,
+            language=language,
+            style="compact",
+            history_items=COMPACT_HISTORY,
+            rules_text="FULL RULES TEXT",
+        )
         check_golden(f"killer/{language}/compact/{decision}-{c.role}.txt", snapshot_text(prompt))
 
 
@@ -132,10 +138,17 @@ def test_four_factions_compact_golden(
     """A variant without compact templates of its own: its full primer, the
     generic compact frame."""
     (c,) = _case(ff_captures, "attack")[:1]
-    prompt = render_prompt(c.view, c.request, language=language, style="compact",
-                           history_items=COMPACT_HISTORY, belief_probe=True)
-    check_golden(f"four_factions/{language}/compact/attack-{role_kind(c.role)}.txt",
-                 snapshot_text(prompt))
+    prompt = render_prompt(
+        c.view,
+        c.request,
+        language=language,
+        style="compact",
+        history_items=COMPACT_HISTORY,
+        belief_probe=True,
+    )
+    check_golden(
+        f"four_factions/{language}/compact/attack-{role_kind(c.role)}.txt", snapshot_text(prompt)
+    )
 
 
 @pytest.mark.parametrize("language", LANGUAGES)
@@ -146,8 +159,13 @@ def test_generic_fallback_golden(language: str) -> None:
         game.submit(f"0:{seat}", {"pick": pick})
     game.submit(game.pending()[0].id, {"speech": "I picked the lowest number."})
     request = game.pending()[0]
-    prompt = render_prompt(game.view(request.seat), request, language=language,
-                           rules_text=Toy().rules_text(ToyConfig()), belief_probe=True)
+    prompt = render_prompt(
+        game.view(request.seat),
+        request,
+        language=language,
+        rules_text=Toy().rules_text(ToyConfig()),
+        belief_probe=True,
+    )
     check_golden(f"toy/{language}/{request.decision}.txt", snapshot_text(prompt))
 
 

@@ -114,7 +114,8 @@ def with_speeches(view: SeatView, text: str | None) -> SeatView:
         return view
     history = tuple(
         HistoryItem(h.seq, h.kind, h.day, h.phase, h.speaker, text, h.facts)
-        if h.speech is not None else h
+        if h.speech is not None
+        else h
         for h in view.history
     )
     return SeatView(view.variant, view.seat, view.private, view.public, history)
@@ -145,15 +146,21 @@ def test_speeches_stay_inside_their_quoted_line(
 def check_contained(
     c: Captured, language: str, style: PromptStyle = "full", history_items: int | None = None
 ) -> None:
-    hostile = render_prompt(c.view, c.request, language=language, style=style,
-                            history_items=history_items)
-    calm = render_prompt(with_speeches(c.view, HARMLESS), c.request, language=language,
-                         style=style, history_items=history_items)
+    hostile = render_prompt(
+        c.view, c.request, language=language, style=style, history_items=history_items
+    )
+    calm = render_prompt(
+        with_speeches(c.view, HARMLESS),
+        c.request,
+        language=language,
+        style=style,
+        history_items=history_items,
+    )
     assert hostile.messages[0] == calm.messages[0]  # the stable prefix has no speech in it
     h_speech, h_other = split_lines(hostile.messages[1]["content"])
     c_speech, c_other = split_lines(calm.messages[1]["content"])
     assert h_other == c_other  # speeches moved no line and forged none
-    shown = c.view.history[history_start(len(c.view.history), history_items):]
+    shown = c.view.history[history_start(len(c.view.history), history_items) :]
     speeches = [h.speech for h in shown if h.speech is not None]
     assert len(h_speech) == len(c_speech) == len(speeches)
     for line, original in zip(h_speech, speeches, strict=True):

@@ -28,9 +28,11 @@ GAMES = 200
 SAMPLE = 0.02  # share of the other decisions rendered (about 3 per game)
 EXPECTED = {
     "four_factions": {
-        (d, r) for d in ("proofs", "accusation", "protection", "speak", "attack")
+        (d, r)
+        for d in ("proofs", "accusation", "protection", "speak", "attack")
         for r in ("elite", "regular")
-    } | {("loadout", "elite")},
+    }
+    | {("loadout", "elite")},
     "killer": {("kill_opinion", "killer"), ("check_opinion", "police"), ("last_words", "any")}
     | {(d, r) for d in ("speech", "vote") for r in ("killer", "police", "civilian")},
 }
@@ -62,13 +64,16 @@ def honest(game: Game, c: Captured, language: str) -> RenderedPrompt:
     """Both styles and a summarized record at once: a fact leaked by any of
     them is found in the joined text."""
     full = render_prompt(c.view, c.request, language=language, belief_probe=True)
-    compact = render_prompt(c.view, c.request, language=language, belief_probe=True,
-                            style="compact", history_items=5)
-    budgeted = render_prompt(c.view, c.request, language=language, belief_probe=True,
-                             budget_tokens=SUMMARY_BUDGET)
+    compact = render_prompt(
+        c.view, c.request, language=language, belief_probe=True, style="compact", history_items=5
+    )
+    budgeted = render_prompt(
+        c.view, c.request, language=language, belief_probe=True, budget_tokens=SUMMARY_BUDGET
+    )
     # the probe-only call a listener gets after a speech (probe_after_speech)
-    probe = render_prompt(c.view, probe_request(c.seat, c.events_before), language=language,
-                          belief_probe=True)
+    probe = render_prompt(
+        c.view, probe_request(c.seat, c.events_before), language=language, belief_probe=True
+    )
     messages = [*full.messages, *compact.messages, *budgeted.messages, *probe.messages]
     return RenderedPrompt(messages, full.prefix_chars)
 
@@ -99,7 +104,6 @@ def audit_games(variant: str, seeds: range, renderer: Renderer) -> AuditResult:
         return first or sampler.random() < SAMPLE
 
     for seed in seeds:
-
         game = new_game(variant, seed, CONFIGS[variant][seed % len(CONFIGS[variant])])
         for c in play(game, random.Random(seed), pick=pick):
             result.covered.add(seat_type(variant, c))
@@ -126,8 +130,9 @@ def roles_appended(game: Game, c: Captured, language: str) -> RenderedPrompt:
     prompt = honest(game, c, language)
     leak = json.dumps({str(s): r for s, r in game.roles().items()})
     user = prompt.messages[1]["content"] + f"\nNotes: {leak}\n"
-    return RenderedPrompt([prompt.messages[0], {"role": "user", "content": user}],
-                          prompt.prefix_chars)
+    return RenderedPrompt(
+        [prompt.messages[0], {"role": "user", "content": user}], prompt.prefix_chars
+    )
 
 
 def omniscient_view(game: Game, c: Captured, language: str) -> RenderedPrompt:

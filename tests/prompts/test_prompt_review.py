@@ -54,8 +54,14 @@ def test_chinese_prompts_carry_no_english_engine_text(
     """B6: every decision kind of both games, in Chinese, has no English run."""
     seen: set[tuple[str, str]] = set()
     for variant, c in every_case(captures):
-        prompt = render_prompt(c.view, c.request, language="zh", style=style,  # type: ignore[arg-type]
-                               rules_text=rules(variant, "zh"), belief_probe=True)
+        prompt = render_prompt(
+            c.view,
+            c.request,
+            language="zh",
+            style=style,  # type: ignore[arg-type]
+            rules_text=rules(variant, "zh"),
+            belief_probe=True,
+        )
         text = "\n".join(m["content"] for m in prompt.messages)
         assert english_runs(text) == [], (variant, c.request.decision)
         seen.add((variant, c.request.decision))
@@ -81,8 +87,9 @@ def test_the_decision_section_cites_its_rule_once(
     captures: dict[str, dict[tuple[str, str], Captured]], language: str, style: str
 ) -> None:
     for _, c in every_case(captures):
-        user = render_prompt(c.view, c.request, language=language,
-                             style=style).messages[1]["content"]  # type: ignore[arg-type]
+        user = render_prompt(c.view, c.request, language=language, style=style).messages[1][
+            "content"
+        ]  # type: ignore[arg-type]
         section = decision_section(user)
         first_rule = c.request.rule.split(",")[0]
         assert section.count(first_rule) == 1, (c.request.decision, section)
@@ -94,8 +101,9 @@ def test_the_answer_format_list_ends_with_a_full_stop(
 ) -> None:
     for _, c in every_case(captures):
         for probe in (False, True):
-            user = render_prompt(c.view, c.request, language=language,
-                                 belief_probe=probe).messages[1]["content"]
+            user = render_prompt(c.view, c.request, language=language, belief_probe=probe).messages[
+                1
+            ]["content"]
             # The answer format's general part is in the system message (cached);
             # the question lists the fields, then one line naming the keys.
             fields = [line for line in user.splitlines() if line.startswith('- "')]
@@ -108,10 +116,17 @@ def test_the_answer_format_list_ends_with_a_full_stop(
 
 @pytest.mark.parametrize("language", ["en", "zh"])
 def test_a_speech_answer_with_an_unused_concede_shows_no_payload(language: str) -> None:
-    item = HistoryItem(3, "core.decision", 4, "speeches", facts={
-        "decision": "speech", "fallback": False,
-        "payload": {"speech": "I pass.", "concede": False},
-    })
+    item = HistoryItem(
+        3,
+        "core.decision",
+        4,
+        "speeches",
+        facts={
+            "decision": "speech",
+            "fallback": False,
+            "payload": {"speech": "I pass.", "concede": False},
+        },
+    )
     conceded = replace(item, facts={**item.facts, "payload": {"speech": "", "concede": True}})
     c = first_of_each("killer")[("vote", "police")]
     view = replace(c.view, history=(item, conceded))
@@ -128,8 +143,9 @@ def test_a_killer_is_told_that_naming_a_fellow_kills_a_teammate(
     fellows = set(c.view.private["fellow_killers"])
     assert fellows <= set(c.request.fields[0].options)  # legal per KG-3
     for style in STYLES:
-        user = render_prompt(c.view, c.request, language=language,
-                             style=style).messages[1]["content"]  # type: ignore[arg-type]
+        user = render_prompt(c.view, c.request, language=language, style=style).messages[1][
+            "content"
+        ]  # type: ignore[arg-type]
         hint = ("fellow killer",) if language == "en" else ("同伴", "自己人")
         assert all(word in user for word in hint)
 
@@ -171,8 +187,9 @@ def test_full_rules_replace_the_summary(
     with_rules = render_prompt(c.view, c.request, language=language, rules_text=text)
     summary_only = render_prompt(c.view, c.request, language=language)
     system, short = with_rules.messages[0]["content"], summary_only.messages[0]["content"]
-    summary_lines = [line for line in short.splitlines() if line.startswith("- ")
-                     and line not in system]
+    summary_lines = [
+        line for line in short.splitlines() if line.startswith("- ") and line not in system
+    ]
     assert text in system and len(summary_lines) >= 4
     assert with_rules.prefix_chars < summary_only.prefix_chars + len(text)
 

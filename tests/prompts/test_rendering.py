@@ -59,14 +59,25 @@ def test_render_prompt_takes_only_the_view_the_request_and_public_text() -> None
     params = list(inspect.signature(render_prompt).parameters)
     # budget_tokens condenses the view's own history; memo holds the same
     # seat's lines rendered earlier from its view.
-    assert params == ["view", "request", "language", "rules_text", "belief_probe", "style",
-                      "history_items", "budget_tokens", "memo"]
+    assert params == [
+        "view",
+        "request",
+        "language",
+        "rules_text",
+        "belief_probe",
+        "style",
+        "history_items",
+        "budget_tokens",
+        "memo",
+    ]
 
 
 def test_candidates_fall_back_to_english_then_to_the_generic_templates() -> None:
     assert candidates("killer", "zh", "primer.j2") == [
-        "killer/zh/primer.j2", "killer/en/primer.j2",
-        "_generic/zh/primer.j2", "_generic/en/primer.j2",
+        "killer/zh/primer.j2",
+        "killer/en/primer.j2",
+        "_generic/zh/primer.j2",
+        "_generic/en/primer.j2",
     ]
     assert candidates("killer", "en", "x.j2") == ["killer/en/x.j2", "_generic/en/x.j2"]
 
@@ -85,16 +96,23 @@ def test_a_missing_chinese_template_falls_back_to_english(
     assert "Cast a sealed ballot" in user  # the English decision text
     assert "需要填写的字段" in user  # the rest stays Chinese
     speech = next(c for c in captured if c.request.decision == "speech")
-    assert "轮到你发言" in render_prompt(speech.view, speech.request, language="zh").messages[1][
-        "content"
-    ]
+    assert (
+        "轮到你发言"
+        in render_prompt(speech.view, speech.request, language="zh").messages[1]["content"]
+    )
 
 
 def test_a_decision_without_its_own_template_uses_the_generic_one() -> None:
     game = new_game("killer", 4)
     c = play(game, random.Random(4), pick=lambda g, r: r.decision == "vote")[0]
-    odd = DecisionRequest("x", c.seat, "recount", "KG-99", "Confirm the recount.",
-                          (Choice("ok", (True, False), "whether you agree"),))
+    odd = DecisionRequest(
+        "x",
+        c.seat,
+        "recount",
+        "KG-99",
+        "Confirm the recount.",
+        (Choice("ok", (True, False), "whether you agree"),),
+    )
     for language, text in (("en", 'decision of kind "recount"'), ("zh", "“recount”类型")):
         user = render_prompt(c.view, odd, language=language).messages[1]["content"]
         assert text in user and "KG-99" in user and "[true, false]" in user
@@ -126,16 +144,32 @@ def test_the_system_message_is_stable_for_each_seat_all_game(variant: str) -> No
 def test_the_question_lists_fields_options_rule_and_answer_keys() -> None:
     view, _ = toy_speak_request()
     request = DecisionRequest(
-        "q", view.seat, "mixed", "T-9", "Choose well.",
-        (Choice("who", (2, 3), "a seat", nullable=True),
-         MultiChoice("many", ("a", "b", "c"), "letters", 2),
-         Text("words", "a speech", 50)),
+        "q",
+        view.seat,
+        "mixed",
+        "T-9",
+        "Choose well.",
+        (
+            Choice("who", (2, 3), "a seat", nullable=True),
+            MultiChoice("many", ("a", "b", "c"), "letters", 2),
+            Text("words", "a speech", 50),
+        ),
     )
     plain = render_prompt(view, request).messages[1]["content"]
     seated = replace(view, public={**view.public, "living": [1, 2, 3]})
     probed = render_prompt(seated, request, belief_probe=True).messages[1]["content"]
-    for needle in ('"who"', "[2, 3], or null", '"many"', '["a", "b", "c"]', "at most 2",
-                   '"words"', "at most 50 characters", "T-9", "Choose well.", '"reasoning"'):
+    for needle in (
+        '"who"',
+        "[2, 3], or null",
+        '"many"',
+        '["a", "b", "c"]',
+        "at most 2",
+        '"words"',
+        "at most 50 characters",
+        "T-9",
+        "Choose well.",
+        '"reasoning"',
+    ):
         assert needle in plain, needle
     assert '"beliefs"' not in plain and '"beliefs"' in probed
     assert "each of the seats [2, 3]" in probed  # the living others of the view
@@ -155,8 +189,10 @@ def test_repair_quotes_the_error_on_one_line(language: str) -> None:
 
 def _common_prefix(texts: list[str]) -> str:
     first, last = min(texts), max(texts)
-    size = next((i for i, (a, b) in enumerate(zip(first, last, strict=False)) if a != b),
-                min(len(first), len(last)))
+    size = next(
+        (i for i, (a, b) in enumerate(zip(first, last, strict=False)) if a != b),
+        min(len(first), len(last)),
+    )
     return first[:size]
 
 
@@ -171,8 +207,9 @@ def test_every_seat_shares_the_primer_and_rules_before_its_own_facts(
     captured = play(game, random.Random(11), pick=lambda g, r: r.decision == "vote")
     rules = "KG-1 the referee's full rules text. " * 20
     systems = {
-        c.seat: render_prompt(c.view, c.request, language=language, rules_text=rules,
-                              style=style).messages[0]["content"]
+        c.seat: render_prompt(
+            c.view, c.request, language=language, rules_text=rules, style=style
+        ).messages[0]["content"]
         for c in captured
     }
     assert len(systems) >= 8
@@ -184,7 +221,7 @@ def test_every_seat_shares_the_primer_and_rules_before_its_own_facts(
         assert REFEREE_MARK[language] in shared
     assert len(shared) > 0.6 * min(len(t) for t in systems.values())
     for seat, text in systems.items():
-        assert str(seat) in text[len(shared) - 2:]  # the seat is named after the shared part
+        assert str(seat) in text[len(shared) - 2 :]  # the seat is named after the shared part
 
 
 @pytest.mark.parametrize("limit", [1, 2, 5, 8, 13])
@@ -205,8 +242,9 @@ def test_compact_prompt_shows_recent_items_and_says_how_many_were_omitted() -> N
     late = max(captured, key=lambda c: len(c.view.history))
     rules = get_variant("killer").rules_text(game.config)
     full = render_prompt(late.view, late.request, rules_text=rules)
-    compact = render_prompt(late.view, late.request, rules_text=rules, style="compact",
-                            history_items=6)
+    compact = render_prompt(
+        late.view, late.request, rules_text=rules, style="compact", history_items=6
+    )
     user = compact.messages[1]["content"]
     start = history_start(len(late.view.history), 6)
     assert start > 0 and f"({start} earlier events omitted)" in user
@@ -230,8 +268,15 @@ def test_cached_history_lines_follow_the_facts_each_seat_saw() -> None:
     """The per-item line cache must not hand one seat's facts to another seat
     that saw the same event with other facts."""
     shown = [
-        HistoryItem(5, "killer.check", 1, "night", None, None,
-                    {"night": 1, "suspect": 3, "answer": answer, "tie_break": False})
+        HistoryItem(
+            5,
+            "killer.check",
+            1,
+            "night",
+            None,
+            None,
+            {"night": 1, "suspect": 3, "answer": answer, "tie_break": False},
+        )
         for answer in ("killer", "civilian")
     ]
     for item in (*shown, *shown):

@@ -208,8 +208,12 @@ def test_malformed_transcript_lines_are_one_error_naming_the_line(tmp_path: Path
     path = play_sync(game, lambda s, r: RandomAgent(), transcript=tmp_path).transcript_path
     assert path is not None
     lines = path.read_text(encoding="utf-8").splitlines()
-    for bad in ("5", "[]", '{"type":"event","seq":0,"kind":"x","data":[],"vis":"public"}',
-                '{"type":"call","seat":1,"request_id":"r","tokens_in":"many"}'):
+    for bad in (
+        "5",
+        "[]",
+        '{"type":"event","seq":0,"kind":"x","data":[],"vis":"public"}',
+        '{"type":"call","seat":1,"request_id":"r","tokens_in":"many"}',
+    ):
         broken = tmp_path / "broken.jsonl"
         broken.write_text("\n".join([lines[0], bad, *lines[1:]]) + "\n", encoding="utf-8")
         with pytest.raises(TranscriptError, match=r"broken\.jsonl:2: "):

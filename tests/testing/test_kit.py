@@ -28,8 +28,9 @@ GAMES = {"toy": 10, "killer": 3, "four_factions": 1}
 
 @pytest.mark.parametrize("variant", variant_names())
 def test_the_kit_passes_every_registered_variant(variant: str) -> None:
-    report = check_variant(variant, games=GAMES.get(variant, 2), seed=3,
-                           languages=("en", "zh"), fold_every=1)
+    report = check_variant(
+        variant, games=GAMES.get(variant, 2), seed=3, languages=("en", "zh"), fold_every=1
+    )
     assert report.seeds == list(range(3, 3 + GAMES.get(variant, 2)))
     assert report.decisions > 0 and report.events > report.decisions
     assert report.folds_compared == report.decisions  # fold_every=1: at every decision
@@ -41,19 +42,24 @@ def test_the_kit_passes_every_registered_variant(variant: str) -> None:
 @pytest.mark.parametrize("variant", ["killer", "four_factions"])
 def test_the_exact_audit_of_the_built_in_variants_passes(variant: str) -> None:
     """With the variants' own reading of events (tests/prompts/audit.py)."""
-    config = {"reveal_role_on_death": True} if variant == "killer" else {
-        "reveal_faction_on_death": True, "defender_learns_attacker": True}
-    report = check_variant(variant, config, games=1, seed=5, facts=role_facts, aliases=ZH,
-                           languages=("en", "zh"))
+    config = (
+        {"reveal_role_on_death": True}
+        if variant == "killer"
+        else {"reveal_faction_on_death": True, "defender_learns_attacker": True}
+    )
+    report = check_variant(
+        variant, config, games=1, seed=5, facts=role_facts, aliases=ZH, languages=("en", "zh")
+    )
     assert report.texts_audited > 0
 
 
 def test_the_kit_does_not_import_pytest_or_hypothesis() -> None:
     """It ships with the package, where neither is installed."""
-    code = ("import sys, sandbox.testing; "
-            "print(sorted(m for m in ('pytest', 'hypothesis', '_pytest') if m in sys.modules))")
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                         check=True)
+    code = (
+        "import sys, sandbox.testing; "
+        "print(sorted(m for m in ('pytest', 'hypothesis', '_pytest') if m in sys.modules))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"
 
 
@@ -74,8 +80,9 @@ class GlobalDice(Toy):
         self.games_started += 1
         return super().initial_state(config)
 
-    def resolve(self, state: ToyState, config: ToyConfig, answers: Mapping[int, Any],
-                rng: random.Random) -> Iterator[Event]:
+    def resolve(
+        self, state: ToyState, config: ToyConfig, answers: Mapping[int, Any], rng: random.Random
+    ) -> Iterator[Event]:
         for event in super().resolve(state, config, answers, rng):
             if isinstance(event, Out):
                 yield Out(state.alive[0] if self.games_started % 2 else state.alive[-1])
@@ -121,8 +128,9 @@ class _Fold:
 class Endless(Toy):
     """Never ends: nobody is eliminated."""
 
-    def resolve(self, state: ToyState, config: ToyConfig, answers: Mapping[int, Any],
-                rng: random.Random) -> Iterator[Event]:
+    def resolve(
+        self, state: ToyState, config: ToyConfig, answers: Mapping[int, Any], rng: random.Random
+    ) -> Iterator[Event]:
         yield from (
             e for e in super().resolve(state, config, answers, rng) if not isinstance(e, Out)
         )
@@ -177,8 +185,9 @@ BROKEN: list[tuple[str, Any, dict[str, Any]]] = [
 
 
 @pytest.mark.parametrize(("check", "make", "options"), BROKEN, ids=[b[0] for b in BROKEN])
-def test_each_check_catches_a_broken_variant(check: str, make: Any,
-                                              options: dict[str, Any]) -> None:
+def test_each_check_catches_a_broken_variant(
+    check: str, make: Any, options: dict[str, Any]
+) -> None:
     variant = make()
     config: BaseModel = variant.parse_config({}) if not isinstance(variant, Toy) else ToyConfig()
     with pytest.raises(ConformanceError) as caught:

@@ -44,8 +44,9 @@ def test_random_games_keep_generic_invariants(variant: str) -> None:
     @given(seed=st.integers(0, 2**31 - 1), which=st.integers(0, len(configs) - 1))
     def one_game(seed: int, which: int) -> None:
         deep = report.games % DEEP_CHECK_EVERY == 0
-        check_game(v, configs[which], seed, deep=deep, prompts=False, fold_every=FOLD_EVERY,
-                   report=report)
+        check_game(
+            v, configs[which], seed, deep=deep, prompts=False, fold_every=FOLD_EVERY, report=report
+        )
 
     one_game()
     assert report.games >= settings().max_examples

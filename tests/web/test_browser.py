@@ -70,8 +70,10 @@ def wait_turn_or_end(page: Any, after: str | None) -> str | None:
         arg=after,
         timeout=STEP_MS,
     )
-    return None if page.evaluate("() => document.body.classList.contains('ended')") else (
-        current_request(page)
+    return (
+        None
+        if page.evaluate("() => document.body.classList.contains('ended')")
+        else (current_request(page))
     )
 
 

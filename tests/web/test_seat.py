@@ -188,8 +188,9 @@ def test_end_screen_shows_outcome_roles_results_and_the_whole_game(
     assert record.outcome is not None and record.outcome.summary in end["end_html"]
     for seat, role in record.roles.items():
         result = record.outcome.results[seat]
-        assert f'data-seat="{seat}"><td>Seat {seat}</td><td>{role}</td><td>{result}</td>' in (
-            end["end_html"]
+        assert (
+            f'data-seat="{seat}"><td>Seat {seat}</td><td>{role}</td><td>{result}</td>'
+            in (end["end_html"])
         )
     assert 'id="whole-game"' in end["end_html"] and end["form_html"] == ""
     transcript = record.path.read_text()
@@ -211,6 +212,7 @@ def test_config_dispatch_and_one_address_per_series(
 ) -> None:
     run = start_run(WebRun())
     try:
+
         def seated(interface: str) -> object:
             loaded = parse_config(
                 {

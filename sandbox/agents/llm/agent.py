@@ -158,8 +158,9 @@ class LLMAgent(Agent):
         client = self._client(endpoint, fmt, secrets, max_tokens)
         calls: list[dict[str, Any]] = []
         try:
-            raw = await client.complete(fmt.messages(rendered.messages), 0, calls,
-                                        rendered.cache_chars)
+            raw = await client.complete(
+                fmt.messages(rendered.messages), 0, calls, rendered.cache_chars
+            )
         except ProviderFailure:
             return cast(list[dict[str, Any]], redact(calls, secrets))  # the failure is recorded
         outcome: ParsedAnswer | Exception

@@ -22,8 +22,16 @@ from sandbox.batch.backends.base import (
     BackendOptions,
 )
 
-__all__ = ["BACKENDS", "TRANSCRIPT_MODES", "Backend", "BackendError", "BackendOptions",
-           "backend_for", "backend_notes", "start_backend"]
+__all__ = [
+    "BACKENDS",
+    "TRANSCRIPT_MODES",
+    "Backend",
+    "BackendError",
+    "BackendOptions",
+    "backend_for",
+    "backend_notes",
+    "start_backend",
+]
 
 
 def backend_for(options: BackendOptions) -> Backend:

@@ -38,9 +38,7 @@ def parse_limits(concurrency: Sequence[str], rpm: Sequence[str]) -> dict[str, Li
     """``["openai=4"]`` and ``["openai=600"]`` → ``{"openai": Limit(4, 600)}``."""
     caps = _pairs(concurrency, "--limit")
     budgets = _pairs(rpm, "--rpm")
-    return {
-        key: Limit(caps.get(key), budgets.get(key)) for key in sorted(set(caps) | set(budgets))
-    }
+    return {key: Limit(caps.get(key), budgets.get(key)) for key in sorted(set(caps) | set(budgets))}
 
 
 def _pairs(values: Sequence[str], option: str) -> dict[str, int]:

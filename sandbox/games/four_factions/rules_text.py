@@ -91,9 +91,7 @@ def _chinese_rulings(cfg: FourFactionsConfig) -> dict[str, str]:
             else "本阵营三名非最强精英的座位号"
         ),
         "defender": (  # FF-12
-            "而且还知道攻击者的座位号"
-            if cfg.defender_learns_attacker
-            else "但不知道攻击者是谁"
+            "而且还知道攻击者的座位号" if cfg.defender_learns_attacker else "但不知道攻击者是谁"
         ),
         "wounds": (  # FF-23 ruling
             "这条规则适用于每一次出手，两名非最强精英之间也不例外"
@@ -116,8 +114,7 @@ def _chinese(cfg: FourFactionsConfig) -> str:
         f"[FF-8] 身份由裁判秘密分配；{r['weapons']}。",
         "[FF-4] 武器有石头、剪刀、布三种：石头克剪刀，剪刀克布，布克石头。"
         "盾牌有防石头、防剪刀、防布三种。",
-        "[FF-5] 最强精英在每个战斗之夜选定一种武器和一种盾牌，"
-        "两者整夜（上半夜和下半夜）都不变。",
+        "[FF-5] 最强精英在每个战斗之夜选定一种武器和一种盾牌，两者整夜（上半夜和下半夜）都不变。",
         "[FF-6] 非最强精英始终只有一种武器W，以及永久的“防W”盾牌。",
         f"[FF-7] 每个座位开局时的生命值等于其最大生命值：{cfg.hp}。{r['per_seat']}",
         f"[FF-9] 最强精英知道自己是本阵营的最强精英，也知道{r['knowledge']}，"

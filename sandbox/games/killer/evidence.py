@@ -104,7 +104,9 @@ def claim_credibility(table: Table, claim: Claim, trusted: set[int], liars: set[
     if table.revealed.get(claim.speaker) == "police":
         return 2.0
     countered = any(
-        c.killer and c.speaker == claim.target and c.target == claim.speaker
+        c.killer
+        and c.speaker == claim.target
+        and c.target == claim.speaker
         and c.order < claim.order
         for c in table.claims
     )

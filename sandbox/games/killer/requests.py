@@ -130,10 +130,20 @@ def _claim_fields(state: KillerState, seat: int) -> tuple[Field, ...]:
     seats: tuple[Scalar, ...] = claim_targets(state, seat)
     return (
         CLAIM,
-        MultiChoice("accuse", seats, "living other seats you accuse of being killers",
-                    len(seats), optional=True),
-        MultiChoice("vouch", seats, "living other seats you vouch for (never one you accuse)",
-                    len(seats), optional=True),
+        MultiChoice(
+            "accuse",
+            seats,
+            "living other seats you accuse of being killers",
+            len(seats),
+            optional=True,
+        ),
+        MultiChoice(
+            "vouch",
+            seats,
+            "living other seats you vouch for (never one you accuse)",
+            len(seats),
+            optional=True,
+        ),
     )
 
 
@@ -217,8 +227,7 @@ def _check_claims(state: KillerState, request: DecisionRequest, payload: Payload
     if both:
         raise IllegalDecision(
             "KG-14",
-            f"Seat(s) {both} are both accused and vouched for; name each seat in one list "
-            "at most.",
+            f"Seat(s) {both} are both accused and vouched for; name each seat in one list at most.",
         )
 
 
@@ -227,8 +236,7 @@ def _check_concede(state: KillerState, seat: int) -> None:
         whose = "whose own side is" if state.concede == OWN_SIDE else "while a side is"
         raise IllegalDecision(
             "KG-13",
-            f"Only a living police player or killer {whose} down to one living member "
-            "may concede.",
+            f"Only a living police player or killer {whose} down to one living member may concede.",
             {"concede": [False]},
         )
 

@@ -126,9 +126,7 @@ def _start_day_speeches(state: KillerState, victim: int | None) -> PhaseStarted:
         anchor = state.prev_starter
     else:
         anchor = 0  # so the order starts at seat 1
-    return PhaseStarted(
-        state.day, Phase.SPEECHES, Context.DAY, 0, _circle_after(state, anchor), ()
-    )
+    return PhaseStarted(state.day, Phase.SPEECHES, Context.DAY, 0, _circle_after(state, anchor), ())
 
 
 def _circle_after(state: KillerState, anchor: int) -> tuple[int, ...]:

@@ -505,9 +505,7 @@ def _log_phase(event: ev.PhaseStarted) -> str:
         return f"Seat {event.order[0]} may give last words."
     if event.phase == Phase.SPEECHES:
         return f"Speeches ({event.context}) in order: seats {_log_seats(event.order)}."
-    return (
-        f"{_log_vote_name(event.round).capitalize()} among seats {_log_seats(event.candidates)}."
-    )
+    return f"{_log_vote_name(event.round).capitalize()} among seats {_log_seats(event.candidates)}."
 
 
 def _log_vote_name(round_: int) -> str:

@@ -321,10 +321,15 @@ class _Handler(BaseHTTPRequestHandler):
             echoed = self.headers.get("Authorization", "")
             self._send(401, {"error": {"message": f"invalid key: {echoed}", "type": "auth"}})
         elif (tokens := fake.overflows(body)) is not None:
-            message = (f"This model's maximum context length is {fake.context_window} tokens; "
-                       f"your messages resulted in {tokens} tokens.")
-            error = {"message": message, "type": "invalid_request_error",
-                     "code": "context_length_exceeded"}
+            message = (
+                f"This model's maximum context length is {fake.context_window} tokens; "
+                f"your messages resulted in {tokens} tokens."
+            )
+            error = {
+                "message": message,
+                "type": "invalid_request_error",
+                "code": "context_length_exceeded",
+            }
             self._send(400, {"error": error})
         else:
             status, text = fake.answer_text(body)

@@ -112,7 +112,9 @@ async def test_anthropic_calls_carry_cache_breakpoints_only_when_on(
     if cache:
         assert sent[0]["content"][0]["cache_control"] == {"type": "ephemeral"}
         assert sent[1]["content"][0] == {
-            "type": "text", "text": "RECORD ", "cache_control": {"type": "ephemeral"}
+            "type": "text",
+            "text": "RECORD ",
+            "cache_control": {"type": "ephemeral"},
         }
     else:
         assert sent == messages
@@ -130,8 +132,11 @@ def test_litellm_prices_cached_prompt_tokens_at_the_cached_rate() -> None:
 
     def cost(cached: int) -> float:
         usage = litellm.Usage(
-            prompt_tokens=1000, completion_tokens=10, total_tokens=1010,
-            prompt_tokens_details={"cached_tokens": cached}, cache_read_input_tokens=cached,
+            prompt_tokens=1000,
+            completion_tokens=10,
+            total_tokens=1010,
+            prompt_tokens_details={"cached_tokens": cached},
+            cache_read_input_tokens=cached,
         )
         response = litellm.ModelResponse(model=model, usage=usage)
         return float(litellm.completion_cost(completion_response=response, model=model))
@@ -143,8 +148,7 @@ def test_litellm_prices_cached_prompt_tokens_at_the_cached_rate() -> None:
 def killer_loaded(fake: FakeLLMServer, **llm: Any) -> LoadedConfig:
     spec = LLMSpec(kind="llm", model="fake/legal-random", api_base=fake.base_url, timeout_s=5.0)
     variant = get_variant("killer")
-    file = GameFile(variant="killer", default_agent=spec,
-                    llm=LLMSettings(**{**FAST_RETRY, **llm}))
+    file = GameFile(variant="killer", default_agent=spec, llm=LLMSettings(**{**FAST_RETRY, **llm}))
     return LoadedConfig(file, variant, variant.parse_config({"players": 11}))
 
 

@@ -32,10 +32,7 @@ async def test_fake_config_plays_real_variant_steps(name: str) -> None:
         for _ in range(STEPS):
             pending = game.pending()
             answers = await asyncio.gather(
-                *(
-                    agents[r.seat].decide(DecisionContext.for_request(game, r))
-                    for r in pending
-                )
+                *(agents[r.seat].decide(DecisionContext.for_request(game, r)) for r in pending)
             )
             for request, answer in zip(pending, answers, strict=True):
                 answered.append((request, answer))

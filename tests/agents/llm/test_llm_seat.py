@@ -301,8 +301,11 @@ async def test_private_reasoning_never_reaches_another_seat(
 def killer_vote(spec: AgentSpec | None = None) -> tuple[LoadedConfig, Game, DecisionRequest]:
     """Seat 1's day-1 vote in a seeded 12-seat Killer game (one seat dead by then)."""
     variant = get_variant("killer")
-    file = GameFile(variant="killer", default_agent=spec or RandomSpec(kind="random"),
-                    llm=LLMSettings(**FAST_RETRY, belief_probe=True))
+    file = GameFile(
+        variant="killer",
+        default_agent=spec or RandomSpec(kind="random"),
+        llm=LLMSettings(**FAST_RETRY, belief_probe=True),
+    )
     loaded = LoadedConfig(file, variant, variant.parse_config({}))
     game = Game.new(variant, loaded.game_config, 7)
     rng = random.Random(7)
@@ -364,11 +367,24 @@ async def test_an_answer_that_follows_the_prompt_is_accepted_without_repair(
 
 @pytest.mark.parametrize(
     "bad",
-    [None, "all killers", {"2": "mafia"}, {"seat_99": "killer"}, {"2": "killer"},
-     {"2": {"killer": 0.9, "police": 0.9, "civilian": 0.9}},
-     {"2": {"killer": 1.5, "police": -0.5, "civilian": 0.0}}],
-    ids=["missing", "not-an-object", "bad-label-and-missing-seats", "unknown-seat",
-         "a-label-not-a-distribution", "sum-off", "out-of-range"],
+    [
+        None,
+        "all killers",
+        {"2": "mafia"},
+        {"seat_99": "killer"},
+        {"2": "killer"},
+        {"2": {"killer": 0.9, "police": 0.9, "civilian": 0.9}},
+        {"2": {"killer": 1.5, "police": -0.5, "civilian": 0.0}},
+    ],
+    ids=[
+        "missing",
+        "not-an-object",
+        "bad-label-and-missing-seats",
+        "unknown-seat",
+        "a-label-not-a-distribution",
+        "sum-off",
+        "out-of-range",
+    ],
 )
 async def test_bad_beliefs_never_cost_the_decision(fake: FakeLLMServer, bad: Any) -> None:
     """B2: the decision stands, the beliefs are dropped with their reason, no repair."""

@@ -26,7 +26,11 @@ from sandbox.session.gamefile import LLMSpec
 from tests.agents.llm.conftest import decide_once, llm_spec
 
 SPEAK = DecisionRequest(
-    "1:1", 1, "speak", "X-2", "Speak.",
+    "1:1",
+    1,
+    "speak",
+    "X-2",
+    "Speak.",
     (Text("speech", "what you say", 1200), Choice("ok", (True, False), "agree")),
 )
 
@@ -71,8 +75,9 @@ def _values(node: Any, key: str) -> list[Any]:
 
 def test_overlong_reasoning_is_kept_cut_not_refused() -> None:
     note = "x" * (REASONING_KEEP_CHARS + 500)
-    parsed = parse_answer(json.dumps({"reasoning": note, "speech": "hi", "ok": True}),
-                          decision_model(SPEAK))
+    parsed = parse_answer(
+        json.dumps({"reasoning": note, "speech": "hi", "ok": True}), decision_model(SPEAK)
+    )
     assert parsed.decision == {"speech": "hi", "ok": True}
     assert parsed.reasoning == note[:REASONING_KEEP_CHARS]
 

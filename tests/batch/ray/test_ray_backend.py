@@ -113,8 +113,10 @@ def test_fake_provider_batch_equals_the_local_backend(tmp_path: Path) -> None:
     assert_same_games(local, remote)
     some = Path(remote.results[0].transcript or "")
     calls = [line for line in comparable(some) if line["type"] == "call"]
-    assert calls and all(call["model"] == "openai/fake-legal-random" or
-                         call["model"] == "openai/fake-illegal" for call in calls)
+    assert calls and all(
+        call["model"] == "openai/fake-legal-random" or call["model"] == "openai/fake-illegal"
+        for call in calls
+    )
 
 
 def kill_when_playing(

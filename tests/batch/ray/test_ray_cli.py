@@ -79,8 +79,14 @@ def test_batch_on_ray_reports_what_the_local_backend_reports(tmp_path: Path) -> 
 @pytest.mark.usefixtures("cluster")
 def test_a_reached_cost_cap_starts_no_game(tmp_path: Path) -> None:
     result = invoke(
-        "batch", str(game_file(tmp_path)), "--games", "3", "--backend", "ray",
-        "--max-cost", "0",
+        "batch",
+        str(game_file(tmp_path)),
+        "--games",
+        "3",
+        "--backend",
+        "ray",
+        "--max-cost",
+        "0",
     )
     assert result.exit_code == 0, result.stderr
     assert "0 of 3 games finished" in result.stdout
@@ -145,13 +151,10 @@ def test_the_local_backend_never_imports_ray(tmp_path: Path) -> None:
 
 @pytest.mark.usefixtures("cluster")
 @pytest.mark.parametrize("mode", ["send", "shared"])
-def test_a_rerun_on_ray_finishes_an_interrupted_game_in_its_file(
-    tmp_path: Path, mode: str
-) -> None:
+def test_a_rerun_on_ray_finishes_an_interrupted_game_in_its_file(tmp_path: Path, mode: str) -> None:
     path = game_file(tmp_path)
     out = tmp_path / "out"
-    args = ["batch", str(path), "--games", "3", "--backend", "ray", "--transcripts", mode,
-            "--json"]
+    args = ["batch", str(path), "--games", "3", "--backend", "ray", "--transcripts", mode, "--json"]
     first = invoke(*args)
     assert first.exit_code == 0, first.stderr
     cut = sorted(out.glob("killer-s41-*.jsonl"))[0]

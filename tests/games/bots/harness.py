@@ -35,7 +35,10 @@ def new_game(variant: str, raw: dict[str, Any], seed: int) -> Game:
 
 
 def play(
-    variant: str, raw: dict[str, Any], seed: int, hook: Hook | None = None,
+    variant: str,
+    raw: dict[str, Any],
+    seed: int,
+    hook: Hook | None = None,
     stop: Callable[[DecisionRequest], bool] | None = None,
 ) -> tuple[Game, int]:
     """Play to the end (or until ``stop`` says so for a pending request); return

@@ -30,8 +30,9 @@ def test_four_factions_bots_never_fall_back() -> None:
         assert fallbacks == 0
 
 
-@pytest.mark.parametrize(("variant", "raw"), [("killer", {"players": 14}),
-                                              ("four_factions", {"day_limit": 6})])
+@pytest.mark.parametrize(
+    ("variant", "raw"), [("killer", {"players": 14}), ("four_factions", {"day_limit": 6})]
+)
 def test_same_seed_same_game(variant: str, raw: dict[str, Any]) -> None:
     first, _ = play(variant, raw, 11)
     second, _ = play(variant, raw, 11)
@@ -46,6 +47,7 @@ def _first_request_view(
 ) -> tuple[SeatView, AgentAnswer]:
     """Play baseline seats until ``seat`` owes ``decision``; return its view and
     the answer its bot gives there."""
+
     def stop(request: DecisionRequest) -> bool:
         return request.seat == seat and request.decision == decision
 
@@ -60,13 +62,18 @@ def _killer_lineup(**roles: tuple[int, ...]) -> dict[str, Any]:
     return {"players": 12, "seat": seats}
 
 
-@pytest.mark.parametrize(("decision", "mine", "theirs_a", "theirs_b"), [
-    ("check_opinion", {"police": (1, 2, 3)}, {"killer": (4, 5, 6)}, {"killer": (9, 10, 11)}),
-    ("kill_opinion", {"killer": (1, 2, 3)}, {"police": (4, 5, 6)}, {"police": (9, 10, 11)}),
-])
+@pytest.mark.parametrize(
+    ("decision", "mine", "theirs_a", "theirs_b"),
+    [
+        ("check_opinion", {"police": (1, 2, 3)}, {"killer": (4, 5, 6)}, {"killer": (9, 10, 11)}),
+        ("kill_opinion", {"killer": (1, 2, 3)}, {"police": (4, 5, 6)}, {"police": (9, 10, 11)}),
+    ],
+)
 def test_killer_decision_ignores_roles_the_seat_cannot_see(
-    decision: str, mine: dict[str, tuple[int, ...]],
-    theirs_a: dict[str, tuple[int, ...]], theirs_b: dict[str, tuple[int, ...]],
+    decision: str,
+    mine: dict[str, tuple[int, ...]],
+    theirs_a: dict[str, tuple[int, ...]],
+    theirs_b: dict[str, tuple[int, ...]],
 ) -> None:
     game_a, game_b = _killer_lineup(**mine, **theirs_a), _killer_lineup(**mine, **theirs_b)
     view_a, answer_a = _first_request_view("killer", game_a, 1, decision)

@@ -162,8 +162,11 @@ def test_describe_shows_claims_and_plain_speeches_unchanged() -> None:
 
 
 def test_transcripts_written_before_the_claims_still_load() -> None:
-    old = {"kind": "killer.speech", "vis": "public",
-           "data": {"day": 1, "seat": 8, "text": "hi", "context": "day"}}
+    old = {
+        "kind": "killer.speech",
+        "vis": "public",
+        "data": {"day": 1, "seat": 8, "text": "hi", "context": "day"},
+    }
     event = event_from_json(old)
     assert isinstance(event, Speech)
     assert (event.claim, event.accuse, event.vouch) == ("none", (), ())

@@ -116,8 +116,11 @@ def test_ballots_are_sealed_until_all_are_in_then_public_with_every_ballot() -> 
     game.submit(requests[0].id, {"target": 9})
     assert not of_kind(game.events, "killer.ballots")
     for seat in range(2, 13):
-        assert all(e.seat == seat or e.kind != "core.decision"
-                   for _, e in game.visible_events(seat) if e.kind == "core.decision")
+        assert all(
+            e.seat == seat or e.kind != "core.decision"
+            for _, e in game.visible_events(seat)
+            if e.kind == "core.decision"
+        )
     for request in requests[1:]:
         game.submit(request.id, {"target": 9 if request.seat < 8 else None})
     (ballots,) = of_kind(game.events, "killer.ballots")

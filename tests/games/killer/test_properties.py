@@ -116,8 +116,10 @@ def check_outcome(game: Game) -> None:
     assert outcome is not None
     roles, alive = game.roles(), game.state.alive
     living = Counter(roles[s] for s in alive)
-    results = {role: {outcome.results[s] for s in game.seats if roles[s] == role}
-               for role in ("killer", "police", "civilian")}
+    results = {
+        role: {outcome.results[s] for s in game.seats if roles[s] == role}
+        for role in ("killer", "police", "civilian")
+    }
     assert all(len(r) == 1 for r in results.values())
     assert results["civilian"] == results["police"]  # civilians share the police's result
     expected = {

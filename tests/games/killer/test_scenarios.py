@@ -52,14 +52,20 @@ def test_scenario_reaches_its_termination_reason(
     game, outcome, runner = run(CONFIGS / "scenarios" / f"killer_{scenario}.toml")
     assert outcome.reason == reason
     assert results_by_role(game, outcome) == {
-        "killer": {killer}, "police": {police}, "civilian": {civilian}
+        "killer": {killer},
+        "police": {police},
+        "civilian": {civilian},
     }
     assert game.state.day == last_day
     assert game.events[-1].kind == "core.game_ended"
     # Nothing happens after the deciding event (KG-12: checked after every death).
     assert game.events[-2].kind in {
-        "killer.dawn", "killer.voted_out", "killer.conceded", "killer.forced_draw",
-        "killer.day_limit", "core.step",
+        "killer.dawn",
+        "killer.voted_out",
+        "killer.conceded",
+        "killer.forced_draw",
+        "killer.day_limit",
+        "core.step",
     }
     assert runner.stats.fallback_count("invalid") == 0
 
@@ -77,7 +83,11 @@ def test_baseline_configs_play_to_an_end_without_fallbacks(players: int) -> None
     for seed in range(3):
         _, outcome, runner = run(CONFIGS / f"killer_{players}.toml", seed)
         assert outcome.reason in {
-            "killers_eliminated", "police_eliminated", "civilians_eliminated",
-            "surrender", "forced_draw", "day_limit",
+            "killers_eliminated",
+            "police_eliminated",
+            "civilians_eliminated",
+            "surrender",
+            "forced_draw",
+            "day_limit",
         }
         assert runner.stats.fallback_count() == 0

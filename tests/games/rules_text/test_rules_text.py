@@ -55,39 +55,82 @@ def _ids(*names: str) -> frozenset[str]:
 NUMBER = {"en": (None, None), "zh": (None, None)}
 
 FF_OPTIONS = (
-    Option("elite_knowledge", ("all", "own_faction"), _ids("FF-9"),
-           {"en": ("twelve", "own faction's three"), "zh": ("十二名", "本阵营三名")}),
-    Option("weapon_assignment", ("balanced", "random"), _ids("FF-8"),
-           {"en": ("one each", "at random"), "zh": ("各持一种", "随机")}),
-    Option("defender_learns_attacker", (False, True), _ids("FF-12"),
-           {"en": ("NOT who the attacker", "also the attacker's seat"),
-            "zh": ("不知道攻击者", "还知道攻击者的座位号")}),
-    Option("wounds_between_regulars", (True, False), _ids("FF-23"),
-           {"en": ("also between two regulars", "has no effect"),
-            "zh": ("也不例外", "轻伤不生效")}),
-    Option("reveal_faction_on_death", (False, True), _ids("FF-28"),
-           {"en": ("but not their factions", "and their factions"),
-            "zh": ("不公布其阵营", "并公布其阵营")}),
+    Option(
+        "elite_knowledge",
+        ("all", "own_faction"),
+        _ids("FF-9"),
+        {"en": ("twelve", "own faction's three"), "zh": ("十二名", "本阵营三名")},
+    ),
+    Option(
+        "weapon_assignment",
+        ("balanced", "random"),
+        _ids("FF-8"),
+        {"en": ("one each", "at random"), "zh": ("各持一种", "随机")},
+    ),
+    Option(
+        "defender_learns_attacker",
+        (False, True),
+        _ids("FF-12"),
+        {
+            "en": ("NOT who the attacker", "also the attacker's seat"),
+            "zh": ("不知道攻击者", "还知道攻击者的座位号"),
+        },
+    ),
+    Option(
+        "wounds_between_regulars",
+        (True, False),
+        _ids("FF-23"),
+        {"en": ("also between two regulars", "has no effect"), "zh": ("也不例外", "轻伤不生效")},
+    ),
+    Option(
+        "reveal_faction_on_death",
+        (False, True),
+        _ids("FF-28"),
+        {
+            "en": ("but not their factions", "and their factions"),
+            "zh": ("不公布其阵营", "并公布其阵营"),
+        },
+    ),
     Option("day_limit", (20, 37), _ids("FF-27"), NUMBER),
     Option("hp", (5, 29), _ids("FF-7"), NUMBER),
-    Option("seat", ((), ({"seat": 3, "hp": 12},)), _ids("FF-7"),
-           {"en": (None, "their own maximum HP"), "zh": (None, "各自的最大生命值")}),
+    Option(
+        "seat",
+        ((), ({"seat": 3, "hp": 12},)),
+        _ids("FF-7"),
+        {"en": (None, "their own maximum HP"), "zh": (None, "各自的最大生命值")},
+    ),
 )
 KILLER_OPTIONS = (
     # 15 players: 4 killers, 4 police, 7 civilians, and a last-words quota of 4.
     Option("players", (12, 15), _ids("KG-1", "KG-7"), NUMBER),
-    Option("check_answer", ("identity", "killer_or_not"), _ids("KG-4"),
-           {"en": ("exact role", "whether the suspect is a killer"),
-            "zh": ("确切身份", "是不是杀手")}),
-    Option("reveal_role_on_death", (False, True), _ids("KG-6"),
-           {"en": ("without their role", "with their role"),
-            "zh": ("不公布其身份", "并公布其身份")}),
+    Option(
+        "check_answer",
+        ("identity", "killer_or_not"),
+        _ids("KG-4"),
+        {"en": ("exact role", "whether the suspect is a killer"), "zh": ("确切身份", "是不是杀手")},
+    ),
+    Option(
+        "reveal_role_on_death",
+        (False, True),
+        _ids("KG-6"),
+        {"en": ("without their role", "with their role"), "zh": ("不公布其身份", "并公布其身份")},
+    ),
     Option("day_limit", (30, 43), _ids("KG-12"), NUMBER),
-    Option("previous_first_victim", (None, 9), _ids("KG-5"),
-           {"en": (None, "seat 9"), "zh": (None, "9号")}),
-    Option("concede", ("either_side_down_to_one", "own_side_down_to_one"), _ids("KG-13"),
-           {"en": ("any living police player or killer", "whose own side is down to one"),
-            "zh": ("任何一名存活的警察或杀手", "只有当己方只剩一名")}),
+    Option(
+        "previous_first_victim",
+        (None, 9),
+        _ids("KG-5"),
+        {"en": (None, "seat 9"), "zh": (None, "9号")},
+    ),
+    Option(
+        "concede",
+        ("either_side_down_to_one", "own_side_down_to_one"),
+        _ids("KG-13"),
+        {
+            "en": ("any living police player or killer", "whose own side is down to one"),
+            "zh": ("任何一名存活的警察或杀手", "只有当己方只剩一名"),
+        },
+    ),
 )
 OPTIONS = {"four_factions": FF_OPTIONS, "killer": KILLER_OPTIONS}
 # Fields that are not rulings: a scenario's fixed roles are secret and must
@@ -146,8 +189,9 @@ def option_cases() -> list[tuple[str, Option, str]]:
 CASES = option_cases()
 
 
-@pytest.mark.parametrize(("name", "option", "language"), CASES,
-                         ids=[f"{n}-{o.name}-{lang}" for n, o, lang in CASES])
+@pytest.mark.parametrize(
+    ("name", "option", "language"), CASES, ids=[f"{n}-{o.name}-{lang}" for n, o, lang in CASES]
+)
 def test_each_option_changes_only_its_own_rules(name: str, option: Option, language: str) -> None:
     first, second = (text(name, {option.name: v}, language) for v in option.values)
     before, after = blocks(first), blocks(second)
@@ -158,8 +202,9 @@ def test_each_option_changes_only_its_own_rules(name: str, option: Option, langu
         assert ids_in(a) & option.rule_ids, f"{option.name} changed an unrelated rule: {b!r}"
 
 
-@pytest.mark.parametrize(("name", "option", "language"), CASES,
-                         ids=[f"{n}-{o.name}-{lang}" for n, o, lang in CASES])
+@pytest.mark.parametrize(
+    ("name", "option", "language"), CASES, ids=[f"{n}-{o.name}-{lang}" for n, o, lang in CASES]
+)
 def test_each_option_states_its_setting(name: str, option: Option, language: str) -> None:
     markers = option.markers[language]
     for index, value in enumerate(option.values):
@@ -235,9 +280,26 @@ def test_english_detector_finds_english(name: str) -> None:
 
 
 TERMS = {
-    "four_factions": ("狼人", "间谍", "司法", "军队", "最强精英", "非最强精英",
-                      "石头", "剪刀", "布", "防石头", "防剪刀", "防布", "秒杀", "轻伤",
-                      "无差别反击", "三非一是", "上半夜", "下半夜"),
+    "four_factions": (
+        "狼人",
+        "间谍",
+        "司法",
+        "军队",
+        "最强精英",
+        "非最强精英",
+        "石头",
+        "剪刀",
+        "布",
+        "防石头",
+        "防剪刀",
+        "防布",
+        "秒杀",
+        "轻伤",
+        "无差别反击",
+        "三非一是",
+        "上半夜",
+        "下半夜",
+    ),
     "killer": ("警察", "杀手", "平民", "法官", "遗言", "公决", "平局", "认输", "亮牌"),
 }
 

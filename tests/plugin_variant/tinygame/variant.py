@@ -122,8 +122,14 @@ class TinyGame(Variant[TinyState, TinyConfig]):
     def _vote(self, state: TinyState, step: int, seat: int) -> DecisionRequest:
         others = tuple(s for s in state.living if s != seat)
         target = Choice("target", others, "the seat you want ejected", nullable=True)
-        return DecisionRequest(request_id(step, seat), seat, Decision.VOTE, "TG-4",
-                               "Vote for the seat to eject, or null to abstain.", (target,))
+        return DecisionRequest(
+            request_id(step, seat),
+            seat,
+            Decision.VOTE,
+            "TG-4",
+            "Vote for the seat to eject, or null to abstain.",
+            (target,),
+        )
 
     def check(self, state: TinyState, request: DecisionRequest, payload: Payload) -> None:
         return None  # the options are exactly the legal values (TG-4)

@@ -51,8 +51,12 @@ def round_started(d: D, L: Lang) -> Words:  # TG-3
 def speech(d: D, L: Lang) -> Words:  # TG-3
     seat = L.seat(d.get("seat"), capital=True)
     if not str(d.get("text", "")).strip():
-        return Words("tinygame.speech", REFEREE, L.end(L.say(en=f"{seat} passes",
-                                                            zh=f"{seat}选择过")), d.get("seat"))
+        return Words(
+            "tinygame.speech",
+            REFEREE,
+            L.end(L.say(en=f"{seat} passes", zh=f"{seat}选择过")),
+            d.get("seat"),
+        )
     return Words("tinygame.speech", SPEECH, L.say(en=f"{seat} says", zh=f"{seat}说"),
                  d.get("seat"), str(d["text"]))  # fmt: skip
 
