@@ -1,8 +1,8 @@
 """Four Factions in words: every event's sentence in English and Chinese, the
-decision phrases, the Four Factions vocabulary, a seat card's duel table, what
-events change on the viewer's seat board (deaths, HP, factions learned), and the
-one-line log descriptions of ``Variant.describe_event`` (rule IDs as in
-RULES-SPEC). :data:`WORDS` is what ``FourFactions.words()`` returns.
+decision phrases and the one-line log descriptions of ``Variant.describe_event``
+(rule IDs as in RULES-SPEC). :data:`WORDS` is what ``FourFactions.words()``
+returns: these with the vocabulary (``vocabulary.py``), the seat card's duel
+table and the viewer's board effects (``board.py``).
 
 One function per event kind, from the event's JSON ``data``; decisions are one
 phrase per decision name. Player text never enters a sentence: it travels in
@@ -12,7 +12,7 @@ phrase per decision name. Player text never enters a sentence: it travels in
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping
 from typing import Any
 
 import sandbox.games.four_factions.events as ev
@@ -20,16 +20,14 @@ from sandbox.core.events import Event
 from sandbox.core.words import (
     REFEREE,
     SPEECH,
-    BoardEffects,
-    BoardMaker,
-    CardTable,
     Lang,
     Sentence,
     VariantWords,
-    Vocabulary,
     Words,
 )
+from sandbox.games.four_factions.board import BOARD, CARD_TABLES
 from sandbox.games.four_factions.info import FACTIONS
+from sandbox.games.four_factions.vocabulary import VOCABULARY
 
 D = Mapping[str, Any]
 
@@ -383,163 +381,6 @@ def _s(you: bool) -> str:
 
 def _es(you: bool) -> str:
     return "" if you else "es"
-
-
-# ------------------------------------------------------------ vocabulary
-# The Four Factions words in Chinese: the same words the Chinese rules and
-# prompts use.
-
-VOCABULARY = Vocabulary(
-    terms={
-        "zh": {
-            "wolves": "狼人",
-            "spies": "间谍",
-            "justice": "司法",
-            "army": "军队",
-            "elite": "最强精英",
-            "regular": "非最强精英",
-            "rock": "石头",
-            "scissors": "剪刀",
-            "paper": "布",
-            "anti-rock": "防石头",
-            "anti-scissors": "防剪刀",
-            "anti-paper": "防布",
-            "kill": "秒杀",
-            "wound": "轻伤",
-            "proofs": "证明",
-            "accusation": "指控",
-            "protection": "保护",
-            "open": "自由发言",
-            "quiet": "不许动武",
-            "loadout": "选择武器和盾牌",
-            "first_half": "上半夜",
-            "second_half": "下半夜",
-            "attacker": "攻击者",
-            "defender": "防守者",
-            "corpse": "尸体",
-            "you": "你",
-            "opponent": "对方",
-            "speak": "发言",
-            "attack": "攻击",
-            "pairs_decided": "两对敌对关系都已分出结果",
-        },
-    },
-    labels={
-        "zh": {
-            "faction": "阵营",
-            "elite": "最强精英",
-            "weapon": "武器",
-            "shield": "盾牌",
-            "max_hp": "最大生命值",
-            "hp": "生命值",
-            "known_factions": "已知阵营",
-            "my_elite": "本阵营最强精英",
-            "loadout": "今夜装备",
-            "duels": "对决",
-            "half": "半夜",
-            "opponent": "对手",
-            "weapon_struck_with": "对方所用武器",
-            "weapon_struck_back_with": "反击武器",
-            "outcomes": "结果",
-            "hp_after": "之后生命值",
-        },
-    },
-)
-
-
-# ------------------------------------------------------------ seat card
-
-
-def duel_table(duels: Sequence[Mapping[str, Any]], L: Lang) -> list[tuple[str, ...]]:
-    """A seat's duels (its card's ``duels``) as a table, header row first,
-    instead of one long paragraph (FF-12)."""
-    header = tuple(
-        L.say(en=en, zh=zh)
-        for en, zh in (
-            ("night", "夜"),
-            ("half", "半夜"),
-            ("role", "身份"),
-            ("opponent", "对手"),
-            ("struck with", "对方武器"),
-            ("struck back with", "反击武器"),
-            ("outcomes", "结果"),
-            ("HP after", "之后生命值"),
-        )
-    )
-    table: list[tuple[str, ...]] = [header]
-    for duel in duels:
-        outcomes = L.join(
-            L.say(
-                en=f"{o.get('by')} {o.get('weapon')}: {o.get('effect')}"
-                f"{' (died)' if o.get('died') else ''}",
-                zh=f"{L.term(o.get('by'))}{L.term(o.get('weapon'))}：{L.term(o.get('effect'))}"
-                f"{'（死亡）' if o.get('died') else ''}",
-            )
-            for o in duel.get("outcomes") or []
-        )
-        table.append(
-            (
-                str(duel.get("day")),
-                str(duel.get("half")),
-                L.term(duel.get("role")),
-                L.seat(duel.get("opponent")) if duel.get("opponent") is not None else "?",
-                L.value(duel.get("weapon_struck_with")),
-                L.value(duel.get("weapon_struck_back_with")),
-                outcomes or "-",
-                L.value(duel.get("hp_after")),
-            )
-        )
-    return table
-
-
-CARD_TABLES: dict[str, CardTable] = {"duels": duel_table}
-
-
-# ------------------------------------------------------------ seat board
-# What an event tells an audience about the seats (the viewer's board).
-
-
-def _board_role(d: D, L: Lang) -> BoardEffects:  # FF-5..FF-7
-    rank = L.term("elite" if d.get("elite") else "regular")
-    faction = L.term(d.get("faction"))
-    return {
-        "role": {str(d["seat"]): f"{faction}{rank}" if L.zh else f"{faction} {rank}"},
-        "hp": {str(d["seat"]): d.get("max_hp")},
-    }
-
-
-def _board_elite_knowledge(d: D, L: Lang) -> BoardEffects:  # FF-9
-    return {"role": {str(s): L.term(f) for s, f in (d.get("regulars") or {}).items()}}
-
-
-def _board_elite_known(d: D, L: Lang) -> BoardEffects:  # FF-10
-    return {"role": {str(d["elite_seat"]): L.say(en="elite (own faction)", zh="本阵营最强精英")}}
-
-
-def _board_duel(d: D, L: Lang) -> BoardEffects:  # referee only
-    return {"hp": {str(s["struck"]): s["hp_after"] for s in d.get("strikes") or ()}}
-
-
-def _board_report(d: D, L: Lang) -> BoardEffects:  # FF-12: own HP
-    return {"hp": {str(d["seat"]): d.get("hp_after")}}
-
-
-def _board_dawn(d: D, L: Lang) -> BoardEffects:  # FF-28
-    return {
-        "dead": [int(s) for s in d.get("dead") or ()],
-        "role": {str(s): L.term(f) for s, f in (d.get("factions") or {}).items()},
-    }
-
-
-BOARD: dict[str, BoardMaker] = {
-    "ff.role": _board_role,
-    "ff.elite_knowledge": _board_elite_knowledge,
-    "ff.elite_known": _board_elite_known,
-    "ff.duel": _board_duel,
-    "ff.attack_report": _board_report,
-    "ff.defence_report": _board_report,
-    "ff.dawn": _board_dawn,
-}
 
 
 # ------------------------------------------------------- log descriptions

@@ -1,7 +1,7 @@
 """Killer in words: every event's sentence in English and Chinese, the decision
-phrases, the Killer vocabulary, what events change on the viewer's seat board,
-and the one-line log descriptions of ``Variant.describe_event`` (rule IDs as in
-RULES-SPEC). :data:`WORDS` is what ``Killer.words()`` returns.
+phrases and the one-line log descriptions of ``Variant.describe_event`` (rule IDs
+as in RULES-SPEC). :data:`WORDS` is what ``Killer.words()`` returns: these with
+the vocabulary (``vocabulary.py``) and the viewer's board effects (``board.py``).
 
 Speeches and last words may carry structured claims (``claim``, ``accuse``,
 ``vouch``); older transcripts lack the keys, and the referee never confirms them
@@ -18,15 +18,14 @@ from sandbox.core.events import Event
 from sandbox.core.words import (
     REFEREE,
     SPEECH,
-    BoardEffects,
-    BoardMaker,
     Lang,
     Sentence,
     VariantWords,
-    Vocabulary,
     Words,
 )
+from sandbox.games.killer.board import BOARD
 from sandbox.games.killer.info import Phase
+from sandbox.games.killer.vocabulary import VOCABULARY
 
 D = Mapping[str, Any]
 
@@ -357,78 +356,6 @@ def decision_phrase(decision: str, payload: D, L: Lang, you: bool) -> str | None
         )
         return verb + concede + extra
     return None
-
-
-# ------------------------------------------------------------ vocabulary
-# The Killer words in Chinese: the same words the Chinese rules and prompts use.
-
-VOCABULARY = Vocabulary(
-    terms={
-        "en": {"not killer": "not a killer"},
-        "zh": {
-            "killer": "杀手",
-            "police": "警察",
-            "civilian": "平民",
-            "not killer": "不是杀手",
-            "kill_opinion": "杀人意见",
-            "check_opinion": "查验意见",
-            "forced_draw": "硬性平局",
-            "surrender": "认输",
-            "killers_eliminated": "杀手全部死亡",
-            "police_eliminated": "警察全部死亡",
-            "civilians_eliminated": "平民全部死亡",
-        },
-    },
-    labels={
-        "zh": {
-            "fellow_killers": "同伴杀手",
-            "fellow_police": "同伴警察",
-            "kills": "杀人",
-            "checks": "查验",
-            "my_opinions": "我的意见",
-            "suspect": "查验对象",
-            "answer": "答复",
-            "about": "关于",
-        },
-    },
-)
-
-
-# ------------------------------------------------------------ seat board
-# What an event tells an audience about the seats (the viewer's board).
-
-
-def _board_role(d: D, L: Lang) -> BoardEffects:  # KG-2
-    return {"role": {str(d["seat"]): L.term(d.get("role"))}}
-
-
-def _board_team(d: D, L: Lang) -> BoardEffects:  # KG-2
-    return {"role": {str(s): L.term(d.get("role")) for s in d.get("members") or ()}}
-
-
-def _board_check(d: D, L: Lang) -> BoardEffects:  # KG-4
-    if d.get("suspect") is not None and d.get("answer"):
-        return {"role": {str(d["suspect"]): L.term(d["answer"])}}
-    return {}
-
-
-def _board_death(d: D, L: Lang) -> BoardEffects:  # KG-6/KG-9
-    seat = d.get("victim", d.get("seat"))
-    if seat is None:
-        return {}
-    fx: BoardEffects = {"dead": [int(seat)]}
-    if d.get("role"):
-        fx["role"] = {str(seat): L.term(d["role"])}
-    return fx
-
-
-BOARD: dict[str, BoardMaker] = {
-    "killer.role": _board_role,
-    "killer.team": _board_team,
-    "killer.check": _board_check,
-    "killer.dawn": _board_death,
-    "killer.voted_out": _board_death,
-}
 
 
 # ------------------------------------------------------- log descriptions
