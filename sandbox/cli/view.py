@@ -17,7 +17,8 @@ from sandbox.cli.options import check_seat
 from sandbox.cli.stats import plural
 from sandbox.games.words import LANGUAGES
 from sandbox.session import SessionError, open_transcript
-from sandbox.viewer.site import game_page, game_row, transcripts_in, write_site
+from sandbox.transcript.files import transcript_files
+from sandbox.viewer.site import game_page, game_row, write_site
 from sandbox.viewer.terminal import Filters, print_timeline
 from sandbox.viewer.timeline import build_timeline, seat_numbers
 
@@ -86,7 +87,7 @@ def _view_folder(
 
 def _print_games(folder: Path) -> None:
     rows = []
-    for path in transcripts_in(folder):
+    for path in transcript_files([folder]):
         try:
             loaded = open_transcript(path)
         except SessionError:

@@ -3,6 +3,7 @@ probes (calibration, persuasion per speech), cost.
 
 One self-contained HTML file (charts are embedded PNGs, styles inline, no
 script, nothing fetched), a Markdown twin for papers, and the leaderboard as CSV.
+The page's markup and style sheet are files of :mod:`sandbox.report.assets`.
 """
 
 from __future__ import annotations
@@ -10,19 +11,46 @@ from __future__ import annotations
 import csv
 import html
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from importlib.resources import files
 from pathlib import Path
 from typing import Any
 
+from jinja2 import Environment, PackageLoader, StrictUndefined
+from markupsafe import Markup
+
 from sandbox.report.charts import grouped_rates, heatmap, interval_bars
 
-STYLE = """
-body{font-family:system-ui,sans-serif;margin:2rem auto;max-width:1100px;color:#222}
-table{border-collapse:collapse;margin:.5rem 0 1.5rem}
-th,td{border:1px solid #ccc;padding:.25rem .6rem;text-align:right}
-th:first-child,td:first-child{text-align:left}
-.warning{background:#fff3cd;border:1px solid #e0c36c;padding:.5rem}
-img{max-width:100%;display:block;margin:.5rem 0}
-"""
+_ASSETS = "sandbox.report.assets"
+
+
+def _escape(value: Any) -> Markup:
+    """Every value the template prints, escaped by the standard library's
+    ``html.escape`` rather than markupsafe's: the page escaped quotes as
+    ``&quot;``/``&#x27;`` before it had a template, and keeps its bytes."""
+    if isinstance(value, Markup):  # a macro's output: markup already made safe
+        return value
+    return Markup(html.escape(str(value)))
+
+
+_ENV = Environment(
+    loader=PackageLoader(_ASSETS, "templates"),
+    autoescape=True,
+    undefined=StrictUndefined,
+    trim_blocks=True,
+    finalize=_escape,
+)
+
+
+@dataclass(frozen=True)
+class Table:
+    """A table of the page: its column heads and its rows, all text."""
+
+    head: Sequence[str]
+    rows: Sequence[Sequence[str]]
+
+
+SETUPS_HEAD = ["variant", "game file", "players", "games"]
 
 
 def _ci(ci: Sequence[float] | None, percent: bool = False, digits: int = 1) -> str:
@@ -142,14 +170,6 @@ def usage_rows(summary: Mapping[str, Any]) -> tuple[list[str], list[list[str]]]:
     return head, rows
 
 
-def _html_table(ident: str, head: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
-    cells = "".join(f"<th>{html.escape(h)}</th>" for h in head)
-    body = "".join(
-        "<tr>" + "".join(f"<td>{html.escape(c)}</td>" for c in row) + "</tr>" for row in rows
-    )
-    return f'<table id="{ident}"><thead><tr>{cells}</tr></thead><tbody>{body}</tbody></table>'
-
-
 def _md_table(head: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
     lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
     lines += ["| " + " | ".join(c.replace("|", "/") for c in row) + " |" for row in rows]
@@ -214,53 +234,29 @@ def _charts(summary: Mapping[str, Any]) -> dict[str, str]:
 
 def render_html(summary: Mapping[str, Any], title: str) -> str:
     charts = _charts(summary)
-    warning = summary.get("pooling_warning")
-    side_head, sides = side_rows(summary)
-    metric_head, metrics = metric_rows(summary)
-    usage_head, usage = usage_rows(summary)
     setups = [
         [s["variant"], s["game_name"], str(s["players"]), str(s["games"])]
         for s in summary.get("setups") or []
     ]
-
-    def img(key: str, alt: str) -> str:
-        if key not in charts:
-            return ""
-        return f'<img id="chart-{key}" alt="{html.escape(alt)}" src="{charts[key]}">'
-
-    metric_imgs = "".join(
-        img(k, k.removeprefix("metric-")) for k in charts if k.startswith("metric-")
+    return _ENV.get_template("report.html").render(
+        title=title,
+        style=files(_ASSETS).joinpath("static", "report.css").read_text("utf-8"),
+        games=summary.get("games", 0),
+        rated=summary.get("rated", 0),
+        unfinished=summary.get("unfinished", 0),
+        duplicates=summary.get("duplicates_skipped", 0),
+        warning=summary.get("pooling_warning"),
+        charts=charts,
+        metric_charts=[(k, k.removeprefix("metric-")) for k in charts if k.startswith("metric-")],
+        setups=Table(SETUPS_HEAD, setups),
+        leaderboard=Table(LEADERBOARD_HEAD, leaderboard_rows(summary)),
+        sides=Table(*side_rows(summary)),
+        metrics=Table(*metric_rows(summary)),
+        persuasion=Table(PERSUASION_HEAD, persuasion_rows(summary)),
+        calibration=Table(CALIBRATION_HEAD, calibration_rows(summary)),
+        speech_persuasion=Table(SPEECH_PERSUASION_HEAD, speech_persuasion_rows(summary)),
+        usage=Table(*usage_rows(summary)),
     )
-    parts = [
-        f"<!doctype html><html lang='en'><head><meta charset='utf-8'><title>{html.escape(title)}"
-        f"</title><style>{STYLE}</style></head><body>",
-        f"<h1>{html.escape(title)}</h1>",
-        f"<p>{summary.get('games', 0)} finished games ({summary.get('rated', 0)} rated, "
-        f"{summary.get('unfinished', 0)} unfinished left out, "
-        f"{summary.get('duplicates_skipped', 0)} duplicate copies skipped).</p>",
-        f'<p class="warning" id="pooling">{html.escape(warning)}</p>' if warning else "",
-        _html_table("setups", ["variant", "game file", "players", "games"], setups),
-        "<h2>Leaderboard</h2>",
-        _html_table("leaderboard", LEADERBOARD_HEAD, leaderboard_rows(summary)),
-        "<h2>Win rate by side</h2>",
-        _html_table("win-rates", side_head, sides),
-        img("win-rates", "win rate by contestant and side"),
-        "<h2>Head-to-head</h2>",
-        img("head-to-head", "head-to-head matrix"),
-        "<h2>Behaviour metrics</h2>",
-        _html_table("metrics", metric_head, metrics),
-        metric_imgs,
-        _persuasion_html(summary),
-        _calibration_html(summary),
-        img("belief-accuracy", "belief accuracy by day"),
-        _speech_persuasion_html(summary),
-        img("speech-persuasion", "persuasion per speech by speaker"),
-        "<h2>Cost and reliability</h2>",
-        _html_table("usage", usage_head, usage),
-        img("cost", "cost per game"),
-        "</body></html>",
-    ]
-    return "\n".join(p for p in parts if p)
 
 
 def persuasion_rows(summary: Mapping[str, Any]) -> list[list[str]]:
@@ -272,13 +268,6 @@ def persuasion_rows(summary: Mapping[str, Any]) -> list[list[str]]:
 
 
 PERSUASION_HEAD = ["speaker", "mean Δ p(truth)", "95% CI", "items"]
-
-
-def _persuasion_html(summary: Mapping[str, Any]) -> str:
-    rows = persuasion_rows(summary)
-    if not rows:
-        return ""
-    return "<h2>Persuasion</h2>" + _html_table("persuasion", PERSUASION_HEAD, rows)
 
 
 def speech_persuasion_rows(summary: Mapping[str, Any]) -> list[list[str]]:
@@ -308,21 +297,6 @@ def calibration_rows(summary: Mapping[str, Any]) -> list[list[str]]:
 
 
 CALIBRATION_HEAD = ["guesser", "guesses", "accuracy", "Brier", "log loss", "ECE"]
-
-
-def _calibration_html(summary: Mapping[str, Any]) -> str:
-    rows = calibration_rows(summary)
-    if not rows:
-        return ""
-    return "<h2>Belief probes</h2>" + _html_table("calibration", CALIBRATION_HEAD, rows)
-
-
-def _speech_persuasion_html(summary: Mapping[str, Any]) -> str:
-    rows = speech_persuasion_rows(summary)
-    if not rows:
-        return ""
-    head = SPEECH_PERSUASION_HEAD
-    return "<h2>Persuasion per speech</h2>" + _html_table("speech-persuasion", head, rows)
 
 
 def render_markdown(summary: Mapping[str, Any], title: str) -> str:

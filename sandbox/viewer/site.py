@@ -9,6 +9,7 @@ from pathlib import Path
 from sandbox.core.events import DecisionMade
 from sandbox.games.words import controller_of
 from sandbox.transcript import Transcript, TranscriptError, load
+from sandbox.transcript.files import SUFFIX, transcript_files
 from sandbox.viewer.html import GameRow, render_html, render_index
 from sandbox.viewer.timeline import build_timeline, card_versions, seat_numbers
 
@@ -24,24 +25,20 @@ def game_page(
     return render_html(timeline, seat_cards=cards, fork_file=fork_file)
 
 
-def transcripts_in(folder: Path) -> list[Path]:
-    return sorted(p for p in folder.rglob("*.jsonl") if p.is_file())
-
-
 def write_site(folder: Path, out: Path, language: str | None) -> tuple[int, list[tuple[str, str]]]:
     """Write ``out/index.html`` and one page per readable transcript under
     ``folder``; returns the number of games and the (file, reason) skipped."""
     out.mkdir(parents=True, exist_ok=True)
     rows: list[GameRow] = []
     skipped: list[tuple[str, str]] = []
-    for path in transcripts_in(folder):
+    for path in transcript_files([folder]):
         name = str(path.relative_to(folder))
         try:
             transcript = load(path)
         except (TranscriptError, ValueError, KeyError, TypeError) as err:
             skipped.append((name, str(err).splitlines()[0] if str(err) else "unreadable"))
             continue
-        page = name.replace("/", "__").removesuffix(".jsonl") + ".html"
+        page = name.replace("/", "__").removesuffix(SUFFIX) + ".html"
         (out / page).write_text(game_page(transcript, None, language, str(path)), "utf-8")
         rows.append(game_row(transcript, name, page))
     (out / "index.html").write_text(render_index(folder, rows, skipped), "utf-8")

@@ -34,6 +34,7 @@ def test_the_templates_ship_as_a_resource_package() -> None:
     assert (ROOT / "prompts" / "__init__.py").is_file()
     data = _setuptools()["package-data"]
     assert data == {
+        "sandbox.report.assets": ["templates/*.html", "static/*.css"],
         "sandbox.viewer.assets": ["templates/*.html", "static/*.js", "static/*.css"],
         "sandbox.web.assets": ["templates/*.html", "static/*.js", "static/*.css"],
         "sandbox.prompts": ["**/*.j2"],

@@ -56,7 +56,8 @@ def backend_for(options: BackendOptions) -> Backend:
         from sandbox.batch.backends.local import LocalBackend
 
         return LocalBackend(options)
-    from sandbox.batch.backends.ray import RayBackend, require_ray
+    from sandbox.batch.backends.ray import RayBackend
+    from sandbox.batch.backends.ray_cluster import require_ray
 
     require_ray()
     return RayBackend(options)

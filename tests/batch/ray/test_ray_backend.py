@@ -16,7 +16,8 @@ import pytest
 
 from sandbox.batch.backends import BackendOptions
 from sandbox.batch.backends.limits import parse_limits
-from sandbox.batch.backends.ray import STAGING, RayBackend, game_ident
+from sandbox.batch.backends.ray import RayBackend
+from sandbox.batch.backends.ray_staging import STAGING, game_ident
 from sandbox.batch.run import BatchResult, jobs_for
 from sandbox.models.fake import FakeLLMServer
 from sandbox.session import resume

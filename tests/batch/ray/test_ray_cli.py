@@ -123,12 +123,12 @@ def test_there_are_scale_recipes() -> None:
 def test_without_ray_installed_the_ray_backend_is_one_line(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    import sandbox.batch.backends.ray as ray_backend
+    import sandbox.batch.backends.ray_cluster as ray_cluster
 
     def no_ray() -> Any:
         raise ImportError("No module named 'ray'")
 
-    monkeypatch.setattr(ray_backend, "ray_module", no_ray)
+    monkeypatch.setattr(ray_cluster, "ray_module", no_ray)
     result = invoke("batch", str(game_file(tmp_path)), "--games", "2", "--backend", "ray")
     assert result.exit_code == 2
     assert result.stderr == (

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from sandbox.batch.backends.ray import _play_or_resume, game_ident
+from sandbox.batch.backends.ray_staging import game_ident
+from sandbox.batch.backends.ray_task import _play_or_resume
 from sandbox.batch.run import GameJob, jobs_for
 from tests.batch.ray.conftest import comparable, events_of, loaded_of, play_local
 
