@@ -4,7 +4,7 @@ By default it lets every call through at once (the client's per-model semaphore
 is the only limit, and it is per process). A backend that spreads games over
 many processes or machines installs a gate that asks a shared limiter first, so
 a provider's concurrency and requests-per-minute budget hold across all of them
-(sandbox/batch/backends/ray.py installs one backed by a Ray actor).
+(sandbox/batch/backends/ray_task.py installs one backed by a Ray actor).
 
 This module imports nothing from the sandbox: the LLM client imports it.
 """
