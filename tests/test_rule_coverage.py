@@ -1,4 +1,5 @@
-"""Every rule ID of the shared rules spec is cited by a test, and every "Tested by"
+"""Every rule ID of the shared rules specs (RULES-SPEC.md: Killer and Four
+Factions; RULES-WEREWOLF.md: Werewolf) is cited by a test, and every "Tested by"
 cell of the rules docs names tests that exist and cite that rule.
 
 A test cites a rule by its name (``test_kg5_...``), by a ``@pytest.mark.rule("KG-5")``
@@ -20,25 +21,31 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 TESTS = ROOT / "tests"
-SPEC_NAME = "RULES-SPEC.md"
-# The rules doc of each rule family of the spec.
-DOCS = {"KG": ROOT / "docs" / "rules-killer.md", "FF": ROOT / "docs" / "rules-four-factions.md"}
+# Each spec in shared/ with the rule families it defines.
+SPECS = {"RULES-SPEC.md": ("KG", "FF"), "RULES-WEREWOLF.md": ("WW",)}
+# The rules doc of each rule family.
+DOCS = {
+    "KG": ROOT / "docs" / "rules-killer.md",
+    "FF": ROOT / "docs" / "rules-four-factions.md",
+    "WW": ROOT / "docs" / "rules-werewolf.md",
+}
 MARKER = "rule"
 
-RULE_ID = re.compile(r"\b(KG|FF)-(\d+)\b")
+FAMILIES = "|".join(DOCS)
+RULE_ID = re.compile(rf"\b({FAMILIES})-(\d+)\b")
 # A rule as the spec defines it: a list item that opens with the bold ID.
-SPEC_ITEM = re.compile(r"^- \*\*((?:KG|FF)-\d+)\b", re.MULTILINE)
-# The same ID inside a test's name: kg5, ff_21 (names cannot hold a hyphen).
-NAME_ID = re.compile(r"(?:^|_)(kg|ff)_?(\d+)(?=_|$)")
-DOC_ROW = re.compile(r"^\| ((?:KG|FF)-\d+) \|.*\|([^|]*)\|\s*$", re.MULTILINE)
+SPEC_ITEM = re.compile(rf"^- \*\*((?:{FAMILIES})-\d+)\b", re.MULTILINE)
+# The same ID inside a test's name: kg5, ff_21, ww7 (names cannot hold a hyphen).
+NAME_ID = re.compile(rf"(?:^|_)({FAMILIES.lower()})_?(\d+)(?=_|$)")
+DOC_ROW = re.compile(rf"^\| ((?:{FAMILIES})-\d+) \|.*\|([^|]*)\|\s*$", re.MULTILINE)
 DOC_REF = re.compile(r"`(tests/[\w/]+\.py)::(\w+)`")
 
 
-def spec_path() -> Path | None:
-    """The spec in ``shared/`` beside the checkout (CI puts a copy there), or
-    beside one of its parent folders (a worktree kept inside the project)."""
+def spec_path(name: str) -> Path | None:
+    """The spec ``name`` in ``shared/`` beside the checkout (CI puts a copy there),
+    or beside one of its parent folders (a worktree kept inside the project)."""
     for folder in ROOT.parents:
-        candidate = folder / "shared" / SPEC_NAME
+        candidate = folder / "shared" / name
         if candidate.is_file():
             return candidate
     return None
@@ -46,13 +53,18 @@ def spec_path() -> Path | None:
 
 @pytest.fixture(scope="module")
 def spec_ids() -> list[str]:
-    path = spec_path()
-    if path is None:
-        if os.environ.get("CI"):
-            pytest.fail(f"CI: shared/{SPEC_NAME} is missing beside the checkout", pytrace=False)
-        pytest.skip(f"shared/{SPEC_NAME} not found beside the checkout")
-    ids = SPEC_ITEM.findall(path.read_text(encoding="utf-8"))
-    assert ids, f"no rule IDs found in {path}"
+    ids: list[str] = []
+    for name, families in SPECS.items():
+        path = spec_path(name)
+        if path is None:
+            if os.environ.get("CI"):
+                pytest.fail(f"CI: shared/{name} is missing beside the checkout", pytrace=False)
+            pytest.skip(f"shared/{name} not found beside the checkout")
+        found = SPEC_ITEM.findall(path.read_text(encoding="utf-8"))
+        assert found, f"no rule IDs found in {path}"
+        strays = [rule for rule in found if rule.split("-")[0] not in families]
+        assert not strays, f"{path.name} defines IDs of another spec's families: {strays}"
+        ids += found
     return ids
 
 
@@ -145,7 +157,6 @@ def test_markers_cite_only_rules_of_the_spec(
     spec_ids: list[str], cited: dict[str, set[str]]
 ) -> None:
     """A typo in a marker (an ID past the last rule) would otherwise cover nothing."""
-    # Only this spec's families: other variants' IDs (WW-…) have specs of their own.
     ours = {test: {i for i in ids if RULE_ID.fullmatch(i)} for test, ids in cited.items()}
     unknown = {
         test: sorted(ids - set(spec_ids)) for test, ids in ours.items() if ids - set(spec_ids)
