@@ -171,9 +171,7 @@ def item_words(
     return words_for(variant, item.kind, data, language, you=seat)
 
 
-def _decision(
-    variant: str, words: VariantWords | None, d: D, L: Lang, you: int | None
-) -> Words:
+def _decision(variant: str, words: VariantWords | None, d: D, L: Lang, you: int | None) -> Words:
     seat = d.get("seat")
     payload: D = d.get("payload") or {}
     if words is None:
