@@ -11,7 +11,7 @@ through the same words.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -240,7 +240,53 @@ Sentence = Callable[[Mapping[str, Any], Lang], Words]
 
 Phrase = Callable[[str, Mapping[str, Any], Lang, bool], str | None]
 """What a seat answered, as the phrase after its subject ("votes for seat 5"):
-(decision, payload, language, said to the seat itself); None: not this one's."""
+(decision, payload, language, said to the seat itself); None: not this one's.
+The catch-all form, over the raw payload; :data:`DecisionPhrase` is the
+checked one."""
+
+
+class UndeclaredField(LookupError):
+    """A decision's phrase read a field its decision does not declare (a bug in
+    the variant's words, so never a KeyError a ``get`` would swallow)."""
+
+
+class Answer(Mapping[str, Any]):
+    """A decision's answer as the fields its variant declares for it
+    (``VariantInfo.decisions``), and nothing else: a declared field the payload
+    left out reads None, and reading any other name raises
+    :class:`UndeclaredField`, so that a phrase cannot read a field the decision
+    does not have (and say "no opinion" for every answer)."""
+
+    def __init__(self, decision: str, fields: Sequence[str], payload: Mapping[str, Any]) -> None:
+        self.decision = decision
+        self.fields = tuple(fields)
+        self._payload = payload
+
+    def __getitem__(self, key: str) -> Any:
+        if key not in self.fields:
+            declared = ", ".join(self.fields) or "none"
+            raise UndeclaredField(
+                f"decision {self.decision!r} has no field {key!r} (declared: {declared})"
+            )
+        return self._payload.get(key)
+
+    def get(self, key: str, default: Any = None) -> Any:
+        value = self[key]  # an undeclared name raises here too, unlike Mapping.get
+        return default if value is None else value
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.fields)
+
+    def __len__(self) -> int:
+        return len(self.fields)
+
+    def __repr__(self) -> str:
+        return f"Answer({self.decision!r}, {dict(self)!r})"
+
+
+DecisionPhrase = Callable[[Answer, Lang, bool], str]
+"""What a seat answered to one decision, as the phrase after its subject: (its
+answer's declared fields, the language, said to the seat itself)."""
 
 CardTable = Callable[[Sequence[Mapping[str, Any]], Lang], list[tuple[str, ...]]]
 """A private fact holding a list of records (e.g. every duel a seat fought)
@@ -261,7 +307,10 @@ class VariantWords:
     decision without a phrase as its fields, a fact without a table as one row.
 
     ``sentences``: event kind -> its sentence in every language.
-    ``decision_phrase``: what a seat answered (see :data:`Phrase`).
+    ``decisions``: decision name -> what a seat answered to it, from the fields
+    ``VariantInfo.decisions`` declares for it (see :data:`DecisionPhrase`).
+    ``decision_phrase``: the catch-all form over the raw payload, for the
+    decisions ``decisions`` does not list (see :data:`Phrase`).
     ``vocabulary``: the variant's own game words and field names per language.
     ``card_tables``: private fact name -> its table on a seat's card.
     ``board``: event kind -> what it changes on the viewer's seat board
@@ -270,6 +319,7 @@ class VariantWords:
     """
 
     sentences: Mapping[str, Sentence] = field(default_factory=dict)
+    decisions: Mapping[str, DecisionPhrase] = field(default_factory=dict)
     decision_phrase: Phrase | None = None
     vocabulary: Vocabulary = field(default_factory=Vocabulary)
     card_tables: Mapping[str, CardTable] = field(default_factory=dict)

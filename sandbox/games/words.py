@@ -5,7 +5,9 @@ Each variant declares its words once (``Variant.words()``: a
 decision phrases and vocabulary); this module only dispatches to them through
 the registry, and says what no variant has to: the core's events, and a
 variant's events or decisions it has no words for (their fields, or its
-``describe_event``). Structured claims are always said. The input is an event's
+``describe_event``). A decision's phrase is handed only the fields its variant
+declares for that decision (``VariantInfo.decisions``), so it cannot read one
+the decision lacks. Structured claims are always said. The input is an event's
 JSON form (``kind`` + ``data``, as in a transcript line) or a seat view's
 :class:`HistoryItem`, so the renderer is independent of engine internals and
 serves the terminal stream, ``sandbox view``, the HTML viewer and the human seats.
@@ -18,6 +20,7 @@ API (stable):
 * :func:`line_text` — :class:`Words` (+ optional :class:`Tag`) → one plain,
   sanitised line, e.g. ``#42 · day 1 · vote  Seat 3 votes for seat 5.``;
 * :func:`tag_text`, :func:`phase_title`, :func:`role_words`, :func:`controller_of`;
+* :func:`declared_fields` — the answer fields a variant declares for a decision;
 * :func:`card_rows` — a seat's private card as fact rows plus the tables a
   variant declares for list facts; :func:`lang` — a :class:`Lang` speaking a
   variant's words (or every registered variant's).
@@ -39,6 +42,7 @@ from sandbox.core.words import (
     LANGUAGES,
     REFEREE,
     SPEECH,
+    Answer,
     CardTable,
     Lang,
     Tag,
@@ -64,6 +68,7 @@ __all__ = [
     "board_columns",
     "card_rows",
     "controller_of",
+    "declared_fields",
     "item_words",
     "known_kinds",
     "lang",
@@ -133,7 +138,7 @@ def words_for(
     words = variant_words(variant)
     L = Lang(language, words.vocabulary if words is not None else None)
     if kind == "core.decision":
-        return _decision(words, data, L, you)
+        return _decision(variant, words, data, L, you)
     if kind == "core.step":
         step = data.get("step")
         return Words(
@@ -166,17 +171,14 @@ def item_words(
     return words_for(variant, item.kind, data, language, you=seat)
 
 
-def _decision(words: VariantWords | None, d: D, L: Lang, you: int | None) -> Words:
+def _decision(variant: str, words: VariantWords | None, d: D, L: Lang, you: int | None) -> Words:
     seat = d.get("seat")
     payload: D = d.get("payload") or {}
     if words is None:
         return _plain_decision(d, payload)
     mine = you is not None and seat == you
     subject = L.say(en="You", zh="你") if mine else L.seat(seat, capital=True)
-    phrase_of = words.decision_phrase or _no_phrase
-    phrase = phrase_of(str(d.get("decision")), payload, L, mine)
-    if phrase is None:
-        phrase = _generic_answer(str(d.get("decision")), payload, L, mine)
+    phrase = _phrase(variant, words, str(d.get("decision")), payload, L, mine)
     sentence = L.say(en=f"{subject} {phrase}", zh=f"{subject}{phrase}")
     if d.get("fallback"):
         reason = d.get("fallback_reason") or ""
@@ -209,8 +211,26 @@ def _plain(value: object) -> str:
     return str(value)
 
 
-def _no_phrase(decision: str, payload: D, L: Lang, you: bool) -> str | None:
-    return None
+def _phrase(
+    variant: str, words: VariantWords, decision: str, payload: D, L: Lang, you: bool
+) -> str:
+    """What the seat answered: the decision's own phrase, given only the fields
+    the variant declares for it; else the catch-all phrase; else its fields."""
+    own = words.decisions.get(decision)
+    if own is not None:
+        return own(Answer(decision, declared_fields(variant, decision), payload), L, you)
+    if words.decision_phrase is not None:
+        phrase = words.decision_phrase(decision, payload, L, you)
+        if phrase is not None:
+            return phrase
+    return _generic_answer(decision, payload, L, you)
+
+
+def declared_fields(variant: str, decision: str) -> tuple[str, ...]:
+    """The answer fields ``variant`` declares for ``decision`` (empty: none, or
+    the variant is not registered)."""
+    found = find_variant(variant)
+    return tuple(found.info.decisions.get(decision, ())) if found is not None else ()
 
 
 def _generic_answer(decision: str, payload: D, L: Lang, you: bool) -> str:

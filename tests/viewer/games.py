@@ -14,16 +14,20 @@ from sandbox.transcript import Transcript, load
 GAME = """variant = "{variant}"
 seed = {seed}
 [default_agent]
-kind = "baseline"
+kind = "{kind}"
 [run]
 out = "{out}"
 """
 
 
-def played_transcript(tmp_path: Path, variant: str, seed: int) -> Transcript:
-    """A baseline-bot game of ``variant`` (Four Factions or Killer), loaded."""
-    config = tmp_path / f"{variant}-{seed}.toml"
-    config.write_text(GAME.format(variant=variant, seed=seed, out=tmp_path / "out"), "utf-8")
+def played_transcript(
+    tmp_path: Path, variant: str, seed: int, kind: str = "baseline"
+) -> Transcript:
+    """A game of ``variant`` whose every seat is a ``kind`` agent (baseline bots
+    unless told), loaded."""
+    config = tmp_path / f"{variant}-{kind}-{seed}.toml"
+    game = GAME.format(variant=variant, seed=seed, kind=kind, out=tmp_path / "out")
+    config.write_text(game, "utf-8")
     result = CliRunner().invoke(app, ["run", str(config), "--json"])
     assert result.exit_code == 0, result.stderr
     return load(Path(json.loads(result.stdout)["transcript"]))

@@ -319,7 +319,7 @@ KILLER: list[Case] = [
     ),
     _decision(2, "kill_opinion", {"target": 5}, note="5 talks too much"),
     _decision(6, "kill_opinion", {"target": None}),
-    _decision(4, "check_opinion", {"target": 7}),
+    _decision(4, "check_opinion", {"suspect": 7}),
     _decision(
         3, "speech", {"speech": "I am police.", "claim": "police", "accuse": [2], "vouch": []}
     ),
@@ -327,6 +327,7 @@ KILLER: list[Case] = [
     _decision(5, "last_words", {"speech": ""}),
     _decision(1, "vote", {"target": 2}),
     _decision(1, "vote", {"target": None}, fallback=True, fallback_reason="invalid"),
+    _decision(8, "check_opinion", {"suspect": None}),  # KG-4: a police seat may give none
 ]
 
 SAMPLES: dict[str, list[Case]] = {"four_factions": FOUR_FACTIONS, "killer": KILLER}

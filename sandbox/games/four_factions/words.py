@@ -20,13 +20,15 @@ from sandbox.core.events import Event
 from sandbox.core.words import (
     REFEREE,
     SPEECH,
+    Answer,
+    DecisionPhrase,
     Lang,
     Sentence,
     VariantWords,
     Words,
 )
 from sandbox.games.four_factions.board import BOARD, CARD_TABLES
-from sandbox.games.four_factions.info import FACTIONS
+from sandbox.games.four_factions.info import FACTIONS, Decision
 from sandbox.games.four_factions.vocabulary import VOCABULARY
 
 D = Mapping[str, Any]
@@ -341,38 +343,57 @@ SENTENCES: dict[str, Sentence] = {
 
 
 # ------------------------------------------------------------- decisions
-# What a seat answered, as "<subject> <phrase>"; ``you`` for the seat's own page.
+# What a seat answered, as "<subject> <phrase>", one phrase per decision, each
+# reading only the fields Four Factions declares for it (info.py); ``you`` for
+# the seat's own page.
 
 
-def decision_phrase(decision: str, payload: D, L: Lang, you: bool) -> str | None:
-    target = payload.get("target")
-    if decision == "proofs":
-        am = payload.get("am")
-        return L.say(en=f"claim{_s(you)} to be {am}", zh=f"声明自己是{L.term(am)}")
-    if decision == "accusation":
-        faction = payload.get("faction")
-        return L.say(
-            en=f"accuse{_s(you)} {L.seat(target)} of being {faction}",
-            zh=f"指控{L.seat(target)}是{L.term(faction)}",
-        )
-    if decision == "protection":
-        return L.say(en=f"protect{_s(you)} {L.seat(target)}", zh=f"保护{L.seat(target)}")
-    if decision == "speak":
-        spoke = bool(str(payload.get("speech", "")).strip())
-        if not spoke:
-            return L.say(en="pass" + _es(you), zh="选择过")
-        return L.say(en="speak" + _s(you), zh="发言")
-    if decision == "loadout":
-        weapon, shield = payload.get("weapon"), payload.get("shield")
-        return L.say(
-            en=f"choose{_s(you)} {weapon} and {shield}",
-            zh=f"选择武器{L.term(weapon)}、盾牌{L.term(shield)}",
-        )
-    if decision == "attack":
-        if target is None:
-            return L.say(en=f"stay{_s(you)} home", zh="留在家中")
-        return L.say(en=f"attack{_s(you)} {L.seat(target)}", zh=f"攻击{L.seat(target)}")
-    return None
+def _proofs(a: Answer, L: Lang, you: bool) -> str:  # FF-13
+    am = a["am"]
+    return L.say(en=f"claim{_s(you)} to be {am}", zh=f"声明自己是{L.term(am)}")
+
+
+def _accusation(a: Answer, L: Lang, you: bool) -> str:  # FF-14
+    target, faction = L.seat(a["target"]), a["faction"]
+    return L.say(
+        en=f"accuse{_s(you)} {target} of being {faction}", zh=f"指控{target}是{L.term(faction)}"
+    )
+
+
+def _protection(a: Answer, L: Lang, you: bool) -> str:  # FF-15
+    target = L.seat(a["target"])
+    return L.say(en=f"protect{_s(you)} {target}", zh=f"保护{target}")
+
+
+def _speak(a: Answer, L: Lang, you: bool) -> str:  # FF-17
+    if not str(a["speech"] or "").strip():
+        return L.say(en="pass" + _es(you), zh="选择过")
+    return L.say(en="speak" + _s(you), zh="发言")
+
+
+def _loadout(a: Answer, L: Lang, you: bool) -> str:  # FF-5
+    weapon, shield = a["weapon"], a["shield"]
+    return L.say(
+        en=f"choose{_s(you)} {weapon} and {shield}",
+        zh=f"选择武器{L.term(weapon)}、盾牌{L.term(shield)}",
+    )
+
+
+def _attack(a: Answer, L: Lang, you: bool) -> str:  # FF-19
+    target = a["target"]
+    if target is None:
+        return L.say(en=f"stay{_s(you)} home", zh="留在家中")
+    return L.say(en=f"attack{_s(you)} {L.seat(target)}", zh=f"攻击{L.seat(target)}")
+
+
+DECISIONS: dict[str, DecisionPhrase] = {
+    Decision.PROOFS: _proofs,
+    Decision.ACCUSATION: _accusation,
+    Decision.PROTECTION: _protection,
+    Decision.SPEAK: _speak,
+    Decision.LOADOUT: _loadout,
+    Decision.ATTACK: _attack,
+}
 
 
 def _s(you: bool) -> str:
@@ -469,7 +490,7 @@ def describe(event: Event) -> str | None:
 
 WORDS = VariantWords(
     sentences=SENTENCES,
-    decision_phrase=decision_phrase,
+    decisions=DECISIONS,
     vocabulary=VOCABULARY,
     card_tables=CARD_TABLES,
     board=BOARD,

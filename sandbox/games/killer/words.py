@@ -18,13 +18,15 @@ from sandbox.core.events import Event
 from sandbox.core.words import (
     REFEREE,
     SPEECH,
+    Answer,
+    DecisionPhrase,
     Lang,
     Sentence,
     VariantWords,
     Words,
 )
 from sandbox.games.killer.board import BOARD
-from sandbox.games.killer.info import Phase
+from sandbox.games.killer.info import Decision, Phase
 from sandbox.games.killer.vocabulary import VOCABULARY
 
 D = Mapping[str, Any]
@@ -330,32 +332,64 @@ SENTENCES: dict[str, Sentence] = {
 
 
 # ------------------------------------------------------------- decisions
+# What a seat answered, as "<subject> <phrase>", one phrase per decision, each
+# reading only the fields Killer declares for it (info.py); ``you`` for the
+# seat's own page.
 
 
-def decision_phrase(decision: str, payload: D, L: Lang, you: bool) -> str | None:
-    s = "" if you else "s"
-    target = payload.get("target")
-    if decision in ("kill_opinion", "check_opinion") and target is None:
-        return L.say(en=f"give{s} no opinion", zh="不给意见")
-    if decision == "kill_opinion":
-        return L.say(en=f"want{s} {L.seat(target)} killed", zh=f"主张杀{L.seat(target)}")
-    if decision == "check_opinion":
-        return L.say(en=f"want{s} {L.seat(target)} checked", zh=f"主张查验{L.seat(target)}")
-    if decision == "vote":
-        if target is None:
-            return L.say(en=f"abstain{s}", zh="弃权")
-        return L.say(en=f"vote{s} for {L.seat(target)}", zh=f"投票给{L.seat(target)}")
-    if decision in ("speech", "last_words"):
-        said = bool(str(payload.get("speech") or payload.get("text") or "").strip())
-        claims = claims_of(payload, L)
-        extra = L.say(en=f" ({'; '.join(claims)})", zh=f"（{'；'.join(claims)}）") if claims else ""
-        concede = L.say(en=" and concede" + s, zh="并认输") if payload.get("concede") else ""
-        verb = L.say(
-            en="speak" + s if said else "pass" + ("" if you else "es"),
-            zh="发言" if said else "选择过",
-        )
-        return verb + concede + extra
-    return None
+def _s(you: bool) -> str:
+    return "" if you else "s"
+
+
+def _kill_opinion(a: Answer, L: Lang, you: bool) -> str:  # KG-3
+    target = a["target"]
+    if target is None:
+        return L.say(en=f"give{_s(you)} no opinion", zh="不给意见")
+    return L.say(en=f"want{_s(you)} {L.seat(target)} killed", zh=f"主张杀{L.seat(target)}")
+
+
+def _check_opinion(a: Answer, L: Lang, you: bool) -> str:  # KG-4
+    suspect = a["suspect"]
+    if suspect is None:
+        return L.say(en=f"give{_s(you)} no opinion", zh="不给意见")
+    return L.say(en=f"want{_s(you)} {L.seat(suspect)} checked", zh=f"主张查验{L.seat(suspect)}")
+
+
+def _vote(a: Answer, L: Lang, you: bool) -> str:  # KG-9, KG-10
+    target = a["target"]
+    if target is None:
+        return L.say(en=f"abstain{_s(you)}", zh="弃权")
+    return L.say(en=f"vote{_s(you)} for {L.seat(target)}", zh=f"投票给{L.seat(target)}")
+
+
+def _spoke(a: Answer, L: Lang, you: bool, concede: bool) -> str:
+    """A speech or last words: spoke or passed, conceded, and the claims (KG-14)."""
+    said = bool(str(a["speech"] or "").strip())
+    claims = claims_of(a, L)
+    extra = L.say(en=f" ({'; '.join(claims)})", zh=f"（{'；'.join(claims)}）") if claims else ""
+    conceded = L.say(en=f" and concede{_s(you)}", zh="并认输") if concede else ""
+    verb = L.say(
+        en=f"speak{_s(you)}" if said else "pass" + ("" if you else "es"),
+        zh="发言" if said else "选择过",
+    )
+    return verb + conceded + extra
+
+
+def _speech(a: Answer, L: Lang, you: bool) -> str:  # KG-8, KG-13
+    return _spoke(a, L, you, bool(a["concede"]))
+
+
+def _last_words(a: Answer, L: Lang, you: bool) -> str:  # KG-6, KG-7: no concession
+    return _spoke(a, L, you, False)
+
+
+DECISIONS: dict[str, DecisionPhrase] = {
+    Decision.KILL: _kill_opinion,
+    Decision.SUSPECT: _check_opinion,
+    Decision.VOTE: _vote,
+    Decision.SPEECH: _speech,
+    Decision.LAST_WORDS: _last_words,
+}
 
 
 # ------------------------------------------------------- log descriptions
@@ -457,7 +491,7 @@ def _log_pairs(values: object) -> str:
 
 WORDS = VariantWords(
     sentences=SENTENCES,
-    decision_phrase=decision_phrase,
+    decisions=DECISIONS,
     vocabulary=VOCABULARY,
     board=BOARD,
 )
