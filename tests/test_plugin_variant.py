@@ -186,7 +186,7 @@ def test_run_plays_its_bot_random_seats_and_model_seats(games: dict[str, Path]) 
 
 def test_its_templates_are_found_in_its_package(plugin: Plugin) -> None:
     out = plugin.python(
-        "from sandbox.agents.llm.prompting import render_prompt\n"
+        "from sandbox.agents.llm.prompt.render import render_prompt\n"
         "from sandbox.session.api import new_game\n"
         "game = new_game('tinygame', seed=2)\n"
         "request = game.pending()[0]\n"
