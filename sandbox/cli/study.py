@@ -32,7 +32,8 @@ from sandbox.analysis.summary import summarise_games
 from sandbox.batch.backends import backend_notes
 from sandbox.batch.jobs import BatchResult, GameResult
 from sandbox.cli.batch import policy_of, started_backend
-from sandbox.cli.errors import EXIT_INTERRUPTED, bad_input_is_one_line, fail
+from sandbox.cli.errors import bad_input_is_one_line, fail
+from sandbox.cli.interrupts import EXIT_INTERRUPTED
 from sandbox.cli.options import (
     AddressOption,
     BackendOption,
