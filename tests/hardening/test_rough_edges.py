@@ -109,3 +109,62 @@ def test_ctrl_c_inside_a_command_is_a_quiet_130(games: Path, tmp_path: Path) -> 
                    sigint_at="matplotlib")  # fmt: skip
     assert done.returncode == 130, done.stderr
     assert "Traceback" not in done.stderr and "KeyboardInterrupt" not in done.stderr
+
+
+# ------------------------------------------------- scripted entries, validated
+
+LONG_SPEECH = "x" * 1201  # the speech limit of these configs is 1200 characters
+
+
+def scripted(tmp_path: Path, entries: str, variant: str = "killer", rules: str = "") -> Path:
+    path = tmp_path / "scripted.toml"
+    path.write_text(
+        f'variant = "{variant}"\n[rules]\n{rules}\n'
+        '[[agent]]\nseats = [2]\nkind = "baseline"\n'
+        f'[[agent]]\nseats = [1]\nkind = "scripted"\ndecisions = [\n{entries}\n]\n',
+        encoding="utf-8",
+    )
+    return path
+
+
+@pytest.mark.parametrize(
+    ("entries", "says"),
+    [
+        ('{ decision = "vote", target = 99 }', "decisions[1].target: seat 99"),
+        ('{ decision = "vote", target = 3 },\n{ target = 13 }', "decisions[2].target: seat 13"),
+        ('{ decision = "vote", target = "abc" }', "decisions[1].target: must be a number"),
+        ('{ decision = "vote", target = [1, 2] }', "decisions[1].target: must be one value"),
+        ('{ decision = "check_opinion", suspect = 0 }', "decisions[1].suspect: seat 0"),
+        (f'{{ decision = "speech", speech = "{LONG_SPEECH}" }}', "1201 characters"),
+        ('{ decision = "speech", speech = 7 }', "decisions[1].speech: must be text"),
+        ('{ decision = "speech", speech = "hi", accuse = [2, 40] }', "accuse: seat 40"),
+        ('{ decision = "speech", speech = "hi", accuse = 2 }', "accuse: must be a list"),
+        ('{ decision = "speech", speech = "hi", concede = 1 }', "concede: must be true/false"),
+    ],
+    ids=lambda v: v if len(v) < 40 else v[:40],
+)
+def test_validate_refuses_a_scripted_entry_that_cannot_be_answered(
+    tmp_path: Path, entries: str, says: str
+) -> None:
+    path = scripted(tmp_path, entries, rules="players = 12")
+    done = sandbox("validate", str(path), cwd=tmp_path)
+    line = one_error_line(done)
+    assert "agent[2].decisions[" in line and says in line, line
+
+
+@pytest.mark.parametrize(
+    ("variant", "rules", "entries"),
+    [
+        ("killer", "players = 12", '{ decision = "vote", target = 12 },\n{ suspect = 3 }'),
+        ("four_factions", "", '{ decision = "attack", target = 4 }'),
+    ],
+)
+def test_validate_keeps_scripted_entries_that_may_be_right(
+    tmp_path: Path, variant: str, rules: str, entries: str
+) -> None:
+    path = scripted(tmp_path, entries, variant=variant, rules=rules)
+    if variant != "killer":  # only Killer has a baseline bot for the second table
+        text = path.read_text(encoding="utf-8").replace('kind = "baseline"', 'kind = "random"')
+        path.write_text(text, encoding="utf-8")
+    done = sandbox("validate", str(path), cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
