@@ -4,9 +4,15 @@ be right, a hostile WebSocket client, and help texts naming absent options."""
 
 from __future__ import annotations
 
+import base64
 import os
+import re
+import select
+import signal
+import socket
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -168,3 +174,112 @@ def test_validate_keeps_scripted_entries_that_may_be_right(
         path.write_text(text, encoding="utf-8")
     done = sandbox("validate", str(path), cwd=tmp_path)
     assert done.returncode == 0, done.stderr
+
+
+# ------------------------------------------------- a hostile WebSocket client
+
+BROWSER_SEAT = """variant = "killer"
+[rules]
+players = 12
+[default_agent]
+kind = "baseline"
+[[agent]]
+kind = "human"
+seats = [3]
+interface = "browser"
+port = 0
+decision_timeout_s = 300
+[run]
+out = "{out}"
+"""
+SEAT_URL = re.compile(r"http://127\.0\.0\.1:(\d+)/\?t=([A-Za-z0-9_-]+)")
+CLOSE = 0x88  # a final close frame
+INVALID_DATA = 1007  # RFC 6455: a text frame that is not UTF-8
+
+
+def seat_address(process: subprocess.Popen[bytes], said: bytearray) -> tuple[int, str]:
+    """The seat page's port and token, from what the run prints (bounded wait)."""
+    assert process.stderr is not None
+    deadline = time.monotonic() + WAIT_S
+    while time.monotonic() < deadline:
+        ready, _, _ = select.select([process.stderr], [], [], 1.0)
+        if ready:
+            chunk = os.read(process.stderr.fileno(), 65536)
+            assert chunk, said.decode()
+            said += chunk
+            found = SEAT_URL.search(said.decode(errors="replace"))
+            if found:
+                return int(found[1]), found[2]
+    raise AssertionError(f"no seat address within {WAIT_S}s: {said.decode()}")
+
+
+def open_socket(port: int, token: str) -> socket.socket:
+    """A WebSocket handshake by hand, so that any frame at all can be sent."""
+    conn = socket.create_connection(("127.0.0.1", port), timeout=WAIT_S)
+    key = base64.b64encode(os.urandom(16)).decode()
+    conn.sendall(
+        f"GET /ws?t={token} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nUpgrade: websocket\r\n"
+        f"Connection: Upgrade\r\nSec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\n\r\n"
+        .encode()
+    )  # fmt: skip
+    head = b""
+    while b"\r\n\r\n" not in head:
+        head += conn.recv(1)
+    assert head.startswith(b"HTTP/1.1 101"), head
+    return conn
+
+
+def send_text_frame(conn: socket.socket, payload: bytes) -> None:
+    mask = os.urandom(4)  # a client's frames are masked (RFC 6455 5.3)
+    masked = bytes(b ^ mask[i % 4] for i, b in enumerate(payload))
+    conn.sendall(bytes([0x81, 0x80 | len(payload)]) + mask + masked)
+
+
+def frames(conn: socket.socket) -> list[tuple[int, bytes]]:
+    """Server frames (opcode, payload) until the server closes the connection."""
+    data = b""
+    while chunk := conn.recv(65536):
+        data += chunk
+    out, at = [], 0
+    while at + 2 <= len(data):
+        opcode, size, at = data[at], data[at + 1] & 0x7F, at + 2
+        if size == 126:
+            size, at = int.from_bytes(data[at : at + 2], "big"), at + 2
+        elif size == 127:
+            size, at = int.from_bytes(data[at : at + 8], "big"), at + 8
+        out.append((opcode, data[at : at + size]))
+        at += size
+    return out
+
+
+def test_invalid_utf8_from_a_client_puts_no_traceback_on_the_terminal(tmp_path: Path) -> None:
+    config = tmp_path / "browser.toml"
+    config.write_text(BROWSER_SEAT.format(out=tmp_path / "out"), encoding="utf-8")
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    process = subprocess.Popen(
+        [*SANDBOX, "run", str(config)],
+        cwd=tmp_path,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        start_new_session=True,
+    )
+    said = bytearray()
+    try:
+        port, token = seat_address(process, said)
+        hostile = open_socket(port, token)
+        send_text_frame(hostile, b"\xff\xfe\xfd")
+        closing = [payload for opcode, payload in frames(hostile) if opcode == CLOSE]
+        assert closing and int.from_bytes(closing[0][:2], "big") == INVALID_DATA
+        # the game goes on: the seat's page still gets its state
+        again = open_socket(port, token)
+        again.settimeout(WAIT_S)
+        assert b'"seat": 3' in again.recv(65536)
+        again.close()
+        assert process.poll() is None
+    finally:
+        os.killpg(process.pid, signal.SIGINT)
+        rest = process.communicate(timeout=WAIT_S)[1]
+    stderr = (bytes(said) + rest).decode(errors="replace")
+    assert "Traceback" not in stderr, stderr
+    assert "web server: Invalid UTF-8" in stderr  # one line of its own, not silence
