@@ -283,3 +283,19 @@ def test_invalid_utf8_from_a_client_puts_no_traceback_on_the_terminal(tmp_path: 
     stderr = (bytes(said) + rest).decode(errors="replace")
     assert "Traceback" not in stderr, stderr
     assert "web server: Invalid UTF-8" in stderr  # one line of its own, not silence
+
+
+# ------------------------------------------------------------- study --out
+
+
+def test_study_out_overrides_the_study_files_out(tmp_path: Path) -> None:
+    study = ROOT / "configs" / "study_fake.toml"
+    done = sandbox("study", str(study), "--out", "here", "--jobs", "1", "--json", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert len(list((tmp_path / "here").glob("*.jsonl"))) == 12  # the study's 12 games
+    again = sandbox("study", str(study), "--out", "here", "--json", cwd=tmp_path)
+    assert '"played_now": 0' in again.stdout  # the same study, found where --out put it
+    (tmp_path / "file").write_text("", encoding="utf-8")
+    assert "--out must be a folder" in one_error_line(
+        sandbox("study", str(study), "--out", "file", cwd=tmp_path)
+    )
