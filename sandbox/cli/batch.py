@@ -28,7 +28,8 @@ from sandbox.batch.policy import (
     seats_a_human,
 )
 from sandbox.batch.run import jobs_for, skip_done, summary_of, win_counts
-from sandbox.cli.errors import EXIT_INTERRUPTED, bad_input_is_one_line, fail
+from sandbox.cli.errors import bad_input_is_one_line, fail
+from sandbox.cli.interrupts import EXIT_INTERRUPTED
 from sandbox.cli.options import (
     AddressOption,
     BackendOption,

@@ -1,6 +1,6 @@
 """How every command ends when it cannot go on: bad input is one ``error: ...``
 line on stderr and exit code 2, never a traceback; Ctrl-C is exit code 130 with
-the command that resumes the game."""
+the command that resumes the game (``interrupts``)."""
 
 from __future__ import annotations
 
@@ -15,13 +15,14 @@ from typer.core import TyperGroup
 
 from sandbox.agents.base import AgentSetupError
 from sandbox.agents.simple import ScriptError
+from sandbox.cli.extras import install_hint
+from sandbox.cli.interrupts import EXIT_INTERRUPTED
 from sandbox.core.errors import ConfigError
 from sandbox.session import SessionError
 from sandbox.session.errors import one_line
 from sandbox.transcript import TranscriptError
 
 EXIT_BAD_INPUT = 2
-EXIT_INTERRUPTED = 130
 
 # Errors that stop a game already under way (a broken script, an agent that
 # cannot be set up for the next game of a series).
@@ -70,7 +71,8 @@ def interrupted(path: Path | None) -> NoReturn:
 class OneLineErrors(TyperGroup):
     """Parameter errors found by click (``--series 0``, ``--seat abc``, a missing
     argument) end like every other bad input: one ``error:`` line, exit code 2,
-    instead of typer's usage text and boxed panel."""
+    instead of typer's usage text and boxed panel. So does a command that needs
+    an optional dependency which is not installed: the line names the extra."""
 
     def main(  # type: ignore[override]
         self,
@@ -90,6 +92,13 @@ class OneLineErrors(TyperGroup):
         except typer.Abort:
             print("aborted.", file=sys.stderr)
             code = 1
+        except ModuleNotFoundError as err:
+            # an optional dependency, imported where it is first needed
+            hint = install_hint(err.name or "")
+            if hint is None:
+                raise
+            print(f"error: this command {hint}", file=sys.stderr)
+            code = EXIT_BAD_INPUT
         if not standalone_mode:
             return code
         sys.exit(code if isinstance(code, int) else 0)

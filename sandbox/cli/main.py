@@ -4,7 +4,9 @@ its own module of this package; options they share are in ``options``.
 
 Every bad input (missing file, invalid config, not a transcript, unknown
 variant, seat out of range) ends with one line ``error: ...`` on stderr and exit
-code 2, never a traceback (``errors``).
+code 2, never a traceback (``errors``); Ctrl-C at any moment, even while
+this module is still importing the commands, is exit code 130 without one
+(``interrupts``).
 """
 
 from __future__ import annotations
@@ -12,10 +14,15 @@ from __future__ import annotations
 import os
 import sys
 
-import typer
+from sandbox.cli.interrupts import EXIT_INTERRUPTED, ctrl_c_ends_quietly
 
-from sandbox.cli import batch, play, stats, study, tools, transcripts, view
-from sandbox.cli.errors import OneLineErrors
+# Loading the commands takes a second or more (litellm, rich, pydantic models);
+# a batch's spawned workers load this module too before they ignore Ctrl-C.
+with ctrl_c_ends_quietly():
+    import typer
+
+    from sandbox.cli import batch, play, stats, study, tools, transcripts, view
+    from sandbox.cli.errors import OneLineErrors
 
 app = typer.Typer(
     name="sandbox",
@@ -46,6 +53,10 @@ EXIT_BROKEN_PIPE = 141  # what a shell reports for a command killed by SIGPIPE
 def main() -> None:
     try:
         app()
+    except KeyboardInterrupt:
+        # typer turns Ctrl-C inside a command into exit 130; this is the moment
+        # before it parses the arguments or after the command has returned
+        sys.exit(EXIT_INTERRUPTED)
     except BrokenPipeError:
         # The reader of our output went away (`sandbox stats | head`): stop as `cat`
         # does, without a message; later writes (at exit) go nowhere.

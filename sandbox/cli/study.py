@@ -32,7 +32,8 @@ from sandbox.analysis.summary import summarise_games
 from sandbox.batch.backends import backend_notes
 from sandbox.batch.jobs import BatchResult, GameResult
 from sandbox.cli.batch import policy_of, started_backend
-from sandbox.cli.errors import EXIT_INTERRUPTED, bad_input_is_one_line, fail
+from sandbox.cli.errors import bad_input_is_one_line, fail
+from sandbox.cli.interrupts import EXIT_INTERRUPTED
 from sandbox.cli.options import (
     AddressOption,
     BackendOption,
@@ -62,6 +63,9 @@ def study_cmd(
     limit: LimitOption = None,
     rpm: RpmOption = None,
     games_in_flight: GamesInFlightOption = None,
+    out: Annotated[
+        Path | None, typer.Option(help="transcript folder (default: the study file's 'out')")
+    ] = None,
 ) -> None:
     """Play a model-vs-model study (resumable), then print ratings, win rates and metrics."""
     err = Console(stderr=True, highlight=False)
@@ -69,6 +73,8 @@ def study_cmd(
         study = load_study(study_file)
         if jobs is not None:
             study = _with_jobs(study, jobs)
+        if out is not None:
+            study = _with_out(study, out)
         planned = plan_run(study)
     at_once = policy_of(study_specs(study), study.file.jobs, games_in_flight, backend)
     if planned.done and not as_json:
@@ -104,6 +110,15 @@ def study_cmd(
 
 def _with_jobs(study: Study, jobs: int) -> Study:
     return dataclasses.replace(study, file=study.file.model_copy(update={"jobs": jobs}))
+
+
+def _with_out(study: Study, out: Path) -> Study:
+    if out.exists() and not out.is_dir():
+        fail(f"--out must be a folder; {out} is a file")
+    # absolute: the file's own 'out' is read relative to the study file
+    return dataclasses.replace(
+        study, file=study.file.model_copy(update={"out": str(out.resolve())})
+    )
 
 
 def study_games(out: Path, name: str) -> Loaded:

@@ -34,6 +34,7 @@ from sandbox.agents.simple import RandomAgent, ScriptedAgent
 from sandbox.core.errors import ConfigError
 from sandbox.core.variant import Variant
 from sandbox.games.registry import get_variant, variant_names
+from sandbox.session.script_check import check_script
 
 AgentKind = Literal["random", "scripted", "baseline", "human", "llm"]
 
@@ -316,7 +317,6 @@ def check_agents(file: GameFile, variant: Variant[Any], game_config: BaseModel) 
     select nothing or stop a game halfway)."""
     seats = variant.seat_count(game_config)
     labels = variant.role_labels(game_config)
-    decisions = variant.decision_fields(game_config)
     named = [("default_agent", file.default_agent)]
     named += [(f"agent[{i}]", spec) for i, spec in enumerate(file.agent, 1)]
     for name, spec in named:
@@ -328,55 +328,8 @@ def check_agents(file: GameFile, variant: Variant[Any], game_config: BaseModel) 
             raise ConfigError(
                 f"{name}.role: '{spec.role}' matches no role; roles: {', '.join(labels)}"
             )
-        if decisions and isinstance(spec, ScriptedSpec):
-            check_script(name, spec.decisions, decisions)
-
-
-# Keys of a scripted entry that are not answer fields.
-SCRIPT_KEYS = frozenset({"decision", "note"})
-
-
-def check_script(
-    name: str, entries: Sequence[Mapping[str, Any]], decisions: Mapping[str, tuple[str, ...]]
-) -> None:
-    """Each scripted entry names a decision of the variant (if it names one) and
-    only answer fields that decision (or, unnamed, any decision) has."""
-    every_field = sorted({f for fields in decisions.values() for f in fields})
-    for index, entry in enumerate(entries, 1):
-        where = f"{name}.decisions[{index}]"
-        wanted = entry.get("decision")
-        if wanted is not None and wanted not in decisions:
-            raise ConfigError(
-                f"{where}.decision: '{wanted}' is not a decision of this game; "
-                f"allowed: {', '.join(decisions)}"
-            )
-        allowed = decisions[wanted] if wanted is not None else every_field
-        unknown = [k for k in entry if k not in SCRIPT_KEYS and k not in allowed]
-        if unknown:
-            of = f" of '{wanted}'" if wanted is not None else ""
-            raise ConfigError(
-                f"{where}: '{unknown[0]}' is not an answer field{of}; "
-                f"allowed: {', '.join([*allowed, *sorted(SCRIPT_KEYS)])}"
-            )
-        _check_script_values(where, entry)
-
-
-def _check_script_values(where: str, entry: Mapping[str, Any]) -> None:
-    """What no answer can hold, whatever the game state: a table or a float as a
-    value, a list holding anything but numbers or text, text as the note or the
-    decision name (run would only find these when the entry's turn came)."""
-    for key in ("decision", "note"):
-        if key in entry and not isinstance(entry[key], str):
-            raise ConfigError(f"{where}.{key}: must be text (got {entry[key]!r})")
-    for key, value in entry.items():
-        if key in SCRIPT_KEYS:
-            continue
-        items = value if isinstance(value, list) else [value]
-        if isinstance(value, dict) or any(isinstance(item, dict | list | float) for item in items):
-            raise ConfigError(
-                f"{where}.{key}: an answer is a number, text, true/false or a list of "
-                f"numbers or text (got {value!r})"
-            )
+        if isinstance(spec, ScriptedSpec):
+            check_script(name, spec.decisions, variant, game_config)
 
 
 def field_path(loc: Sequence[int | str]) -> str:

@@ -14,6 +14,7 @@ import asyncio
 import contextlib
 import hmac
 import json
+import logging
 import secrets
 import socket
 import sys
@@ -95,6 +96,28 @@ class Audience:
     host: HostActions | None = None
 
 
+class OneLineLog(logging.Formatter):
+    """A server log record as one line on the person's terminal: the message
+    only, never the traceback uvicorn attaches (a client that sends invalid
+    UTF-8 or a broken frame must not fill the game's terminal)."""
+
+    def format(self, record: logging.LogRecord) -> str:
+        return "web server: " + " ".join(record.getMessage().split())
+
+
+def _server_log() -> None:
+    """uvicorn's loggers write through :class:`OneLineLog`, warnings and worse
+    only, and no access log (set once: a series starts a server per run)."""
+    server = logging.getLogger("uvicorn")
+    if not any(isinstance(h.formatter, OneLineLog) for h in server.handlers):
+        handler = logging.StreamHandler(sys.stderr)
+        handler.setFormatter(OneLineLog())
+        server.addHandler(handler)
+    server.setLevel(logging.WARNING)
+    server.propagate = False
+    logging.getLogger("uvicorn.access").disabled = True
+
+
 def print_to_stderr(line: str) -> None:
     # stderr, so that `run --json` keeps stdout for its one JSON object.
     print(line, file=sys.stderr, flush=True)
@@ -119,9 +142,11 @@ class WebHub:
         self.port: int = self._socket.getsockname()[1]
         self.allowed_hosts = allowed_hosts(host, self.port)
         self.shown_host = LOOPBACK if host in (LOOPBACK, "localhost") else _lan_address(host)
+        _server_log()
         self._server = uvicorn.Server(
             uvicorn.Config(
                 Guard(self._app(), self),
+                log_config=None,  # _server_log's, not uvicorn's (which prints tracebacks)
                 log_level="warning",
                 lifespan="off",
                 timeout_graceful_shutdown=1,

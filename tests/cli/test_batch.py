@@ -34,14 +34,15 @@ out = "{out}"
 {extra}
 """
 
-# Seat 1 ignores every request but a police check, and checks a seat that does
-# not exist: the game raises ScriptError exactly when seat 1 is dealt a police card.
+# Seat 1 ignores every request but a police check, and checks itself (a seat
+# of the game, so the file is valid, but never one the police may check): the
+# game raises ScriptError exactly when seat 1 is dealt a police card.
 BROKEN_POLICE_SEAT = """
 [[agent]]
 kind = "scripted"
 seats = [1]
 skip_unlisted = true
-decisions = [{ decision = "check_opinion", suspect = 99 }]
+decisions = [{ decision = "check_opinion", suspect = 1 }]
 """
 
 
