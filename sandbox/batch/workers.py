@@ -96,7 +96,15 @@ def run_pool(
 def _spawn(context: SpawnContext, play: Play) -> _Worker:
     ours, theirs = context.Pipe()
     process = context.Process(target=worker_main, args=(theirs, play), name="sandbox-batch-worker")
-    process.start()
+    # The new process inherits a blocked SIGINT and keeps it blocked while it
+    # starts (imports): Ctrl-C in that window stays pending until worker_main
+    # ignores it, so no worker prints a KeyboardInterrupt traceback. Here it
+    # is delivered as soon as start() returns.
+    blocked = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        process.start()
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, blocked)
     theirs.close()
     return _Worker(process, ours)
 
@@ -219,6 +227,8 @@ def worker_main(conn: Connection, play: Play) -> None:
     """A worker process: play the jobs the parent sends until it says stop."""
     os.setpgrp()  # Ctrl-C at the terminal reaches the parent only; it stops us
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    # _spawn started us with SIGINT blocked; one sent meanwhile is now ignored.
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
     signal.signal(signal.SIGTERM, _exit_now)  # until the event loop takes over
     from sandbox.transcript import write_in_background
 
