@@ -11,6 +11,11 @@ from sandbox.core.words import Vocabulary
 
 VOCABULARY = Vocabulary(
     terms={
+        "en": {
+            # WW-7/WW-15: how a kill or an exile was decided
+            "tie_draw": "tie, seeded draw",
+            "abstain_draw": "everyone abstained, seeded draw",
+        },
         "zh": {
             # WW-1, WW-3: roles and teams
             "werewolf": "狼人",

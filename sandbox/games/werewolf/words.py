@@ -138,8 +138,14 @@ def wolf_votes(d: D, L: Lang) -> Words:  # WW-7
     return _ref("werewolf.wolf_votes", L.end(text))
 
 
-_HOW_EN = {"tie_draw": " (tie, seeded draw)", "abstain_draw": " (everyone abstained, seeded draw)"}
-_HOW_ZH = {"tie_draw": "（平票，按随机种子抽签）", "abstain_draw": "（全部弃权，按随机种子抽签）"}
+DRAWS = ("tie_draw", "abstain_draw")  # WW-7/WW-15: a choice the seeded draw made
+
+
+def _drawn(how: str, L: Lang) -> str:
+    """`` (tie, seeded draw)`` after a drawn kill or exile, in the vocabulary's words."""
+    if how not in DRAWS:
+        return ""
+    return L.say(en=f" ({L.term(how)})", zh=f"（{L.term(how)}）")
 
 
 def kill_chosen(d: D, L: Lang) -> Words:  # WW-7
@@ -150,8 +156,8 @@ def kill_chosen(d: D, L: Lang) -> Words:  # WW-7
     else:
         how = str(d.get("how"))
         text = L.say(
-            en=f"The werewolves choose {L.seat(d['target'])}{_HOW_EN.get(how, '')}",
-            zh=f"狼人选定{L.seat(d['target'])}{_HOW_ZH.get(how, '')}",
+            en=f"The werewolves choose {L.seat(d['target'])}{_drawn(how, L)}",
+            zh=f"狼人选定{L.seat(d['target'])}{_drawn(how, L)}",
         )
     return _ref("werewolf.kill_chosen", L.end(text))
 
@@ -313,8 +319,8 @@ def exiled(d: D, L: Lang) -> Words:  # WW-15
     seat, how = d["seat"], str(d.get("how"))
     shown = _shown(d.get("revealed"), L)
     why = L.say(en=f" with {d.get('votes')} votes", zh=f"，得{d.get('votes')}票")
-    if how in _HOW_EN:
-        why = L.say(en=_HOW_EN[how], zh=_HOW_ZH[how])
+    if how in DRAWS:
+        why = _drawn(how, L)
     text = L.say(
         en=f"{L.seat(seat, capital=True)} is exiled{why}{shown}",
         zh=f"{L.seat(seat)}被放逐{why}{shown}",
