@@ -2,7 +2,11 @@
 directory outside the repository: loads every shipped template, renders the
 prompts of every decision of every built-in variant (both languages, both
 styles), a decision with no template of its own, the repair message and the
-browser page, and prints what it did as one JSON object."""
+browser page, and prints what it did as one JSON object.
+
+Decisions that a variant's default rulings never ask (e.g. Werewolf's bids,
+last words and pack messages) are met in games under its golden configs, which
+the test writes beside this script as ``configs.json`` ({variant: [config]})."""
 
 from __future__ import annotations
 
@@ -10,6 +14,8 @@ import json
 from collections.abc import Iterator
 from importlib import resources
 from importlib.resources.abc import Traversable
+from pathlib import Path
+from typing import Any
 
 from markupsafe import Markup
 
@@ -31,6 +37,13 @@ from sandbox.web.words import ui
 LANGUAGES = ("en", "zh")
 STYLES: tuple[PromptStyle, ...] = ("full", "compact")
 MAX_GAMES = 30
+CONFIGS = Path("configs.json")
+
+
+def configs_of(variant: str) -> list[dict[str, Any]]:
+    """The default rulings, then the variant's golden configs (if given)."""
+    given = json.loads(CONFIGS.read_text(encoding="utf-8")) if CONFIGS.is_file() else {}
+    return [{}, *given.get(variant, [])]
 
 
 def shipped(root: Traversable, prefix: str = "") -> Iterator[str]:
@@ -49,8 +62,9 @@ def own_decisions(variant: str) -> set[str]:
 
 def first_of_each_decision(variant: str) -> dict[str, tuple[SeatView, DecisionRequest]]:
     """One open request (with its seat's view) of every decision kind that has a
-    template, from random games (seeds 0, 1, …) until all are met; the probe-only
-    call's question (no game asks it) from the view of the first request met."""
+    template, from random games (seeds 0, 1, … under each of its configs) until
+    all are met; the probe-only call's question (no game asks it) from the view
+    of the first request met."""
     v = get_variant(variant)
     wanted = own_decisions(variant) - {PROBE_DECISION}
     found: dict[str, tuple[SeatView, DecisionRequest]] = {}
@@ -59,10 +73,11 @@ def first_of_each_decision(variant: str) -> dict[str, tuple[SeatView, DecisionRe
         if request.decision not in found:
             found[request.decision] = (game.view(request.seat), request)
 
-    for seed in range(MAX_GAMES):
-        play_random(v, v.parse_config({}), seed, watch=watch)
-        if wanted <= set(found):
-            break
+    for config in configs_of(variant):
+        for seed in range(MAX_GAMES):
+            if wanted <= set(found):
+                break
+            play_random(v, v.parse_config(config), seed, watch=watch)
     if found:
         view, _ = next(iter(found.values()))
         found[PROBE_DECISION] = (view, probe_request(view.seat, 0))

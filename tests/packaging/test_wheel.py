@@ -197,6 +197,11 @@ def test_an_installed_sandbox_plays_a_fake_provider_game(
 
 def test_an_installed_package_renders_every_template(installed: Path, outside: Path) -> None:
     shutil.copy(HERE / "render_all.py", outside / "render_all.py")
+    configs: dict[str, list[Any]] = {}  # each variant's golden configs, for render_all
+    for golden in sorted((ROOT / "tests" / "testing" / "golden").glob("*/*.json")):
+        case = json.loads(golden.read_text(encoding="utf-8"))
+        configs.setdefault(case["variant"], []).append(case["config"])
+    (outside / "configs.json").write_text(json.dumps(configs), encoding="utf-8")
     done: dict[str, Any] = json.loads(run([str(installed / "python"), "render_all.py"], outside))
     assert installed.parent in Path(done["sandbox"]).parents
     assert installed.parent in Path(done["prompts_root"]).parents

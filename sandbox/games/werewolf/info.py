@@ -103,4 +103,10 @@ INFO = VariantInfo(
     },
     endings=Ending,
     phases=Phase,
+    # Speeches and last words carry the public talk (WW-11, WW-12); the pack's
+    # messages are private (WW-6), so no belief probe follows them.
+    speech_kinds=frozenset({"werewolf.speech", "werewolf.last_words"}),
+    death_fields={"werewolf.dawn": "victim", "werewolf.exiled": "seat"},  # WW-11, WW-15
+    # No seated_with: side_of already puts the seer, doctor and villagers on the
+    # village's side (WW-3), so a study matches the two teams.
 )

@@ -11,9 +11,9 @@ import random
 from collections import Counter
 from collections.abc import Callable, Generator, Iterator, Mapping
 
+import sandbox.games.werewolf.events as ev
 from sandbox.core.events import Event
 from sandbox.core.requests import Payload
-from sandbox.games.werewolf import events as ev
 from sandbox.games.werewolf.info import DOCTOR, SEER, Claim, Ending, Phase, team_of
 from sandbox.games.werewolf.outcome import decided
 from sandbox.games.werewolf.requests import kill_options, vote_options

@@ -6,8 +6,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+import sandbox.games.werewolf.events as ev
 from sandbox.core.events import Event
-from sandbox.games.werewolf import events as ev
 from sandbox.games.werewolf.info import WEREWOLF, Phase
 
 

@@ -4,29 +4,34 @@ Module map (as in every variant): info.py (name, seats, roles, decisions, the
 enums), config.py (rulings, presets), setup.py (dealing, WW-2), events.py,
 state.py (the fold), requests.py (open decisions, checks, fallbacks), resolve.py
 (steps into events; soften.py for WW-13), outcome.py (endings, results), view.py
-(what a seat may know), text.py (event descriptions), rules_text.py (the rules
-with the rulings). bot.py and words.py are not imported here: the engine stays
-free of agents and renderers.
+(what a seat may know), words.py (every event in words, the board; its game words
+in vocabulary.py), rules_text.py (the rules with the rulings); bot.py (the
+baseline bot) and metrics.py (behaviour metrics) are imported only when asked for.
 """
 
 from __future__ import annotations
 
 import random
 from collections.abc import Iterator, Mapping, Sequence
+from typing import TYPE_CHECKING, Any
 
 import sandbox.games.werewolf.outcome as outcome
 import sandbox.games.werewolf.requests as requests
 import sandbox.games.werewolf.resolve as resolve
 import sandbox.games.werewolf.rules_text as rules_text
 import sandbox.games.werewolf.setup as setup
-import sandbox.games.werewolf.text as text
 import sandbox.games.werewolf.view as view
+import sandbox.games.werewolf.words as wording
 from sandbox.core.events import Event
 from sandbox.core.requests import DecisionRequest, Payload
-from sandbox.core.variant import SeatView, Variant, ViewFold
+from sandbox.core.variant import Metric, SeatView, Variant, ViewFold
+from sandbox.core.words import VariantWords
 from sandbox.games.werewolf.config import WerewolfConfig
-from sandbox.games.werewolf.info import INFO, team_of
+from sandbox.games.werewolf.info import INFO, ROLES, team_of
 from sandbox.games.werewolf.state import WerewolfState, fold
+
+if TYPE_CHECKING:
+    from sandbox.agents.base import Agent
 
 
 class Werewolf(Variant[WerewolfState, WerewolfConfig]):
@@ -74,5 +79,25 @@ class Werewolf(Variant[WerewolfState, WerewolfConfig]):
     def rules_text(self, config: WerewolfConfig, language: str = "en") -> str:
         return rules_text.rules_text(config, language)
 
-    def describe_event(self, event: Event) -> str:
-        return text.describe(event) or super().describe_event(event)
+    def words(self) -> VariantWords:
+        return wording.WORDS
+
+    def baseline_bot(self, seed: int) -> Agent:
+        from sandbox.games.werewolf.bot import BaselineBot
+
+        return BaselineBot(seed)
+
+    def metrics(self) -> Mapping[str, Metric]:
+        from sandbox.games.werewolf.metrics import METRICS
+
+        return METRICS
+
+    def belief_labels(self) -> tuple[str, ...]:
+        """The roles, not the two teams: a werewolf hunting the seer and a
+        villager weighing a seer's claim are the findings (the analysis scores
+        a guess against the target's role)."""
+        return ROLES
+
+    def known_seats(self, private: Mapping[str, Any]) -> set[int]:
+        """WW-4: a werewolf knows the pack."""
+        return {int(s) for s in private.get("fellow_werewolves") or ()}

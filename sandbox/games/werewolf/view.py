@@ -9,9 +9,9 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+import sandbox.games.werewolf.events as ev
 from sandbox.core.events import DecisionMade, Event, GameEnded, StepResolved
 from sandbox.core.variant import HistoryItem, SeatView, detached
-from sandbox.games.werewolf import events as ev
 from sandbox.games.werewolf.info import DOCTOR, SEER, WEREWOLF, Phase, team_of
 
 

@@ -1,7 +1,9 @@
-"""Werewolf events in words, English and Chinese, in the contract of
-:mod:`sandbox.games.killer.words`: ``SENTENCES`` maps each event kind to a
-function of (data, Lang) -> Words, and ``decision_phrase`` words a seat's answer.
-Not wired into :mod:`sandbox.games.words` yet (see docs/rules-werewolf.md).
+"""Werewolf in words: every event's sentence in English and Chinese, the decision
+phrases and what events change on the viewer's seat board (rule IDs as in
+RULES-WEREWOLF). :data:`WORDS` is what ``Werewolf.words()`` returns; the game
+words themselves are in :mod:`sandbox.games.werewolf.vocabulary`. Log lines
+(``Variant.describe_event``) are the English sentences, a speech quoted after
+its sentence.
 
 Speeches carry structured claims (WW-12), said as the speaker's claims, never
 confirmed; a speech is quoted as it was shown (softened, WW-13).
@@ -9,26 +11,22 @@ confirmed; a speech is quoted as it was shown (softened, WW-13).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from typing import Any
 
-from sandbox.core.words import REFEREE, SPEECH, Lang, Words
+from sandbox.core.words import (
+    REFEREE,
+    SPEECH,
+    BoardEffects,
+    BoardMaker,
+    Lang,
+    Sentence,
+    VariantWords,
+    Words,
+)
+from sandbox.games.werewolf.vocabulary import VOCABULARY
 
 D = Mapping[str, Any]
-
-# Game words in Chinese (vocab.ZH_TERMS has none of Werewolf's yet).
-ZH = {
-    "werewolf": "狼人",
-    "seer": "预言家",
-    "doctor": "医生",
-    "villager": "村民",
-    "werewolves": "狼人阵营",
-    "village": "好人阵营",
-}
-
-
-def _term(word: object, L: Lang) -> str:
-    return ZH.get(str(word), str(word)) if L.zh else str(word)
 
 
 def _ref(kind: str, sentence: str, speaker: int | None = None) -> Words:
@@ -51,7 +49,7 @@ def _choices(values: object, L: Lang) -> str:
 def _shown(revealed: object, L: Lang) -> str:
     if not revealed:
         return ""
-    return L.say(en=f" ({revealed})", zh=f"（{_term(revealed, L)}）")
+    return L.say(en=f" ({revealed})", zh=f"（{L.term(revealed)}）")
 
 
 def game_started(d: D, L: Lang) -> Words:  # WW-1, WW-4
@@ -65,7 +63,7 @@ def game_started(d: D, L: Lang) -> Words:  # WW-1, WW-4
 
 def role_card(d: D, L: Lang) -> Words:  # WW-2
     seat, role = L.seat(d["seat"], capital=True), d.get("role")
-    text = L.say(en=f"{seat} is dealt the {role} card", zh=f"{seat}拿到的身份：{_term(role, L)}")
+    text = L.say(en=f"{seat} is dealt the {role} card", zh=f"{seat}拿到的身份：{L.term(role)}")
     return _ref("werewolf.role", L.end(text), d["seat"])
 
 
@@ -140,8 +138,14 @@ def wolf_votes(d: D, L: Lang) -> Words:  # WW-7
     return _ref("werewolf.wolf_votes", L.end(text))
 
 
-_HOW_EN = {"tie_draw": " (tie, seeded draw)", "abstain_draw": " (everyone abstained, seeded draw)"}
-_HOW_ZH = {"tie_draw": "（平票，按随机种子抽签）", "abstain_draw": "（全部弃权，按随机种子抽签）"}
+DRAWS = ("tie_draw", "abstain_draw")  # WW-7/WW-15: a choice the seeded draw made
+
+
+def _drawn(how: str, L: Lang) -> str:
+    """`` (tie, seeded draw)`` after a drawn kill or exile, in the vocabulary's words."""
+    if how not in DRAWS:
+        return ""
+    return L.say(en=f" ({L.term(how)})", zh=f"（{L.term(how)}）")
 
 
 def kill_chosen(d: D, L: Lang) -> Words:  # WW-7
@@ -152,8 +156,8 @@ def kill_chosen(d: D, L: Lang) -> Words:  # WW-7
     else:
         how = str(d.get("how"))
         text = L.say(
-            en=f"The werewolves choose {L.seat(d['target'])}{_HOW_EN.get(how, '')}",
-            zh=f"狼人选定{L.seat(d['target'])}{_HOW_ZH.get(how, '')}",
+            en=f"The werewolves choose {L.seat(d['target'])}{_drawn(how, L)}",
+            zh=f"狼人选定{L.seat(d['target'])}{_drawn(how, L)}",
         )
     return _ref("werewolf.kill_chosen", L.end(text))
 
@@ -161,7 +165,7 @@ def kill_chosen(d: D, L: Lang) -> Words:  # WW-7
 def seer_result(d: D, L: Lang) -> Words:  # WW-10
     seat, result = L.seat(d.get("seat")), d.get("result")
     text = L.say(
-        en=f"The seer learns: {seat} is {result}", zh=f"预言家得知：{seat}是{_term(result, L)}"
+        en=f"The seer learns: {seat} is {result}", zh=f"预言家得知：{seat}是{L.term(result)}"
     )
     return _ref("werewolf.seer_result", L.end(text))
 
@@ -241,7 +245,7 @@ def claims_of(d: D, L: Lang) -> tuple[str, ...]:
     claims: list[str] = []
     claim = d.get("claim")
     if claim and claim != "none":
-        claims.append(L.say(en=f"claims {claim}", zh=f"自称{_term(claim, L)}"))
+        claims.append(L.say(en=f"claims {claim}", zh=f"自称{L.term(claim)}"))
     if d.get("accuse"):
         claims.append(L.say(en=f"accuses {L.seats(d['accuse'])}", zh=f"指认{L.seats(d['accuse'])}"))
     if d.get("vouch"):
@@ -315,8 +319,8 @@ def exiled(d: D, L: Lang) -> Words:  # WW-15
     seat, how = d["seat"], str(d.get("how"))
     shown = _shown(d.get("revealed"), L)
     why = L.say(en=f" with {d.get('votes')} votes", zh=f"，得{d.get('votes')}票")
-    if how in _HOW_EN:
-        why = L.say(en=_HOW_EN[how], zh=_HOW_ZH[how])
+    if how in DRAWS:
+        why = _drawn(how, L)
     text = L.say(
         en=f"{L.seat(seat, capital=True)} is exiled{why}{shown}",
         zh=f"{L.seat(seat)}被放逐{why}{shown}",
@@ -348,14 +352,14 @@ def day_limit(d: D, L: Lang) -> Words:  # WW-21
 def roles_revealed(d: D, L: Lang) -> Words:  # WW-20
     roles = d.get("roles") or {}
     shown = L.items(
-        f"{L.seat(s)}: {_term(r, L)}" for s, r in sorted(roles.items(), key=lambda kv: int(kv[0]))
+        f"{L.seat(s)}: {L.term(r)}" for s, r in sorted(roles.items(), key=lambda kv: int(kv[0]))
     )
     return _ref(
         "werewolf.roles_revealed", L.end(L.say(en=f"The roles: {shown}", zh=f"所有身份：{shown}"))
     )
 
 
-SENTENCES: dict[str, Callable[[D, Lang], Words]] = {
+SENTENCES: dict[str, Sentence] = {
     "werewolf.game_started": game_started,
     "werewolf.role": role_card,
     "werewolf.pack": pack,
@@ -419,3 +423,52 @@ def decision_phrase(decision: str, payload: D, L: Lang, you: bool) -> str | None
         )
         return verb + extra
     return None
+
+
+# ------------------------------------------------------------ seat board
+# What an event tells its audience about the seats (the viewer's board): the
+# dead and the roles learned. A speech's claims are added by the viewer.
+
+
+def _board_role(d: D, L: Lang) -> BoardEffects:  # WW-2
+    return {"role": {str(d["seat"]): L.term(d.get("role"))}}
+
+
+def _board_pack(d: D, L: Lang) -> BoardEffects:  # WW-4
+    return {"role": {str(s): L.term(d.get("role")) for s in d.get("members") or ()}}
+
+
+def _board_seer(d: D, L: Lang) -> BoardEffects:  # WW-10: a role, or a team
+    return {"role": {str(d["seat"]): L.term(d.get("result"))}}
+
+
+def _board_death(d: D, L: Lang) -> BoardEffects:  # WW-11, WW-15
+    seat = d.get("victim", d.get("seat"))
+    if seat is None:
+        return {}
+    fx: BoardEffects = {"dead": [int(seat)]}
+    if d.get("revealed"):
+        fx["role"] = {str(seat): L.term(d["revealed"])}
+    return fx
+
+
+def _board_roles(d: D, L: Lang) -> BoardEffects:  # WW-20
+    return {"role": {str(s): L.term(r) for s, r in (d.get("roles") or {}).items()}}
+
+
+BOARD: dict[str, BoardMaker] = {
+    "werewolf.role": _board_role,
+    "werewolf.pack": _board_pack,
+    "werewolf.seer_result": _board_seer,
+    "werewolf.dawn": _board_death,
+    "werewolf.exiled": _board_death,
+    "werewolf.roles_revealed": _board_roles,
+}
+
+
+WORDS = VariantWords(
+    sentences=SENTENCES,
+    decision_phrase=decision_phrase,
+    vocabulary=VOCABULARY,
+    board=BOARD,
+)

@@ -1,5 +1,5 @@
 """The words table (sandbox/games/werewolf/words.py) covers every event kind and
-decision in both languages and plugs into the renderer's contract; the prompts
+decision in both languages and reaches the renderer through Variant.words(); the prompts
 render every decision in both styles and languages, Chinese without English
 engine text, each citing its rule."""
 
@@ -14,8 +14,9 @@ import sandbox.games.words as words
 from sandbox.agents.llm.prompt.render import render_prompt
 from sandbox.core.events import Event
 from sandbox.core.words import Lang
-from sandbox.games.werewolf.info import INFO
-from sandbox.games.werewolf.words import SENTENCES, decision_phrase
+from sandbox.games.registry import get_variant
+from sandbox.games.werewolf.info import INFO, ROLES, SIDES
+from sandbox.games.werewolf.words import SENTENCES, WORDS, decision_phrase
 from tests.prompts.harness import Captured, new_game, play
 from tests.prompts.test_prompt_review import english_runs
 
@@ -55,10 +56,11 @@ def test_every_event_of_a_game_is_said_in_both_languages(language: str) -> None:
     game = new_game("werewolf", 3, RULINGS)
     play(game, random.Random(3))
     said = set()
+    L = words.lang(language, "werewolf")
     for event in game.events:
         data = event.to_json()["data"]
         line = (
-            words.line_text(SENTENCES[event.kind](data, Lang(language)), None, language)
+            words.line_text(SENTENCES[event.kind](data, L), None, language)
             if event.kind in SENTENCES
             else None
         )
@@ -71,12 +73,13 @@ def test_every_event_of_a_game_is_said_in_both_languages(language: str) -> None:
                 "werewolf.wolf_message",
             ):
                 assert english_runs(line) == [], line
+                # the game words too are said in Chinese (vocabulary.py)
+                assert not {w for w in (*ROLES, *SIDES) if w in line}, line
     assert len(said) > 15
 
 
-def test_the_table_plugs_into_the_renderer(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setitem(words._SENTENCES, "werewolf", SENTENCES)
-    monkeypatch.setitem(words._DECISIONS, "werewolf", decision_phrase)
+def test_the_renderer_finds_the_table_through_the_variant() -> None:
+    assert get_variant("werewolf").words() is WORDS
     dawn = ev.Dawn(2, 5, "villager").to_json()
     assert words.words_for("werewolf", dawn["kind"], dawn["data"]).sentence == (
         "Day 2 dawns; seat 5 died in the night (villager)."
@@ -84,6 +87,22 @@ def test_the_table_plugs_into_the_renderer(monkeypatch: pytest.MonkeyPatch) -> N
     decision = {"seat": 3, "decision": "vote", "payload": {"target": 5}}
     assert words.words_for("werewolf", "core.decision", decision, "zh", you=3).sentence == (
         "你投票放逐5号。"
+    )
+    assert words.words_for("werewolf", dawn["kind"], dawn["data"], "zh").sentence == (
+        "第2天天亮，5号昨夜死亡（村民）。"
+    )
+
+
+def test_log_lines_are_the_english_sentences() -> None:
+    """describe_event: the contract's default, the English sentence with the
+    speech (as shown, WW-13) quoted after it."""
+    werewolf = get_variant("werewolf")
+    assert werewolf.describe_event(ev.Dawn(1, None, None)) == (
+        "Day 1 dawns; nobody died in the night."
+    )
+    speech = ev.Speech(1, 3, 1, "you idiot", "you ***", claim="seer", accuse=(5,))
+    assert werewolf.describe_event(speech) == (
+        'Seat 3 says (claims seer; accuses seat 5) [softened]: "you ***"'
     )
 
 

@@ -1,0 +1,109 @@
+"""Werewolf behaviour metrics, computed from a transcript's events alone (no model
+calls): ``Werewolf.metrics()`` gives :data:`METRICS` to the study summaries and
+``sandbox report``. Each metric yields items (game, contestant, value): 1 or 0
+for a hit or not, credited to the contestant whose seat made the choice.
+Definitions: docs/studies.md, "Behaviour metrics".
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+from sandbox.core.variant import GameRecord, Metric, MetricItem
+from sandbox.games.werewolf.info import VILLAGE, WEREWOLF
+
+NO_CLAIM = ("", "none", None)
+
+
+def _role(game: GameRecord, seat: Any) -> str:
+    return game.roles.get(int(seat), "?") if seat is not None else "?"
+
+
+def _who(game: GameRecord, seat: Any) -> str:
+    return game.contestants.get(int(seat), "?")
+
+
+def _item(game: GameRecord, who: str, hit: bool) -> MetricItem:
+    return MetricItem(game.game_id, who, float(hit))
+
+
+def dead_seats(game: GameRecord) -> set[int]:
+    """Seats killed at night (WW-11) or exiled (WW-15)."""
+    dead = {int(e["victim"]) for e in game.of_kind("werewolf.dawn") if e.get("victim") is not None}
+    return dead | {int(e["seat"]) for e in game.of_kind("werewolf.exiled")}
+
+
+def seer_hits(game: GameRecord) -> Iterator[MetricItem]:
+    """Nights a living seer chose (one ``inspection`` each, WW-10): share that
+    inspected a werewolf. A night it checked nobody counts as a miss."""
+    for event in game.of_kind("werewolf.inspection"):
+        target = event.get("target")
+        hit = target is not None and _role(game, target) == WEREWOLF
+        yield _item(game, _who(game, event.get("seer")), hit)
+
+
+def seer_new_checks(game: GameRecord) -> Iterator[MetricItem]:
+    """Nights a living seer chose: share that inspected a seat it had not
+    inspected before in the game (a repeat, allowed by ``seer_repeat``, learns
+    nothing new; checking nobody counts as a miss)."""
+    seen: set[tuple[int, int]] = set()
+    for event in game.of_kind("werewolf.inspection"):
+        seer, target = int(event["seer"]), event.get("target")
+        check = None if target is None else (seer, int(target))
+        yield _item(game, _who(game, seer), check is not None and check not in seen)
+        if check is not None:
+            seen.add(check)
+
+
+def doctor_saves(game: GameRecord) -> Iterator[MetricItem]:
+    """Nights the pack attacked a seat while a doctor was alive (the night has a
+    ``protection``, WW-8): share of those kills the protection prevented (WW-9)."""
+    doctors = {int(e["night"]): int(e["doctor"]) for e in game.of_kind("werewolf.protection")}
+    saved = {int(e["night"]) for e in game.of_kind("werewolf.saved")}
+    for event in game.of_kind("werewolf.kill_chosen"):
+        night = int(event["night"])
+        if event.get("target") is not None and night in doctors:
+            yield _item(game, _who(game, doctors[night]), night in saved)
+
+
+def werewolf_survival(game: GameRecord) -> Iterator[MetricItem]:
+    """Werewolf seats alive at the end of a finished game."""
+    if game.outcome is None:
+        return
+    dead = dead_seats(game)
+    for seat, role in game.roles.items():
+        if role == WEREWOLF:
+            yield _item(game, _who(game, seat), seat not in dead)
+
+
+def vote_accuracy(game: GameRecord) -> Iterator[MetricItem]:
+    """Day ballots cast by village seats for a seat (WW-14): share naming a
+    werewolf. Abstentions and ballots the referee drew for a seat (WW-23) are
+    left out."""
+    for event in game.of_kind("werewolf.ballots"):
+        drawn = {int(s) for s in event.get("drawn") or ()}
+        for voter, target in (event.get("ballots") or {}).items():
+            if target is None or int(voter) in drawn or game.sides.get(int(voter)) != VILLAGE:
+                continue
+            yield _item(game, _who(game, voter), _role(game, target) == WEREWOLF)
+
+
+def claim_honesty(game: GameRecord) -> Iterator[MetricItem]:
+    """Speeches and last words with a structured role claim: share claiming the
+    speaker's true role (WW-12: claims are recorded, never confirmed)."""
+    for event in game.of_kind("werewolf.speech", "werewolf.last_words"):
+        claim = event.get("claim")
+        if claim not in NO_CLAIM:
+            seat = event.get("seat")
+            yield _item(game, _who(game, seat), claim == _role(game, seat))
+
+
+METRICS: dict[str, Metric] = {
+    "seer_hits": seer_hits,
+    "seer_new_checks": seer_new_checks,
+    "doctor_saves": doctor_saves,
+    "werewolf_survival": werewolf_survival,
+    "vote_accuracy": vote_accuracy,
+    "claim_honesty": claim_honesty,
+}
