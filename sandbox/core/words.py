@@ -299,6 +299,10 @@ BoardEffects = dict[str, Any]
 BoardMaker = Callable[[Mapping[str, Any], Lang], BoardEffects]
 
 
+# The answer fields that hold player text unless a variant says otherwise.
+TEXT_FIELDS = ("speech", "text")
+
+
 @dataclass(frozen=True)
 class VariantWords:
     """Everything a variant says in words, declared once in its words module and
@@ -316,6 +320,8 @@ class VariantWords:
     ``board``: event kind -> what it changes on the viewer's seat board
     (deaths, HP, roles learned); a speech's claims are added by the viewer.
     ``board_columns``: the extra board columns its effects fill (e.g. ``"hp"``).
+    ``text_fields``: the answer fields that carry a player's own words (shown
+    quoted beside the sentence, never inside it).
     """
 
     sentences: Mapping[str, Sentence] = field(default_factory=dict)
@@ -325,6 +331,7 @@ class VariantWords:
     card_tables: Mapping[str, CardTable] = field(default_factory=dict)
     board: Mapping[str, BoardMaker] = field(default_factory=dict)
     board_columns: tuple[str, ...] = ()
+    text_fields: tuple[str, ...] = TEXT_FIELDS
 
 
 # C0/C1 controls and the bidirectional overrides that could reorder a line; \n and

@@ -42,6 +42,7 @@ from sandbox.core.words import (
     LANGUAGES,
     REFEREE,
     SPEECH,
+    TEXT_FIELDS,
     Answer,
     CardTable,
     Lang,
@@ -184,7 +185,7 @@ def _decision(variant: str, words: VariantWords | None, d: D, L: Lang, you: int 
         reason = d.get("fallback_reason") or ""
         sentence += L.say(en=f" (fallback: {reason})", zh=f"（默认处理：{reason}）")
     sentence = L.end(sentence)
-    text = next((str(payload[k]) for k in ("speech", "text") if payload.get(k)), None)
+    text = next((str(payload[k]) for k in words.text_fields if payload.get(k)), None)
     note = str(d["note"]) if d.get("note") else None
     return Words("core.decision", DECISION, sentence, seat, text, (), note)
 
@@ -223,7 +224,7 @@ def _phrase(
         phrase = words.decision_phrase(decision, payload, L, you)
         if phrase is not None:
             return phrase
-    return _generic_answer(decision, payload, L, you)
+    return _generic_answer(decision, payload, L, you, words.text_fields)
 
 
 def declared_fields(variant: str, decision: str) -> tuple[str, ...]:
@@ -233,8 +234,10 @@ def declared_fields(variant: str, decision: str) -> tuple[str, ...]:
     return tuple(found.info.decisions.get(decision, ())) if found is not None else ()
 
 
-def _generic_answer(decision: str, payload: D, L: Lang, you: bool) -> str:
-    values = [(k, v) for k, v in payload.items() if k not in ("speech", "text")]
+def _generic_answer(
+    decision: str, payload: D, L: Lang, you: bool, text_fields: tuple[str, ...] = TEXT_FIELDS
+) -> str:
+    values = [(k, v) for k, v in payload.items() if k not in text_fields]
     shown = L.items(f"{L.label(k)} {L.value(v)}" for k, v in values)
     what = L.term(decision)
     return L.say(

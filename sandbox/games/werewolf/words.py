@@ -471,4 +471,6 @@ WORDS = VariantWords(
     decision_phrase=decision_phrase,
     vocabulary=VOCABULARY,
     board=BOARD,
+    # WW-6: the pack's private message is player text, like a speech.
+    text_fields=("speech", "message"),
 )
