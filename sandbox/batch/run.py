@@ -44,6 +44,7 @@ from sandbox.batch.jobs import (
     admit_all,
     never_halt,
 )
+from sandbox.core.words import one_line
 from sandbox.session import (
     GameRecord,
     LiveHooks,
@@ -52,7 +53,6 @@ from sandbox.session import (
     resume,
     resume_async,
 )
-from sandbox.session.errors import one_line
 from sandbox.session.gamefile import LoadedConfig, parse_config
 from sandbox.study.identity import config_digest, plan_of, scan
 from sandbox.study.sides import role_group

@@ -18,8 +18,8 @@ from sandbox.agents.simple import ScriptError
 from sandbox.cli.extras import install_hint
 from sandbox.cli.interrupts import EXIT_INTERRUPTED
 from sandbox.core.errors import ConfigError
+from sandbox.core.words import one_line
 from sandbox.session import SessionError
-from sandbox.session.errors import one_line
 from sandbox.transcript import TranscriptError
 
 EXIT_BAD_INPUT = 2

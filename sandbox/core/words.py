@@ -339,6 +339,13 @@ class VariantWords:
 _CONTROLS = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
 
 
+def one_line(text: object) -> str:
+    """``text`` on one line: every run of whitespace (newlines too) becomes one
+    space. A referee line in a prompt, an error shown to a person and an error
+    recorded in a batch result are each one line."""
+    return " ".join(str(text).split())
+
+
 def lead(sentence: str) -> str:
     """A sentence that introduces a quotation loses its full stop: ``Seat 3 speaks: "…"``."""
     return sentence[:-1] if sentence.endswith((".", "。")) else sentence

@@ -22,9 +22,3 @@ def open_transcript(path: Path) -> Transcript:
         raise SessionError(str(err)) from None
     except (OSError, UnicodeDecodeError, ValueError, TypeError, KeyError) as err:
         raise SessionError(f"{path}: not a readable transcript ({err})") from None
-
-
-def one_line(text: str) -> str:
-    """``text`` on one line: every run of whitespace (newlines too) becomes one space.
-    An error shown to a person (the CLI) or recorded in a result (a batch) is one line."""
-    return " ".join(text.split())

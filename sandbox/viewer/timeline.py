@@ -17,7 +17,7 @@ from typing import Any
 from sandbox.agents.llm.beliefs import UNKNOWN
 from sandbox.core.events import DecisionMade, Event, GameEnded, StepResolved
 from sandbox.core.variant import HistoryItem, Variant
-from sandbox.core.words import Lang
+from sandbox.core.words import LANGUAGES, Lang
 from sandbox.games.registry import get_variant
 from sandbox.games.words import (
     BOOKKEEPING,
@@ -210,7 +210,7 @@ def build_timeline(
 def default_language(transcript: Transcript) -> str:
     config = transcript.header.get("config") or {}
     language = (config.get("llm") or {}).get("language")
-    return language if language in ("en", "zh") else "en"
+    return language if language in LANGUAGES else "en"
 
 
 def _entries(

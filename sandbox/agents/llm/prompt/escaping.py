@@ -14,6 +14,8 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
+from sandbox.core.words import one_line
+
 # The referee's marker. Its brackets are escaped in every JSON-encoded value
 # (see safe_json), so no speech or quoted value can ever contain it.
 MARK_OPEN, MARK_CLOSE = "⟦", "⟧"
@@ -46,11 +48,6 @@ def _plain(value: Any) -> Any:
         items = sorted(value, key=str) if isinstance(value, set | frozenset) else value
         return [_plain(v) for v in items]
     return value
-
-
-def one_line(text: Any) -> str:
-    """Collapse whitespace (a referee line must stay one line)."""
-    return " ".join(str(text).split())
 
 
 def scrub(text: Any) -> str:

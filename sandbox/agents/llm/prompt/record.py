@@ -19,12 +19,12 @@ from jinja2 import TemplateError
 import sandbox.agents.llm.prompt.templates as templates
 from sandbox.agents.llm.prompt.escaping import (
     MARK_OPEN,
-    one_line,
     referee_mark,
     safe_json,
     scrub,
 )
 from sandbox.core.variant import HistoryItem, SeatView
+from sandbox.core.words import one_line
 
 
 def speech_line(item: HistoryItem, language: str, occasion: str = "") -> str:

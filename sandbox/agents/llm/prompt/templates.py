@@ -31,7 +31,8 @@ from typing import Any
 from jinja2 import BaseLoader, Environment, StrictUndefined, Template, TemplateNotFound
 from jinja2.loaders import split_template_path
 
-from sandbox.agents.llm.prompt.escaping import one_line, safe_json
+from sandbox.agents.llm.prompt.escaping import safe_json
+from sandbox.core.words import one_line
 from sandbox.games.registry import find_variant
 
 # The installed templates (tests may point this at a copy: any Traversable,
