@@ -9,11 +9,19 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol
 
 if TYPE_CHECKING:
-    from sandbox.batch.backends.limits import Limit
     from sandbox.batch.jobs import Admit, BatchResult, GameJob, GameResult, Halt
 
 BACKENDS = ("local", "ray")
 TRANSCRIPT_MODES = ("send", "shared")
+
+
+@dataclass(frozen=True)
+class Limit:
+    """A cluster-wide cap for one provider or model (``--limit-concurrency``,
+    ``--limit-rpm``; enforced by :mod:`sandbox.batch.backends.limits`)."""
+
+    concurrency: int | None = None  # calls in flight at once
+    rpm: int | None = None  # calls started in any 60-second window
 
 
 class BackendError(ValueError):

@@ -18,7 +18,7 @@ from collections import Counter, deque
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 
-from sandbox.batch.backends.base import BackendError
+from sandbox.batch.backends.base import BackendError, Limit
 
 MINUTE_S = 60.0
 RECHECK_S = 1.0  # a caller held by the RPM budget looks again at least this often
@@ -26,12 +26,6 @@ RECHECK_S = 1.0  # a caller held by the RPM budget looks again at least this oft
 
 class LimitError(BackendError):
     """A --limit / --rpm value that cannot be read (shown as one error line)."""
-
-
-@dataclass(frozen=True)
-class Limit:
-    concurrency: int | None = None  # calls in flight at once
-    rpm: int | None = None  # calls started in any 60-second window
 
 
 def parse_limits(concurrency: Sequence[str], rpm: Sequence[str]) -> dict[str, Limit]:

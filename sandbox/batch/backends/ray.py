@@ -40,8 +40,7 @@ from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from sandbox.batch.backends.base import BackendOptions
-from sandbox.batch.backends.limits import Limit
+from sandbox.batch.backends.base import BackendOptions, Limit
 from sandbox.batch.backends.ray_actors import GameTracker, Limiter
 from sandbox.batch.backends.ray_cluster import cluster_cpus, connect, lost_errors, ray_module
 from sandbox.batch.backends.ray_staging import game_ident, hand_over, salvage, stage_of

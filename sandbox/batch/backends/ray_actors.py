@@ -9,7 +9,8 @@ from collections.abc import AsyncIterator, Mapping
 from contextlib import asynccontextmanager
 from typing import Any
 
-from sandbox.batch.backends.limits import Limit, LimiterCore, key_for
+from sandbox.batch.backends.base import Limit
+from sandbox.batch.backends.limits import LimiterCore, key_for
 
 
 class GameTracker:

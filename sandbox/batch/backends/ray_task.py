@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from sandbox.batch.backends.limits import Limit
+from sandbox.batch.backends.base import Limit
 from sandbox.batch.backends.ray_actors import RayGate
 from sandbox.batch.backends.ray_cluster import ray_module
 from sandbox.batch.jobs import GameJob, GameResult
