@@ -24,6 +24,7 @@ from sandbox.core.words import (
     Sentence,
     VariantWords,
     Words,
+    speech_claims,
 )
 from sandbox.games.killer.board import BOARD
 from sandbox.games.killer.info import Decision, Phase
@@ -202,24 +203,8 @@ def _vote_name(round_: object, L: Lang) -> str:
     return L.say(en=f"revote {round_}", zh=f"第{round_}次重新投票")
 
 
-def claims_of(d: D, L: Lang) -> tuple[str, ...]:
-    """The structured claims of a speech (absent in older transcripts), KG-14:
-    words of the speaker, never confirmed by the judge."""
-    claims: list[str] = []
-    claim = d.get("claim")
-    if claim and claim != "none":
-        claims.append(L.say(en=f"claims {claim}", zh=f"自称{L.term(claim)}"))
-    if d.get("accuse"):
-        claims.append(L.say(en=f"accuses {L.seats(d['accuse'])}", zh=f"指认{L.seats(d['accuse'])}"))
-    if d.get("vouch"):
-        claims.append(
-            L.say(en=f"vouches for {L.seats(d['vouch'])}", zh=f"担保{L.seats(d['vouch'])}")
-        )
-    return tuple(claims)
-
-
 def _spoken(kind: str, d: D, L: Lang, en: str, zh: str, en_pass: str, zh_pass: str) -> Words:
-    claims = claims_of(d, L)
+    claims = speech_claims(d, L)
     text = str(d.get("text", ""))
     shown = L.say(en=f" ({'; '.join(claims)})", zh=f"（{'；'.join(claims)}）") if claims else ""
     if not text.strip():
@@ -365,7 +350,7 @@ def _vote(a: Answer, L: Lang, you: bool) -> str:  # KG-9, KG-10
 def _spoke(a: Answer, L: Lang, you: bool, concede: bool) -> str:
     """A speech or last words: spoke or passed, conceded, and the claims (KG-14)."""
     said = bool(str(a["speech"] or "").strip())
-    claims = claims_of(a, L)
+    claims = speech_claims(a, L)
     extra = L.say(en=f" ({'; '.join(claims)})", zh=f"（{'；'.join(claims)}）") if claims else ""
     conceded = L.say(en=f" and concede{_s(you)}", zh="并认输") if concede else ""
     verb = L.say(

@@ -23,6 +23,7 @@ from sandbox.core.words import (
     Sentence,
     VariantWords,
     Words,
+    speech_claims,
 )
 from sandbox.games.werewolf.vocabulary import VOCABULARY
 
@@ -240,23 +241,8 @@ def floor(d: D, L: Lang) -> Words:  # WW-12
     return _ref("werewolf.floor", L.end(text), seat)
 
 
-def claims_of(d: D, L: Lang) -> tuple[str, ...]:
-    """WW-12: the structured claims, words of the speaker, never confirmed."""
-    claims: list[str] = []
-    claim = d.get("claim")
-    if claim and claim != "none":
-        claims.append(L.say(en=f"claims {claim}", zh=f"自称{L.term(claim)}"))
-    if d.get("accuse"):
-        claims.append(L.say(en=f"accuses {L.seats(d['accuse'])}", zh=f"指认{L.seats(d['accuse'])}"))
-    if d.get("vouch"):
-        claims.append(
-            L.say(en=f"vouches for {L.seats(d['vouch'])}", zh=f"担保{L.seats(d['vouch'])}")
-        )
-    return tuple(claims)
-
-
 def _spoken(kind: str, d: D, L: Lang, en: str, zh: str, en_pass: str, zh_pass: str) -> Words:
-    claims = claims_of(d, L)
+    claims = speech_claims(d, L)
     text = str(d.get("shown", d.get("text", "")))  # what the table saw (WW-13)
     extra = L.say(en=f" ({'; '.join(claims)})", zh=f"（{'；'.join(claims)}）") if claims else ""
     if d.get("shown") is not None and d.get("shown") != d.get("text"):
@@ -415,7 +401,7 @@ def decision_phrase(decision: str, payload: D, L: Lang, you: bool) -> str | None
         )
     if decision in ("speech", "last_words"):
         said = bool(str(payload.get("speech") or "").strip())
-        claims = claims_of(payload, L)
+        claims = speech_claims(payload, L)
         extra = L.say(en=f" ({'; '.join(claims)})", zh=f"（{'；'.join(claims)}）") if claims else ""
         verb = L.say(
             en="speak" + s if said else "pass" + ("" if you else "es"),
