@@ -17,14 +17,17 @@ from typing import Any
 from sandbox.core.words import (
     REFEREE,
     SPEECH,
+    Answer,
     BoardEffects,
     BoardMaker,
+    DecisionPhrase,
     Lang,
     Sentence,
     VariantWords,
     Words,
     speech_claims,
 )
+from sandbox.games.werewolf.info import Decision
 from sandbox.games.werewolf.vocabulary import VOCABULARY
 
 D = Mapping[str, Any]
@@ -375,40 +378,68 @@ SENTENCES: dict[str, Sentence] = {
 }
 
 
-def decision_phrase(decision: str, payload: D, L: Lang, you: bool) -> str | None:
-    """A seat's answer in words (``you``: said to that seat itself)."""
-    s = "" if you else "s"
-    target = payload.get("target")
-    if decision in ("kill", "vote") and target is None:
-        return L.say(en=f"abstain{s}", zh="弃权")
-    if decision in ("protect", "inspect") and target is None:
-        return L.say(en=f"do{'' if you else 'es'} nothing tonight", zh="今晚不行动")
-    if decision == "kill":
-        return L.say(en=f"name{s} {L.seat(target)} for the kill", zh=f"主张杀{L.seat(target)}")
-    if decision == "protect":
-        return L.say(en=f"protect{s} {L.seat(target)}", zh=f"保护{L.seat(target)}")
-    if decision == "inspect":
-        return L.say(en=f"check{s} {L.seat(target)}", zh=f"查验{L.seat(target)}")
-    if decision == "vote":
-        return L.say(en=f"vote{s} to exile {L.seat(target)}", zh=f"投票放逐{L.seat(target)}")
-    if decision == "bid":
-        return L.say(en=f"bid{s} {payload.get('bid')}", zh=f"出价{payload.get('bid')}")
-    if decision == "wolf_message":
-        said = bool(str(payload.get("message") or "").strip())
-        return L.say(
-            en=("message" + s + " the pack") if said else "pass" + ("" if you else "es"),
-            zh="对狼队发言" if said else "选择不发言",
-        )
-    if decision in ("speech", "last_words"):
-        said = bool(str(payload.get("speech") or "").strip())
-        claims = speech_claims(payload, L)
-        extra = L.say(en=f" ({'; '.join(claims)})", zh=f"（{'；'.join(claims)}）") if claims else ""
-        verb = L.say(
-            en="speak" + s if said else "pass" + ("" if you else "es"),
-            zh="发言" if said else "选择过",
-        )
-        return verb + extra
-    return None
+def _s(you: bool) -> str:
+    return "" if you else "s"
+
+
+def _passes(you: bool) -> str:
+    return "pass" if you else "passes"
+
+
+def _kill(a: Answer, L: Lang, you: bool) -> str:  # WW-7
+    target = a["target"]
+    if target is None:
+        return L.say(en=f"abstain{_s(you)}", zh="弃权")
+    return L.say(en=f"name{_s(you)} {L.seat(target)} for the kill", zh=f"主张杀{L.seat(target)}")
+
+
+def _night_action(en: str, zh: str) -> DecisionPhrase:
+    """The seer's check or the doctor's protection of one seat (WW-8, WW-10)."""
+
+    def phrase(a: Answer, L: Lang, you: bool) -> str:
+        target = a["target"]
+        if target is None:
+            return L.say(en=f"do{'' if you else 'es'} nothing tonight", zh="今晚不行动")
+        return L.say(en=f"{en}{_s(you)} {L.seat(target)}", zh=f"{zh}{L.seat(target)}")
+
+    return phrase
+
+
+def _vote(a: Answer, L: Lang, you: bool) -> str:  # WW-14
+    target = a["target"]
+    if target is None:
+        return L.say(en=f"abstain{_s(you)}", zh="弃权")
+    return L.say(en=f"vote{_s(you)} to exile {L.seat(target)}", zh=f"投票放逐{L.seat(target)}")
+
+
+def _bid(a: Answer, L: Lang, you: bool) -> str:  # WW-12 bidding
+    return L.say(en=f"bid{_s(you)} {a['bid']}", zh=f"出价{a['bid']}")
+
+
+def _wolf_message(a: Answer, L: Lang, you: bool) -> str:  # WW-6
+    if str(a["message"] or "").strip():
+        return L.say(en=f"message{_s(you)} the pack", zh="对狼队发言")
+    return L.say(en=_passes(you), zh="选择不发言")
+
+
+def _spoke(a: Answer, L: Lang, you: bool) -> str:  # WW-11, WW-12: claims never confirmed
+    said = bool(str(a["speech"] or "").strip())
+    claims = speech_claims(a, L)
+    extra = L.say(en=f" ({'; '.join(claims)})", zh=f"（{'；'.join(claims)}）") if claims else ""
+    verb = L.say(en=f"speak{_s(you)}" if said else _passes(you), zh="发言" if said else "选择过")
+    return verb + extra
+
+
+DECISIONS: dict[str, DecisionPhrase] = {
+    Decision.KILL: _kill,
+    Decision.PROTECT: _night_action("protect", "保护"),
+    Decision.INSPECT: _night_action("check", "查验"),
+    Decision.VOTE: _vote,
+    Decision.BID: _bid,
+    Decision.WOLF_MESSAGE: _wolf_message,
+    Decision.SPEECH: _spoke,
+    Decision.LAST_WORDS: _spoke,
+}
 
 
 # ------------------------------------------------------------ seat board
@@ -454,7 +485,7 @@ BOARD: dict[str, BoardMaker] = {
 
 WORDS = VariantWords(
     sentences=SENTENCES,
-    decision_phrase=decision_phrase,
+    decisions=DECISIONS,
     vocabulary=VOCABULARY,
     board=BOARD,
     # WW-6: the pack's private message is player text, like a speech.

@@ -13,10 +13,10 @@ import sandbox.games.werewolf.events as ev
 import sandbox.games.words as words
 from sandbox.agents.llm.prompt.render import render_prompt
 from sandbox.core.events import Event
-from sandbox.core.words import Lang
+from sandbox.core.words import Answer, Lang
 from sandbox.games.registry import get_variant
 from sandbox.games.werewolf.info import INFO, ROLES, SIDES
-from sandbox.games.werewolf.words import SENTENCES, WORDS, decision_phrase
+from sandbox.games.werewolf.words import DECISIONS, SENTENCES, WORDS
 from tests.prompts.harness import Captured, new_game, play
 from tests.prompts.test_prompt_review import english_runs
 
@@ -119,10 +119,11 @@ def test_every_decision_has_a_phrase(language: str) -> None:
         "last_words": {"speech": ""},
         "vote": {"target": None},
     }
-    assert set(payloads) == set(INFO.decisions)
+    assert set(payloads) == set(INFO.decisions) == set(DECISIONS)
     for decision, payload in payloads.items():
+        answer = Answer(decision, INFO.decisions[decision], payload)
         for you in (True, False):
-            phrase = decision_phrase(decision, payload, L, you)
+            phrase = DECISIONS[decision](answer, L, you)
             assert phrase, decision
 
 
