@@ -98,10 +98,24 @@ def _night_actions(state: WerewolfState, step: int) -> tuple[DecisionRequest, ..
     return tuple(requests)
 
 
+def _request(
+    step: int,
+    seat: int,
+    decision: Decision,
+    rule: str,
+    instruction: str,
+    fields: tuple[Field, ...],
+) -> DecisionRequest:
+    """One seat's request, its id derived from the step, the seat and the decision."""
+    return DecisionRequest(
+        request_id(step, seat, decision), seat, decision, rule, instruction, fields
+    )
+
+
 def _protect(state: WerewolfState, step: int, seat: int) -> DecisionRequest:
     field = Choice("target", protect_options(state, seat), "the living seat you protect tonight")
-    return DecisionRequest(
-        request_id(step, seat, Decision.PROTECT),
+    return _request(
+        step,
         seat,
         Decision.PROTECT,
         "WW-8",
@@ -113,8 +127,8 @@ def _protect(state: WerewolfState, step: int, seat: int) -> DecisionRequest:
 def _inspect(state: WerewolfState, step: int, seat: int) -> DecisionRequest:
     what = "role" if state.ruling("seer_reveals") == "role" else "team"
     field = Choice("target", inspect_options(state, seat), f"the seat whose {what} you learn")
-    return DecisionRequest(
-        request_id(step, seat, Decision.INSPECT),
+    return _request(
+        step,
         seat,
         Decision.INSPECT,
         "WW-10",
@@ -126,8 +140,8 @@ def _inspect(state: WerewolfState, step: int, seat: int) -> DecisionRequest:
 def _wolf_message(state: WerewolfState, step: int, seat: int) -> DecisionRequest:
     limit = int(state.ruling("speech_chars"))
     field = Text("message", "your message to the living werewolves only (empty passes)", limit)
-    return DecisionRequest(
-        request_id(step, seat, Decision.WOLF_MESSAGE),
+    return _request(
+        step,
         seat,
         Decision.WOLF_MESSAGE,
         "WW-6",
@@ -148,8 +162,8 @@ def _kill(state: WerewolfState, step: int, seat: int) -> DecisionRequest:
         "sealed": "all at once",
         "one_wolf": "alone: you were drawn to choose for the pack tonight",
     }[state.pack_mode]
-    return DecisionRequest(
-        request_id(step, seat, Decision.KILL),
+    return _request(
+        step,
         seat,
         Decision.KILL,
         "WW-7",
@@ -160,8 +174,8 @@ def _kill(state: WerewolfState, step: int, seat: int) -> DecisionRequest:
 
 def _bid(state: WerewolfState, step: int, seat: int) -> DecisionRequest:
     field = Choice("bid", BID_OPTIONS, "how much you want the floor (0-4); only you see it")
-    return DecisionRequest(
-        request_id(step, seat, Decision.BID),
+    return _request(
+        step,
         seat,
         Decision.BID,
         "WW-12",
@@ -193,16 +207,16 @@ def _speech(state: WerewolfState, step: int, seat: int) -> DecisionRequest:
         ),
     )
     if state.phase == Phase.LAST_WORDS:
-        return DecisionRequest(
-            request_id(step, seat, Decision.LAST_WORDS),
+        return _request(
+            step,
             seat,
             Decision.LAST_WORDS,
             "WW-11",
             f"Day {state.day}: you are dead; speak your last words once (empty passes).",
             fields,
         )
-    return DecisionRequest(
-        request_id(step, seat, Decision.SPEECH),
+    return _request(
+        step,
         seat,
         Decision.SPEECH,
         "WW-12",
@@ -220,8 +234,8 @@ def _vote(state: WerewolfState, step: int, seat: int) -> DecisionRequest:
         nullable=abstain,
     )
     how = "in the open, seeing the ballots so far" if state.vote_mode == "sequential" else "sealed"
-    return DecisionRequest(
-        request_id(step, seat, Decision.VOTE),
+    return _request(
+        step,
         seat,
         Decision.VOTE,
         "WW-14",
