@@ -78,6 +78,14 @@ class ViewFold(Protocol):
     def snapshot(self) -> SeatView: ...
 
 
+def fold_all(fold: ViewFold, events: Sequence[tuple[int, Event]]) -> SeatView:
+    """``fold`` fed every (seq, event) pair: ``build_view`` for a variant whose
+    view is its incremental fold."""
+    for seq, event in events:
+        fold.add(seq, event)
+    return fold.snapshot()
+
+
 def detached(value: Any) -> Any:
     """A copy of plain nested data (dicts, lists) so a snapshot never changes
     when the fold that produced it goes on folding."""

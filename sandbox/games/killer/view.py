@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from sandbox.core.events import DecisionMade, Event, GameEnded, StepResolved
-from sandbox.core.variant import HistoryItem, SeatView, detached
+from sandbox.core.variant import HistoryItem, SeatView, detached, fold_all
 from sandbox.games.killer.events import (
     Ballots,
     CheckResult,
@@ -54,10 +54,7 @@ class _Fold:
 
 
 def build_view(variant: str, seat: int, events: Sequence[tuple[int, Event]]) -> SeatView:
-    fold = ViewFold(variant, seat)
-    for seq, event in events:
-        fold.add(seq, event)
-    return fold.snapshot()
+    return fold_all(ViewFold(variant, seat), events)
 
 
 class ViewFold:

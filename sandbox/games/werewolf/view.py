@@ -11,7 +11,7 @@ from typing import Any
 
 import sandbox.games.werewolf.events as ev
 from sandbox.core.events import DecisionMade, Event, GameEnded, StepResolved
-from sandbox.core.variant import HistoryItem, SeatView, detached
+from sandbox.core.variant import HistoryItem, SeatView, detached, fold_all
 from sandbox.games.werewolf.info import DOCTOR, SEER, WEREWOLF, Phase, team_of
 
 
@@ -44,10 +44,7 @@ class _Fold:
 
 
 def build_view(variant: str, seat: int, events: Sequence[tuple[int, Event]]) -> SeatView:
-    fold = ViewFold(variant, seat)
-    for seq, event in events:
-        fold.add(seq, event)
-    return fold.snapshot()
+    return fold_all(ViewFold(variant, seat), events)
 
 
 class ViewFold:
