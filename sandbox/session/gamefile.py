@@ -92,9 +92,12 @@ class BaselineSpec(SeatSelector):
     """The variant's baseline bot."""
 
     kind: Literal["baseline"]
+    language: Language | None = Field(
+        None, description="baseline: the language the bot speaks (default: [llm].language)"
+    )
 
     def build(self, seat: int, seed: int, llm: LLMSettings) -> Agent:
-        return BaselineAgent(seed)
+        return BaselineAgent(seed, language=self.language or llm.language)
 
 
 class ScriptedSpec(SeatSelector):
