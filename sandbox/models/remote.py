@@ -85,6 +85,16 @@ def takes_json_schema(model: str) -> bool:
         return False
 
 
+def takes_seed(model: str) -> bool:
+    """Whether litellm lists ``seed`` among the model's supported parameters
+    (OpenAI and most OpenAI-protocol providers do; Anthropic does not)."""
+    try:
+        supported = litellm_module().get_supported_openai_params(model=model) or []
+    except Exception:  # a model litellm cannot place: send nothing it may refuse
+        return False
+    return "seed" in supported
+
+
 def call_cost(response: Any) -> float:
     """litellm's price for one answer; cached prompt tokens at the provider's
     cached rate (litellm reads them from the usage). 0.0 when it has no price."""
