@@ -40,6 +40,8 @@ imported only by these modules, and only when ``--backend ray`` is chosen.
 
 from __future__ import annotations
 
+import contextlib
+import dataclasses
 from collections import deque
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
@@ -49,7 +51,13 @@ from sandbox.batch.backends.base import BackendOptions, Limit
 from sandbox.batch.backends.ray_actors import GameTracker, Limiter
 from sandbox.batch.backends.ray_cluster import cluster_cpus, connect, lost_errors, ray_module
 from sandbox.batch.backends.ray_staging import game_ident, hand_over, salvage, stage_of
-from sandbox.batch.backends.ray_task import TaskOutcome, TaskPlan, play_task
+from sandbox.batch.backends.ray_task import (
+    TaskOutcome,
+    TaskPlan,
+    cost_of,
+    play_task,
+    result_of_file,
+)
 from sandbox.batch.backends.ray_worker import GameWorker
 from sandbox.batch.jobs import (
     Admit,
@@ -61,6 +69,7 @@ from sandbox.batch.jobs import (
     never_halt,
 )
 from sandbox.batch.run import error_line
+from sandbox.session import SessionError, open_transcript
 
 MAX_ATTEMPTS = 3  # a game's task may be lost twice and still be finished
 STOP_WAIT_S = 15.0  # after Ctrl-C, how long a cancelled game may take to close its file
@@ -336,15 +345,23 @@ class RayBackend:
         for ref in running:
             ray.cancel(ref)
         seen = {r.ident for r in batch.results}
-        for ref, (job, _) in running.items():
+        for ref, (job, attempt) in running.items():
             try:
                 result = self._land(job, ray.get(ref, timeout=STOP_WAIT_S))
             except Exception:  # cancelled before it could answer: take what it left
-                result = GameResult(
-                    job.seed,
-                    salvage(job, self.options.transcripts, self.tracker),
-                    interrupted=True,
-                    key=job.key,
-                )
+                result = self._left(job, attempt)
             if result.ident not in seen:
                 batch.results.append(result)
+
+    def _left(self, job: GameJob, attempt: int) -> GameResult:
+        """What a cancelled game left in --out: interrupted and resumable, or
+        finished after all (it ended as the cancel came: every line had reached
+        the tracker or the staging folder)."""
+        kept = salvage(job, self.options.transcripts, self.tracker)
+        if kept is not None:
+            with contextlib.suppress(SessionError):
+                if open_transcript(Path(kept)).finished:
+                    done = result_of_file(job, Path(kept))
+                    self.spent += cost_of(Path(kept))
+                    return dataclasses.replace(done, resumed=attempt > 0, cost=cost_of(Path(kept)))
+        return GameResult(job.seed, kept, interrupted=True, key=job.key)

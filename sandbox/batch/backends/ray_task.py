@@ -134,7 +134,7 @@ def outcome_of(job: GameJob, plan: TaskPlan, result: GameResult, resumed: bool) 
     if result.transcript is None:
         return TaskOutcome(result, None, None, 0.0, resumed)
     path = Path(result.transcript)
-    cost = _cost_of(path)
+    cost = cost_of(path)
     target = Path(job.out) / path.name
     if plan.mode == "shared":
         os.replace(path, target)
@@ -146,7 +146,7 @@ def outcome_of(job: GameJob, plan: TaskPlan, result: GameResult, resumed: bool) 
     return TaskOutcome(result, path.name, data, cost, resumed)
 
 
-def _cost_of(path: Path) -> float:
+def cost_of(path: Path) -> float:
     try:
         calls = open_transcript(path).calls
     except SessionError:
