@@ -31,7 +31,8 @@ from sandbox.analysis.load import Loaded, RawGame, load_games
 from sandbox.analysis.summary import summarise_games
 from sandbox.batch.backends import backend_notes
 from sandbox.batch.jobs import BatchResult, GameResult
-from sandbox.cli.batch import policy_of, started_backend
+from sandbox.batch.policy import Capacity
+from sandbox.cli.batch import EstimateOption, policy_of, show_estimate, started_backend
 from sandbox.cli.errors import bad_input_is_one_line, fail
 from sandbox.cli.interrupts import EXIT_INTERRUPTED
 from sandbox.cli.options import (
@@ -45,7 +46,7 @@ from sandbox.cli.options import (
 )
 from sandbox.report.ablation import find_ablation
 from sandbox.report.page import leaderboard_rows, side_rows, write_report
-from sandbox.study.run import plan_run, run_study, study_specs
+from sandbox.study.run import job_for, plan_run, planned_games, provider_of, run_study, study_specs
 from sandbox.study.spec import Study, load_study
 
 # ------------------------------------------------------------------- study
@@ -67,6 +68,7 @@ def study_cmd(
     out: Annotated[
         Path | None, typer.Option(help="transcript folder (default: the study file's 'out')")
     ] = None,
+    estimate_only: EstimateOption = False,
 ) -> None:
     """Play a model-vs-model study (resumable), then print ratings, win rates and metrics."""
     err = Console(stderr=True, highlight=False)
@@ -78,6 +80,10 @@ def study_cmd(
             study = _with_out(study, out)
         planned = plan_run(study)
     at_once = policy_of(study_specs(study), study.file.jobs, games_in_flight, backend)
+    if estimate_only:  # cost before spending: the whole plan, from a sample on the fake
+        every = [job_for(study, game, study.out()) for game in planned_games(study)]
+        show_estimate(every, planned.total, games_at_once(study, at_once), as_json)
+        return
     if planned.done and not as_json:
         err.print(f"{len(planned.done)} of {planned.total} games already played; skipping them")
     if planned.resuming and not as_json:
@@ -107,6 +113,17 @@ def study_cmd(
         for failed in result.failed:
             err.print(f"failed {escape(failed.key)}: {escape(failed.error or '')}")
         raise typer.Exit(1)
+
+
+def games_at_once(study: Study, at_once: Capacity) -> int:
+    """Games the study plays at once: workers × games in flight, under its
+    provider limits (games in flight per provider)."""
+    limits = [n for p, n in study.file.provider_limits.items() if p in provider_names(study)]
+    return min([max(1, at_once.workers) * at_once.in_flight, *limits])
+
+
+def provider_names(study: Study) -> set[str]:
+    return {p for spec in study.specs.values() if (p := provider_of(spec))}
 
 
 def _with_jobs(study: Study, jobs: int) -> Study:

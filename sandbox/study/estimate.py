@@ -8,8 +8,9 @@ How (docs/studies.md, "Estimate"):
    when there are as many samples as cells), are played on one fake server in
    this process, with no latency. Each LLM seat keeps its settings and prompts;
    only its transport changes: ``model`` becomes ``fake/legal-random`` and
-   ``api_base`` points at the fake server, at a path naming the seat's agent
-   entry (the header records it, so every call is traced back to its model).
+   ``api_base`` points at the fake server. Each call is priced at the model of
+   the agent entry that seats its caller in the plan's own game file
+   (``sandbox.session.seating.spec_for`` with the transcript's roles).
    What the real model would change in the prompt is kept: its answer format
    (a JSON schema when litellm says the model takes one, else the schema in
    the prompt) and its context window, when the game file leaves them to
@@ -45,7 +46,6 @@ from sandbox.transcript import load
 DEFAULT_SAMPLE = 6  # games played to estimate a plan
 DEFAULT_LATENCY_S = 2.0  # assumed seconds per call of a real provider, for hours
 STAND_IN = "fake/legal-random"
-ENTRY_PATH = "/v1/entry-"  # api_base path naming a seat's agent entry
 
 Prices = Callable[[str], tuple[float, float]]  # model -> (US$ per prompt token, per answer token)
 
@@ -109,44 +109,51 @@ def sample_jobs(jobs: Sequence[GameJob], k: int) -> list[GameJob]:
     return [jobs[int(i * step)] for i in range(k)]
 
 
-def on_fake(job: GameJob, base_url: str, folder: Path) -> tuple[GameJob, dict[str, str]]:
+def on_fake(job: GameJob, base_url: str, folder: Path) -> GameJob:
     """The job with every LLM seat's transport on the fake server (see the module
-    docstring); and, per entry path, the model it stands for."""
+    docstring), played into ``folder``."""
     from sandbox.models.remote import context_window, takes_json_schema
 
     raw = {**job.raw_config}
-    models: dict[str, str] = {}
 
-    def stand_in(entry: Mapping[str, Any], name: str) -> dict[str, Any]:
+    def stand_in(entry: Mapping[str, Any]) -> dict[str, Any]:
         if entry.get("kind") != "llm":
             return dict(entry)
         model = str(entry["model"])
         out = {k: v for k, v in entry.items() if k not in ("api_base", "api_key_env")}
-        models[name] = model
-        out["model"] = STAND_IN
-        out["api_base"] = f"{base_url.removesuffix('/v1')}{ENTRY_PATH}{name}"
+        out["api_base"] = base_url
         if model.startswith("fake/"):
-            return {**out, "model": model}
+            return out  # a fake policy plays as itself
+        out["model"] = STAND_IN
         if out.get("structured", "auto") == "auto":
             out["structured"] = "json_schema" if takes_json_schema(model) else "none"
         if out.get("context_window") is None and (window := context_window(model)):
             out["context_window"] = window
         return out
 
-    raw["default_agent"] = stand_in(raw.get("default_agent") or {}, "default")
-    raw["agent"] = [stand_in(e, str(i)) for i, e in enumerate(raw.get("agent") or [])]
-    moved = replace(job, raw_config=raw, out=str(folder), resume=None)
-    return moved, models
+    raw["default_agent"] = stand_in(raw.get("default_agent") or {})
+    raw["agent"] = [stand_in(e) for e in raw.get("agent") or []]
+    return replace(job, raw_config=raw, out=str(folder), resume=None)
 
 
-def cost_of_game(path: Path, models: Mapping[str, str], prices: Prices) -> GameCost:
-    """One sampled transcript's figures, each call priced at its entry's model."""
+def seat_models(job: GameJob, roles: Mapping[str, str]) -> dict[int, str]:
+    """Each LLM seat's model in the plan's own game file (not the stand-in's)."""
+    from sandbox.session.gamefile import LLMSpec, parse_config
+    from sandbox.session.seating import spec_for
+
+    loaded = parse_config(job.raw_config)
+    models: dict[int, str] = {}
+    for seat, role in roles.items():
+        spec = spec_for(loaded, int(seat), str(role))
+        if isinstance(spec, LLMSpec):
+            models[int(seat)] = spec.model
+    return models
+
+
+def cost_of_game(path: Path, job: GameJob, prices: Prices) -> GameCost:
+    """One sampled transcript's figures, each call priced at its seat's model."""
     lines = load(path)
-    seat_model: dict[int, str] = {}
-    for seat, agent in (lines.header.get("agents") or {}).items():
-        base = str(agent.get("api_base") or "")
-        name = base.rsplit(ENTRY_PATH, 1)[-1] if ENTRY_PATH in base else ""
-        seat_model[int(seat)] = models.get(name, str(agent.get("model") or ""))
+    seat_model = seat_models(job, lines.header.get("roles") or {})
     calls = tokens_in = tokens_out = 0
     dollars = 0.0
     per_seat: Counter[tuple[str, int]] = Counter()
@@ -186,12 +193,12 @@ def estimate(
     seen: set[str] = set()
     with FakeLLMServer() as server, tempfile.TemporaryDirectory() as tmp:
         moved = [on_fake(job, server.base_url, Path(tmp)) for job in picked]
-        results = asyncio.run(play_all([m for m, _ in moved]))
-        by_ident = {m.ident: models for m, models in moved}
+        results = asyncio.run(play_all(moved))
+        by_ident = {job.ident: job for job in picked}
         for result in (r for r in results if r.finished):
-            models = by_ident[result.ident]
-            seen.update(models.values())
-            costs.append(cost_of_game(Path(result.transcript or ""), models, price))
+            path = Path(result.transcript or "")
+            costs.append(cost_of_game(path, by_ident[result.ident], price))
+            seen.update(seat_models(by_ident[result.ident], load(path).header["roles"]).values())
         failed = len(picked) - len(costs)
     if any(r.interrupted for r in results):
         raise KeyboardInterrupt
