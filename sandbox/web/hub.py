@@ -74,6 +74,7 @@ class NoOpenDecision(Exception):
 class SeatActions(Protocol):
     async def answer(self, request_id: object, answer: object) -> str: ...
     def leave(self) -> None: ...
+    def shown(self, request_id: object) -> None: ...
 
 
 class HostActions(Protocol):
@@ -129,6 +130,13 @@ def public_state(audience: Audience) -> dict[str, Any]:
     deadline = state.pop("deadline", None)
     state["remaining_s"] = None if deadline is None else max(0.0, deadline - time.monotonic())
     return state
+
+
+def sent(audience: Audience, state: dict[str, Any]) -> None:
+    """A page was sent ``state``: an open question in it counts as shown (its
+    time limit starts)."""
+    if audience.seat is not None and state.get("request_id") is not None:
+        audience.seat.shown(state["request_id"])
 
 
 class WebHub:
@@ -229,6 +237,7 @@ class WebHub:
             "form_html": Markup(state.get("form_html", "")),
             "end_html": Markup(state.get("end_html", "")),
         }
+        sent(audience, state)
         template = "host.html" if audience.kind == "host" else "page.html"
         return Response(render(template, **context), media_type="text/html; charset=utf-8")
 
@@ -245,7 +254,9 @@ class WebHub:
         wait = wait_seconds(request.query_params.get("wait"))
         if wait and since is not None:
             await audience.board.changed_since(since, wait)
-        return JSONResponse(public_state(audience))
+        state = public_state(audience)
+        sent(audience, state)
+        return JSONResponse(state)
 
     async def _answer(self, request: Request) -> Response:
         audience: Audience = request.scope["audience"]
@@ -315,13 +326,14 @@ class WebHub:
         subscriber = audience.board.subscribe()
         incoming = asyncio.ensure_future(websocket.receive())
         try:
-            sent: int | None = None
+            last: int | None = None
             while True:
                 subscriber.changed.clear()
                 state = public_state(audience)
-                if state["version"] != sent:
+                if state["version"] != last:
                     await websocket.send_text(json.dumps(state, ensure_ascii=False))
-                    sent = state["version"]
+                    last = state["version"]
+                    sent(audience, state)
                 changed = asyncio.ensure_future(subscriber.changed.wait())
                 done, _ = await asyncio.wait(
                     {incoming, changed}, return_when=asyncio.FIRST_COMPLETED

@@ -9,12 +9,11 @@ game data itself.
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from jinja2 import Environment, PackageLoader, StrictUndefined, select_autoescape
-from markupsafe import Markup
 
 from sandbox.agents.human.terminal import for_people, known_facts
 from sandbox.core.requests import DecisionRequest, Field, MultiChoice, Text
@@ -109,12 +108,28 @@ def render_view(view: SeatView, language: str, last_seen: int = -1) -> str:
         duels=duels,
         now=lang(language, view.variant).facts(known_facts(view.public)),
         sections=history_sections(view, language, last_seen),
+        final=False,
     )
 
 
 def render_history(view: SeatView, language: str) -> str:
-    """The whole history of a seat's view (the end screen's "whole game")."""
+    """The whole history of a seat's view, alone (a spectator's end screen)."""
     return render("_history.html", t=ui(language), sections=history_sections(view, language))
+
+
+def render_final(view: SeatView, language: str) -> str:
+    """The page under the end screen, rebuilt from the seat's final view: its
+    history only (the card and "Now" of a finished game would be stale, and the
+    results panel above says who won)."""
+    return render(
+        "_view.html",
+        t=ui(language),
+        card=[],
+        duels=[],
+        now=[],
+        sections=history_sections(view, language),
+        final=True,
+    )
 
 
 @dataclass(frozen=True)
@@ -160,26 +175,46 @@ def render_form(request: DecisionRequest, language: str) -> str:
 @dataclass(frozen=True)
 class SeatResult:
     seat: int
-    role: str
-    result: str
+    role: str  # the role revealed at the end, in words
+    result: str  # "win", "lose" or "draw"
     mine: bool
 
 
-def render_end(
-    summary: str,
-    results: Sequence[SeatResult],
-    history_html: str,
-    language: str,
-) -> str:
-    """The end screen: the outcome, every seat's role and result, the whole game."""
+def render_end(summary: str, results: Sequence[SeatResult], language: str) -> str:
+    """The results panel: the outcome, the winners, the seat's own result (on
+    its page) and every seat's revealed role and result."""
+    t = ui(language)
+    mine = next((r for r in results if r.mine), None)
     return render(
         "_end.html",
-        t=ui(language),
+        t=t,
         summary=summary,
         results=results,
-        # rendered by _history.html above, with autoescaping: already safe
-        history_html=Markup(history_html),
+        winners=winners_words(results, language),
+        own=_own_outcome(mine, t),
+        result_words={key: t[f"result_{key}"] for key in ("win", "lose", "draw")},
     )
+
+
+def winners_words(results: Sequence[SeatResult], language: str) -> str:
+    """``Winners: Seats 1, 4, 9 (killer)`` — grouped by revealed role; a game
+    nobody won says so."""
+    t = ui(language)
+    L = lang(language)
+    groups: dict[str, list[int]] = {}
+    for r in results:
+        if r.result == "win":
+            groups.setdefault(r.role, []).append(r.seat)
+    if not groups:
+        return t["no_winner"]
+    shown = L.join(f"{L.seats(seats, capital=True)} ({role})" for role, seats in groups.items())
+    return t["winners"].format(who=shown)
+
+
+def _own_outcome(mine: SeatResult | None, t: Mapping[str, str]) -> str:
+    if mine is None:
+        return ""
+    return t[f"you_{mine.result}"].format(role=mine.role) if f"you_{mine.result}" in t else ""
 
 
 def render_entries(entries: Sequence[Entry], language: str) -> str:

@@ -97,6 +97,7 @@ def test_a_whole_killer_game_through_the_page(page: Any, tmp_path: Path) -> None
     try:
         raw = tomllib.loads((ROOT / "configs" / "killer_human_browser.toml").read_text())
         raw["agent"][0]["port"] = 0
+        raw["agent"][0]["pace_s"] = 0
         game = SessionThread(parse_config(raw), 5, tmp_path, web)
         game.start()
         url = _seat_url(web, 3)
@@ -131,17 +132,26 @@ def test_a_whole_killer_game_through_the_page(page: Any, tmp_path: Path) -> None
         shot(page, "seat-end")
         rows = page.query_selector_all("#end table.results tbody tr")
         assert len(rows) == len(record.roles) == 12
+        said = {"win": "won", "lose": "lost", "draw": "draw"}
         for row in rows:
             seat = int(row.get_attribute("data-seat"))
             cells = [c.text_content() for c in row.query_selector_all("td")]
-            assert cells == [f"Seat {seat}", record.roles[seat], record.outcome.results[seat]]
+            you = " (you)" if seat == 3 else ""
+            result = said[record.outcome.results[seat]]
+            assert cells == [f"Seat {seat}{you}", record.roles[seat], result]
+        # the results panel over the final view: winners, the seat's own result, and
+        # no stale card, "Now" or question under it
+        assert page.text_content("#end .winners").startswith("Winners: ")
+        assert f"(you were {record.roles[3]})" in page.text_content("#end .own")
+        assert page.query_selector("#view section.card") is None
+        assert page.query_selector("#view section.now") is None
+        assert not page.is_visible("#turn") and not page.is_visible("#leave")
+        assert page.locator("#view section.history").count() == 1
         # the hostile speech is text in the history, never markup
         said = page.locator("#view blockquote.said", has_text="window.pwned").first
         assert "<script>" in said.text_content()
         assert page.evaluate("() => window.pwned === undefined")
         assert page.evaluate("() => document.querySelectorAll('#view script, #view b').length") == 0
-        page.click("#whole-game-link")
-        assert page.is_visible("#whole-game")
     finally:
         web.stop()
 
@@ -165,6 +175,9 @@ def test_take_over_hand_back_and_a_live_spectator(browser: Any, tmp_path: Path) 
 
         person = context.new_page()
         person.goto(person_url)
+        # the taken-over seat's page shows its view at once, before its first decision
+        person.wait_for_selector("#view section.card", timeout=STEP_MS)
+        assert "Seat 4 is dealt the" in person.text_content("#view section.history")
         spectator = context.new_page()
         spectator.goto(watch_url)
         spectator.wait_for_selector("#view section.card")
@@ -180,6 +193,7 @@ def test_take_over_hand_back_and_a_live_spectator(browser: Any, tmp_path: Path) 
         row4.get_by_role("button", name="Hand back to AI").click()
         person.wait_for_function("() => document.querySelector('#status.handed_back') !== null")
         shot(person, "seat-handed-back")
+        assert not person.is_visible("#leave") and not person.is_visible("#turn")  # no actions
         spectator.wait_for_function(
             "(old) => document.querySelector('#view').textContent !== old",
             arg=before,

@@ -49,7 +49,7 @@ def killer_file(**human: object) -> dict[str, object]:
         "variant": "killer",
         "rules": {"players": 11},
         "default_agent": {"kind": "baseline"},
-        "agent": [{"kind": "human", "seats": [3], "interface": "browser", **human}],
+        "agent": [{"kind": "human", "seats": [3], "interface": "browser", "pace_s": 0, **human}],
     }
 
 
@@ -151,7 +151,10 @@ def test_a_time_limit_falls_back_with_reason_timeout(web: WebRun) -> None:
 
     async def ask() -> object:
         task = asyncio.ensure_future(seat2.decide(DecisionContext.for_request(game, request)))
-        await asyncio.sleep(0.1)
+        await asyncio.sleep(0.5)  # longer than the limit, but no page has shown the question
+        assert not task.done()
+        first = await asyncio.to_thread(client.state)  # a page shows it: the clock starts
+        assert first["remaining_s"] is None and first["status"] == "your_turn"
         shown = await asyncio.to_thread(client.state)
         assert 0 < shown["remaining_s"] <= 0.3  # the page's countdown
         return await task
@@ -166,18 +169,21 @@ def test_game_file_time_limit_is_recorded_as_timeout(web: WebRun, tmp_path: Path
     loaded = parse_config(killer_file(decision_timeout_s=0.2))
     record = SessionThread(loaded, 5, tmp_path, web)
     record.start()
+    client = Client(web.hub(), wait_for_seat(web, 3))
+    while record.is_alive():  # an open page: each question it shows starts its clock
+        client.state()
+        record.join(0.05)
     done = record.finish(60)
     assert set(done.stats.fallbacks[3]) == {FALLBACK_TIMEOUT}
     header = load(done.path).header
     assert header["agents"]["3"]["decision_timeout_s"] == 0.2
 
 
-def test_end_screen_shows_outcome_roles_results_and_the_whole_game(
-    web: WebRun, tmp_path: Path
-) -> None:
+def test_end_screen_is_a_results_panel_over_the_final_view(web: WebRun, tmp_path: Path) -> None:
     start_run(web)
     raw = tomllib.loads((ROOT / "configs" / "killer_human_browser.toml").read_text())
     raw["agent"][0]["port"] = 0  # 8765 may be taken on a shared machine
+    raw["agent"][0]["pace_s"] = 0  # tests go at full speed
     loaded = parse_config(raw)
     thread = SessionThread(loaded, 5, tmp_path, web)
     thread.start()
@@ -186,13 +192,27 @@ def test_end_screen_shows_outcome_roles_results_and_the_whole_game(
     record = thread.finish()
     end = client.wait_for(lambda s: s["status"] == "ended")
     assert record.outcome is not None and record.outcome.summary in end["end_html"]
+    results = {"win": "won", "lose": "lost", "draw": "draw"}
     for seat, role in record.roles.items():
-        result = record.outcome.results[seat]
+        result = results[record.outcome.results[seat]]
+        mine = " (you)" if seat == 3 else ""
         assert (
-            f'data-seat="{seat}"><td>Seat {seat}</td><td>{role}</td><td>{result}</td>'
-            in (end["end_html"])
+            f'data-seat="{seat}"><td>Seat {seat}{mine}</td><td>{role}</td><td>{result}</td>'
+            in end["end_html"]
         )
-    assert 'id="whole-game"' in end["end_html"] and end["form_html"] == ""
+    groups: dict[str, list[str]] = {}  # the winners by revealed role, in seat order
+    for seat, result in sorted(record.outcome.results.items()):
+        if result == "win":
+            groups.setdefault(record.roles[seat], []).append(str(seat))
+    said = "; ".join(f"Seats {', '.join(s)} ({role})" for role, s in groups.items())
+    assert f"Winners: {said}" in end["end_html"]
+    own = {"win": "You won", "lose": "You lost", "draw": "A draw for you"}
+    assert f"{own[record.outcome.results[3]]} (you were {record.roles[3]})." in end["end_html"]
+    # the view under it is the final one: no stale card or "Now", the history once
+    view = end["view_html"]
+    assert 'class="card"' not in view and 'class="now"' not in view
+    assert "The game ends" in view and 'id="whole-game"' not in end["end_html"]
+    assert end["form_html"] == "" and end["out"] == ""
     transcript = record.path.read_text()
     assert web._seat_pages[3].token not in transcript  # the seat's key never reaches the file
 

@@ -33,6 +33,10 @@
     tick();
     over = state.status === "ended";
     document.body.classList.toggle("ended", over);
+    // no actions once the seat is no longer this person's to play
+    document.body.classList.toggle("released", state.status === "handed_back" || state.status === "left");
+    $("out").hidden = !state.out;
+    $("out-note").textContent = state.out || "";
     setStatus(state);
     shown = state;
   }
