@@ -67,6 +67,7 @@ class WebRun:
     pace_s: float = 0.0
     language: str = "en"
     announce: Announce = print_to_stderr
+    sleep: Callable[[float], None] = time.sleep  # the pace's wait (tests count them)
     _hub: WebHub | None = None
     _seat_pages: dict[int, Audience] = field(default_factory=dict)
     _game: Game | None = None
@@ -202,7 +203,7 @@ class WebRun:
             return
         pace = max((p.pace_s for p in shown_to), default=0.0)
         if pace > 0:
-            time.sleep(pace)
+            self.sleep(pace)
 
     def people(self) -> list[HumanBrowserAgent]:
         """The browser seats of this game's people, including one the host just

@@ -10,6 +10,7 @@ main screens go to build/screenshots/.
 from __future__ import annotations
 
 import shutil
+import time
 import tomllib
 from collections.abc import Iterator
 from pathlib import Path
@@ -232,8 +233,6 @@ def test_wrong_token_is_403_and_the_phone_layout(browser: Any) -> None:
 
 
 def _seat_url(web: WebRun, seat: int) -> str:
-    import time
-
     deadline = time.monotonic() + 10
     while seat not in web._seat_pages:
         assert time.monotonic() < deadline
@@ -243,3 +242,46 @@ def _seat_url(web: WebRun, seat: int) -> str:
 
 def test_chromium_is_debians() -> None:
     assert shutil.which("chromium") == str(CHROMIUM)
+
+
+def test_out_of_the_game_the_page_follows_at_reading_pace(page: Any, tmp_path: Path) -> None:
+    """Seed 37: seat 3 (a civilian) is killed on night 1 and owes last words. The
+    page opens 3 s after that question was asked: its 5 s clock starts only then;
+    it says the seat is out, and goes on following the game (paced) to its end."""
+    web = start_run(WebRun(announce=quiet))
+    try:
+        raw = tomllib.loads((ROOT / "configs" / "killer_human_browser.toml").read_text())
+        raw["agent"][0].update(port=0, pace_s=0.05, decision_timeout_s=5)
+        game = SessionThread(parse_config(raw), 37, tmp_path, web)
+        game.start()
+        _seat_url(web, 3)
+        board = web._seat_pages[3].board
+        deadline = time.monotonic() + STEP_MS / 1000
+        while board.get("status") != "your_turn":
+            assert time.monotonic() < deadline, "the last words were never asked"
+            time.sleep(0.01)
+        time.sleep(3)  # nobody looks yet: the clock must not run
+        page.goto(_seat_url(web, 3))
+        page.wait_for_function("() => !document.querySelector('#countdown').hidden")
+        left = page.text_content("#countdown-s")
+        minutes, seconds = left.split(":")
+        assert int(minutes) * 60 + int(seconds) >= 4, left  # not 2 s or less
+        assert page.is_visible("#out")
+        assert "You are out of the game (killed in the night, Day 1)" in page.text_content("#out")
+        shot(page, "seat-out")
+        fill_and_send(page, "I was a civilian.")
+        page.wait_for_function("() => !document.querySelector('#decision')")
+        seen = page.evaluate("() => document.querySelectorAll('#view li').length")
+        for _ in range(2):  # the page keeps following the game after the seat is out
+            page.wait_for_function(
+                "(n) => document.querySelectorAll('#view li').length > n",
+                arg=seen,
+                timeout=STEP_MS,
+            )
+            seen = page.evaluate("() => document.querySelectorAll('#view li').length")
+            assert page.is_visible("#out") and not page.is_visible("#decision")
+        game.finish(120)
+        page.wait_for_selector("#end table.results", timeout=STEP_MS)
+        assert not page.is_visible("#out")  # the results panel replaces the notice
+    finally:
+        web.stop()

@@ -29,6 +29,7 @@ from tests.web.helpers import (
     SessionThread,
     SpeechReader,
     play_out,
+    quiet,
     read_form,
 )
 
@@ -217,6 +218,28 @@ def test_end_screen_is_a_results_panel_over_the_final_view(web: WebRun, tmp_path
     assert web._seat_pages[3].token not in transcript  # the seat's key never reaches the file
 
 
+def test_the_pace_waits_after_each_event_the_persons_page_shows(tmp_path: Path) -> None:
+    slept: list[float] = []
+    web = start_run(WebRun(announce=quiet, sleep=slept.append))
+    try:
+        thread = SessionThread(parse_config(killer_file(pace_s=0.25)), 5, tmp_path, web)
+        thread.start()
+        client = Client(web.hub(), wait_for_seat(web, 3))
+        play_out(client, thread)
+        record = thread.finish()
+    finally:
+        web.stop()
+    # by hand from the transcript: after the first decision, every event seat 3
+    # may see except the engine's own (decisions, steps, the ending) waits once
+    playing, expected = False, 0
+    for event in load(record.path).events:
+        playing = playing or event.kind == "core.decision"
+        if playing and not event.kind.startswith("core.") and event.visibility().visible_to(3):
+            expected += 1
+    assert expected > 20 and slept == [0.25] * expected
+    assert load(record.path).header["agents"]["3"]["pace_s"] == 0.25
+
+
 def wait_for_seat(web: WebRun, seat: int) -> str:
     import time
 
@@ -292,3 +315,16 @@ def test_chinese_page_and_rules_in_the_seats_language(web: WebRun, tmp_path: Pat
     assert state["rules"] != loaded.variant.rules_text(loaded.game_config, "en")
     client.request("POST", "/api/leave", {})
     thread.finish()
+
+
+def test_pace_defaults_to_reading_speed_and_is_a_browser_setting() -> None:
+    from sandbox.session.gamefile import HumanSpec, config_warnings
+
+    raw = killer_file()
+    del raw["agent"][0]["pace_s"]  # type: ignore[index]
+    spec = parse_config(raw).file.agent[0]
+    assert isinstance(spec, HumanSpec) and spec.pace_s == 1.5
+    terminal = parse_config(
+        {"variant": "killer", "agent": [{"kind": "human", "seats": [3], "pace_s": 2}]}
+    )
+    assert config_warnings(terminal.file) == ["agent[1]: 'pace_s' is ignored by a human seat"]
