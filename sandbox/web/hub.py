@@ -73,6 +73,7 @@ class NoOpenDecision(Exception):
 
 class SeatActions(Protocol):
     async def answer(self, request_id: object, answer: object) -> str: ...
+    async def check(self, request_id: object, answer: object) -> str: ...
     def leave(self) -> None: ...
     def shown(self, request_id: object) -> None: ...
 
@@ -213,6 +214,7 @@ class WebHub:
             Route("/static/{name}", self._static),
             Route("/api/state", self._state),
             Route("/api/answer", self._answer, methods=["POST"]),
+            Route("/api/check", self._check, methods=["POST"]),
             Route("/api/leave", self._leave, methods=["POST"]),
             Route("/api/host/start", self._host_start, methods=["POST"]),
             Route("/api/host/take", self._host_take, methods=["POST"]),
@@ -259,6 +261,13 @@ class WebHub:
         return JSONResponse(state)
 
     async def _answer(self, request: Request) -> Response:
+        return await self._seat_answer(request, record=True)
+
+    async def _check(self, request: Request) -> Response:
+        """The referee's dry run of an answer, nothing recorded (before the confirmation)."""
+        return await self._seat_answer(request, record=False)
+
+    async def _seat_answer(self, request: Request, record: bool) -> Response:
         audience: Audience = request.scope["audience"]
         if audience.seat is None:
             return _error(403, "only a seat's page can answer")
@@ -267,8 +276,10 @@ class WebHub:
             return body
         if not isinstance(body, dict) or "answer" not in body:
             return _error(400, 'send JSON {"request": <id>, "answer": {...}}')
+        seat = audience.seat
         try:
-            refusal = await audience.seat.answer(body.get("request"), body["answer"])
+            act = seat.answer if record else seat.check
+            refusal = await act(body.get("request"), body["answer"])
         except NoOpenDecision:
             return _error(409, "This question is no longer open; the page will refresh.")
         if refusal:

@@ -8,16 +8,15 @@ game data itself.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from jinja2 import Environment, PackageLoader, StrictUndefined, select_autoescape
 
-from sandbox.agents.human.terminal import for_people, known_facts
-from sandbox.core.requests import DecisionRequest, Field, MultiChoice, Text
+from sandbox.agents.human.terminal import known_facts
 from sandbox.core.variant import SeatView
+from sandbox.core.words import as_you
 from sandbox.games.words import (
     BOOKKEEPING,
     DECISION,
@@ -26,11 +25,9 @@ from sandbox.games.words import (
     item_words,
     lang,
     phase_title,
+    variant_words,
 )
-from sandbox.web.words import label, option_words, ui
-
-# Up to this many options a choice is a row of radio buttons, beyond it a select.
-RADIO_LIMIT = 20  # 16 Killer players and "nobody" stay radios
+from sandbox.web.words import ui
 
 _ENV = Environment(
     loader=PackageLoader("sandbox.web.assets", "templates"),
@@ -71,8 +68,11 @@ def history_sections(view: SeatView, language: str, last_seen: int = -1) -> list
     sentences (the words of ``sandbox view``)."""
     sections: list[Section] = []
     where: tuple[int, str] | None = None
+    L = lang(language, view.variant)
     for item in view.history:
         words = item_words(view.variant, item, view.seat, language)
+        if words.speaker == view.seat and words.category != DECISION:
+            words = replace(words, sentence=as_you(words.sentence, view.seat, L))
         entry = entry_of(item.seq, words, item.seq > last_seen)
         if entry is None:
             continue
@@ -98,9 +98,19 @@ def entry_of(seq: int, words: Words, new: bool = False) -> Entry | None:
 # ---------------------------------------------------------------- fragments
 
 
+def card_words(view: SeatView, language: str) -> tuple[list[tuple[str, str]], list[Any]]:
+    """The seat's card said to it (its variant's ``VariantWords.card``, else its
+    facts) and the table of a list fact (e.g. its duels)."""
+    rows, duels = card_rows(view.private, language, view.variant)
+    words = variant_words(view.variant)
+    if words is not None and words.card is not None:
+        rows = words.card(view.private, lang(language, view.variant))
+    return rows, duels
+
+
 def render_view(view: SeatView, language: str, last_seen: int = -1) -> str:
     """The seat's card, what it knows now and its history (new items marked)."""
-    rows, duels = card_rows(view.private, language)
+    rows, duels = card_words(view, language)
     return render(
         "_view.html",
         t=ui(language),
@@ -129,46 +139,6 @@ def render_final(view: SeatView, language: str) -> str:
         now=[],
         sections=history_sections(view, language),
         final=True,
-    )
-
-
-@dataclass(frozen=True)
-class OptionView:
-    value: str  # JSON, parsed back by the page
-    words: str
-
-
-@dataclass(frozen=True)
-class FieldView:
-    name: str
-    kind: str  # "choice", "select", "multi" or "text"
-    title: str
-    description: str
-    options: tuple[OptionView, ...] = ()
-    limit: int = 0
-
-
-def field_view(f: Field, language: str) -> FieldView:
-    t = ui(language)
-    description = for_people(f.description)
-    if isinstance(f, Text):
-        return FieldView(f.name, "text", label(f.name), description, limit=f.max_chars)
-    values = f.options if isinstance(f, MultiChoice) else f.legal()
-    options = tuple(OptionView(json.dumps(o), option_words(o, t)) for o in values)
-    if isinstance(f, MultiChoice):
-        return FieldView(f.name, "multi", label(f.name), description, options, f.max_items)
-    kind = "choice" if len(options) <= RADIO_LIMIT else "select"
-    return FieldView(f.name, kind, label(f.name), description, options)
-
-
-def render_form(request: DecisionRequest, language: str) -> str:
-    """The open question: one control per field, each offering exactly the legal values."""
-    return render(
-        "_form.html",
-        t=ui(language),
-        request=request,
-        instruction=for_people(request.instruction),
-        fields=[field_view(f, language) for f in request.fields],
     )
 
 

@@ -339,6 +339,9 @@ class HostPanel:
                 language=self.run.language,
             )  # fmt: skip
             person.rules_text = self.run.rules_for(person.language)
+            game = self.run._game
+            if game is not None:
+                person.attach(seat, game.seed, game.variant.name)
             switchable.switch_to(person)
             self.run.show_now(person)  # the seat's view at once, not at its next decision
         self.refresh()

@@ -29,13 +29,15 @@ from sandbox.agents.base import (
     AgentAnswer,
     DecisionContext,
 )
+from sandbox.agents.human.refusal import refusal_words
 from sandbox.agents.human.terminal import for_people
 from sandbox.core.errors import IllegalDecision, RefereeError
 from sandbox.core.variant import SeatView
 from sandbox.games.words import lang, phase_title
 from sandbox.web.board import Board
+from sandbox.web.form import render_form
 from sandbox.web.hub import Audience, NoOpenDecision, WebHub
-from sandbox.web.pages import render_form, render_view
+from sandbox.web.pages import render_view
 from sandbox.web.words import ui
 
 WAITING = "waiting"
@@ -92,10 +94,14 @@ class HumanBrowserAgent(Agent):
         self._pending: _Pending | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
         self._last_seen = -1
+        self._game = ""  # the game's seed, in the key of the page's drafts
         self.out = False
         self.board.update(
             status=WAITING, form_html="", request_id=None, end_html="", error="", out=""
         )
+
+    def attach(self, seat: int, game_seed: int, variant: str) -> None:
+        self._game = str(game_seed)
 
     @property
     def url(self) -> str:
@@ -167,7 +173,7 @@ class HumanBrowserAgent(Agent):
         self.board.update(
             status=YOUR_TURN,
             view_html=view_html,
-            form_html=render_form(ctx.request, self.language),
+            form_html=render_form(ctx.request, self.language, view, self._game),
             request_id=ctx.request.id,
             rules=self.rules_text if self.rules_text is not None else ctx.rules(self.language),
             error="",
@@ -190,19 +196,25 @@ class HumanBrowserAgent(Agent):
         self.out = True
         self.board.update(out=out_words(view, self.language))
 
-    def _answer_on_loop(self, request_id: object, answer: object) -> str:
-        """Runs on the game loop, so the referee's dry run never races the runner."""
+    def _answer_on_loop(self, request_id: object, answer: object, record: bool = True) -> str:
+        """Runs on the game loop, so the referee's dry run never races the runner.
+        ``record``: settle the decision with a legal answer (else only check it)."""
         pending = self._pending
         if pending is None or pending.future.done() or pending.ctx.request.id != request_id:
             raise NoOpenDecision
         try:
             payload = pending.ctx.validate(answer)
+        except IllegalDecision as err:
+            message = refusal_words(err, pending.ctx.request, self.language)
         except RefereeError as err:
-            message = for_people(err.render() if isinstance(err, IllegalDecision) else str(err))
+            message = for_people(str(err))
+        else:
+            if record:
+                pending.future.set_result(AgentAnswer(payload))
+            return ""
+        if record:
             self.board.update(error=message)  # a reload shows it too
-            return message
-        pending.future.set_result(AgentAnswer(payload))
-        return ""
+        return message
 
     def _end_pending(self, answer: AgentAnswer) -> None:
         pending = self._pending
@@ -238,7 +250,15 @@ class HumanBrowserAgent(Agent):
 
     # ------------------------------------------------------- the page side
     async def answer(self, request_id: object, answer: object) -> str:
-        """'' when accepted, else the referee's message. Raises NoOpenDecision."""
+        """'' when accepted, else the referee's refusal in words. Raises NoOpenDecision."""
+        return await self._on_loop(request_id, answer, True)
+
+    async def check(self, request_id: object, answer: object) -> str:
+        """The referee's dry run only: '' when ``answer`` would be accepted, else
+        the refusal in words (the page asks before its confirmation)."""
+        return await self._on_loop(request_id, answer, False)
+
+    async def _on_loop(self, request_id: object, answer: object, record: bool) -> str:
         loop = self._loop
         if loop is None or loop.is_closed() or self._pending is None:
             raise NoOpenDecision
@@ -247,7 +267,7 @@ class HumanBrowserAgent(Agent):
 
         def run() -> None:
             try:
-                result: Any = self._answer_on_loop(request_id, answer)
+                result: Any = self._answer_on_loop(request_id, answer, record)
                 server_loop.call_soon_threadsafe(_settle, done, result, None)
             except BaseException as err:  # handed back to the server loop
                 server_loop.call_soon_threadsafe(_settle, done, None, err)

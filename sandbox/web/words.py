@@ -49,6 +49,8 @@ UI: Mapping[str, Mapping[str, str]] = {
         "choose": "choose…",
         "time_left": "Time left",
         "your_answer": "Your {decision}: {values}",
+        "your_field": "Your {what}",
+        "required": "Please choose: {what}.",
         "fallback": "(the referee's fallback: {reason})",
         "outcome": "Outcome",
         "role": "Role",
@@ -127,6 +129,8 @@ UI: Mapping[str, Mapping[str, str]] = {
         "choose": "请选择…",
         "time_left": "剩余时间",
         "your_answer": "你的{decision}：{values}",
+        "your_field": "你的{what}",
+        "required": "请先选择：{what}。",
         "fallback": "（裁判的默认处理：{reason}）",
         "outcome": "结果",
         "role": "身份",
@@ -165,6 +169,37 @@ UI: Mapping[str, Mapping[str, str]] = {
         "host_ended": "游戏已结束。",
     },
 }
+
+
+# Field names as a confirmation says them ("Your accusations: Seat 4").
+FIELD_WORDS: Mapping[str, Mapping[str, str]] = {
+    "en": {
+        "target": "choice",
+        "speech": "speech",
+        "claim": "claimed role",
+        "accuse": "accusations",
+        "vouch": "vouches",
+        "concede": "concession",
+        "am": "claimed faction",
+        "faction": "faction named",
+        "message": "message",
+    },
+    "zh": {
+        "target": "选择",
+        "speech": "发言",
+        "claim": "声明的身份",
+        "accuse": "指认",
+        "vouch": "担保",
+        "concede": "认输",
+        "am": "声明的阵营",
+        "faction": "指控的阵营",
+        "message": "消息",
+    },
+}
+
+
+def field_words(name: str, language: str) -> str:
+    return FIELD_WORDS.get(language, FIELD_WORDS["en"]).get(name) or label(name)
 
 
 def ui(language: str) -> Mapping[str, str]:

@@ -285,3 +285,74 @@ def test_out_of_the_game_the_page_follows_at_reading_pace(page: Any, tmp_path: P
         assert not page.is_visible("#out")  # the results panel replaces the notice
     finally:
         web.stop()
+
+
+def test_drafts_checks_marks_and_labelled_confirmations(page: Any, tmp_path: Path) -> None:
+    """Seed 10: seat 3 is a killer. Its options mark it and its partners; an empty
+    answer is caught by the page; a speech and ticked boxes survive a reload; an
+    accusation that is also a vouch is refused in words (KG-14) before any
+    confirmation; the confirmation quotes the speech; its own speech reads "You"."""
+    web = start_run(WebRun(announce=quiet))
+    try:
+        raw = tomllib.loads((ROOT / "configs" / "killer_human_browser.toml").read_text())
+        raw["agent"][0].update(port=0, pace_s=0)
+        game = SessionThread(parse_config(raw), 10, tmp_path, web)
+        game.start()
+        page.goto(_seat_url(web, 3))
+        first = wait_turn_or_end(page, None)
+        card = page.text_content("#view section.card")
+        assert "Seat 3, a killer" in card and "Fellow killers" in card
+        options = page.locator("#decision label.option").all_text_contents()
+        assert "Seat 3 (you)" in [o.strip() for o in options]
+        partners = [o.strip() for o in options if "(partner)" in o]
+        assert len(partners) == 2
+        page.click("#send")  # nothing chosen: the page says so, nothing is sent
+        assert page.text_content("#error") == "Please choose: target."
+        assert not page.is_visible("#confirm")
+        page.locator("#decision label.option", has_text=partners[0]).click()
+        page.click("#send")
+        page.wait_for_selector("#confirm:not([hidden])")
+        assert page.text_content("#confirm-what") == f"Your kill opinion: {partners[0]}"
+        page.click("#confirm-yes")
+        request = wait_turn_or_end(page, first)
+        while request is not None and page.query_selector("fieldset[data-field=accuse]") is None:
+            fill_and_send(page, "")
+            request = wait_turn_or_end(page, request)
+        assert request is not None, "seat 3 never spoke"
+        accuse = page.locator("fieldset[data-field=accuse] input").first
+        seat = accuse.get_attribute("value")
+        page.fill("fieldset[data-field=speech] textarea", "Seat 3 here: I trust nobody.")
+        accuse.check()
+        page.reload()  # the draft comes back: the words typed and the box ticked
+        assert wait_turn_or_end(page, None) == request
+        speech = page.locator("fieldset[data-field=speech] textarea")
+        assert speech.input_value() == "Seat 3 here: I trust nobody."
+        assert page.locator("fieldset[data-field=accuse] input").first.is_checked()
+        page.locator(f"fieldset[data-field=vouch] input[value='{seat}']").check()
+        page.click("#send")
+        page.wait_for_function("() => document.querySelector('#error').textContent !== ''")
+        refusal = page.text_content("#error")
+        assert "both accused and vouched for" in refusal and "(rule KG-14)" in refusal
+        assert "Legal options" not in refusal and not page.is_visible("#confirm")
+        shot(page, "seat-refused-in-words")
+        page.locator(f"fieldset[data-field=vouch] input[value='{seat}']").uncheck()
+        page.click("#send")
+        page.wait_for_selector("#confirm:not([hidden])")
+        assert page.text_content("#confirm-what") == (
+            f"Your speech: “Seat 3 here: I trust nobody.” · Your accusations: Seat {seat}"
+        )
+        shot(page, "seat-confirm-labelled")
+        page.click("#confirm-yes")
+        page.wait_for_function(
+            "(id) => !document.querySelector('#decision') ||"
+            " document.querySelector('#decision').dataset.request !== id",
+            arg=request,
+        )
+        said = page.locator("#view li.speech", has_text="I trust nobody").first
+        assert said.locator(".who").text_content().startswith("You say")
+        assert page.evaluate("() => Object.keys(localStorage).length") == 0  # drafts cleared
+        page.on("dialog", lambda dialog: dialog.accept())
+        page.click("#leave")  # the rest of the game without the person
+        game.finish(60)
+    finally:
+        web.stop()

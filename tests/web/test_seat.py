@@ -19,7 +19,8 @@ from sandbox.core.requests import Choice, DecisionRequest, MultiChoice, Text
 from sandbox.session.gamefile import parse_config
 from sandbox.session.seating import build_agents
 from sandbox.transcript import load
-from sandbox.web.pages import render_form, render_view
+from sandbox.web.form import render_form
+from sandbox.web.pages import render_view
 from sandbox.web.run import WebRun, start_run
 from sandbox.web.seat import HumanBrowserAgent
 from tests.core.toy import Toy, ToyConfig
@@ -70,11 +71,19 @@ def test_form_offers_exactly_the_legal_options_and_refusals_ask_again(
 
     status, reply = client.answer(request.id, {"pick": 7})
     assert status == 422 and not reply["ok"]
-    assert reply["error"].startswith("[T-1]") and "'pick'" in reply["error"]
+    # in words, the rule ID beside it, never the model's "Legal options — pick: [...]"
+    assert reply["error"] == "Seat 7 is not one of the choices for “pick” now. (rule T-1)"
     again = client.state()
     assert again["status"] == "your_turn" and again["request_id"] == request.id
     assert again["error"] == reply["error"]  # a reload shows the referee's message too
     assert client.answer("not-this-one", {"pick": 1})[0] == 409
+    # the page's check before its confirmation: the referee's dry run, nothing recorded
+    body = {"request": request.id, "answer": {}}
+    status, text = client.request("POST", "/api/check", body)
+    assert status == 422 and "Please answer “pick”" in text and "(rule T-1)" in text
+    body["answer"] = {"pick": 3}
+    assert client.request("POST", "/api/check", body)[0] == 200
+    assert client.state()["request_id"] == request.id and not decisions_of(thread.game, 2)
     assert client.request("POST", "/api/answer", "just a string")[0] == 400
 
     assert client.answer(request.id, {"pick": 2}) == (200, {"ok": True})
