@@ -294,7 +294,8 @@ as a table: the header row, then one row per record."""
 
 BoardEffects = dict[str, Any]
 """What one event changes on the viewer's seat board: ``{"dead": [seat],
-"hp": {seat: hp}, "role": {seat: words}}`` (any part may be left out)."""
+"hp": {seat: hp}, "role": {seat: words}, "vote": {seat: whom, in words}}``
+(any part may be left out)."""
 
 BoardMaker = Callable[[Mapping[str, Any], Lang], BoardEffects]
 

@@ -11,8 +11,9 @@ from dataclasses import dataclass
 from sandbox.agents.human.terminal import for_people
 from sandbox.core.requests import Choice, DecisionRequest, Field, MultiChoice, Text
 from sandbox.core.variant import SeatView
-from sandbox.games.words import lang, variant_words
+from sandbox.games.words import lang
 from sandbox.web.pages import render
+from sandbox.web.table import seat_marks
 from sandbox.web.words import field_words, label, option_words, ui
 
 # Up to this many options a choice is a row of radio buttons, beyond it a select.
@@ -35,19 +36,6 @@ class FieldView:
     limit: int = 0
     confirm: str = ""  # "Your vote", said before the answer in the confirmation
     required: bool = False  # the page asks for it before sending
-
-
-def seat_marks(view: SeatView | None, language: str) -> dict[int, str]:
-    """The seats a seat's options mark: itself ("you") and the seats its card
-    names as its side ("partner", through its variant's ``VariantWords.team``)."""
-    if view is None:
-        return {}
-    t = ui(language)
-    words = variant_words(view.variant)
-    team = words.team(view.private) if words is not None and words.team is not None else ()
-    marks = {int(seat): t["partner_mark"] for seat in team}
-    marks[view.seat] = t["you_mark"]
-    return marks
 
 
 def field_view(

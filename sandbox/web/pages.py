@@ -27,6 +27,7 @@ from sandbox.games.words import (
     phase_title,
     variant_words,
 )
+from sandbox.web.table import seat_board
 from sandbox.web.words import ui
 
 _ENV = Environment(
@@ -63,14 +64,22 @@ class Section:
     entries: list[Entry] = field(default_factory=list)
 
 
-def history_sections(view: SeatView, language: str, last_seen: int = -1) -> list[Section]:
+def history_words(view: SeatView, language: str) -> list[Words]:
+    """Each history item of the view in words, once (the history and the seat
+    board both read them)."""
+    return [item_words(view.variant, item, view.seat, language) for item in view.history]
+
+
+def history_sections(
+    view: SeatView, language: str, last_seen: int = -1, said: Sequence[Words] | None = None
+) -> list[Section]:
     """The seat's history grouped by day and phase, in the one words renderer's
-    sentences (the words of ``sandbox view``)."""
+    sentences (the words of ``sandbox view``); ``said``: its items' words, if known."""
     sections: list[Section] = []
     where: tuple[int, str] | None = None
     L = lang(language, view.variant)
-    for item in view.history:
-        words = item_words(view.variant, item, view.seat, language)
+    said = said if said is not None else history_words(view, language)
+    for item, words in zip(view.history, said, strict=True):
         if words.speaker == view.seat and words.category != DECISION:
             words = replace(words, sentence=as_you(words.sentence, view.seat, L))
         entry = entry_of(item.seq, words, item.seq > last_seen)
@@ -111,14 +120,18 @@ def card_words(view: SeatView, language: str) -> tuple[list[tuple[str, str]], li
 def render_view(view: SeatView, language: str, last_seen: int = -1) -> str:
     """The seat's card, what it knows now and its history (new items marked)."""
     rows, duels = card_words(view, language)
+    said = history_words(view, language)
+    board, hp = seat_board(view, language, said)
     return render(
         "_view.html",
         t=ui(language),
         card=rows,
         duels=duels,
         now=lang(language, view.variant).facts(known_facts(view.public)),
-        sections=history_sections(view, language, last_seen),
+        sections=history_sections(view, language, last_seen, said),
         final=False,
+        board=board,
+        board_hp=hp,
     )
 
 
@@ -139,6 +152,8 @@ def render_final(view: SeatView, language: str) -> str:
         now=[],
         sections=history_sections(view, language),
         final=True,
+        board=[],
+        board_hp=False,
     )
 
 

@@ -178,7 +178,7 @@ def test_take_over_hand_back_and_a_live_spectator(browser: Any, tmp_path: Path) 
         person.goto(person_url)
         # the taken-over seat's page shows its view at once, before its first decision
         person.wait_for_selector("#view section.card", timeout=STEP_MS)
-        assert "Seat 4 is dealt the" in person.text_content("#view section.history")
+        assert "You are dealt the" in person.text_content("#view section.history")
         spectator = context.new_page()
         spectator.goto(watch_url)
         spectator.wait_for_selector("#view section.card")
@@ -302,6 +302,10 @@ def test_drafts_checks_marks_and_labelled_confirmations(page: Any, tmp_path: Pat
         first = wait_turn_or_end(page, None)
         card = page.text_content("#view section.card")
         assert "Seat 3, a killer" in card and "Fellow killers" in card
+        board = page.locator("#view section.board tbody tr")
+        assert board.count() == 12  # the seat board: seat 3 and its two partners marked
+        assert page.locator("#view section.board tr.partner").count() == 2
+        assert "Seat 3 (you)" in page.text_content("#view section.board tr[data-seat='3']")
         options = page.locator("#decision label.option").all_text_contents()
         assert "Seat 3 (you)" in [o.strip() for o in options]
         partners = [o.strip() for o in options if "(partner)" in o]
@@ -350,7 +354,8 @@ def test_drafts_checks_marks_and_labelled_confirmations(page: Any, tmp_path: Pat
         )
         said = page.locator("#view li.speech", has_text="I trust nobody").first
         assert said.locator(".who").text_content().startswith("You say")
-        assert page.evaluate("() => Object.keys(localStorage).length") == 0  # drafts cleared
+        kept = "(id) => Object.keys(localStorage).filter(k => k.endsWith(':' + id)).length"
+        assert page.evaluate(kept, request) == 0  # the draft went with its answer
         page.on("dialog", lambda dialog: dialog.accept())
         page.click("#leave")  # the rest of the game without the person
         game.finish(60)

@@ -132,6 +132,10 @@ def test_history_speaks_in_sentences_and_own_answers_in_words(web: WebRun) -> No
     for page in (first, final):
         assert "killer.phase" not in page and "payload" not in page and "fallback: no" not in page
     assert re.search(r"You vote (for seat \d+|to abstain|[a-z ]+)\.", final), final
+    # the seat board, from seat 3's view only: itself marked, every seat's votes by day
+    assert 'class="seat-board"' in final and "<td>Seat 3 (you)</td>" in final
+    ballots = [e for e in game.events if e.kind == "killer.ballots"]
+    assert ballots and re.search(r"<div>Day \d+: (seat \d+|nobody)</div>", final)
     shown = {int(s) for s in re.findall(r'data-seq="(\d+)"', final)}
     visible = {seq for seq, _ in game.visible_events(3)}
     assert shown and shown <= visible  # only its own view

@@ -232,8 +232,9 @@ def attack_report(d: D, L: Lang) -> Words:  # FF-12
     seat, target = L.seat(d["seat"], capital=True), L.seat(d["target"])
     strikes = _outcomes(d["outcomes"], L.seat(d["seat"]), target, L)
     text = L.say(
-        en=f"{_when(d, L)}: {seat} attacked {target}: {strikes}; its HP is now {d.get('hp_after')}",
-        zh=f"{_when(d, L)}：{seat}攻击了{target}：{strikes}；现在生命值{d.get('hp_after')}",
+        en=f"{_when(d, L)}: {seat} attacked {target}: {strikes}; "
+        f"{L.seat(d['seat'], capital=True)}'s HP is now {d.get('hp_after')}",
+        zh=f"{_when(d, L)}：{seat}攻击了{target}：{strikes}；{seat}现在生命值{d.get('hp_after')}",
     )
     return _ref("ff.attack_report", L.end(text), d["seat"])
 
@@ -247,9 +248,9 @@ def defence_report(d: D, L: Lang) -> Words:  # FF-12: the attacker only under th
     strikes = _outcomes(d["outcomes"], L.seat(d["seat"]), attacker, L)
     text = L.say(
         en=f"{_when(d, L)}: {seat} was attacked{by_en} with {weapon}: {strikes}; "
-        f"its HP is now {d.get('hp_after')}",
+        f"{seat}'s HP is now {d.get('hp_after')}",
         zh=f"{_when(d, L)}：{seat}遭到{by_zh}攻击（对方用{L.term(weapon)}）：{strikes}；"
-        f"现在生命值{d.get('hp_after')}",
+        f"{seat}现在生命值{d.get('hp_after')}",
     )
     return _ref("ff.defence_report", L.end(text), d["seat"])
 

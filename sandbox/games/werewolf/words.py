@@ -473,7 +473,12 @@ def _board_roles(d: D, L: Lang) -> BoardEffects:  # WW-20
     return {"role": {str(s): L.term(r) for s, r in (d.get("roles") or {}).items()}}
 
 
+def _board_ballots(d: D, L: Lang) -> BoardEffects:  # WW-14: the ballots are announced
+    return {"vote": {str(s): L.seat(t) for s, t in (d.get("ballots") or {}).items()}}
+
+
 BOARD: dict[str, BoardMaker] = {
+    "werewolf.ballots": _board_ballots,
     "werewolf.role": _board_role,
     "werewolf.pack": _board_pack,
     "werewolf.seer_result": _board_seer,
