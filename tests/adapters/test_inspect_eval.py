@@ -10,6 +10,7 @@ a normal one (``sandbox replay`` reproduces it).
 
 from __future__ import annotations
 
+import math
 from pathlib import Path
 from typing import Any
 
@@ -150,3 +151,44 @@ def test_the_fake_model_fills_opponent_seats(tmp_path: Path) -> None:
     assert {sample.metadata["opponents"][str(s)] for s in others} == {"fake"}
     accepted = [e for e in game.of_kind("core.decision") if e["seat"] != 1 and not e["fallback"]]
     assert accepted
+
+
+def test_the_belief_probe_is_scored_as_calibration(tmp_path: Path) -> None:
+    """belief_probe=true: the seat's probes become belief_accuracy and
+    belief_brier, computed from the transcript's call lines."""
+    model = get_model(MOCK_MODEL, custom_outputs=legal_outputs(seed=7), memoize=False)
+    log = evaluate(
+        "killer", tmp_path, model=model, games=1, belief_probe=True, rules={"players": 13}
+    )
+    assert log.samples is not None and log.results is not None
+    [sample] = log.samples
+    game = read_raw(Path(sample.metadata["transcript"]))
+    assert len(game.roles) == 13  # the rulings reached the game
+    seat = sample.metadata["seats"][0]
+    probes = [c for c in game.calls if c.get("seat") == seat and isinstance(c.get("beliefs"), dict)]
+    assert probes
+    assert sample.scores is not None
+    value = sample.scores["game"].value
+    assert isinstance(value, dict) and 0.0 <= float(value["belief_accuracy"]) <= 1.0  # type: ignore[arg-type]
+    named = {s.name: s for s in log.results.scores}
+    guesses = sum(len(c["beliefs"]) for c in probes)
+    assert named["belief_brier"].metrics["pooled_items"].value == guesses
+
+
+def test_an_inspect_limit_stops_the_game_unfinished(tmp_path: Path) -> None:
+    """inspect's token limit ends the sample mid-game: it scores NaN, says why,
+    and the partial transcript stays in the folder (no outcome line)."""
+    task = TASKS["killer"](games=1, seat=1, transcripts=str(tmp_path / "transcripts"))
+    [log] = inspect_ai.eval(
+        task, model=MOCK_MODEL, log_dir=str(tmp_path / "logs"), display="none", token_limit=3000
+    )
+    assert log.location
+    [sample] = read_eval_log(log.location).samples or []
+    assert sample.limit is not None and sample.limit.type == "token"
+    assert sample.metadata["outcome"] == "stopped by inspect's token limit"
+    assert sample.scores is not None
+    value = sample.scores["game"].value
+    assert isinstance(value, dict) and all(math.isnan(float(v)) for v in value.values())  # type: ignore[arg-type]
+    [path] = (tmp_path / "transcripts").glob("*.jsonl")
+    game = read_raw(path)
+    assert game.outcome is None and game.of_kind("core.decision")
