@@ -38,8 +38,10 @@ from sandbox.analysis.intervals import BOOTSTRAP_SEED, wilson
 from sandbox.analysis.load import RawGame
 from sandbox.analysis.metrics import figure
 from sandbox.core.errors import ConfigError
+from sandbox.core.rng import derived_seed
 from sandbox.core.variant import MetricItem
 from sandbox.games.registry import variant_names
+from sandbox.models.client import attempt_seed
 from sandbox.session.api import new_game
 from tests.prompts.harness import new_game as harness_game
 from tests.prompts.harness import play
@@ -342,3 +344,32 @@ async def test_an_inspect_limit_is_not_swallowed() -> None:
     agent.attach(1, 0, "killer")
     with pytest.raises(LimitExceededError), token_limit(10):
         await agent.decide(first_context())
+
+
+@pytest.mark.parametrize("branch_seed", [None, 123])
+async def test_a_what_if_seed_goes_as_the_inspect_seed(branch_seed: int | None) -> None:
+    """A what-if branch's seat (sample_with) sends each call's seed as inspect's
+    GenerateConfig.seed, drawn as the llm seat's client draws it."""
+    seen: list[int | None] = []
+    legal = legal_outputs(seed=4)
+
+    def capture(
+        messages: list[ChatMessage],
+        tools: list[ToolInfo],
+        choice: ToolChoice,
+        config: GenerateConfig,
+    ) -> ModelOutput:
+        seen.append(config.seed)
+        return legal(messages, tools, choice, config)
+
+    agent = InspectAgent(get_model(MOCK_MODEL, custom_outputs=capture, memoize=False))
+    ctx = first_context()
+    agent.attach(ctx.seat, 0, "killer")
+    if branch_seed is not None:
+        agent.sample_with(branch_seed)
+    answer = await agent.decide(ctx)
+    if branch_seed is None:
+        assert seen == [None] and "seed" not in answer.calls[0]
+    else:
+        decision_seed = derived_seed(branch_seed, "call", ctx.request.id) & 0x7FFFFFFF
+        assert seen == [answer.calls[0]["seed"]] == [attempt_seed(decision_seed, 0, 1)]
