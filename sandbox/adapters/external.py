@@ -93,10 +93,15 @@ class Desk:
             raise KeyError(f"seat {seat} has no open question")
         return found
 
-    def answer(self, seat: int, answer: object) -> Verdict:
-        """Judge one answer to ``seat``'s open question (on the loop's thread)."""
+    def answer(self, seat: int, answer: object, refused: str | None = None) -> Verdict:
+        """Judge one answer to ``seat``'s open question (on the loop's thread);
+        ``refused``: the answer is refused for that reason before the referee
+        sees it (e.g. a move index out of range)."""
         question = self.question(seat)
-        payload, note, error = read_answer(answer, question.ctx.validate)
+        if refused is None:
+            payload, note, error = read_answer(answer, question.ctx.validate)
+        else:
+            payload, note, error = None, "", refused
         repair = question.attempts
         record: dict[str, Any] = {
             "model": EXTERNAL,

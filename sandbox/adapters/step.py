@@ -28,7 +28,9 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
+import numbers
 import threading
+import weakref
 from collections.abc import Callable, Collection, Mapping
 from contextlib import nullcontext, suppress
 from pathlib import Path
@@ -39,7 +41,7 @@ from sandbox.agents.base import Agent, AgentSetupError
 from sandbox.agents.baseline import BaselineAgent
 from sandbox.agents.llm.prompt import RecordMemo
 from sandbox.agents.llm.settings import LLMSettings, PromptStyle
-from sandbox.agents.observation import observe
+from sandbox.agents.observation import legal_moves, observe
 from sandbox.core.game import Game
 from sandbox.core.variant import Outcome
 from sandbox.session.api import PLAYED_FROM_PYTHON, new_game
@@ -111,10 +113,13 @@ class SteppedGame:
         self._running: concurrent.futures.Future[GameRecord] | None = None
         self._task: asyncio.Task[Any] | None = None
         self._loop = asyncio.new_event_loop()
-        self._thread = threading.Thread(
+        thread = threading.Thread(
             target=self._loop.run_forever, name="sandbox-stepped", daemon=True
         )
-        self._thread.start()
+        thread.start()
+        # A game left running (never closed, or at exit) is cancelled as
+        # Ctrl-C cancels one: its agents closed, its transcript left resumable.
+        self._shutdown = weakref.finalize(self, _shut_down, self._loop, thread)
 
     # ------------------------------------------------------------- playing
     def reset(self, seed: int | None = None) -> None:
@@ -152,12 +157,13 @@ class SteppedGame:
 
     def step(self, answer: object, seat: int | None = None) -> Verdict:
         """Answer the open question of ``seat`` (default: the current seat) with
-        the decision's JSON object (a mapping, or text holding it). An answer the
+        the decision's JSON object (a mapping, or text holding it), or with an
+        integer: the index of one of the observation's ``moves``. An answer the
         referee refuses returns its error and the same seat is asked again, up to
         the attempts allowed, then gets the fallback. Returns once an external
         seat must answer again or the game is over."""
         seat = self._seat(seat)
-        verdict = self._on_loop(lambda: self.desk.answer(seat, answer))
+        verdict = self._on_loop(lambda: self._answer(seat, answer))
         if verdict.accepted or verdict.fallback:
             self._settle()
         return verdict
@@ -191,11 +197,7 @@ class SteppedGame:
     def close(self) -> None:
         """Stop the game in progress (if any) and the loop's thread."""
         self._stop()
-        if self._loop.is_running():
-            self._loop.call_soon_threadsafe(self._loop.stop)
-            self._thread.join(timeout=10)
-        if not self._loop.is_running() and not self._loop.is_closed():
-            self._loop.close()
+        self._shutdown()
 
     def __enter__(self) -> SteppedGame:
         return self
@@ -280,6 +282,17 @@ class SteppedGame:
             raise ValueError(f"seat {seat} has no open question; open: {self.desk.open_seats()}")
         return seat
 
+    def _answer(self, seat: int, answer: object) -> Verdict:
+        if not isinstance(answer, numbers.Integral) or isinstance(answer, bool):
+            return self.desk.answer(seat, answer)
+        ctx = self.desk.question(seat).ctx
+        moves, _ = legal_moves(ctx.request, ctx.validate)
+        index = int(answer)
+        if 0 <= index < len(moves):
+            return self.desk.answer(seat, moves[index])
+        why = f"Move {index} is not one of the {len(moves)} legal moves (0..{len(moves) - 1})."
+        return self.desk.answer(seat, index, refused=why)
+
     def _observe(self, seat: int) -> dict[str, Any]:
         question = self.desk.question(seat)
         obs = observe(question.ctx, self.language, style=self.style, memo=self._memos.get(seat))
@@ -310,6 +323,27 @@ class SteppedGame:
                 await task
 
         asyncio.run_coroutine_threadsafe(cancelled(), self._loop).result(timeout=30)
+
+
+def _shut_down(loop: asyncio.AbstractEventLoop, thread: threading.Thread) -> None:
+    """Cancel whatever still runs on ``loop``, wait for it to unwind, stop the
+    loop and its thread."""
+    if loop.is_closed():
+        return
+
+    async def cancel_all() -> None:
+        tasks = [t for t in asyncio.all_tasks() if t is not asyncio.current_task()]
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+
+    if thread.is_alive():
+        with suppress(Exception):
+            asyncio.run_coroutine_threadsafe(cancel_all(), loop).result(timeout=30)
+        loop.call_soon_threadsafe(loop.stop)
+        thread.join(timeout=10)
+    if not loop.is_running():
+        loop.close()
 
 
 def _loaded(game_file: Path | str | LoadedConfig | None) -> LoadedConfig | None:

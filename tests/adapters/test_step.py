@@ -227,3 +227,17 @@ def test_bad_arguments_are_refused_up_front() -> None:
     with pytest.raises(RuntimeError, match="reset"):
         game.observation()
     game.close()
+
+
+def test_an_integer_answer_is_the_index_of_a_legal_move(tmp_path: Path) -> None:
+    with SteppedGame("killer", external=[1, 2, 3, 4, 5], transcript=tmp_path) as game:
+        game.reset(seed=6)
+        obs = game.observation()
+        verdict = game.step(len(obs["moves"]))
+        assert verdict.error == (
+            f"Move {len(obs['moves'])} is not one of the {len(obs['moves'])} legal moves "
+            f"(0..{len(obs['moves']) - 1})."
+        )
+        verdict = game.step(len(obs["moves"]) - 1)
+        assert verdict.accepted and verdict.payload == obs["moves"][-1]
+        assert verdict.attempts == 2
