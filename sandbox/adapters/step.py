@@ -97,7 +97,11 @@ class SteppedGame:
             raise ValueError("give a variant or a game file")
         self.variant_name = variant
         self._rules = dict(rules or {})
-        new_game(self.variant_name, 0, **self._rules)  # bad rules fail here, not at reset
+        # bad rules fail here, not at reset
+        probe = (
+            self._new_game(0) if self.loaded is not None else new_game(variant, 0, **self._rules)
+        )
+        self.seat_numbers: tuple[int, ...] = tuple(probe.seats)
         self.external = external
         self.opponents = opponents
         self.rewards_table = _rewards(rewards)
@@ -109,7 +113,8 @@ class SteppedGame:
         self.external_seats: tuple[int, ...] = ()
         self.record: GameRecord | None = None
         self.transcript_path: Path | None = None
-        self._memos: dict[int, RecordMemo] = {}
+        # per external seat: its rendered record and its history items as data
+        self._memos: dict[int, tuple[RecordMemo, dict[int, dict[str, Any]]]] = {}
         self._running: concurrent.futures.Future[GameRecord] | None = None
         self._task: asyncio.Task[Any] | None = None
         self._loop = asyncio.new_event_loop()
@@ -133,7 +138,7 @@ class SteppedGame:
         writer = self._writer(game, agents, external)
         self.game, self.external_seats, self.record = game, external, None
         self.transcript_path = writer.path if writer is not None else None
-        self._memos = {s: RecordMemo() for s in external}
+        self._memos = {s: (RecordMemo(), {}) for s in external}
         abort = self.loaded.file.run.abort_share if self.loaded is not None else 0.25
         running = asyncio.run_coroutine_threadsafe(
             self._play(game, agents, writer, abort), self._loop
@@ -295,7 +300,8 @@ class SteppedGame:
 
     def _observe(self, seat: int) -> dict[str, Any]:
         question = self.desk.question(seat)
-        obs = observe(question.ctx, self.language, style=self.style, memo=self._memos.get(seat))
+        memo, items = self._memos[seat]
+        obs = observe(question.ctx, self.language, style=self.style, memo=memo, items=items)
         obs["attempt"] = question.attempts
         obs["errors"] = list(question.errors)
         return obs
