@@ -39,10 +39,17 @@ from collections.abc import Callable, Mapping
 from functools import partial
 from typing import Any, ClassVar
 
-import gymnasium
 import numpy as np
-from pettingzoo import AECEnv
-from pettingzoo.utils.wrappers import OrderEnforcingWrapper
+
+try:
+    import gymnasium
+    from pettingzoo import AECEnv
+    from pettingzoo.utils.wrappers import OrderEnforcingWrapper
+except ImportError as err:  # the envs extra is optional: say which one
+    raise ImportError(
+        f"sandbox.adapters.pettingzoo needs pettingzoo and gymnasium ({err.name} is missing): "
+        "pip install -e '.[envs]'"
+    ) from err
 
 from sandbox.adapters.step import DEFAULT_ATTEMPTS, External, Opponents, SteppedGame
 from sandbox.agents.llm.parse import render_repair

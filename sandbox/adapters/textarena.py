@@ -3,7 +3,7 @@ TextArena's registry (the ``envs`` extra), so TextArena's own loop works:
 
 >>> import textarena as ta
 >>> import sandbox.adapters.textarena  # registers Killer-v0, FourFactions-v0, ...
->>> env = ta.make("Killer-v0", players=11, transcript=None)
+>>> env = ta.make("Killer-v0", players=11, day_limit=2, transcript=None)
 >>> env.reset(num_players=11, seed=1)
 >>> done = False
 >>> while not done:
@@ -35,9 +35,15 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-import textarena as ta
-from textarena.envs.registration import ENV_REGISTRY, register_with_versions
-from textarena.wrappers import LLMObservationWrapper
+try:
+    import textarena as ta
+    from textarena.envs.registration import ENV_REGISTRY, register_with_versions
+    from textarena.wrappers import LLMObservationWrapper
+except ImportError as err:  # the envs extra is optional: say which one
+    raise ImportError(
+        f"sandbox.adapters.textarena needs textarena ({err.name} is missing): "
+        "pip install -e '.[envs]'"
+    ) from err
 
 from sandbox.adapters.external import Verdict
 from sandbox.adapters.step import DEFAULT_ATTEMPTS, External, Opponents, SteppedGame

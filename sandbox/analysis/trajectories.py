@@ -40,9 +40,7 @@ def reward_of(result: str | None, rewards: Mapping[str, float] = REWARDS) -> flo
     return None if result is None else float(rewards[result])
 
 
-def trajectory_rows(
-    game: RawGame, rewards: Mapping[str, float] = REWARDS
-) -> tuple[list[Row], Row]:
+def trajectory_rows(game: RawGame, rewards: Mapping[str, float] = REWARDS) -> tuple[list[Row], Row]:
     """(one row per decision, the game's row) of one finished game."""
     roles, sides, results = game.roles, game.sides, game.results
     texts = dict(observation_texts(game))
@@ -154,8 +152,11 @@ def _rendered(game: RawGame, wanted: set[str]) -> Iterator[tuple[str, str]]:
             memo, items = memos.setdefault(made.seat, (RecordMemo(), {}))
             ctx = DecisionContext.for_request(rebuilt, request)
             obs = observe(ctx, languages.get(made.seat, "en"), memo=memo, items=items)
-            yield made.request_id, prompt_text(
-                [{"content": obs["prompt"]["system"]}, {"content": obs["prompt"]["user"]}]
+            yield (
+                made.request_id,
+                prompt_text(
+                    [{"content": obs["prompt"]["system"]}, {"content": obs["prompt"]["user"]}]
+                ),
             )
         if made.fallback:
             rebuilt.submit_fallback(made.request_id, made.fallback_reason, made.note)
