@@ -1,3 +1,5 @@
-"""Adapters: the sandbox's games played from inside other frameworks (evaluation
-harnesses, environment APIs). Each adapter is an optional extra; the core never
-imports one."""
+"""Framework adapters: the sandbox's games played from inside the frameworks
+researchers already use. ``step`` is the stepping interface under them;
+``pettingzoo`` and ``textarena`` need the ``envs`` extra (docs/frameworks.md),
+``inspect_ai/`` the ``inspect`` extra (docs/inspect.md). The core never imports
+an adapter."""

@@ -222,12 +222,20 @@ def print_summary(console: Console, summary: dict[str, Any]) -> None:
 
 def export_cmd(
     folder: Annotated[list[Path], typer.Argument(help="transcript files or folders")],
-    fmt: Annotated[str, typer.Option("--format", help="csv or parquet")] = "csv",
+    fmt: Annotated[
+        str,
+        typer.Option(
+            "--format",
+            help="csv or parquet (the tables); trajectories (JSONL) or trajectories-parquet "
+            "(training data: a row per decision and per game)",
+        ),
+    ] = "csv",
     out: Annotated[
         Path | None, typer.Option(help="output folder (default: <first>/export)")
     ] = None,
 ) -> None:
-    """Write the games, seats, decisions, calls and beliefs tables (one row per item)."""
+    """Write the games, seats, decisions, calls and beliefs tables (one row per item),
+    or the training data (--format trajectories, docs/frameworks.md)."""
     loaded = _read(folder)
     target = out or ((folder[0] if folder[0].is_dir() else folder[0].parent) / "export")
     try:
