@@ -83,17 +83,16 @@ class Handler(BaseHTTPRequestHandler):
             return
         fake = self.server.fake
         fault, latency = fake.enter({**body, "_path": self.path}, wire.NAME)
-        sent = Sent(wire=wire.NAME, model=str(body.get("model", "")), status=0, fault=fault)
         try:
             if latency:
                 fake.wait(latency)
-            sent = self._answer(wire, body, fault)
+            self._answer(wire, body, fault)
         except OSError:
             pass  # the client gave up (e.g. its timeout); nothing to answer
         finally:
-            fake.leave(sent)
+            fake.leave()
 
-    def _answer(self, wire: Wire, body: Mapping[str, Any], fault: str | None) -> Sent:
+    def _answer(self, wire: Wire, body: Mapping[str, Any], fault: str | None) -> None:
         fake = self.server.fake
         try:
             turn: Turn | None = wire.parse(body, self.path)
@@ -115,8 +114,7 @@ class Handler(BaseHTTPRequestHandler):
             status = wire.OVERLOADED_STATUS
             return self._error(wire, sent, status, "overloaded", "Overloaded (fake)")
         if fault == "malformed":
-            self._send_raw(200, wire.malformed())
-            return _with(sent, status=200)
+            return self._deliver(_with(sent, status=200), 200, wire.malformed())
         if fault == "auth_echo":
             # A careless provider that echoes the credential it was given.
             headers = {name.lower(): value for name, value in self.headers.items()}
@@ -131,25 +129,29 @@ class Handler(BaseHTTPRequestHandler):
         if status != 200:
             return self._error(wire, sent, status, "down", "fake provider is down")
         reply = fake.reply(turn, text, wire.NAME)
-        self._send(200, wire.success(body, turn, reply))
-        return _with(
-            sent,
-            status=200,
-            mode=turn.mode,
-            text=text,
-            thinking=reply.thinking,
-            usage=reply.usage,
+        answered = _with(
+            sent, status=200, mode=turn.mode, text=text, thinking=reply.thinking, usage=reply.usage
         )
+        self._deliver(answered, 200, json.dumps(wire.success(body, turn, reply)).encode())
 
-    def _error(self, wire: Wire, sent: Sent, status: int, kind: str, message: str) -> Sent:
+    def _error(self, wire: Wire, sent: Sent, status: int, kind: str, message: str) -> None:
         fake = self.server.fake
         headers: dict[str, str] = {}
         retry_after = None
         if status == 429:
             retry_after = fake.retry_after_s
             headers["Retry-After"] = retry_after_header(retry_after)
-        self._send(status, wire.error(status, kind, message, fake.retry_after_s), headers)
-        return _with(sent, status=status, retry_after_s=retry_after, text=message)
+        data = json.dumps(wire.error(status, kind, message, fake.retry_after_s)).encode()
+        failed = _with(sent, status=status, retry_after_s=retry_after, text=message)
+        self._deliver(failed, status, data, headers)
+
+    def _deliver(
+        self, sent: Sent, status: int, data: bytes, headers: Mapping[str, str] | None = None
+    ) -> None:
+        """Record what goes out, then send it: a client that reads the answer
+        finds it in ``FakeLLMServer.sent`` already."""
+        self.server.fake.record(sent)
+        self._send_raw(status, data, headers)
 
     def _send(
         self, status: int, obj: Mapping[str, Any], headers: Mapping[str, str] | None = None

@@ -205,9 +205,12 @@ class FakeLLMServer:
             jitter = self._rng.uniform(0, self.latency_jitter_s) if self.latency_jitter_s else 0
         return fault, self.latency_s + jitter
 
-    def leave(self, sent: Sent) -> None:
+    def leave(self) -> None:
         with self._lock:
             self.in_flight -= 1
+
+    def record(self, sent: Sent) -> None:
+        with self._lock:
             self.sent.append(sent)
 
     def answer_text(self, body: Mapping[str, Any]) -> tuple[int, str]:
