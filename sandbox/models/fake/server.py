@@ -289,7 +289,11 @@ def prompt_digest(body: Mapping[str, Any]) -> str:
 def run_server(host: str, port: int, policy: str, latency_s: float) -> None:
     """Serve until Ctrl-C (``sandbox fake-llm``)."""
     server = FakeLLMServer(policy=policy, latency_s=latency_s, host=host, port=port).start()
-    print(f"fake LLM server on {server.base_url} (policy {policy}); Ctrl-C to stop", flush=True)
+    print(
+        f"fake LLM server on {server.base_url} (policy {policy}; Anthropic and Gemini "
+        f"clients use {server.root_url}); Ctrl-C to stop",
+        flush=True,
+    )
     try:
         while True:
             time.sleep(3600)
