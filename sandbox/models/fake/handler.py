@@ -16,7 +16,10 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import TYPE_CHECKING, Any
 
 import sandbox.models.fake.answers as answers
-from sandbox.models.fake import anthropic, gemini, openai_chat, responses
+import sandbox.models.fake.anthropic as anthropic
+import sandbox.models.fake.gemini as gemini
+import sandbox.models.fake.openai_chat as openai_chat
+import sandbox.models.fake.responses as responses
 from sandbox.models.fake.wire import BadRequest, Sent, Turn, Wire, retry_after_header
 
 if TYPE_CHECKING:

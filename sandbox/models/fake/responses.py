@@ -18,7 +18,7 @@ import time
 from collections.abc import Mapping
 from typing import Any
 
-from sandbox.models.fake import openai_chat
+import sandbox.models.fake.openai_chat as openai_chat
 from sandbox.models.fake.wire import BadRequest, Reply, Turn, block_text, chat_form, mapping
 
 NAME = "responses"
