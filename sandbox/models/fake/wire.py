@@ -15,7 +15,7 @@ import json
 import math
 import random
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, Protocol
 
 from sandbox.models.fake.answers import CHARS_PER_TOKEN
@@ -76,8 +76,7 @@ class Sent:
     text: str = ""
     thinking: str | None = None  # the reasoning text as sent (None: none sent)
     usage: Usage | None = None
-    retry_after_s: float | None = None
-    extra: dict[str, Any] = field(default_factory=dict)
+    retry_after_s: float | None = None  # what a 429 asked for
 
 
 class Wire(Protocol):
