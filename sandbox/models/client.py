@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import asyncio
 import copy
+import hashlib
 import time
 import weakref
 from collections.abc import Mapping, Sequence
@@ -72,6 +73,9 @@ class CallSettings:
     max_tokens: int | None = None
     response_format: Mapping[str, Any] | None = None
     cache: bool = True  # ask providers that need it to cache the stable prefix
+    # The decision's sampling seed (a what-if branch's, see LLMAgent.sample_with);
+    # each HTTP attempt sends attempt_seed(seed, repair, attempt). None: no seed sent.
+    seed: int | None = None
 
 
 # One semaphore per (event loop, model): asyncio primitives belong to one loop.
@@ -236,6 +240,13 @@ class ModelClient:
         cache_split: int | None,
     ) -> str:
         record = new_record(self.endpoint.model, messages, attempt, repair)
+        seed = (
+            None
+            if self.settings.seed is None
+            else attempt_seed(self.settings.seed, repair, attempt)
+        )
+        if seed is not None:
+            record["seed"] = seed  # on the call line: which draw this answer was
         calls.append(record)
         # The process's own limit first, then the cluster-wide gate (no-op by default).
         async with (
@@ -244,7 +255,7 @@ class ModelClient:
         ):
             started = time.perf_counter()
             try:
-                response = await self._send(messages, cache_split)
+                response = await self._send(messages, cache_split, seed)
             except Exception as err:
                 record["latency_ms"] = elapsed_ms(started)
                 record["error"] = self.describe(err)
@@ -259,7 +270,9 @@ class ModelClient:
         record["cost"] = self._cost(response)
         return text
 
-    async def _send(self, messages: Sequence[Mapping[str, str]], cache_split: int | None) -> Any:
+    async def _send(
+        self, messages: Sequence[Mapping[str, str]], cache_split: int | None, seed: int | None
+    ) -> Any:
         """One HTTP request: straight through the openai SDK for our own
         OpenAI-protocol servers (fake, local), through litellm otherwise."""
         if self.endpoint.route == "openai":
@@ -267,6 +280,8 @@ class ModelClient:
             # the typed-parameter transform (~10 ms of CPU per call for a long
             # prompt and schema), and the answer comes back as plain JSON.
             body = self._direct_body(messages)
+            if seed is not None:  # our own servers (fake, llama-server) take one
+                body["seed"] = seed
             try:
                 answer = await self.http.post(
                     "/chat/completions",
@@ -278,6 +293,8 @@ class ModelClient:
                 raise MalformedResponse(str(err)[:200]) from None
             return as_response(answer)
         kwargs = self._kwargs(messages)
+        if seed is not None and remote.takes_seed(self.endpoint.model):
+            kwargs["seed"] = seed  # dropped for providers litellm says ignore it
         if (
             self.settings.cache
             and cache_split is not None
@@ -387,6 +404,14 @@ def new_record(
         "latency_ms": 0,
         "error": None,
     }
+
+
+def attempt_seed(seed: int, repair: int, attempt: int) -> int:
+    """The seed one HTTP attempt sends: the decision's seed mixed with its repair
+    turn and attempt number, so no two calls of a decision share a draw;
+    31 bits, which every provider that takes a seed accepts."""
+    text = f"{seed}:{repair}:{attempt}".encode()
+    return int.from_bytes(hashlib.sha256(text).digest()[:4], "big") & 0x7FFFFFFF
 
 
 def elapsed_ms(started: float) -> int:

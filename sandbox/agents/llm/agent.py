@@ -42,6 +42,7 @@ from sandbox.agents.llm.prompt.budget import after_overflow, prompt_budget
 from sandbox.agents.llm.settings import LLMSettings, limits_for
 from sandbox.core.errors import IllegalDecision
 from sandbox.core.requests import DecisionRequest, Text
+from sandbox.core.rng import derived_seed
 from sandbox.models.client import (
     CallSettings,
     ModelClient,
@@ -96,10 +97,24 @@ class LLMAgent(Agent):
         self._import_ms: int | None = None  # litellm's import, if this seat paid it
         self._learned_budget: int | None = None  # after an overflow: what fitted
         self._memo = prompt.RecordMemo()  # the seat's rendered record, extended per decision
+        self._sampling_seed: int | None = None  # a what-if branch's (sample_with)
 
     def attach(self, seat: int, game_seed: int, variant: str) -> None:
         self.seat = seat
         warm_up(variant, self.settings.language)
+
+    def sample_with(self, seed: int) -> None:
+        """Send a sampling seed on every call (a what-if branch, sandbox.session.
+        whatif): each decision's seed is drawn from ``seed`` (the seat's seed of
+        the branch: game seed, branch seed and seat) and its request id; the
+        client mixes in the repair turn and the attempt. Without it (a game played
+        as usual) no seed is sent, as before."""
+        self._sampling_seed = seed
+
+    def _call_seed(self, request_id: str) -> int | None:
+        if self._sampling_seed is None:
+            return None
+        return derived_seed(self._sampling_seed, "call", request_id) & 0x7FFFFFFF
 
     def describe(self) -> dict[str, Any]:
         return {
@@ -155,7 +170,7 @@ class LLMAgent(Agent):
         max_tokens = self.settings.max_tokens
         rendered = self._render(ctx, self._budget(max_tokens))
         fmt = self._format(ctx.request, probe, endpoint)
-        client = self._client(endpoint, fmt, secrets, max_tokens)
+        client = self._client(endpoint, fmt, secrets, max_tokens, ctx.request.id)
         calls: list[dict[str, Any]] = []
         try:
             raw = await client.complete(
@@ -215,7 +230,7 @@ class LLMAgent(Agent):
         # Answer format: the schema to send, to check against, or to state in words.
         fmt = self._format(ctx.request, probe, endpoint)
         messages = fmt.messages(rendered.messages)
-        client = self._client(endpoint, fmt, secrets, max_tokens)
+        client = self._client(endpoint, fmt, secrets, max_tokens, ctx.request.id)
         calls: list[dict[str, Any]] = []
         note = ""
         overflowed = False
@@ -309,6 +324,7 @@ class LLMAgent(Agent):
         fmt: AnswerFormat,
         secrets: Sequence[str],
         max_tokens: int | None,
+        request_id: str,
     ) -> ModelClient:
         settings = CallSettings(
             timeout_s=self.settings.timeout_s,
@@ -316,6 +332,7 @@ class LLMAgent(Agent):
             max_tokens=max_tokens,
             response_format=fmt.response_format,
             cache=self.settings.cache,
+            seed=self._call_seed(request_id),
         )
         return ModelClient(
             endpoint,
