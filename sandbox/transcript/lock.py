@@ -183,6 +183,9 @@ def _read_holder(fd: int) -> str:
 
 def _command() -> str:
     """This process's command line, short: ``sandbox study configs/x.toml``."""
-    args = [Path(sys.argv[0]).name if sys.argv else "python", *sys.argv[1:]]
+    program = Path(sys.argv[0]) if sys.argv and sys.argv[0] else Path("python")
+    # `python -m sandbox` runs sandbox/__main__.py: call it by its package
+    name = program.parent.name if program.name == "__main__.py" else program.name
+    args = [name, *sys.argv[1:]]
     text = shlex.join(args)
     return text if len(text) <= 160 else text[:157] + "..."
