@@ -45,7 +45,7 @@ from sandbox.cli.options import (
     TranscriptsOption,
 )
 from sandbox.report.page import leaderboard_rows, side_rows, write_report
-from sandbox.study.run import plan_run, run_study, study_specs
+from sandbox.study.run import Plan, plan_run, run_study, study_specs
 from sandbox.study.spec import Study, load_study
 from sandbox.transcript import folder_lock
 
@@ -68,6 +68,9 @@ def study_cmd(
     out: Annotated[
         Path | None, typer.Option(help="transcript folder (default: the study file's 'out')")
     ] = None,
+    dry_run: Annotated[
+        bool, typer.Option(help="check the files and print the plan; play nothing")
+    ] = False,
 ) -> None:
     """Play a model-vs-model study (resumable), then print ratings, win rates and metrics."""
     err = Console(stderr=True, highlight=False)
@@ -78,9 +81,13 @@ def study_cmd(
                 study = _with_jobs(study, jobs)
             if out is not None:
                 study = _with_out(study, out)
-            held.enter_context(folder_lock(study.out()))  # one study run per folder
+            if not dry_run:  # reading what is there needs no lock, nor a folder
+                held.enter_context(folder_lock(study.out()))  # one study run per folder
             planned = plan_run(study)
         at_once = policy_of(study_specs(study), study.file.jobs, games_in_flight, backend)
+        if dry_run:
+            _print_plan(study, planned, as_json)
+            return
         if planned.done and not as_json:
             err.print(f"{len(planned.done)} of {planned.total} games already played; skipping them")
         if planned.resuming and not as_json:
@@ -113,6 +120,28 @@ def study_cmd(
             for failed in result.failed:
                 err.print(f"failed {escape(failed.key)}: {escape(failed.error or '')}")
             raise typer.Exit(1)
+
+
+def _print_plan(study: Study, planned: Plan, as_json: bool) -> None:
+    """``--dry-run``: what a run would do, from the files alone."""
+    obj = {
+        "study": study.name,
+        "out": str(study.out()),
+        "contestants": study.names,
+        "planned": planned.total,
+        "already_played": len(planned.done),
+        "to_resume": planned.resuming,
+        "to_play": len(planned.todo) - planned.resuming,
+    }
+    if as_json:
+        sys.stdout.write(json.dumps(obj, ensure_ascii=False) + "\n")
+        return
+    print(f"ok: {study.source}")
+    print(f"contestants: {', '.join(study.names)}; transcripts in {obj['out']}")
+    print(
+        f"{obj['planned']} games planned: {obj['already_played']} already played, "
+        f"{obj['to_resume']} to finish, {obj['to_play']} to play"
+    )
 
 
 def _with_jobs(study: Study, jobs: int) -> Study:
