@@ -5,9 +5,10 @@ seat) the way one batch worker does: ``--in-flight`` games at once as tasks of
 one event loop, transcripts through the background line writer
 (sandbox/batch/workers.py, ``--jobs 1``). The fake provider runs in its own
 process (``sandbox fake-llm``), so what is measured is the sandbox's own
-footprint, not the fake's request log. After every ``--every`` finished games
-it prints: open file descriptors (``/proc/self/fd``), threads, RSS (MB, after
-``gc.collect()``), and the sizes of the process-wide caches. Then the growth
+footprint, not the fake's request log. Games are played in rounds of
+``--every``; between rounds (no game in flight) it prints: open file
+descriptors (``/proc/self/fd``), threads, RSS (MB, after ``gc.collect()``),
+and the sizes of the process-wide caches. Then the growth
 after ``--warmup`` games: fds and threads (exact), RSS (MB, and per 100 games).
 
 ``--four-factions N`` also plays N of the longest Four Factions games (HP 32,
@@ -145,27 +146,26 @@ async def play_study(folder: Path, base_url: str, games: int, in_flight: int, ev
     (folder / "game.toml").write_text(
         GAME.format(variant="killer", rules="players = 11", base_url=base_url), encoding="utf-8"
     )
-    # more planned than played: the first ``games`` of the plan, every cell in turn
+    # more planned than played: the first ``games`` of the plan
     (folder / "study.toml").write_text(
         STUDY.format(per_cell=games, base_url=base_url), encoding="utf-8"
     )
     jobs = plan_run(load_study(folder / "study.toml")).todo[:games]
     samples = [sample(0)]
     failed: list[str] = []
-    done = 0
     gate = asyncio.Semaphore(in_flight)
 
     async def one(job: Any) -> None:
-        nonlocal done
         async with gate:
             result = await play_one_async(job)
         if not result.finished:
             failed.append(f"{result.key}: {result.error}")
-        done += 1
-        if done % every == 0:
-            samples.append(sample(done))
 
-    await asyncio.gather(*(one(job) for job in jobs))
+    # In rounds of ``every`` games, sampled between rounds, when no game is in
+    # flight: open files and threads then compare exactly from round to round.
+    for start in range(0, len(jobs), every):
+        await asyncio.gather(*(one(job) for job in jobs[start : start + every]))
+        samples.append(sample(min(start + every, len(jobs))))
     return samples, failed
 
 
