@@ -157,6 +157,10 @@ def study_json(
         "cost": round(sum(u["cost"] for u in summary["usage"].values()), 6),
         "ratings": summary["ratings"],
         "ratings_by_role": summary["ratings_by_role"],
+        "nash": summary["nash"],
+        "rule_failures": summary["rule_failures"],
+        "ratings_without_failures": summary["ratings_without_failures"],
+        "frontier": summary["frontier"],
         "win_rates": summary["win_rates"],
         "head_to_head": summary["head_to_head"],
         "metrics": summary["metrics"],
@@ -203,12 +207,22 @@ def print_summary(console: Console, summary: dict[str, Any]) -> None:
         "games",
         "Elo [95% CI]",
         "OpenSkill μ [95% CI]",
+        "Nash [95% CI]",
         "win rate",
         title="leaderboard",
     )
-    for who, games, elo, elo_ci, mu, mu_ci, _, wins in leaderboard_rows(summary):
-        table.add_row(escape(who), games, f"{elo} {elo_ci}", f"{mu} {mu_ci}", escape(wins))
+    for who, games, elo, elo_ci, mu, mu_ci, _, nash, nash_ci, wins in leaderboard_rows(summary):
+        nash_text = "–" if nash == "–" else f"{nash} {nash_ci}"
+        table.add_row(
+            escape(who), games, f"{elo} {elo_ci}", f"{mu} {mu_ci}", nash_text, escape(wins)
+        )
     console.print(table)
+    clean = summary.get("ratings_without_failures") or {}
+    if clean.get("excluded"):
+        console.print(
+            f"{clean['excluded']} game(s) hinged on a losing seat's rule failure; "
+            "the report shows the ratings without them"
+        )
     head, rows = side_rows(summary)
     sides = Table(*head, title="win rate by side (95% Wilson)")
     for row in rows:
