@@ -182,24 +182,37 @@ def rate(
     return rate_matches(matches_of(games, per_role), seed, samples)
 
 
-def rate_matches(
+Draws = dict[str, list[float]]
+
+
+def bootstrap(
     matches: Sequence[Match], seed: int = BOOTSTRAP_SEED, samples: int = 0
-) -> dict[str, dict[str, Any]]:
-    """:func:`rate` of matches given directly; their order does not matter."""
+) -> tuple[dict[str, tuple[float, float]], dict[str, float], Draws, Draws]:
+    """The points (order-averaged OpenSkill, Bradley–Terry Elo) on the full set
+    and each player's bootstrap draws of mu and of Elo: ``samples`` resamples
+    of whole games (0 = the default), each rated by the same estimators."""
     matches = sorted(matches, key=Match.sort_key)
-    if not matches:
-        return {}
     skill = openskill_averaged(matches, random.Random(seed))
     elo = bradley_terry(pairwise(matches))
     rng = random.Random(seed + 1)
-    skill_draws: dict[str, list[float]] = {}
-    elo_draws: dict[str, list[float]] = {}
+    skill_draws: Draws = {}
+    elo_draws: Draws = {}
     for _ in range(samples or BOOTSTRAP_SAMPLES):
         sample = [matches[rng.randrange(len(matches))] for _ in matches]
         for player, (mu, _) in openskill_averaged(sample, rng).items():
             skill_draws.setdefault(player, []).append(mu)
         for player, value in bradley_terry(pairwise(sample)).items():
             elo_draws.setdefault(player, []).append(value)
+    return skill, elo, skill_draws, elo_draws
+
+
+def rate_matches(
+    matches: Sequence[Match], seed: int = BOOTSTRAP_SEED, samples: int = 0
+) -> dict[str, dict[str, Any]]:
+    """:func:`rate` of matches given directly; their order does not matter."""
+    if not matches:
+        return {}
+    skill, elo, skill_draws, elo_draws = bootstrap(matches, seed, samples)
     out: dict[str, dict[str, Any]] = {}
     for player in sorted(skill):
         mu, sigma = skill[player]

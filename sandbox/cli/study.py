@@ -95,7 +95,7 @@ def study_cmd(
     if as_json:
         sys.stdout.write(json.dumps(obj, ensure_ascii=False) + "\n")
     else:
-        print_summary(Console(highlight=False), summary)
+        print_summary(_wide_console(), summary)
         print(f"{obj['finished']} of {planned.total} games finished; transcripts in {study.out()}")
     if result.stopped and not as_json:
         err.print(f"stopped scheduling: {result.stopped}")
@@ -197,6 +197,15 @@ def _progress(err: Console, total: int, show: bool) -> Iterator[Callable[[GameRe
 
     with progress:
         yield on_result
+
+
+# Rows of the leaderboard are about 100 characters wide; when stdout is a file
+# or a pipe (no terminal width to follow) they are printed whole, not wrapped.
+PRINT_WIDTH = 110
+
+
+def _wide_console() -> Console:
+    return Console(highlight=False, width=None if sys.stdout.isatty() else PRINT_WIDTH)
 
 
 def print_summary(console: Console, summary: dict[str, Any]) -> None:
