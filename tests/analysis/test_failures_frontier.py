@@ -153,3 +153,22 @@ def test_frontier_per_game_from_usage() -> None:
     assert {w for w, r in rows.items() if r["pareto_cost"]} == {"gpt", "bot"}
     assert {w for w, r in rows.items() if r["pareto_tokens"]} == {"gpt", "bot"}
     assert not rows["small"]["pareto_cost"]  # the bot is rated higher for nothing
+
+
+def test_the_report_shows_both_tables_their_difference_and_the_frontier(tmp_path: Path) -> None:
+    from sandbox.report.page import render_html, render_markdown
+
+    four_games(tmp_path)
+    summary = summarise_games(load_games([tmp_path]), samples=20)
+    page = render_html(summary, "t")
+    for ident in ("nash", "rule-failures", "ratings-without-failures", "frontier"):
+        assert f'<table id="{ident}">' in page
+    assert 'id="chart-frontier-cost"' in page and 'id="chart-frontier-tokens"' in page
+    assert "1 of 4 rated games left out" in page
+    markdown = render_markdown(summary, "t")
+    change = summary["ratings_without_failures"]["change"]["X"]
+    section = markdown.split("## Ratings without rule failures")[1].split("## ")[0]
+    row = next(line for line in section.splitlines() if line.startswith("| X | "))
+    assert f"{change['elo']:+.0f}" in row  # the Δ Elo column
+    for heading in ("## Rule failures", "## Ratings without rule failures", "## Cost–rating"):
+        assert heading in markdown
