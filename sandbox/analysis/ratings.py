@@ -7,8 +7,8 @@ game nobody won ranks every side equal. Per-role ratings use the player
 rated apart.
 
 Every figure is a function of the *set* of games, never of when they were
-played: games are first put in the order of their identity (study, cell,
-seed), and OpenSkill — which depends on the order it sees games in — is the
+played: games are first put in a canonical order (:meth:`Match.sort_key`),
+and OpenSkill — which depends on the order it sees games in — is the
 mean over ``ORDERS`` seeded random orders of them. Intervals: percentile
 bootstrap over games (resampled whole games), each resample rated by the same
 estimator as the point (for OpenSkill: averaged over ``ORDERS`` orders too),
@@ -41,10 +41,14 @@ ORDERS = 10
 class Match:
     teams: tuple[tuple[str, ...], ...]  # players per side
     ranks: tuple[int, ...]  # 1 = won; equal ranks = a draw between them
-    key: str = ""  # the game's identity: the stable order games are sorted in
+    key: str = ""  # the game's identity (study, cell, seed), else its file name
 
-    def sort_key(self) -> tuple[str, tuple[tuple[str, ...], ...], tuple[int, ...]]:
-        return (self.key, self.teams, self.ranks)
+    def sort_key(self) -> tuple[tuple[tuple[str, ...], ...], tuple[int, ...], str]:
+        """Games sort by what happened in them (teams, then ranks), identity last:
+        matches alike in both are interchangeable, so any figure computed from
+        this order depends on the games' outcomes only — not on start times,
+        file names or the order the files were read in."""
+        return (self.teams, self.ranks, self.key)
 
 
 def match_of(game: RawGame, per_role: bool = False) -> Match | None:
@@ -67,8 +71,8 @@ def match_of(game: RawGame, per_role: bool = False) -> Match | None:
 
 
 def matches_of(games: Sequence[RawGame], per_role: bool = False) -> list[Match]:
-    """The games as matches, in the order of their identity (never of their
-    start time: two runs of one study give the same list)."""
+    """The games as matches in canonical order (never by start time: two runs
+    of one study give the same list)."""
     found = (match_of(g, per_role) for g in games)
     return sorted((m for m in found if m is not None), key=Match.sort_key)
 
@@ -100,8 +104,8 @@ def openskill_averaged(
     matches: Sequence[Match], rng: random.Random, orders: int = ORDERS
 ) -> dict[str, tuple[float, float]]:
     """player -> (mean mu, mean sigma) over ``orders`` random orders of the
-    matches, each order drawn from ``rng`` after sorting them by identity (so the
-    result depends on the set of matches and the generator's state only)."""
+    matches, each order drawn from ``rng`` after putting them in canonical order
+    (so the result depends on the set of matches and the generator's state only)."""
     canonical = sorted(matches, key=Match.sort_key)
     sums: dict[str, list[float]] = {}
     for _ in range(orders):

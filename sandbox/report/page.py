@@ -1,5 +1,6 @@
-"""The report page: leaderboard, win rate by side, head-to-head, metrics, belief
-probes (calibration, persuasion per speech), cost.
+"""The report page: leaderboard, Nash averaging by role, rule failures and the
+ratings without them, the cost–rating frontier, win rate by side,
+head-to-head, metrics, belief probes (calibration, persuasion per speech), cost.
 
 One self-contained HTML file (charts are embedded PNGs, styles inline, no
 script, nothing fetched), a Markdown twin for papers, and the leaderboard as CSV.
