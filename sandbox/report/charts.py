@@ -122,6 +122,9 @@ def frontier_scatter(
     front = sorted((x, y) for x, y, on in zip(costs, ratings, efficient, strict=True) if on)
     if len(front) > 1:
         ax.step([x for x, _ in front], [y for _, y in front], where="post", color="#4c78a8")
+    # few ticks, large or tiny costs as a power of ten: 160000 tokens overlap otherwise
+    ax.locator_params(axis="x", nbins=5)
+    ax.ticklabel_format(axis="x", style="sci", scilimits=(-3, 4))
     ax.set_xlabel(xlabel)
     ax.set_ylabel("Elo (Bradley–Terry, 95% CI)")
     ax.set_title(title)
