@@ -107,7 +107,7 @@ def study_cmd(
         if as_json:
             sys.stdout.write(json.dumps(obj, ensure_ascii=False) + "\n")
         else:
-            print_summary(Console(highlight=False), summary)
+            print_summary(_wide_console(), summary)
             done = f"{obj['finished']} of {planned.total} games finished"
             print(f"{done}; transcripts in {study.out()}")
         if result.fault is not None:
@@ -194,6 +194,10 @@ def study_json(
         "cost": round(sum(u["cost"] for u in summary["usage"].values()), 6),
         "ratings": summary["ratings"],
         "ratings_by_role": summary["ratings_by_role"],
+        "nash": summary["nash"],
+        "rule_failures": summary["rule_failures"],
+        "ratings_without_failures": summary["ratings_without_failures"],
+        "frontier": summary["frontier"],
         "win_rates": summary["win_rates"],
         "head_to_head": summary["head_to_head"],
         "metrics": summary["metrics"],
@@ -232,6 +236,15 @@ def _progress(err: Console, total: int, show: bool) -> Iterator[Callable[[GameRe
         yield on_result
 
 
+# Rows of the leaderboard are about 100 characters wide; when stdout is a file
+# or a pipe (no terminal width to follow) they are printed whole, not wrapped.
+PRINT_WIDTH = 110
+
+
+def _wide_console() -> Console:
+    return Console(highlight=False, width=None if sys.stdout.isatty() else PRINT_WIDTH)
+
+
 def print_summary(console: Console, summary: dict[str, Any]) -> None:
     if summary.get("pooling_warning"):
         console.print(f"[yellow]warning:[/yellow] {escape(summary['pooling_warning'])}")
@@ -240,12 +253,22 @@ def print_summary(console: Console, summary: dict[str, Any]) -> None:
         "games",
         "Elo [95% CI]",
         "OpenSkill μ [95% CI]",
+        "Nash [95% CI]",
         "win rate",
         title="leaderboard",
     )
-    for who, games, elo, elo_ci, mu, mu_ci, _, wins in leaderboard_rows(summary):
-        table.add_row(escape(who), games, f"{elo} {elo_ci}", f"{mu} {mu_ci}", escape(wins))
+    for who, games, elo, elo_ci, mu, mu_ci, _, nash, nash_ci, wins in leaderboard_rows(summary):
+        nash_text = "–" if nash == "–" else f"{nash} {nash_ci}"
+        table.add_row(
+            escape(who), games, f"{elo} {elo_ci}", f"{mu} {mu_ci}", nash_text, escape(wins)
+        )
     console.print(table)
+    clean = summary.get("ratings_without_failures") or {}
+    if clean.get("excluded"):
+        console.print(
+            f"{clean['excluded']} game(s) hinged on a losing seat's rule failure; "
+            "the report shows the ratings without them"
+        )
     head, rows = side_rows(summary)
     sides = Table(*head, title="win rate by side (95% Wilson)")
     for row in rows:
