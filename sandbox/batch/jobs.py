@@ -40,10 +40,13 @@ class GameResult:
     key: str = ""
     cost: float = 0.0
     resumed: bool = False
+    # The disk stopped this game (full, read-only): not the game's failure; its
+    # transcript, if begun, is a resumable prefix (docs/faults.md).
+    fault: str | None = None
 
     @property
     def finished(self) -> bool:
-        return self.error is None and not self.interrupted
+        return self.error is None and not self.interrupted and self.fault is None
 
     @property
     def ident(self) -> str:
@@ -60,6 +63,7 @@ class GameResult:
             "winners": list(self.winners),
             "error": self.error,
             "interrupted": self.interrupted,
+            "fault": self.fault,
         }
 
 
@@ -71,6 +75,7 @@ class BatchResult:
     interrupted: bool = False
     skipped: list[str] = field(default_factory=list)  # transcripts of games already finished
     stopped: str | None = None  # why scheduling stopped early (e.g. the cost cap)
+    fault: str | None = None  # the first disk fault, which stopped scheduling
 
     @property
     def finished(self) -> list[GameResult]:

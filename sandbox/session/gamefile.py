@@ -30,13 +30,14 @@ from sandbox.agents.baseline import BaselineAgent
 from sandbox.agents.human.seat import HumanAgent
 from sandbox.agents.llm.agent import LLMAgent
 from sandbox.agents.llm.settings import Language, LLMSettings
+from sandbox.agents.remote import RemoteAgent
 from sandbox.agents.simple import RandomAgent, ScriptedAgent
 from sandbox.core.errors import ConfigError
 from sandbox.core.variant import Variant
 from sandbox.games.registry import get_variant, variant_names
 from sandbox.session.script_check import check_script
 
-AgentKind = Literal["random", "scripted", "baseline", "human", "llm"]
+AgentKind = Literal["random", "scripted", "baseline", "human", "remote", "llm"]
 
 
 class Strict(BaseModel):
@@ -114,6 +115,10 @@ class ScriptedSpec(SeatSelector):
         return ScriptedAgent(self.decisions, self.then, seed, self.skip_unlisted)
 
 
+# Reading speed for a person's page: a speech or an announcement every 1.5 s.
+DEFAULT_PACE_S = 1.5
+
+
 class HumanSpec(SeatSelector):
     """A person, in this terminal or in a browser page."""
 
@@ -131,12 +136,59 @@ class HumanSpec(SeatSelector):
     language: Language | None = Field(
         None, description="human: the page's and the rules' language (default: [llm].language)"
     )
+    pace_s: float = Field(
+        DEFAULT_PACE_S,
+        ge=0,
+        le=60,
+        description="human/browser: seconds the game waits after each event the page shows",
+    )
 
     def build(self, seat: int, seed: int, llm: LLMSettings) -> Agent:
         return HumanAgent(
             self.interface,
             port=self.port,
             decision_timeout_s=self.decision_timeout_s,
+            language=self.language or llm.language,
+            pace_s=self.pace_s,
+        )
+
+
+class RemoteSpec(SeatSelector):
+    """A program outside the sandbox, over a WebSocket (docs/remote-agents.md)."""
+
+    kind: Literal["remote"]
+    port: int | None = Field(
+        None, ge=0, le=65535, description="remote: the server's port (default: a free one)"
+    )
+    token_env: str | None = Field(
+        None,
+        description="remote: environment variable holding the endpoint's token "
+        "(default: a fresh token, announced with the address)",
+    )
+    decision_timeout_s: float = Field(
+        60.0, gt=0, le=86400, description="remote: seconds per decision, then the fallback"
+    )
+    max_invalid: int = Field(
+        3, ge=0, le=20, description="remote: refused answers per decision before the fallback"
+    )
+    reconnect_s: float = Field(
+        5.0, ge=0, le=3600, description="remote: how long a lost program is waited for"
+    )
+    connect_timeout_s: float = Field(
+        60.0, ge=0, le=86400, description="remote: how long the first connection is waited for"
+    )
+    language: Language | None = Field(
+        None, description="remote: the observation's language (default: [llm].language)"
+    )
+
+    def build(self, seat: int, seed: int, llm: LLMSettings) -> Agent:
+        return RemoteAgent(
+            port=self.port,
+            token_env=self.token_env,
+            decision_timeout_s=self.decision_timeout_s,
+            max_invalid=self.max_invalid,
+            reconnect_s=self.reconnect_s,
+            connect_timeout_s=self.connect_timeout_s,
             language=self.language or llm.language,
         )
 
@@ -161,13 +213,15 @@ class LLMSpec(SeatSelector, LLMSettings):
 
 
 AgentSpec = Annotated[
-    RandomSpec | BaselineSpec | ScriptedSpec | HumanSpec | LLMSpec, Field(discriminator="kind")
+    RandomSpec | BaselineSpec | ScriptedSpec | HumanSpec | RemoteSpec | LLMSpec,
+    Field(discriminator="kind"),
 ]
 AGENT_SPECS: tuple[type[SeatSelector], ...] = (
     RandomSpec,
     BaselineSpec,
     ScriptedSpec,
     HumanSpec,
+    RemoteSpec,
     LLMSpec,
 )
 AGENT_KEYS = frozenset(key for spec in AGENT_SPECS for key in spec.model_fields)
@@ -372,6 +426,8 @@ def ignored_keys(spec: AgentSpec) -> list[str]:
     terminal = isinstance(spec, HumanSpec) and spec.interface == "terminal"
     if terminal and "port" in spec.model_fields_set:
         ignored.append("port")  # only a browser seat listens on a port
+    if terminal and "pace_s" in spec.model_fields_set:
+        ignored.append("pace_s")  # a terminal shows the news at the seat's turn
     return ignored
 
 
