@@ -212,25 +212,34 @@ def compare(args: argparse.Namespace, base: str, root: Path) -> None:
 
 
 def capacity(args: argparse.Namespace, root: Path) -> None:
-    """workers × in flight × latency on Ray, each run ``--games`` games."""
+    """workers × in flight × latency on Ray (jitter and 429s as given), each run
+    4 rounds of its games in flight (at most ``--games``), beside the model:
+    games/hour = W × F × 3600 ÷ (S × L̄), S the sequential calls of a game
+    (measured), L̄ the mean latency of a call."""
     grid = [(1, 10), (2, 10), (1, 50), (2, 50)]
-    latencies = [args.latency, 2 * args.latency]
-    print("| workers | in flight | latency | games | wall s | games/hour | calls/game | chain |")
     rows = []
     with ray_cluster(2):
-        for latency in latencies:
-            jitter = latency * args.jitter / max(args.latency, 1e-9)
+        for latency in (args.latency, 2 * args.latency):
+            jitter = args.jitter * latency / args.latency
             with provider(latency, jitter, args.rate_429) as base:
                 text = game_text(base, args.day_limit)
                 for workers, in_flight in grid if latency == args.latency else grid[-1:]:
-                    name = f"ray {workers}×{in_flight} @{latency}s"
+                    games = min(args.games, 4 * workers * in_flight)
+                    name = f"ray {workers}×{in_flight} @{latency}+U(0,{jitter:g})s"
                     out = root / f"cap-{workers}-{in_flight}-{latency}"
-                    run = timed(name, on_ray(workers, in_flight), text, args.games, out)
+                    run = timed(name, on_ray(workers, in_flight), text, games, out)
                     rows.append((workers, in_flight, latency + jitter / 2, run))
+    print(
+        "| workers | in flight | mean latency | games | wall | games/hour | model | "
+        "calls/game | sequential | 10,000 games |"
+    )
+    print("|---|---|---|---|---|---|---|---|---|---|")
     for workers, in_flight, mean, run in rows:
+        model = workers * in_flight * 3600 / (run.chain * mean)
         print(
-            f"| {workers} | {in_flight} | {mean:.2f} s | {run.finished} | {run.wall_s:.0f} | "
-            f"{run.per_hour:,.0f} | {run.calls / max(1, run.finished):.0f} | {run.chain:.0f} |"
+            f"| {workers} | {in_flight} | {mean:.2f} s | {run.finished} | {run.wall_s:.0f} s | "
+            f"{run.per_hour:,.0f} | {model:,.0f} | {run.calls / max(1, run.finished):.0f} | "
+            f"{run.chain:.0f} | {10_000 / run.per_hour:.1f} h |"
         )
 
 
