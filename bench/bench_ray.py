@@ -66,8 +66,8 @@ def serve(latency: float, jitter: float, rate_429: float) -> None:
     from sandbox.models.fake import FakeLLMServer
 
     class Limited(FakeLLMServer):
-        def enter(self, record: dict[str, Any]) -> tuple[str | None, float]:
-            fault, wait = super().enter(record)
+        def enter(self, record: dict[str, Any], *rest: Any) -> tuple[str | None, float]:
+            fault, wait = super().enter(record, *rest)
             if fault is None and draw.random() < rate_429:
                 fault = "429"
             return fault, wait

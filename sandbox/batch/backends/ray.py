@@ -111,7 +111,7 @@ class RayBackend:
             if self.options.in_flight > 1:
                 self._worker = ray.remote(
                     num_cpus=1,
-                    max_concurrency=self.options.in_flight + 4,  # + the stream's calls
+                    max_concurrency=self.options.in_flight + 4,  # it is given ≤ in_flight
                     max_restarts=0,
                     max_task_retries=0,
                 )(GameWorker)

@@ -50,11 +50,14 @@ def most_games_per_worker(backend: RayBackend, done: threading.Event) -> list[in
     return most
 
 
-def test_games_in_flight_on_ray_equal_the_local_backend(tmp_path: Path) -> None:
+@pytest.mark.parametrize(("mode", "games"), [("send", 6), ("shared", 4)])
+def test_games_in_flight_on_ray_equal_the_local_backend(
+    tmp_path: Path, mode: str, games: int
+) -> None:
     loaded = loaded_of(FAKE)
-    seeds = list(range(30, 36))
+    seeds = list(range(30, 30 + games))
     local = play_local(loaded, seeds, tmp_path / "local")
-    backend = RayBackend(BackendOptions("ray", in_flight=3))
+    backend = RayBackend(BackendOptions("ray", in_flight=games // 2, transcripts=mode))
     out = tmp_path / "ray"
     thread, box, done, _ = run_in_thread(backend, FAKE, seeds, out)
     most, workers = most_games_per_worker(backend, done)
