@@ -216,14 +216,17 @@ def capacity(args: argparse.Namespace, root: Path) -> None:
     4 rounds of its games in flight (at most ``--games``), beside the model:
     games/hour = W × F × 3600 ÷ (S × L̄), S the sequential calls of a game
     (measured), L̄ the mean latency of a call."""
-    grid = [(1, 10), (2, 10), (1, 50), (2, 50)]
+    grid = [tuple(int(n) for n in cell.split("x")) for cell in args.grid.split(",")]
     rows = []
     with ray_cluster(2):
         for latency in (args.latency, 2 * args.latency):
             jitter = args.jitter * latency / args.latency
+            cells = grid if latency == args.latency else grid[-1:]  # the largest, slower
+            if latency != args.latency and not args.slower:
+                continue
             with provider(latency, jitter, args.rate_429) as base:
                 text = game_text(base, args.day_limit)
-                for workers, in_flight in grid if latency == args.latency else grid[-1:]:
+                for workers, in_flight in cells:
                     games = min(args.games, 4 * workers * in_flight)
                     name = f"ray {workers}×{in_flight} @{latency}+U(0,{jitter:g})s"
                     out = root / f"cap-{workers}-{in_flight}-{latency}"
@@ -259,6 +262,13 @@ def main() -> None:
     parser.add_argument("--rate-429", type=float, default=0.0)
     parser.add_argument("--day-limit", type=int, default=None)
     parser.add_argument("--capacity", action="store_true", help="the capacity grid instead")
+    parser.add_argument("--grid", default="1x10,2x10,1x50,2x50", help="capacity: WxF,...")
+    parser.add_argument(
+        "--slower",
+        action=argparse.BooleanOptionalAction,
+        default=True,
+        help="capacity: also the last cell at twice the latency",
+    )
     args = parser.parse_args()
     print(
         f"{time.strftime('%Y-%m-%d %H:%M:%S %Z')}, {os.cpu_count()} CPUs; Killer 11; fake "

@@ -345,9 +345,15 @@ class RayBackend:
         for ref in running:
             ray.cancel(ref)
         seen = {r.ident for r in batch.results}
+        # One deadline for all: with games in flight there may be hundreds.
+        refs = list(running)
+        ready, _ = ray.wait(refs, num_returns=len(refs), timeout=STOP_WAIT_S) if refs else ([], [])
+        answered = set(ready)
         for ref, (job, attempt) in running.items():
             try:
-                result = self._land(job, ray.get(ref, timeout=STOP_WAIT_S))
+                if ref not in answered:
+                    raise TimeoutError  # still closing its file: take what it left
+                result = self._land(job, ray.get(ref, timeout=0))
             except Exception:  # cancelled before it could answer: take what it left
                 result = self._left(job, attempt)
             if result.ident not in seen:
