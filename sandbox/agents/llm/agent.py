@@ -39,11 +39,13 @@ from sandbox.agents.llm.beliefs import PROBE_DECISION, BeliefProbe, probe_for
 from sandbox.agents.llm.parse import AnswerError, ParsedAnswer, parse_answer, render_repair
 from sandbox.agents.llm.prompt import RenderedPrompt
 from sandbox.agents.llm.prompt.budget import after_overflow, prompt_budget
-from sandbox.agents.llm.settings import LLMSettings, limits_for
+from sandbox.agents.llm.settings import DEFAULT_TIMEOUT_S, LLMSettings, limits_for
 from sandbox.core.errors import IllegalDecision
 from sandbox.core.requests import DecisionRequest, Text
+from sandbox.models.capabilities import Learned, Reasoning, default_timeout
 from sandbox.models.client import (
     CallSettings,
+    FormatRefused,
     ModelClient,
     ProviderFailure,
     RetryPolicy,
@@ -96,6 +98,9 @@ class LLMAgent(Agent):
         self._import_ms: int | None = None  # litellm's import, if this seat paid it
         self._learned_budget: int | None = None  # after an overflow: what fitted
         self._memo = prompt.RecordMemo()  # the seat's rendered record, extended per decision
+        # What the model refused so far (parameters, ladder rungs) and the warnings
+        # recorded: each is written once per seat, on the call where it first applied.
+        self._learned = Learned()
 
     def attach(self, seat: int, game_seed: int, variant: str) -> None:
         self.seat = seat
@@ -114,6 +119,8 @@ class LLMAgent(Agent):
             "history_items": self.settings.history_items,
             "context_window": self.settings.context_window,
             "cache": self.settings.cache,
+            "reasoning_effort": self.settings.reasoning_effort,
+            "thinking_budget": self.settings.thinking_budget,
         }
 
     async def decide(self, ctx: DecisionContext) -> AgentAnswer:
@@ -161,7 +168,9 @@ class LLMAgent(Agent):
             raw = await client.complete(
                 fmt.messages(rendered.messages), 0, calls, rendered.cache_chars
             )
-        except ProviderFailure:
+        except ProviderFailure as failure:
+            if isinstance(failure, FormatRefused):  # the next call goes one rung down
+                self._step_down(fmt, calls)
             return cast(list[dict[str, Any]], redact(calls, secrets))  # the failure is recorded
         outcome: ParsedAnswer | Exception
         try:
@@ -225,6 +234,15 @@ class LLMAgent(Agent):
             try:
                 raw = await client.complete(messages, repair, calls, rendered.cache_chars)
             except ProviderFailure as failure:
+                if isinstance(failure, FormatRefused) and self._step_down(fmt, calls):
+                    # The provider refused this rung's response_format: one rung down.
+                    fmt = self._format(ctx.request, probe, endpoint)
+                    messages = [
+                        *fmt.messages(rendered.messages),
+                        *messages[len(rendered.messages) :],
+                    ]
+                    client = self._client(endpoint, fmt, secrets, max_tokens)
+                    continue
                 if failure.overflow and repair == 0 and not overflowed:
                     # One more try, a quarter tighter than what did not fit (recorded).
                     overflowed = True
@@ -269,6 +287,16 @@ class LLMAgent(Agent):
             payload=payload, probe_only=probe_only, litellm_import_ms=import_ms,
         )  # fmt: skip
 
+    def _step_down(self, fmt: AnswerFormat, calls: list[dict[str, Any]]) -> bool:
+        """The provider refused ``fmt``'s rung: later calls go one rung down
+        (recorded on the refused call). False at the bottom of the ladder."""
+        below = self._learned.step_down(cast(Any, fmt.rung or "prompt"))
+        if below is None:
+            return False
+        if calls:
+            calls[-1]["format_retry"] = {"refused": fmt.rung, "next": below}
+        return True
+
     def _budget(self, max_tokens: int | None) -> int | None:
         """Prompt tokens allowed (see ``prompt.budget.prompt_budget``)."""
         return prompt_budget(self._window, max_tokens, self._learned_budget)
@@ -294,14 +322,27 @@ class LLMAgent(Agent):
     def _format(
         self, request: DecisionRequest, probe: BeliefProbe | None, endpoint: Endpoint
     ) -> AnswerFormat:
-        """The answer-format stage, in the form this endpoint takes."""
+        """The answer-format stage, in the form this endpoint takes: the
+        ladder's rung from the settings, the capability table and what the
+        provider refused so far."""
+        rung = answer_format.choose_rung(
+            self.settings.structured,
+            endpoint,
+            self._learned.rung_cap,
+            thinking=bool(self.settings.thinking_budget) or self._reasoning.on,
+        )
         return answer_format.for_decision(
             request,
             probe,
             limits_for(self.settings.prompt_style),
-            answer_format.choose_mode(self.settings.structured, endpoint),
+            answer_format.MODE_OF_RUNG[rung],
             self._lang,
+            own_server=endpoint.kind != "remote",
         )
+
+    @property
+    def _reasoning(self) -> Reasoning:
+        return Reasoning(self.settings.reasoning_effort, self.settings.thinking_budget)
 
     def _client(
         self,
@@ -311,11 +352,13 @@ class LLMAgent(Agent):
         max_tokens: int | None,
     ) -> ModelClient:
         settings = CallSettings(
-            timeout_s=self.settings.timeout_s,
+            timeout_s=self._timeout(endpoint),
             temperature=self.settings.temperature,
             max_tokens=max_tokens,
             response_format=fmt.response_format,
             cache=self.settings.cache,
+            reasoning=self._reasoning,
+            rung=fmt.rung,
         )
         return ModelClient(
             endpoint,
@@ -324,7 +367,15 @@ class LLMAgent(Agent):
             concurrency_for(endpoint, self.settings),
             secrets,
             self._lease.client() if self._lease is not None else None,
+            learned=self._learned,
         )
+
+    def _timeout(self, endpoint: Endpoint) -> float:
+        """Seconds per HTTP attempt: the setting, else the capability table's
+        (thinking models take minutes), else DEFAULT_TIMEOUT_S."""
+        if self.settings.timeout_s is not None:
+            return self.settings.timeout_s
+        return default_timeout(endpoint.model) or DEFAULT_TIMEOUT_S
 
     def _max_tokens(self, request: DecisionRequest) -> int | None:
         """The answer budget for this decision: ``max_tokens`` as configured,
@@ -332,6 +383,8 @@ class LLMAgent(Agent):
         one (a choice needs a short note and a value, not a speech's budget)."""
         configured = self.settings.max_tokens
         if self.settings.prompt_style != "compact" or self.settings.belief_probe:
+            return configured
+        if self._reasoning.on:  # a reasoning model spends its limit thinking first
             return configured
         if any(isinstance(f, Text) for f in request.fields):
             return configured
