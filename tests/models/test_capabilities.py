@@ -154,7 +154,8 @@ def test_thinking_models_get_a_long_default_timeout() -> None:
         # litellm's own refusal before sending
         (
             FakeError(
-                "litellm.UnsupportedParamsError: gemini does not support parameters: ['reasoning_effort']"
+                "litellm.UnsupportedParamsError: gemini does not support parameters: "
+                "['reasoning_effort']"
             ),
             {"reasoning_effort": "low"},
             ("reasoning_effort", None),
