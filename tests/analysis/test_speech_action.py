@@ -64,9 +64,7 @@ def test_killer_pairs_and_consistency(tmp_path: Path) -> None:
     items = list(KILLER["speech_action_consistency"](game))
     assert tally(items) == {"P": (2, 3), "K": (0, 1)}
     # The figure is the share of consistent pairs, 2 of 4, with its interval.
-    overall = figure(
-        items_of([game], KILLER["speech_action_consistency"]), __import__("random").Random(0)
-    )
+    overall = figure(items_of([game], KILLER["speech_action_consistency"]), random.Random(0))
     assert overall["value"] == 0.5 and overall["n"] == 4
     low, high = overall["ci95"]
     assert 0.0 <= low <= 0.5 <= high <= 1.0
