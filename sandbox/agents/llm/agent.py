@@ -23,6 +23,7 @@ from pydantic import ValidationError
 
 import sandbox.agents.llm.answer_format as answer_format
 import sandbox.agents.llm.call_record as call_record
+import sandbox.agents.llm.ladder as ladder
 import sandbox.agents.llm.prompt as prompt
 import sandbox.models.endpoints as endpoints
 import sandbox.models.remote as remote
@@ -40,6 +41,13 @@ from sandbox.agents.llm.parse import AnswerError, ParsedAnswer, parse_answer, re
 from sandbox.agents.llm.prompt import RenderedPrompt
 from sandbox.agents.llm.prompt.budget import after_overflow, prompt_budget
 from sandbox.agents.llm.settings import DEFAULT_TIMEOUT_S, LLMSettings, limits_for
+from sandbox.agents.llm.setup import (
+    concurrency_for,
+    model_window,
+    one_error,
+    retry_policy,
+    warm_up,
+)
 from sandbox.core.errors import IllegalDecision
 from sandbox.core.requests import DecisionRequest, Text
 from sandbox.models.capabilities import Learned, Reasoning, default_timeout
@@ -48,7 +56,6 @@ from sandbox.models.client import (
     FormatRefused,
     ModelClient,
     ProviderFailure,
-    RetryPolicy,
 )
 from sandbox.models.endpoints import Endpoint, EndpointError
 from sandbox.models.pool import Lease
@@ -325,7 +332,7 @@ class LLMAgent(Agent):
         """The answer-format stage, in the form this endpoint takes: the
         ladder's rung from the settings, the capability table and what the
         provider refused so far."""
-        rung = answer_format.choose_rung(
+        rung = ladder.choose_rung(
             self.settings.structured,
             endpoint,
             self._learned.rung_cap,
@@ -335,7 +342,7 @@ class LLMAgent(Agent):
             request,
             probe,
             limits_for(self.settings.prompt_style),
-            answer_format.MODE_OF_RUNG[rung],
+            ladder.MODE_OF_RUNG[rung],
             self._lang,
             own_server=endpoint.kind != "remote",
         )
@@ -393,43 +400,3 @@ class LLMAgent(Agent):
     def _probe(self, ctx: DecisionContext) -> BeliefProbe | None:
         """The belief probe for this view (the prompt derives the same one)."""
         return probe_for(ctx.view) if self.settings.belief_probe else None
-
-
-def retry_policy(settings: LLMSettings) -> RetryPolicy:
-    return RetryPolicy(settings.retry_attempts, settings.retry_max_wait_s, settings.retry_total_s)
-
-
-def one_error(err: ValidationError) -> str:
-    """A settings error as one line: ``temperature: Input should be ... (got 9)``."""
-    first = err.errors(include_url=False, include_context=False)[0]
-    where = ".".join(str(part) for part in first["loc"]) or "settings"
-    return f"{where}: {first['msg']} (got {first.get('input')!r})"
-
-
-def concurrency_for(endpoint: Endpoint, settings: LLMSettings) -> int:
-    """The configured limit, never above what the local server can serve at once."""
-    if endpoint.kind != "local":
-        return settings.concurrency
-    from sandbox.models.local import RECOMMENDED_CONCURRENCY
-
-    return min(settings.concurrency, RECOMMENDED_CONCURRENCY)
-
-
-def model_window(endpoint: Endpoint) -> int | None:
-    """The model's input window: the embedded server's ``n_ctx``, none for the
-    fake (unless configured), else litellm's model table (None if unknown)."""
-    if endpoint.kind == "fake":
-        return None
-    if endpoint.kind == "local":
-        from sandbox.models.local import ServerSettings
-
-        return ServerSettings.from_env().n_ctx
-    return remote.context_window(endpoint.model)
-
-
-def warm_up(variant: str, language: str) -> None:
-    """One-off costs paid at setup, not inside the first timed call: the
-    openai SDK's import (about a second) and compiling the prompt templates."""
-    import openai  # noqa: F401  (imported for its side effect: loaded once)
-
-    prompt.precompile(variant, language)

@@ -33,12 +33,10 @@ from typing import Any, Literal, Optional, cast
 from pydantic import BaseModel, ConfigDict, create_model
 from pydantic import Field as PydField
 
-import sandbox.models.capabilities as capabilities
-import sandbox.models.remote as remote
 from sandbox.agents.llm.beliefs import BeliefProbe
+from sandbox.agents.llm.ladder import RUNG_OF_MODE, StructuredMode
 from sandbox.agents.llm.settings import LIMITS, AnswerLimits
 from sandbox.core.requests import DecisionRequest, Field, MultiChoice, Text
-from sandbox.models.endpoints import Endpoint
 
 REASONING = "reasoning"
 BELIEFS = "beliefs"
@@ -47,19 +45,6 @@ FREE_BELIEF_CHARS = 120  # a variant without belief labels: a few words per seat
 # Keywords OpenAI's strict mode rejects; the referee still checks lengths.
 STRICT_UNSUPPORTED = ("maxLength", "minLength", "maxItems", "minItems", "uniqueItems", "default")
 
-StructuredMode = Literal["json_schema", "json_object", "none"]
-# The ladder's rungs (capabilities.RUNGS) and the modes that build them; the
-# settings' older names are the modes themselves.
-MODE_OF_RUNG: dict[str, StructuredMode] = {
-    "schema": "json_schema",
-    "json": "json_object",
-    "prompt": "none",
-}
-RUNG_OF_MODE: dict[str, capabilities.Rung] = {
-    "json_schema": "schema",
-    "json_object": "json",
-    "none": "prompt",
-}
 # llama.cpp turns maxLength into a bounded repetition in its grammar; long ones
 # are refused ("exceeds sane defaults") and crashed llama-cpp-python's server.
 # Short ones are kept: they make the grammar end the string, so a small model
@@ -97,37 +82,6 @@ class AnswerFormat:
             last = messages[-1]
             last["content"] = last["content"] + self.hint
         return messages
-
-
-def choose_rung(
-    structured: str,
-    endpoint: Endpoint,
-    cap: capabilities.Rung | None = None,
-    thinking: bool = False,
-) -> capabilities.Rung:
-    """The ladder's rung for this call. A forced one (``schema``, ``json``,
-    ``prompt``, or the older ``json_schema``, ``json_object``, ``none``) is
-    taken as given; ``auto``: the llama.cpp JSON form for local and fake models,
-    else the highest rung the capability table (or litellm's model table) puts
-    the model on. ``cap``: the highest rung the provider has not refused yet
-    (a refused rung steps down, never fails the seat)."""
-    if structured != "auto":
-        rung = RUNG_OF_MODE.get(structured) or cast(capabilities.Rung, structured)
-    elif endpoint.kind != "remote":
-        rung = "json"
-    else:
-        rung = capabilities.best_rung(
-            endpoint.model,
-            remote.takes_json_schema(endpoint.model),
-            remote.takes_json_mode(endpoint.model),
-            thinking,
-        )
-    return rung if cap is None else capabilities.lower(rung, cap)
-
-
-def choose_mode(structured: str, endpoint: Endpoint) -> StructuredMode:
-    """The answer-format mode of :func:`choose_rung`'s rung."""
-    return MODE_OF_RUNG[choose_rung(structured, endpoint)]
 
 
 def for_decision(
