@@ -214,7 +214,8 @@ class ModelClient:
         """A 400 refusing one optional parameter: learned, so the next try goes
         without it (True). A refused ``response_format`` is the ladder's business:
         FormatRefused. False: not a refusal, or one learned already."""
-        refused = capabilities.refused_param(err, self._optional())
+        sent = {**self._optional(), **self._params()[0]}  # as asked, and as sent
+        refused = capabilities.refused_param(err, sent)
         if refused is None:
             return False
         param, rename = refused

@@ -126,9 +126,15 @@ class LLMAgent(Agent):
             "history_items": self.settings.history_items,
             "context_window": self.settings.context_window,
             "cache": self.settings.cache,
+        } | self._reasoning_described()
+
+    def _reasoning_described(self) -> dict[str, Any]:
+        """The reasoning settings, in the header only when set (older headers stay as they were)."""
+        found = {
             "reasoning_effort": self.settings.reasoning_effort,
             "thinking_budget": self.settings.thinking_budget,
         }
+        return {k: v for k, v in found.items() if v is not None}
 
     async def decide(self, ctx: DecisionContext) -> AgentAnswer:
         secrets = secret_values([self._endpoint.api_key if self._endpoint else None])

@@ -102,6 +102,9 @@ def test_reasoning_never_leaves_the_call_lines(
     assert all(body.get("reasoning_effort") == "high" for body in proxy.bodies)
     assert {c["mode"] for c in calls} == {"json"}
     assert not any("warnings" in c for c in calls)
+    agents = lines_of(Path(str(record.path)))[0]["agents"]
+    assert {a["reasoning_effort"] for a in agents.values()} == {"high"}
+    assert not any("thinking_budget" in a for a in agents.values())  # unset: not written
     # sandbox stats counts them (of the output tokens; cost prices them with the rest)
     per_variant, _ = gather([Path(str(record.path))])
     figures = summarise(per_variant, 0)[variant]
