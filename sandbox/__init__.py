@@ -7,6 +7,12 @@ The public API (everything else is internal and may move)::
     result = play_sync(game, lambda seat, role: BaselineAgent())
     result.outcome, result.by_role(), result.transcript_path
 
+    # a game played from a game file (`sandbox run`): what if the speech at event
+    # 35 had never been heard? The control and the change, 10 branches each
+    from sandbox import Intervention, whatif
+    effect = whatif("transcripts/killer-s1-....jsonl", Intervention("remove_speech", seq=35))
+    effect.effects  # per outcome: both arms' means, the difference, its 95% interval
+
 Names are imported on first use, so ``import sandbox.core`` stays light.
 """
 
@@ -28,6 +34,8 @@ if TYPE_CHECKING:
     from sandbox.session.driver import run_sync
     from sandbox.session.play import GameRecord
     from sandbox.session.runner import RunStats
+    from sandbox.session.whatif import Intervention
+    from sandbox.study.counterfactual import WhatIfResult, whatif
     from sandbox.transcript import GameLog, TranscriptError, load_transcript
 
 _HOME = {
@@ -48,6 +56,9 @@ _HOME = {
     "Outcome": "sandbox.core.variant",
     "run_sync": "sandbox.session.driver",
     "RunStats": "sandbox.session.runner",
+    "Intervention": "sandbox.session.whatif",
+    "WhatIfResult": "sandbox.study.counterfactual",
+    "whatif": "sandbox.study.counterfactual",
     "GameRecord": "sandbox.session.play",
     "GameLog": "sandbox.transcript",
     "TranscriptError": "sandbox.transcript",
@@ -64,6 +75,7 @@ __all__ = [
     "GameLog",
     "GameRecord",
     "HumanAgent",
+    "Intervention",
     "LLMAgent",
     "LLMSettings",
     "Outcome",
@@ -71,11 +83,13 @@ __all__ = [
     "RunStats",
     "ScriptedAgent",
     "TranscriptError",
+    "WhatIfResult",
     "load_transcript",
     "new_game",
     "play",
     "play_sync",
     "run_sync",
+    "whatif",
 ]
 
 

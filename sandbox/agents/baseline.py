@@ -16,13 +16,14 @@ class BaselineAgent(Agent):
     kind = "baseline"
     replayable = True
 
-    def __init__(self, seed: int | None = None) -> None:
+    def __init__(self, seed: int | None = None, language: str = "en") -> None:
         self.seed = seed
+        self.language = language
         self._bot: Agent | None = None
 
     def attach(self, seat: int, game_seed: int, variant: str) -> None:
         seed = seat_seed(game_seed, seat) if self.seed is None else self.seed
-        self._bot = baseline_bot(variant, seed)
+        self._bot = baseline_bot(variant, seed, self.language)
 
     async def decide(self, ctx: DecisionContext) -> AgentAnswer:
         if self._bot is None:
@@ -33,20 +34,20 @@ class BaselineAgent(Agent):
         return {"kind": self.kind}
 
 
-def baseline_bot(variant: str, seed: int) -> Agent:
-    """A new baseline bot of ``variant`` (``Variant.baseline_bot``, which imports
-    the bot's code only when a seat plays it)."""
-    bot = baseline_bot_or_none(variant, seed)
+def baseline_bot(variant: str, seed: int, language: str = "en") -> Agent:
+    """A new baseline bot of ``variant`` speaking ``language``
+    (``Variant.baseline_bot``, which imports the bot's code only when a seat plays it)."""
+    bot = baseline_bot_or_none(variant, seed, language)
     if bot is None:
         raise AgentSetupError(f"no baseline bot for variant {variant!r}")
     return bot
 
 
-def baseline_bot_or_none(variant: str, seed: int) -> Agent | None:
+def baseline_bot_or_none(variant: str, seed: int, language: str = "en") -> Agent | None:
     """``variant``'s baseline bot seeded with ``seed``, or None when it has none
     (or is not registered)."""
     found = find_variant(variant)
-    bot = found.baseline_bot(seed) if found is not None else None
+    bot = found.baseline_bot(seed, language) if found is not None else None
     if bot is not None and not isinstance(bot, Agent):
         raise AgentSetupError(f"{variant}'s baseline_bot gave {bot!r}, not an Agent")
     return bot

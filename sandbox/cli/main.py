@@ -21,7 +21,7 @@ from sandbox.cli.interrupts import EXIT_INTERRUPTED, ctrl_c_ends_quietly
 with ctrl_c_ends_quietly():
     import typer
 
-    from sandbox.cli import batch, play, stats, study, tools, transcripts, view
+    from sandbox.cli import batch, play, stats, study, tools, transcripts, view, whatif
     from sandbox.cli.errors import OneLineErrors
 
 app = typer.Typer(
@@ -41,6 +41,8 @@ app.command("view")(view.view)
 app.command("replay")(transcripts.replay)
 app.command("resume")(transcripts.resume_game)
 app.command("fork")(transcripts.fork_game)
+app.command("whatif")(whatif.whatif_cmd)
+app.command("ablate")(whatif.ablate_cmd)
 app.command("stats")(stats.stats)
 app.command("fake-llm")(tools.fake_llm)
 app.command("study")(study.study_cmd)

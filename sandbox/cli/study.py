@@ -43,6 +43,7 @@ from sandbox.cli.options import (
     RpmOption,
     TranscriptsOption,
 )
+from sandbox.report.ablation import find_ablation
 from sandbox.report.page import leaderboard_rows, side_rows, write_report
 from sandbox.study.run import plan_run, run_study, study_specs
 from sandbox.study.spec import Study, load_study
@@ -260,6 +261,7 @@ def report_cmd(
     head-to-head, metrics and cost."""
     loaded = _read(folder)
     summary = summarise(loaded)
+    summary["ablation"] = find_ablation(folder)  # `sandbox ablate`'s results, if any
     names = sorted({str(g.study.get("name")) for g in loaded.games if g.study})
     heading = title or ("study " + ", ".join(names) if names else f"{folder[0]}")
     for path in write_report(summary, out, heading):

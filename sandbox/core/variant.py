@@ -329,11 +329,12 @@ class Variant(ABC, Generic[S, C]):
         :meth:`describe_event`, decisions as their fields."""
         return None
 
-    def baseline_bot(self, seed: int) -> Any:
+    def baseline_bot(self, seed: int, language: str = "en") -> Any:
         """A new baseline bot (a :class:`sandbox.agents.base.Agent`) seeded with
-        ``seed``, or None when the variant has none (a game file's ``kind =
-        "baseline"`` is then refused). Import the bot's module inside the
-        override: agent code must not load with the engine."""
+        ``seed`` that speaks ``language`` (a bot with one language may ignore it),
+        or None when the variant has none (a game file's ``kind = "baseline"`` is
+        then refused). Import the bot's module inside the override: agent code
+        must not load with the engine."""
         return None
 
     def metrics(self) -> Mapping[str, Metric]:

@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import asyncio
 import copy
+import hashlib
 import time
 import weakref
 from collections.abc import Mapping, Sequence
@@ -104,6 +105,9 @@ class CallSettings:
     # Reasoning models and the structured-output rung (capabilities.py).
     reasoning: Reasoning = NO_REASONING_SETTINGS
     rung: str | None = None  # recorded as the call's "mode"
+    # The decision's sampling seed (a what-if branch's, see LLMAgent.sample_with);
+    # each HTTP attempt sends attempt_seed(seed, repair, attempt). None: no seed sent.
+    seed: int | None = None
 
 
 # One semaphore per (event loop, model): asyncio primitives belong to one loop.
@@ -232,6 +236,13 @@ class ModelClient:
         cache_split: int | None,
     ) -> str:
         record = new_record(self.endpoint.model, messages, attempt, repair)
+        seed = (
+            None
+            if self.settings.seed is None
+            else attempt_seed(self.settings.seed, repair, attempt)
+        )
+        if seed is not None:
+            record["seed"] = seed  # on the call line: which draw this answer was
         calls.append(record)
         if self.settings.rung is not None:
             record["mode"] = self.settings.rung
@@ -248,7 +259,7 @@ class ModelClient:
             async with call_slot(self.endpoint.model):
                 started = time.perf_counter()
                 try:
-                    response = await self._send(messages, cache_split, params)
+                    response = await self._send(messages, cache_split, params, seed)
                 except Exception as err:
                     record["latency_ms"] = elapsed_ms(started)
                     record["error"] = self.describe(err)
@@ -298,6 +309,7 @@ class ModelClient:
         messages: Sequence[Mapping[str, str]],
         cache_split: int | None,
         params: Mapping[str, Any] | None = None,
+        seed: int | None = None,
     ) -> Any:
         """One HTTP request: straight through the openai SDK for our own
         OpenAI-protocol servers (fake, local), through litellm otherwise."""
@@ -307,6 +319,8 @@ class ModelClient:
             # the typed-parameter transform (~10 ms of CPU per call for a long
             # prompt and schema), and the answer comes back as plain JSON.
             body = self._direct_body(messages, params)
+            if seed is not None:  # our own servers (fake, llama-server) take one
+                body["seed"] = seed
             try:
                 answer = await self.http.post(
                     "/chat/completions",
@@ -318,6 +332,8 @@ class ModelClient:
                 raise MalformedResponse(str(err)[:200]) from None
             return as_response(answer)
         kwargs = self._kwargs(messages, params)
+        if seed is not None and remote.takes_seed(self.endpoint.model):
+            kwargs["seed"] = seed  # dropped for providers litellm says ignore it
         if (
             self.settings.cache
             and cache_split is not None
@@ -385,6 +401,14 @@ def new_record(
         "latency_ms": 0,
         "error": None,
     }
+
+
+def attempt_seed(seed: int, repair: int, attempt: int) -> int:
+    """The seed one HTTP attempt sends: the decision's seed mixed with its repair
+    turn and attempt number, so no two calls of a decision share a draw;
+    31 bits, which every provider that takes a seed accepts."""
+    text = f"{seed}:{repair}:{attempt}".encode()
+    return int.from_bytes(hashlib.sha256(text).digest()[:4], "big") & 0x7FFFFFFF
 
 
 def elapsed_ms(started: float) -> int:

@@ -99,6 +99,28 @@ def takes_json_mode(model: str) -> bool:
     return "response_format" in params
 
 
+def takes_seed(model: str) -> bool:
+    """Whether litellm lists ``seed`` among the model's supported parameters
+    (OpenAI and most OpenAI-protocol providers do; Anthropic does not)."""
+    try:
+        supported = litellm_module().get_supported_openai_params(model=model) or []
+    except Exception:  # a model litellm cannot place: send nothing it may refuse
+        return False
+    return "seed" in supported
+
+
+def token_prices(model: str) -> tuple[float, float]:
+    """US$ per prompt token and per answer token from litellm's price table
+    ((0, 0) for a model it does not price), for cost estimates before a call."""
+    try:
+        info = litellm_module().get_model_info(model=model)
+    except Exception:  # a model litellm does not know
+        return 0.0, 0.0
+    return float(info.get("input_cost_per_token") or 0), float(
+        info.get("output_cost_per_token") or 0
+    )
+
+
 def call_cost(response: Any) -> float:
     """litellm's price for one answer; cached prompt tokens at the provider's
     cached rate (litellm reads them from the usage). 0.0 when it has no price."""

@@ -19,6 +19,8 @@ from typing import Any
 from jinja2 import Environment, PackageLoader, StrictUndefined
 from markupsafe import Markup
 
+from sandbox.report.ablation import HEAD as ABLATION_HEAD
+from sandbox.report.ablation import ablation_chart, ablation_rows
 from sandbox.report.charts import grouped_rates, heatmap, interval_bars
 
 _ASSETS = "sandbox.report.assets"
@@ -215,6 +217,8 @@ def _charts(summary: Mapping[str, Any]) -> dict[str, str]:
             [speech[n]["ci95"] for n in names],
             "mean Δ p(truth) (95% cluster bootstrap)",
         )
+    if chart := ablation_chart(summary.get("ablation")):
+        charts["ablation"] = chart
     for variant, table in (summary.get("metrics") or {}).items():
         for name, m in table.items():
             per = m["by_contestant"]
@@ -256,6 +260,7 @@ def render_html(summary: Mapping[str, Any], title: str) -> str:
         calibration=Table(CALIBRATION_HEAD, calibration_rows(summary)),
         speech_persuasion=Table(SPEECH_PERSUASION_HEAD, speech_persuasion_rows(summary)),
         usage=Table(*usage_rows(summary)),
+        ablation=Table(ABLATION_HEAD, ablation_rows(summary.get("ablation"))),
     )
 
 
@@ -317,6 +322,8 @@ def render_markdown(summary: Mapping[str, Any], title: str) -> str:
     if speech_persuasion_rows(summary):
         rows = speech_persuasion_rows(summary)
         parts += ["## Persuasion per speech", "", _md_table(SPEECH_PERSUASION_HEAD, rows), ""]
+    if ablation := ablation_rows(summary.get("ablation")):
+        parts += ["## What if: speech ablations", "", _md_table(ABLATION_HEAD, ablation), ""]
     parts += ["## Cost and reliability", "", _md_table(usage_head, usage), ""]
     return "\n".join(parts)
 

@@ -30,13 +30,14 @@ from sandbox.agents.baseline import BaselineAgent
 from sandbox.agents.human.seat import HumanAgent
 from sandbox.agents.llm.agent import LLMAgent
 from sandbox.agents.llm.settings import Language, LLMSettings
+from sandbox.agents.remote import RemoteAgent
 from sandbox.agents.simple import RandomAgent, ScriptedAgent
 from sandbox.core.errors import ConfigError
 from sandbox.core.variant import Variant
 from sandbox.games.registry import get_variant, variant_names
 from sandbox.session.script_check import check_script
 
-AgentKind = Literal["random", "scripted", "baseline", "human", "llm"]
+AgentKind = Literal["random", "scripted", "baseline", "human", "remote", "llm"]
 
 
 class Strict(BaseModel):
@@ -92,9 +93,12 @@ class BaselineSpec(SeatSelector):
     """The variant's baseline bot."""
 
     kind: Literal["baseline"]
+    language: Language | None = Field(
+        None, description="baseline: the language the bot speaks (default: [llm].language)"
+    )
 
     def build(self, seat: int, seed: int, llm: LLMSettings) -> Agent:
-        return BaselineAgent(seed)
+        return BaselineAgent(seed, language=self.language or llm.language)
 
 
 class ScriptedSpec(SeatSelector):
@@ -138,6 +142,46 @@ class HumanSpec(SeatSelector):
         )
 
 
+class RemoteSpec(SeatSelector):
+    """A program outside the sandbox, over a WebSocket (docs/remote-agents.md)."""
+
+    kind: Literal["remote"]
+    port: int | None = Field(
+        None, ge=0, le=65535, description="remote: the server's port (default: a free one)"
+    )
+    token_env: str | None = Field(
+        None,
+        description="remote: environment variable holding the endpoint's token "
+        "(default: a fresh token, announced with the address)",
+    )
+    decision_timeout_s: float = Field(
+        60.0, gt=0, le=86400, description="remote: seconds per decision, then the fallback"
+    )
+    max_invalid: int = Field(
+        3, ge=0, le=20, description="remote: refused answers per decision before the fallback"
+    )
+    reconnect_s: float = Field(
+        5.0, ge=0, le=3600, description="remote: how long a lost program is waited for"
+    )
+    connect_timeout_s: float = Field(
+        60.0, ge=0, le=86400, description="remote: how long the first connection is waited for"
+    )
+    language: Language | None = Field(
+        None, description="remote: the observation's language (default: [llm].language)"
+    )
+
+    def build(self, seat: int, seed: int, llm: LLMSettings) -> Agent:
+        return RemoteAgent(
+            port=self.port,
+            token_env=self.token_env,
+            decision_timeout_s=self.decision_timeout_s,
+            max_invalid=self.max_invalid,
+            reconnect_s=self.reconnect_s,
+            connect_timeout_s=self.connect_timeout_s,
+            language=self.language or llm.language,
+        )
+
+
 class LLMSpec(SeatSelector, LLMSettings):
     """A model. The LLMSettings keys set here override the game file's ``[llm]``."""
 
@@ -158,13 +202,15 @@ class LLMSpec(SeatSelector, LLMSettings):
 
 
 AgentSpec = Annotated[
-    RandomSpec | BaselineSpec | ScriptedSpec | HumanSpec | LLMSpec, Field(discriminator="kind")
+    RandomSpec | BaselineSpec | ScriptedSpec | HumanSpec | RemoteSpec | LLMSpec,
+    Field(discriminator="kind"),
 ]
 AGENT_SPECS: tuple[type[SeatSelector], ...] = (
     RandomSpec,
     BaselineSpec,
     ScriptedSpec,
     HumanSpec,
+    RemoteSpec,
     LLMSpec,
 )
 AGENT_KEYS = frozenset(key for spec in AGENT_SPECS for key in spec.model_fields)

@@ -77,7 +77,8 @@ async def resume_async(path: Path, hooks: LiveHooks | None = None) -> GameRecord
     variant, config = game_config_of(transcript)
     seed = int(transcript.header["seed"])
     roles = {int(s): r for s, r in transcript.header["roles"].items()}
-    agents = build_agents(loaded, roles, seed)
+    # a what-if branch's seats draw from the branch's seed (sandbox.session.whatif)
+    agents = build_agents(loaded, roles, seed, int(transcript.header.get("branch_seed") or 0))
     rebuilt = await rebuild(variant, config, seed, transcript.events, agents)
     problem = (
         rebuilt.divergence or check_header(transcript, rebuilt.game) or check_visibility(transcript)

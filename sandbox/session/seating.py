@@ -6,9 +6,26 @@ from collections.abc import Mapping
 
 from sandbox.agents.base import Agent, AgentSetupError, seat_seed
 from sandbox.agents.human.seat import HumanAgent
+from sandbox.agents.llm.agent import LLMAgent
+from sandbox.core.rng import derive_rng
 from sandbox.session.gamefile import AgentSpec, LoadedConfig, role_matches
 
-__all__ = ["AgentSetupError", "build_agents", "seat_agent", "seat_seed", "spec_for"]
+__all__ = [
+    "AgentSetupError",
+    "branch_seat_seed",
+    "build_agents",
+    "seat_agent",
+    "seat_seed",
+    "spec_for",
+]
+
+
+def branch_seat_seed(game_seed: int, branch_seed: int, seat: int) -> int:
+    """The seed of the agent at ``seat`` in what-if branch ``branch_seed`` of a game
+    (sandbox.session.whatif); branch 0 is the game itself: :func:`seat_seed`."""
+    if branch_seed == 0:
+        return seat_seed(game_seed, seat)
+    return derive_rng(game_seed, "branch", branch_seed, seat).getrandbits(63)
 
 
 def spec_for(loaded: LoadedConfig, seat: int, role: str) -> AgentSpec:
@@ -23,21 +40,28 @@ def spec_for(loaded: LoadedConfig, seat: int, role: str) -> AgentSpec:
 
 
 def build_agents(
-    loaded: LoadedConfig, roles: Mapping[int, str], game_seed: int
+    loaded: LoadedConfig, roles: Mapping[int, str], game_seed: int, branch_seed: int = 0
 ) -> dict[int, Agent]:
     """One seated agent per seat, from the spec that selects it."""
     return {
-        seat: seat_agent(loaded, spec_for(loaded, seat, role), seat, game_seed)
+        seat: seat_agent(loaded, spec_for(loaded, seat, role), seat, game_seed, branch_seed)
         for seat, role in sorted(roles.items())
     }
 
 
-def seat_agent(loaded: LoadedConfig, spec: AgentSpec, seat: int, game_seed: int) -> Agent:
+def seat_agent(
+    loaded: LoadedConfig, spec: AgentSpec, seat: int, game_seed: int, branch_seed: int = 0
+) -> Agent:
     """``spec``'s agent for ``seat``, built and seated (``attach``); one that cannot
-    be is an AgentSetupError naming the seat."""
+    be is an AgentSetupError naming the seat. In a what-if branch (``branch_seed``
+    > 0) every seat draws from the branch's own seed, and a model seat sends a
+    sampling seed derived from it on every call."""
     try:
-        agent = spec.build(seat, seat_seed(game_seed, seat), loaded.file.llm)
+        seed = branch_seat_seed(game_seed, branch_seed, seat)
+        agent = spec.build(seat, seed, loaded.file.llm)
         agent.attach(seat, game_seed, loaded.variant.name)
+        if branch_seed and isinstance(agent, LLMAgent):
+            agent.sample_with(seed)
     except AgentSetupError as err:
         raise AgentSetupError(f"seat {seat}: {err}") from None
     if isinstance(agent, HumanAgent):

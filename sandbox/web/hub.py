@@ -94,6 +94,8 @@ class Audience:
     token: str = field(default_factory=lambda: secrets.token_urlsafe(18))
     seat: SeatActions | None = None
     host: HostActions | None = None
+    # kind "agent": a remote program's seat, which serves its own socket (web/remote.py)
+    socket: Callable[[WebSocket], Awaitable[None]] | None = None
 
 
 class OneLineLog(logging.Formatter):
@@ -211,6 +213,7 @@ class WebHub:
             Route("/api/host/return", self._host_return, methods=["POST"]),
             Route("/api/host/watch", self._host_watch, methods=["POST"]),
             WebSocketRoute("/ws", self._push),
+            WebSocketRoute("/agent", self._agent),
         ]
         return Starlette(routes=routes)
 
@@ -336,6 +339,14 @@ class WebHub:
         finally:
             incoming.cancel()
             audience.board.unsubscribe(subscriber)
+
+    async def _agent(self, websocket: WebSocket) -> None:
+        """A remote program's socket (only a remote seat's token opens it)."""
+        audience: Audience = websocket.scope["audience"]
+        if audience.socket is None:
+            await websocket.close(code=1008)
+            return
+        await audience.socket(websocket)
 
 
 class Guard:

@@ -36,6 +36,7 @@ from sandbox.web.pages import (
     render_history,
     render_view,
 )
+from sandbox.web.remote import RemoteSeat, RemoteSettings
 from sandbox.web.seat import HumanBrowserAgent, seat_audience
 from sandbox.web.words import ui
 
@@ -72,6 +73,7 @@ class WebRun:
     _spectators: list[Spectator] = field(default_factory=list)
     _panel: HostPanel | None = None
     _writer: TranscriptWriter | None = None
+    _remotes: list[RemoteSeat] = field(default_factory=list)
 
     # ------------------------------------------------------------ the server
     def hub(self, port: int | None = None) -> WebHub:
@@ -116,6 +118,22 @@ class WebRun:
         )
         if fresh:
             self.announce(f"seat {seat}: open {agent.url}")
+        return agent
+
+    def remote_agent(
+        self,
+        seat: int,
+        port: int | None,
+        token: str | None,
+        settings: RemoteSettings,
+        language: str,
+    ) -> RemoteSeat:
+        """A seat played by a program over a WebSocket (web/remote.py)."""
+        agent = RemoteSeat(seat, self.hub(port), token=token, settings=settings, language=language)
+        agent.on_close = self._remotes.remove
+        self._remotes.append(agent)
+        shown = agent.url if token is None else agent.url.split("?")[0] + "?t=<your token>"
+        self.announce(f"seat {seat} (remote program): connect to {shown}")
         return agent
 
     # ------------------------------------------------------------ hooks
@@ -218,6 +236,8 @@ class WebRun:
         if outcome is None:
             return
         roles = game.roles()  # the game is over: every role may be shown
+        for remote in self._remotes:  # closed seats of earlier games have left the list
+            remote.finish(_remote_results(outcome.summary, outcome.results, roles))
         for agent in self._seats.values():
             person = _person_of(agent)
             if person is None:
@@ -363,6 +383,17 @@ def _results(
         SeatResult(seat, roles.get(seat, "?"), result, seat == mine)
         for seat, result in sorted(results.items())
     ]
+
+
+def _remote_results(
+    summary: str, results: Mapping[int, str], roles: Mapping[int, str]
+) -> dict[str, Any]:
+    """The end of a game for a remote program: every seat's role and result."""
+    return {
+        "summary": summary,
+        "results": {str(s): r for s, r in sorted(results.items())},
+        "roles": {str(s): r for s, r in sorted(roles.items())},
+    }
 
 
 def _person_of(agent: Agent) -> HumanBrowserAgent | None:

@@ -50,6 +50,7 @@ from sandbox.agents.llm.setup import (
 )
 from sandbox.core.errors import IllegalDecision
 from sandbox.core.requests import DecisionRequest, Text
+from sandbox.core.rng import derived_seed
 from sandbox.models.capabilities import Learned, Reasoning, default_timeout
 from sandbox.models.client import (
     CallSettings,
@@ -108,10 +109,24 @@ class LLMAgent(Agent):
         # What the model refused so far (parameters, ladder rungs) and the warnings
         # recorded: each is written once per seat, on the call where it first applied.
         self._learned = Learned()
+        self._sampling_seed: int | None = None  # a what-if branch's (sample_with)
 
     def attach(self, seat: int, game_seed: int, variant: str) -> None:
         self.seat = seat
         warm_up(variant, self.settings.language)
+
+    def sample_with(self, seed: int) -> None:
+        """Send a sampling seed on every call (a what-if branch, sandbox.session.
+        whatif): each decision's seed is drawn from ``seed`` (the seat's seed of
+        the branch: game seed, branch seed and seat) and its request id; the
+        client mixes in the repair turn and the attempt. Without it (a game played
+        as usual) no seed is sent, as before."""
+        self._sampling_seed = seed
+
+    def _call_seed(self, request_id: str) -> int | None:
+        if self._sampling_seed is None:
+            return None
+        return derived_seed(self._sampling_seed, "call", request_id) & 0x7FFFFFFF
 
     def describe(self) -> dict[str, Any]:
         return {
@@ -175,7 +190,7 @@ class LLMAgent(Agent):
         max_tokens = self.settings.max_tokens
         rendered = self._render(ctx, self._budget(max_tokens))
         fmt = self._format(ctx.request, probe, endpoint)
-        client = self._client(endpoint, fmt, secrets, max_tokens)
+        client = self._client(endpoint, fmt, secrets, max_tokens, ctx.request.id)
         calls: list[dict[str, Any]] = []
         try:
             raw = await client.complete(
@@ -237,7 +252,7 @@ class LLMAgent(Agent):
         # Answer format: the schema to send, to check against, or to state in words.
         fmt = self._format(ctx.request, probe, endpoint)
         messages = fmt.messages(rendered.messages)
-        client = self._client(endpoint, fmt, secrets, max_tokens)
+        client = self._client(endpoint, fmt, secrets, max_tokens, ctx.request.id)
         calls: list[dict[str, Any]] = []
         note = ""
         overflowed = False
@@ -254,7 +269,7 @@ class LLMAgent(Agent):
                         *fmt.messages(rendered.messages),
                         *messages[len(rendered.messages) :],
                     ]
-                    client = self._client(endpoint, fmt, secrets, max_tokens)
+                    client = self._client(endpoint, fmt, secrets, max_tokens, ctx.request.id)
                     continue
                 if failure.overflow and repair == 0 and not overflowed:
                     # One more try, a quarter tighter than what did not fit (recorded).
@@ -363,6 +378,7 @@ class LLMAgent(Agent):
         fmt: AnswerFormat,
         secrets: Sequence[str],
         max_tokens: int | None,
+        request_id: str,
     ) -> ModelClient:
         settings = CallSettings(
             timeout_s=self._timeout(endpoint),
@@ -372,6 +388,7 @@ class LLMAgent(Agent):
             cache=self.settings.cache,
             reasoning=self._reasoning,
             rung=fmt.rung,
+            seed=self._call_seed(request_id),
         )
         return ModelClient(
             endpoint,

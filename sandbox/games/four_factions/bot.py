@@ -25,8 +25,10 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+import sandbox.games.four_factions.talk as talk
 from sandbox.agents.base import FALLBACK_INVALID, Agent, AgentAnswer, DecisionContext
 from sandbox.agents.simple import draw_payload
+from sandbox.agents.talk import Phrasebook
 from sandbox.core.errors import IllegalDecision
 from sandbox.core.requests import Choice
 from sandbox.games.four_factions.beliefs import RIVAL, beliefs, hostile_weapons
@@ -47,8 +49,9 @@ class BaselineBot(Agent):
     kind = "baseline"
     replayable = True
 
-    def __init__(self, seed: int) -> None:
+    def __init__(self, seed: int, language: str = "en") -> None:
         self.rng = random.Random(seed)
+        self.book = Phrasebook(talk.PHRASES, language, seed)  # words only: never moves a decision
 
     async def decide(self, ctx: DecisionContext) -> AgentAnswer:
         view = ctx.view
@@ -71,7 +74,7 @@ class BaselineBot(Agent):
     def _proofs(self, me: dict[str, Any], pub: dict[str, Any], ctx: DecisionContext) -> Any:
         mine = str(me["faction"])
         claim = mine if self.rng.random() < TRUTH_RATE else self._other(mine)
-        return {"am": claim, "speech": f"I am {claim}; I am none of the other three."}
+        return {"am": claim, "speech": talk.statement(self.book, "proofs", am=claim)}
 
     def _accusation(self, me: dict[str, Any], pub: dict[str, Any], ctx: DecisionContext) -> Any:
         options = _options(ctx, "target")
@@ -87,7 +90,7 @@ class BaselineBot(Agent):
             target = self.rng.choice(options)
             claimed = claims.get(str(target))
             faction = rival if claimed != rival else self._other(str(claimed))
-        speech = f"Seat {target} is really {faction}; its day-1 claim is false."
+        speech = talk.statement(self.book, "accusation", a=target, faction=faction)
         return {"target": target, "faction": faction, "speech": speech}
 
     def _protection(self, me: dict[str, Any], pub: dict[str, Any], ctx: DecisionContext) -> Any:
@@ -101,12 +104,12 @@ class BaselineBot(Agent):
             if s in friends and known.get(str(s), claims.get(str(s))) == claims.get(str(s))
         ]
         target = (honest_friends or [self.rng.choice(options)])[0]
-        return {"target": target, "speech": f"I believe seat {target} told the truth."}
+        return {"target": target, "speech": talk.statement(self.book, "protection", a=target)}
 
     def _speak(self, me: dict[str, Any], pub: dict[str, Any], ctx: DecisionContext) -> Any:
         if self.rng.random() >= SPEAK_RATE:
             return {"speech": ""}
-        return {"speech": f"Day {pub['day']}: I keep my eyes on my rivals."}
+        return {"speech": talk.open_speech(self.book, me, pub, ctx.request.seat)}
 
     # ---------------------------------------------------------------- night
     def _loadout(self, me: dict[str, Any], pub: dict[str, Any], ctx: DecisionContext) -> Any:

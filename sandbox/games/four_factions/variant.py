@@ -89,10 +89,10 @@ class FourFactions(Variant[FFState, FourFactionsConfig]):
     def words(self) -> VariantWords:
         return wording.WORDS
 
-    def baseline_bot(self, seed: int) -> Agent:
+    def baseline_bot(self, seed: int, language: str = "en") -> Agent:
         from sandbox.games.four_factions.bot import BaselineBot
 
-        return BaselineBot(seed)
+        return BaselineBot(seed, language)
 
     def metrics(self) -> Mapping[str, Metric]:
         from sandbox.games.four_factions.metrics import METRICS

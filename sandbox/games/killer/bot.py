@@ -23,9 +23,11 @@ from typing import Any
 
 import sandbox.games.killer.evidence as ev
 from sandbox.agents.base import FALLBACK_INVALID, Agent, AgentAnswer, DecisionContext
+from sandbox.agents.talk import Phrasebook
 from sandbox.core.errors import IllegalDecision
 from sandbox.core.requests import Choice
 from sandbox.core.variant import SeatView
+from sandbox.games.killer.talk import PHRASES, Plan, speech_payload
 
 SHARE_RATE = 0.3  # police seats that also publish their clears as soon as they have them
 FAKE_CLAIM_RATE = 0.35  # killer seats willing to fake a police claim
@@ -38,8 +40,9 @@ class BaselineBot(Agent):
     kind = "baseline"
     replayable = True
 
-    def __init__(self, seed: int) -> None:
+    def __init__(self, seed: int, language: str = "en") -> None:
         self.rng = random.Random(seed)
+        self.book = Phrasebook(PHRASES, language, seed)  # words only: never moves a decision
         # Fixed per seat, drawn first so each seat's style is stable across games.
         self.shares_checks = self.rng.random() < SHARE_RATE
         self.fakes_claims = self.rng.random() < FAKE_CLAIM_RATE
@@ -65,8 +68,10 @@ class BaselineBot(Agent):
             return {"suspect": self._check(view, _options(ctx, "suspect"))}
         if decision == "vote":
             return {"target": self._vote(view, _options(ctx, "target"))}
-        payload: dict[str, Any] = {"speech": self._speech(view, decision == "last_words")}
-        if any(f.name == "concede" for f in ctx.request.fields):
+        fields = [f.name for f in ctx.request.fields]
+        plan = self._speech(view, decision == "last_words")
+        payload = speech_payload(plan, view, ev.read_table(view), self.book, fields)
+        if "concede" in fields:
             payload["concede"] = False  # a lone survivor still plays on
         return payload
 
@@ -119,40 +124,43 @@ class BaselineBot(Agent):
         others = [s for s in options if s not in mates]
         return ev.top(others, crowd, noise) if others else favourite
 
-    def _speech(self, view: SeatView, last_words: bool) -> str:
+    def _speech(self, view: SeatView, last_words: bool) -> Plan:
         role = view.private.get("role")
+        plan: Plan | None = None
         if role == "police":
-            shared = self._police_speech(view, last_words)
-            if shared:
-                return shared
-        if role == "killer":
-            return self._killer_speech(view)
-        target = self._day_suspect(view)
-        return _accuse(target)
+            plan = self._police_speech(view, last_words)
+        elif role == "killer":
+            plan = self._killer_speech(view)
+        if plan is None:
+            target = self._day_suspect(view)
+            plan = Plan(accuse=[target] if target is not None else [])
+        plan.last_words = last_words
+        return plan
 
-    def _police_speech(self, view: SeatView, last_words: bool) -> str:
+    def _police_speech(self, view: SeatView, last_words: bool) -> Plan | None:
         table = ev.read_table(view)
         attacked = _false_claims_against_team(view, table)
         # One spokesman (the lowest living police) publishes the killers the team
         # found, so the others stay hidden; clears would only mark the speaker for
         # the night, so they wait for the seeded policy or for last words.
         if not (last_words or attacked or _spokesman(view)):
-            return ""
+            return None
         clears = self.shares_checks or last_words
-        return _police_claims(view, table, attacked, clears)
+        plan = _police_claims(view, table, attacked, clears)
+        return plan if plan.claims_police else None
 
-    def _killer_speech(self, view: SeatView) -> str:
+    def _killer_speech(self, view: SeatView) -> Plan:
         table = ev.read_table(view)
         mates = _mates(view)
         accuser = _exposer_of(table, mates | {view.seat}, set(ev.living_others(view)))
         if accuser is not None and self.fakes_claims and _lead_killer(view):
-            return f"Seat {accuser} is a killer: I am police and checked it. Pass."
+            return Plan(found=[accuser])  # a faked police claim against the exposer
         target = self._day_suspect(view)
-        speech = _accuse(target)
+        plan = Plan(accuse=[target] if target is not None else [])
         innocents = [s for s in ev.living_others(view) if s not in mates and s != target]
         if innocents and self.rng.random() < VOUCH_RATE:
-            speech = f"I vouch for seat {self.rng.choice(innocents)}. " + speech
-        return speech
+            plan.vouch = [self.rng.choice(innocents)]
+        return plan
 
     def _day_suspect(self, view: SeatView) -> int | None:
         living = ev.living_others(view)
@@ -262,24 +270,21 @@ def _false_claims_against_team(view: SeatView, table: ev.Table) -> bool:
     return any(c.killer and c.target in team and c.speaker not in team for c in table.claims)
 
 
-def _police_claims(view: SeatView, table: ev.Table, attacked: bool, clears: bool) -> str:
+def _police_claims(view: SeatView, table: ev.Table, attacked: bool, clears: bool) -> Plan:
     """Publish the checks on living seats; name a false claimant as the killer it is."""
     living = set(ev.living_others(view))
     team = _police_team(view)
-    parts = []
+    plan = Plan()
     for check in ev.private_list(view, "checks"):
         seat = int(check["suspect"])
-        found = check["answer"] == "killer"
-        if seat in living and (found or clears):
-            verdict = "is a killer" if check["answer"] == "killer" else "is not a killer"
-            parts.append(f"Seat {seat} {verdict}: I am police and checked it.")
+        if seat not in living:
+            continue
+        if check["answer"] == "killer":
+            plan.found.append(seat)
+        elif clears:
+            plan.cleared.append(seat)
     if attacked:
         liars = sorted({c.speaker for c in table.claims if c.speaker not in team} & living)
-        parts += [f"Seat {s} is a killer: I am police, and seat {s} lied." for s in liars]
-    return " ".join(parts) + " Pass." if parts else ""
-
-
-def _accuse(target: int | None) -> str:
-    if target is None:
-        return "I have nothing to add. Pass."
-    return f"I suspect seat {target}. Pass."
+        plan.liars = [s for s in liars if s not in plan.found]
+        plan.cleared = [s for s in plan.cleared if s not in plan.liars]
+    return plan

@@ -58,7 +58,10 @@ class Table:
     night_victims: set[int] = field(default_factory=set)
     voted_out: set[int] = field(default_factory=set)
     revealed: dict[int, str] = field(default_factory=dict)
+    # How much each player has said, counted in statements (see _read_speech).
     words: defaultdict[int, int] = field(default_factory=lambda: defaultdict(int))
+    spoke: defaultdict[int, int] = field(default_factory=lambda: defaultdict(int))  # speeches
+    accused_on: list[tuple[int, int, int]] = field(default_factory=list)  # (day, speaker, target)
 
 
 def read_table(view: SeatView) -> Table:
@@ -73,24 +76,61 @@ def read_table(view: SeatView) -> Table:
             ballots = {int(k): v for k, v in dict(item.facts.get("ballots", {})).items()}
             table.ballots.append((item.day, int(item.facts.get("round", 1)), ballots))
         elif item.speaker is not None:
-            _read_speech(table, item.speaker, item.speech or "", item.kind, item.day)
+            said = _structured(item.facts) or _phrases(item.speech or "")
+            _read_speech(table, item.speaker, said, item.kind, item.day, bool(item.speech))
     return table
 
 
-def _read_speech(table: Table, speaker: int, text: str, kind: str, day: int) -> None:
-    table.words[speaker] += len(text.split())
+@dataclass(frozen=True)
+class Said:
+    """What one speech claims, read from its structured claims (KG-14) or,
+    for a speech without any, from the phrasebook's sentences in its text."""
+
+    accuse: tuple[int, ...] = ()
+    vouch: tuple[int, ...] = ()
+    found: tuple[int, ...] = ()  # "I am police: seat N is a killer"
+    cleared: tuple[int, ...] = ()  # "I am police: seat N is not a killer"
+
+
+def _structured(facts: Mapping[str, Any]) -> Said | None:
+    """A police claimant's accusations are check results, its vouches clears."""
+    accuse = tuple(int(s) for s in facts.get("accuse", ()))
+    vouch = tuple(int(s) for s in facts.get("vouch", ()))
+    claim = facts.get("claim", "none")
+    if not (accuse or vouch or claim not in (None, "none")):
+        return None
+    if claim == "police":
+        return Said(found=accuse, cleared=vouch)
+    return Said(accuse=accuse, vouch=vouch)
+
+
+def _phrases(text: str) -> Said:
+    def seats(pattern: re.Pattern[str]) -> tuple[int, ...]:
+        return tuple(int(s) for s in pattern.findall(text))
+
+    return Said(seats(SUSPECT_RE), seats(VOUCH_RE), seats(CLAIM_RE), seats(CLEAR_RE))
+
+
+def _read_speech(table: Table, speaker: int, said: Said, kind: str, day: int, spoke: bool) -> None:
+    # How much a seat has said, in statements whatever their wording: one per
+    # accusation or vouch, two per police claim, one for a speech's close. This
+    # ranks seats as the word counts of the first phrasebook did, so killers pick
+    # the same quiet seats however the bots now phrase their speeches.
+    claims = len(said.found) + len(said.cleared)
+    table.words[speaker] += spoke + len(said.accuse) + len(said.vouch) + 2 * claims
+    table.spoke[speaker] += 1
     weight = W_ACCUSE
     if kind == "killer.last_words":
         weight = W_NIGHT_VICTIM_WORDS if speaker in table.night_victims else W_VOTED_OUT_WORDS
-    for seat in SUSPECT_RE.findall(text):
-        table.accusations.append((speaker, int(seat), weight))
-    for seat in VOUCH_RE.findall(text):
-        table.vouches.append((speaker, int(seat)))
-    for pattern, killer in ((CLAIM_RE, True), (CLEAR_RE, False)):
-        for seat in pattern.findall(text):
-            if int(seat) != speaker:
-                claim = Claim(speaker, int(seat), killer, day, len(table.claims))
-                table.claims.append(claim)
+    for seat in said.accuse:
+        table.accusations.append((speaker, seat, weight))
+        table.accused_on.append((day, speaker, seat))
+    for seat in said.vouch:
+        table.vouches.append((speaker, seat))
+    for seats, killer in ((said.found, True), (said.cleared, False)):
+        for seat in seats:
+            if seat != speaker:
+                table.claims.append(Claim(speaker, seat, killer, day, len(table.claims)))
 
 
 def claim_credibility(table: Table, claim: Claim, trusted: set[int], liars: set[int]) -> float:

@@ -83,10 +83,10 @@ class Killer(Variant[KillerState, KillerConfig]):
     def words(self) -> VariantWords:
         return wording.WORDS
 
-    def baseline_bot(self, seed: int) -> Agent:
+    def baseline_bot(self, seed: int, language: str = "en") -> Agent:
         from sandbox.games.killer.bot import BaselineBot
 
-        return BaselineBot(seed)
+        return BaselineBot(seed, language)
 
     def metrics(self) -> Mapping[str, Metric]:
         from sandbox.games.killer.metrics import METRICS

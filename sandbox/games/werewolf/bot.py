@@ -27,9 +27,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from sandbox.agents.base import FALLBACK_INVALID, Agent, AgentAnswer, DecisionContext
+from sandbox.agents.talk import Phrasebook
 from sandbox.core.errors import IllegalDecision
 from sandbox.core.requests import Choice
 from sandbox.core.variant import SeatView
+from sandbox.games.werewolf.talk import PHRASES, worded
 
 W_SEER_CLAIM = 6.0  # a seer claimant's accusation
 W_RIVAL_CLAIM = 2.0  # suspicion of each of two seats both claiming the seer
@@ -92,9 +94,10 @@ class BaselineBot(Agent):
     kind = "baseline"
     replayable = True
 
-    def __init__(self, seed: int) -> None:
+    def __init__(self, seed: int, language: str = "en") -> None:
         self.rng = random.Random(seed)
         self.fakes_claims = self.rng.random() < FAKE_CLAIM_RATE  # drawn first: a stable style
+        self.book = Phrasebook(PHRASES, language, seed)  # words only: never moves a decision
 
     def describe(self) -> dict[str, Any]:
         return {"kind": self.kind}
@@ -123,7 +126,7 @@ class BaselineBot(Agent):
             f = ctx.request.field("target")
             nullable = isinstance(f, Choice) and f.nullable
             return {"target": self._vote(view, _options(ctx), nullable)}
-        return self._speech(view)
+        return worded(self._speech(view), view, self.book)
 
     def _noise(self, seats: list[int]) -> dict[int, float]:
         return {s: self.rng.random() for s in seats}
@@ -250,18 +253,11 @@ class BaselineBot(Agent):
         if role == "seer":
             found = self._found_wolves(view)
             if found:
-                shown = ", ".join(str(s) for s in found)
-                return {
-                    "speech": f"I am the seer. I checked seat {shown}: a werewolf. Vote it out.",
-                    "claim": "seer",
-                    "accuse": found,
-                }
+                return {"claim": "seer", "accuse": found}
         if role == "werewolf":
             return self._wolf_speech(view, table, living)
         suspect = self._top(living, self.suspicion(view, table))
-        if suspect is None:
-            return {"speech": ""}
-        return {"speech": f"I suspect seat {suspect}.", "accuse": [suspect]}
+        return {"accuse": [suspect]} if suspect is not None else {}
 
     def _wolf_speech(self, view: SeatView, table: Table, living: list[int]) -> dict[str, Any]:
         pack = _pack(view)
@@ -275,13 +271,7 @@ class BaselineBot(Agent):
         )
         lead = view.seat == min((pack & set(_living(view))) | {view.seat})
         if exposer is not None and self.fakes_claims and lead:
-            return {
-                "speech": f"I am the real seer. Seat {exposer} is lying: a werewolf.",
-                "claim": "seer",
-                "accuse": [exposer],
-            }
+            return {"claim": "seer", "accuse": [exposer], "lying": True}
         others = [s for s in living if s not in pack]
         suspect = self._top(others, self._crowd(view, table))
-        if suspect is None:
-            return {"speech": ""}
-        return {"speech": f"I suspect seat {suspect}.", "accuse": [suspect]}
+        return {"accuse": [suspect]} if suspect is not None else {}

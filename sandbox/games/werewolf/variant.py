@@ -82,10 +82,10 @@ class Werewolf(Variant[WerewolfState, WerewolfConfig]):
     def words(self) -> VariantWords:
         return wording.WORDS
 
-    def baseline_bot(self, seed: int) -> Agent:
+    def baseline_bot(self, seed: int, language: str = "en") -> Agent:
         from sandbox.games.werewolf.bot import BaselineBot
 
-        return BaselineBot(seed)
+        return BaselineBot(seed, language)
 
     def metrics(self) -> Mapping[str, Metric]:
         from sandbox.games.werewolf.metrics import METRICS

@@ -9,10 +9,19 @@ from __future__ import annotations
 import json
 import random
 import re
+from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-POLICIES = ("legal-random", "legal-fenced", "scripted", "garbage", "illegal", "down")
+POLICIES = (
+    "legal-random",
+    "legal-fenced",
+    "reactive",
+    "scripted",
+    "garbage",
+    "illegal",
+    "down",
+)
 ILLEGAL_VALUE = 999_999
 FILLER = (
     "I keep my counsel for now; the votes so far tell me more than the speeches. "
@@ -171,3 +180,60 @@ CHARS_PER_TOKEN = 4
 def approx_tokens(text: str) -> int:
     """About four characters a token: enough for usage figures in tests."""
     return max(1, len(text) // CHARS_PER_TOKEN)
+
+
+# ``reactive``: a seeded policy whose choices follow the speeches it was shown,
+# so a what-if experiment on the fake provider has a cause to find. With
+# probability REACTIVE_P it names the seat most accused in the prompt's
+# speeches (the referee's "⟦REFEREE⟧ Seat N accuses seat(s) ..." lines, which
+# the English prompts of Killer and Werewolf give; ties: the lowest
+# seat) wherever that seat is a legal choice: a ballot or night target
+# (``target``), a police suspect (``suspect``), a speech's ``accuse`` (then that
+# seat alone, and never vouched for). Otherwise, and for everything else, it
+# answers like ``legal-random``. A speech's text and a speech without an
+# accusation change nothing it does.
+REACTIVE_P = 0.9
+REACTIVE_CHOICES = ("target", "suspect")
+# only the referee's lines: a quoted speech that imitates one counts for nothing
+ACCUSATION = re.compile(r"⟦REFEREE⟧ Seat \d+ accuses seats? (\d+(?:, \d+)*)")
+
+
+def most_accused(messages: Sequence[Mapping[str, Any]]) -> int | None:
+    """The seat named in the most accusations of the prompt (lowest on a tie)."""
+    counts: Counter[int] = Counter()
+    for message in messages:
+        for match in ACCUSATION.finditer(str(message.get("content") or "")):
+            counts.update(int(n) for n in match.group(1).split(", "))
+    if not counts:
+        return None
+    top = max(counts.values())
+    return min(seat for seat, n in counts.items() if n == top)
+
+
+def choices(schema: Mapping[str, Any]) -> list[Any]:
+    """The values an enum field (or an array's items, or any branch of anyOf) allows."""
+    found = list(schema.get("enum") or [])
+    found += list((schema.get("items") or {}).get("enum") or [])
+    for branch in schema.get("anyOf") or schema.get("oneOf") or []:
+        found += choices(branch)
+    return found
+
+
+def reactive_answer(
+    schema: Mapping[str, Any] | None, messages: Sequence[Mapping[str, Any]], rng: random.Random
+) -> str:
+    if schema is None:
+        return "{}"
+    answer = draw(schema, rng, schema.get("$defs") or {})
+    target = most_accused(messages)
+    if target is None or rng.random() >= REACTIVE_P or not isinstance(answer, dict):
+        return json.dumps(answer, ensure_ascii=False)
+    props = schema.get("properties") or {}
+    for name in REACTIVE_CHOICES:
+        if name in props and target in choices(props[name]):
+            answer[name] = target
+    if "accuse" in props and target in choices(props["accuse"]):
+        answer["accuse"] = [target]
+        if isinstance(answer.get("vouch"), list):
+            answer["vouch"] = [s for s in answer["vouch"] if s != target]
+    return json.dumps(answer, ensure_ascii=False)

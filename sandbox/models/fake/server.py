@@ -211,12 +211,16 @@ class FakeLLMServer:
                 return 200, self.scripted.popleft()
         # Seeded by the prompt, not by arrival order: concurrent seats get the same
         # answers in every run, so a fake game replays exactly from its seed.
-        rng = random.Random(f"{self.seed}:{prompt_digest(body)}")
+        # A request's own ``seed`` (a what-if branch's) is part of it: another seed, another draw.
+        seeded = "" if body.get("seed") is None else f":{body['seed']}"
+        rng = random.Random(f"{self.seed}:{prompt_digest(body)}{seeded}")
         schema = answers.schema_from_request(body)
         if policy == "garbage":
             return 200, answers.garbage_answer(rng)
         if policy == "illegal":
             return 200, answers.illegal_answer(schema, rng)
+        if policy == "reactive":
+            return 200, answers.reactive_answer(schema, body.get("messages") or [], rng)
         text = answers.legal_answer(schema, rng)
         if policy == "legal-fenced":
             text = f"Here is my answer:\n```json\n{text}\n```"

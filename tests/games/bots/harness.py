@@ -25,8 +25,8 @@ def context(game: Game, request: DecisionRequest) -> DecisionContext:
     return DecisionContext.for_request(game, request)
 
 
-def bots_for(variant: str, game: Game, seed: int) -> dict[int, Agent]:
-    return {s: baseline_bot(variant, seat_seed(seed, s)) for s in game.seats}
+def bots_for(variant: str, game: Game, seed: int, language: str = "en") -> dict[int, Agent]:
+    return {s: baseline_bot(variant, seat_seed(seed, s), language) for s in game.seats}
 
 
 def new_game(variant: str, raw: dict[str, Any], seed: int) -> Game:
@@ -40,11 +40,12 @@ def play(
     seed: int,
     hook: Hook | None = None,
     stop: Callable[[DecisionRequest], bool] | None = None,
+    language: str = "en",
 ) -> tuple[Game, int]:
     """Play to the end (or until ``stop`` says so for a pending request); return
     the game and how many answers were fallbacks."""
     game = new_game(variant, raw, seed)
-    agents = bots_for(variant, game, seed)
+    agents = bots_for(variant, game, seed, language)
     fallbacks = 0
     while not game.over:
         for request in game.pending():

@@ -211,7 +211,7 @@ class TinyGame(Variant[TinyState, TinyConfig]):
 
         return WORDS
 
-    def baseline_bot(self, seed: int) -> Agent:
+    def baseline_bot(self, seed: int, language: str = "en") -> Agent:
         from tinygame.bot import BaselineBot
 
         return BaselineBot(seed)

@@ -1,0 +1,80 @@
+"""A seat played by a program outside the sandbox, in any language, over a WebSocket.
+
+``RemoteAgent()`` serves one endpoint on the run's web server (loopback by
+default) when seated; the run announces its address. The program receives
+the seat's observation for each decision as JSON and answers JSON; the
+protocol is in docs/remote-agents.md and ``sandbox/web/remote.py``.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Any
+
+from sandbox.agents.base import Agent, AgentAnswer, AgentSetupError, DecisionContext
+
+
+class RemoteAgent(Agent):
+    """``token``: the endpoint's secret (default: a fresh random one, announced
+    with the address); ``token_env`` names an environment variable holding it
+    instead (never written to the transcript). ``decision_timeout_s``,
+    ``max_invalid``, ``reconnect_s`` and ``connect_timeout_s``: see
+    :class:`sandbox.web.remote.RemoteSettings`."""
+
+    kind = "remote"
+
+    def __init__(
+        self,
+        *,
+        port: int | None = None,
+        token: str | None = None,
+        token_env: str | None = None,
+        decision_timeout_s: float = 60.0,
+        max_invalid: int = 3,
+        reconnect_s: float = 5.0,
+        connect_timeout_s: float = 60.0,
+        language: str = "en",
+    ) -> None:
+        if token is None and token_env is not None:
+            token = os.environ.get(token_env)
+            if not token:
+                raise AgentSetupError(f"remote seat: environment variable {token_env} is not set")
+        self.port = port
+        self.token = token
+        self.timing = (decision_timeout_s, max_invalid, reconnect_s, connect_timeout_s)
+        self.language = language
+        self._seat: Agent | None = None
+
+    def attach(self, seat: int, game_seed: int, variant: str) -> None:
+        # Imported here: only a game with a remote seat starts the web server.
+        from sandbox.web.remote import RemoteSettings
+        from sandbox.web.run import current_run
+
+        timeout, invalid, reconnect, connect = self.timing
+        settings = RemoteSettings(timeout, invalid, reconnect, connect)
+        run = current_run()
+        self._seat = run.remote_agent(seat, self.port, self.token, settings, self.language)
+        self._seat.attach(seat, game_seed, variant)
+
+    @property
+    def seated_agent(self) -> Agent:
+        if self._seat is None:
+            raise AgentSetupError("RemoteAgent was not seated (attach) yet")
+        return self._seat
+
+    @property
+    def url(self) -> str:
+        """The program's address (token included), once seated."""
+        return str(getattr(self.seated_agent, "url", ""))
+
+    async def decide(self, ctx: DecisionContext) -> AgentAnswer:
+        return await self.seated_agent.decide(ctx)
+
+    def describe(self) -> dict[str, Any]:
+        if self._seat is not None:
+            return self._seat.describe()
+        return {"kind": self.kind}
+
+    async def close(self) -> None:
+        if self._seat is not None:
+            await self._seat.close()
