@@ -253,6 +253,35 @@ def adapt(
     return out, warnings
 
 
+def asked_params(
+    model: str,
+    temperature: float | None,
+    max_tokens: int | None,
+    response_format: Mapping[str, Any] | None,
+    reasoning: Reasoning,
+) -> dict[str, Any]:
+    """The optional request parameters a seat asks for (None left out), its
+    reasoning settings in the form ``model``'s family takes them."""
+    think, _ = reasoning_params(model, reasoning)
+    asked = {
+        "temperature": temperature,
+        "max_tokens": max_tokens,
+        "response_format": response_format,
+        **think,
+    }
+    return {k: v for k, v in asked.items() if v is not None}
+
+
+def plan(
+    model: str, asked: Mapping[str, Any], reasoning: Reasoning, learned: Learned | None = None
+) -> tuple[dict[str, Any], list[str]]:
+    """What to send for ``asked`` (:func:`asked_params`), and every warning:
+    the reasoning settings' and :func:`adapt`'s."""
+    _, reasoning_warnings = reasoning_params(model, reasoning)
+    params, warnings = adapt(model, asked, learned)
+    return params, reasoning_warnings + warnings
+
+
 def best_rung(model: str, takes_schema: bool, takes_json: bool, thinking: bool = False) -> Rung:
     """The highest rung ``model`` stands on: the table's word, else litellm's
     (``takes_schema``: strict JSON schema; ``takes_json``: a JSON mode);

@@ -259,7 +259,7 @@ class ModelClient:
             async with call_slot(self.endpoint.model):
                 started = time.perf_counter()
                 try:
-                    response = await self._send(messages, cache_split, params, seed)
+                    response = await self._send(messages, cache_split, seed, params)
                 except Exception as err:
                     record["latency_ms"] = elapsed_ms(started)
                     record["error"] = self.describe(err)
@@ -286,30 +286,23 @@ class ModelClient:
     def _optional(self) -> dict[str, Any]:
         """The optional request parameters as the seat asks for them."""
         s = self.settings
-        think, _ = capabilities.reasoning_params(self.endpoint.model, s.reasoning)
-        asked = {
-            "temperature": s.temperature,
-            "max_tokens": s.max_tokens,
-            "response_format": s.response_format,
-            **think,
-        }
-        return {k: v for k, v in asked.items() if v is not None}
+        return capabilities.asked_params(
+            self.endpoint.model, s.temperature, s.max_tokens, s.response_format, s.reasoning
+        )
 
     def _params(self) -> tuple[dict[str, Any], list[str]]:
         """The optional parameters as the model's family takes them, and the
-        warnings for every change (capabilities.adapt)."""
-        _, reasoning_warnings = capabilities.reasoning_params(
-            self.endpoint.model, self.settings.reasoning
+        warnings for every change (capabilities.plan)."""
+        return capabilities.plan(
+            self.endpoint.model, self._optional(), self.settings.reasoning, self.learned
         )
-        params, warnings = capabilities.adapt(self.endpoint.model, self._optional(), self.learned)
-        return params, reasoning_warnings + warnings
 
     async def _send(
         self,
         messages: Sequence[Mapping[str, str]],
         cache_split: int | None,
-        params: Mapping[str, Any] | None = None,
         seed: int | None = None,
+        params: Mapping[str, Any] | None = None,
     ) -> Any:
         """One HTTP request: straight through the openai SDK for our own
         OpenAI-protocol servers (fake, local), through litellm otherwise."""

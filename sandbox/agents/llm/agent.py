@@ -40,18 +40,20 @@ from sandbox.agents.llm.beliefs import PROBE_DECISION, BeliefProbe, probe_for
 from sandbox.agents.llm.parse import AnswerError, ParsedAnswer, parse_answer, render_repair
 from sandbox.agents.llm.prompt import RenderedPrompt
 from sandbox.agents.llm.prompt.budget import after_overflow, prompt_budget
-from sandbox.agents.llm.settings import DEFAULT_TIMEOUT_S, LLMSettings, limits_for
+from sandbox.agents.llm.settings import LLMSettings, limits_for
 from sandbox.agents.llm.setup import (
     concurrency_for,
     model_window,
     one_error,
+    reasoning_described,
     retry_policy,
+    timeout_for,
     warm_up,
 )
 from sandbox.core.errors import IllegalDecision
 from sandbox.core.requests import DecisionRequest, Text
 from sandbox.core.rng import derived_seed
-from sandbox.models.capabilities import Learned, Reasoning, default_timeout
+from sandbox.models.capabilities import Learned, Reasoning
 from sandbox.models.client import (
     CallSettings,
     FormatRefused,
@@ -141,15 +143,7 @@ class LLMAgent(Agent):
             "history_items": self.settings.history_items,
             "context_window": self.settings.context_window,
             "cache": self.settings.cache,
-        } | self._reasoning_described()
-
-    def _reasoning_described(self) -> dict[str, Any]:
-        """The reasoning settings, in the header only when set (older headers stay as they were)."""
-        found = {
-            "reasoning_effort": self.settings.reasoning_effort,
-            "thinking_budget": self.settings.thinking_budget,
-        }
-        return {k: v for k, v in found.items() if v is not None}
+        } | reasoning_described(self.settings)
 
     async def decide(self, ctx: DecisionContext) -> AgentAnswer:
         secrets = secret_values([self._endpoint.api_key if self._endpoint else None])
@@ -381,7 +375,7 @@ class LLMAgent(Agent):
         request_id: str,
     ) -> ModelClient:
         settings = CallSettings(
-            timeout_s=self._timeout(endpoint),
+            timeout_s=timeout_for(self.settings, endpoint),
             temperature=self.settings.temperature,
             max_tokens=max_tokens,
             response_format=fmt.response_format,
@@ -399,13 +393,6 @@ class LLMAgent(Agent):
             self._lease.client() if self._lease is not None else None,
             learned=self._learned,
         )
-
-    def _timeout(self, endpoint: Endpoint) -> float:
-        """Seconds per HTTP attempt: the setting, else the capability table's
-        (thinking models take minutes), else DEFAULT_TIMEOUT_S."""
-        if self.settings.timeout_s is not None:
-            return self.settings.timeout_s
-        return default_timeout(endpoint.model) or DEFAULT_TIMEOUT_S
 
     def _max_tokens(self, request: DecisionRequest) -> int | None:
         """The answer budget for this decision: ``max_tokens`` as configured,

@@ -4,11 +4,14 @@ one-off costs paid at setup (imports, template compilation)."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from pydantic import ValidationError
 
 import sandbox.agents.llm.prompt as prompt
 import sandbox.models.remote as remote
-from sandbox.agents.llm.settings import LLMSettings
+from sandbox.agents.llm.settings import DEFAULT_TIMEOUT_S, LLMSettings
+from sandbox.models.capabilities import default_timeout
 from sandbox.models.client import RetryPolicy
 from sandbox.models.endpoints import Endpoint
 
@@ -51,3 +54,20 @@ def warm_up(variant: str, language: str) -> None:
     import openai  # noqa: F401  (imported for its side effect: loaded once)
 
     prompt.precompile(variant, language)
+
+
+def timeout_for(settings: LLMSettings, endpoint: Endpoint) -> float:
+    """Seconds per HTTP attempt: the setting, else the capability table's
+    (thinking models take minutes), else DEFAULT_TIMEOUT_S."""
+    if settings.timeout_s is not None:
+        return settings.timeout_s
+    return default_timeout(endpoint.model) or DEFAULT_TIMEOUT_S
+
+
+def reasoning_described(settings: LLMSettings) -> dict[str, Any]:
+    """The reasoning settings for the header, only when set (older headers stay as they were)."""
+    found = {
+        "reasoning_effort": settings.reasoning_effort,
+        "thinking_budget": settings.thinking_budget,
+    }
+    return {k: v for k, v in found.items() if v is not None}
