@@ -17,11 +17,11 @@ import pytest
 
 pytest.importorskip("sandbox.models.fake.wire")
 
-from sandbox.models import remote  # noqa: E402
-from sandbox.models.fake import FakeLLMServer  # noqa: E402
-from sandbox.session import play_game  # noqa: E402
-from sandbox.session.gamefile import parse_config  # noqa: E402
-from tests.agents.llm.test_reasoning_games import lines_of, reasoning_leaks  # noqa: E402
+from sandbox.models import remote
+from sandbox.models.fake import FakeLLMServer
+from sandbox.session import play_game
+from sandbox.session.gamefile import parse_config
+from tests.agents.llm.test_reasoning_games import lines_of, reasoning_leaks
 
 KEY_VAR = "SANDBOX_TEST_WIRE_KEY"
 # wire name -> (model, reasoning setting, the rung the seat should stand on, the
@@ -79,8 +79,12 @@ def test_a_whole_game_on_each_wire_records_what_the_fake_sent(
     seat = {"model": model, "api_base": base, "api_key_env": KEY_VAR, **reasoning}
     record = play_game(parse_config(game_file(variant, seat, 31)), 31, tmp_path)
     assert record.outcome is not None and record.outcome.reason != "aborted"
-    assert record.stats.fallback_count() == 0
+    assert record.stats.fallback_count("provider") == 0
     path = Path(str(record.path))
+    # Every answer was read and fitted the schema: what the referee refused, it
+    # refused by a rule no schema states (FF-14: accuse a seat of a faction it denied).
+    refused = [c["error"] for c in lines_of(path) if c["type"] == "call" and c.get("error")]
+    assert all(e.startswith("invalid: [FF-") for e in refused), refused
     calls = [c for c in lines_of(path) if c["type"] == "call" and c.get("raw") is not None]
     sent = {s.thinking: s for s in fake.sent_on(wire) if s.status == 200}
     assert sent and all(s.thinking for s in sent.values())  # every answer reasoned
