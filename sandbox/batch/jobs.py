@@ -43,10 +43,13 @@ class GameResult:
     # Why no game should start after this one (a provider's quota is spent);
     # the game itself stopped with a resumable transcript.
     stop: str | None = None
+    # The disk stopped this game (full, read-only): not the game's failure; its
+    # transcript, if begun, is a resumable prefix (docs/faults.md).
+    fault: str | None = None
 
     @property
     def finished(self) -> bool:
-        return self.error is None and not self.interrupted
+        return self.error is None and not self.interrupted and self.fault is None
 
     @property
     def ident(self) -> str:
@@ -64,6 +67,7 @@ class GameResult:
             "error": self.error,
             "interrupted": self.interrupted,
             "stop": self.stop,
+            "fault": self.fault,
         }
 
 
@@ -75,6 +79,7 @@ class BatchResult:
     interrupted: bool = False
     skipped: list[str] = field(default_factory=list)  # transcripts of games already finished
     stopped: str | None = None  # why scheduling stopped early (e.g. the cost cap)
+    fault: str | None = None  # the first disk fault, which stopped scheduling
 
     @property
     def finished(self) -> list[GameResult]:

@@ -294,9 +294,17 @@ as a table: the header row, then one row per record."""
 
 BoardEffects = dict[str, Any]
 """What one event changes on the viewer's seat board: ``{"dead": [seat],
-"hp": {seat: hp}, "role": {seat: words}}`` (any part may be left out)."""
+"hp": {seat: hp}, "role": {seat: words}, "vote": {seat: whom, in words}}``
+(any part may be left out)."""
 
 BoardMaker = Callable[[Mapping[str, Any], Lang], BoardEffects]
+
+CardWords = Callable[[Mapping[str, Any], Lang], list[tuple[str, str]]]
+"""A seat's card (its view's ``private`` facts) as (heading, words) rows said
+to the seat: ``("You are", "Seat 2, a killer")``, ``("Fellow killers", "Seats 1, 12")``."""
+
+Team = Callable[[Mapping[str, Any]], tuple[int, ...]]
+"""The seats a seat's card names as its own side (its page marks them "partner")."""
 
 
 # The answer fields that hold player text unless a variant says otherwise.
@@ -322,6 +330,8 @@ class VariantWords:
     ``board_columns``: the extra board columns its effects fill (e.g. ``"hp"``).
     ``text_fields``: the answer fields that carry a player's own words (shown
     quoted beside the sentence, never inside it).
+    ``card``: the seat's card in words (:data:`CardWords`; without it, its facts).
+    ``team``: the seats the card names as the seat's own side (:data:`Team`).
     """
 
     sentences: Mapping[str, Sentence] = field(default_factory=dict)
@@ -332,6 +342,8 @@ class VariantWords:
     board: Mapping[str, BoardMaker] = field(default_factory=dict)
     board_columns: tuple[str, ...] = ()
     text_fields: tuple[str, ...] = TEXT_FIELDS
+    card: CardWords | None = None
+    team: Team | None = None
 
 
 # C0/C1 controls and the bidirectional overrides that could reorder a line; \n and
@@ -354,6 +366,36 @@ def speech_claims(d: Mapping[str, Any], L: Lang) -> tuple[str, ...]:
             L.say(en=f"vouches for {L.seats(d['vouch'])}", zh=f"担保{L.seats(d['vouch'])}")
         )
     return tuple(claims)
+
+
+# A line about the reader's own seat said to it: "Seat 3 says" -> "You say".
+_YOU_VERBS = {"is": "are", "was": "were", "has": "have", "passes": "pass", "concedes": "concede"}
+_FIRST_WORD = re.compile(r"([A-Za-z]+)(.*)", re.DOTALL)
+
+
+def as_you(sentence: str, seat: int, L: Lang) -> str:
+    """``sentence`` told to ``seat`` itself when it opens with that seat: "Seat 3
+    says" → "You say", "Seat 3's last words" → "Your last words", "3号说" → "你说".
+    Any other sentence is returned as it is."""
+    subject = L.seat(seat, capital=True)
+    if not sentence.startswith(subject):
+        return sentence
+    rest = sentence[len(subject) :]
+    if L.zh:
+        return "你" + rest
+    if rest.startswith("'s "):
+        return "Your " + rest[3:]
+    found = _FIRST_WORD.fullmatch(rest[1:]) if rest.startswith(" ") else None
+    if found is None:
+        return sentence
+    verb, tail = found.groups()
+    if verb in _YOU_VERBS:
+        verb = _YOU_VERBS[verb]
+    elif verb.endswith(("sses", "shes", "ches", "xes")):
+        verb = verb[:-2]
+    elif verb.endswith("s") and not verb.endswith("ss"):
+        verb = verb[:-1]
+    return f"You {verb}{tail}"
 
 
 def one_line(text: object) -> str:

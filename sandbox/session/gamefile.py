@@ -115,6 +115,10 @@ class ScriptedSpec(SeatSelector):
         return ScriptedAgent(self.decisions, self.then, seed, self.skip_unlisted)
 
 
+# Reading speed for a person's page: a speech or an announcement every 1.5 s.
+DEFAULT_PACE_S = 1.5
+
+
 class HumanSpec(SeatSelector):
     """A person, in this terminal or in a browser page."""
 
@@ -132,6 +136,12 @@ class HumanSpec(SeatSelector):
     language: Language | None = Field(
         None, description="human: the page's and the rules' language (default: [llm].language)"
     )
+    pace_s: float = Field(
+        DEFAULT_PACE_S,
+        ge=0,
+        le=60,
+        description="human/browser: seconds the game waits after each event the page shows",
+    )
 
     def build(self, seat: int, seed: int, llm: LLMSettings) -> Agent:
         return HumanAgent(
@@ -139,6 +149,7 @@ class HumanSpec(SeatSelector):
             port=self.port,
             decision_timeout_s=self.decision_timeout_s,
             language=self.language or llm.language,
+            pace_s=self.pace_s,
         )
 
 
@@ -415,6 +426,8 @@ def ignored_keys(spec: AgentSpec) -> list[str]:
     terminal = isinstance(spec, HumanSpec) and spec.interface == "terminal"
     if terminal and "port" in spec.model_fields_set:
         ignored.append("port")  # only a browser seat listens on a port
+    if terminal and "pace_s" in spec.model_fields_set:
+        ignored.append("pace_s")  # a terminal shows the news at the seat's turn
     return ignored
 
 

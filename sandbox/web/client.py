@@ -53,7 +53,7 @@ class RemoteClient:
         last: dict[str, Any] | None = None
         try:
             for raw in socket:
-                message = json.loads(raw)
+                message: dict[str, Any] = json.loads(raw)
                 self.messages.append(message)
                 kind = message.get("type")
                 if kind == "observation":

@@ -73,7 +73,9 @@ class NoOpenDecision(Exception):
 
 class SeatActions(Protocol):
     async def answer(self, request_id: object, answer: object) -> str: ...
+    async def check(self, request_id: object, answer: object) -> str: ...
     def leave(self) -> None: ...
+    def shown(self, request_id: object) -> None: ...
 
 
 class HostActions(Protocol):
@@ -131,6 +133,13 @@ def public_state(audience: Audience) -> dict[str, Any]:
     deadline = state.pop("deadline", None)
     state["remaining_s"] = None if deadline is None else max(0.0, deadline - time.monotonic())
     return state
+
+
+def sent(audience: Audience, state: dict[str, Any]) -> None:
+    """A page was sent ``state``: an open question in it counts as shown (its
+    time limit starts)."""
+    if audience.seat is not None and state.get("request_id") is not None:
+        audience.seat.shown(state["request_id"])
 
 
 class WebHub:
@@ -207,6 +216,7 @@ class WebHub:
             Route("/static/{name}", self._static),
             Route("/api/state", self._state),
             Route("/api/answer", self._answer, methods=["POST"]),
+            Route("/api/check", self._check, methods=["POST"]),
             Route("/api/leave", self._leave, methods=["POST"]),
             Route("/api/host/start", self._host_start, methods=["POST"]),
             Route("/api/host/take", self._host_take, methods=["POST"]),
@@ -232,6 +242,7 @@ class WebHub:
             "form_html": Markup(state.get("form_html", "")),
             "end_html": Markup(state.get("end_html", "")),
         }
+        sent(audience, state)
         template = "host.html" if audience.kind == "host" else "page.html"
         return Response(render(template, **context), media_type="text/html; charset=utf-8")
 
@@ -248,9 +259,18 @@ class WebHub:
         wait = wait_seconds(request.query_params.get("wait"))
         if wait and since is not None:
             await audience.board.changed_since(since, wait)
-        return JSONResponse(public_state(audience))
+        state = public_state(audience)
+        sent(audience, state)
+        return JSONResponse(state)
 
     async def _answer(self, request: Request) -> Response:
+        return await self._seat_answer(request, record=True)
+
+    async def _check(self, request: Request) -> Response:
+        """The referee's dry run of an answer, nothing recorded (before the confirmation)."""
+        return await self._seat_answer(request, record=False)
+
+    async def _seat_answer(self, request: Request, record: bool) -> Response:
         audience: Audience = request.scope["audience"]
         if audience.seat is None:
             return _error(403, "only a seat's page can answer")
@@ -259,8 +279,10 @@ class WebHub:
             return body
         if not isinstance(body, dict) or "answer" not in body:
             return _error(400, 'send JSON {"request": <id>, "answer": {...}}')
+        seat = audience.seat
         try:
-            refusal = await audience.seat.answer(body.get("request"), body["answer"])
+            act = seat.answer if record else seat.check
+            refusal = await act(body.get("request"), body["answer"])
         except NoOpenDecision:
             return _error(409, "This question is no longer open; the page will refresh.")
         if refusal:
@@ -318,13 +340,14 @@ class WebHub:
         subscriber = audience.board.subscribe()
         incoming = asyncio.ensure_future(websocket.receive())
         try:
-            sent: int | None = None
+            last: int | None = None
             while True:
                 subscriber.changed.clear()
                 state = public_state(audience)
-                if state["version"] != sent:
+                if state["version"] != last:
                     await websocket.send_text(json.dumps(state, ensure_ascii=False))
-                    sent = state["version"]
+                    last = state["version"]
+                    sent(audience, state)
                 changed = asyncio.ensure_future(subscriber.changed.wait())
                 done, _ = await asyncio.wait(
                     {incoming, changed}, return_when=asyncio.FIRST_COMPLETED

@@ -8,17 +8,15 @@ game data itself.
 
 from __future__ import annotations
 
-import json
-from collections.abc import Sequence
-from dataclasses import dataclass, field
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from jinja2 import Environment, PackageLoader, StrictUndefined, select_autoescape
-from markupsafe import Markup
 
-from sandbox.agents.human.terminal import for_people, known_facts
-from sandbox.core.requests import DecisionRequest, Field, MultiChoice, Text
+from sandbox.agents.human.terminal import known_facts
 from sandbox.core.variant import SeatView
+from sandbox.core.words import as_you
 from sandbox.games.words import (
     BOOKKEEPING,
     DECISION,
@@ -27,11 +25,10 @@ from sandbox.games.words import (
     item_words,
     lang,
     phase_title,
+    variant_words,
 )
-from sandbox.web.words import label, option_words, ui
-
-# Up to this many options a choice is a row of radio buttons, beyond it a select.
-RADIO_LIMIT = 20  # 16 Killer players and "nobody" stay radios
+from sandbox.web.table import seat_board
+from sandbox.web.words import ui
 
 _ENV = Environment(
     loader=PackageLoader("sandbox.web.assets", "templates"),
@@ -67,13 +64,24 @@ class Section:
     entries: list[Entry] = field(default_factory=list)
 
 
-def history_sections(view: SeatView, language: str, last_seen: int = -1) -> list[Section]:
+def history_words(view: SeatView, language: str) -> list[Words]:
+    """Each history item of the view in words, once (the history and the seat
+    board both read them)."""
+    return [item_words(view.variant, item, view.seat, language) for item in view.history]
+
+
+def history_sections(
+    view: SeatView, language: str, last_seen: int = -1, said: Sequence[Words] | None = None
+) -> list[Section]:
     """The seat's history grouped by day and phase, in the one words renderer's
-    sentences (the words of ``sandbox view``)."""
+    sentences (the words of ``sandbox view``); ``said``: its items' words, if known."""
     sections: list[Section] = []
     where: tuple[int, str] | None = None
-    for item in view.history:
-        words = item_words(view.variant, item, view.seat, language)
+    L = lang(language, view.variant)
+    said = said if said is not None else history_words(view, language)
+    for item, words in zip(view.history, said, strict=True):
+        if words.speaker == view.seat and words.category != DECISION:
+            words = replace(words, sentence=as_you(words.sentence, view.seat, L))
         entry = entry_of(item.seq, words, item.seq > last_seen)
         if entry is None:
             continue
@@ -99,87 +107,99 @@ def entry_of(seq: int, words: Words, new: bool = False) -> Entry | None:
 # ---------------------------------------------------------------- fragments
 
 
+def card_words(view: SeatView, language: str) -> tuple[list[tuple[str, str]], list[Any]]:
+    """The seat's card said to it (its variant's ``VariantWords.card``, else its
+    facts) and the table of a list fact (e.g. its duels)."""
+    rows, duels = card_rows(view.private, language, view.variant)
+    words = variant_words(view.variant)
+    if words is not None and words.card is not None:
+        rows = words.card(view.private, lang(language, view.variant))
+    return rows, duels
+
+
 def render_view(view: SeatView, language: str, last_seen: int = -1) -> str:
     """The seat's card, what it knows now and its history (new items marked)."""
-    rows, duels = card_rows(view.private, language)
+    rows, duels = card_words(view, language)
+    said = history_words(view, language)
+    board, hp = seat_board(view, language, said)
     return render(
         "_view.html",
         t=ui(language),
         card=rows,
         duels=duels,
         now=lang(language, view.variant).facts(known_facts(view.public)),
-        sections=history_sections(view, language, last_seen),
+        sections=history_sections(view, language, last_seen, said),
+        final=False,
+        board=board,
+        board_hp=hp,
     )
 
 
 def render_history(view: SeatView, language: str) -> str:
-    """The whole history of a seat's view (the end screen's "whole game")."""
+    """The whole history of a seat's view, alone (a spectator's end screen)."""
     return render("_history.html", t=ui(language), sections=history_sections(view, language))
 
 
-@dataclass(frozen=True)
-class OptionView:
-    value: str  # JSON, parsed back by the page
-    words: str
-
-
-@dataclass(frozen=True)
-class FieldView:
-    name: str
-    kind: str  # "choice", "select", "multi" or "text"
-    title: str
-    description: str
-    options: tuple[OptionView, ...] = ()
-    limit: int = 0
-
-
-def field_view(f: Field, language: str) -> FieldView:
-    t = ui(language)
-    description = for_people(f.description)
-    if isinstance(f, Text):
-        return FieldView(f.name, "text", label(f.name), description, limit=f.max_chars)
-    values = f.options if isinstance(f, MultiChoice) else f.legal()
-    options = tuple(OptionView(json.dumps(o), option_words(o, t)) for o in values)
-    if isinstance(f, MultiChoice):
-        return FieldView(f.name, "multi", label(f.name), description, options, f.max_items)
-    kind = "choice" if len(options) <= RADIO_LIMIT else "select"
-    return FieldView(f.name, kind, label(f.name), description, options)
-
-
-def render_form(request: DecisionRequest, language: str) -> str:
-    """The open question: one control per field, each offering exactly the legal values."""
+def render_final(view: SeatView, language: str) -> str:
+    """The page under the end screen, rebuilt from the seat's final view: its
+    history only (the card and "Now" of a finished game would be stale, and the
+    results panel above says who won)."""
     return render(
-        "_form.html",
+        "_view.html",
         t=ui(language),
-        request=request,
-        instruction=for_people(request.instruction),
-        fields=[field_view(f, language) for f in request.fields],
+        card=[],
+        duels=[],
+        now=[],
+        sections=history_sections(view, language),
+        final=True,
+        board=[],
+        board_hp=False,
     )
 
 
 @dataclass(frozen=True)
 class SeatResult:
     seat: int
-    role: str
-    result: str
+    role: str  # the role revealed at the end, in words
+    result: str  # "win", "lose" or "draw"
     mine: bool
 
 
-def render_end(
-    summary: str,
-    results: Sequence[SeatResult],
-    history_html: str,
-    language: str,
-) -> str:
-    """The end screen: the outcome, every seat's role and result, the whole game."""
+def render_end(summary: str, results: Sequence[SeatResult], language: str) -> str:
+    """The results panel: the outcome, the winners, the seat's own result (on
+    its page) and every seat's revealed role and result."""
+    t = ui(language)
+    mine = next((r for r in results if r.mine), None)
     return render(
         "_end.html",
-        t=ui(language),
+        t=t,
         summary=summary,
         results=results,
-        # rendered by _history.html above, with autoescaping: already safe
-        history_html=Markup(history_html),
+        winners=winners_words(results, language),
+        own=_own_outcome(mine, t),
+        result_words={key: t[f"result_{key}"] for key in ("win", "lose", "draw")},
     )
+
+
+def winners_words(results: Sequence[SeatResult], language: str) -> str:
+    """``Winners: Seats 1, 4, 9 (killer)`` — grouped by revealed role; a game
+    nobody won says so."""
+    t = ui(language)
+    L = lang(language)
+    groups: dict[str, list[int]] = {}
+    for r in results:
+        if r.result == "win":
+            groups.setdefault(r.role, []).append(r.seat)
+    if not groups:
+        return t["no_winner"]
+    shown = L.join(f"{L.seats(seats, capital=True)} ({role})" for role, seats in groups.items())
+    return t["winners"].format(who=shown)
+
+
+def _own_outcome(mine: SeatResult | None, t: Mapping[str, str]) -> str:
+    if mine is None:
+        return ""
+    return t[f"you_{mine.result}"].format(role=mine.role) if f"you_{mine.result}" in t else ""
 
 
 def render_entries(entries: Sequence[Entry], language: str) -> str:

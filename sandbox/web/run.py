@@ -9,10 +9,12 @@ the game.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import dataclasses
 import sys
 import threading
+import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -22,7 +24,7 @@ from sandbox.agents.baseline import baseline_bot_or_none
 from sandbox.agents.simple import RandomAgent
 from sandbox.core.events import Event, GameEnded
 from sandbox.core.game import Game
-from sandbox.games.words import words_for
+from sandbox.games.words import role_words, words_for
 from sandbox.transcript import TranscriptWriter
 from sandbox.web.board import Board
 from sandbox.web.control import Switch, SwitchableSeat
@@ -33,7 +35,7 @@ from sandbox.web.pages import (
     entry_of,
     render_end,
     render_entries,
-    render_history,
+    render_final,
     render_view,
 )
 from sandbox.web.remote import RemoteSeat, RemoteSettings
@@ -66,6 +68,7 @@ class WebRun:
     pace_s: float = 0.0
     language: str = "en"
     announce: Announce = print_to_stderr
+    sleep: Callable[[float], None] = time.sleep  # the pace's wait (tests count them)
     _hub: WebHub | None = None
     _seat_pages: dict[int, Audience] = field(default_factory=dict)
     _game: Game | None = None
@@ -74,6 +77,8 @@ class WebRun:
     _panel: HostPanel | None = None
     _writer: TranscriptWriter | None = None
     _remotes: list[RemoteSeat] = field(default_factory=list)
+    _loop: asyncio.AbstractEventLoop | None = None  # the game's, while it plays
+    _playing: bool = False  # a decision was made: setup is over, the pace applies
 
     # ------------------------------------------------------------ the server
     def hub(self, port: int | None = None) -> WebHub:
@@ -104,7 +109,12 @@ class WebRun:
 
     # ------------------------------------------------------------ seats
     def browser_agent(
-        self, seat: int, port: int | None, timeout_s: float | None, language: str
+        self,
+        seat: int,
+        port: int | None,
+        timeout_s: float | None,
+        language: str,
+        pace_s: float = 0.0,
     ) -> HumanBrowserAgent:
         """A person's seat; the same page (address) serves every game of a series."""
         hub = self.hub(port)
@@ -114,7 +124,12 @@ class WebRun:
             audience = hub.add(seat_audience(seat, language))
             self._seat_pages[seat] = audience
         agent = HumanBrowserAgent(
-            seat, hub, audience=audience, decision_timeout_s=timeout_s, language=language
+            seat,
+            hub,
+            audience=audience,
+            decision_timeout_s=timeout_s,
+            language=language,
+            pace_s=pace_s,
         )
         if fresh:
             self.announce(f"seat {seat}: open {agent.url}")
@@ -157,7 +172,7 @@ class WebRun:
         self, game: Game, agents: dict[int, Agent], writer: TranscriptWriter
     ) -> dict[int, Agent]:
         """Called by the session once per game, before the transcript header."""
-        self._game, self._writer = game, writer
+        self._game, self._writer, self._playing = game, writer, False
         if self.host_panel:
             agents = {
                 seat: SwitchableSeat(seat, agent, self._record_switch, self.pace_s)
@@ -177,16 +192,60 @@ class WebRun:
 
     def on_event(self, game: Game, seq: int, event: Event) -> None:
         self._game = game
+        with contextlib.suppress(RuntimeError):  # called off the game loop: no loop
+            self._loop = asyncio.get_running_loop()
         if seq == 0 and self._panel is not None:
             self._panel.refresh()
             self._panel.wait_for_start()
         for spectator in self._spectators:
             if spectator.target is None or event.visibility().visible_to(spectator.target):
                 self._refresh_spectator(spectator)
+        shown_to = [p for p in self.people() if event.visibility().visible_to(p.seat)]
         if isinstance(event, GameEnded):
             self._end_screens(game)
+        else:
+            for person in shown_to:
+                person.follow(game.view(person.seat))
         if self._panel is not None:
             self._panel.refresh()
+        self._pace(event, shown_to)
+
+    def _pace(self, event: Event, shown_to: Sequence[HumanBrowserAgent]) -> None:
+        """Wait after an event a person's page shows, so that the game goes at
+        reading speed (each seat's ``pace_s``; the setup and the engine's own
+        bookkeeping are not paced). The game's steps are all answered when their
+        events are flushed here, so the wait holds up no seat's thinking."""
+        if event.kind == "core.decision":
+            self._playing = True
+        if not self._playing or event.kind.startswith("core."):
+            return
+        pace = max((p.pace_s for p in shown_to), default=0.0)
+        if pace > 0:
+            self.sleep(pace)
+
+    def people(self) -> list[HumanBrowserAgent]:
+        """The browser seats of this game's people, including one the host just
+        handed a seat to (it follows the game before its first decision)."""
+        found = []
+        for agent in self._seats.values():
+            person = agent.person if isinstance(agent, SwitchableSeat) else _person_of(agent)
+            if person is not None:
+                found.append(person)
+        return found
+
+    def show_now(self, person: HumanBrowserAgent) -> None:
+        """A seat just handed to a person: its page shows the seat's view at once,
+        computed on the game's loop (never beside the game's own work) — or here
+        while the first game waits for the host's Start and nothing else runs."""
+        game, loop, panel = self._game, self._loop, self._panel
+        if game is None:
+            return
+        waiting = panel is not None and not panel.started.is_set()
+        if waiting or loop is None or loop.is_closed():
+            person.follow(game.view(person.seat))
+            return
+        with contextlib.suppress(RuntimeError):  # the loop closed in between
+            loop.call_soon_threadsafe(lambda: person.follow(game.view(person.seat)))
 
     def _record_switch(self, switch: Switch) -> None:
         if self._writer is not None:
@@ -238,18 +297,18 @@ class WebRun:
         roles = game.roles()  # the game is over: every role may be shown
         for remote in self._remotes:  # closed seats of earlier games have left the list
             remote.finish(_remote_results(outcome.summary, outcome.results, roles))
-        for agent in self._seats.values():
-            person = _person_of(agent)
-            if person is None:
-                continue
-            whole = render_history(game.view(person.seat), person.language)
-            results = _results(outcome.results, roles, person.seat)
-            person.finish(render_end(outcome.summary, results, whole, person.language))
+        variant = game.variant.name
+        for person in self.people():
+            if person.board.get("status") == "handed_back":
+                continue  # no longer this person's seat: the page keeps its notice
+            final = render_final(game.view(person.seat), person.language)
+            results = _results(outcome.results, roles, person.seat, variant, person.language)
+            person.finish(render_end(outcome.summary, results, person.language), final)
         for spectator in self._spectators:
             self._refresh_spectator(spectator)
-            results = _results(outcome.results, roles, spectator.target)
+            results = _results(outcome.results, roles, spectator.target, variant, self.language)
             spectator.audience.board.update(
-                status="ended", end_html=render_end(outcome.summary, results, "", self.language)
+                status="ended", end_html=render_end(outcome.summary, results, self.language)
             )
 
     # ------------------------------------------------------------ the panel
@@ -300,7 +359,11 @@ class HostPanel:
                 language=self.run.language,
             )  # fmt: skip
             person.rules_text = self.run.rules_for(person.language)
+            game = self.run._game
+            if game is not None:
+                person.attach(seat, game.seed, game.variant.name)
             switchable.switch_to(person)
+            self.run.show_now(person)  # the seat's view at once, not at its next decision
         self.refresh()
         return person.url
 
@@ -377,10 +440,14 @@ def referee_entries(game: Game, language: str) -> list[Entry]:
 
 
 def _results(
-    results: Mapping[int, str], roles: Mapping[int, str], mine: int | None
+    results: Mapping[int, str],
+    roles: Mapping[int, str],
+    mine: int | None,
+    variant: str,
+    language: str,
 ) -> list[SeatResult]:
     return [
-        SeatResult(seat, roles.get(seat, "?"), result, seat == mine)
+        SeatResult(seat, role_words(roles.get(seat, "?"), language, variant), result, seat == mine)
         for seat, result in sorted(results.items())
     ]
 

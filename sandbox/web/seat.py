@@ -7,6 +7,11 @@ thread, are checked with the referee's dry run (``ctx.validate``) on the game's
 own event loop, and an illegal one is refused with the referee's message while
 the question stays open. "Leave game" makes this and every later decision the
 referee's fallback, recorded as FALLBACK_QUIT.
+
+Between its decisions the page follows the game (the run calls :meth:`follow`
+with the seat's view after every event the seat may see), also once the seat
+is out. A time limit counts from the moment a page first shows the question,
+not from the moment it was asked (nobody may be looking yet).
 """
 
 from __future__ import annotations
@@ -14,7 +19,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from sandbox.agents.base import (
@@ -24,11 +29,15 @@ from sandbox.agents.base import (
     AgentAnswer,
     DecisionContext,
 )
+from sandbox.agents.human.refusal import refusal_words
 from sandbox.agents.human.terminal import for_people
 from sandbox.core.errors import IllegalDecision, RefereeError
+from sandbox.core.variant import SeatView
+from sandbox.games.words import lang, phase_title
 from sandbox.web.board import Board
+from sandbox.web.form import render_form
 from sandbox.web.hub import Audience, NoOpenDecision, WebHub
-from sandbox.web.pages import render_form, render_view
+from sandbox.web.pages import render_view
 from sandbox.web.words import ui
 
 WAITING = "waiting"
@@ -42,6 +51,9 @@ ENDED = "ended"
 class _Pending:
     ctx: DecisionContext
     future: asyncio.Future[AgentAnswer]
+    # set (on the game loop) once a page has shown the question: the clock starts
+    shown: asyncio.Event = field(default_factory=asyncio.Event)
+    deadline: float | None = None
 
 
 def seat_audience(seat: int, language: str = "en") -> Audience:
@@ -63,11 +75,14 @@ class HumanBrowserAgent(Agent):
         audience: Audience | None = None,
         decision_timeout_s: float | None = None,
         language: str = "en",
+        pace_s: float = 0.0,
     ) -> None:
         self.seat = seat
         self.hub = hub
         self.language = language
         self.decision_timeout_s = decision_timeout_s
+        # Seconds the run waits after each event this seat's page shows (reading speed).
+        self.pace_s = pace_s
         self.audience = audience or seat_audience(seat, language)
         self.audience.seat = self
         if self.audience not in hub.audiences():
@@ -79,7 +94,14 @@ class HumanBrowserAgent(Agent):
         self._pending: _Pending | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
         self._last_seen = -1
-        self.board.update(status=WAITING, form_html="", request_id=None, end_html="", error="")
+        self._game = ""  # the game's seed, in the key of the page's drafts
+        self.out = False
+        self.board.update(
+            status=WAITING, form_html="", request_id=None, end_html="", error="", out=""
+        )
+
+    def attach(self, seat: int, game_seed: int, variant: str) -> None:
+        self._game = str(game_seed)
 
     @property
     def url(self) -> str:
@@ -94,6 +116,8 @@ class HumanBrowserAgent(Agent):
         described: dict[str, Any] = {"kind": self.kind, "interface": "browser"}
         if self.decision_timeout_s is not None:
             described["decision_timeout_s"] = self.decision_timeout_s
+        if self.pace_s:
+            described["pace_s"] = self.pace_s
         return described
 
     # ------------------------------------------------------- the game side
@@ -102,10 +126,10 @@ class HumanBrowserAgent(Agent):
         if self.left:
             return AgentAnswer(None, note="the player left", fallback_reason=FALLBACK_QUIT)
         future: asyncio.Future[AgentAnswer] = self._loop.create_future()
-        self._pending = _Pending(ctx, future)
+        pending = self._pending = _Pending(ctx, future)
         self._show_turn(ctx)
         try:
-            return await asyncio.wait_for(future, self.decision_timeout_s)
+            return await self._answer_in_time(pending)
         except TimeoutError:
             return AgentAnswer(None, note="no answer in time", fallback_reason=FALLBACK_TIMEOUT)
         finally:
@@ -113,35 +137,84 @@ class HumanBrowserAgent(Agent):
             if self.board.get("status") == YOUR_TURN:
                 self.board.update(status=WAITING, form_html="", request_id=None, deadline=None)
 
+    async def _answer_in_time(self, pending: _Pending) -> AgentAnswer:
+        """The answer; with a time limit, counted from when a page shows the question."""
+        timeout = self.decision_timeout_s
+        if timeout is None:
+            return await pending.future
+        shown: asyncio.Future[Any] = asyncio.ensure_future(pending.shown.wait())
+        waiting: set[asyncio.Future[Any]] = {pending.future, shown}
+        try:
+            await asyncio.wait(waiting, return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            shown.cancel()
+        if pending.future.done():
+            return pending.future.result()
+        return await asyncio.wait_for(pending.future, timeout)
+
+    def shown(self, request_id: object) -> None:
+        """A page has shown the question ``request_id`` (called by the server): the
+        time limit starts now, once."""
+        pending, timeout = self._pending, self.decision_timeout_s
+        if pending is None or timeout is None or pending.deadline is not None:
+            return
+        if pending.ctx.request.id != request_id:
+            return
+        pending.deadline = time.monotonic() + timeout
+        self.board.update(deadline=pending.deadline)
+        self._on_game_loop(pending.shown.set)
+
     def _show_turn(self, ctx: DecisionContext) -> None:
         view = ctx.view
         view_html = render_view(view, self.language, self._last_seen)
         if view.history:
             self._last_seen = max(item.seq for item in view.history)
-        timeout = self.decision_timeout_s
+        self._note_out(view)
         self.board.update(
             status=YOUR_TURN,
             view_html=view_html,
-            form_html=render_form(ctx.request, self.language),
+            form_html=render_form(ctx.request, self.language, view, self._game),
             request_id=ctx.request.id,
             rules=self.rules_text if self.rules_text is not None else ctx.rules(self.language),
             error="",
-            deadline=None if timeout is None else time.monotonic() + timeout,
+            deadline=None,
         )
 
-    def _answer_on_loop(self, request_id: object, answer: object) -> str:
-        """Runs on the game loop, so the referee's dry run never races the runner."""
+    def follow(self, view: SeatView) -> None:
+        """The seat saw an event: its page shows the view now (items since its
+        last turn marked new), unless the seat was handed back or the game is over."""
+        if self.board.get("status") in (HANDED_BACK, ENDED):
+            return
+        self._note_out(view)
+        self.board.update(view_html=render_view(view, self.language, self._last_seen))
+
+    def _note_out(self, view: SeatView) -> None:
+        """The first view in which the seat is no longer alive sets the page's
+        "you are out" notice (it stays until the game ends)."""
+        if self.out or _alive(view):
+            return
+        self.out = True
+        self.board.update(out=out_words(view, self.language))
+
+    def _answer_on_loop(self, request_id: object, answer: object, record: bool = True) -> str:
+        """Runs on the game loop, so the referee's dry run never races the runner.
+        ``record``: settle the decision with a legal answer (else only check it)."""
         pending = self._pending
         if pending is None or pending.future.done() or pending.ctx.request.id != request_id:
             raise NoOpenDecision
         try:
             payload = pending.ctx.validate(answer)
+        except IllegalDecision as err:
+            message = refusal_words(err, pending.ctx.request, self.language)
         except RefereeError as err:
-            message = for_people(err.render() if isinstance(err, IllegalDecision) else str(err))
+            message = for_people(str(err))
+        else:
+            if record:
+                pending.future.set_result(AgentAnswer(payload))
+            return ""
+        if record:
             self.board.update(error=message)  # a reload shows it too
-            return message
-        pending.future.set_result(AgentAnswer(payload))
-        return ""
+        return message
 
     def _end_pending(self, answer: AgentAnswer) -> None:
         pending = self._pending
@@ -165,18 +238,27 @@ class HumanBrowserAgent(Agent):
         )
 
     def finish(self, end_html: str, view_html: str | None = None) -> None:
-        """The game is over: the end screen replaces the question."""
+        """The game is over: the results panel replaces the question (and, given
+        ``view_html``, the final view replaces the page's view)."""
         changes: dict[str, Any] = {"status": ENDED, "end_html": end_html, "form_html": ""}
         if view_html is not None:
             changes["view_html"] = view_html
-        self.board.update(request_id=None, deadline=None, **changes)
+        self.board.update(request_id=None, deadline=None, out="", **changes)
 
     async def close(self) -> None:
         """The run is over; the page (its board) stays for the end screen."""
 
     # ------------------------------------------------------- the page side
     async def answer(self, request_id: object, answer: object) -> str:
-        """'' when accepted, else the referee's message. Raises NoOpenDecision."""
+        """'' when accepted, else the referee's refusal in words. Raises NoOpenDecision."""
+        return await self._on_loop(request_id, answer, True)
+
+    async def check(self, request_id: object, answer: object) -> str:
+        """The referee's dry run only: '' when ``answer`` would be accepted, else
+        the refusal in words (the page asks before its confirmation)."""
+        return await self._on_loop(request_id, answer, False)
+
+    async def _on_loop(self, request_id: object, answer: object, record: bool) -> str:
         loop = self._loop
         if loop is None or loop.is_closed() or self._pending is None:
             raise NoOpenDecision
@@ -185,7 +267,7 @@ class HumanBrowserAgent(Agent):
 
         def run() -> None:
             try:
-                result: Any = self._answer_on_loop(request_id, answer)
+                result: Any = self._answer_on_loop(request_id, answer, record)
                 server_loop.call_soon_threadsafe(_settle, done, result, None)
             except BaseException as err:  # handed back to the server loop
                 server_loop.call_soon_threadsafe(_settle, done, None, err)
@@ -204,6 +286,35 @@ class HumanBrowserAgent(Agent):
                 AgentAnswer(None, note="the player left", fallback_reason=FALLBACK_QUIT)
             )
         )
+
+
+def _alive(view: SeatView) -> bool:
+    """Whether the seat is still in the game, by its own view: the living seats
+    when the view lists them, else its card's ``alive``."""
+    living = view.public.get("living")
+    if isinstance(living, list | tuple):
+        return view.seat in living
+    return bool(view.private.get("alive", True))
+
+
+def out_words(view: SeatView, language: str) -> str:
+    """ "You are out of the game (voted out, day 2). ..." from the seat's own view."""
+    t = ui(language)
+    record = next(
+        (
+            d
+            for d in view.public.get("dead") or ()
+            if isinstance(d, dict) and d.get("seat") == view.seat
+        ),
+        None,
+    )
+    how = ""
+    if record is not None and record.get("cause"):
+        cause = str(record["cause"])
+        words = t.get(f"cause_{cause}") or lang(language, view.variant).term(cause)
+        when = phase_title(record.get("day"), "day", language)
+        how = t["out_how"].format(cause=words, when=when)
+    return t["out_note"].format(how=how)
 
 
 def _settle(future: asyncio.Future[str], result: str | None, error: BaseException | None) -> None:

@@ -53,7 +53,7 @@ def test_bad_answer_is_explained_and_asked_again() -> None:
     assert answer.payload == {"pick": 3}
     out = screen.getvalue()
     assert "'seven' is not one of the seats 1, 2, 3" in out
-    assert "The referee refuses" in out and "[X-9]" in out
+    assert "The referee refuses" in out and "(rule X-9)" in out
     assert out.count("Pick.") == 2  # the question came back after the refusal
 
 
@@ -124,6 +124,8 @@ def test_human_seat_in_a_real_terminal(tmp_path: Path) -> None:
         assert "Your card" in screen and "lucky" in screen
         assert "seat=2, lucky" not in screen  # the referee's stream is hidden from a human
         subprocess.run(["tmux", "send-keys", "-t", session, "quit", "Enter"], check=True)
+        assert _wait_for(session, "Leave the game?")  # quitting is confirmed
+        subprocess.run(["tmux", "send-keys", "-t", session, "y", "Enter"], check=True)
         assert _wait_for(session, "transcript:")
         assert list((tmp_path / "out").glob("toy-s3-*.jsonl"))
     finally:
@@ -161,7 +163,7 @@ def test_a_killer_seat_reads_words_not_data() -> None:
     asyncio.run(agent.decide(DecisionContext.for_request(game, request)))
     shown = screen.getvalue()
     assert "Killer with 12 players: 3 killers, 3 police." in shown
-    assert f"Seat {request.seat} is dealt the killer card." in shown
+    assert "You are dealt the killer card." in shown  # the seat's own line, said to it
     assert "fellow killers:" in shown
     assert "killer.game_started" not in shown and "killer.role" not in shown
     assert not re.search(r"\{'|\['|: None\b|=None\b", shown), shown
@@ -175,7 +177,8 @@ def test_menu_keys_are_the_seat_numbers() -> None:
     assert "or 'nobody'" in shown and "none" not in shown
     assert parse_answer(vote, "9") == 9  # typing 9 means seat 9 (it used to be seat 11)
     weapons = Choice("weapon", ("rock", "paper"), "a weapon")
-    assert "[1] rock" in options_text(weapons) and parse_answer(weapons, "2") == "paper"
+    # other choices by letter, so that digits always mean seats
+    assert "[a] rock" in options_text(weapons) and parse_answer(weapons, "b") == "paper"
 
 
 def test_rules_on_request_and_the_question_again() -> None:

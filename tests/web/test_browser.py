@@ -10,6 +10,7 @@ main screens go to build/screenshots/.
 from __future__ import annotations
 
 import shutil
+import time
 import tomllib
 from collections.abc import Iterator
 from pathlib import Path
@@ -97,6 +98,7 @@ def test_a_whole_killer_game_through_the_page(page: Any, tmp_path: Path) -> None
     try:
         raw = tomllib.loads((ROOT / "configs" / "killer_human_browser.toml").read_text())
         raw["agent"][0]["port"] = 0
+        raw["agent"][0]["pace_s"] = 0
         game = SessionThread(parse_config(raw), 5, tmp_path, web)
         game.start()
         url = _seat_url(web, 3)
@@ -131,17 +133,26 @@ def test_a_whole_killer_game_through_the_page(page: Any, tmp_path: Path) -> None
         shot(page, "seat-end")
         rows = page.query_selector_all("#end table.results tbody tr")
         assert len(rows) == len(record.roles) == 12
+        said = {"win": "won", "lose": "lost", "draw": "draw"}
         for row in rows:
             seat = int(row.get_attribute("data-seat"))
             cells = [c.text_content() for c in row.query_selector_all("td")]
-            assert cells == [f"Seat {seat}", record.roles[seat], record.outcome.results[seat]]
+            you = " (you)" if seat == 3 else ""
+            result = said[record.outcome.results[seat]]
+            assert cells == [f"Seat {seat}{you}", record.roles[seat], result]
+        # the results panel over the final view: winners, the seat's own result, and
+        # no stale card, "Now" or question under it
+        assert page.text_content("#end .winners").startswith("Winners: ")
+        assert f"(you were {record.roles[3]})" in page.text_content("#end .own")
+        assert page.query_selector("#view section.card") is None
+        assert page.query_selector("#view section.now") is None
+        assert not page.is_visible("#turn") and not page.is_visible("#leave")
+        assert page.locator("#view section.history").count() == 1
         # the hostile speech is text in the history, never markup
         said = page.locator("#view blockquote.said", has_text="window.pwned").first
         assert "<script>" in said.text_content()
         assert page.evaluate("() => window.pwned === undefined")
         assert page.evaluate("() => document.querySelectorAll('#view script, #view b').length") == 0
-        page.click("#whole-game-link")
-        assert page.is_visible("#whole-game")
     finally:
         web.stop()
 
@@ -165,6 +176,9 @@ def test_take_over_hand_back_and_a_live_spectator(browser: Any, tmp_path: Path) 
 
         person = context.new_page()
         person.goto(person_url)
+        # the taken-over seat's page shows its view at once, before its first decision
+        person.wait_for_selector("#view section.card", timeout=STEP_MS)
+        assert "You are dealt the" in person.text_content("#view section.history")
         spectator = context.new_page()
         spectator.goto(watch_url)
         spectator.wait_for_selector("#view section.card")
@@ -180,6 +194,7 @@ def test_take_over_hand_back_and_a_live_spectator(browser: Any, tmp_path: Path) 
         row4.get_by_role("button", name="Hand back to AI").click()
         person.wait_for_function("() => document.querySelector('#status.handed_back') !== null")
         shot(person, "seat-handed-back")
+        assert not person.is_visible("#leave") and not person.is_visible("#turn")  # no actions
         spectator.wait_for_function(
             "(old) => document.querySelector('#view').textContent !== old",
             arg=before,
@@ -218,8 +233,6 @@ def test_wrong_token_is_403_and_the_phone_layout(browser: Any) -> None:
 
 
 def _seat_url(web: WebRun, seat: int) -> str:
-    import time
-
     deadline = time.monotonic() + 10
     while seat not in web._seat_pages:
         assert time.monotonic() < deadline
@@ -229,3 +242,122 @@ def _seat_url(web: WebRun, seat: int) -> str:
 
 def test_chromium_is_debians() -> None:
     assert shutil.which("chromium") == str(CHROMIUM)
+
+
+def test_out_of_the_game_the_page_follows_at_reading_pace(page: Any, tmp_path: Path) -> None:
+    """Seed 37: seat 3 (a civilian) is killed on night 1 and owes last words. The
+    page opens 3 s after that question was asked: its 5 s clock starts only then;
+    it says the seat is out, and goes on following the game (paced) to its end."""
+    web = start_run(WebRun(announce=quiet))
+    try:
+        raw = tomllib.loads((ROOT / "configs" / "killer_human_browser.toml").read_text())
+        raw["agent"][0].update(port=0, pace_s=0.05, decision_timeout_s=5)
+        game = SessionThread(parse_config(raw), 37, tmp_path, web)
+        game.start()
+        _seat_url(web, 3)
+        board = web._seat_pages[3].board
+        deadline = time.monotonic() + STEP_MS / 1000
+        while board.get("status") != "your_turn":
+            assert time.monotonic() < deadline, "the last words were never asked"
+            time.sleep(0.01)
+        time.sleep(3)  # nobody looks yet: the clock must not run
+        page.goto(_seat_url(web, 3))
+        page.wait_for_function("() => !document.querySelector('#countdown').hidden")
+        left = page.text_content("#countdown-s")
+        minutes, seconds = left.split(":")
+        assert int(minutes) * 60 + int(seconds) >= 4, left  # not 2 s or less
+        assert page.is_visible("#out")
+        assert "You are out of the game (killed in the night, Day 1)" in page.text_content("#out")
+        shot(page, "seat-out")
+        fill_and_send(page, "I was a civilian.")
+        page.wait_for_function("() => !document.querySelector('#decision')")
+        seen = page.evaluate("() => document.querySelectorAll('#view li').length")
+        for _ in range(2):  # the page keeps following the game after the seat is out
+            page.wait_for_function(
+                "(n) => document.querySelectorAll('#view li').length > n",
+                arg=seen,
+                timeout=STEP_MS,
+            )
+            seen = page.evaluate("() => document.querySelectorAll('#view li').length")
+            assert page.is_visible("#out") and not page.is_visible("#decision")
+        game.finish(120)
+        page.wait_for_selector("#end table.results", timeout=STEP_MS)
+        assert not page.is_visible("#out")  # the results panel replaces the notice
+    finally:
+        web.stop()
+
+
+def test_drafts_checks_marks_and_labelled_confirmations(page: Any, tmp_path: Path) -> None:
+    """Seed 10: seat 3 is a killer. Its options mark it and its partners; an empty
+    answer is caught by the page; a speech and ticked boxes survive a reload; an
+    accusation that is also a vouch is refused in words (KG-14) before any
+    confirmation; the confirmation quotes the speech; its own speech reads "You"."""
+    web = start_run(WebRun(announce=quiet))
+    try:
+        raw = tomllib.loads((ROOT / "configs" / "killer_human_browser.toml").read_text())
+        raw["agent"][0].update(port=0, pace_s=0)
+        game = SessionThread(parse_config(raw), 10, tmp_path, web)
+        game.start()
+        page.goto(_seat_url(web, 3))
+        first = wait_turn_or_end(page, None)
+        card = page.text_content("#view section.card")
+        assert "Seat 3, a killer" in card and "Fellow killers" in card
+        board = page.locator("#view section.board tbody tr")
+        assert board.count() == 12  # the seat board: seat 3 and its two partners marked
+        assert page.locator("#view section.board tr.partner").count() == 2
+        assert "Seat 3 (you)" in page.text_content("#view section.board tr[data-seat='3']")
+        options = page.locator("#decision label.option").all_text_contents()
+        assert "Seat 3 (you)" in [o.strip() for o in options]
+        partners = [o.strip() for o in options if "(partner)" in o]
+        assert len(partners) == 2
+        page.click("#send")  # nothing chosen: the page says so, nothing is sent
+        assert page.text_content("#error") == "Please choose: target."
+        assert not page.is_visible("#confirm")
+        page.locator("#decision label.option", has_text=partners[0]).click()
+        page.click("#send")
+        page.wait_for_selector("#confirm:not([hidden])")
+        assert page.text_content("#confirm-what") == f"Your kill opinion: {partners[0]}"
+        page.click("#confirm-yes")
+        request = wait_turn_or_end(page, first)
+        while request is not None and page.query_selector("fieldset[data-field=accuse]") is None:
+            fill_and_send(page, "")
+            request = wait_turn_or_end(page, request)
+        assert request is not None, "seat 3 never spoke"
+        accuse = page.locator("fieldset[data-field=accuse] input").first
+        seat = accuse.get_attribute("value")
+        page.fill("fieldset[data-field=speech] textarea", "Seat 3 here: I trust nobody.")
+        accuse.check()
+        page.reload()  # the draft comes back: the words typed and the box ticked
+        assert wait_turn_or_end(page, None) == request
+        speech = page.locator("fieldset[data-field=speech] textarea")
+        assert speech.input_value() == "Seat 3 here: I trust nobody."
+        assert page.locator("fieldset[data-field=accuse] input").first.is_checked()
+        page.locator(f"fieldset[data-field=vouch] input[value='{seat}']").check()
+        page.click("#send")
+        page.wait_for_function("() => document.querySelector('#error').textContent !== ''")
+        refusal = page.text_content("#error")
+        assert "both accused and vouched for" in refusal and "(rule KG-14)" in refusal
+        assert "Legal options" not in refusal and not page.is_visible("#confirm")
+        shot(page, "seat-refused-in-words")
+        page.locator(f"fieldset[data-field=vouch] input[value='{seat}']").uncheck()
+        page.click("#send")
+        page.wait_for_selector("#confirm:not([hidden])")
+        assert page.text_content("#confirm-what") == (
+            f"Your speech: “Seat 3 here: I trust nobody.” · Your accusations: Seat {seat}"
+        )
+        shot(page, "seat-confirm-labelled")
+        page.click("#confirm-yes")
+        page.wait_for_function(
+            "(id) => !document.querySelector('#decision') ||"
+            " document.querySelector('#decision').dataset.request !== id",
+            arg=request,
+        )
+        said = page.locator("#view li.speech", has_text="I trust nobody").first
+        assert said.locator(".who").text_content().startswith("You say")
+        kept = "(id) => Object.keys(localStorage).filter(k => k.endsWith(':' + id)).length"
+        assert page.evaluate(kept, request) == 0  # the draft went with its answer
+        page.on("dialog", lambda dialog: dialog.accept())
+        page.click("#leave")  # the rest of the game without the person
+        game.finish(60)
+    finally:
+        web.stop()

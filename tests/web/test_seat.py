@@ -19,7 +19,8 @@ from sandbox.core.requests import Choice, DecisionRequest, MultiChoice, Text
 from sandbox.session.gamefile import parse_config
 from sandbox.session.seating import build_agents
 from sandbox.transcript import load
-from sandbox.web.pages import render_form, render_view
+from sandbox.web.form import render_form
+from sandbox.web.pages import render_view
 from sandbox.web.run import WebRun, start_run
 from sandbox.web.seat import HumanBrowserAgent
 from tests.core.toy import Toy, ToyConfig
@@ -29,6 +30,7 @@ from tests.web.helpers import (
     SessionThread,
     SpeechReader,
     play_out,
+    quiet,
     read_form,
 )
 
@@ -49,7 +51,7 @@ def killer_file(**human: object) -> dict[str, object]:
         "variant": "killer",
         "rules": {"players": 11},
         "default_agent": {"kind": "baseline"},
-        "agent": [{"kind": "human", "seats": [3], "interface": "browser", **human}],
+        "agent": [{"kind": "human", "seats": [3], "interface": "browser", "pace_s": 0, **human}],
     }
 
 
@@ -69,11 +71,19 @@ def test_form_offers_exactly_the_legal_options_and_refusals_ask_again(
 
     status, reply = client.answer(request.id, {"pick": 7})
     assert status == 422 and not reply["ok"]
-    assert reply["error"].startswith("[T-1]") and "'pick'" in reply["error"]
+    # in words, the rule ID beside it, never the model's "Legal options — pick: [...]"
+    assert reply["error"] == "Seat 7 is not one of the choices for “pick” now. (rule T-1)"
     again = client.state()
     assert again["status"] == "your_turn" and again["request_id"] == request.id
     assert again["error"] == reply["error"]  # a reload shows the referee's message too
     assert client.answer("not-this-one", {"pick": 1})[0] == 409
+    # the page's check before its confirmation: the referee's dry run, nothing recorded
+    body = {"request": request.id, "answer": {}}
+    status, text = client.request("POST", "/api/check", body)
+    assert status == 422 and "Please answer “pick”" in text and "(rule T-1)" in text
+    body["answer"] = {"pick": 3}
+    assert client.request("POST", "/api/check", body)[0] == 200
+    assert client.state()["request_id"] == request.id and not decisions_of(thread.game, 2)
     assert client.request("POST", "/api/answer", "just a string")[0] == 400
 
     assert client.answer(request.id, {"pick": 2}) == (200, {"ok": True})
@@ -122,6 +132,10 @@ def test_history_speaks_in_sentences_and_own_answers_in_words(web: WebRun) -> No
     for page in (first, final):
         assert "killer.phase" not in page and "payload" not in page and "fallback: no" not in page
     assert re.search(r"You vote (for seat \d+|to abstain|[a-z ]+)\.", final), final
+    # the seat board, from seat 3's view only: itself marked, every seat's votes by day
+    assert 'class="seat-board"' in final and "<td>Seat 3 (you)</td>" in final
+    ballots = [e for e in game.events if e.kind == "killer.ballots"]
+    assert ballots and re.search(r"<div>Day \d+: (seat \d+|nobody)</div>", final)
     shown = {int(s) for s in re.findall(r'data-seq="(\d+)"', final)}
     visible = {seq for seq, _ in game.visible_events(3)}
     assert shown and shown <= visible  # only its own view
@@ -151,7 +165,10 @@ def test_a_time_limit_falls_back_with_reason_timeout(web: WebRun) -> None:
 
     async def ask() -> object:
         task = asyncio.ensure_future(seat2.decide(DecisionContext.for_request(game, request)))
-        await asyncio.sleep(0.1)
+        await asyncio.sleep(0.5)  # longer than the limit, but no page has shown the question
+        assert not task.done()
+        first = await asyncio.to_thread(client.state)  # a page shows it: the clock starts
+        assert first["remaining_s"] is None and first["status"] == "your_turn"
         shown = await asyncio.to_thread(client.state)
         assert 0 < shown["remaining_s"] <= 0.3  # the page's countdown
         return await task
@@ -166,18 +183,21 @@ def test_game_file_time_limit_is_recorded_as_timeout(web: WebRun, tmp_path: Path
     loaded = parse_config(killer_file(decision_timeout_s=0.2))
     record = SessionThread(loaded, 5, tmp_path, web)
     record.start()
+    client = Client(web.hub(), wait_for_seat(web, 3))
+    while record.is_alive():  # an open page: each question it shows starts its clock
+        client.state()
+        record.join(0.05)
     done = record.finish(60)
     assert set(done.stats.fallbacks[3]) == {FALLBACK_TIMEOUT}
     header = load(done.path).header
     assert header["agents"]["3"]["decision_timeout_s"] == 0.2
 
 
-def test_end_screen_shows_outcome_roles_results_and_the_whole_game(
-    web: WebRun, tmp_path: Path
-) -> None:
+def test_end_screen_is_a_results_panel_over_the_final_view(web: WebRun, tmp_path: Path) -> None:
     start_run(web)
     raw = tomllib.loads((ROOT / "configs" / "killer_human_browser.toml").read_text())
     raw["agent"][0]["port"] = 0  # 8765 may be taken on a shared machine
+    raw["agent"][0]["pace_s"] = 0  # tests go at full speed
     loaded = parse_config(raw)
     thread = SessionThread(loaded, 5, tmp_path, web)
     thread.start()
@@ -186,15 +206,51 @@ def test_end_screen_shows_outcome_roles_results_and_the_whole_game(
     record = thread.finish()
     end = client.wait_for(lambda s: s["status"] == "ended")
     assert record.outcome is not None and record.outcome.summary in end["end_html"]
+    results = {"win": "won", "lose": "lost", "draw": "draw"}
     for seat, role in record.roles.items():
-        result = record.outcome.results[seat]
+        result = results[record.outcome.results[seat]]
+        mine = " (you)" if seat == 3 else ""
         assert (
-            f'data-seat="{seat}"><td>Seat {seat}</td><td>{role}</td><td>{result}</td>'
-            in (end["end_html"])
+            f'data-seat="{seat}"><td>Seat {seat}{mine}</td><td>{role}</td><td>{result}</td>'
+            in end["end_html"]
         )
-    assert 'id="whole-game"' in end["end_html"] and end["form_html"] == ""
+    groups: dict[str, list[str]] = {}  # the winners by revealed role, in seat order
+    for seat, result in sorted(record.outcome.results.items()):
+        if result == "win":
+            groups.setdefault(record.roles[seat], []).append(str(seat))
+    said = "; ".join(f"Seats {', '.join(s)} ({role})" for role, s in groups.items())
+    assert f"Winners: {said}" in end["end_html"]
+    own = {"win": "You won", "lose": "You lost", "draw": "A draw for you"}
+    assert f"{own[record.outcome.results[3]]} (you were {record.roles[3]})." in end["end_html"]
+    # the view under it is the final one: no stale card or "Now", the history once
+    view = end["view_html"]
+    assert 'class="card"' not in view and 'class="now"' not in view
+    assert "The game ends" in view and 'id="whole-game"' not in end["end_html"]
+    assert end["form_html"] == "" and end["out"] == ""
     transcript = record.path.read_text()
     assert web._seat_pages[3].token not in transcript  # the seat's key never reaches the file
+
+
+def test_the_pace_waits_after_each_event_the_persons_page_shows(tmp_path: Path) -> None:
+    slept: list[float] = []
+    web = start_run(WebRun(announce=quiet, sleep=slept.append))
+    try:
+        thread = SessionThread(parse_config(killer_file(pace_s=0.25)), 5, tmp_path, web)
+        thread.start()
+        client = Client(web.hub(), wait_for_seat(web, 3))
+        play_out(client, thread)
+        record = thread.finish()
+    finally:
+        web.stop()
+    # by hand from the transcript: after the first decision, every event seat 3
+    # may see except the engine's own (decisions, steps, the ending) waits once
+    playing, expected = False, 0
+    for event in load(record.path).events:
+        playing = playing or event.kind == "core.decision"
+        if playing and not event.kind.startswith("core.") and event.visibility().visible_to(3):
+            expected += 1
+    assert expected > 20 and slept == [0.25] * expected
+    assert load(record.path).header["agents"]["3"]["pace_s"] == 0.25
 
 
 def wait_for_seat(web: WebRun, seat: int) -> str:
@@ -272,3 +328,16 @@ def test_chinese_page_and_rules_in_the_seats_language(web: WebRun, tmp_path: Pat
     assert state["rules"] != loaded.variant.rules_text(loaded.game_config, "en")
     client.request("POST", "/api/leave", {})
     thread.finish()
+
+
+def test_pace_defaults_to_reading_speed_and_is_a_browser_setting() -> None:
+    from sandbox.session.gamefile import HumanSpec, config_warnings
+
+    raw = killer_file()
+    del raw["agent"][0]["pace_s"]  # type: ignore[index]
+    spec = parse_config(raw).file.agent[0]
+    assert isinstance(spec, HumanSpec) and spec.pace_s == 1.5
+    terminal = parse_config(
+        {"variant": "killer", "agent": [{"kind": "human", "seats": [3], "pace_s": 2}]}
+    )
+    assert config_warnings(terminal.file) == ["agent[1]: 'pace_s' is ignored by a human seat"]

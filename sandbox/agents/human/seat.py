@@ -13,8 +13,9 @@ class HumanAgent(Agent):
     """``HumanAgent()`` plays in this terminal; ``HumanAgent("browser", port=8765)``
     serves a page on loopback (a free port when none is given). ``decision_timeout_s``
     bounds each decision (then the documented fallback, reason ``timeout``);
-    ``language`` is the page's and the rules' language. The seat's page or prompt is
-    set up when the agent is seated."""
+    ``language`` is the page's and the rules' language; ``pace_s`` (browser) is
+    how long the game waits after each event the page shows, so a person can
+    read. The seat's page or prompt is set up when the agent is seated."""
 
     kind = "human"
 
@@ -25,6 +26,7 @@ class HumanAgent(Agent):
         port: int | None = None,
         decision_timeout_s: float | None = None,
         language: str = "en",
+        pace_s: float = 0.0,
     ) -> None:
         if interface not in ("terminal", "browser"):
             raise AgentSetupError(
@@ -34,6 +36,8 @@ class HumanAgent(Agent):
         self.port = port
         self.decision_timeout_s = decision_timeout_s  # then the fallback, reason `timeout`
         self.language = language
+        # browser: seconds the game waits after each event the page shows
+        self.pace_s = pace_s
         self._seat: Agent | None = None
 
     def attach(self, seat: int, game_seed: int, variant: str) -> None:
@@ -43,7 +47,7 @@ class HumanAgent(Agent):
             from sandbox.web.run import current_run
 
             self._seat = current_run().browser_agent(
-                seat, self.port, self.decision_timeout_s, self.language
+                seat, self.port, self.decision_timeout_s, self.language, self.pace_s
             )
         else:
             from sandbox.agents.human.terminal import HumanTerminalAgent

@@ -3,10 +3,14 @@
 The seat is shown only its own view (``ctx.view``: the events it may see) and
 the open request. Answers are read line by line from an input stream, checked
 with the referee's dry run, and asked again with the referee's explanation
-when illegal. A choice among seats is typed as the seat number itself (typing
-``9`` means seat 9, never the 9th option); ``rules`` prints the rules a model
-seat is given. Typing ``quit`` leaves the game: this and every later decision
-get the referee's documented fallback, recorded as FALLBACK_QUIT. With a
+when illegal — only the refused field is asked again, the other answers are
+kept. Digits always mean seats: a choice among seats is typed as the seat
+number itself (typing ``9`` means seat 9, never the 9th option), any other
+choice by its letter or its word, a yes/no question by y/n (yes/no, 是/否);
+the seat itself and its side are marked ("[3] seat 3 (you)"). ``rules`` prints
+the rules a model seat is given, then the question again. Typing ``quit`` (once
+confirmed) leaves the game: this and every later decision get the referee's
+documented fallback, recorded as FALLBACK_QUIT. With a
 ``decision_timeout_s``, a question left unanswered that long gets the fallback,
 recorded as FALLBACK_TIMEOUT.
 """
@@ -15,8 +19,10 @@ from __future__ import annotations
 
 import asyncio
 import re
+import string
 import sys
 from collections.abc import Mapping
+from dataclasses import replace
 from typing import IO, Any
 
 from rich.console import Console
@@ -30,15 +36,20 @@ from sandbox.agents.base import (
     DecisionContext,
 )
 from sandbox.agents.human.readable import fact_lines
+from sandbox.agents.human.refusal import refusal_words, refused_fields
 from sandbox.core.errors import IllegalDecision
 from sandbox.core.requests import Field, MultiChoice, Scalar, Text
-from sandbox.core.variant import HistoryItem
-from sandbox.games.words import BOOKKEEPING, DECISION, item_words, phase_title
+from sandbox.core.variant import HistoryItem, SeatView
+from sandbox.core.words import as_you
+from sandbox.games.words import BOOKKEEPING, DECISION, item_words, lang, phase_title, variant_words
 from sandbox.viewer.terminal import print_card
 
 QUIT = "quit"
 RULES = "rules"
 NULL_WORDS = frozenset({"none", "nobody", "null", "-"})
+YES_WORDS = frozenset({"y", "yes", "true", "是"})
+NO_WORDS = frozenset({"n", "no", "false", "否"})
+LETTERS = string.ascii_lowercase
 NULL_WORD = re.compile(r"\bnull\b")
 # Model wording → what a person picks: "(null abstains)" → "(or nobody, to abstain)".
 PEOPLE_WORDS = ((re.compile(r"\(null abstains\)"), "(or nobody, to abstain)"),)
@@ -120,43 +131,70 @@ class HumanTerminalAgent(Agent):
     # ------------------------------------------------------------- asking
     async def _ask_until_legal(self, ctx: DecisionContext) -> dict[str, Any]:
         request = ctx.request
+        marks = seat_marks(ctx.view)
+        payload: dict[str, Any] = {}
+        asking = [f.name for f in request.fields]
         while True:
-            limit = self.decision_timeout_s
-            within = f"; {limit:g} s to answer" if limit is not None else ""
-            self.console.print(
-                f"[bold]{escape(for_people(request.instruction))}[/bold] [dim]({request.rule}; "
-                f"'{RULES}' shows the rules, '{QUIT}' leaves{within})[/dim]"
-            )
-            payload = {f.name: await self._ask_field(f) for f in request.fields}
+            for f in request.fields:
+                if f.name in asking:
+                    payload[f.name] = await self._ask_field(ctx, f, marks)
             try:
                 return ctx.validate(payload)
             except IllegalDecision as err:
-                refusal = for_people(err.render())
+                asking = list(refused_fields(err, request))
+                refusal = refusal_words(err, request)
                 self.console.print(f"[red]The referee refuses:[/red] {escape(refusal)}")
-                self.console.print("Please answer again.")
+                again = ", ".join(asking)
+                self.console.print(f"Please answer again: {escape(again)} (the rest is kept).")
 
-    async def _ask_field(self, f: Field) -> Any:
+    def _ask_question(self, ctx: DecisionContext, f: Field, marks: Mapping[int, str]) -> None:
+        request = ctx.request
+        limit = self.decision_timeout_s
+        within = f"; {limit:g} s to answer" if limit is not None else ""
+        self.console.print(
+            f"[bold]{escape(for_people(request.instruction))}[/bold] [dim]({request.rule}; "
+            f"'{RULES}' shows the rules, '{QUIT}' leaves{within})[/dim]"
+        )
         self.console.print(f"[bold]{f.name}[/bold]: {escape(for_people(f.description))}")
-        self.console.print(options_text(f))
+        self.console.print(escape(options_text(f, marks)))  # "[a]" is no markup tag
+
+    async def _ask_field(self, ctx: DecisionContext, f: Field, marks: Mapping[int, str]) -> Any:
+        self._ask_question(ctx, f, marks)
         while True:
             line = await self._read()
+            command = line.strip().lower()
+            if command == RULES:
+                self.console.print(escape(self._rules or "(no rules text for this game)"))
+                self._ask_question(ctx, f, marks)  # the question again, not a bare prompt
+                continue
+            if command == QUIT:
+                if await self._quit_confirmed():
+                    raise QuitGame
+                self._ask_question(ctx, f, marks)
+                continue
             try:
                 return parse_answer(f, line)
             except BadInput as err:
                 self.console.print(f"[red]{escape(str(err))}[/red]")
 
-    async def _read(self) -> str:
+    async def _quit_confirmed(self) -> bool:
+        self.console.print(
+            "Leave the game? The referee plays your remaining decisions. [bold](y/n)[/bold]"
+        )
         while True:
-            self.console.print("> ", end="")
-            line = await self._next_line()
-            if line == "":  # end of input: the person is gone
-                raise QuitGame
-            text = line.rstrip("\r\n")
-            if text.strip().lower() == QUIT:
-                raise QuitGame
-            if text.strip().lower() != RULES:
-                return text
-            self.console.print(escape(self._rules or "(no rules text for this game)"))
+            answer = (await self._read()).strip().lower()
+            if answer in YES_WORDS:
+                return True
+            if answer in NO_WORDS:
+                return False
+            self.console.print("Type y to leave, n to stay.")
+
+    async def _read(self) -> str:
+        self.console.print("> ", end="")
+        line = await self._next_line()
+        if line == "":  # end of input: the person is gone
+            raise QuitGame
+        return line.rstrip("\r\n")
 
     async def _next_line(self) -> str:
         reading = self._reading
@@ -173,6 +211,9 @@ def history_line(item: HistoryItem, variant: str, seat: int, language: str = "en
     `sandbox view`): a speech quoted after its speaker, the seat's own answers as
     "You vote for seat 5.", the rest in the referee's voice. '' for nothing to show."""
     words = item_words(variant, item, seat, language)
+    if words.speaker == seat and words.category != DECISION:  # "You say", not "Seat 3 says"
+        sentence = as_you(words.sentence, seat, lang(language, variant))
+        words = replace(words, sentence=sentence)
     when = phase_title(item.day, item.phase, language)
     where = f"[dim]{escape(when)}[/dim]"
     if words.category == BOOKKEEPING or (words.category == DECISION and words.speech is not None):
@@ -206,20 +247,43 @@ def _without_blanks(value: Any) -> Any:
     return value
 
 
+def seat_marks(view: SeatView) -> dict[int, str]:
+    """The seat itself ("you") and the seats its card names as its side ("partner",
+    the variant's ``VariantWords.team``), as its options mark them."""
+    words = variant_words(view.variant)
+    team = words.team(view.private) if words is not None and words.team is not None else ()
+    marks = {int(seat): "partner" for seat in team}
+    marks[view.seat] = "you"
+    return marks
+
+
 def seat_options(options: tuple[Scalar, ...]) -> bool:
     """Options that are seat numbers are typed as themselves, not by position."""
     return bool(options) and all(isinstance(o, int) and not isinstance(o, bool) for o in options)
 
 
-def options_text(f: Field) -> str:
+def yes_no(options: tuple[Scalar, ...]) -> bool:
+    """A yes/no question (its options are the booleans)."""
+    return bool(options) and all(isinstance(o, bool) for o in options)
+
+
+def options_text(f: Field, marks: Mapping[int, str] | None = None) -> str:
+    """The options as plain text (printed escaped: "[a]" would be console markup)."""
+    marks = marks or {}
     if isinstance(f, Text):
         return f"  (free text, at most {f.max_chars} characters)"
+    if yes_no(f.options):
+        return "  [y] yes  [n] no\n  (type y or n)"
     if seat_options(f.options):
-        listed = "  ".join(f"[{o}] seat {o}" for o in f.options)
+        listed = "  ".join(
+            f"[{o}] seat {o}" + (f" ({marks[o]})" if o in marks else "")
+            for o in f.options
+            if isinstance(o, int)
+        )
         how = "the seat number in brackets"
     else:
-        listed = "  ".join(f"[{i}] {escape(_shown(o))}" for i, o in enumerate(f.options, 1))
-        how = "the number in brackets (or the word)"
+        listed = "  ".join(f"[{LETTERS[i]}] {_shown(o)}" for i, o in enumerate(f.options[:26]))
+        how = "the letter in brackets (or the word)"
     if isinstance(f, MultiChoice):
         return (
             f"  {listed}\n  (type {how}, several separated by commas; up to "
@@ -248,15 +312,23 @@ def parse_answer(f: Field, line: str) -> Any:
 
 
 def _pick(options: tuple[Scalar, ...], text: str) -> Scalar:
+    wanted = text.lower()
+    if yes_no(options):
+        if wanted in YES_WORDS and True in options:
+            return True
+        if wanted in NO_WORDS and False in options:
+            return False
+        raise BadInput(f"'{text}' is not yes or no; type y or n.")
     if seat_options(options):
-        wanted = text.lower().removeprefix("seat").strip()
-        if wanted.isdigit() and int(wanted) in options:
-            return int(wanted)
+        seat = wanted.removeprefix("seat").strip()
+        if seat.isdigit() and int(seat) in options:
+            return int(seat)
         listed = ", ".join(str(o) for o in options)
         raise BadInput(f"'{text}' is not one of the seats {listed}; try again.")
-    if text.isdigit() and 1 <= int(text) <= len(options):
-        return options[int(text) - 1]
+    if len(wanted) == 1 and wanted in LETTERS[: len(options)]:
+        return options[LETTERS.index(wanted)]
     by_name: Mapping[str, Scalar] = {str(o).lower(): o for o in options if isinstance(o, str)}
-    if text.lower() in by_name:
-        return by_name[text.lower()]
-    raise BadInput(f"'{text}' is not one of the numbers 1..{len(options)}; try again.")
+    if wanted in by_name:
+        return by_name[wanted]
+    letters = LETTERS[: min(len(options), 26)]
+    raise BadInput(f"'{text}' is not one of the letters {', '.join(letters)}; try again.")

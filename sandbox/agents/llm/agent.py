@@ -16,8 +16,8 @@ FALLBACK_PROVIDER (the runner aborts a game with too many of those).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Any, cast
+from collections.abc import Mapping, Sequence
+from typing import Any, Protocol, cast
 
 from pydantic import ValidationError
 
@@ -64,6 +64,21 @@ from sandbox.models.endpoints import Endpoint, EndpointError
 from sandbox.models.pool import Lease
 from sandbox.models.secrets import redact, secret_values
 
+
+class Completer(Protocol):
+    """The call stage as a decision uses it (``ModelClient`` is one): the answer
+    text of one conversation, appending one record per attempt to ``calls``;
+    ProviderFailure when no answer came."""
+
+    async def complete(
+        self,
+        messages: Sequence[Mapping[str, str]],
+        repair: int,
+        calls: list[dict[str, Any]],
+        cache_split: int | None = None,
+    ) -> str: ...
+
+
 # Compact style, questions without free text: a note of ~48 characters
 # (~15 tokens), the value and the JSON around them fit with room to spare.
 CHOICE_MAX_TOKENS = 64
@@ -96,9 +111,7 @@ class LLMAgent(Agent):
         except ValidationError as err:
             raise AgentSetupError(f"LLMAgent({model!r}): {one_error(err)}") from None
         try:
-            endpoints.check_fake_policy(self.target)
-            endpoints.check_local(self.target)
-            endpoints.check_key(self.target)
+            self._check_target()
         except EndpointError as err:
             raise AgentSetupError(str(err)) from None
         self._endpoint: Endpoint | None = None
@@ -112,6 +125,13 @@ class LLMAgent(Agent):
         # recorded: each is written once per seat, on the call where it first applied.
         self._learned = Learned()
         self._sampling_seed: int | None = None  # a what-if branch's (sample_with)
+
+    def _check_target(self) -> None:
+        """Raise EndpointError now if the target cannot be called as configured
+        (a seat whose calls go elsewhere, e.g. through inspect_ai, overrides it)."""
+        endpoints.check_fake_policy(self.target)
+        endpoints.check_local(self.target)
+        endpoints.check_key(self.target)
 
     def attach(self, seat: int, game_seed: int, variant: str) -> None:
         self.seat = seat
@@ -373,7 +393,7 @@ class LLMAgent(Agent):
         secrets: Sequence[str],
         max_tokens: int | None,
         request_id: str,
-    ) -> ModelClient:
+    ) -> Completer:
         settings = CallSettings(
             timeout_s=timeout_for(self.settings, endpoint),
             temperature=self.settings.temperature,

@@ -232,8 +232,9 @@ def attack_report(d: D, L: Lang) -> Words:  # FF-12
     seat, target = L.seat(d["seat"], capital=True), L.seat(d["target"])
     strikes = _outcomes(d["outcomes"], L.seat(d["seat"]), target, L)
     text = L.say(
-        en=f"{_when(d, L)}: {seat} attacked {target}: {strikes}; its HP is now {d.get('hp_after')}",
-        zh=f"{_when(d, L)}：{seat}攻击了{target}：{strikes}；现在生命值{d.get('hp_after')}",
+        en=f"{_when(d, L)}: {seat} attacked {target}: {strikes}; "
+        f"{L.seat(d['seat'], capital=True)}'s HP is now {d.get('hp_after')}",
+        zh=f"{_when(d, L)}：{seat}攻击了{target}：{strikes}；{seat}现在生命值{d.get('hp_after')}",
     )
     return _ref("ff.attack_report", L.end(text), d["seat"])
 
@@ -247,9 +248,9 @@ def defence_report(d: D, L: Lang) -> Words:  # FF-12: the attacker only under th
     strikes = _outcomes(d["outcomes"], L.seat(d["seat"]), attacker, L)
     text = L.say(
         en=f"{_when(d, L)}: {seat} was attacked{by_en} with {weapon}: {strikes}; "
-        f"its HP is now {d.get('hp_after')}",
+        f"{seat}'s HP is now {d.get('hp_after')}",
         zh=f"{_when(d, L)}：{seat}遭到{by_zh}攻击（对方用{L.term(weapon)}）：{strikes}；"
-        f"现在生命值{d.get('hp_after')}",
+        f"{seat}现在生命值{d.get('hp_after')}",
     )
     return _ref("ff.defence_report", L.end(text), d["seat"])
 
@@ -488,6 +489,58 @@ def describe(event: Event) -> str | None:
     return None if describer is None else describer(event)
 
 
+# ------------------------------------------------------------- the card
+# A seat's card said to the seat (FF-5..FF-10, FF-12): faction and rank, kit,
+# HP, the elite it knows or the factions an elite knows (duels: a table).
+
+
+def card(p: D, L: Lang) -> list[tuple[str, str]]:
+    faction, rank = p.get("faction"), "elite" if p.get("elite") else "regular"
+    seat, article = p.get("seat"), "an" if p.get("elite") else "a"
+    rows = [
+        (
+            L.say(en="You are", zh="你是"),
+            L.say(en=f"{L.seat(seat, capital=True)}: {faction}, {article} {rank}",
+                  zh=f"{L.seat(seat)}：{L.term(faction)}{L.term(rank)}"),
+        ),
+        (L.say(en="HP", zh="生命值"),
+         L.say(en=f"{p.get('hp')} of {p.get('max_hp')}", zh=f"{p.get('hp')}/{p.get('max_hp')}")
+         + ("" if p.get("alive", True) else L.say(en=" (dead)", zh="（已死亡）"))),
+    ]  # fmt: skip
+    kit = kit_words(p, L)
+    if kit:
+        rows.append((L.say(en="Weapon and shield", zh="武器和盾牌"), kit))
+    if p.get("my_elite") is not None and not p.get("elite"):
+        rows.append(
+            (L.say(en="Your elite", zh="本阵营最强精英"), L.seat(p["my_elite"], capital=True))
+        )
+    known = p.get("known_factions") or {}
+    if known:
+        shown = L.items(f"{L.seat(s, capital=True)} {L.term(f)}" for s, f in _by_seat(known))
+        rows.append((L.say(en="Factions you know", zh="已知阵营"), shown))
+    return rows
+
+
+def kit_words(p: D, L: Lang) -> str:
+    """The weapon and shield a seat fights with now: a regular's own, an elite's
+    chosen loadout for the night (FF-5); '' while an elite has none."""
+    loadout = p.get("loadout") or {}
+    weapon = p.get("weapon") or loadout.get("weapon")
+    shield = p.get("shield") or loadout.get("shield")
+    if not weapon:
+        return ""
+    return L.say(en=f"{weapon} and {shield}", zh=f"武器{L.term(weapon)}、盾牌{L.term(shield)}")
+
+
+def team_of(p: D) -> tuple[int, ...]:
+    """FF-9/FF-10: a regular knows its elite; an elite knows its faction's regulars."""
+    own = p.get("faction")
+    seats = [int(s) for s, f in (p.get("known_factions") or {}).items() if f == own]
+    if p.get("my_elite") is not None:
+        seats.append(int(p["my_elite"]))
+    return tuple(sorted(s for s in set(seats) if s != p.get("seat")))
+
+
 WORDS = VariantWords(
     sentences=SENTENCES,
     decisions=DECISIONS,
@@ -495,4 +548,6 @@ WORDS = VariantWords(
     card_tables=CARD_TABLES,
     board=BOARD,
     board_columns=("hp",),
+    card=card,
+    team=team_of,
 )

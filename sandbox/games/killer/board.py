@@ -43,7 +43,12 @@ def _board_death(d: D, L: Lang) -> BoardEffects:  # KG-6/KG-9
     return fx
 
 
+def _board_ballots(d: D, L: Lang) -> BoardEffects:  # KG-9: every ballot is announced
+    return {"vote": {str(s): L.seat(t) for s, t in (d.get("ballots") or {}).items()}}
+
+
 BOARD: dict[str, BoardMaker] = {
+    "killer.ballots": _board_ballots,
     "killer.role": _board_role,
     "killer.team": _board_team,
     "killer.check": _board_check,

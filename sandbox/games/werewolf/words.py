@@ -473,7 +473,12 @@ def _board_roles(d: D, L: Lang) -> BoardEffects:  # WW-20
     return {"role": {str(s): L.term(r) for s, r in (d.get("roles") or {}).items()}}
 
 
+def _board_ballots(d: D, L: Lang) -> BoardEffects:  # WW-14: the ballots are announced
+    return {"vote": {str(s): L.seat(t) for s, t in (d.get("ballots") or {}).items()}}
+
+
 BOARD: dict[str, BoardMaker] = {
+    "werewolf.ballots": _board_ballots,
     "werewolf.role": _board_role,
     "werewolf.pack": _board_pack,
     "werewolf.seer_result": _board_seer,
@@ -483,11 +488,41 @@ BOARD: dict[str, BoardMaker] = {
 }
 
 
+# ------------------------------------------------------------- the card
+# A seat's card said to the seat (WW-2, WW-4): who it is and its pack; what it
+# learned at night is said as its facts.
+
+_CARD_DONE = ("seat", "role", "team", "pack", "fellow_werewolves")
+
+
+def card(p: D, L: Lang) -> list[tuple[str, str]]:
+    role, team = p.get("role"), p.get("team")
+    rows = [
+        (
+            L.say(en="You are", zh="你是"),
+            L.say(en=f"{L.seat(p.get('seat'), capital=True)}, a {role} (team {team})",
+                  zh=f"{L.seat(p.get('seat'))}，{L.term(role)}（{L.term(team)}阵营）"),
+        )
+    ]  # fmt: skip
+    if "fellow_werewolves" in p:
+        fellows = L.seats(p["fellow_werewolves"], capital=True)
+        rows.append((L.say(en="Fellow werewolves", zh="同伴狼人"), fellows))
+    rows += L.facts({k: v for k, v in p.items() if k not in _CARD_DONE})
+    return rows
+
+
+def team_of(p: D) -> tuple[int, ...]:
+    """WW-4: the werewolves know each other."""
+    return tuple(int(s) for s in p.get("fellow_werewolves", ()))
+
+
 WORDS = VariantWords(
     sentences=SENTENCES,
     decisions=DECISIONS,
     vocabulary=VOCABULARY,
     board=BOARD,
+    card=card,
+    team=team_of,
     # WW-6: the pack's private message is player text, like a speech.
     text_fields=("speech", "message"),
 )

@@ -33,6 +33,10 @@
     tick();
     over = state.status === "ended";
     document.body.classList.toggle("ended", over);
+    // no actions once the seat is no longer this person's to play
+    document.body.classList.toggle("released", state.status === "handed_back" || state.status === "left");
+    $("out").hidden = !state.out;
+    $("out-note").textContent = state.out || "";
     setStatus(state);
     shown = state;
   }
@@ -58,42 +62,106 @@
   }
   setInterval(tick, 250);
 
+  // What the person wrote or ticked, per seat and question, kept in this
+  // browser until the answer is confirmed: a reload or a lost connection
+  // brings it back.
+  function draftKey(form) { return "sandbox-draft:" + Live.token + ":" + form.dataset.draft; }
+
+  function saveDraft(form) {
+    const draft = {};
+    form.querySelectorAll("fieldset[data-field]").forEach(function (box) {
+      const name = box.dataset.field;
+      if (box.dataset.kind === "text") {
+        draft[name] = box.querySelector("textarea").value;
+      } else if (box.dataset.kind === "select") {
+        draft[name] = [box.querySelector("select").value];
+      } else {
+        draft[name] = Array.from(box.querySelectorAll("input:checked")).map(function (b) { return b.value; });
+      }
+    });
+    try { localStorage.setItem(draftKey(form), JSON.stringify(draft)); } catch (e) { /* private mode */ }
+  }
+
+  function restoreDraft(form) {
+    let draft = null;
+    try { draft = JSON.parse(localStorage.getItem(draftKey(form)) || "null"); } catch (e) { draft = null; }
+    if (!draft) { return; }
+    form.querySelectorAll("fieldset[data-field]").forEach(function (box) {
+      const saved = draft[box.dataset.field];
+      if (saved === undefined) { return; }
+      if (box.dataset.kind === "text") {
+        box.querySelector("textarea").value = saved;
+      } else if (box.dataset.kind === "select") {
+        box.querySelector("select").value = saved[0] || "";
+      } else {
+        box.querySelectorAll("input").forEach(function (b) { b.checked = saved.indexOf(b.value) >= 0; });
+      }
+    });
+  }
+
+  function clearDraft(form) {
+    try { localStorage.removeItem(draftKey(form)); } catch (e) { /* private mode */ }
+  }
+
+  // The answer and, per field, its labelled words for the confirmation
+  // ("Your vote: Seat 2", "Your speech: “…”"); a required field left empty.
   function collect(form) {
     const answer = {};
     const picked = [];
+    let missing = null;
+    let tooMany = null;
     form.querySelectorAll("fieldset[data-field]").forEach(function (box) {
       const name = box.dataset.field;
       const kind = box.dataset.kind;
+      const said = function (words) { picked.push(box.dataset.confirm + ": " + words); };
       if (kind === "text") {
-        answer[name] = box.querySelector("textarea").value;
+        const text = box.querySelector("textarea").value;
+        answer[name] = text;
+        said(text.trim() ? "\u201c" + text + "\u201d" : t.said_nothing);
       } else if (kind === "select") {
         const select = box.querySelector("select");
         if (select.value !== "") {
           answer[name] = JSON.parse(select.value);
-          picked.push(select.options[select.selectedIndex].textContent);
+          said(select.options[select.selectedIndex].textContent);
         }
       } else if (kind === "multi") {
         const boxes = Array.from(box.querySelectorAll("input:checked"));
         answer[name] = boxes.map(function (b) { return JSON.parse(b.value); });
-        picked.push(boxes.map(function (b) { return b.dataset.words; }).join(", ") || t.nobody);
+        if (boxes.length > Number(box.dataset.limit || boxes.length)) { tooMany = box; }
+        if (boxes.length) { said(boxes.map(function (b) { return b.dataset.words; }).join(", ")); }
       } else {
         const radio = box.querySelector("input:checked");
-        if (radio) { answer[name] = JSON.parse(radio.value); picked.push(radio.dataset.words); }
+        if (radio) { answer[name] = JSON.parse(radio.value); said(radio.dataset.words); }
       }
+      if (box.dataset.required && !(name in answer) && missing === null) { missing = box; }
     });
-    return {answer: answer, picked: picked};
+    return {answer: answer, picked: picked, missing: missing, tooMany: tooMany};
   }
 
   function bindForm() {
     const form = $("decision");
     if (!form) { return; }
+    restoreDraft(form);
+    form.addEventListener("input", function () { saveDraft(form); });
+    form.addEventListener("change", function () { saveDraft(form); });
     const confirmBox = $("confirm");
     let pending = null;
-    form.addEventListener("submit", function (event) {
+    form.addEventListener("submit", async function (event) {
       event.preventDefault();
       pending = collect(form);
-      if (pending.picked.length === 0) { send(form, pending.answer); return; }
-      $("confirm-what").textContent = pending.picked.join(" · ");
+      // what the page can check itself, then the referee's dry run, before asking
+      if (pending.missing) {
+        $("error").textContent = t.required.replace("{what}", pending.missing.querySelector("legend").textContent);
+        return;
+      }
+      if (pending.tooMany) {
+        $("error").textContent = pending.tooMany.querySelector("small").textContent;
+        return;
+      }
+      const checked = await Live.post("/api/check", {request: form.dataset.request, answer: pending.answer});
+      if (!checked.ok) { $("error").textContent = checked.data.error || "error"; return; }
+      $("error").textContent = "";
+      $("confirm-what").textContent = pending.picked.join(" \u00b7 ");
       confirmBox.hidden = false;
       $("send").hidden = true;
       $("confirm-yes").focus();
@@ -115,7 +183,7 @@
     $("send").disabled = true;
     const reply = await Live.post("/api/answer", {request: form.dataset.request, answer: answer});
     $("send").disabled = false;
-    if (!reply.ok) { $("error").textContent = reply.data.error || "error"; }
+    if (reply.ok) { clearDraft(form); } else { $("error").textContent = reply.data.error || "error"; }
   }
 
   function rulesShown(open) {

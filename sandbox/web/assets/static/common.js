@@ -40,5 +40,5 @@ window.Live = (function () {
     return {ok: response.ok, data: data};
   }
 
-  return {boot: boot, t: boot.t, connect: connect, post: post};
+  return {boot: boot, t: boot.t, token: token, connect: connect, post: post};
 })();

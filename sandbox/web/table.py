@@ -1,0 +1,91 @@
+"""The seat board of a person's page: one row per seat — alive or dead, HP
+where the variant has it, what this seat has learned of it (its partners, a
+police check), its claims, accusations, vouches, proofs and protections, and
+its votes by day.
+
+Built only from the seat's own view: each history item's board effects (the
+variant's ``VariantWords.board`` through :func:`sandbox.viewer.board.effects_of`)
+folded in order, so the board can never show what the seat was not told.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from sandbox.core.variant import SeatView
+from sandbox.core.words import Words
+from sandbox.games.words import board_columns, item_words, lang, phase_title, variant_words
+from sandbox.viewer.board import effects_of
+from sandbox.web.words import ui
+
+
+def seat_marks(view: SeatView | None, language: str) -> dict[int, str]:
+    """The seats a seat's options mark: itself ("you") and the seats its card
+    names as its side ("partner", through its variant's ``VariantWords.team``)."""
+    if view is None:
+        return {}
+    t = ui(language)
+    words = variant_words(view.variant)
+    team = words.team(view.private) if words is not None and words.team is not None else ()
+    marks = {int(seat): t["partner_mark"] for seat in team}
+    marks[view.seat] = t["you_mark"]
+    return marks
+
+
+@dataclass
+class SeatRow:
+    seat: int
+    mark: str = ""  # "you", "partner"
+    alive: bool = True
+    hp: str = ""
+    known: str = ""  # what this seat learned of it (a role, a faction, a check)
+    said: list[str] = field(default_factory=list)  # claims, by day
+    votes: list[str] = field(default_factory=list)  # "Day 1: seat 5"
+
+
+def seat_board(
+    view: SeatView, language: str, said: Sequence[Words] | None = None
+) -> tuple[list[SeatRow], bool]:
+    """The rows, and whether the board has an HP column (``said``: the history
+    items' words, when already known)."""
+    seats = _seats(view)
+    marks = seat_marks(view, language)
+    rows = {s: SeatRow(s, marks.get(s, "")) for s in seats}
+    hp = "hp" in board_columns(view.variant)
+    L = lang(language, view.variant)
+    if said is None:
+        said = [item_words(view.variant, item, view.seat, language) for item in view.history]
+    for item, words in zip(view.history, said, strict=True):
+        data = {**item.facts, "seat": item.speaker} if item.speaker is not None else item.facts
+        fx = effects_of(item.kind, data, words, language, view.variant)
+        when = phase_title(item.day, "day", language, view.variant)
+        for seat in fx.get("dead", ()):
+            _row(rows, seat).alive = False
+        for seat, value in (fx.get("hp") or {}).items():
+            _row(rows, seat).hp = str(value)
+        for seat, value in (fx.get("role") or {}).items():
+            _row(rows, seat).known = str(value)
+        for seat, value in (fx.get("claim") or {}).items():
+            _row(rows, seat).said.append(f"{when}: {value}")
+        for seat, value in (fx.get("vote") or {}).items():
+            _row(rows, seat).votes.append(f"{when}: {value}" if not L.zh else f"{when}：{value}")
+    return [rows[s] for s in sorted(rows)], hp
+
+
+def _seats(view: SeatView) -> list[int]:
+    public = view.public
+    living = [int(s) for s in public.get("living") or ()]
+    dead = [int(d["seat"]) for d in public.get("dead") or () if isinstance(d, dict)]
+    players = public.get("players")
+    found = set(living) | set(dead) | {view.seat}
+    if isinstance(players, int):
+        found |= set(range(1, players + 1))
+    return sorted(found)
+
+
+def _row(rows: dict[int, SeatRow], seat: object) -> SeatRow:
+    number = int(str(seat))
+    if number not in rows:
+        rows[number] = SeatRow(number)
+    return rows[number]
