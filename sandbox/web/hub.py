@@ -43,6 +43,11 @@ from sandbox.web.words import ui
 
 LOOPBACK = "127.0.0.1"
 STARTUP_S = 10.0
+# A page's socket only pushes the board; up to this many stray frames (refilled
+# this many per second) are ignored, then the socket is refused (see FrameBudget).
+PAGE_FRAME_BURST = 20.0
+PAGE_FRAMES_PER_S = 2.0
+FLOOD_REFUSAL = "this socket only sends the page's state; a page sends nothing on it"
 STATIC_FILES = {
     "app.js": "text/javascript",
     "common.js": "text/javascript",
@@ -98,6 +103,40 @@ class Audience:
     host: HostActions | None = None
     # kind "agent": a remote program's seat, which serves its own socket (web/remote.py)
     socket: Callable[[WebSocket], Awaitable[None]] | None = None
+    # (version, JSON text) of the last state pushed without a clock: fifty pages of
+    # one spectator link get one encoding per change, not fifty (server loop only)
+    encoded: tuple[int, str] | None = field(default=None, repr=False)
+
+
+def encode_state(audience: Audience, state: dict[str, Any]) -> str:
+    """``state`` as the JSON text a page is sent, reused while its version holds."""
+    cached = audience.encoded
+    if state["remaining_s"] is None and cached is not None and cached[0] == state["version"]:
+        return cached[1]
+    text = json.dumps(state, ensure_ascii=False)
+    if state["remaining_s"] is None:
+        audience.encoded = (state["version"], text)
+    return text
+
+
+class FrameBudget:
+    """How many frames a page's socket may still send (a token bucket). Pages
+    send nothing on ``/ws``; a client that floods it is refused, so that it cannot
+    keep the server's loop busy for the other pages."""
+
+    def __init__(self, burst: float = PAGE_FRAME_BURST, per_s: float = PAGE_FRAMES_PER_S) -> None:
+        self.burst, self.per_s = burst, per_s
+        self.left = burst
+        self.at = time.monotonic()
+
+    def spend(self) -> bool:
+        now = time.monotonic()
+        self.left = min(self.burst, self.left + (now - self.at) * self.per_s)
+        self.at = now
+        if self.left < 1:
+            return False
+        self.left -= 1
+        return True
 
 
 class OneLineLog(logging.Formatter):
@@ -339,13 +378,16 @@ class WebHub:
         await websocket.accept()
         subscriber = audience.board.subscribe()
         incoming = asyncio.ensure_future(websocket.receive())
+        budget = FrameBudget()
         try:
             last: int | None = None
             while True:
+                # Only the latest state is ever sent: a page that reads slowly (or
+                # never) holds one send at a time, and skips the versions it missed.
                 subscriber.changed.clear()
                 state = public_state(audience)
                 if state["version"] != last:
-                    await websocket.send_text(json.dumps(state, ensure_ascii=False))
+                    await websocket.send_text(encode_state(audience, state))
                     last = state["version"]
                     sent(audience, state)
                 changed = asyncio.ensure_future(subscriber.changed.wait())
@@ -355,6 +397,10 @@ class WebHub:
                 if incoming in done:
                     changed.cancel()
                     if incoming.result()["type"] == "websocket.disconnect":
+                        return
+                    if not budget.spend():
+                        await websocket.send_text(json.dumps({"ok": False, "error": FLOOD_REFUSAL}))
+                        await websocket.close(code=1008)
                         return
                     incoming = asyncio.ensure_future(websocket.receive())  # pages send nothing
         except (WebSocketDisconnect, RuntimeError, OSError):
@@ -367,7 +413,9 @@ class WebHub:
         """A remote program's socket (only a remote seat's token opens it)."""
         audience: Audience = websocket.scope["audience"]
         if audience.socket is None:
-            await websocket.close(code=1008)
+            await refuse_socket(
+                websocket.scope, websocket.send, "only a remote seat's token opens /agent"
+            )
             return
         await audience.socket(websocket)
 
@@ -389,7 +437,7 @@ class Guard:
         audience = self.hub.find(_token_of(scope)) if host in self.hub.allowed_hosts else None
         if scope["type"] == "websocket":
             if audience is None:
-                await send({"type": "websocket.close", "code": 1008})
+                await refuse_socket(scope, send, "forbidden")
                 return
             scope["audience"] = audience
             await self.app(scope, receive, send)
@@ -402,6 +450,23 @@ class Guard:
             return
         scope["audience"] = audience
         await self.app(scope, receive, send_secured)
+
+
+async def refuse_socket(scope: Scope, send: Send, message: str) -> None:
+    """Refuse a WebSocket before it opens: HTTP 403 with the same one-line JSON
+    error as every other refusal (a server without the ASGI denial response
+    extension can only close it, which the client sees as a bare 403)."""
+    if "websocket.http.response" not in scope.get("extensions", {}):
+        await send({"type": "websocket.close", "code": 1008})
+        return
+    body = json.dumps({"ok": False, "error": message}).encode()
+    headers = [
+        (b"content-type", b"application/json"),
+        (b"content-length", str(len(body)).encode()),
+        *SECURITY_HEADERS,
+    ]
+    await send({"type": "websocket.http.response.start", "status": 403, "headers": headers})
+    await send({"type": "websocket.http.response.body", "body": body})
 
 
 def _with_headers(send: Send) -> Callable[[Message], Awaitable[None]]:
