@@ -15,6 +15,7 @@ made it. The engine never hears of it: for the referee the seat simply answered.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -66,6 +67,9 @@ class SwitchableSeat(Agent):
         self.deciding = False
         self._made: list[Agent] = []
         self._lock = threading.Lock()
+        # While an AI paces before answering: its loop and the event a switch sets,
+        # so that a person taking the seat gets this question at once.
+        self._pacing: tuple[asyncio.AbstractEventLoop, asyncio.Event] | None = None
 
     def describe(self) -> dict[str, Any]:
         return self.current.describe()
@@ -89,6 +93,10 @@ class SwitchableSeat(Agent):
                 self._made.append(agent)
             replaced = [self.current, self.upcoming]
             self.upcoming = agent
+            pacing = self._pacing
+        if pacing is not None:
+            with contextlib.suppress(RuntimeError):  # the loop closed: nobody waits
+                pacing[0].call_soon_threadsafe(pacing[1].set)
         for before in replaced:
             if isinstance(before, HumanBrowserAgent) and before is not agent:
                 # a person's open question goes to the new controller; a person
@@ -101,7 +109,7 @@ class SwitchableSeat(Agent):
             while True:
                 self._take_upcoming(ctx.request.id)
                 if self.pace_s and not isinstance(self.current, HumanBrowserAgent):
-                    await asyncio.sleep(self.pace_s)
+                    await self._pace()
                     self._take_upcoming(ctx.request.id)
                 answer = await self.current.decide(ctx)
                 if answer.fallback_reason == HANDED_BACK and self.upcoming is not None:
@@ -109,6 +117,20 @@ class SwitchableSeat(Agent):
                 return answer
         finally:
             self.deciding = False
+
+    async def _pace(self) -> None:
+        """The AI's reading-speed wait, cut short by a switch."""
+        switched = asyncio.Event()
+        with self._lock:
+            self._pacing = (asyncio.get_running_loop(), switched)
+            if self.upcoming is not None:
+                switched.set()
+        try:
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(switched.wait(), self.pace_s)
+        finally:
+            with self._lock:
+                self._pacing = None
 
     def _take_upcoming(self, request_id: str) -> None:
         with self._lock:
