@@ -78,9 +78,7 @@ def on_game_loop(web: WebRun, work: Callable[[], Any]) -> Any:
 
 def decisions_of(transcript: Transcript, seat: int) -> dict[str, DecisionMade]:
     return {
-        e.request_id: e
-        for e in transcript.events
-        if isinstance(e, DecisionMade) and e.seat == seat
+        e.request_id: e for e in transcript.events if isinstance(e, DecisionMade) and e.seat == seat
     }
 
 
@@ -246,9 +244,8 @@ def test_take_over_and_hand_back_in_sealed_decisions(tmp_path: Path) -> None:
         assert post(host, "/api/host/start", {})[0] == 200
 
         def sealed() -> str | None:
-            return next(
-                (r.id for r in live.pending() if r.seat == killer and r.decision == "kill_opinion"), None
-            )
+            mine = (r for r in live.pending() if r.seat == killer)
+            return next((r.id for r in mine if r.decision == "kill_opinion"), None)  # KG-3
 
         until(lambda: sealed() is not None, "the night's kill opinion was never asked")
         night = sealed()
@@ -262,8 +259,10 @@ def test_take_over_and_hand_back_in_sealed_decisions(tmp_path: Path) -> None:
         last = night
         while ballot is None:
             state = person.wait_for(
-                lambda s: s["status"] == "ended"
-                or (s["status"] == "your_turn" and s["request_id"] != last)
+                lambda s, last=last: (
+                    s["status"] == "ended"
+                    or (s["status"] == "your_turn" and s["request_id"] != last)
+                )
             )
             assert state["status"] != "ended", "the killer's seat never cast a ballot"
             last = state["request_id"]
@@ -313,10 +312,9 @@ def test_a_persons_answer_and_the_hand_back_at_the_same_moment(tmp_path: Path) -
             if state["status"] != "your_turn":
                 break  # the game is over, or seat 6 is out of it
             answer = first_legal(state["form_html"])
+            body = {"request": state["request_id"], "answer": answer}
             (said, text), (returned, _) = at_once(
-                lambda: person.request(
-                    "POST", "/api/answer", {"request": state["request_id"], "answer": answer}
-                ),
+                lambda person=person, body=body: person.request("POST", "/api/answer", body),
                 lambda: host.request("POST", "/api/host/return", {"seat": 6}),
             )
             assert returned == 200

@@ -111,9 +111,7 @@ def _phrases(text: str) -> Said:
     return Said(seats(SUSPECT_RE), seats(VOUCH_RE), seats(CLAIM_RE), seats(CLEAR_RE))
 
 
-def _read_speech(
-    table: Table, speaker: int, said: Said, kind: str, day: int, spoke: bool
-) -> None:
+def _read_speech(table: Table, speaker: int, said: Said, kind: str, day: int, spoke: bool) -> None:
     # How much a seat has said, in statements whatever their wording: one per
     # accusation or vouch, two per police claim, one for a speech's close. This
     # ranks seats as the word counts of the first phrasebook did, so killers pick
