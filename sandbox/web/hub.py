@@ -11,7 +11,6 @@ else of the game, so it cannot leak anything else.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import hmac
 import json
 import logging
@@ -20,11 +19,10 @@ import socket
 import sys
 import threading
 import time
-from collections.abc import Awaitable, Callable, Iterable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from importlib import resources
 from typing import Any, Protocol
-from urllib.parse import parse_qs
 
 import uvicorn
 from markupsafe import Markup
@@ -32,16 +30,21 @@ from starlette.applications import Starlette
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route, WebSocketRoute
-from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from sandbox.agents.base import AgentSetupError
 from sandbox.web.board import Board
+from sandbox.web.guard import (
+    LOOPBACK,
+    Guard,
+    allowed_hosts,
+    lan_address,
+    refuse_socket,
+)
 from sandbox.web.limits import MAX_BODY_BYTES, BadBody, parse_body, wait_seconds
 from sandbox.web.pages import render
 from sandbox.web.words import ui
 
-LOOPBACK = "127.0.0.1"
 STARTUP_S = 10.0
 # A page's socket only pushes the board; up to this many stray frames (refilled
 # this many per second) are ignored, then the socket is refused (see FrameBudget).
@@ -54,18 +57,6 @@ STATIC_FILES = {
     "host.js": "text/javascript",
     "app.css": "text/css",
 }
-# Script and style come from this server only; the page talks to its own origin.
-CSP = (
-    "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; "
-    "img-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
-)
-SECURITY_HEADERS = [
-    (b"content-security-policy", CSP.encode()),
-    (b"cache-control", b"no-store"),
-    (b"x-content-type-options", b"nosniff"),
-    (b"referrer-policy", b"no-referrer"),
-    (b"x-frame-options", b"DENY"),
-]
 
 
 class HubError(AgentSetupError):
@@ -191,7 +182,7 @@ class WebHub:
         self._socket = _bind(host, port)
         self.port: int = self._socket.getsockname()[1]
         self.allowed_hosts = allowed_hosts(host, self.port)
-        self.shown_host = LOOPBACK if host in (LOOPBACK, "localhost") else _lan_address(host)
+        self.shown_host = LOOPBACK if host in (LOOPBACK, "localhost") else lan_address(host)
         _server_log()
         self._server = uvicorn.Server(
             uvicorn.Config(
@@ -420,69 +411,6 @@ class WebHub:
         await audience.socket(websocket)
 
 
-class Guard:
-    """Checks the Host header and the token of every request before any route,
-    and adds the security headers to every response."""
-
-    def __init__(self, app: ASGIApp, hub: WebHub) -> None:
-        self.app = app
-        self.hub = hub
-
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] not in ("http", "websocket"):
-            await self.app(scope, receive, send)
-            return
-        headers = dict(scope.get("headers") or [])
-        host = headers.get(b"host", b"").decode("latin-1")
-        audience = self.hub.find(_token_of(scope)) if host in self.hub.allowed_hosts else None
-        if scope["type"] == "websocket":
-            if audience is None:
-                await refuse_socket(scope, send, "forbidden")
-                return
-            scope["audience"] = audience
-            await self.app(scope, receive, send)
-            return
-        send_secured = _with_headers(send)
-        if audience is None:
-            await JSONResponse({"ok": False, "error": "forbidden"}, 403)(
-                scope, receive, send_secured
-            )
-            return
-        scope["audience"] = audience
-        await self.app(scope, receive, send_secured)
-
-
-async def refuse_socket(scope: Scope, send: Send, message: str) -> None:
-    """Refuse a WebSocket before it opens: HTTP 403 with the same one-line JSON
-    error as every other refusal (a server without the ASGI denial response
-    extension can only close it, which the client sees as a bare 403)."""
-    if "websocket.http.response" not in scope.get("extensions", {}):
-        await send({"type": "websocket.close", "code": 1008})
-        return
-    body = json.dumps({"ok": False, "error": message}).encode()
-    headers = [
-        (b"content-type", b"application/json"),
-        (b"content-length", str(len(body)).encode()),
-        *SECURITY_HEADERS,
-    ]
-    await send({"type": "websocket.http.response.start", "status": 403, "headers": headers})
-    await send({"type": "websocket.http.response.body", "body": body})
-
-
-def _with_headers(send: Send) -> Callable[[Message], Awaitable[None]]:
-    async def secured(message: Message) -> None:
-        if message["type"] == "http.response.start":
-            message = {**message, "headers": [*message.get("headers", []), *SECURITY_HEADERS]}
-        await send(message)
-
-    return secured
-
-
-def _token_of(scope: Scope) -> str:
-    raw: bytes = scope.get("query_string", b"")
-    return parse_qs(raw.decode("latin-1")).get("t", [""])[0]
-
-
 async def _json_body(request: Request) -> object | Response:
     """The request's JSON, read at most MAX_BODY_BYTES; a 400/413 response if not."""
     declared = _int_or_none(request.headers.get("content-length"))
@@ -533,30 +461,3 @@ def _bind(host: str, port: int) -> socket.socket:
     sock.listen(64)
     sock.setblocking(False)
     return sock
-
-
-def _lan_address(host: str) -> str:
-    if host not in ("0.0.0.0", ""):
-        return host
-    addresses = _local_addresses()
-    lan = [a for a in addresses if not a.startswith("127.")]
-    return lan[0] if lan else LOOPBACK
-
-
-def _local_addresses() -> list[str]:
-    names = {socket.gethostname(), socket.getfqdn()}
-    found: list[str] = []
-    for name in names:
-        with contextlib.suppress(OSError):
-            found += socket.gethostbyname_ex(name)[2]
-    return sorted(set(found))
-
-
-def allowed_hosts(host: str, port: int) -> frozenset[str]:
-    """The Host headers a page may send: this server's own names only, so a site
-    that rebinds its DNS name to this address is refused (it sends its own)."""
-    names: Iterable[str] = {LOOPBACK, "localhost"}
-    if host not in (LOOPBACK, "localhost"):
-        extra = [*_local_addresses(), socket.gethostname()] if host in ("0.0.0.0", "") else [host]
-        names = {*names, *extra}
-    return frozenset(f"{name}:{port}" for name in names)

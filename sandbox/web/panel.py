@@ -62,6 +62,8 @@ class HostPanel:
         new one unless a person already plays it or is about to)."""
         with self._lock:
             switchable = self._seat(seat)
+            if self.run._game is not None and self.run._game.over:
+                raise ValueError(f"the game is over: seat {seat} can no longer be taken")
             person = switchable.person
             if person is None:
                 person = HumanBrowserAgent(

@@ -27,7 +27,8 @@ from sandbox.transcript import TranscriptWriter
 from sandbox.web.board import Board
 from sandbox.web.control import Switch, SwitchableSeat
 from sandbox.web.follow import Spectator, Stale
-from sandbox.web.hub import LOOPBACK, Audience, WebHub, print_to_stderr
+from sandbox.web.guard import LOOPBACK
+from sandbox.web.hub import Audience, WebHub, print_to_stderr
 from sandbox.web.pages import SeatResult, render_end, render_final
 from sandbox.web.panel import REFEREE, HostPanel, who
 from sandbox.web.remote import RemoteSeat, RemoteSettings
@@ -35,6 +36,7 @@ from sandbox.web.seat import HumanBrowserAgent, seat_audience
 from sandbox.web.words import ui
 
 _HUB_LOCK = threading.Lock()
+_PANEL_LOCK = threading.Lock()
 Announce = Callable[[str], None]
 
 
@@ -307,15 +309,19 @@ class WebRun:
 
     # ------------------------------------------------------------ the panel
     def panel(self) -> HostPanel:
-        if self._panel is None:
-            self._panel = HostPanel(self)
-            audience = Audience(
-                "host", self._panel.board, ui(self.language)["host_panel"], self.language
-            )
-            audience.host = self._panel
-            self.hub().add(audience)
-            self.announce(f"host panel: {self.hub().url(audience)}")
-        return self._panel
+        """The run's one host panel (the game's thread and a caller's may both
+        come first: made under a lock, so there is never a second panel)."""
+        with _PANEL_LOCK:
+            if self._panel is None:
+                panel = HostPanel(self)
+                audience = Audience(
+                    "host", panel.board, ui(self.language)["host_panel"], self.language
+                )
+                audience.host = panel
+                self.hub().add(audience)
+                self._panel = panel
+                self.announce(f"host panel: {self.hub().url(audience)}")
+            return self._panel
 
 
 # ---------------------------------------------------------------- helpers
