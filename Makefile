@@ -1,5 +1,5 @@
 # The project's commands. `make test` is what CI runs (.ci/run) on a fresh clone.
-#   make setup  - create .venv, install the project with [dev,study,ray], the local
+#   make setup  - create .venv, install the project with [dev,study,ray,inspect,envs], the local
 #                 model's weights and llama-server (idempotent)
 #   make play   - a real all-AI Killer game at 11 players on the embedded local model
 #   make check  - ruff check, ruff format --check, mypy --strict: only needs the Python
@@ -39,7 +39,7 @@ setup: $(STAMP)
 # Redone only when the dependencies may have changed (pyproject, this file).
 $(PY_STAMP): pyproject.toml Makefile
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e ".[dev,study,ray]"
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e ".[dev,study,ray,inspect,envs]"
 	@touch $(PY_STAMP)
 
 # Redone when the Python install or the build script changed.

@@ -35,6 +35,7 @@ from sandbox.agents.llm.prompt import RecordMemo, render_prompt
 from sandbox.agents.llm.settings import PromptStyle
 from sandbox.core.errors import IllegalDecision
 from sandbox.core.requests import Choice, DecisionRequest, Field, MultiChoice, Scalar, Text
+from sandbox.core.variant import SeatView
 
 OBSERVATION_VERSION = 1
 # Candidate answers tried when listing the moves (the product of a request's
@@ -50,10 +51,12 @@ def observe(
     *,
     style: PromptStyle = "full",
     memo: RecordMemo | None = None,
+    items: dict[int, dict[str, Any]] | None = None,
 ) -> dict[str, Any]:
     """The observation of ``ctx``'s request for its seat (see the module
-    docstring). ``memo``: the seat's rendered record so far, kept by the caller
-    between decisions so the prompt is extended rather than redone."""
+    docstring). ``memo``: the seat's rendered record so far, and ``items``
+    its history items as data by seq, both kept by the caller between the
+    seat's decisions so that neither is redone from the start each time."""
     request = ctx.request
     view = ctx.view
     rendered = render_prompt(
@@ -66,7 +69,7 @@ def observe(
         "variant": ctx.variant,
         "seat": ctx.seat,
         "language": language,
-        "view": view.to_json(),
+        "view": view_data(view, items),
         # record_chars: where the part of ``user`` that only grows between the
         # seat's decisions ends (the record); after it come "now" and the question
         "prompt": {"system": system, "user": user, "record_chars": rendered.cache_chars},
@@ -75,6 +78,42 @@ def observe(
         "moves": moves,
         "moves_complete": complete,
     }
+
+
+def view_data(view: SeatView, items: dict[int, dict[str, Any]] | None = None) -> dict[str, Any]:
+    """``view.to_json()``, with each history item converted once when ``items``
+    (seq -> the item as data) is kept between calls: an item never changes."""
+    cache = {} if items is None else items
+    history = []
+    for item in view.history:
+        data = cache.get(item.seq)
+        if data is None:
+            data = cache[item.seq] = {
+                "seq": item.seq,
+                "kind": item.kind,
+                "day": item.day,
+                "phase": item.phase,
+                "speaker": item.speaker,
+                "speech": item.speech,
+                "facts": _thaw(item.facts),
+            }
+        history.append(data)
+    return {
+        "variant": view.variant,
+        "seat": view.seat,
+        "private": _thaw(view.private),
+        "public": _thaw(view.public),
+        "history": history,
+    }
+
+
+def _thaw(value: Any) -> Any:
+    """Plain JSON data: tuples become lists, mappings dicts (a copy throughout)."""
+    if isinstance(value, tuple | list):
+        return [_thaw(v) for v in value]
+    if isinstance(value, Mapping):
+        return {k: _thaw(v) for k, v in value.items()}
+    return value
 
 
 def request_data(request: DecisionRequest) -> dict[str, Any]:

@@ -1,14 +1,22 @@
 """``sandbox export``: the tidy tables as CSV (standard library) or Parquet
-(pandas + pyarrow, the ``study`` extra)."""
+(pandas + pyarrow, the ``study`` extra); or training data (``trajectories``:
+JSONL, ``trajectories-parquet``: Parquet), one row per decision and one per
+game (sandbox.analysis.trajectories)."""
 
 from __future__ import annotations
 
 import csv
+import json
 from collections.abc import Sequence
 from pathlib import Path
 
 from sandbox.analysis.load import RawGame
 from sandbox.analysis.tables import TABLES, Row, rows_of
+from sandbox.analysis.trajectories import trajectories
+
+FORMATS = ("csv", "parquet", "trajectories", "trajectories-parquet")
+# The training-data files: one row per decision, one row per game.
+TRAJECTORY_TABLES = ("trajectories", "trajectory_games")
 
 
 class ExportError(Exception):
@@ -24,11 +32,14 @@ def columns_of(rows: Sequence[Row]) -> list[str]:
 
 def export(games: Sequence[RawGame], out: Path, fmt: str) -> list[Path]:
     """Write one file per table into ``out``; returns the paths written."""
-    if fmt not in ("csv", "parquet"):
-        raise ExportError(f"--format: '{fmt}' is not a format here; allowed: csv, parquet")
-    if fmt == "parquet":
+    if fmt not in FORMATS:
+        allowed = ", ".join(FORMATS)
+        raise ExportError(f"--format: '{fmt}' is not a format here; allowed: {allowed}")
+    if fmt.endswith("parquet"):
         _need_parquet()
     out.mkdir(parents=True, exist_ok=True)
+    if fmt.startswith("trajectories"):
+        return export_trajectories(games, out, parquet=fmt.endswith("parquet"))
     written: list[Path] = []
     for table in TABLES:
         rows = rows_of(games, table)
@@ -39,6 +50,27 @@ def export(games: Sequence[RawGame], out: Path, fmt: str) -> list[Path]:
             write_parquet(rows, path)
         written.append(path)
     return written
+
+
+def export_trajectories(games: Sequence[RawGame], out: Path, *, parquet: bool) -> list[Path]:
+    """``trajectories`` (one row per decision) and ``trajectory_games`` (one row
+    per game), as JSON Lines or as Parquet."""
+    decisions, rows = trajectories(games)
+    written: list[Path] = []
+    for name, table in zip(TRAJECTORY_TABLES, (decisions, rows), strict=True):
+        path = out / f"{name}.{'parquet' if parquet else 'jsonl'}"
+        if parquet:
+            write_parquet(table, path)
+        else:
+            write_jsonl(table, path)
+        written.append(path)
+    return written
+
+
+def write_jsonl(rows: Sequence[Row], path: Path) -> None:
+    with path.open("w", encoding="utf-8") as handle:
+        for row in rows:
+            handle.write(json.dumps(row, ensure_ascii=False) + "\n")
 
 
 def write_csv(rows: Sequence[Row], path: Path) -> None:

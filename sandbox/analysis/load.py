@@ -17,7 +17,7 @@ from typing import Any
 
 from sandbox.study.identity import each_game_once, identity_of
 from sandbox.study.sides import side_of
-from sandbox.transcript import read_lines
+from sandbox.transcript import TranscriptError, read_lines
 
 
 @dataclass
@@ -87,11 +87,17 @@ def agent_label(described: Mapping[str, Any]) -> str:
 
 
 def read_raw(path: Path) -> RawGame:
-    """Read one transcript's lines; raises TranscriptError when it is not one."""
+    """Read one transcript's lines; raises TranscriptError when it is not one,
+    or when a field analysis reads has the wrong shape (``"agents": true``)."""
     lines = read_lines(path)
     game = RawGame(path, lines.header)
-    for _, obj in lines.objects():
-        _add(game, obj)
+    try:
+        for _, obj in lines.objects():
+            _add(game, obj)
+        # every reader of a RawGame uses these: a bad shape is found here, once
+        _ = (game.roles, game.agents, game.contestants, game.results)
+    except (TypeError, ValueError, AttributeError) as err:
+        raise TranscriptError(f"{path}: a field has the wrong shape ({err})") from None
     return game
 
 

@@ -4,8 +4,15 @@ A *match* is one finished game seen as teams: each side is a team made of the
 contestants that played it; winning sides rank first, the others second, and a
 game nobody won ranks every side equal. Per-role ratings use the player
 ``contestant@side`` so that, say, a model's killer play and its police play are
-rated apart. Intervals: percentile bootstrap over games (resampled whole games,
-in random order for OpenSkill, whose result depends on order).
+rated apart.
+
+Every figure is a function of the *set* of games, never of when they were
+played: games are first put in a canonical order (:meth:`Match.sort_key`),
+and OpenSkill — which depends on the order it sees games in — is the
+mean over ``ORDERS`` seeded random orders of them. Intervals: percentile
+bootstrap over games (resampled whole games), each resample rated by the same
+estimator as the point (for OpenSkill: averaged over ``ORDERS`` orders too),
+widened to the point if it falls outside (docs/studies.md, §4 "Ratings").
 """
 
 from __future__ import annotations
@@ -18,16 +25,30 @@ from typing import Any
 
 from sandbox.analysis.intervals import BOOTSTRAP_SEED, percentile_interval
 from sandbox.analysis.load import RawGame
+from sandbox.analysis.plackett_luce import MU, SIGMA, rate_teams
 
 BOOTSTRAP_SAMPLES = 200
 ELO_BASE = 1500.0
 ELO_SCALE = 400.0
 
 
+# OpenSkill is averaged over this many random orders of the games (point and
+# every bootstrap resample alike), drawn from random.Random(seed).
+ORDERS = 10
+
+
 @dataclass(frozen=True)
 class Match:
     teams: tuple[tuple[str, ...], ...]  # players per side
     ranks: tuple[int, ...]  # 1 = won; equal ranks = a draw between them
+    key: str = ""  # the game's identity (study, cell, seed), else its file name
+
+    def sort_key(self) -> tuple[tuple[tuple[str, ...], ...], tuple[int, ...], str]:
+        """Games sort by what happened in them (teams, then ranks), identity last:
+        matches alike in both are interchangeable, so any figure computed from
+        this order depends on the games' outcomes only — not on start times,
+        file names or the order the files were read in."""
+        return (self.teams, self.ranks, self.key)
 
 
 def match_of(game: RawGame, per_role: bool = False) -> Match | None:
@@ -46,12 +67,14 @@ def match_of(game: RawGame, per_role: bool = False) -> Match | None:
         return None
     anyone_won = any(won.values())
     ranks = tuple(1 if (won[s] or not anyone_won) else 2 for s in names)
-    return Match(tuple(tuple(sorted(teams[s])) for s in names), ranks)
+    return Match(tuple(tuple(sorted(teams[s])) for s in names), ranks, game.game_id)
 
 
 def matches_of(games: Sequence[RawGame], per_role: bool = False) -> list[Match]:
+    """The games as matches in canonical order (never by start time: two runs
+    of one study give the same list)."""
     found = (match_of(g, per_role) for g in games)
-    return [m for m in found if m is not None]
+    return sorted((m for m in found if m is not None), key=Match.sort_key)
 
 
 # ------------------------------------------------------------------ OpenSkill
@@ -59,24 +82,40 @@ def matches_of(games: Sequence[RawGame], per_role: bool = False) -> list[Match]:
 
 def openskill_ratings(matches: Sequence[Match]) -> dict[str, tuple[float, float]]:
     """player -> (mu, sigma) after rating the matches in order (openskill's
-    PlackettLuce, default mu 25, sigma 25/3). A player on two teams of one game
+    PlackettLuce with its defaults, mu 25, sigma 25/3; the same update, written
+    out in sandbox.analysis.plackett_luce). A player on two teams of one game
     takes the mean of its two updates."""
-    from openskill.models import PlackettLuce
-
-    model = PlackettLuce()
-    current: dict[str, Any] = {}
+    current: dict[str, tuple[float, float]] = {}
     for match in matches:
-        teams = [[current.get(p) or model.rating(name=p) for p in team] for team in match.teams]
-        rated = model.rate(teams, ranks=list(match.ranks))
-        updates: dict[str, list[Any]] = {}
+        teams = [[current.get(p, (MU, SIGMA)) for p in team] for team in match.teams]
+        rated = rate_teams(teams, match.ranks)
+        updates: dict[str, list[tuple[float, float]]] = {}
         for team, new in zip(match.teams, rated, strict=True):
-            for player, rating in zip(team, new, strict=True):
-                updates.setdefault(player, []).append(rating)
-        for player, ratings in updates.items():
-            mu = sum(r.mu for r in ratings) / len(ratings)
-            sigma = sum(r.sigma for r in ratings) / len(ratings)
-            current[player] = model.rating(mu=mu, sigma=sigma, name=player)
-    return {p: (float(r.mu), float(r.sigma)) for p, r in current.items()}
+            for player, skill in zip(team, new, strict=True):
+                updates.setdefault(player, []).append(skill)
+        for player, skills in updates.items():
+            mu = sum(m for m, _ in skills) / len(skills)
+            sigma = sum(s for _, s in skills) / len(skills)
+            current[player] = (mu, sigma)
+    return current
+
+
+def openskill_averaged(
+    matches: Sequence[Match], rng: random.Random, orders: int = ORDERS
+) -> dict[str, tuple[float, float]]:
+    """player -> (mean mu, mean sigma) over ``orders`` random orders of the
+    matches, each order drawn from ``rng`` after putting them in canonical order
+    (so the result depends on the set of matches and the generator's state only)."""
+    canonical = sorted(matches, key=Match.sort_key)
+    sums: dict[str, list[float]] = {}
+    for _ in range(orders):
+        shuffled = list(canonical)
+        rng.shuffle(shuffled)
+        for player, (mu, sigma) in openskill_ratings(shuffled).items():
+            cell = sums.setdefault(player, [0.0, 0.0])
+            cell[0] += mu
+            cell[1] += sigma
+    return {p: (mu / orders, sigma / orders) for p, (mu, sigma) in sums.items()}
 
 
 # -------------------------------------------------------------- Bradley–Terry
@@ -144,21 +183,40 @@ def rate(
 ) -> dict[str, dict[str, Any]]:
     """player -> OpenSkill mu/sigma/ordinal and Bradley–Terry Elo, each with a
     95% bootstrap interval over games (``samples`` resamples; 0 = the default)."""
-    ordered = sorted(games, key=lambda g: (str(g.header.get("started")), g.game_id))
-    matches = matches_of(ordered, per_role)
-    if not matches:
-        return {}
-    skill = openskill_ratings(matches)
+    return rate_matches(matches_of(games, per_role), seed, samples)
+
+
+Draws = dict[str, list[float]]
+
+
+def bootstrap(
+    matches: Sequence[Match], seed: int = BOOTSTRAP_SEED, samples: int = 0
+) -> tuple[dict[str, tuple[float, float]], dict[str, float], Draws, Draws]:
+    """The points (order-averaged OpenSkill, Bradley–Terry Elo) on the full set
+    and each player's bootstrap draws of mu and of Elo: ``samples`` resamples
+    of whole games (0 = the default), each rated by the same estimators."""
+    matches = sorted(matches, key=Match.sort_key)
+    skill = openskill_averaged(matches, random.Random(seed))
     elo = bradley_terry(pairwise(matches))
-    rng = random.Random(seed)
-    skill_draws: dict[str, list[float]] = {}
-    elo_draws: dict[str, list[float]] = {}
+    rng = random.Random(seed + 1)
+    skill_draws: Draws = {}
+    elo_draws: Draws = {}
     for _ in range(samples or BOOTSTRAP_SAMPLES):
         sample = [matches[rng.randrange(len(matches))] for _ in matches]
-        for player, (mu, _) in openskill_ratings(sample).items():
+        for player, (mu, _) in openskill_averaged(sample, rng).items():
             skill_draws.setdefault(player, []).append(mu)
         for player, value in bradley_terry(pairwise(sample)).items():
             elo_draws.setdefault(player, []).append(value)
+    return skill, elo, skill_draws, elo_draws
+
+
+def rate_matches(
+    matches: Sequence[Match], seed: int = BOOTSTRAP_SEED, samples: int = 0
+) -> dict[str, dict[str, Any]]:
+    """:func:`rate` of matches given directly; their order does not matter."""
+    if not matches:
+        return {}
+    skill, elo, skill_draws, elo_draws = bootstrap(matches, seed, samples)
     out: dict[str, dict[str, Any]] = {}
     for player in sorted(skill):
         mu, sigma = skill[player]
@@ -167,12 +225,25 @@ def rate(
             "openskill_mu": round(mu, 3),
             "openskill_sigma": round(sigma, 3),
             "openskill_ordinal": round(mu - 3 * sigma, 3),
-            "openskill_mu_ci95": _rounded(percentile_interval(skill_draws.get(player, []))),
+            "openskill_mu_ci95": interval_around(mu, skill_draws.get(player, [])),
             "elo": round(elo.get(player, ELO_BASE), 1),
-            "elo_ci95": _rounded(percentile_interval(elo_draws.get(player, [])), 1),
+            "elo_ci95": interval_around(elo.get(player, ELO_BASE), elo_draws.get(player, []), 1),
         }
     return out
 
 
-def _rounded(pair: tuple[float, float] | None, digits: int = 3) -> list[float] | None:
-    return None if pair is None else [round(pair[0], digits), round(pair[1], digits)]
+def interval_around(point: float, draws: Sequence[float], digits: int = 3) -> list[float] | None:
+    """The 95% percentile interval of ``draws``, widened to ``point`` should the
+    point fall outside it, rounded; None without draws. So the reported
+    interval always holds the reported point (tests/analysis/test_ratings.py
+    counts how rarely the widening is needed)."""
+    found = percentile_interval(draws)
+    if found is None:
+        return None
+    low, high = min(found[0], point), max(found[1], point)
+    return [tidy(low, digits), tidy(high, digits)]
+
+
+def tidy(value: float, digits: int) -> float:
+    """``value`` rounded, with no negative zero (-0.0 reads as a loss)."""
+    return round(value, digits) + 0.0

@@ -10,9 +10,12 @@ import statistics
 from collections.abc import Sequence
 from typing import Any
 
+from sandbox.analysis.failures import failure_summary, without_hinged
+from sandbox.analysis.frontier import frontier
 from sandbox.analysis.intervals import BOOTSTRAP_SEED, wilson
 from sandbox.analysis.load import Loaded, RawGame
 from sandbox.analysis.metrics import Item, figure, metrics_summary
+from sandbox.analysis.nash import nash_summary
 from sandbox.analysis.persuasion import persuasion_summary, speech_persuasion_summary
 from sandbox.analysis.ratings import matches_of, pairwise, rate
 from sandbox.analysis.tables import belief_rows, call_rows, game_name, seat_rows
@@ -174,10 +177,54 @@ def expected_calibration_error(
     )
 
 
+def without_failures(
+    rated: Sequence[RawGame],
+    ratings: dict[str, Any],
+    nash: dict[str, Any],
+    seed: int,
+    samples: int,
+) -> dict[str, Any]:
+    """The contestant ratings again without the games that hinged on a losing
+    seat's rule failure (sandbox.analysis.failures), and each figure's change
+    (without − with). With nothing to leave out the figures are the same ones."""
+    kept = without_hinged(rated)
+    if len(kept) == len(rated):
+        clean, clean_nash = ratings, nash.get("by_contestant")
+    else:
+        clean = rate(kept, seed=seed, samples=samples)
+        clean_nash = nash_summary(matches_of(kept), [], seed, samples, roles=False).get(
+            "by_contestant"
+        )
+    change: dict[str, dict[str, float | None]] = {}
+    for who, full in ratings.items():
+        now = clean.get(who)
+        was_nash = (nash.get("by_contestant") or {}).get(who)
+        now_nash = (clean_nash or {}).get(who)
+        change[who] = {
+            "elo": None if now is None else round(now["elo"] - full["elo"], 1),
+            "openskill_mu": None
+            if now is None
+            else round(now["openskill_mu"] - full["openskill_mu"], 3),
+            "nash": None
+            if was_nash is None or now_nash is None
+            else round(now_nash["nash"] - was_nash["nash"], 4),
+        }
+    return {
+        "excluded": len(rated) - len(kept),
+        "games": len(kept),
+        "ratings": clean,
+        "nash": clean_nash,
+        "change": change,
+    }
+
+
 def summarise_games(loaded: Loaded, seed: int = BOOTSTRAP_SEED, samples: int = 0) -> dict[str, Any]:
     """Everything a study reports, over the finished, non-aborted games."""
     rated = [g for g in loaded.games if (g.outcome or {}).get("reason") != ABORTED]
     found = setups(loaded.games)
+    ratings = rate(rated, seed=seed, samples=samples)
+    nash = nash_summary(matches_of(rated), matches_of(rated, per_role=True), seed, samples)
+    used = usage(loaded.games)
     return {
         "games": len(loaded.games),
         "rated": len(rated),
@@ -186,10 +233,14 @@ def summarise_games(loaded: Loaded, seed: int = BOOTSTRAP_SEED, samples: int = 0
         "setups": found,
         "pooling_warning": pooling_warning(found),
         "win_rates": win_rates(rated),
-        "ratings": rate(rated, seed=seed, samples=samples),
+        "ratings": ratings,
         "ratings_by_role": rate(rated, per_role=True, seed=seed, samples=samples),
+        "nash": nash,
+        "rule_failures": failure_summary(rated),
+        "ratings_without_failures": without_failures(rated, ratings, nash, seed, samples),
+        "frontier": frontier(ratings, used),
         "head_to_head": head_to_head(rated),
-        "usage": usage(loaded.games),
+        "usage": used,
         "metrics": metrics_summary(rated, seed),
         "beliefs": calibration(rated, seed=seed),
         "persuasion": persuasion_summary(rated, seed),

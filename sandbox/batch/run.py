@@ -42,9 +42,11 @@ from sandbox.batch.jobs import (
     Halt,
     OnResult,
     admit_all,
+    halting_on_stop,
     never_halt,
 )
 from sandbox.core.words import one_line
+from sandbox.models.client import QuotaExhausted
 from sandbox.session import (
     GameRecord,
     LiveHooks,
@@ -56,6 +58,7 @@ from sandbox.session import (
 from sandbox.session.gamefile import LoadedConfig, parse_config
 from sandbox.study.identity import config_digest, plan_of, scan
 from sandbox.study.sides import role_group
+from sandbox.transcript import TranscriptWriteError
 
 # ---------------------------------------------------------------- one game
 
@@ -75,6 +78,10 @@ def play_one(job: GameJob) -> GameResult:
         record = _play_or_resume(job, hooks)
     except KeyboardInterrupt:
         return _with(base, transcript=_first(started) or job.resume, interrupted=True)
+    except QuotaExhausted as err:  # resumable; no further game starts
+        return _quota(base, _first(started) or job.resume, err)
+    except TranscriptWriteError as err:  # the disk, not the game: stop the batch
+        return _with(base, transcript=_first(started) or job.resume, fault=str(err))
     except Exception as err:  # a broken game must not end the batch
         return _with(base, transcript=_first(started) or job.resume, error=error_line(err))
     return _finished(base, record)
@@ -97,9 +104,20 @@ async def play_one_async(job: GameJob) -> GameResult:
             )
     except asyncio.CancelledError:
         return _with(base, transcript=_first(started) or job.resume, interrupted=True)
+    except QuotaExhausted as err:  # resumable; no further game starts
+        return _quota(base, _first(started) or job.resume, err)
+    except TranscriptWriteError as err:  # the disk, not the game: stop the batch
+        return _with(base, transcript=_first(started) or job.resume, fault=str(err))
     except Exception as err:  # a broken game must not end the batch
         return _with(base, transcript=_first(started) or job.resume, error=error_line(err))
     return _finished(base, record)
+
+
+def _quota(base: GameResult, transcript: str | None, err: QuotaExhausted) -> GameResult:
+    """A game stopped by a spent provider quota: failed for now, its transcript
+    resumable (a re-run of the batch finishes it), and the batch stops starting games."""
+    line = error_line(err)
+    return _with(base, transcript=transcript, error=line, stop=f"provider quota exhausted: {line}")
 
 
 def lost_game(job: GameJob, error: str) -> GameResult:
@@ -193,8 +211,12 @@ def run_batch(
     game starts and running ones are stopped with resumable transcripts.
     ``admit`` and ``halt`` let a study hold jobs back (provider limits) or stop
     scheduling (cost cap). ``in_flight``: games each worker process plays at
-    once on its event loop (sandbox/batch/workers.py)."""
+    once on its event loop (sandbox/batch/workers.py). A disk fault (a game's
+    transcript cannot be written) starts no new game either; the games in
+    flight end on their own (on that disk, most at their next line) and the
+    batch's ``fault`` says what happened."""
     batch = BatchResult()
+    on_result, halt = _stop_on_fault(batch, *halting_on_stop(on_result, halt))
     try:
         with _sigterm_as_ctrl_c():
             if workers <= 1 and in_flight <= 1:
@@ -217,6 +239,20 @@ def run_batch(
         batch.interrupted = True
     batch.results.sort(key=lambda r: (r.seed, r.key))
     return batch
+
+
+def _stop_on_fault(batch: BatchResult, on_result: OnResult, halt: Halt) -> tuple[OnResult, Halt]:
+    """``on_result`` and ``halt`` that record the first disk fault and then halt."""
+
+    def record(result: GameResult) -> None:
+        if result.fault is not None and batch.fault is None:
+            batch.fault = result.fault
+        on_result(result)
+
+    def halted(running: Sequence[GameJob]) -> str | None:
+        return batch.fault or halt(running)
+
+    return record, halted
 
 
 @contextmanager

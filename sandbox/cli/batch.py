@@ -3,6 +3,7 @@ on this machine or a Ray cluster, resumable; then the figures over all of them."
 
 from __future__ import annotations
 
+import contextlib
 import json
 import sys
 from collections.abc import Callable, Iterator
@@ -28,7 +29,7 @@ from sandbox.batch.policy import (
     seats_a_human,
 )
 from sandbox.batch.run import jobs_for, skip_done, summary_of, win_counts
-from sandbox.cli.errors import bad_input_is_one_line, fail
+from sandbox.cli.errors import bad_input_is_one_line, fail, stopped_by_fault
 from sandbox.cli.interrupts import EXIT_INTERRUPTED
 from sandbox.cli.options import (
     AddressOption,
@@ -44,6 +45,7 @@ from sandbox.cli.options import (
 )
 from sandbox.cli.stats import print_variant_stats
 from sandbox.session.gamefile import AgentSpec, load_config
+from sandbox.transcript import folder_lock
 
 # A batch's games are listed up front; a million is a large study, a billion a typo.
 MAX_GAMES = 1_000_000
@@ -71,33 +73,35 @@ def batch(
 ) -> None:
     """Play N independent games with seeds S..S+N-1, in parallel if asked; summarise."""
     err = Console(stderr=True, highlight=False)
-    with bad_input_is_one_line():
-        loaded = load_config(config)
-        if seats_a_human(loaded):
-            fail("a batch cannot seat humans; use 'sandbox run' to play")
-        target = out_folder(out, loaded)
-        target.mkdir(parents=True, exist_ok=True)
-    chosen = policy_of(agent_specs(loaded), jobs, games_in_flight, backend)
-    if chosen.capped:
-        err.print(LOCAL_MODEL_NOTE)
-    start = first_seed(loaded, seed)
-    seeds = list(range(start, start + games))
-    # Games already finished in this folder are skipped; interrupted ones are finished.
-    work, done = skip_done(jobs_for(loaded, seeds, target), target)
-    if done and not as_json:
-        err.print(f"{len(done)} of {games} games already played in {target}; skipping them")
-    players = started_backend(backend, chosen, address, transcripts, limit, rpm, max_cost)
-    with _progress(err, len(work), show=not (as_json or quiet)) as on_result:
-        result = players.run(work, on_result)
-        players.close()
-        for line in backend_notes(players):
-            err.print(escape(line))
-    result.skipped = done
-    _report(result, config, seeds, as_json)
-    if not as_json:
-        finished = len(result.finished) + len(done)
-        print(f"{finished} of {games} games finished; transcripts in {target}")
-    _exit(result, games, err)
+    with contextlib.ExitStack() as held:  # the folder's lock, to the end
+        with bad_input_is_one_line():
+            loaded = load_config(config)
+            if seats_a_human(loaded):
+                fail("a batch cannot seat humans; use 'sandbox run' to play")
+            target = out_folder(out, loaded)
+            held.enter_context(folder_lock(target))  # one batch or study per folder
+            target.mkdir(parents=True, exist_ok=True)
+        chosen = policy_of(agent_specs(loaded), jobs, games_in_flight, backend)
+        if chosen.capped:
+            err.print(LOCAL_MODEL_NOTE)
+        start = first_seed(loaded, seed)
+        seeds = list(range(start, start + games))
+        # Games already finished in this folder are skipped; interrupted ones are finished.
+        work, done = skip_done(jobs_for(loaded, seeds, target), target)
+        if done and not as_json:
+            err.print(f"{len(done)} of {games} games already played in {target}; skipping them")
+        players = started_backend(backend, chosen, address, transcripts, limit, rpm, max_cost)
+        with _progress(err, len(work), show=not (as_json or quiet)) as on_result:
+            result = players.run(work, on_result)
+            players.close()
+            for line in backend_notes(players):
+                err.print(escape(line))
+        result.skipped = done
+        _report(result, config, seeds, as_json)
+        if not as_json:
+            finished = len(result.finished) + len(done)
+            print(f"{finished} of {games} games finished; transcripts in {target}")
+        _exit(result, games, err)
 
 
 def policy_of(
@@ -184,6 +188,8 @@ def _report(result: BatchResult, config: Path, seeds: list[int], as_json: bool) 
 
 
 def _exit(result: BatchResult, total: int, err: Console) -> None:
+    if result.fault is not None:
+        stopped_by_fault(result.fault, len(result.finished) + len(result.skipped), total)
     if result.interrupted:
         finished = len(result.finished) + len(result.skipped)
         err.print(f"interrupted: {finished} of {total} games finished.")

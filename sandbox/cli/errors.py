@@ -1,6 +1,8 @@
 """How every command ends when it cannot go on: bad input is one ``error: ...``
-line on stderr and exit code 2, never a traceback; Ctrl-C is exit code 130 with
-the command that resumes the game (``interrupts``)."""
+line on stderr and exit code 2, never a traceback; a disk that refuses a write
+(full, read-only) is one line and exit code 1, every transcript left a readable,
+resumable prefix (docs/faults.md); Ctrl-C is exit code 130 with the command that
+resumes the game (``interrupts``)."""
 
 from __future__ import annotations
 
@@ -20,13 +22,15 @@ from sandbox.cli.interrupts import EXIT_INTERRUPTED
 from sandbox.core.errors import ConfigError
 from sandbox.core.words import one_line
 from sandbox.session import SessionError
-from sandbox.transcript import TranscriptError
+from sandbox.transcript import TranscriptError, TranscriptWriteError
+from sandbox.transcript.lock import LockUnavailable
 
 EXIT_BAD_INPUT = 2
+EXIT_FAULT = 1  # the machine, not the input: a full disk, a read-only folder
 
 # Errors that stop a game already under way (a broken script, an agent that
 # cannot be set up for the next game of a series).
-STOPPING_ERRORS = (ConfigError, SessionError, AgentSetupError, ScriptError)
+STOPPING_ERRORS = (ConfigError, SessionError, AgentSetupError, ScriptError, TranscriptWriteError)
 
 
 def fail(message: str, code: int = EXIT_BAD_INPUT) -> NoReturn:
@@ -45,6 +49,8 @@ def bad_input_is_one_line() -> Iterator[None]:
         fail(str(err.args[0]) if err.args else "unknown key")
     except BrokenPipeError:
         raise  # the reader left (`sandbox stats | head`): main() ends quietly
+    except (TranscriptWriteError, LockUnavailable) as err:
+        fail(str(err), EXIT_FAULT)
     except OSError as err:
         fail(f"{err.filename or ''}: {err.strerror or err}".strip(": "))
 
@@ -56,8 +62,20 @@ def error_text(message: str) -> str:
 
 def stopped(err: Exception, path: Path | None) -> NoReturn:
     """One error line; a transcript already begun is named (it is left unfinished)."""
+    if isinstance(err, TranscriptWriteError):
+        again = f"; once there is room: sandbox resume {path}" if path is not None else ""
+        fail(f"{error_text(str(err))}{again}", EXIT_FAULT)
     partial = f" (the unfinished transcript is {path})" if path is not None else ""
     fail(f"{error_text(str(err))}{partial}")
+
+
+def stopped_by_fault(fault: str, finished: int, total: int) -> NoReturn:
+    """A batch or study the disk stopped: one line, how far it got, how to go on."""
+    fail(
+        f"{error_text(fault)}; {finished} of {total} games finished, the others are "
+        "resumable: make room and run the same command again",
+        EXIT_FAULT,
+    )
 
 
 def interrupted(path: Path | None) -> NoReturn:

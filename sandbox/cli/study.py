@@ -4,6 +4,7 @@ HTML page of ratings, win rates, metrics and cost)."""
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import json
 import sys
@@ -32,7 +33,7 @@ from sandbox.analysis.summary import summarise_games
 from sandbox.batch.backends import backend_notes
 from sandbox.batch.jobs import BatchResult, GameResult
 from sandbox.cli.batch import policy_of, started_backend
-from sandbox.cli.errors import bad_input_is_one_line, fail
+from sandbox.cli.errors import bad_input_is_one_line, fail, stopped_by_fault
 from sandbox.cli.interrupts import EXIT_INTERRUPTED
 from sandbox.cli.options import (
     AddressOption,
@@ -45,8 +46,9 @@ from sandbox.cli.options import (
 )
 from sandbox.report.ablation import find_ablation
 from sandbox.report.page import leaderboard_rows, side_rows, write_report
-from sandbox.study.run import plan_run, run_study, study_specs
+from sandbox.study.run import Plan, plan_run, run_study, study_specs
 from sandbox.study.spec import Study, load_study
+from sandbox.transcript import folder_lock
 
 # ------------------------------------------------------------------- study
 
@@ -67,46 +69,80 @@ def study_cmd(
     out: Annotated[
         Path | None, typer.Option(help="transcript folder (default: the study file's 'out')")
     ] = None,
+    dry_run: Annotated[
+        bool, typer.Option(help="check the files and print the plan; play nothing")
+    ] = False,
 ) -> None:
     """Play a model-vs-model study (resumable), then print ratings, win rates and metrics."""
     err = Console(stderr=True, highlight=False)
-    with bad_input_is_one_line():
-        study = load_study(study_file)
-        if jobs is not None:
-            study = _with_jobs(study, jobs)
-        if out is not None:
-            study = _with_out(study, out)
-        planned = plan_run(study)
-    at_once = policy_of(study_specs(study), study.file.jobs, games_in_flight, backend)
-    if planned.done and not as_json:
-        err.print(f"{len(planned.done)} of {planned.total} games already played; skipping them")
-    if planned.resuming and not as_json:
-        err.print(f"finishing {planned.resuming} interrupted game(s) from their transcripts")
-    # the study's cost cap and provider limits hold on any backend (its driver)
-    players = started_backend(backend, at_once, address, transcripts, limit, rpm)
-    show = bool(planned.todo) and not (as_json or quiet)
-    with _progress(err, len(planned.todo), show=show) as on_result:
-        result = run_study(study, planned, on_result, players)
-    players.close()
-    for line in backend_notes(players):
-        err.print(escape(line))
-    loaded = study_games(study.out(), study.name)
-    summary = summarise(loaded)
-    obj = study_json(study.name, str(study.out()), planned.total, result, loaded, summary)
+    with contextlib.ExitStack() as held:  # the folder's lock, to the end
+        with bad_input_is_one_line():
+            study = load_study(study_file)
+            if jobs is not None:
+                study = _with_jobs(study, jobs)
+            if out is not None:
+                study = _with_out(study, out)
+            if not dry_run:  # reading what is there needs no lock, nor a folder
+                held.enter_context(folder_lock(study.out()))  # one study run per folder
+            planned = plan_run(study)
+        at_once = policy_of(study_specs(study), study.file.jobs, games_in_flight, backend)
+        if dry_run:
+            _print_plan(study, planned, as_json)
+            return
+        if planned.done and not as_json:
+            err.print(f"{len(planned.done)} of {planned.total} games already played; skipping them")
+        if planned.resuming and not as_json:
+            err.print(f"finishing {planned.resuming} interrupted game(s) from their transcripts")
+        # the study's cost cap and provider limits hold on any backend (its driver)
+        players = started_backend(backend, at_once, address, transcripts, limit, rpm)
+        show = bool(planned.todo) and not (as_json or quiet)
+        with _progress(err, len(planned.todo), show=show) as on_result:
+            result = run_study(study, planned, on_result, players)
+        players.close()
+        for line in backend_notes(players):
+            err.print(escape(line))
+        loaded = study_games(study.out(), study.name)
+        summary = summarise(loaded)
+        obj = study_json(study.name, str(study.out()), planned.total, result, loaded, summary)
+        if as_json:
+            sys.stdout.write(json.dumps(obj, ensure_ascii=False) + "\n")
+        else:
+            print_summary(_wide_console(), summary)
+            done = f"{obj['finished']} of {planned.total} games finished"
+            print(f"{done}; transcripts in {study.out()}")
+        if result.fault is not None:
+            stopped_by_fault(result.fault, obj["finished"], planned.total)
+        if result.stopped and not as_json:
+            err.print(f"stopped scheduling: {result.stopped}")
+        if result.interrupted:
+            err.print("interrupted: run the same command again to finish the study")
+            raise typer.Exit(EXIT_INTERRUPTED)
+        if result.failed:
+            for failed in result.failed:
+                err.print(f"failed {escape(failed.key)}: {escape(failed.error or '')}")
+            raise typer.Exit(1)
+
+
+def _print_plan(study: Study, planned: Plan, as_json: bool) -> None:
+    """``--dry-run``: what a run would do, from the files alone."""
+    obj = {
+        "study": study.name,
+        "out": str(study.out()),
+        "contestants": study.names,
+        "planned": planned.total,
+        "already_played": len(planned.done),
+        "to_resume": planned.resuming,
+        "to_play": len(planned.todo) - planned.resuming,
+    }
     if as_json:
         sys.stdout.write(json.dumps(obj, ensure_ascii=False) + "\n")
-    else:
-        print_summary(Console(highlight=False), summary)
-        print(f"{obj['finished']} of {planned.total} games finished; transcripts in {study.out()}")
-    if result.stopped and not as_json:
-        err.print(f"stopped scheduling: {result.stopped}")
-    if result.interrupted:
-        err.print("interrupted: run the same command again to finish the study")
-        raise typer.Exit(EXIT_INTERRUPTED)
-    if result.failed:
-        for failed in result.failed:
-            err.print(f"failed {escape(failed.key)}: {escape(failed.error or '')}")
-        raise typer.Exit(1)
+        return
+    print(f"ok: {study.source}")
+    print(f"contestants: {', '.join(study.names)}; transcripts in {obj['out']}")
+    print(
+        f"{obj['planned']} games planned: {obj['already_played']} already played, "
+        f"{obj['to_resume']} to finish, {obj['to_play']} to play"
+    )
 
 
 def _with_jobs(study: Study, jobs: int) -> Study:
@@ -158,6 +194,10 @@ def study_json(
         "cost": round(sum(u["cost"] for u in summary["usage"].values()), 6),
         "ratings": summary["ratings"],
         "ratings_by_role": summary["ratings_by_role"],
+        "nash": summary["nash"],
+        "rule_failures": summary["rule_failures"],
+        "ratings_without_failures": summary["ratings_without_failures"],
+        "frontier": summary["frontier"],
         "win_rates": summary["win_rates"],
         "head_to_head": summary["head_to_head"],
         "metrics": summary["metrics"],
@@ -196,6 +236,15 @@ def _progress(err: Console, total: int, show: bool) -> Iterator[Callable[[GameRe
         yield on_result
 
 
+# Rows of the leaderboard are about 100 characters wide; when stdout is a file
+# or a pipe (no terminal width to follow) they are printed whole, not wrapped.
+PRINT_WIDTH = 110
+
+
+def _wide_console() -> Console:
+    return Console(highlight=False, width=None if sys.stdout.isatty() else PRINT_WIDTH)
+
+
 def print_summary(console: Console, summary: dict[str, Any]) -> None:
     if summary.get("pooling_warning"):
         console.print(f"[yellow]warning:[/yellow] {escape(summary['pooling_warning'])}")
@@ -204,12 +253,22 @@ def print_summary(console: Console, summary: dict[str, Any]) -> None:
         "games",
         "Elo [95% CI]",
         "OpenSkill μ [95% CI]",
+        "Nash [95% CI]",
         "win rate",
         title="leaderboard",
     )
-    for who, games, elo, elo_ci, mu, mu_ci, _, wins in leaderboard_rows(summary):
-        table.add_row(escape(who), games, f"{elo} {elo_ci}", f"{mu} {mu_ci}", escape(wins))
+    for who, games, elo, elo_ci, mu, mu_ci, _, nash, nash_ci, wins in leaderboard_rows(summary):
+        nash_text = "–" if nash == "–" else f"{nash} {nash_ci}"
+        table.add_row(
+            escape(who), games, f"{elo} {elo_ci}", f"{mu} {mu_ci}", nash_text, escape(wins)
+        )
     console.print(table)
+    clean = summary.get("ratings_without_failures") or {}
+    if clean.get("excluded"):
+        console.print(
+            f"{clean['excluded']} game(s) hinged on a losing seat's rule failure; "
+            "the report shows the ratings without them"
+        )
     head, rows = side_rows(summary)
     sides = Table(*head, title="win rate by side (95% Wilson)")
     for row in rows:
@@ -222,12 +281,20 @@ def print_summary(console: Console, summary: dict[str, Any]) -> None:
 
 def export_cmd(
     folder: Annotated[list[Path], typer.Argument(help="transcript files or folders")],
-    fmt: Annotated[str, typer.Option("--format", help="csv or parquet")] = "csv",
+    fmt: Annotated[
+        str,
+        typer.Option(
+            "--format",
+            help="csv or parquet (the tables); trajectories (JSONL) or trajectories-parquet "
+            "(training data: a row per decision and per game)",
+        ),
+    ] = "csv",
     out: Annotated[
         Path | None, typer.Option(help="output folder (default: <first>/export)")
     ] = None,
 ) -> None:
-    """Write the games, seats, decisions, calls and beliefs tables (one row per item)."""
+    """Write the games, seats, decisions, calls and beliefs tables (one row per item),
+    or the training data (--format trajectories, docs/frameworks.md)."""
     loaded = _read(folder)
     target = out or ((folder[0] if folder[0].is_dir() else folder[0].parent) / "export")
     try:

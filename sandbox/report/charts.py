@@ -92,3 +92,40 @@ def heatmap(title: str, table: Mapping[str, Mapping[str, Mapping[str, Any]]]) ->
     ax.set_title(title)
     fig.colorbar(image, ax=ax, fraction=0.046)
     return to_data_uri(fig)
+
+
+def frontier_scatter(
+    title: str,
+    names: Sequence[str],
+    ratings: Sequence[float],
+    intervals: Sequence[Sequence[float] | None],
+    costs: Sequence[float],
+    efficient: Sequence[bool],
+    xlabel: str,
+) -> str:
+    """Rating against cost, one point per contestant with its 95% interval;
+    the Pareto-efficient ones filled and joined by the frontier's steps."""
+    fig, ax = _figure(5.0, 3.6)
+    for name, y, ci, x, on in zip(names, ratings, intervals, costs, efficient, strict=True):
+        low, high = (y - ci[0], ci[1] - y) if ci else (0.0, 0.0)
+        ax.errorbar(
+            [x],
+            [y],
+            yerr=[[low], [high]],
+            fmt="o",
+            capsize=3,
+            color="#4c78a8" if on else "#9d9d9d",
+            markerfacecolor="#4c78a8" if on else "white",
+        )
+        ax.annotate(name, (x, y), textcoords="offset points", xytext=(5, 4), fontsize=8)
+    # the frontier: efficient points by cost, each step up to the next one
+    front = sorted((x, y) for x, y, on in zip(costs, ratings, efficient, strict=True) if on)
+    if len(front) > 1:
+        ax.step([x for x, _ in front], [y for _, y in front], where="post", color="#4c78a8")
+    # few ticks, large or tiny costs as a power of ten: 160000 tokens overlap otherwise
+    ax.locator_params(axis="x", nbins=5)
+    ax.ticklabel_format(axis="x", style="sci", scilimits=(-3, 4))
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel("Elo (Bradley–Terry, 95% CI)")
+    ax.set_title(title)
+    return to_data_uri(fig)

@@ -1,5 +1,6 @@
-"""The report page: leaderboard, win rate by side, head-to-head, metrics, belief
-probes (calibration, persuasion per speech), cost.
+"""The report page: leaderboard, Nash averaging by role, rule failures and the
+ratings without them, the cost–rating frontier, win rate by side,
+head-to-head, metrics, belief probes (calibration, persuasion per speech), cost.
 
 One self-contained HTML file (charts are embedded PNGs, styles inline, no
 script, nothing fetched), a Markdown twin for papers, and the leaderboard as CSV.
@@ -22,6 +23,20 @@ from markupsafe import Markup
 from sandbox.report.ablation import HEAD as ABLATION_HEAD
 from sandbox.report.ablation import ablation_chart, ablation_rows
 from sandbox.report.charts import grouped_rates, heatmap, interval_bars
+from sandbox.report.ratings_tables import (
+    CLEAN_HEAD,
+    FAILURE_HEAD,
+    FRONTIER_HEAD,
+    NASH_HEAD,
+    clean_note,
+    clean_rows,
+    failure_rows,
+    frontier_charts,
+    frontier_rows,
+    nash_cells,
+    nash_note,
+    nash_rows,
+)
 
 _ASSETS = "sandbox.report.assets"
 
@@ -71,6 +86,7 @@ def leaderboard_rows(summary: Mapping[str, Any]) -> list[list[str]]:
     """Contestants by Bradley–Terry Elo, best first."""
     ratings = summary.get("ratings") or {}
     wins = summary.get("win_rates") or {}
+    nash = (summary.get("nash") or {}).get("by_contestant") or {}
     rows = []
     for who, r in sorted(ratings.items(), key=lambda kv: -kv[1]["elo"]):
         overall = wins.get(who, {}).get("all", {})
@@ -83,6 +99,7 @@ def leaderboard_rows(summary: Mapping[str, Any]) -> list[list[str]]:
                 f"{r['openskill_mu']:.2f}",
                 _ci(r["openskill_mu_ci95"], digits=2),
                 f"{r['openskill_ordinal']:.2f}",
+                *nash_cells(nash.get(who)),
                 f"{_pct(overall.get('rate'))} {_ci(overall.get('ci95'), percent=True)}",
             ]
         )
@@ -97,6 +114,8 @@ LEADERBOARD_HEAD = [
     "OpenSkill μ",
     "μ 95% CI",
     "ordinal μ−3σ",
+    "Nash",
+    "Nash 95% CI",
     "win rate [95% CI]",
 ]
 
@@ -196,6 +215,7 @@ def _charts(summary: Mapping[str, Any]) -> dict[str, str]:
             [None] * len(names),
             "US$ per game",
         )
+    charts.update(frontier_charts(summary))
     by_day = (summary.get("beliefs") or {}).get("by_day") or {}
     if by_day:
         days = list(by_day)
@@ -254,6 +274,12 @@ def render_html(summary: Mapping[str, Any], title: str) -> str:
         metric_charts=[(k, k.removeprefix("metric-")) for k in charts if k.startswith("metric-")],
         setups=Table(SETUPS_HEAD, setups),
         leaderboard=Table(LEADERBOARD_HEAD, leaderboard_rows(summary)),
+        nash=Table(NASH_HEAD, nash_rows(summary)),
+        nash_note=nash_note(summary),
+        failures=Table(FAILURE_HEAD, failure_rows(summary)),
+        clean=Table(CLEAN_HEAD, clean_rows(summary)),
+        clean_note=clean_note(summary),
+        frontier=Table(FRONTIER_HEAD, frontier_rows(summary)),
         sides=Table(*side_rows(summary)),
         metrics=Table(*metric_rows(summary)),
         persuasion=Table(PERSUASION_HEAD, persuasion_rows(summary)),
@@ -312,6 +338,7 @@ def render_markdown(summary: Mapping[str, Any], title: str) -> str:
     if summary.get("pooling_warning"):
         parts += [f"> {summary['pooling_warning']}", ""]
     parts += ["## Leaderboard", "", _md_table(LEADERBOARD_HEAD, leaderboard_rows(summary)), ""]
+    parts += _rating_sections(summary)
     parts += ["## Win rate by side", "", _md_table(side_head, sides), ""]
     parts += ["## Behaviour metrics", "", _md_table(metric_head, metrics), ""]
     if persuasion_rows(summary):
@@ -326,6 +353,18 @@ def render_markdown(summary: Mapping[str, Any], title: str) -> str:
         parts += ["## What if: speech ablations", "", _md_table(ABLATION_HEAD, ablation), ""]
     parts += ["## Cost and reliability", "", _md_table(usage_head, usage), ""]
     return "\n".join(parts)
+
+
+def _rating_sections(summary: Mapping[str, Any]) -> list[str]:
+    """The Markdown twin of the Nash, rule-failure and frontier sections."""
+    parts = ["## Nash averaging by role", ""]
+    note = nash_note(summary)
+    parts += [note, ""] if note else [_md_table(NASH_HEAD, nash_rows(summary)), ""]
+    parts += ["## Rule failures", "", _md_table(FAILURE_HEAD, failure_rows(summary)), ""]
+    parts += ["## Ratings without rule failures", "", clean_note(summary), ""]
+    parts += [_md_table(CLEAN_HEAD, clean_rows(summary)), ""]
+    parts += ["## Cost–rating frontier", "", _md_table(FRONTIER_HEAD, frontier_rows(summary)), ""]
+    return parts
 
 
 def write_report(summary: Mapping[str, Any], out: Path, title: str) -> list[Path]:

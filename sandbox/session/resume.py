@@ -30,25 +30,30 @@ from sandbox.session.replay import (
 )
 from sandbox.session.runner import RunStats
 from sandbox.session.seating import build_agents
-from sandbox.transcript import Transcript, TranscriptWriter
+from sandbox.transcript import Transcript, TranscriptWriteError, TranscriptWriter
+from sandbox.transcript.lock import LockUnavailable, acquire, release, transcript_lock_path
 
 
 def drop_torn_tail(path: Path) -> bool:
-    """Cut an unparseable last line (a crash mid-write) so appends stay readable."""
+    """Cut an unparseable last line (a crash mid-write) so appends stay readable.
+    A repair the disk refuses (read-only, full) is a TranscriptWriteError."""
     data = path.read_bytes()
     body = data.rstrip(b"\n")
     cut = body.rfind(b"\n") + 1
     last = body[cut:]
     try:
-        json.loads(last)
+        try:
+            json.loads(last)
+        except ValueError:
+            with path.open("r+b") as fh:
+                fh.truncate(cut)
+            return True
         if not data.endswith(b"\n"):
             with path.open("ab") as fh:
                 fh.write(b"\n")
         return False
-    except ValueError:
-        with path.open("r+b") as fh:
-            fh.truncate(cut)
-        return True
+    except OSError as err:
+        raise TranscriptWriteError(path, err, "repair") from None
 
 
 async def continue_game(
@@ -66,8 +71,23 @@ async def continue_game(
 
 
 async def resume_async(path: Path, hooks: LiveHooks | None = None) -> GameRecord:
-    """Finish an interrupted game in the same file."""
-    hooks = hooks or LiveHooks()
+    """Finish an interrupted game in the same file. The transcript's lock is
+    taken before the file is read or repaired: a second resume (or a study
+    finishing the same game) is refused with one line naming the holder."""
+    if not path.is_file():
+        open_transcript(path)  # its one-line error: a folder, no such file
+    lock = transcript_lock_path(path)
+    try:
+        acquire(lock, str(path))
+    except LockUnavailable as err:
+        raise TranscriptWriteError(path, err, "open") from None
+    try:
+        return await _resume_locked(path, hooks or LiveHooks())
+    finally:
+        release(lock)
+
+
+async def _resume_locked(path: Path, hooks: LiveHooks) -> GameRecord:
     transcript = open_transcript(path)
     if transcript.finished:
         raise SessionError(f"{path}: this game is already finished; nothing to resume")

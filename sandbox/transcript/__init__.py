@@ -8,6 +8,7 @@ The line models are in :mod:`~sandbox.transcript.schema`, the writer in
 module uses.
 """
 
+from sandbox.transcript.lock import Busy, folder_lock, transcript_lock
 from sandbox.transcript.reader import (
     GameLog,
     Lines,
@@ -27,10 +28,11 @@ from sandbox.transcript.schema import (
     TranscriptHeader,
     latency_of,
 )
-from sandbox.transcript.writer import TranscriptWriter, write_in_background
+from sandbox.transcript.writer import TranscriptWriteError, TranscriptWriter, write_in_background
 
 __all__ = [
     "SCHEMA_VERSION",
+    "Busy",
     "CallRecord",
     "ControlLine",
     "EventLine",
@@ -40,11 +42,14 @@ __all__ = [
     "Transcript",
     "TranscriptError",
     "TranscriptHeader",
+    "TranscriptWriteError",
     "TranscriptWriter",
+    "folder_lock",
     "iter_lines",
     "latency_of",
     "load",
     "load_transcript",
     "read_lines",
+    "transcript_lock",
     "write_in_background",
 ]

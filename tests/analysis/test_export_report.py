@@ -203,7 +203,8 @@ def test_report_renders_in_headless_chromium(
     assert set(names) == expected
     if which == "study":
         assert heading == "study s1"
-        assert {"chart-head-to-head", "chart-win-rates", "chart-cost"} <= {i for i, _ in images}
+        charts = {"chart-head-to-head", "chart-win-rates", "chart-cost", "chart-frontier-cost"}
+        assert charts | {"chart-frontier-tokens"} <= {i for i, _ in images}
     assert images and all(ok for _, ok in images)  # every chart decoded and drawn
     assert {"killer", "police"} <= set(side_head)
     assert all(url.startswith(("file:", "data:")) for url in requested)  # self-contained

@@ -1,21 +1,29 @@
 """The fake server: stdlib HTTP in a daemon thread, bound to loopback only.
 
-Tests drive it directly (``scripted`` answers, queued ``faults``) and read what
-it saw (``requests``, ``max_in_flight``). Faults are consumed one per request,
-before the answer policy runs.
+It speaks four wire formats, each in its own module, picked by the request's
+path (``handler.py`` dispatches): OpenAI chat completions (``openai_chat``),
+Anthropic Messages (``anthropic``), Gemini generateContent (``gemini``) and
+the OpenAI Responses API (``responses``). Each turns its request into the
+chat form the answer policies read (``wire.Turn``), so the same policies
+answer on every wire, and turns the reply back into its provider's shape.
 
-Like a real provider it keeps a prefix cache: every prompt it answered is
-remembered (the last ``CACHE_PROMPTS``), and a new prompt's longest common
-prefix with any of them is reported as ``usage.prompt_tokens_details.
-cached_tokens`` (4 characters a token, as for ``prompt_tokens``). With a
-``context_window`` it refuses longer prompts as providers do (HTTP 400,
-``context_length_exceeded``). Stopping it closes the connections still open,
-so no handler thread outlives it.
+Tests drive it directly (``scripted`` answers, queued ``faults``) and read what
+it saw (``requests``, ``max_in_flight``) and what it answered (``sent``: one
+``wire.Sent`` per request, with its tokens, cached and cache-written tokens,
+reasoning tokens and reasoning text). Faults are consumed one per request,
+before the answer policy runs, on whichever wire the request came; a 429
+carries ``Retry-After`` (``retry_after_s``).
+
+Like a real provider it keeps a prompt cache (``cache.py``): implicit prefix
+caching on the OpenAI and Gemini wires, ``cache_control`` breakpoints on the
+Anthropic one (4 characters a token, as for the prompt tokens). With a
+``context_window`` it refuses longer prompts as providers do (HTTP 400 in
+each wire's words). Stopping it closes the connections still open, so no
+handler thread outlives it.
 """
 
 from __future__ import annotations
 
-import bisect
 import contextlib
 import hashlib
 import json
@@ -23,60 +31,38 @@ import random
 import socket
 import threading
 import time
-from collections import deque
+from collections import Counter, deque
 from collections.abc import Mapping
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from types import TracebackType
 from typing import Any
 
 import sandbox.models.fake.answers as answers
+from sandbox.models.fake.cache import BreakpointCache, PrefixCache, common_prefix
+from sandbox.models.fake.handler import Handler, Server
+from sandbox.models.fake.openai_chat import completion
+from sandbox.models.fake.wire import Reply, Sent, Turn, Usage, prompt_text, thought_text
+
+__all__ = [
+    "FAULTS",
+    "FakeLLMServer",
+    "PrefixCache",
+    "common_prefix",
+    "completion",
+    "prompt_digest",
+    "prompt_text",
+    "run_server",
+]
 
 LOOPBACK = ("127.0.0.1", "localhost", "::1")
-FAULTS = ("429", "500", "hang", "malformed", "auth_echo")
+# "overloaded" is Anthropic's 529 overloaded_error, and a 503 on the other wires.
+FAULTS = ("429", "500", "overloaded", "hang", "malformed", "auth_echo")
 POLL_S = 0.05  # how soon serve_forever notices a stop
-CACHE_PROMPTS = 4096  # prompts remembered by the simulated prefix cache
 KEEP_REQUESTS = 10_000  # request bodies kept for tests (a long-running server stays small)
-
-
-class PrefixCache:
-    """The longest prefix a prompt shares with any remembered one. The
-    prompts are kept sorted: the best match is always a sorted neighbour."""
-
-    def __init__(self, size: int = CACHE_PROMPTS) -> None:
-        self.size = size
-        self._sorted: list[str] = []
-        self._order: deque[str] = deque()
-
-    def lookup_and_add(self, prompt: str) -> int:
-        """Characters of ``prompt`` found cached; then ``prompt`` is cached."""
-        at = bisect.bisect_left(self._sorted, prompt)
-        neighbours = self._sorted[max(0, at - 1) : at + 1]
-        found = max((common_prefix(prompt, other) for other in neighbours), default=0)
-        if at < len(self._sorted) and self._sorted[at] == prompt:
-            return found
-        self._sorted.insert(at, prompt)
-        self._order.append(prompt)
-        if len(self._order) > self.size:
-            oldest = self._order.popleft()
-            del self._sorted[bisect.bisect_left(self._sorted, oldest)]
-        return found
-
-
-def common_prefix(a: str, b: str) -> int:
-    """How many leading characters ``a`` and ``b`` share (binary search on
-    slice equality, which runs in C)."""
-    low, high = 0, min(len(a), len(b))
-    while low < high:
-        middle = (low + high + 1) // 2
-        if a[:middle] == b[:middle]:
-            low = middle
-        else:
-            high = middle - 1
-    return low
+ANTHROPIC_MIN_CACHE_TOKENS = 1024  # Claude caches no shorter prefix (Haiku: 2048)
 
 
 class FakeLLMServer:
-    """An OpenAI-compatible chat server with scripted answers and fault injection."""
+    """A multi-wire model server with scripted answers and fault injection."""
 
     def __init__(
         self,
@@ -89,32 +75,41 @@ class FakeLLMServer:
         port: int = 0,
         hang_s: float = 30.0,
         context_window: int | None = None,
+        retry_after_s: float = 1.0,
+        anthropic_min_cache_tokens: int = ANTHROPIC_MIN_CACHE_TOKENS,
     ) -> None:
         if host not in LOOPBACK:
             raise ValueError(f"the fake server listens on loopback only, not {host!r}")
         if policy not in answers.POLICIES:
             raise ValueError(f"unknown policy {policy!r}; allowed: {', '.join(answers.POLICIES)}")
+        if retry_after_s < 0:
+            raise ValueError(f"retry_after_s must be >= 0, not {retry_after_s}")
         self.policy = policy
         self.latency_s = latency_s
         self.latency_jitter_s = latency_jitter_s
         self.hang_s = hang_s
         self.context_window = context_window
+        self.retry_after_s = retry_after_s
         self.scripted: deque[str] = deque()
         self.faults: deque[str] = deque()
         self.requests: deque[dict[str, Any]] = deque(maxlen=KEEP_REQUESTS)
-        self.chat_requests = 0
-        self.cache = PrefixCache()
+        self.sent: deque[Sent] = deque(maxlen=KEEP_REQUESTS)
+        self.wire_requests: Counter[str] = Counter()
+        self.caches: dict[str, PrefixCache] = {}  # implicit caching, one per wire
+        self.breakpoint_cache = BreakpointCache(
+            min_chars=anthropic_min_cache_tokens * answers.CHARS_PER_TOKEN
+        )
         self.cached_tokens = 0  # reported so far, over all answers
         self._connections: set[socket.socket] = set()
         self.in_flight = 0
         self.max_in_flight = 0
-        # Per accepted connection: was TCP_NODELAY in force (see _Handler)?
+        # Per accepted connection: was TCP_NODELAY in force (see handler.Handler)?
         self.nodelay: list[bool] = []
         self.seed = seed
         self._rng = random.Random(seed)
         self._lock = threading.Lock()
         self._stopping = threading.Event()
-        self._httpd = _Server((host, port), _Handler)
+        self._httpd = Server((host, port), Handler)
         self._httpd.fake = self
         self._thread: threading.Thread | None = None
 
@@ -125,8 +120,19 @@ class FakeLLMServer:
 
     @property
     def base_url(self) -> str:
-        """The OpenAI base URL, e.g. http://127.0.0.1:PORT/v1."""
+        """The OpenAI base URL (chat and Responses), e.g. http://127.0.0.1:PORT/v1."""
         return f"http://127.0.0.1:{self.port}/v1"
+
+    @property
+    def root_url(self) -> str:
+        """The bare origin, the ``api_base`` for litellm's ``anthropic/`` and
+        ``gemini/`` providers (they add ``/v1/messages`` and ``/models/…``)."""
+        return f"http://127.0.0.1:{self.port}"
+
+    @property
+    def chat_requests(self) -> int:
+        """Requests on the OpenAI chat wire."""
+        return self.wire_requests["openai_chat"]
 
     def start(self) -> FakeLLMServer:
         if self._thread is None:
@@ -176,19 +182,23 @@ class FakeLLMServer:
         self.scripted.extend(raw_answers)
 
     def inject(self, *faults: str) -> None:
-        """Queue faults for the next requests: one of FAULTS each."""
+        """Queue faults for the next requests (any wire): one of FAULTS each."""
         bad = [f for f in faults if f not in FAULTS]
         if bad:
             raise ValueError(f"unknown faults {bad}; allowed: {FAULTS}")
         self.faults.extend(faults)
 
+    def sent_on(self, wire: str) -> list[Sent]:
+        """What was answered on one wire (``openai_chat``, ``anthropic``, …), in order."""
+        with self._lock:
+            return [s for s in self.sent if s.wire == wire]
+
     # -------------------------------------------------------------- answering
-    def enter(self, record: dict[str, Any]) -> tuple[str | None, float]:
+    def enter(self, record: dict[str, Any], wire: str) -> tuple[str | None, float]:
         """Count a request in; return its fault (if any) and its latency."""
         with self._lock:
             self.requests.append(record)
-            if str(record.get("_path", "")).endswith("/chat/completions"):
-                self.chat_requests += 1
+            self.wire_requests[wire] += 1
             self.in_flight += 1
             self.max_in_flight = max(self.max_in_flight, self.in_flight)
             fault = self.faults.popleft() if self.faults else None
@@ -198,6 +208,10 @@ class FakeLLMServer:
     def leave(self) -> None:
         with self._lock:
             self.in_flight -= 1
+
+    def record(self, sent: Sent) -> None:
+        with self._lock:
+            self.sent.append(sent)
 
     def answer_text(self, body: Mapping[str, Any]) -> tuple[int, str]:
         """(HTTP status, answer text) for a chat request under its policy."""
@@ -226,26 +240,44 @@ class FakeLLMServer:
             text = f"Here is my answer:\n```json\n{text}\n```"
         return 200, text
 
-    def usage(self, body: Mapping[str, Any], text: str) -> dict[str, Any]:
-        """Approximate usage, with the simulated cache's hit as cached_tokens."""
-        prompt = prompt_text(body)
+    def reply(self, turn: Turn, text: str, wire: str) -> Reply:
+        """The answer with its usage: prompt tokens and the simulated cache's
+        hit, reasoning (seeded by the prompt, apart from the answer's draw)."""
+        thinking, reasoning_tokens = None, 0
+        if turn.thinking:
+            rng = random.Random(f"{self.seed}:thought:{prompt_digest(turn.chat)}")
+            full = thought_text(rng, turn.budget)
+            reasoning_tokens = answers.approx_tokens(full)
+            thinking = full if turn.show_thinking else ""
+        tokens_in = answers.approx_tokens(turn.prompt)
+        per_token = answers.CHARS_PER_TOKEN
         with self._lock:
-            cached_chars = self.cache.lookup_and_add(prompt)
-            cached = cached_chars // answers.CHARS_PER_TOKEN
+            if turn.breakpoints is None:
+                cache = self.caches.setdefault(wire, PrefixCache())
+                cached, written = cache.lookup_and_add(turn.prompt) // per_token, 0
+            else:
+                hit = self.breakpoint_cache.lookup_and_write(
+                    turn.prompt, turn.boundaries, turn.breakpoints
+                )
+                cached = hit.read // per_token
+                written = (hit.read + hit.written) // per_token - cached
+            cached = min(cached, tokens_in)
+            written = min(written, tokens_in - cached)
             self.cached_tokens += cached
-        tokens_in, tokens_out = answers.approx_tokens(prompt), answers.approx_tokens(text)
-        return {
-            "prompt_tokens": tokens_in,
-            "completion_tokens": tokens_out,
-            "total_tokens": tokens_in + tokens_out,
-            "prompt_tokens_details": {"cached_tokens": min(cached, tokens_in)},
-        }
+        usage = Usage(
+            prompt_tokens=tokens_in,
+            cached_tokens=cached,
+            cache_creation_tokens=written,
+            completion_tokens=answers.approx_tokens(text) + reasoning_tokens,
+            reasoning_tokens=reasoning_tokens,
+        )
+        return Reply(text=text, thinking=thinking, usage=usage)
 
-    def overflows(self, body: Mapping[str, Any]) -> int | None:
+    def overflows(self, turn: Turn) -> int | None:
         """The prompt's tokens if it does not fit the window, else None."""
         if self.context_window is None:
             return None
-        tokens = answers.approx_tokens(prompt_text(body))
+        tokens = answers.approx_tokens(turn.prompt)
         return tokens if tokens > self.context_window else None
 
     def wait(self, seconds: float) -> None:
@@ -253,138 +285,19 @@ class FakeLLMServer:
         self._stopping.wait(seconds)
 
 
-class _Server(ThreadingHTTPServer):
-    daemon_threads = True
-    fake: FakeLLMServer
-
-    def handle_error(self, request: Any, client_address: Any) -> None:
-        return None  # a client that hung up mid-answer is normal here (timeouts)
-
-
-class _Handler(BaseHTTPRequestHandler):
-    protocol_version = "HTTP/1.1"
-    # The headers and the body go out in two writes; with Nagle's algorithm on,
-    # the body waits for the client's delayed ACK of the headers (~40 ms on
-    # Linux), which was most of the per-call overhead the LLM bench measured.
-    disable_nagle_algorithm = True
-    server: _Server
-
-    def setup(self) -> None:
-        super().setup()
-        flag = self.connection.getsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY)
-        self.server.fake.nodelay.append(bool(flag))
-        self.server.fake.track(self.connection, opened=True)
-
-    def finish(self) -> None:
-        try:
-            super().finish()
-        finally:
-            self.server.fake.track(self.connection, opened=False)
-
-    def log_message(self, format: str, *args: Any) -> None:
-        return None
-
-    def do_GET(self) -> None:
-        if self.path.rstrip("/").endswith("/models"):
-            models = [{"id": f"fake-{p}", "object": "model"} for p in answers.POLICIES]
-            self._send(200, {"object": "list", "data": models})
-        else:
-            self._send(404, {"error": {"message": "not found"}})
-
-    def do_POST(self) -> None:
-        length = int(self.headers.get("Content-Length") or 0)
-        raw = self.rfile.read(length)
-        try:
-            body = json.loads(raw or b"{}")
-        except json.JSONDecodeError:
-            self._send(400, {"error": {"message": "request body is not JSON"}})
-            return
-        fake = self.server.fake
-        fault, latency = fake.enter({**body, "_path": self.path})
-        try:
-            if latency:
-                fake.wait(latency)
-            self._answer(body, fault)
-        except OSError:
-            pass  # the client gave up (e.g. its timeout); nothing to answer
-        finally:
-            fake.leave()
-
-    def _answer(self, body: Mapping[str, Any], fault: str | None) -> None:
-        fake = self.server.fake
-        if fault == "hang":
-            fake.wait(fake.hang_s)
-            self._send(504, {"error": {"message": "hung"}})
-        elif fault in ("429", "500"):
-            message = "slow down" if fault == "429" else "internal error"
-            self._send(int(fault), {"error": {"message": message, "type": "fake_fault"}})
-        elif fault == "malformed":
-            self._send_raw(200, b'{"id": "x", "choices": [ {"message": ')
-        elif fault == "auth_echo":
-            # A careless provider that echoes the credential it was given.
-            echoed = self.headers.get("Authorization", "")
-            self._send(401, {"error": {"message": f"invalid key: {echoed}", "type": "auth"}})
-        elif (tokens := fake.overflows(body)) is not None:
-            message = (
-                f"This model's maximum context length is {fake.context_window} tokens; "
-                f"your messages resulted in {tokens} tokens."
-            )
-            error = {
-                "message": message,
-                "type": "invalid_request_error",
-                "code": "context_length_exceeded",
-            }
-            self._send(400, {"error": error})
-        else:
-            status, text = fake.answer_text(body)
-            if status != 200:
-                self._send(status, {"error": {"message": "fake provider is down"}})
-            else:
-                self._send(200, completion(body, text, fake.usage(body, text)))
-
-    def _send(self, status: int, obj: Mapping[str, Any]) -> None:
-        self._send_raw(status, json.dumps(obj).encode())
-
-    def _send_raw(self, status: int, data: bytes) -> None:
-        self.send_response(status)
-        self.send_header("Content-Type", "application/json")
-        self.send_header("Content-Length", str(len(data)))
-        self.end_headers()
-        self.wfile.write(data)
-
-
 def prompt_digest(body: Mapping[str, Any]) -> str:
     data = json.dumps([body.get("model"), body.get("messages")], sort_keys=True)
     return hashlib.sha256(data.encode()).hexdigest()
 
 
-def prompt_text(body: Mapping[str, Any]) -> str:
-    """The prompt as one string: every message's text in order."""
-    return "".join(str(m.get("content") or "") for m in body.get("messages") or [])
-
-
-def completion(body: Mapping[str, Any], text: str, usage: Mapping[str, Any]) -> dict[str, Any]:
-    """An OpenAI chat.completion object around ``text``."""
-    return {
-        "id": f"fake-{time.monotonic_ns()}",
-        "object": "chat.completion",
-        "created": int(time.time()),
-        "model": body.get("model", "fake"),
-        "choices": [
-            {
-                "index": 0,
-                "message": {"role": "assistant", "content": text},
-                "finish_reason": "stop",
-            }
-        ],
-        "usage": dict(usage),
-    }
-
-
 def run_server(host: str, port: int, policy: str, latency_s: float) -> None:
     """Serve until Ctrl-C (``sandbox fake-llm``)."""
     server = FakeLLMServer(policy=policy, latency_s=latency_s, host=host, port=port).start()
-    print(f"fake LLM server on {server.base_url} (policy {policy}); Ctrl-C to stop", flush=True)
+    print(
+        f"fake LLM server on {server.base_url} (policy {policy}; Anthropic and Gemini "
+        f"clients use {server.root_url}); Ctrl-C to stop",
+        flush=True,
+    )
     try:
         while True:
             time.sleep(3600)

@@ -80,7 +80,10 @@ async def decide_once(
     game = Game.new(TOY, loaded.game_config, 1)
     request = game.pending()[0]
     agent = make_llm_agent(loaded, spec, request.seat, 1)
-    return await agent.decide(context(game, request, check))
+    try:
+        return await agent.decide(context(game, request, check))
+    finally:
+        await agent.close()  # its pooled client too: no test leaves one to the next
 
 
 def context(

@@ -1,0 +1,155 @@
+"""Scores of a game sample, read from its transcript: the win, and the variant's
+behaviour metrics restricted to the evaluated seats, as inspect metrics.
+
+One score per sample, a dict: ``win`` (1 when the evaluated seats won, 0 for a
+loss or a draw), and one key per behaviour metric (``Variant.metrics()``; with
+the belief probe on, ``belief_accuracy`` and ``belief_brier`` too), each the
+mean of that game's items for the evaluated seats, NaN without any (inspect
+then leaves the sample out of that key's metrics). A game that did not finish
+(aborted by provider failures, or stopped by an inspect limit) scores NaN.
+
+The metrics over samples follow the sandbox's own figures (docs/studies.md):
+``win`` is inspect's ``mean`` with a 95% Wilson interval (``wilson``, one game
+per sample: independent); a behaviour key's ``pooled`` is the mean over every
+item of every game (not a mean of per-game means) with a 95% cluster-bootstrap
+interval over games (``sandbox.analysis.metrics.figure``: the items of one
+game are not independent). Both count every epoch's game as its own.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from inspect_ai.scorer import (
+    Metric,
+    SampleScore,
+    Score,
+    Scorer,
+    Target,
+    Value,
+    mean,
+    metric,
+    scorer,
+)
+from inspect_ai.solver import TaskState
+
+from sandbox.analysis.intervals import BOOTSTRAP_SEED, wilson
+from sandbox.analysis.load import RawGame, read_raw
+from sandbox.analysis.metrics import figure, metrics_of
+from sandbox.analysis.tables import belief_rows
+from sandbox.core.variant import MetricItem
+
+WIN = "win"
+BELIEF_ACCURACY = "belief_accuracy"
+BELIEF_BRIER = "belief_brier"
+EVALUATED = "evaluated"  # the contestant label of the evaluated seats
+OPPONENT = "opponent"
+ITEMS = "items"  # score metadata: behaviour key -> this game's item values
+GAME = "game"  # score metadata: the game's identity (the bootstrap's cluster)
+NAN = float("nan")
+
+
+def score_keys(variant: str, beliefs: bool) -> list[str]:
+    """The keys of a sample's score, ``win`` first."""
+    keys = [WIN, *metrics_of(variant)]
+    return [*keys, BELIEF_ACCURACY, BELIEF_BRIER] if beliefs else keys
+
+
+def behaviour_items(game: RawGame, seats: Sequence[int], beliefs: bool) -> dict[str, list[float]]:
+    """Each behaviour key's item values for ``seats`` in one game (the
+    variant's metric functions, with the seats relabelled as contestants)."""
+    labels = {str(s): EVALUATED if s in seats else OPPONENT for s in game.roles}
+    game.header = {**game.header, "contestants": labels}
+    out = {
+        name: [i.value for i in compute(game) if i.contestant == EVALUATED]
+        for name, compute in metrics_of(game.variant).items()
+    }
+    if beliefs:
+        rows = [
+            r for r in belief_rows(game) if r["contestant"] == EVALUATED and r["p_true"] is not None
+        ]
+        out[BELIEF_ACCURACY] = [float(r["said"] == r["truth"]) for r in rows]
+        out[BELIEF_BRIER] = [float(r["brier"]) for r in rows]
+    return out
+
+
+def win_value(results: Mapping[str, str], seats: Sequence[int]) -> float:
+    """1 when every evaluated seat won, 0 otherwise (lost, drew, or mixed)."""
+    return 1.0 if all(results.get(str(s)) == "win" for s in seats) else 0.0
+
+
+def score_game(metadata: Mapping[str, Any], keys: Sequence[str], beliefs: bool) -> Score:
+    """The score of one played sample, from what the solver left in its metadata."""
+    path, results = metadata.get("transcript"), metadata.get("results")
+    if not path or not isinstance(results, Mapping) or metadata.get("finished") is not True:
+        why = metadata.get("outcome") or "unfinished"
+        return Score(
+            value=dict.fromkeys(keys, NAN), answer=str(why), explanation="the game did not finish"
+        )
+    seats = [int(s) for s in metadata["seats"]]
+    game = read_raw(Path(str(path)))
+    items = behaviour_items(game, seats, beliefs)
+    value: dict[str, float] = {WIN: win_value(results, seats)}
+    for key in keys[1:]:
+        found = items.get(key, [])
+        value[key] = sum(found) / len(found) if found else NAN
+    return Score(
+        value=value,
+        answer=str(metadata.get("result")),
+        explanation=str(metadata.get("summary") or ""),
+        metadata={ITEMS: items, GAME: game.game_id},
+    )
+
+
+@metric(scores="unreduced")
+def wilson95() -> Metric:
+    """95% Wilson interval of the share of samples scoring 1."""
+
+    def compute(scores: list[SampleScore]) -> Value:
+        hits = sum(1 for s in scores if s.score.as_float() == 1.0)
+        interval = wilson(hits, len(scores))
+        if interval is None:
+            return {}
+        return {"ci95_low": round(interval[0], 4), "ci95_high": round(interval[1], 4)}
+
+    return compute
+
+
+@metric(scores="unreduced")
+def pooled(key: str) -> Metric:
+    """``key``'s mean over every item of every game, with its 95%
+    cluster-bootstrap interval over games and the item count."""
+
+    def compute(scores: list[SampleScore]) -> Value:
+        items = [
+            MetricItem(str((s.score.metadata or {}).get(GAME, s.sample_id)), EVALUATED, value)
+            for s in scores
+            for value in ((s.score.metadata or {}).get(ITEMS) or {}).get(key, [])
+        ]
+        found = figure(items, random.Random(BOOTSTRAP_SEED))
+        if found["value"] is None:
+            return {}
+        out: dict[str, float] = {"mean": float(found["value"]), "items": float(found["n"])}
+        if found["ci95"] is not None:
+            out["ci95_low"], out["ci95_high"] = map(float, found["ci95"])
+        return out
+
+    return compute
+
+
+def game_scorer(keys: Sequence[str], beliefs: bool) -> Scorer:
+    """The scorer of a game task with these score keys (the variant's own)."""
+    metrics: dict[str, list[Metric]] = {WIN: [mean(), wilson95()]}
+    metrics.update({key: [pooled(key)] for key in keys[1:]})
+
+    @scorer(metrics=metrics, name="game")
+    def game() -> Scorer:
+        async def score(state: TaskState, target: Target) -> Score:
+            return score_game(state.metadata, keys, beliefs)
+
+        return score
+
+    return game()

@@ -1,0 +1,191 @@
+"""One writer per transcript and per study or batch folder (docs/faults.md).
+
+A lock is an exclusive ``flock`` on a small lock file, held for as long as the
+writer runs. The kernel drops a flock when its holder's file is closed, so a
+holder that crashes or is killed (SIGKILL included) leaves nothing stuck: the
+next writer finds the file unlocked and takes it over. While held, the file
+names its holder (pid, host, command, since), so a refused writer can say who
+is in the way in one line.
+
+* A transcript's lock is ``.<name>.lock`` beside it; every
+  :class:`~sandbox.transcript.writer.TranscriptWriter` takes it, and ``resume``
+  takes it before it reads or repairs the file.
+* A folder's lock is ``<folder>/.sandbox.lock``; ``sandbox study`` and
+  ``sandbox batch`` take it before they look at what the folder holds.
+
+Within one process a lock is re-entrant (a study's run re-takes the folder
+lock its command took; resume's writer re-takes resume's), so only other
+processes are refused. Lock files are removed on release; the check that the
+file locked is still the one at the path keeps that removal race-free.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import datetime as dt
+import fcntl
+import json
+import os
+import shlex
+import socket
+import sys
+import threading
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+from sandbox.transcript.schema import TranscriptError
+
+FOLDER_LOCK = ".sandbox.lock"
+MAX_INFO_BYTES = 4096  # a holder's line; more is not a lock file of ours
+
+
+class Busy(TranscriptError):
+    """Another process writes this transcript or folder now (one line naming it)."""
+
+
+class LockUnavailable(OSError):
+    """The lock file cannot be made (a read-only or full folder): one line."""
+
+    def __str__(self) -> str:
+        return f"cannot write {self.filename}: {self.strerror}"
+
+
+@dataclass
+class _Held:
+    fd: int
+    count: int
+
+
+_held: dict[Path, _Held] = {}
+_held_guard = threading.Lock()
+
+
+def transcript_lock_path(path: Path) -> Path:
+    return path.with_name(f".{path.name}.lock")
+
+
+def folder_lock_path(folder: Path) -> Path:
+    return folder / FOLDER_LOCK
+
+
+@contextlib.contextmanager
+def transcript_lock(path: Path) -> Iterator[None]:
+    """Hold the lock of the transcript at ``path`` (Busy if another process does)."""
+    with holding(transcript_lock_path(path), what=str(path)):
+        yield
+
+
+@contextlib.contextmanager
+def folder_lock(folder: Path) -> Iterator[None]:
+    """Hold the lock of a study's or batch's folder (Busy if another process does)."""
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as err:
+        raise LockUnavailable(err.errno, err.strerror, str(folder)) from None
+    with holding(folder_lock_path(folder), what=str(folder)):
+        yield
+
+
+@contextlib.contextmanager
+def holding(lock: Path, what: str) -> Iterator[None]:
+    acquire(lock, what)
+    try:
+        yield
+    finally:
+        release(lock)
+
+
+def acquire(lock: Path, what: str) -> None:
+    """Take ``lock`` for this process or raise :class:`Busy` naming its holder."""
+    key = lock.absolute()
+    with _held_guard:
+        held = _held.get(key)
+        if held is not None:
+            held.count += 1
+            return
+        _held[key] = _Held(_lock_fd(key, what), 1)
+
+
+def release(lock: Path) -> None:
+    key = lock.absolute()
+    with _held_guard:
+        held = _held.get(key)
+        if held is None:
+            return
+        held.count -= 1
+        if held.count > 0:
+            return
+        del _held[key]
+        # Remove the file while still holding it: whoever opened it meanwhile
+        # sees (after locking) that it is no longer the file at the path and
+        # retries with a fresh one, so two processes never both hold the lock.
+        with contextlib.suppress(OSError):
+            key.unlink()
+        os.close(held.fd)
+
+
+def _lock_fd(lock: Path, what: str) -> int:
+    while True:
+        try:
+            fd = os.open(lock, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o644)
+        except OSError as err:
+            raise LockUnavailable(err.errno, err.strerror, str(lock)) from None
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            holder = _read_holder(fd)
+            os.close(fd)
+            message = f"{what} is in use by another sandbox: {holder}; wait for it to end"
+            raise Busy(message) from None
+        except OSError:
+            os.close(fd)
+            raise
+        if _same_file(fd, lock):
+            _write_holder(fd)
+            return fd
+        os.close(fd)  # the holder removed it as we opened it: try the new one
+
+
+def _same_file(fd: int, lock: Path) -> bool:
+    try:
+        on_path = os.stat(lock)
+    except FileNotFoundError:
+        return False
+    mine = os.fstat(fd)
+    return (mine.st_dev, mine.st_ino) == (on_path.st_dev, on_path.st_ino)
+
+
+def _write_holder(fd: int) -> None:
+    """Who holds the lock, for whoever is refused. Best effort: a full disk may
+    leave it empty, which costs only the holder's name in that message."""
+    since = dt.datetime.now(dt.UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+    info = {"pid": os.getpid(), "host": socket.gethostname(), "command": _command()}
+    text = (json.dumps({**info, "since": since}, ensure_ascii=False) + "\n").encode()
+    with contextlib.suppress(OSError):
+        os.ftruncate(fd, 0)
+        os.pwrite(fd, text[:MAX_INFO_BYTES], 0)
+
+
+def _read_holder(fd: int) -> str:
+    try:
+        info = json.loads(os.pread(fd, MAX_INFO_BYTES, 0) or b"{}")
+    except (OSError, ValueError):
+        info = {}
+    if not isinstance(info, dict) or "pid" not in info:
+        return "a process that has not said who it is yet"
+    command = str(info.get("command") or "?")
+    return (
+        f"pid {info.get('pid')} on {info.get('host', '?')} ({command}), "
+        f"since {info.get('since', '?')}"
+    )
+
+
+def _command() -> str:
+    """This process's command line, short: ``sandbox study configs/x.toml``."""
+    program = Path(sys.argv[0]) if sys.argv and sys.argv[0] else Path("python")
+    # `python -m sandbox` runs sandbox/__main__.py: call it by its package
+    name = program.parent.name if program.name == "__main__.py" else program.name
+    args = [name, *sys.argv[1:]]
+    text = shlex.join(args)
+    return text if len(text) <= 160 else text[:157] + "..."
