@@ -33,11 +33,10 @@ from typing import Any, Literal, Optional, cast
 from pydantic import BaseModel, ConfigDict, create_model
 from pydantic import Field as PydField
 
-import sandbox.models.remote as remote
 from sandbox.agents.llm.beliefs import BeliefProbe
+from sandbox.agents.llm.ladder import RUNG_OF_MODE, StructuredMode
 from sandbox.agents.llm.settings import LIMITS, AnswerLimits
 from sandbox.core.requests import DecisionRequest, Field, MultiChoice, Text
-from sandbox.models.endpoints import Endpoint
 
 REASONING = "reasoning"
 BELIEFS = "beliefs"
@@ -46,7 +45,6 @@ FREE_BELIEF_CHARS = 120  # a variant without belief labels: a few words per seat
 # Keywords OpenAI's strict mode rejects; the referee still checks lengths.
 STRICT_UNSUPPORTED = ("maxLength", "minLength", "maxItems", "minItems", "uniqueItems", "default")
 
-StructuredMode = Literal["json_schema", "json_object", "none"]
 # llama.cpp turns maxLength into a bounded repetition in its grammar; long ones
 # are refused ("exceeds sane defaults") and crashed llama-cpp-python's server.
 # Short ones are kept: they make the grammar end the string, so a small model
@@ -59,6 +57,7 @@ SCHEMA_LEAD = {
 # What decision_model gives the combined model's beliefs field.
 BELIEFS_REF = "#/$defs/Beliefs"
 CACHE_MAX = 4096  # wire forms kept (a long batch of games stays small)
+JSON_MODE: dict[str, Any] = {"type": "json_object"}  # a provider's own JSON mode (shared)
 
 
 @dataclass(frozen=True)
@@ -74,6 +73,7 @@ class AnswerFormat:
     beliefs: type[BaseModel] | None
     response_format: dict[str, Any] | None
     hint: str = ""
+    rung: str = ""  # the ladder's rung it stands on (recorded per call as "mode")
 
     def messages(self, prompt: Sequence[Mapping[str, str]]) -> list[dict[str, str]]:
         """The opening conversation: the prompt, with the hint after the question."""
@@ -84,29 +84,28 @@ class AnswerFormat:
         return messages
 
 
-def choose_mode(structured: str, endpoint: Endpoint) -> StructuredMode:
-    """'auto': strict json_schema when litellm says the model takes it; the llama.cpp
-    form for local and fake models; otherwise the schema in the prompt only."""
-    if structured != "auto":
-        return cast(StructuredMode, structured)
-    if endpoint.kind != "remote":
-        return "json_object"
-    return "json_schema" if remote.takes_json_schema(endpoint.model) else "none"
-
-
 def for_decision(
     request: DecisionRequest,
     probe: BeliefProbe | None,
     limits: AnswerLimits,
     mode: StructuredMode,
     language: str,
+    own_server: bool = True,
 ) -> AnswerFormat:
-    """Everything about the answer to ``request`` (with ``probe``'s beliefs, if any)."""
+    """Everything about the answer to ``request`` (with ``probe``'s beliefs, if any).
+    The "json" rung of a remote provider is its plain JSON mode, which takes no
+    schema: the schema then goes into the prompt as well (``own_server``
+    False); our own servers take the llama.cpp form, schema included."""
+    fmt = response_format(request, probe, limits, mode)
+    in_prompt = mode == "none"
+    if mode == "json_object" and not own_server:
+        fmt, in_prompt = JSON_MODE, True
     return AnswerFormat(
         decision_model(request, None, limits),
         beliefs_model(probe) if probe is not None else None,
-        response_format(request, probe, limits, mode),
-        schema_instructions(request, probe, limits, language) if mode == "none" else "",
+        fmt,
+        schema_instructions(request, probe, limits, language) if in_prompt else "",
+        RUNG_OF_MODE[mode],
     )
 
 

@@ -22,9 +22,11 @@ STAGES = (
     "prompt.budget",
     "prompt.render",
     "prompt",
+    "ladder",
     "answer_format",
     "parse",
     "call_record",
+    "setup",
     "agent",
 )
 
