@@ -258,7 +258,12 @@ def summarize(path: Path) -> tuple[int, str]:
 
 
 # What "old" means in ``compare``: the server and seat settings before issue 24.
-OLD_ENV = {"SANDBOX_LOCAL_SLOTS": "4", "SANDBOX_LOCAL_PIN_SLOTS": "0", "SANDBOX_LOCAL_GRAMMAR": "0"}
+OLD_ENV = {
+    "SANDBOX_LOCAL_SLOTS": "4",
+    "SANDBOX_LOCAL_PIN_SLOTS": "0",
+    "SANDBOX_LOCAL_GRAMMAR": "0",
+    "SANDBOX_LOCAL_POLL": "50",  # llama-server's default
+}
 OLD_AGENT = {"max_tokens": 112}
 OLD_LLM = {"history_items": 6, "concurrency": 4}
 
