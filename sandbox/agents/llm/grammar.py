@@ -41,6 +41,10 @@ REASONING = "reasoning"  # the private note's key (answer_format.REASONING)
 MIN_TEXT_CHARS = 12
 PASS = "pass"
 MIN_REASONING_CHARS = 8  # a note shorter than this is not worth the tokens
+# The longest string bound written into a grammar (as answer_format's
+# GRAMMAR_MAX_LENGTH): llama.cpp expands a bounded repetition rule by rule, and
+# a shorter bound only narrows what the referee allows.
+MAX_STRING_CHARS = 256
 # Characters a string may hold. English: printable ASCII without '"' and '\'
 # (one byte each); other languages: any character but controls, '"' and '\'
 # (at most four UTF-8 bytes each).
@@ -154,8 +158,8 @@ def _plan(
     fixed = 2 + sum(len(_json(key).encode()) + 1 + longest for key, _, longest in parts)
     fixed += sum(len(_json(key).encode()) + 1 + 2 for key in text_keys)
     fixed += len(parts) + len(text_keys) - 1
-    wanted = [f.max_chars if text_cap is None else min(f.max_chars, text_cap) for f in texts]
-    bounds = _fit(reasoning_chars, wanted, fixed, per_char, max_tokens)
+    wanted = [min(f.max_chars, text_cap or f.max_chars, MAX_STRING_CHARS) for f in texts]
+    bounds = _fit(min(reasoning_chars, MAX_STRING_CHARS), wanted, fixed, per_char, max_tokens)
     if bounds is None:
         return None
     note, text_bounds = bounds

@@ -180,3 +180,10 @@ def test_a_lone_list_is_written_in_option_order_without_repeats() -> None:
     assert rules["l-picks-2-2"] == '"\\"c\\"" ( "]" )'
     assert rules["l-picks-1-1"] == '"\\"b\\"" ( "]" )'  # one value left: only close
     assert rules["l-picks"] == '"[" ( "]" | l-picks-0-2 | l-picks-1-2 | l-picks-2-2 )'
+
+
+def test_string_bounds_stay_within_what_llama_cpp_expands_well() -> None:
+    # the full style: the referee's 1200 characters, no max_tokens
+    plan = plan_for(speech_request(), 200, None, None, "en")
+    assert plan is not None
+    assert dict(plan.text_chars) == {"reasoning": 200, "speech": 256}
