@@ -40,12 +40,12 @@ class GameResult:
     key: str = ""
     cost: float = 0.0
     resumed: bool = False
-    # The disk stopped this game (full, read-only): not the game's failure; its
-    # transcript, if begun, is a resumable prefix (docs/faults.md).
-    fault: str | None = None
     # Why no game should start after this one (a provider's quota is spent);
     # the game itself stopped with a resumable transcript.
     stop: str | None = None
+    # The disk stopped this game (full, read-only): not the game's failure; its
+    # transcript, if begun, is a resumable prefix (docs/faults.md).
+    fault: str | None = None
 
     @property
     def finished(self) -> bool:
@@ -66,8 +66,8 @@ class GameResult:
             "winners": list(self.winners),
             "error": self.error,
             "interrupted": self.interrupted,
-            "fault": self.fault,
             "stop": self.stop,
+            "fault": self.fault,
         }
 
 

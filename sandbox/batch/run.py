@@ -78,10 +78,10 @@ def play_one(job: GameJob) -> GameResult:
         record = _play_or_resume(job, hooks)
     except KeyboardInterrupt:
         return _with(base, transcript=_first(started) or job.resume, interrupted=True)
-    except TranscriptWriteError as err:  # the disk, not the game: stop the batch
-        return _with(base, transcript=_first(started) or job.resume, fault=str(err))
     except QuotaExhausted as err:  # resumable; no further game starts
         return _quota(base, _first(started) or job.resume, err)
+    except TranscriptWriteError as err:  # the disk, not the game: stop the batch
+        return _with(base, transcript=_first(started) or job.resume, fault=str(err))
     except Exception as err:  # a broken game must not end the batch
         return _with(base, transcript=_first(started) or job.resume, error=error_line(err))
     return _finished(base, record)
@@ -104,10 +104,10 @@ async def play_one_async(job: GameJob) -> GameResult:
             )
     except asyncio.CancelledError:
         return _with(base, transcript=_first(started) or job.resume, interrupted=True)
-    except TranscriptWriteError as err:  # the disk, not the game: stop the batch
-        return _with(base, transcript=_first(started) or job.resume, fault=str(err))
     except QuotaExhausted as err:  # resumable; no further game starts
         return _quota(base, _first(started) or job.resume, err)
+    except TranscriptWriteError as err:  # the disk, not the game: stop the batch
+        return _with(base, transcript=_first(started) or job.resume, fault=str(err))
     except Exception as err:  # a broken game must not end the batch
         return _with(base, transcript=_first(started) or job.resume, error=error_line(err))
     return _finished(base, record)
@@ -216,8 +216,7 @@ def run_batch(
     flight end on their own (on that disk, most at their next line) and the
     batch's ``fault`` says what happened."""
     batch = BatchResult()
-    on_result, halt = _stop_on_fault(batch, on_result, halt)
-    on_result, halt = halting_on_stop(on_result, halt)
+    on_result, halt = _stop_on_fault(batch, *halting_on_stop(on_result, halt))
     try:
         with _sigterm_as_ctrl_c():
             if workers <= 1 and in_flight <= 1:
