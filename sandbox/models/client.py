@@ -108,6 +108,9 @@ class CallSettings:
     # The decision's sampling seed (a what-if branch's, see LLMAgent.sample_with);
     # each HTTP attempt sends attempt_seed(seed, repair, attempt). None: no seed sent.
     seed: int | None = None
+    # Request fields the server takes besides the OpenAI ones (llama.cpp's
+    # "grammar" and "id_slot"): added to the body as they are.
+    extra_body: Mapping[str, Any] | None = None
 
 
 # One semaphore per (event loop, model): asyncio primitives belong to one loop.
@@ -312,6 +315,7 @@ class ModelClient:
             # the typed-parameter transform (~10 ms of CPU per call for a long
             # prompt and schema), and the answer comes back as plain JSON.
             body = self._direct_body(messages, params)
+            body.update(self.settings.extra_body or {})
             if seed is not None:  # our own servers (fake, llama-server) take one
                 body["seed"] = seed
             try:
@@ -325,6 +329,8 @@ class ModelClient:
                 raise MalformedResponse(str(err)[:200]) from None
             return as_response(answer)
         kwargs = self._kwargs(messages, params)
+        if self.settings.extra_body:
+            kwargs["extra_body"] = dict(self.settings.extra_body)
         if seed is not None and remote.takes_seed(self.endpoint.model):
             kwargs["seed"] = seed  # dropped for providers litellm says ignore it
         if (

@@ -26,6 +26,7 @@ import sandbox.agents.llm.call_record as call_record
 import sandbox.agents.llm.ladder as ladder
 import sandbox.agents.llm.prompt as prompt
 import sandbox.models.endpoints as endpoints
+import sandbox.models.local.slots as local_slots
 import sandbox.models.remote as remote
 from sandbox.agents.base import (
     FALLBACK_INVALID,
@@ -380,6 +381,8 @@ class LLMAgent(Agent):
             ladder.MODE_OF_RUNG[rung],
             self._lang,
             own_server=endpoint.kind != "remote",
+            takes_grammar=endpoint.kind == "local" and local_slots.takes_grammar(),
+            max_tokens=self._max_tokens(request),
         )
 
     @property
@@ -403,6 +406,7 @@ class LLMAgent(Agent):
             reasoning=self._reasoning,
             rung=fmt.rung,
             seed=self._call_seed(request_id),
+            extra_body=self._extra_body(endpoint, fmt),
         )
         return ModelClient(
             endpoint,
@@ -413,6 +417,14 @@ class LLMAgent(Agent):
             self._lease.client() if self._lease is not None else None,
             learned=self._learned,
         )
+
+    def _extra_body(self, endpoint: Endpoint, fmt: AnswerFormat) -> dict[str, Any] | None:
+        """The format's own request fields (a grammar) and, on the embedded
+        server, the seat's pinned slot (models/local/slots.py)."""
+        extra = dict(fmt.extra_body or {})
+        if endpoint.kind == "local":
+            extra.update(local_slots.request_fields(getattr(self, "seat", None)))
+        return extra or None
 
     def _max_tokens(self, request: DecisionRequest) -> int | None:
         """The answer budget for this decision: ``max_tokens`` as configured,

@@ -33,6 +33,7 @@ from typing import Any, Literal, Optional, cast
 from pydantic import BaseModel, ConfigDict, create_model
 from pydantic import Field as PydField
 
+import sandbox.agents.llm.grammar as grammar
 from sandbox.agents.llm.beliefs import BeliefProbe
 from sandbox.agents.llm.ladder import RUNG_OF_MODE, StructuredMode
 from sandbox.agents.llm.settings import LIMITS, AnswerLimits
@@ -74,6 +75,9 @@ class AnswerFormat:
     response_format: dict[str, Any] | None
     hint: str = ""
     rung: str = ""  # the ladder's rung it stands on (recorded per call as "mode")
+    # Request fields besides response_format: the constrained route's GBNF
+    # grammar (llama.cpp's "grammar"), see grammar.py. Shared: never mutate it.
+    extra_body: Mapping[str, Any] | None = None
 
     def messages(self, prompt: Sequence[Mapping[str, str]]) -> list[dict[str, str]]:
         """The opening conversation: the prompt, with the hint after the question."""
@@ -91,11 +95,20 @@ def for_decision(
     mode: StructuredMode,
     language: str,
     own_server: bool = True,
+    takes_grammar: bool = False,
+    max_tokens: int | None = None,
 ) -> AnswerFormat:
     """Everything about the answer to ``request`` (with ``probe``'s beliefs, if any).
     The "json" rung of a remote provider is its plain JSON mode, which takes no
     schema: the schema then goes into the prompt as well (``own_server``
-    False); our own servers take the llama.cpp form, schema included."""
+    False); our own servers take the llama.cpp form, schema included.
+    ``takes_grammar``: the server takes a GBNF grammar (llama.cpp's); the
+    "json" rung then sends the constrained route's grammar (grammar.py), fitted
+    to the call's ``max_tokens`` (None: no limit), where it can say the answer."""
+    if takes_grammar and mode == "json_object" and probe is None:
+        constrained = grammar_format(request, limits, max_tokens, language)
+        if constrained is not None:
+            return constrained
     fmt = response_format(request, probe, limits, mode)
     in_prompt = mode == "none"
     if mode == "json_object" and not own_server:
@@ -106,6 +119,26 @@ def for_decision(
         fmt,
         schema_instructions(request, probe, limits, language) if in_prompt else "",
         RUNG_OF_MODE[mode],
+    )
+
+
+def grammar_format(
+    request: DecisionRequest, limits: AnswerLimits, max_tokens: int | None, language: str
+) -> AnswerFormat | None:
+    """The constrained route's answer format (grammar.py), or None where its
+    grammar cannot fit ``max_tokens``."""
+    plan = grammar.plan_for(
+        request, limits.reasoning_chars, limits.text_chars, max_tokens, language
+    )
+    if plan is None:
+        return None
+    return AnswerFormat(
+        grammar.wire_model(decision_model(request, None, limits), plan),
+        None,
+        None,
+        plan.hint(language),
+        RUNG_OF_MODE["json_object"],
+        {"grammar": plan.grammar},
     )
 
 

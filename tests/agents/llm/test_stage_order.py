@@ -23,6 +23,7 @@ STAGES = (
     "prompt.render",
     "prompt",
     "ladder",
+    "grammar",  # the constrained route's grammar, inside the answer format
     "answer_format",
     "parse",
     "call_record",
