@@ -10,10 +10,12 @@ seq is left out from another point than ``forked_from.at``, ``hidden_from``
 events is asked with a view that leaves that seq out; earlier decisions (the
 copied prefix) saw what they saw.
 
-:class:`Hearing` is that rule. Resume, a what-if rerun, fork and replay seat
-agents through :meth:`Hearing.seat` and warm replayable ones through
-:meth:`Hearing.context`; ``sandbox view --seat`` filters a seat's events with
-:meth:`Hearing.filter`. Nothing else reads ``hidden``.
+:class:`Hearing` is that rule, and :func:`hearing_of` the one reader of those
+fields. ``sandbox resume`` (and so a what-if rerun), ``sandbox fork`` and the
+what-if arms seat agents through :meth:`Hearing.seat` and warm replayable ones
+through :meth:`Hearing.context` (``replay.rebuild``); ``sandbox replay`` checks
+the fields (``replay.check_hearing``); ``sandbox view --seat`` filters a seat's
+events with :meth:`Hearing.filter` (``viewer.timeline.seat_pairs``).
 """
 
 from __future__ import annotations
