@@ -1,6 +1,6 @@
 """Speed of the embedded local model: seconds per decision and per game.
 
-Three modes:
+Four modes:
 
 * ``calls`` (default): Killer-shaped rounds sent straight through litellm to
   the local server: every seat speaks in turn (11 seats, each with its own
@@ -11,6 +11,13 @@ Three modes:
   through the real runner and LLM client — the number that matters — each
   on a fresh server (start-up included), then their summaries and the
   whole-game seconds per decision.
+* ``compare``: issue 24's figures for the same seeds under today's settings
+  ("new") and the settings before it ("old": 4 shared slots, the JSON-schema
+  form, a 6-item history window, 112 answer tokens), alternating old and new
+  per seed on a fresh server each, optionally with one core kept busy
+  (``--busy-core``: a ``yes > /dev/null`` process this bench starts and
+  stops). Prints, per setting: invalid fallbacks, repair share, cached share,
+  seconds per decision and non-empty speeches (formulas: docs/local-model.md).
 * ``summary``: figures from a transcript (e.g. of ``sandbox run ... --json``):
   wall time, seconds per decision, seconds per model call (median, p90) by
   decision kind, calls, repairs, fallbacks by reason, prompt and completion
@@ -19,6 +26,7 @@ Three modes:
 Usage:
     .venv/bin/python bench/bench_local.py calls [--rounds 4] [--no-cache]
     .venv/bin/python bench/bench_local.py game [--config configs/killer_local.toml] [--seed 1 2 3]
+    .venv/bin/python bench/bench_local.py compare [--seed 1 2 3 4 5] [--busy-core] [--day-limit N]
     .venv/bin/python bench/bench_local.py summary TRANSCRIPT.jsonl
 
 Figures and the conditions they were measured in: docs/local-model.md.
@@ -249,6 +257,112 @@ def summarize(path: Path) -> tuple[int, str]:
     return len(decisions), outcome["reason"] if outcome is not None else "no outcome"
 
 
+# What "old" means in ``compare``: the server and seat settings before issue 24.
+OLD_ENV = {
+    "SANDBOX_LOCAL_SLOTS": "4",
+    "SANDBOX_LOCAL_PIN_SLOTS": "0",
+    "SANDBOX_LOCAL_GRAMMAR": "0",
+    "SANDBOX_LOCAL_POLL": "50",  # llama-server's default
+}
+OLD_AGENT = {"max_tokens": 112}
+OLD_LLM = {"history_items": 6, "concurrency": 4}
+
+
+def game_figures(path: Path) -> dict[str, float]:
+    """Issue 24's figures of one transcript (docs/local-model.md, Formulas)."""
+    lines = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
+    header = next(line for line in lines if line["type"] == "header")
+    outcome = next((line for line in lines if line["type"] == "outcome"), None)
+    calls = [line for line in lines if line["type"] == "call"]
+    decisions = [
+        line["data"] for line in lines
+        if line["type"] == "event" and line["kind"] == "core.decision"
+    ]  # fmt: skip
+    speeches = [d for d in decisions if d["decision"] in ("speech", "last_words")]
+    ended = outcome["ended"] if outcome is not None else lines[-1].get("ended", header["started"])
+    wall = _seconds(ended) - _seconds(header["started"])
+    prompt = sum(c["tokens_in"] for c in calls)
+    return {
+        "decisions": len(decisions),
+        "calls": len(calls),
+        "invalid": sum(1 for d in decisions if d["fallback_reason"] == "invalid"),
+        "fallbacks": sum(1 for d in decisions if d["fallback"]),
+        "repairs": sum(1 for c in calls if c["repair"]),
+        "prompt": prompt,
+        "cached": sum(c.get("cached_tokens") or 0 for c in calls),
+        "wall": wall,
+        "speeches": len(speeches),
+        "spoken": sum(1 for d in speeches if str((d["payload"] or {}).get("speech", "")).strip()),
+    }
+
+
+def bench_compare(config: Path, seeds: list[int], busy_core: bool, day_limit: int | None) -> None:
+    """Old and new settings on the same seeds, alternating, each game on a fresh server."""
+    import subprocess
+    import tempfile
+    import tomllib
+
+    from sandbox.models.local import stop_all
+    from sandbox.session import play_game
+    from sandbox.session.gamefile import parse_config
+
+    base = tomllib.loads(config.read_text(encoding="utf-8"))
+    if day_limit is not None:
+        base.setdefault("rules", {})["day_limit"] = day_limit
+    old = {
+        **base,
+        "default_agent": {**base["default_agent"], **OLD_AGENT},
+        "llm": {**base["llm"], **OLD_LLM},
+    }
+    busy = subprocess.Popen(["yes"], stdout=subprocess.DEVNULL) if busy_core else None
+    totals: dict[str, list[dict[str, float]]] = {"old": [], "new": []}
+    rows: list[str] = []
+    try:
+        for seed in seeds:
+            for name, data in (("old", old), ("new", base)):
+                saved = {k: os.environ.get(k) for k in OLD_ENV}
+                if name == "old":
+                    os.environ.update(OLD_ENV)
+                out = Path(tempfile.mkdtemp(prefix=f"bench-local-{name}-"))
+                before = load_average()
+                try:
+                    record = play_game(parse_config(data), seed, out)
+                finally:
+                    stop_all()
+                    for key, value in saved.items():
+                        if value is None:
+                            os.environ.pop(key, None)
+                        else:
+                            os.environ[key] = value
+                figures = game_figures(record.path)
+                totals[name].append(figures)
+                loads = f"{before} before, {load_average()} after"
+                rows.append(
+                    f"{name} seed {seed}: {_figures_line(figures)} ({loads}; {record.path})"
+                )
+                print(rows[-1], flush=True)
+    finally:
+        if busy is not None:
+            busy.terminate()
+            busy.wait()
+    print(f"\n== old and new settings, seeds {seeds}{' (one core busy)' if busy_core else ''} ==")
+    print("\n".join(rows))
+    for name, games in totals.items():
+        summed = {key: sum(g[key] for g in games) for key in games[0]} if games else {}
+        if summed:
+            print(f"{name} (all {len(games)} games): {_figures_line(summed)}")
+
+
+def _figures_line(f: dict[str, float]) -> str:
+    return (
+        f"{int(f['decisions'])} decisions, invalid fallbacks {int(f['invalid'])}, "
+        f"repair share {f['repairs'] / max(1, f['calls']):.1%}, "
+        f"cached share {f['cached'] / max(1, f['prompt']):.1%}, "
+        f"{f['wall'] / max(1, f['decisions']):.2f} s per decision, "
+        f"non-empty speeches {int(f['spoken'])}/{int(f['speeches'])}"
+    )
+
+
 def load_average() -> str:
     """The machine's 1-minute load average (other jobs share the cores)."""
     try:
@@ -278,6 +392,11 @@ def main() -> None:
     game = sub.add_parser("game")
     game.add_argument("--config", type=Path, default=ROOT / "configs" / "killer_local.toml")
     game.add_argument("--seed", type=int, nargs="*", default=None)
+    compare = sub.add_parser("compare")
+    compare.add_argument("--config", type=Path, default=ROOT / "configs" / "killer_local.toml")
+    compare.add_argument("--seed", type=int, nargs="*", default=[1, 2, 3, 4, 5])
+    compare.add_argument("--busy-core", action="store_true", help="keep one core busy (yes)")
+    compare.add_argument("--day-limit", type=int, default=None, help="end games after day N")
     summary = sub.add_parser("summary")
     summary.add_argument("transcripts", type=Path, nargs="+")
     args = parser.parse_args()
@@ -289,6 +408,9 @@ def main() -> None:
     os.environ.setdefault("LITELLM_LOG", "ERROR")
     if args.mode == "game":
         bench_game(args.config, list(args.seed) if args.seed else [None])
+        return
+    if args.mode == "compare":
+        bench_compare(args.config, list(args.seed), args.busy_core, args.day_limit)
         return
     if getattr(args, "no_cache", False):
         os.environ["SANDBOX_LOCAL_CACHE"] = "0"

@@ -72,6 +72,10 @@ class GameFacts:
     setup: tuple[str, int] = ("?", 0)
     # one (contestant or model, side, won) per contestant and side that played
     players: list[tuple[str, str, bool]] = field(default_factory=list)
+    # of tokens_out, those a reasoning model spent thinking (priced in cost with
+    # the rest of the completion); of tokens_in, those read from the provider's cache
+    reasoning_tokens: int = 0
+    cached_tokens: int = 0
 
 
 @dataclass
@@ -111,6 +115,8 @@ def game_facts(transcript: Transcript) -> GameFacts | None:
         latencies=latencies,
         setup=(setup_name(header), len(roles)),
         players=players_of(header, results),
+        reasoning_tokens=sum(int(c.get("reasoning_tokens") or 0) for c in calls),
+        cached_tokens=sum(int(c.get("cached_tokens") or 0) for c in calls),
     )
 
 
@@ -222,6 +228,8 @@ def summarise(
             "calls": sum(g.calls for g in games),
             "tokens_in": sum(g.tokens_in for g in games),
             "tokens_out": sum(g.tokens_out for g in games),
+            "reasoning_tokens": sum(g.reasoning_tokens for g in games),
+            "cached_tokens": sum(g.cached_tokens for g in games),
             "cost": round(sum(g.cost for g in games), 6),
             "latency_s": _latency(latencies),
             "duplicates": bucket.duplicates,

@@ -40,6 +40,9 @@ class GameResult:
     key: str = ""
     cost: float = 0.0
     resumed: bool = False
+    # Why no game should start after this one (a provider's quota is spent);
+    # the game itself stopped with a resumable transcript.
+    stop: str | None = None
     # The disk stopped this game (full, read-only): not the game's failure; its
     # transcript, if begun, is a resumable prefix (docs/faults.md).
     fault: str | None = None
@@ -63,6 +66,7 @@ class GameResult:
             "winners": list(self.winners),
             "error": self.error,
             "interrupted": self.interrupted,
+            "stop": self.stop,
             "fault": self.fault,
         }
 
@@ -106,3 +110,20 @@ def admit_all(job: GameJob, running: Sequence[GameJob]) -> bool:
 def never_halt(running: Sequence[GameJob]) -> str | None:
     """The default ``Halt``: scheduling goes on until every job has started."""
     return None
+
+
+def halting_on_stop(on_result: OnResult, halt: Halt) -> tuple[OnResult, Halt]:
+    """``on_result`` and ``halt`` such that once a result says ``stop`` (a
+    provider's quota is spent), no further job starts; the games in flight end
+    on their own (each stops at its next call to that provider)."""
+    said: list[str] = []
+
+    def seen(result: GameResult) -> None:
+        if result.stop and not said:
+            said.append(result.stop)
+        on_result(result)
+
+    def stopped(running: Sequence[GameJob]) -> str | None:
+        return said[0] if said else halt(running)
+
+    return seen, stopped

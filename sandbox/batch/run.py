@@ -42,9 +42,11 @@ from sandbox.batch.jobs import (
     Halt,
     OnResult,
     admit_all,
+    halting_on_stop,
     never_halt,
 )
 from sandbox.core.words import one_line
+from sandbox.models.client import QuotaExhausted
 from sandbox.session import (
     GameRecord,
     LiveHooks,
@@ -76,6 +78,8 @@ def play_one(job: GameJob) -> GameResult:
         record = _play_or_resume(job, hooks)
     except KeyboardInterrupt:
         return _with(base, transcript=_first(started) or job.resume, interrupted=True)
+    except QuotaExhausted as err:  # resumable; no further game starts
+        return _quota(base, _first(started) or job.resume, err)
     except TranscriptWriteError as err:  # the disk, not the game: stop the batch
         return _with(base, transcript=_first(started) or job.resume, fault=str(err))
     except Exception as err:  # a broken game must not end the batch
@@ -100,11 +104,20 @@ async def play_one_async(job: GameJob) -> GameResult:
             )
     except asyncio.CancelledError:
         return _with(base, transcript=_first(started) or job.resume, interrupted=True)
+    except QuotaExhausted as err:  # resumable; no further game starts
+        return _quota(base, _first(started) or job.resume, err)
     except TranscriptWriteError as err:  # the disk, not the game: stop the batch
         return _with(base, transcript=_first(started) or job.resume, fault=str(err))
     except Exception as err:  # a broken game must not end the batch
         return _with(base, transcript=_first(started) or job.resume, error=error_line(err))
     return _finished(base, record)
+
+
+def _quota(base: GameResult, transcript: str | None, err: QuotaExhausted) -> GameResult:
+    """A game stopped by a spent provider quota: failed for now, its transcript
+    resumable (a re-run of the batch finishes it), and the batch stops starting games."""
+    line = error_line(err)
+    return _with(base, transcript=transcript, error=line, stop=f"provider quota exhausted: {line}")
 
 
 def lost_game(job: GameJob, error: str) -> GameResult:
@@ -203,7 +216,7 @@ def run_batch(
     flight end on their own (on that disk, most at their next line) and the
     batch's ``fault`` says what happened."""
     batch = BatchResult()
-    on_result, halt = _stop_on_fault(batch, on_result, halt)
+    on_result, halt = _stop_on_fault(batch, *halting_on_stop(on_result, halt))
     try:
         with _sigterm_as_ctrl_c():
             if workers <= 1 and in_flight <= 1:

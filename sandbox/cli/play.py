@@ -95,7 +95,8 @@ def _web_run(
     """The run's web pages (seats, host panel, spectators), when it has any."""
     specs = [loaded.file.default_agent, *loaded.file.agent]
     browser = any(isinstance(s, HumanSpec) and s.interface == "browser" for s in specs)
-    if not (host_panel or watch or browser):
+    remote = any(s.kind == "remote" for s in specs)  # its endpoint is on the run's server
+    if not (host_panel or watch or browser or remote):
         return None
     seats = loaded.variant.seat_count(loaded.game_config)
     for target in watch:

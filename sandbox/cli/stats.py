@@ -85,7 +85,8 @@ def print_variant_stats(console: Console, name: str, figures: dict[str, Any]) ->
     console.print(f"fallbacks (seat kind/reason): {fallbacks}")
     console.print(
         f"repairs {figures['repairs']} · calls {figures['calls']} · tokens "
-        f"{figures['tokens_in']}/{figures['tokens_out']} · cost ${figures['cost']:.4f}"
+        f"{figures['tokens_in']}/{figures['tokens_out']}{_reasoning(figures)}"
+        f" · cost ${figures['cost']:.4f}"
         f" · latency {latency_text(figures['latency_s'])}"
     )
 
@@ -162,3 +163,9 @@ def latency_text(latency: dict[str, float] | None) -> str:
 def _rate(cell: dict[str, Any]) -> str:
     low, high = cell["ci95"]
     return f"{cell['rate']:.0%} [{low:.0%}–{high:.0%}]"
+
+
+def _reasoning(figures: dict[str, Any]) -> str:
+    """Of the output tokens, those spent reasoning (shown only when there were some)."""
+    spent = int(figures.get("reasoning_tokens") or 0)
+    return f" (reasoning {spent})" if spent else ""

@@ -14,6 +14,16 @@ belong to ``remote``, the remote provider route; this module sends the call.
 litellm's own retries and the openai SDK's are switched off (``max_retries=0``,
 ``num_retries=0``) so tenacity is the only layer; only transient errors are
 retried, never bad-request, auth, missing-credential or context-window errors.
+
+Before a call, the capability table (``capabilities``) drops or renames what the
+model's family refuses; a 400 naming a parameter it still refuses is learned
+and the call sent once more without it (each change is a warning the seat
+records once). A 400 refusing ``response_format`` raises :class:`FormatRefused`
+(the seat steps down the structured-output ladder). A 429's ``Retry-After`` is
+honoured and holds every seat calling that provider off (``backoff``,
+``gate.hold_off``); a quota exhausted for the day raises :class:`QuotaExhausted`,
+which no seat turns into a fallback: the game stops, resumable, and the batch
+stops starting games.
 """
 
 from __future__ import annotations
@@ -27,22 +37,34 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from tenacity import (
-    AsyncRetrying,
-    retry_if_exception,
-    stop_after_attempt,
-    stop_after_delay,
-    wait_random_exponential,
-)
+from tenacity import AsyncRetrying, retry_if_exception
 
+import sandbox.models.backoff as backoff
+import sandbox.models.capabilities as capabilities
+import sandbox.models.gate as gate
 import sandbox.models.remote as remote
+from sandbox.models.capabilities import NO_REASONING_SETTINGS, Learned, Reasoning
 from sandbox.models.endpoints import Endpoint
+from sandbox.models.errors import (
+    is_overflow,
+    is_provider_error,
+    is_transient,
+)
 from sandbox.models.gate import call_slot
 from sandbox.models.pool import Lease
+from sandbox.models.reading import (
+    MalformedResponse,
+    as_response,
+    cached_tokens,
+    reasoning_text,
+    reasoning_tokens,
+)
 from sandbox.models.secrets import redact_text
 
 BACKOFF_MULTIPLIER_S = 0.5
 FALLBACK_KEY = "no-key"  # our own servers ignore the key, but the SDK wants one
+REASONING_KEEP_CHARS = 20_000  # the provider's reasoning text kept on a call line
+MAX_PARAM_DROPS = 4  # refused parameters learned within one call at most
 
 
 class ProviderFailure(Exception):
@@ -55,8 +77,15 @@ class ProviderFailure(Exception):
         self.overflow = overflow
 
 
-class MalformedResponse(Exception):
-    """A 200 answer whose body is not the JSON it claims to be (retried)."""
+class FormatRefused(ProviderFailure):
+    """The provider refused the ``response_format`` of this rung (HTTP 400):
+    the seat asks again one rung down the ladder."""
+
+
+class QuotaExhausted(Exception):
+    """The provider's daily or billing quota is spent: no retry helps. Not a
+    ProviderFailure, so no seat turns it into a fallback: the game stops with a
+    resumable transcript and the batch starts no more games. Redacted."""
 
 
 @dataclass(frozen=True)
@@ -73,9 +102,15 @@ class CallSettings:
     max_tokens: int | None = None
     response_format: Mapping[str, Any] | None = None
     cache: bool = True  # ask providers that need it to cache the stable prefix
+    # Reasoning models and the structured-output rung (capabilities.py).
+    reasoning: Reasoning = NO_REASONING_SETTINGS
+    rung: str | None = None  # recorded as the call's "mode"
     # The decision's sampling seed (a what-if branch's, see LLMAgent.sample_with);
     # each HTTP attempt sends attempt_seed(seed, repair, attempt). None: no seed sent.
     seed: int | None = None
+    # Request fields the server takes besides the OpenAI ones (llama.cpp's
+    # "grammar" and "id_slot"): added to the body as they are.
+    extra_body: Mapping[str, Any] | None = None
 
 
 # One semaphore per (event loop, model): asyncio primitives belong to one loop.
@@ -93,77 +128,6 @@ def model_semaphore(model: str, limit: int) -> asyncio.Semaphore:
     return per_loop[model]
 
 
-# Permanent whatever class wraps them: a missing key surfaces from the openai
-# SDK as litellm's InternalServerError ("Missing credentials ...").
-PERMANENT_STATUS = (401, 403)
-PERMANENT_WORDS = (
-    "missing credentials",
-    "api_key client option must be set",
-    "invalid api key",
-    "incorrect api key",
-)
-# How providers (and llama.cpp's server) say a prompt is longer than the window.
-OVERFLOW_WORDS = (
-    "context length",
-    "context window",
-    "context size",
-    "maximum context",
-    "prompt is too long",
-    "too many tokens",
-    "context_length_exceeded",
-)
-
-
-def is_transient(err: BaseException) -> bool:
-    """Worth retrying: a rate limit, timeout, connection or server error, but
-    never an auth or missing-credential error (retrying cannot fix a key).
-    litellm's exception classes subclass the openai SDK's, so one test covers
-    both routes without importing litellm."""
-    if is_permanent(err) or is_overflow(err):
-        return False
-    import openai
-
-    transient = (
-        openai.RateLimitError,
-        openai.APITimeoutError,
-        openai.APIConnectionError,
-        openai.InternalServerError,
-        MalformedResponse,
-        asyncio.TimeoutError,
-    )
-    if isinstance(err, transient):
-        return True
-    status = getattr(err, "status_code", None)
-    return isinstance(status, int) and (status == 429 or status >= 500)
-
-
-def is_permanent(err: BaseException) -> bool:
-    import openai
-
-    if isinstance(err, openai.AuthenticationError | openai.PermissionDeniedError):
-        return True
-    if getattr(err, "status_code", None) in PERMANENT_STATUS:
-        return True
-    text = str(err).lower()
-    return any(words in text for words in PERMANENT_WORDS)
-
-
-def is_overflow(err: BaseException) -> bool:
-    """The prompt does not fit the model's window (never retried as is)."""
-    if type(err).__name__ == "ContextWindowExceededError":
-        return True
-    if getattr(err, "status_code", None) not in (400, 413):
-        return False
-    text = str(err).lower()
-    return any(words in text for words in OVERFLOW_WORDS)
-
-
-def is_provider_error(err: BaseException) -> bool:
-    import openai
-
-    return isinstance(err, openai.APIError | asyncio.TimeoutError | MalformedResponse)
-
-
 class ModelClient:
     """Calls one endpoint; appends one record per HTTP attempt to ``calls``.
 
@@ -179,6 +143,7 @@ class ModelClient:
         concurrency: int,
         secrets: Sequence[str],
         http: Any = None,
+        learned: Learned | None = None,
     ) -> None:
         self.endpoint = endpoint
         self.settings = settings
@@ -186,6 +151,9 @@ class ModelClient:
         self.concurrency = concurrency
         self.secrets = list(secrets)
         self.http = http
+        # What the seat learned its model refuses (kept by the seat across calls).
+        self.learned = learned if learned is not None else Learned()
+        self.provider = backoff.provider_key(endpoint.model, endpoint.api_base)
 
     async def complete(
         self,
@@ -214,22 +182,53 @@ class ModelClient:
         calls: list[dict[str, Any]],
         cache_split: int | None,
     ) -> str:
+        for _ in range(MAX_PARAM_DROPS + 1):
+            try:
+                return await self._retrying(messages, repair, calls, cache_split)
+            except Exception as err:
+                if backoff.is_quota(err):
+                    raise QuotaExhausted(self.describe(err)) from None
+                if not self._learn_refusal(err):
+                    if not is_provider_error(err):
+                        raise
+                    raise ProviderFailure(self.describe(err), overflow=is_overflow(err)) from None
+        raise ProviderFailure(f"the provider refused {MAX_PARAM_DROPS} parameters in turn")
+
+    async def _retrying(
+        self,
+        messages: Sequence[Mapping[str, str]],
+        repair: int,
+        calls: list[dict[str, Any]],
+        cache_split: int | None,
+    ) -> str:
+        """One call with tenacity's retries of transient errors."""
         retrying = AsyncRetrying(
-            stop=stop_after_attempt(self.retry.attempts) | stop_after_delay(self.retry.total_s),
-            wait=wait_random_exponential(BACKOFF_MULTIPLIER_S, max=self.retry.max_wait_s),
+            stop=backoff.stop_rule(self.retry.attempts, self.retry.total_s),
+            wait=backoff.retry_wait(BACKOFF_MULTIPLIER_S, self.retry.max_wait_s, self._hold_off),
             retry=retry_if_exception(is_transient),
             reraise=True,
         )
-        try:
-            async for attempt in retrying:
-                with attempt:
-                    number = attempt.retry_state.attempt_number
-                    return await self._attempt(messages, repair, number, calls, cache_split)
-        except Exception as err:
-            if not is_provider_error(err):
-                raise
-            raise ProviderFailure(self.describe(err), overflow=is_overflow(err)) from None
+        async for attempt in retrying:
+            with attempt:
+                number = attempt.retry_state.attempt_number
+                return await self._attempt(messages, repair, number, calls, cache_split)
         raise AssertionError("tenacity ended without an answer or an error")
+
+    def _hold_off(self, seconds: float) -> None:
+        gate.hold_off(self.provider, seconds)
+
+    def _learn_refusal(self, err: BaseException) -> bool:
+        """A 400 refusing one optional parameter: learned, so the next try goes
+        without it (True). A refused ``response_format`` is the ladder's business:
+        FormatRefused. False: not a refusal, or one learned already."""
+        sent = {**self._optional(), **self._params()[0]}  # as asked, and as sent
+        refused = capabilities.refused_param(err, sent)
+        if refused is None:
+            return False
+        param, rename = refused
+        if param == capabilities.FORMAT:
+            raise FormatRefused(self.describe(err)) from None
+        return self.learned.refuse(param, rename)
 
     async def _attempt(
         self,
@@ -248,38 +247,75 @@ class ModelClient:
         if seed is not None:
             record["seed"] = seed  # on the call line: which draw this answer was
         calls.append(record)
-        # The process's own limit first, then the cluster-wide gate (no-op by default).
-        async with (
-            model_semaphore(self.endpoint.model, self.concurrency),
-            call_slot(self.endpoint.model),
-        ):
-            started = time.perf_counter()
-            try:
-                response = await self._send(messages, cache_split, seed)
-            except Exception as err:
-                record["latency_ms"] = elapsed_ms(started)
-                record["error"] = self.describe(err)
-                raise
+        if self.settings.rung is not None:
+            record["mode"] = self.settings.rung
+        params, warnings = self._params()
+        fresh = self.learned.fresh(warnings)
+        if fresh:
+            record["warnings"] = fresh
+        # The process's own limit first, then the provider's hold-off (a 429's
+        # Retry-After, for every seat), then the cluster-wide gate (no-op by default).
+        async with model_semaphore(self.endpoint.model, self.concurrency):
+            held = await gate.wait_turn(self.provider)
+            if held:
+                record["held_ms"] = round(held * 1000)
+            async with call_slot(self.endpoint.model):
+                started = time.perf_counter()
+                try:
+                    response = await self._send(messages, cache_split, seed, params)
+                except Exception as err:
+                    record["latency_ms"] = elapsed_ms(started)
+                    record["error"] = self.describe(err)
+                    waited = backoff.describe_wait(err)
+                    if waited:
+                        record.update(waited)
+                    raise
         record["latency_ms"] = elapsed_ms(started)
-        text = str(response.choices[0].message.content or "")
+        message = response.choices[0].message
+        text = str(message.content or "")
         record["raw"] = redact_text(text, self.secrets)
         usage = getattr(response, "usage", None)
         record["tokens_in"] = int(getattr(usage, "prompt_tokens", 0) or 0)
         record["tokens_out"] = int(getattr(usage, "completion_tokens", 0) or 0)
         record["cached_tokens"] = cached_tokens(usage)
+        record["reasoning_tokens"] = reasoning_tokens(usage)
+        thought = reasoning_text(message)
+        if thought:
+            # Referee-only, like the whole call line: never in a view or a prompt.
+            record["reasoning"] = redact_text(thought, self.secrets)[:REASONING_KEEP_CHARS]
         record["cost"] = self._cost(response)
         return text
 
+    def _optional(self) -> dict[str, Any]:
+        """The optional request parameters as the seat asks for them."""
+        s = self.settings
+        return capabilities.asked_params(
+            self.endpoint.model, s.temperature, s.max_tokens, s.response_format, s.reasoning
+        )
+
+    def _params(self) -> tuple[dict[str, Any], list[str]]:
+        """The optional parameters as the model's family takes them, and the
+        warnings for every change (capabilities.plan)."""
+        return capabilities.plan(
+            self.endpoint.model, self._optional(), self.settings.reasoning, self.learned
+        )
+
     async def _send(
-        self, messages: Sequence[Mapping[str, str]], cache_split: int | None, seed: int | None
+        self,
+        messages: Sequence[Mapping[str, str]],
+        cache_split: int | None,
+        seed: int | None = None,
+        params: Mapping[str, Any] | None = None,
     ) -> Any:
         """One HTTP request: straight through the openai SDK for our own
         OpenAI-protocol servers (fake, local), through litellm otherwise."""
+        params = self._params()[0] if params is None else params
         if self.endpoint.route == "openai":
             # The SDK's low-level post: the request body is sent as built, without
             # the typed-parameter transform (~10 ms of CPU per call for a long
             # prompt and schema), and the answer comes back as plain JSON.
-            body = self._direct_body(messages)
+            body = self._direct_body(messages, params)
+            body.update(self.settings.extra_body or {})
             if seed is not None:  # our own servers (fake, llama-server) take one
                 body["seed"] = seed
             try:
@@ -292,7 +328,9 @@ class ModelClient:
             except ValueError as err:  # a body that is not the JSON it claims to be
                 raise MalformedResponse(str(err)[:200]) from None
             return as_response(answer)
-        kwargs = self._kwargs(messages)
+        kwargs = self._kwargs(messages, params)
+        if self.settings.extra_body:
+            kwargs["extra_body"] = dict(self.settings.extra_body)
         if seed is not None and remote.takes_seed(self.endpoint.model):
             kwargs["seed"] = seed  # dropped for providers litellm says ignore it
         if (
@@ -303,21 +341,19 @@ class ModelClient:
             kwargs["messages"] = remote.with_cache_control(kwargs["messages"], cache_split)
         return await remote.litellm_module().acompletion(**kwargs)
 
-    def _direct_body(self, messages: Sequence[Mapping[str, str]]) -> dict[str, Any]:
-        s = self.settings
+    def _direct_body(
+        self, messages: Sequence[Mapping[str, str]], params: Mapping[str, Any]
+    ) -> dict[str, Any]:
         kwargs: dict[str, Any] = {
             "model": self.endpoint.model.split("/", 1)[-1],  # "openai/<id>" → "<id>"
             "messages": list(messages),
         }
-        optional = {
-            "temperature": s.temperature,
-            "max_tokens": s.max_tokens,
-            "response_format": dict(s.response_format) if s.response_format else None,
-        }
-        kwargs.update({k: v for k, v in optional.items() if v is not None})
+        kwargs.update({k: dict(v) if isinstance(v, Mapping) else v for k, v in params.items()})
         return kwargs
 
-    def _kwargs(self, messages: Sequence[Mapping[str, str]]) -> dict[str, Any]:
+    def _kwargs(
+        self, messages: Sequence[Mapping[str, str]], params: Mapping[str, Any]
+    ) -> dict[str, Any]:
         s = self.settings
         kwargs: dict[str, Any] = {
             "model": self.endpoint.model,
@@ -329,17 +365,13 @@ class ModelClient:
         optional = {
             "api_base": self.endpoint.api_base,
             "api_key": self.endpoint.api_key,
-            "temperature": s.temperature,
-            "max_tokens": s.max_tokens,
-            # A copy: the format is shared between calls (answer_format.py) and litellm
-            # may rewrite it for its provider.
-            "response_format": copy.deepcopy(dict(s.response_format))
-            if s.response_format
-            else None,
             # OpenAI-protocol models reuse the seat's pooled client (no sockets left behind).
             "client": self.http if self.endpoint.model.startswith("openai/") else None,
         }
         kwargs.update({k: v for k, v in optional.items() if v is not None})
+        # Copies: the format is shared between calls (answer_format.py) and litellm
+        # may rewrite it for its provider.
+        kwargs.update({k: copy.deepcopy(v) for k, v in params.items()})
         return kwargs
 
     def _cost(self, response: Any) -> float:
@@ -349,42 +381,6 @@ class ModelClient:
 
     def describe(self, err: BaseException) -> str:
         return redact_text(f"{type(err).__name__}: {err}", self.secrets)[:2000]
-
-
-class _Answer:
-    """Attribute access over a chat.completion JSON object (the shape litellm
-    returns), read only where used."""
-
-    def __init__(self, data: Mapping[str, Any]) -> None:
-        self._data = data
-
-    def __getattr__(self, name: str) -> Any:
-        value = self._data.get(name)
-        if isinstance(value, Mapping):
-            return _Answer(value)
-        if isinstance(value, list):
-            return [_Answer(v) if isinstance(v, Mapping) else v for v in value]
-        return value
-
-
-def as_response(answer: Any) -> Any:
-    """The direct route's JSON answer, readable like litellm's response."""
-    if not isinstance(answer, Mapping) or not answer.get("choices"):
-        raise MalformedResponse(f"not a chat completion: {str(answer)[:200]}")
-    return _Answer(answer)
-
-
-def cached_tokens(usage: Any) -> int:
-    """Prompt tokens the provider read from its cache: OpenAI's
-    ``prompt_tokens_details.cached_tokens`` (litellm fills it for every
-    provider), or Anthropic's ``cache_read_input_tokens``."""
-    details = getattr(usage, "prompt_tokens_details", None)
-    if isinstance(details, Mapping):
-        from_details = details.get("cached_tokens")
-    else:
-        from_details = getattr(details, "cached_tokens", None)
-    from_anthropic = getattr(usage, "cache_read_input_tokens", None)
-    return max(int(from_details or 0), int(from_anthropic or 0))
 
 
 def new_record(

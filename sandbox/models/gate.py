@@ -11,6 +11,8 @@ This module imports nothing from the sandbox: the LLM client imports it.
 
 from __future__ import annotations
 
+import asyncio
+import time
 from collections.abc import AsyncIterator
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from typing import Protocol
@@ -43,3 +45,35 @@ def install_gate(gate: CallGate | None) -> None:
 def call_slot(model: str) -> AbstractAsyncContextManager[None]:
     """What the client awaits around one HTTP attempt to ``model``."""
     return _gate.slot(model)
+
+
+# ------------------------------------------------ provider back-off (Retry-After)
+# When a provider answers 429 with Retry-After, no call to it starts before
+# that time, from any seat of any game in this process (the batch slows down,
+# rather than each seat retrying on its own schedule). A gate that spreads
+# calls over processes may also learn it: a ``hold_off(provider, seconds)``
+# method on the installed gate is called too.
+_not_before: dict[str, float] = {}
+
+
+def hold_off(provider: str, seconds: float) -> None:
+    """No call to ``provider`` starts in the next ``seconds`` (the later time wins)."""
+    until = time.monotonic() + max(0.0, seconds)
+    _not_before[provider] = max(_not_before.get(provider, 0.0), until)
+    shared = getattr(_gate, "hold_off", None)
+    if callable(shared):
+        shared(provider, seconds)
+
+
+def held_for(provider: str) -> float:
+    """Seconds left before a call to ``provider`` may start (0 when free)."""
+    return max(0.0, _not_before.get(provider, 0.0) - time.monotonic())
+
+
+async def wait_turn(provider: str) -> float:
+    """Sleep until ``provider`` may be called again; returns the seconds slept."""
+    slept = 0.0
+    while (left := held_for(provider)) > 0:  # a later hold may arrive meanwhile
+        await asyncio.sleep(left)
+        slept += left
+    return slept

@@ -6,7 +6,7 @@ offline (its local price map, no debug banner); ``litellm_import_s`` keeps how
 long that took, so a seat can pay it at setup rather than inside a timed call.
 Beside the import sit the questions the sandbox asks litellm about a model:
 which key variables it needs, how large its window is, whether it takes a
-strict JSON schema, what a call cost, and whether its provider caches only up
+strict JSON schema or a JSON mode, what a call cost, and whether its provider caches only up
 to explicit breakpoints (Anthropic's ``cache_control``).
 """
 
@@ -83,6 +83,20 @@ def takes_json_schema(model: str) -> bool:
         return bool(litellm_module().supports_response_schema(model=model))
     except Exception:  # unknown model: litellm raises instead of answering False
         return False
+
+
+def takes_json_mode(model: str) -> bool:
+    """Whether litellm knows the model and passes a ``response_format`` for it
+    (a JSON mode, or for Anthropic its forced-tool translation). A model missing
+    from litellm's table answers False: its provider's generic parameter list
+    says nothing about the model (the prompt rung is the safe start)."""
+    litellm = litellm_module()
+    try:
+        litellm.get_model_info(model=model)
+        params = litellm.get_supported_openai_params(model=model) or []
+    except Exception:  # a model litellm does not know
+        return False
+    return "response_format" in params
 
 
 def takes_seed(model: str) -> bool:

@@ -47,6 +47,8 @@ KILLER_EXPECTED: dict[str, dict[str, tuple[int, int]]] = {
     "abstention": {"K": (0, 5), "P": (1, 8)},
     "tie_rate": {"K": (1, 1), "P": (1, 1)},
     "forced_draw_rate": {"K": (0, 1), "P": (0, 1)},
+    # day 1: 4 accuses 1 and 5, votes 1; 1 accuses 4, votes 4 (2 accuses nobody)
+    "speech_action_consistency": {"K": (1, 1), "P": (1, 1)},
 }
 
 FF_EXPECTED: dict[str, dict[str, tuple[int, int]]] = {

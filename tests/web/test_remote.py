@@ -191,3 +191,32 @@ def test_the_python_client_command_reports_a_missing_server(
     err = capsys.readouterr().err
     assert code == 1 and err.startswith("error: cannot connect to the remote seat")
     assert len(err.strip().splitlines()) == 1
+
+
+def test_sandbox_run_announces_the_address_and_sends_game_over(tmp_path: Path) -> None:
+    """The command line end to end: the run prints the address, the shipped
+    client plays the seat and gets the game's end."""
+    import sys
+    import time
+
+    cmd = [sys.executable, "-m", "sandbox", "run", str(ROOT / "configs" / "killer_remote.toml"),
+           "--seed", "3", "--out", str(tmp_path)]  # fmt: skip
+    run = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        assert run.stderr is not None
+        line = run.stderr.readline()
+        deadline = time.monotonic() + 60
+        while "ws://" not in line and time.monotonic() < deadline:
+            line = run.stderr.readline()
+        address = line[line.index("ws://") :].split()[0]
+        end = RemoteClient(address).play(random_move(5))
+        _out, err = run.communicate(timeout=60)
+    finally:
+        run.kill()
+    assert run.returncode == 0, err
+    assert (
+        end is not None
+        and end["type"] == "game_over"
+        and set(end["roles"]) == {str(s) for s in range(1, 12)}
+    )
+    assert "Traceback" not in err

@@ -10,11 +10,13 @@ only the stages before it; ``agent`` orchestrates them in this order):
    ``render``): the two chat messages, laid out for prefix caches and fitted
    to the model's window;
 3. answer format — ``answer_format``: the answer schema, composed from cached
-   parts, as sent with the call, as checked, or in words for the prompt;
+   parts, as sent with the call, as checked, or in words for the prompt, on
+   the rung of the structured-output ladder ``ladder`` picks;
 4. call — ``sandbox.models.client``: one model call, one retry layer;
 5. parse — ``parse``: the answer read and checked, or the repair message;
 6. record — ``call_record``: what the call leaves for study on its record.
 
 ``settings`` holds the seat's ``[llm]`` settings and the answer lengths each
-prompt style implies.
+prompt style implies; ``setup`` what a seat settles once (retry policy,
+concurrency, window, warm-up).
 """

@@ -23,8 +23,10 @@ from pydantic import ValidationError
 
 import sandbox.agents.llm.answer_format as answer_format
 import sandbox.agents.llm.call_record as call_record
+import sandbox.agents.llm.ladder as ladder
 import sandbox.agents.llm.prompt as prompt
 import sandbox.models.endpoints as endpoints
+import sandbox.models.local.slots as local_slots
 import sandbox.models.remote as remote
 from sandbox.agents.base import (
     FALLBACK_INVALID,
@@ -40,14 +42,24 @@ from sandbox.agents.llm.parse import AnswerError, ParsedAnswer, parse_answer, re
 from sandbox.agents.llm.prompt import RenderedPrompt
 from sandbox.agents.llm.prompt.budget import after_overflow, prompt_budget
 from sandbox.agents.llm.settings import LLMSettings, limits_for
+from sandbox.agents.llm.setup import (
+    concurrency_for,
+    model_window,
+    one_error,
+    reasoning_described,
+    retry_policy,
+    timeout_for,
+    warm_up,
+)
 from sandbox.core.errors import IllegalDecision
 from sandbox.core.requests import DecisionRequest, Text
 from sandbox.core.rng import derived_seed
+from sandbox.models.capabilities import Learned, Reasoning
 from sandbox.models.client import (
     CallSettings,
+    FormatRefused,
     ModelClient,
     ProviderFailure,
-    RetryPolicy,
 )
 from sandbox.models.endpoints import Endpoint, EndpointError
 from sandbox.models.pool import Lease
@@ -110,6 +122,9 @@ class LLMAgent(Agent):
         self._import_ms: int | None = None  # litellm's import, if this seat paid it
         self._learned_budget: int | None = None  # after an overflow: what fitted
         self._memo = prompt.RecordMemo()  # the seat's rendered record, extended per decision
+        # What the model refused so far (parameters, ladder rungs) and the warnings
+        # recorded: each is written once per seat, on the call where it first applied.
+        self._learned = Learned()
         self._sampling_seed: int | None = None  # a what-if branch's (sample_with)
 
     def _check_target(self) -> None:
@@ -149,7 +164,7 @@ class LLMAgent(Agent):
             "history_items": self.settings.history_items,
             "context_window": self.settings.context_window,
             "cache": self.settings.cache,
-        }
+        } | reasoning_described(self.settings)
 
     async def decide(self, ctx: DecisionContext) -> AgentAnswer:
         secrets = secret_values([self._endpoint.api_key if self._endpoint else None])
@@ -196,7 +211,9 @@ class LLMAgent(Agent):
             raw = await client.complete(
                 fmt.messages(rendered.messages), 0, calls, rendered.cache_chars
             )
-        except ProviderFailure:
+        except ProviderFailure as failure:
+            if isinstance(failure, FormatRefused):  # the next call goes one rung down
+                self._step_down(fmt, calls)
             return cast(list[dict[str, Any]], redact(calls, secrets))  # the failure is recorded
         outcome: ParsedAnswer | Exception
         try:
@@ -260,6 +277,15 @@ class LLMAgent(Agent):
             try:
                 raw = await client.complete(messages, repair, calls, rendered.cache_chars)
             except ProviderFailure as failure:
+                if isinstance(failure, FormatRefused) and self._step_down(fmt, calls):
+                    # The provider refused this rung's response_format: one rung down.
+                    fmt = self._format(ctx.request, probe, endpoint)
+                    messages = [
+                        *fmt.messages(rendered.messages),
+                        *messages[len(rendered.messages) :],
+                    ]
+                    client = self._client(endpoint, fmt, secrets, max_tokens, ctx.request.id)
+                    continue
                 if failure.overflow and repair == 0 and not overflowed:
                     # One more try, a quarter tighter than what did not fit (recorded).
                     overflowed = True
@@ -304,6 +330,16 @@ class LLMAgent(Agent):
             payload=payload, probe_only=probe_only, litellm_import_ms=import_ms,
         )  # fmt: skip
 
+    def _step_down(self, fmt: AnswerFormat, calls: list[dict[str, Any]]) -> bool:
+        """The provider refused ``fmt``'s rung: later calls go one rung down
+        (recorded on the refused call). False at the bottom of the ladder."""
+        below = self._learned.step_down(cast(Any, fmt.rung or "prompt"))
+        if below is None:
+            return False
+        if calls:
+            calls[-1]["format_retry"] = {"refused": fmt.rung, "next": below}
+        return True
+
     def _budget(self, max_tokens: int | None) -> int | None:
         """Prompt tokens allowed (see ``prompt.budget.prompt_budget``)."""
         return prompt_budget(self._window, max_tokens, self._learned_budget)
@@ -329,14 +365,29 @@ class LLMAgent(Agent):
     def _format(
         self, request: DecisionRequest, probe: BeliefProbe | None, endpoint: Endpoint
     ) -> AnswerFormat:
-        """The answer-format stage, in the form this endpoint takes."""
+        """The answer-format stage, in the form this endpoint takes: the
+        ladder's rung from the settings, the capability table and what the
+        provider refused so far."""
+        rung = ladder.choose_rung(
+            self.settings.structured,
+            endpoint,
+            self._learned.rung_cap,
+            thinking=bool(self.settings.thinking_budget) or self._reasoning.on,
+        )
         return answer_format.for_decision(
             request,
             probe,
             limits_for(self.settings.prompt_style),
-            answer_format.choose_mode(self.settings.structured, endpoint),
+            ladder.MODE_OF_RUNG[rung],
             self._lang,
+            own_server=endpoint.kind != "remote",
+            takes_grammar=endpoint.kind == "local" and local_slots.takes_grammar(),
+            max_tokens=self._max_tokens(request),
         )
+
+    @property
+    def _reasoning(self) -> Reasoning:
+        return Reasoning(self.settings.reasoning_effort, self.settings.thinking_budget)
 
     def _client(
         self,
@@ -347,12 +398,15 @@ class LLMAgent(Agent):
         request_id: str,
     ) -> Completer:
         settings = CallSettings(
-            timeout_s=self.settings.timeout_s,
+            timeout_s=timeout_for(self.settings, endpoint),
             temperature=self.settings.temperature,
             max_tokens=max_tokens,
             response_format=fmt.response_format,
             cache=self.settings.cache,
+            reasoning=self._reasoning,
+            rung=fmt.rung,
             seed=self._call_seed(request_id),
+            extra_body=self._extra_body(endpoint, fmt),
         )
         return ModelClient(
             endpoint,
@@ -361,7 +415,16 @@ class LLMAgent(Agent):
             concurrency_for(endpoint, self.settings),
             secrets,
             self._lease.client() if self._lease is not None else None,
+            learned=self._learned,
         )
+
+    def _extra_body(self, endpoint: Endpoint, fmt: AnswerFormat) -> dict[str, Any] | None:
+        """The format's own request fields (a grammar) and, on the embedded
+        server, the seat's pinned slot (models/local/slots.py)."""
+        extra = dict(fmt.extra_body or {})
+        if endpoint.kind == "local":
+            extra.update(local_slots.request_fields(getattr(self, "seat", None)))
+        return extra or None
 
     def _max_tokens(self, request: DecisionRequest) -> int | None:
         """The answer budget for this decision: ``max_tokens`` as configured,
@@ -370,6 +433,8 @@ class LLMAgent(Agent):
         configured = self.settings.max_tokens
         if self.settings.prompt_style != "compact" or self.settings.belief_probe:
             return configured
+        if self._reasoning.on:  # a reasoning model spends its limit thinking first
+            return configured
         if any(isinstance(f, Text) for f in request.fields):
             return configured
         return CHOICE_MAX_TOKENS if configured is None else min(configured, CHOICE_MAX_TOKENS)
@@ -377,43 +442,3 @@ class LLMAgent(Agent):
     def _probe(self, ctx: DecisionContext) -> BeliefProbe | None:
         """The belief probe for this view (the prompt derives the same one)."""
         return probe_for(ctx.view) if self.settings.belief_probe else None
-
-
-def retry_policy(settings: LLMSettings) -> RetryPolicy:
-    return RetryPolicy(settings.retry_attempts, settings.retry_max_wait_s, settings.retry_total_s)
-
-
-def one_error(err: ValidationError) -> str:
-    """A settings error as one line: ``temperature: Input should be ... (got 9)``."""
-    first = err.errors(include_url=False, include_context=False)[0]
-    where = ".".join(str(part) for part in first["loc"]) or "settings"
-    return f"{where}: {first['msg']} (got {first.get('input')!r})"
-
-
-def concurrency_for(endpoint: Endpoint, settings: LLMSettings) -> int:
-    """The configured limit, never above what the local server can serve at once."""
-    if endpoint.kind != "local":
-        return settings.concurrency
-    from sandbox.models.local import RECOMMENDED_CONCURRENCY
-
-    return min(settings.concurrency, RECOMMENDED_CONCURRENCY)
-
-
-def model_window(endpoint: Endpoint) -> int | None:
-    """The model's input window: the embedded server's ``n_ctx``, none for the
-    fake (unless configured), else litellm's model table (None if unknown)."""
-    if endpoint.kind == "fake":
-        return None
-    if endpoint.kind == "local":
-        from sandbox.models.local import ServerSettings
-
-        return ServerSettings.from_env().n_ctx
-    return remote.context_window(endpoint.model)
-
-
-def warm_up(variant: str, language: str) -> None:
-    """One-off costs paid at setup, not inside the first timed call: the
-    openai SDK's import (about a second) and compiling the prompt templates."""
-    import openai  # noqa: F401  (imported for its side effect: loaded once)
-
-    prompt.precompile(variant, language)

@@ -33,11 +33,11 @@ from typing import Any, Literal, Optional, cast
 from pydantic import BaseModel, ConfigDict, create_model
 from pydantic import Field as PydField
 
-import sandbox.models.remote as remote
+import sandbox.agents.llm.grammar as grammar
 from sandbox.agents.llm.beliefs import BeliefProbe
+from sandbox.agents.llm.ladder import RUNG_OF_MODE, StructuredMode
 from sandbox.agents.llm.settings import LIMITS, AnswerLimits
 from sandbox.core.requests import DecisionRequest, Field, MultiChoice, Text
-from sandbox.models.endpoints import Endpoint
 
 REASONING = "reasoning"
 BELIEFS = "beliefs"
@@ -46,7 +46,6 @@ FREE_BELIEF_CHARS = 120  # a variant without belief labels: a few words per seat
 # Keywords OpenAI's strict mode rejects; the referee still checks lengths.
 STRICT_UNSUPPORTED = ("maxLength", "minLength", "maxItems", "minItems", "uniqueItems", "default")
 
-StructuredMode = Literal["json_schema", "json_object", "none"]
 # llama.cpp turns maxLength into a bounded repetition in its grammar; long ones
 # are refused ("exceeds sane defaults") and crashed llama-cpp-python's server.
 # Short ones are kept: they make the grammar end the string, so a small model
@@ -59,6 +58,7 @@ SCHEMA_LEAD = {
 # What decision_model gives the combined model's beliefs field.
 BELIEFS_REF = "#/$defs/Beliefs"
 CACHE_MAX = 4096  # wire forms kept (a long batch of games stays small)
+JSON_MODE: dict[str, Any] = {"type": "json_object"}  # a provider's own JSON mode (shared)
 
 
 @dataclass(frozen=True)
@@ -74,6 +74,10 @@ class AnswerFormat:
     beliefs: type[BaseModel] | None
     response_format: dict[str, Any] | None
     hint: str = ""
+    rung: str = ""  # the ladder's rung it stands on (recorded per call as "mode")
+    # Request fields besides response_format: the constrained route's GBNF
+    # grammar (llama.cpp's "grammar"), see grammar.py. Shared: never mutate it.
+    extra_body: Mapping[str, Any] | None = None
 
     def messages(self, prompt: Sequence[Mapping[str, str]]) -> list[dict[str, str]]:
         """The opening conversation: the prompt, with the hint after the question."""
@@ -84,29 +88,57 @@ class AnswerFormat:
         return messages
 
 
-def choose_mode(structured: str, endpoint: Endpoint) -> StructuredMode:
-    """'auto': strict json_schema when litellm says the model takes it; the llama.cpp
-    form for local and fake models; otherwise the schema in the prompt only."""
-    if structured != "auto":
-        return cast(StructuredMode, structured)
-    if endpoint.kind != "remote":
-        return "json_object"
-    return "json_schema" if remote.takes_json_schema(endpoint.model) else "none"
-
-
 def for_decision(
     request: DecisionRequest,
     probe: BeliefProbe | None,
     limits: AnswerLimits,
     mode: StructuredMode,
     language: str,
+    own_server: bool = True,
+    takes_grammar: bool = False,
+    max_tokens: int | None = None,
 ) -> AnswerFormat:
-    """Everything about the answer to ``request`` (with ``probe``'s beliefs, if any)."""
+    """Everything about the answer to ``request`` (with ``probe``'s beliefs, if any).
+    The "json" rung of a remote provider is its plain JSON mode, which takes no
+    schema: the schema then goes into the prompt as well (``own_server``
+    False); our own servers take the llama.cpp form, schema included.
+    ``takes_grammar``: the server takes a GBNF grammar (llama.cpp's); the
+    "json" rung then sends the constrained route's grammar (grammar.py), fitted
+    to the call's ``max_tokens`` (None: no limit), where it can say the answer."""
+    if takes_grammar and mode == "json_object" and probe is None:
+        constrained = grammar_format(request, limits, max_tokens, language)
+        if constrained is not None:
+            return constrained
+    fmt = response_format(request, probe, limits, mode)
+    in_prompt = mode == "none"
+    if mode == "json_object" and not own_server:
+        fmt, in_prompt = JSON_MODE, True
     return AnswerFormat(
         decision_model(request, None, limits),
         beliefs_model(probe) if probe is not None else None,
-        response_format(request, probe, limits, mode),
-        schema_instructions(request, probe, limits, language) if mode == "none" else "",
+        fmt,
+        schema_instructions(request, probe, limits, language) if in_prompt else "",
+        RUNG_OF_MODE[mode],
+    )
+
+
+def grammar_format(
+    request: DecisionRequest, limits: AnswerLimits, max_tokens: int | None, language: str
+) -> AnswerFormat | None:
+    """The constrained route's answer format (grammar.py), or None where its
+    grammar cannot fit ``max_tokens``."""
+    plan = grammar.plan_for(
+        request, limits.reasoning_chars, limits.text_chars, max_tokens, language
+    )
+    if plan is None:
+        return None
+    return AnswerFormat(
+        grammar.wire_model(decision_model(request, None, limits), plan),
+        None,
+        None,
+        plan.hint(language),
+        RUNG_OF_MODE["json_object"],
+        {"grammar": plan.grammar},
     )
 
 

@@ -1,8 +1,12 @@
 """Reading the model's answer: lenient JSON, checked against the answer
 format, and the follow-up message when it does not fit.
 
-The text may come fenced in Markdown or wrapped in prose; the JSON object in it
-is validated against the decision's model, and the probe's ``beliefs`` apart
+The text may come fenced in Markdown or wrapped in prose, after a reasoning
+model's ``<think>`` block, with trailing remarks or more than one object (the
+prompt rung of the structured-output ladder, where nothing but the prompt
+asks for JSON): every JSON object in it is a candidate (fenced ones first,
+then the others from the last one back), and the first that fits the
+decision's model is the answer, and the probe's ``beliefs`` is checked apart
 (a missing or off-schema beliefs object is dropped with its reason, never
 repaired: the probe is for study, never a rule). An answer that does not fit
 raises :class:`AnswerError`, whose text is written for the model: the repair
@@ -27,6 +31,10 @@ from sandbox.agents.llm.prompt.templates import GENERIC, template
 # not refused: the note is private and no part of the decision).
 REASONING_KEEP_CHARS = 2000
 FENCE = re.compile(r"```(?:json|JSON)?\s*\n?(.*?)```", re.DOTALL)
+# A reasoning model's visible thinking (DeepSeek R1, Qwen3, QwQ), never the answer.
+THINK = re.compile(r"<(think|thinking|reasoning)>.*?</\1>", re.DOTALL | re.IGNORECASE)
+TRAILING_COMMA = re.compile(r",(\s*[}\]])")
+MAX_CANDIDATES = 16  # objects tried per answer (a long ramble stays cheap)
 
 
 class AnswerError(Exception):
@@ -52,17 +60,26 @@ def parse_answer(
     ``beliefs`` (when probing): missing or off-schema, it is dropped and the
     reason kept in ``beliefs_error``; the decision never depends on it.
     """
-    try:
-        obj = json.loads(strip_fences(text), strict=False)
-    except json.JSONDecodeError as err:
-        raise AnswerError(f"The answer is not valid JSON ({err.msg}).") from None
-    if not isinstance(obj, dict):
-        raise AnswerError("The answer must be one JSON object.")
-    raw_beliefs = obj.pop(BELIEFS, None)
-    try:
-        checked = model.model_validate(obj)
-    except ValidationError as err:
-        raise AnswerError(describe_validation(err)) from None
+    candidates = json_objects(text)
+    if not candidates:
+        try:
+            obj = json.loads(strip_fences(text), strict=False)
+        except json.JSONDecodeError as err:
+            raise AnswerError(f"The answer is not valid JSON ({err.msg}).") from None
+        if not isinstance(obj, dict):
+            raise AnswerError("The answer must be one JSON object.")
+        candidates = [obj]
+    first_error: ValidationError | None = None
+    for obj in candidates:
+        raw_beliefs = obj.pop(BELIEFS, None)
+        try:
+            checked = model.model_validate(obj)
+            break
+        except ValidationError as err:
+            first_error = first_error or err
+    else:
+        assert first_error is not None
+        raise AnswerError(describe_validation(first_error)) from None
     data = checked.model_dump(mode="python")
     reasoning = str(data.pop(REASONING, ""))[:REASONING_KEEP_CHARS]
     if beliefs is None:
@@ -91,6 +108,62 @@ def check_beliefs(raw: Any, model: type[BaseModel]) -> tuple[dict[str, Any] | No
             return None, f"beliefs.{seat}: the probabilities sum to {total}, not 1"
         found[seat] = spread
     return found, None
+
+
+def json_objects(text: str) -> list[dict[str, Any]]:
+    """Every JSON object written in ``text``, in the order they are tried:
+    fenced blocks first, then the top-level objects of the prose from the last
+    one back (a model's final answer usually ends its text). A reasoning
+    model's ``<think>`` block is left out; a trailing comma is forgiven."""
+    text = THINK.sub("", text)
+    if "</think>" in text:  # an opening tag the server dropped: only what follows counts
+        text = text.rsplit("</think>", 1)[1]
+    found: list[dict[str, Any]] = []
+    for block in FENCE.findall(text):
+        found.extend(_objects_in(block.strip(), whole=True))
+    found.extend(reversed(_objects_in(text, whole=False)))
+    unique: list[dict[str, Any]] = []
+    for obj in found:
+        if obj not in unique:
+            unique.append(obj)
+    return unique[:MAX_CANDIDATES]
+
+
+def _objects_in(text: str, whole: bool) -> list[dict[str, Any]]:
+    """The top-level JSON objects in ``text`` (``whole``: the text is one value)."""
+    decoder = json.JSONDecoder(strict=False)
+    if whole:
+        for attempt in (text, TRAILING_COMMA.sub(r"\1", text)):
+            try:
+                obj = decoder.decode(attempt)
+            except json.JSONDecodeError:
+                continue
+            return [obj] if isinstance(obj, dict) else []
+    out: list[dict[str, Any]] = []
+    at = text.find("{")
+    while at >= 0 and len(out) < MAX_CANDIDATES:
+        try:
+            obj, end = decoder.raw_decode(text, at)
+        except json.JSONDecodeError:
+            obj, end = _forgiving(text, at, decoder)
+        if isinstance(obj, dict):
+            out.append(obj)
+            at = text.find("{", end)
+        else:
+            at = text.find("{", at + 1)
+    return out
+
+
+def _forgiving(text: str, at: int, decoder: json.JSONDecoder) -> tuple[Any, int]:
+    """The object at ``at`` with trailing commas removed, up to its last
+    closing brace; (None, at) when that is no JSON either."""
+    end = text.rfind("}")
+    if end <= at:
+        return None, at
+    try:
+        return decoder.decode(TRAILING_COMMA.sub(r"\1", text[at : end + 1])), end + 1
+    except json.JSONDecodeError:
+        return None, at
 
 
 def strip_fences(text: str) -> str:

@@ -12,7 +12,13 @@ from pydantic import BaseModel, ConfigDict, Field
 
 Language = Literal["en", "zh"]
 PromptStyle = Literal["full", "compact"]
-Structured = Literal["auto", "json_schema", "json_object", "none"]
+# The structured-output ladder's rungs (docs/config.md): "schema" (strict JSON
+# schema), "json" (the provider's JSON/tool mode), "prompt" (the schema in the
+# prompt, the JSON read out of the text); "auto" takes the highest the model
+# stands on. The older names stay accepted: json_schema, json_object, none.
+Structured = Literal["auto", "schema", "json", "prompt", "json_schema", "json_object", "none"]
+ReasoningEffort = Literal["none", "low", "medium", "high"]
+DEFAULT_TIMEOUT_S = 60.0  # per HTTP attempt, unless the model's family needs longer
 
 
 class LLMSettings(BaseModel):
@@ -39,7 +45,19 @@ class LLMSettings(BaseModel):
     )
     temperature: float | None = Field(None, ge=0, le=2)
     max_tokens: int | None = Field(None, ge=16, le=32768)
-    timeout_s: float = Field(60.0, gt=0, le=3600, description="per HTTP attempt")
+    timeout_s: float | None = Field(
+        None,
+        gt=0,
+        le=3600,
+        description="per HTTP attempt (unset: 60, or the capability table's longer "
+        "timeout for thinking models)",
+    )
+    reasoning_effort: ReasoningEffort | None = Field(
+        None, description="how hard a reasoning model thinks (unset: the provider's default)"
+    )
+    thinking_budget: int | None = Field(
+        None, ge=0, le=200_000, description="tokens a thinking model may spend (0: off)"
+    )
     structured: Structured = Field("auto", description="how the answer schema is enforced")
     context_window: int | None = Field(
         None, ge=512, le=10_000_000, description="the model's window in tokens (else looked up)"

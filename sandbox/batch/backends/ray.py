@@ -66,6 +66,7 @@ from sandbox.batch.jobs import (
     GameResult,
     Halt,
     admit_all,
+    halting_on_stop,
     never_halt,
 )
 from sandbox.batch.run import error_line
@@ -157,6 +158,7 @@ class RayBackend:
         run (a study's provider limits), ``halt`` stop new games (its cost cap)."""
         self.start()
         batch = BatchResult()
+        on_result, halt = halting_on_stop(on_result, halt)  # a spent quota stops new games
         try:
             self._open_pool(len(jobs))
             self._run(jobs, batch, on_result, admit, halt)

@@ -37,6 +37,13 @@ def dead_seats(game: GameRecord) -> set[int]:
     return dead | {int(e["seat"]) for e in game.of_kind("killer.voted_out")}
 
 
+def dead_before(game: GameRecord, seq: int) -> set[int]:
+    """Seats killed at night (KG-6) or voted out (KG-9) before event ``seq``."""
+    dawns = [e for e in game.of_kind("killer.dawn") if e.get("victim") is not None]
+    dead = {int(e["victim"]) for e in dawns if int(e["seq"]) < seq}
+    return dead | {int(e["seat"]) for e in game.of_kind("killer.voted_out") if int(e["seq"]) < seq}
+
+
 def vote_accuracy(game: GameRecord) -> Iterator[MetricItem]:
     """Ballots cast by police-side seats for a seat: share naming a killer."""
     for event in game.of_kind("killer.ballots"):
@@ -145,6 +152,35 @@ def forced_draw_rate(game: GameRecord) -> Iterator[MetricItem]:
     yield from _per_player(game, bool(game.of_kind("killer.forced_draw")))
 
 
+def speech_vote_pairs(game: GameRecord) -> Iterator[tuple[int, set[int], int | None]]:
+    """(speaker, seats it accused, whom it voted for) for each day speech
+    (KG-8) with a structured ``accuse`` (KG-14) and the speaker's next ballot
+    the same day (KG-9; a runoff's ballot is not the next one). Accused seats
+    dead by that ballot, and the speaker itself, are left out; a speech left
+    with none, or whose speaker cast no ballot that day, makes no pair."""
+    ballots = game.of_kind("killer.ballots")
+    for speech in game.of_kind("killer.speech"):
+        seat, seq, day = int(speech["seat"]), int(speech["seq"]), speech.get("day")
+        ballot = next(
+            (b for b in ballots if int(b["seq"]) > seq and str(seat) in (b.get("ballots") or {})),
+            None,
+        )
+        if ballot is None or ballot.get("day") != day:
+            continue
+        gone = dead_before(game, int(ballot["seq"]))
+        accused = {int(a) for a in speech.get("accuse") or []} - gone - {seat}
+        if accused:
+            target = ballot["ballots"][str(seat)]
+            yield seat, accused, None if target is None else int(target)
+
+
+def speech_action_consistency(game: GameRecord) -> Iterator[MetricItem]:
+    """Speech-vote pairs (:func:`speech_vote_pairs`): share whose ballot names
+    one of the seats the speech accused (a ballot for nobody is not)."""
+    for seat, accused, target in speech_vote_pairs(game):
+        yield _item(game, _who(game, seat), target in accused)
+
+
 METRICS: dict[str, Metric] = {
     "vote_accuracy": vote_accuracy,
     "vote_success": vote_success,
@@ -158,4 +194,5 @@ METRICS: dict[str, Metric] = {
     "abstention": abstention,
     "tie_rate": tie_rate,
     "forced_draw_rate": forced_draw_rate,
+    "speech_action_consistency": speech_action_consistency,
 }

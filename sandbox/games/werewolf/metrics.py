@@ -34,6 +34,13 @@ def dead_seats(game: GameRecord) -> set[int]:
     return dead | {int(e["seat"]) for e in game.of_kind("werewolf.exiled")}
 
 
+def dead_before(game: GameRecord, seq: int) -> set[int]:
+    """Seats killed at night or exiled before event ``seq``."""
+    dawns = [e for e in game.of_kind("werewolf.dawn") if e.get("victim") is not None]
+    dead = {int(e["victim"]) for e in dawns if int(e["seq"]) < seq}
+    return dead | {int(e["seat"]) for e in game.of_kind("werewolf.exiled") if int(e["seq"]) < seq}
+
+
 def seer_hits(game: GameRecord) -> Iterator[MetricItem]:
     """Nights a living seer chose (one ``inspection`` each, WW-10): share that
     inspected a werewolf. A night it checked nobody counts as a miss."""
@@ -99,6 +106,41 @@ def claim_honesty(game: GameRecord) -> Iterator[MetricItem]:
             yield _item(game, _who(game, seat), claim == _role(game, seat))
 
 
+def speech_vote_pairs(game: GameRecord) -> Iterator[tuple[int, set[int], int | None]]:
+    """(speaker, seats it accused, whom it voted for) for each day speech
+    (WW-12) with a structured ``accuse`` and the speaker's next ballot the same
+    day (WW-14; sequential or sealed). Accused seats that are no candidate of
+    that vote (dead, or the speaker itself) are left out; a speech left with
+    none, or whose speaker cast no ballot that day, makes no pair. A ballot
+    drawn for the seat (WW-23) is no choice of its own: no pair either."""
+    opened = game.of_kind("werewolf.vote_opened")
+    ballots = game.of_kind("werewolf.ballots")
+    for speech in game.of_kind("werewolf.speech"):
+        seat, seq, day = int(speech["seat"]), int(speech["seq"]), speech.get("day")
+        ballot = next(
+            (b for b in ballots if int(b["seq"]) > seq and str(seat) in (b.get("ballots") or {})),
+            None,
+        )
+        if ballot is None or ballot.get("day") != day or seat in (ballot.get("drawn") or []):
+            continue
+        vote = next((v for v in reversed(opened) if int(v["seq"]) < int(ballot["seq"])), None)
+        accused = {int(a) for a in speech.get("accuse") or []} - {seat}
+        if vote is not None:
+            accused &= {int(c) for c in vote.get("candidates") or []}
+        else:  # a transcript without the vote's opening: the living seats stand
+            accused -= dead_before(game, int(ballot["seq"]))
+        if accused:
+            target = ballot["ballots"][str(seat)]
+            yield seat, accused, None if target is None else int(target)
+
+
+def speech_action_consistency(game: GameRecord) -> Iterator[MetricItem]:
+    """Speech-vote pairs (:func:`speech_vote_pairs`): share whose ballot names
+    one of the seats the speech accused (a ballot for nobody is not)."""
+    for seat, accused, target in speech_vote_pairs(game):
+        yield _item(game, _who(game, seat), target in accused)
+
+
 METRICS: dict[str, Metric] = {
     "seer_hits": seer_hits,
     "seer_new_checks": seer_new_checks,
@@ -106,4 +148,5 @@ METRICS: dict[str, Metric] = {
     "werewolf_survival": werewolf_survival,
     "vote_accuracy": vote_accuracy,
     "claim_honesty": claim_honesty,
+    "speech_action_consistency": speech_action_consistency,
 }

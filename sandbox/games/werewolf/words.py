@@ -18,8 +18,6 @@ from sandbox.core.words import (
     REFEREE,
     SPEECH,
     Answer,
-    BoardEffects,
-    BoardMaker,
     DecisionPhrase,
     Lang,
     Sentence,
@@ -27,6 +25,7 @@ from sandbox.core.words import (
     Words,
     speech_claims,
 )
+from sandbox.games.werewolf.board import BOARD
 from sandbox.games.werewolf.info import Decision
 from sandbox.games.werewolf.vocabulary import VOCABULARY
 
@@ -439,52 +438,6 @@ DECISIONS: dict[str, DecisionPhrase] = {
     Decision.WOLF_MESSAGE: _wolf_message,
     Decision.SPEECH: _spoke,
     Decision.LAST_WORDS: _spoke,
-}
-
-
-# ------------------------------------------------------------ seat board
-# What an event tells its audience about the seats (the viewer's board): the
-# dead and the roles learned. A speech's claims are added by the viewer.
-
-
-def _board_role(d: D, L: Lang) -> BoardEffects:  # WW-2
-    return {"role": {str(d["seat"]): L.term(d.get("role"))}}
-
-
-def _board_pack(d: D, L: Lang) -> BoardEffects:  # WW-4
-    return {"role": {str(s): L.term(d.get("role")) for s in d.get("members") or ()}}
-
-
-def _board_seer(d: D, L: Lang) -> BoardEffects:  # WW-10: a role, or a team
-    return {"role": {str(d["seat"]): L.term(d.get("result"))}}
-
-
-def _board_death(d: D, L: Lang) -> BoardEffects:  # WW-11, WW-15
-    seat = d.get("victim", d.get("seat"))
-    if seat is None:
-        return {}
-    fx: BoardEffects = {"dead": [int(seat)]}
-    if d.get("revealed"):
-        fx["role"] = {str(seat): L.term(d["revealed"])}
-    return fx
-
-
-def _board_roles(d: D, L: Lang) -> BoardEffects:  # WW-20
-    return {"role": {str(s): L.term(r) for s, r in (d.get("roles") or {}).items()}}
-
-
-def _board_ballots(d: D, L: Lang) -> BoardEffects:  # WW-14: the ballots are announced
-    return {"vote": {str(s): L.seat(t) for s, t in (d.get("ballots") or {}).items()}}
-
-
-BOARD: dict[str, BoardMaker] = {
-    "werewolf.ballots": _board_ballots,
-    "werewolf.role": _board_role,
-    "werewolf.pack": _board_pack,
-    "werewolf.seer_result": _board_seer,
-    "werewolf.dawn": _board_death,
-    "werewolf.exiled": _board_death,
-    "werewolf.roles_revealed": _board_roles,
 }
 
 

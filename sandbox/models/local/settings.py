@@ -11,10 +11,13 @@ from pathlib import Path
 
 from sandbox.models.local.weights import INSTALL_HINT, LocalModelError
 
-# Requests the server decodes together. Prompt reading is compute-bound on a
-# 2-core machine, so more slots mostly add KV memory; a few let a sealed step's
-# answers be generated in one batch (see docs/local-model.md, Speed).
-SERVER_SLOTS = 4
+# One slot per seat of the largest table a config plays (Killer at 11, plus
+# one): each seat's calls are pinned to their own slot (slots.py), so a seat's
+# evaluated prompt stays in its slot's KV window between its decisions, and a
+# sealed step's answers are generated in one batch. Issue 24 measured the
+# earlier 4 slots (seats sharing them through the RAM prompt cache) at 43% of
+# prompt tokens from the cache. KV memory: slots x n_ctx x ~23 KB.
+SERVER_SLOTS = 12
 # The client sends at most this many requests at once (one per slot); more
 # would only wait inside the server.
 RECOMMENDED_CONCURRENCY = SERVER_SLOTS
@@ -87,6 +90,17 @@ class ServerSettings:
     cache: bool = True
     cache_ram_mib: int = 1024
     start_timeout_s: int = 120
+    # ggml's worker threads wait without spinning (llama-server's --poll; its
+    # default 50 spins). With another process on a core, a spinning thread
+    # takes CPU from the one doing the work: 2 threads read prompts at 46-52
+    # tokens/s with spinning and 58-64 without, at load 11 (1 thread: 60-66).
+    poll: int = 0
+    # Pin each seat's calls to its own slot (slots.py); 0 lets llama.cpp
+    # choose the slot, as before issue 24.
+    pin_slots: bool = True
+    # Local calls send the constrained route's GBNF grammar (agents/llm/
+    # grammar.py); 0 sends the JSON-schema form, as before issue 24.
+    grammar: bool = True
 
     @classmethod
     def from_env(cls) -> ServerSettings:
@@ -100,6 +114,9 @@ class ServerSettings:
             cache=bool(_env_int("SANDBOX_LOCAL_CACHE", int(base.cache))),
             cache_ram_mib=_env_int("SANDBOX_LOCAL_CACHE_RAM_MIB", base.cache_ram_mib),
             start_timeout_s=_env_int("SANDBOX_LOCAL_START_TIMEOUT_S", base.start_timeout_s),
+            poll=_env_int("SANDBOX_LOCAL_POLL", base.poll),
+            pin_slots=bool(_env_int("SANDBOX_LOCAL_PIN_SLOTS", int(base.pin_slots))),
+            grammar=bool(_env_int("SANDBOX_LOCAL_GRAMMAR", int(base.grammar))),
         )
 
     def server_args(self) -> list[str]:
@@ -112,6 +129,7 @@ class ServerSettings:
             "--ctx-size", str(slots * self.n_ctx),
             "--threads", str(self.n_threads),
             "--threads-batch", str(self.n_threads),
+            "--poll", str(self.poll),
             "--batch-size", str(self.n_batch),
             "--ubatch-size", str(self.n_batch),
             "--cache-ram", str(self.cache_ram_mib if self.cache else 0),

@@ -22,9 +22,12 @@ STAGES = (
     "prompt.budget",
     "prompt.render",
     "prompt",
+    "ladder",
+    "grammar",  # the constrained route's grammar, inside the answer format
     "answer_format",
     "parse",
     "call_record",
+    "setup",
     "agent",
 )
 

@@ -83,12 +83,13 @@ def test_overlong_reasoning_is_kept_cut_not_refused() -> None:
 
 
 def test_local_endpoints_never_exceed_the_servers_concurrency() -> None:
-    settings = LLMSettings(concurrency=8).override(LLMSpec(kind="llm", model="m"))
+    # 64: above the server's slots (one per seat since issue 24), so the cap shows
+    settings = LLMSettings(concurrency=64).override(LLMSpec(kind="llm", model="m"))
     local = Endpoint("openai/smollm2", "http://127.0.0.1:1/v1", "k", "local")
     remote = Endpoint("openai/gpt-x", None, None, "remote")
     fake = Endpoint("openai/fake-x", "http://127.0.0.1:1/v1", "k", "fake")
-    assert concurrency_for(local, settings) == RECOMMENDED_CONCURRENCY < 8
-    assert concurrency_for(remote, settings) == 8 == concurrency_for(fake, settings)
+    assert concurrency_for(local, settings) == RECOMMENDED_CONCURRENCY < 64
+    assert concurrency_for(remote, settings) == 64 == concurrency_for(fake, settings)
 
 
 def test_seat_settings_take_style_and_history_from_the_agent_over_defaults() -> None:

@@ -104,6 +104,8 @@ EXPECTED: dict[str, dict[str, tuple[int, int]]] = {
     "vote_accuracy": {"V": (9, 10)},
     # 3 "seer" (true); 1 "seer" in a speech and "villager" in its last words (false)
     "claim_honesty": {"V": (1, 1), "W": (0, 2)},
+    # day 1: 3 accuses 1 and votes 1 (the only speech with an accusation)
+    "speech_action_consistency": {"V": (1, 1)},
 }
 
 

@@ -35,7 +35,7 @@ GAME: dict[str, Any] = {
             "role": "killer",
             "model": "local/smollm2",
             "temperature": 0.7,
-            "max_tokens": 112,
+            "max_tokens": 448,  # configs/killer_local.toml: the grammar fits its answers within
             "timeout_s": 300,
         }
     ],
@@ -43,9 +43,9 @@ GAME: dict[str, Any] = {
     "llm": {
         "language": "en",
         "max_repairs": 1,
-        "concurrency": 4,  # sealed decisions go in together (the server has 4 slots)
+        "concurrency": 11,  # sealed decisions go in together (one slot per seat)
         "prompt_style": "compact",
-        "history_items": 6,
+        "history_items": 48,
     },
 }
 
@@ -109,6 +109,18 @@ def test_killer_night_and_day_on_the_local_model(tmp_path: Path) -> None:
 
     assert record.stats.fallback_count("provider") == 0
     assert record.stats.fallback_count("timeout") == 0
+    # issue 24: the constrained route's grammar leaves no invalid answer and no
+    # empty speech (a pass is said as "pass"), and no seat named twice
+    assert record.stats.fallback_count(FALLBACK_INVALID) == 0
+    assert not [d for d in model_decisions if d["fallback"]]
+    speeches = [d for d in model_decisions if d["decision"] in ("speech", "last_words")]
+    assert speeches, "no model seat spoke"
+    for speech in speeches:
+        payload = speech["payload"]
+        assert str(payload["speech"]).strip(), speech
+        accused, vouched = payload.get("accuse", []), payload.get("vouch", [])
+        assert len(set(accused)) == len(accused) and len(set(vouched)) == len(vouched)
+        assert not set(accused) & set(vouched)  # KG-14
     accepted = [d for d in model_decisions if not d["fallback"]]
     assert accepted, "the model never produced one legal decision"
     assert record.stats.tokens_in > 0 and record.stats.tokens_out > 0

@@ -1,0 +1,325 @@
+"""The constrained route's answer grammar: a GBNF grammar (llama.cpp's
+``grammar`` request field) under which an answer cannot be invalid in the ways
+a grammar can say, converted back to the referee's fields before any check.
+
+What the grammar says (each also checked by the referee, as always):
+
+- **Lists without repeats.** A list field is written in the request's option
+  order, each option at most once (strictly increasing by option index).
+- **Disjoint lists.** List fields over the same options (Killer's and
+  Werewolf's ``accuse``/``vouch``, KG-14) are written as one object keyed by
+  option, ``{"3":"accuse","7":"vouch"}``: a seat is named once, with the list
+  it goes to, so naming it in both is unrepresentable. The random seat reads
+  such lists as disjoint too (``agents/simple.py``).
+- **Text that ends in time.** No whitespace between the JSON's tokens, string
+  characters without escapes, and every string bounded: the longest answer the
+  grammar allows has at most ``max_tokens`` bytes, and a token is never shorter
+  than a byte, so the JSON closes before the call's ``max_tokens``. Text
+  fields come last (a cut could only ever fall in the longest part).
+- **No empty speeches.** Free text is either the word ``pass`` (a pass, said
+  explicitly) or at least ``MIN_TEXT_CHARS`` characters.
+
+What it cannot say (rule-level checks such as KG-13's concession, or the
+probe's beliefs) keeps the repair turn; a request the grammar cannot fit in
+``max_tokens`` goes the schema route as before (:func:`plan_for` gives None).
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from pydantic import BaseModel, model_validator
+
+from sandbox.core.requests import Choice, DecisionRequest, Field, MultiChoice, Scalar, Text
+
+REASONING = "reasoning"  # the private note's key (answer_format.REASONING)
+# Free text shorter than this is refused by the grammar (``pass`` excepted).
+MIN_TEXT_CHARS = 12
+PASS = "pass"
+MIN_REASONING_CHARS = 8  # a note shorter than this is not worth the tokens
+# The longest string bound written into a grammar (as answer_format's
+# GRAMMAR_MAX_LENGTH): llama.cpp expands a bounded repetition rule by rule, and
+# a shorter bound only narrows what the referee allows.
+MAX_STRING_CHARS = 256
+# Characters a string may hold. English: printable ASCII without '"' and '\'
+# (one byte each); other languages: any character but controls, '"' and '\'
+# (at most four UTF-8 bytes each).
+ASCII_CHARS = r"[\x20\x21\x23-\x5B\x5D-\x7E]"
+ANY_CHARS = r"[^\x00-\x1F\x22\x5C\x7F]"
+BYTES_PER_CHAR = {"ascii": 1, "any": 4}
+HINT_LEAD = {
+    "en": "Answer exactly in this form (each seat at most once):",
+    "zh": "严格按此格式回答（每个座位最多出现一次）：",
+}
+
+
+@dataclass(frozen=True)
+class Group:
+    """List fields over the same options, written as one object keyed by option
+    (each option named once, with the list it belongs to)."""
+
+    key: str  # the wire key, e.g. "accuse_or_vouch"
+    members: tuple[str, ...]  # the request's list fields, in request order
+    options: tuple[Scalar, ...]
+
+
+@dataclass(frozen=True)
+class Plan:
+    """One request's constrained answer: the grammar, the bound it gives each
+    string, and how a wire answer becomes the referee's fields."""
+
+    grammar: str
+    order: tuple[str, ...]  # wire keys in the order written
+    text_chars: tuple[tuple[str, int], ...]  # (key, characters at most), reasoning first
+    groups: tuple[Group, ...]
+    max_bytes: int  # the longest answer the grammar allows, in bytes
+    example: str  # one answer of the grammar's shape (for the prompt's hint)
+
+    def decode(self, data: Any) -> Any:
+        """A wire answer with each group object turned back into its lists (in
+        option order); anything else is left as it is for the checks to judge."""
+        if not isinstance(data, dict) or not self.groups:
+            return data
+        out = dict(data)
+        for group in self.groups:
+            named = out.get(group.key)
+            if not isinstance(named, dict):
+                continue
+            del out[group.key]
+            keys = [_key(o) for o in group.options]
+            for member in group.members:
+                chosen = [
+                    o for o, k in zip(group.options, keys, strict=True) if named.get(k) == member
+                ]
+                unknown = [k for k, v in named.items() if v == member and k not in keys]
+                out[member] = [*chosen, *unknown]  # an unknown key is the checks' to refuse
+        return out
+
+    def hint(self, language: str) -> str:
+        """The grammar's shape in the prompt, only where it differs from the
+        fields the prompt lists (a group object): elsewhere they are the same,
+        and every extra prompt token is read again at every decision."""
+        if not self.groups:
+            return ""
+        return f"\n{HINT_LEAD.get(language, HINT_LEAD['en'])}\n{self.example}"
+
+
+def _key(option: Scalar) -> str:
+    return option if isinstance(option, str) else json.dumps(option)
+
+
+def plan_for(
+    request: DecisionRequest,
+    reasoning_chars: int,
+    text_cap: int | None,
+    max_tokens: int | None,
+    language: str,
+) -> Plan | None:
+    """The grammar plan of ``request``, or None when it cannot fit ``max_tokens``
+    (or holds a list shape the grammar does not cover); the caller then takes
+    the schema route."""
+    return _plan(request.fields, reasoning_chars, text_cap, max_tokens, language)
+
+
+@functools.lru_cache(maxsize=1024)
+def _plan(
+    fields: tuple[Field, ...],
+    reasoning_chars: int,
+    text_cap: int | None,
+    max_tokens: int | None,
+    language: str,
+) -> Plan | None:
+    # Cached: a sealed step asks many seats the same shape.
+    chars = "ascii" if language == "en" else "any"
+    per_char = BYTES_PER_CHAR[chars]
+    choices = [f for f in fields if isinstance(f, Choice)]
+    texts = [f for f in fields if isinstance(f, Text)]
+    groups, lone = _groups([f for f in fields if isinstance(f, MultiChoice)])
+    if groups is None:
+        return None
+    rules: dict[str, str] = {}
+    parts: list[tuple[str, str, int]] = []  # (wire key, value rule, its longest bytes)
+    for f in choices:
+        values = [_json(v) for v in f.legal()] or ["null"]
+        rule = _rule_name(f.name, "v")
+        rules[rule] = " | ".join(_lit(v) for v in values)
+        parts.append((f.name, rule, max(len(v.encode()) for v in values)))
+    for m in lone:
+        parts.append((m.name, *_list_rules(rules, m)))
+    for group in groups:
+        parts.append((group.key, *_group_rules(rules, group)))
+    # Every byte but the strings' characters: braces, keys, colons, values,
+    # the strings' quotes and the commas between members.
+    text_keys = [REASONING, *(f.name for f in texts)]
+    fixed = 2 + sum(len(_json(key).encode()) + 1 + longest for key, _, longest in parts)
+    fixed += sum(len(_json(key).encode()) + 1 + 2 for key in text_keys)
+    fixed += len(parts) + len(text_keys) - 1
+    wanted = [min(f.max_chars, text_cap or f.max_chars, MAX_STRING_CHARS) for f in texts]
+    bounds = _fit(min(reasoning_chars, MAX_STRING_CHARS), wanted, fixed, per_char, max_tokens)
+    if bounds is None:
+        return None
+    note, text_bounds = bounds
+    rules["ch"] = ASCII_CHARS if chars == "ascii" else ANY_CHARS
+    rules["note"] = f'"\\"" ch{{0,{note}}} "\\""'
+    for t, most in zip(texts, text_bounds, strict=True):
+        rule = _rule_name(t.name, "t")
+        rules[rule] = f'"\\"" ( "{PASS}" | ch{{{MIN_TEXT_CHARS},{most}}} ) "\\""'
+        parts.append((t.name, rule, 0))
+    members = [f"{_lit(_json(REASONING) + ':')} note"]
+    members += [f"{_lit(_json(key) + ':')} {rule}" for key, rule, _ in parts]
+    lines = ['root ::= "{" ' + ' "," '.join(members) + ' "}"']
+    lines += [f"{name} ::= {rule}" for name, rule in rules.items()]
+    return Plan(
+        grammar="\n".join(lines) + "\n",
+        order=(REASONING, *(key for key, _, _ in parts)),
+        text_chars=(
+            (REASONING, note),
+            *((f.name, b) for f, b in zip(texts, text_bounds, strict=True)),
+        ),
+        groups=tuple(groups),
+        max_bytes=fixed + per_char * (note + sum(text_bounds)),
+        example=_example(choices, lone, groups, texts),
+    )
+
+
+def _groups(lists: Sequence[MultiChoice]) -> tuple[list[Group] | None, list[MultiChoice]]:
+    """Lists over the same options become one group; a list alone stays a list.
+    None when a group's shape is not covered (a member allowing fewer items
+    than there are options, or options whose keys collide)."""
+    by_options: dict[tuple[Scalar, ...], list[MultiChoice]] = {}
+    for f in lists:
+        by_options.setdefault(f.options, []).append(f)
+    groups: list[Group] = []
+    lone: list[MultiChoice] = []
+    for options, members in by_options.items():
+        if len(members) == 1:
+            lone.append(members[0])
+            continue
+        keys = [_key(o) for o in options]
+        if len(set(keys)) != len(keys) or any(m.max_items < len(options) for m in members):
+            return None, []
+        names = tuple(m.name for m in members)
+        groups.append(Group("_or_".join(names), names, options))
+    return groups, lone
+
+
+def _fit(
+    reasoning: int, texts: Sequence[int], fixed: int, per_char: int, max_tokens: int | None
+) -> tuple[int, list[int]] | None:
+    """The strings' bounds such that the whole answer's bytes fit ``max_tokens``:
+    free text keeps what it asks for where it can (down to MIN_TEXT_CHARS each),
+    the private note takes what is left (down to MIN_REASONING_CHARS). None when
+    even the minimums do not fit."""
+    wanted = [max(t, MIN_TEXT_CHARS) for t in texts]
+    if max_tokens is None:
+        return reasoning, wanted
+    room = (max_tokens - fixed) // per_char  # characters all strings may share
+    note = min(reasoning, max(MIN_REASONING_CHARS, room - sum(wanted)))
+    left = room - note
+    bounds: list[int] = []
+    for i, asked in enumerate(wanted):
+        later = MIN_TEXT_CHARS * (len(wanted) - i - 1)
+        bounds.append(min(asked, left - later))
+        left -= bounds[-1]
+    if note < MIN_REASONING_CHARS or any(b < MIN_TEXT_CHARS for b in bounds) or left < 0:
+        return None
+    return note, bounds
+
+
+def _alternatives(first: str, rest: Sequence[str]) -> str:
+    return "( " + " | ".join([first, *rest]) + " )"
+
+
+def _list_rules(rules: dict[str, str], f: MultiChoice) -> tuple[str, int]:
+    """A list in option order without repeats, of at most ``max_items`` values:
+    rule ``<f>-i-k`` writes option i, then ends or goes on to a later option
+    with k - 1 values left."""
+    options = [_json(o) for o in f.options]
+    n, most = len(options), min(f.max_items, len(options))
+    base = _rule_name(f.name, "l")
+    close = _lit("]")
+    for left in range(1, most + 1):
+        for i, value in enumerate(options):
+            later = [f'"," {base}-{j}-{left - 1}' for j in range(i + 1, n)] if left > 1 else []
+            rules[f"{base}-{i}-{left}"] = f"{_lit(value)} {_alternatives(close, later)}"
+    starts = [f"{base}-{i}-{most}" for i in range(n)] if most else []
+    rules[base] = f'"[" {_alternatives(close, starts)}'
+    widest = sorted((len(v.encode()) for v in options), reverse=True)[:most]
+    return base, 2 + sum(widest) + max(0, most - 1)
+
+
+def _group_rules(rules: dict[str, str], group: Group) -> tuple[str, int]:
+    """The group's object: keys in option order, each at most once, each with
+    the name of the list it belongs to."""
+    keys = [_json(_key(o)) for o in group.options]
+    base = _rule_name(group.key, "g")
+    rules[f"{base}-v"] = " | ".join(_lit(_json(m)) for m in group.members)
+    close = _lit("}")
+    for i, key in enumerate(keys):
+        later = [f'"," {base}-{j}' for j in range(i + 1, len(keys))]
+        rules[f"{base}-{i}"] = f"{_lit(key + ':')} {base}-v {_alternatives(close, later)}"
+    rules[base] = f'"{{" {_alternatives(close, [f"{base}-{i}" for i in range(len(keys))])}'
+    widest = max(len(_json(m).encode()) for m in group.members)
+    longest = 2 + sum(len(k.encode()) + 1 + widest for k in keys) + max(0, len(keys) - 1)
+    return base, longest
+
+
+def _example(
+    choices: Sequence[Choice],
+    lone: Sequence[MultiChoice],
+    groups: Sequence[Group],
+    texts: Sequence[Text],
+) -> str:
+    # "…" stands for a string: in English answers the grammar allows only
+    # ASCII, so a small model cannot copy the placeholder into its answer.
+    parts = [f'{_json(REASONING)}:"…"']
+    for f in choices:
+        legal = f.legal()
+        parts.append(f"{_json(f.name)}:{_json(legal[0]) if legal else 'null'}")
+    for m in lone:
+        parts.append(f"{_json(m.name)}:[{','.join(_json(o) for o in m.options[:2])}]")
+    for g in groups:
+        pairs = [f"{_json(_key(o))}:{_json(m)}" for o, m in zip(g.options, g.members, strict=False)]
+        parts.append(f"{_json(g.key)}:{{{','.join(pairs)}}}")
+    for t in texts:
+        parts.append(f'{_json(t.name)}:"…"')
+    return "{" + ",".join(parts) + "}"
+
+
+def _json(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False)
+
+
+def _lit(text: str) -> str:
+    """``text`` as a GBNF string literal."""
+    escaped = text.replace("\\", "\\\\").replace('"', '\\"')
+    return f'"{escaped}"'
+
+
+def _rule_name(name: str, kind: str) -> str:
+    """A GBNF rule name (letters, digits and dashes only) for a field."""
+    cleaned = "".join(c if c.isascii() and c.isalnum() else "-" for c in name).strip("-")
+    return f"{kind}-{cleaned or 'x'}"
+
+
+# ----------------------------------------------------------- the parse side
+def wire_model(decision: type[BaseModel], plan: Plan) -> type[BaseModel]:
+    """``decision`` (the referee-shaped answer model) that also reads the
+    grammar's shape: each group object becomes its lists before validation."""
+    return _wire_model(decision, plan)
+
+
+@functools.lru_cache(maxsize=512)
+def _wire_model(decision: type[BaseModel], plan: Plan) -> type[BaseModel]:
+    class Wire(decision):  # type: ignore[valid-type,misc]
+        @model_validator(mode="before")
+        @classmethod
+        def _from_wire(cls, data: Any) -> Any:
+            return plan.decode(data)
+
+    Wire.__name__ = f"{decision.__name__}_grammar"
+    return Wire

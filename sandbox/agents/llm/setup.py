@@ -1,0 +1,73 @@
+"""What an LLM seat settles once, outside a decision: its retry policy, its
+concurrency limit, its model's window, a settings error as one line, and the
+one-off costs paid at setup (imports, template compilation)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import ValidationError
+
+import sandbox.agents.llm.prompt as prompt
+import sandbox.models.remote as remote
+from sandbox.agents.llm.settings import DEFAULT_TIMEOUT_S, LLMSettings
+from sandbox.models.capabilities import default_timeout
+from sandbox.models.client import RetryPolicy
+from sandbox.models.endpoints import Endpoint
+
+
+def retry_policy(settings: LLMSettings) -> RetryPolicy:
+    return RetryPolicy(settings.retry_attempts, settings.retry_max_wait_s, settings.retry_total_s)
+
+
+def one_error(err: ValidationError) -> str:
+    """A settings error as one line: ``temperature: Input should be ... (got 9)``."""
+    first = err.errors(include_url=False, include_context=False)[0]
+    where = ".".join(str(part) for part in first["loc"]) or "settings"
+    return f"{where}: {first['msg']} (got {first.get('input')!r})"
+
+
+def concurrency_for(endpoint: Endpoint, settings: LLMSettings) -> int:
+    """The configured limit, never above what the local server can serve at once."""
+    if endpoint.kind != "local":
+        return settings.concurrency
+    from sandbox.models.local import RECOMMENDED_CONCURRENCY
+
+    return min(settings.concurrency, RECOMMENDED_CONCURRENCY)
+
+
+def model_window(endpoint: Endpoint) -> int | None:
+    """The model's input window: the embedded server's ``n_ctx``, none for the
+    fake (unless configured), else litellm's model table (None if unknown)."""
+    if endpoint.kind == "fake":
+        return None
+    if endpoint.kind == "local":
+        from sandbox.models.local import ServerSettings
+
+        return ServerSettings.from_env().n_ctx
+    return remote.context_window(endpoint.model)
+
+
+def warm_up(variant: str, language: str) -> None:
+    """One-off costs paid at setup, not inside the first timed call: the
+    openai SDK's import (about a second) and compiling the prompt templates."""
+    import openai  # noqa: F401  (imported for its side effect: loaded once)
+
+    prompt.precompile(variant, language)
+
+
+def timeout_for(settings: LLMSettings, endpoint: Endpoint) -> float:
+    """Seconds per HTTP attempt: the setting, else the capability table's
+    (thinking models take minutes), else DEFAULT_TIMEOUT_S."""
+    if settings.timeout_s is not None:
+        return settings.timeout_s
+    return default_timeout(endpoint.model) or DEFAULT_TIMEOUT_S
+
+
+def reasoning_described(settings: LLMSettings) -> dict[str, Any]:
+    """The reasoning settings for the header, only when set (older headers stay as they were)."""
+    found = {
+        "reasoning_effort": settings.reasoning_effort,
+        "thinking_budget": settings.thinking_budget,
+    }
+    return {k: v for k, v in found.items() if v is not None}

@@ -1,0 +1,94 @@
+"""A Killer seat's card said to the seat (KG-2, KG-3, KG-4), and the words of a
+police check's answer (also said by the check's sentence in words.py)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from sandbox.core.words import Lang
+
+D = Mapping[str, Any]
+
+
+def answer_en(answer: object) -> str:
+    if answer in ("killer", "police", "civilian"):
+        return f"a {answer}"
+    return "not a killer" if answer == "not killer" else str(answer)
+
+
+def answer_zh(answer: object, L: Lang) -> str:
+    return "不是杀手" if answer == "not killer" else f"是{L.term(answer)}"
+
+
+# ------------------------------------------------------------- the card
+# A seat's card said to the seat (KG-2, KG-3, KG-4): who it is, its team, what
+# it has learned and what it has said at night.
+
+
+def card(p: D, L: Lang) -> list[tuple[str, str]]:
+    role = p.get("role")
+    rows = [
+        (
+            L.say(en="You are", zh="你是"),
+            L.say(en=f"{L.seat(p.get('seat'), capital=True)}, {_ROLE_EN.get(str(role), role)}",
+                  zh=f"{L.seat(p.get('seat'))}，{L.term(role)}"),
+        )
+    ]  # fmt: skip
+    for key, en, zh in (("fellow_killers", "Fellow killers", "同伴杀手"),
+                        ("fellow_police", "Fellow police", "同伴警察")):  # fmt: skip
+        if key in p:
+            rows.append((L.say(en=en, zh=zh), L.seats(p[key], capital=True)))
+    if "kills" in p:
+        kills = [
+            L.say(en=f"night {k.get('night')}: {L.seat(k.get('target'))}",
+                  zh=f"第{k.get('night')}夜：{L.seat(k.get('target'))}")
+            for k in p["kills"]
+        ]  # fmt: skip
+        rows.append((L.say(en="Kills so far", zh="已杀"), L.join(kills) or _none_yet(L)))
+    if "checks" in p:
+        checks = [
+            L.say(en=f"night {c.get('night')}: {_checked_en(c)}",
+                  zh=f"第{c.get('night')}夜：{_checked_zh(c, L)}")
+            for c in p["checks"]
+        ]  # fmt: skip
+        rows.append((L.say(en="Checks so far", zh="查验结果"), L.join(checks) or _none_yet(L)))
+    opinions = [_night_opinion(o, L) for o in p.get("my_opinions") or ()]
+    rows.append(
+        (L.say(en="Your night opinions", zh="你夜里的意见"), L.join(opinions) or _none_yet(L))
+    )
+    return rows
+
+
+_ROLE_EN = {"killer": "a killer", "police": "a police officer", "civilian": "a civilian"}
+
+
+def _none_yet(L: Lang) -> str:
+    return L.say(en="none yet", zh="暂无")
+
+
+def _checked_en(c: D) -> str:
+    if c.get("suspect") is None:
+        return "nobody checked"
+    return f"seat {c['suspect']} is {answer_en(c.get('answer'))}"
+
+
+def _checked_zh(c: D, L: Lang) -> str:
+    if c.get("suspect") is None:
+        return "没有查验"
+    return f"{L.seat(c['suspect'])}{answer_zh(c.get('answer'), L)}"
+
+
+def _night_opinion(o: D, L: Lang) -> str:
+    night, target, killing = o.get("night"), o.get("target"), o.get("about") == "killer"
+    if target is None:
+        return L.say(en=f"night {night}: no opinion", zh=f"第{night}夜：不给意见")
+    return L.say(
+        en=f"night {night}: {'kill' if killing else 'check'} {L.seat(target)}",
+        zh=f"第{night}夜：{'杀' if killing else '查验'}{L.seat(target)}",
+    )
+
+
+def team_of(p: D) -> tuple[int, ...]:
+    """KG-2: killers know each other, and so do the police."""
+    return tuple(int(s) for s in (*p.get("fellow_killers", ()), *p.get("fellow_police", ())))

@@ -1,0 +1,57 @@
+"""What each Werewolf event changes on the viewer's seat board: deaths, roles
+learned or revealed, ballots (WW-2, WW-4, WW-10, WW-11, WW-14, WW-15, WW-20)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from sandbox.core.words import BoardEffects, BoardMaker, Lang
+
+D = Mapping[str, Any]
+
+
+# ------------------------------------------------------------ seat board
+# What an event tells its audience about the seats (the viewer's board): the
+# dead and the roles learned. A speech's claims are added by the viewer.
+
+
+def _board_role(d: D, L: Lang) -> BoardEffects:  # WW-2
+    return {"role": {str(d["seat"]): L.term(d.get("role"))}}
+
+
+def _board_pack(d: D, L: Lang) -> BoardEffects:  # WW-4
+    return {"role": {str(s): L.term(d.get("role")) for s in d.get("members") or ()}}
+
+
+def _board_seer(d: D, L: Lang) -> BoardEffects:  # WW-10: a role, or a team
+    return {"role": {str(d["seat"]): L.term(d.get("result"))}}
+
+
+def _board_death(d: D, L: Lang) -> BoardEffects:  # WW-11, WW-15
+    seat = d.get("victim", d.get("seat"))
+    if seat is None:
+        return {}
+    fx: BoardEffects = {"dead": [int(seat)]}
+    if d.get("revealed"):
+        fx["role"] = {str(seat): L.term(d["revealed"])}
+    return fx
+
+
+def _board_roles(d: D, L: Lang) -> BoardEffects:  # WW-20
+    return {"role": {str(s): L.term(r) for s, r in (d.get("roles") or {}).items()}}
+
+
+def _board_ballots(d: D, L: Lang) -> BoardEffects:  # WW-14: the ballots are announced
+    return {"vote": {str(s): L.seat(t) for s, t in (d.get("ballots") or {}).items()}}
+
+
+BOARD: dict[str, BoardMaker] = {
+    "werewolf.ballots": _board_ballots,
+    "werewolf.role": _board_role,
+    "werewolf.pack": _board_pack,
+    "werewolf.seer_result": _board_seer,
+    "werewolf.dawn": _board_death,
+    "werewolf.exiled": _board_death,
+    "werewolf.roles_revealed": _board_roles,
+}

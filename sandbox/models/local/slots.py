@@ -1,0 +1,42 @@
+"""One server slot per seat: the request fields that pin a seat's calls to
+its own slot, so each seat's evaluated prompt stays in that slot's KV window
+between its decisions (llama-server's ``id_slot``; ``cache_prompt`` keeps the
+window's prefix and re-reads only what follows it).
+
+Without pinning, llama.cpp gives a request the idle slot whose prompt shares
+the longest prefix with it and, when a slot passes to another seat, saves and
+restores prompts through its RAM cache; with fewer slots than seats that
+restored only part of a seat's prefix (43% of prompt tokens from the cache in
+issue 24's game). With a slot per seat nothing is moved: a seat's next
+decision finds its previous prompt where it left it.
+
+Several games on one server (a batch) share the slots by seat number; a
+seat's calls then wait for its slot, and two games' seats evict each other's
+prefix (still correct, only slower).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sandbox.models.local.settings import ServerSettings
+
+
+def slot_of(seat: int, slots: int) -> int:
+    """The slot a seat's calls go to (seats are numbered from 1)."""
+    return (seat - 1) % max(1, slots)
+
+
+def request_fields(seat: int | None, settings: ServerSettings | None = None) -> dict[str, Any]:
+    """What a local call adds to its body: its seat's pinned slot. Empty when
+    pinning is off (SANDBOX_LOCAL_PIN_SLOTS=0) or the seat is unknown."""
+    settings = settings or ServerSettings.from_env()
+    if seat is None or not settings.pin_slots:
+        return {}
+    return {"id_slot": slot_of(seat, settings.slots), "cache_prompt": True}
+
+
+def takes_grammar(settings: ServerSettings | None = None) -> bool:
+    """Whether local calls send the constrained route's GBNF grammar
+    (SANDBOX_LOCAL_GRAMMAR=0: the JSON-schema form, as before issue 24)."""
+    return (settings or ServerSettings.from_env()).grammar
