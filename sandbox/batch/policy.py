@@ -9,7 +9,9 @@
   embedded server already keeps every core busy with one game's sealed
   decisions, and each worker would load its own copy).
 - A human seat: one game at a time (a person plays one game).
-- Ray plays one game per task and refuses ``--games-in-flight``.
+- The same on Ray: with more than one game in flight each Ray worker is an
+  async actor playing that many games (sandbox/batch/backends/ray_worker.py);
+  with one, each game is a Ray task of its own.
 """
 
 from __future__ import annotations
@@ -34,8 +36,8 @@ class BatchOptionError(ValueError):
 @dataclass(frozen=True)
 class Capacity:
     """How many games play at once: ``workers`` (local: worker processes; Ray:
-    games in flight on the cluster, ≤ 1 for one per cluster CPU) and
-    ``in_flight`` games per local worker."""
+    workers on the cluster, ≤ 1 for one per cluster CPU) and ``in_flight``
+    games per worker."""
 
     workers: int
     in_flight: int
@@ -60,14 +62,8 @@ def capacity(
 
 def in_flight_for(specs: Iterable[AgentSpec], requested: int | None, backend: str = "local") -> int:
     """How many games each worker plays at once, given every agent entry the
-    games seat (the rules are in this module's docstring)."""
-    if backend != "local":
-        if requested is not None and requested > 1:
-            raise BatchOptionError(
-                "--games-in-flight needs --backend local (Ray plays one game per task; "
-                "use --jobs for games in flight on the cluster)"
-            )
-        return 1
+    games seat (the rules are in this module's docstring; the same on every
+    backend, so ``backend`` only documents the call)."""
     specs = list(specs)
     if uses_local_model(specs) or any(s.kind == "human" for s in specs):
         return 1

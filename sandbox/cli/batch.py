@@ -18,7 +18,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 
 from sandbox.analysis.intervals import BOOTSTRAP_SEED
 from sandbox.batch.backends import Backend, BackendError, backend_notes, start_backend
-from sandbox.batch.jobs import BatchResult, GameResult
+from sandbox.batch.jobs import BatchResult, GameJob, GameResult
 from sandbox.batch.policy import (
     LOCAL_MODEL_NOTE,
     BatchOptionError,
@@ -70,6 +70,7 @@ def batch(
         float | None, typer.Option(min=0, help="ray: start no game once this many USD are spent")
     ] = None,
     games_in_flight: GamesInFlightOption = None,
+    estimate_only: EstimateOption = False,
 ) -> None:
     """Play N independent games with seeds S..S+N-1, in parallel if asked; summarise."""
     err = Console(stderr=True, highlight=False)
@@ -79,13 +80,18 @@ def batch(
             if seats_a_human(loaded):
                 fail("a batch cannot seat humans; use 'sandbox run' to play")
             target = out_folder(out, loaded)
-            held.enter_context(folder_lock(target))  # one batch or study per folder
-            target.mkdir(parents=True, exist_ok=True)
+            if not estimate_only:  # an estimate writes nothing there
+                held.enter_context(folder_lock(target))  # one batch or study per folder
+                target.mkdir(parents=True, exist_ok=True)
         chosen = policy_of(agent_specs(loaded), jobs, games_in_flight, backend)
         if chosen.capped:
             err.print(LOCAL_MODEL_NOTE)
         start = first_seed(loaded, seed)
         seeds = list(range(start, start + games))
+        if estimate_only:  # cost before spending: a sample on the fake provider, nothing kept
+            at_once = chosen.workers * chosen.in_flight
+            show_estimate(jobs_for(loaded, seeds, target), games, at_once, as_json)
+            return
         # Games already finished in this folder are skipped; interrupted ones are finished.
         work, done = skip_done(jobs_for(loaded, seeds, target), target)
         if done and not as_json:
@@ -112,6 +118,30 @@ def policy_of(
         return capacity(specs, jobs, games_in_flight, backend)
     except BatchOptionError as error:
         fail(str(error))
+
+
+EstimateOption = Annotated[
+    bool,
+    typer.Option(
+        "--estimate",
+        help="play a few games on the fake provider with the real prompts and prices; "
+        "print the plan's expected calls, tokens, dollars and hours; play nothing",
+    ),
+]
+
+
+def show_estimate(jobs: list[GameJob], games: int, at_once: int, as_json: bool) -> None:
+    """``--estimate`` (sandbox/study/estimate.py): stdout, or one error line."""
+    from sandbox.study.estimate import EstimateError, estimate, estimate_lines
+
+    try:
+        est = estimate(jobs, games, max(1, at_once))
+    except EstimateError as err:
+        fail(str(err))
+    if as_json:
+        sys.stdout.write(json.dumps({"estimate": est.to_json()}) + "\n")
+    else:
+        print("\n".join(estimate_lines(est)))
 
 
 def started_backend(

@@ -32,7 +32,8 @@ from sandbox.analysis.load import Loaded, RawGame, load_games
 from sandbox.analysis.summary import summarise_games
 from sandbox.batch.backends import backend_notes
 from sandbox.batch.jobs import BatchResult, GameResult
-from sandbox.cli.batch import policy_of, started_backend
+from sandbox.batch.policy import Capacity
+from sandbox.cli.batch import EstimateOption, policy_of, show_estimate, started_backend
 from sandbox.cli.errors import bad_input_is_one_line, fail, stopped_by_fault
 from sandbox.cli.interrupts import EXIT_INTERRUPTED
 from sandbox.cli.options import (
@@ -46,7 +47,15 @@ from sandbox.cli.options import (
 )
 from sandbox.report.ablation import find_ablation
 from sandbox.report.page import leaderboard_rows, side_rows, write_report
-from sandbox.study.run import Plan, plan_run, run_study, study_specs
+from sandbox.study.run import (
+    Plan,
+    job_for,
+    plan_run,
+    planned_games,
+    provider_of,
+    run_study,
+    study_specs,
+)
 from sandbox.study.spec import Study, load_study
 from sandbox.transcript import folder_lock
 
@@ -72,6 +81,7 @@ def study_cmd(
     dry_run: Annotated[
         bool, typer.Option(help="check the files and print the plan; play nothing")
     ] = False,
+    estimate_only: EstimateOption = False,
 ) -> None:
     """Play a model-vs-model study (resumable), then print ratings, win rates and metrics."""
     err = Console(stderr=True, highlight=False)
@@ -82,12 +92,16 @@ def study_cmd(
                 study = _with_jobs(study, jobs)
             if out is not None:
                 study = _with_out(study, out)
-            if not dry_run:  # reading what is there needs no lock, nor a folder
+            if not (dry_run or estimate_only):  # reading needs no lock, nor a folder
                 held.enter_context(folder_lock(study.out()))  # one study run per folder
             planned = plan_run(study)
         at_once = policy_of(study_specs(study), study.file.jobs, games_in_flight, backend)
         if dry_run:
             _print_plan(study, planned, as_json)
+            return
+        if estimate_only:  # cost before spending: the whole plan, from a sample on the fake
+            every = [job_for(study, game, study.out()) for game in planned_games(study)]
+            show_estimate(every, planned.total, games_at_once(study, at_once), as_json)
             return
         if planned.done and not as_json:
             err.print(f"{len(planned.done)} of {planned.total} games already played; skipping them")
@@ -143,6 +157,17 @@ def _print_plan(study: Study, planned: Plan, as_json: bool) -> None:
         f"{obj['planned']} games planned: {obj['already_played']} already played, "
         f"{obj['to_resume']} to finish, {obj['to_play']} to play"
     )
+
+
+def games_at_once(study: Study, at_once: Capacity) -> int:
+    """Games the study plays at once: workers × games in flight, under its
+    provider limits (games in flight per provider)."""
+    limits = [n for p, n in study.file.provider_limits.items() if p in provider_names(study)]
+    return min([max(1, at_once.workers) * at_once.in_flight, *limits])
+
+
+def provider_names(study: Study) -> set[str]:
+    return {p for spec in study.specs.values() if (p := provider_of(spec))}
 
 
 def _with_jobs(study: Study, jobs: int) -> Study:

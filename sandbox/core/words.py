@@ -332,6 +332,8 @@ class VariantWords:
     quoted beside the sentence, never inside it).
     ``card``: the seat's card in words (:data:`CardWords`; without it, its facts).
     ``team``: the seats the card names as the seat's own side (:data:`Team`).
+    ``notes``: decision name -> rows shown beside that question, from the seat's
+    own card (:data:`CardWords`), e.g. one's weapon, shield and strikes before a duel.
     """
 
     sentences: Mapping[str, Sentence] = field(default_factory=dict)
@@ -344,6 +346,7 @@ class VariantWords:
     text_fields: tuple[str, ...] = TEXT_FIELDS
     card: CardWords | None = None
     team: Team | None = None
+    notes: Mapping[str, CardWords] = field(default_factory=dict)
 
 
 # C0/C1 controls and the bidirectional overrides that could reorder a line; \n and

@@ -22,6 +22,7 @@ from sandbox.games.registry import get_variant
 from sandbox.session.driver import run_sync
 from sandbox.session.errors import SessionError, open_transcript
 from sandbox.session.gamefile import LoadedConfig, parse_config
+from sandbox.session.hearing import Hearing, hearing_of
 from sandbox.session.runner import RunStats
 from sandbox.transcript import Transcript
 
@@ -67,12 +68,14 @@ async def rebuild(
     seed: int,
     recorded: Sequence[Event],
     agents: Mapping[int, Agent] | None = None,
+    hearing: Hearing | None = None,
 ) -> Rebuilt:
     """Play a fresh game by submitting the recorded decisions in order, then compare.
 
     With ``agents``, replayable agents (``Agent.replayable``) are asked each recorded
     question first (the answer is dropped) so that they end in the state the
-    original run left them in.
+    original run left them in: with the views they had then, less what
+    ``hearing`` (the transcript's, :func:`hearing_of`) says they never heard.
     """
     game = Game.new(variant, config, seed)
     decisions = [e for e in recorded if isinstance(e, DecisionMade)]
@@ -86,7 +89,8 @@ async def rebuild(
                 raise RefereeError(f"recorded decision {first.request_id} is not open here")
             _check_order(batch, list(pending))
             if agents is not None:
-                await _warm(game, [pending[d.request_id] for d in batch], agents)
+                asked = [pending[d.request_id] for d in batch]
+                await _warm(game, asked, agents, hearing or Hearing())
             for made in batch:
                 _submit(game, made)
             index += len(batch)
@@ -126,12 +130,15 @@ def _submit(game: Game, made: DecisionMade) -> None:
 
 
 async def _warm(
-    game: Game, requests: Sequence[DecisionRequest], agents: Mapping[int, Agent]
+    game: Game,
+    requests: Sequence[DecisionRequest],
+    agents: Mapping[int, Agent],
+    hearing: Hearing,
 ) -> None:
     """Ask replayable agents, in the runner's order, and drop the answers."""
     wanted = [r for r in requests if agents[r.seat].replayable]
-    asks = (agents[r.seat].decide(DecisionContext.for_request(game, r)) for r in wanted)
-    await asyncio.gather(*asks)
+    contexts = (hearing.context(DecisionContext.for_request(game, r), game) for r in wanted)
+    await asyncio.gather(*(agents[c.request.seat].decide(c) for c in contexts))
 
 
 def first_divergence(
@@ -185,7 +192,11 @@ def replay_transcript(transcript: Transcript) -> str | None:
     rebuilt = run_sync(rebuild(variant, config, seed, transcript.events))
     if rebuilt.divergence:
         return rebuilt.divergence
-    problem = check_header(transcript, rebuilt.game) or check_visibility(transcript)
+    problem = (
+        check_header(transcript, rebuilt.game)
+        or check_visibility(transcript)
+        or check_hearing(transcript)
+    )
     if problem:
         return problem
     if transcript.finished and len(rebuilt.game.events) != len(transcript.events):
@@ -201,6 +212,22 @@ def check_header(transcript: Transcript, game: Game) -> str | None:
         seats = set(dealt) | set(recorded)
         wrong = sorted((s for s in seats if dealt.get(s) != recorded.get(s)), key=int)
         return f"header roles: seat(s) {', '.join(wrong)} differ from the roles the seed deals"
+    return None
+
+
+def check_hearing(transcript: Transcript) -> str | None:
+    """What the header says no seat heard (a remove_speech branch) is readable
+    and names events recorded before the seats stopped hearing them."""
+    try:
+        hearing = hearing_of(transcript.header)
+    except SessionError as err:
+        return str(err)
+    for seq, since in sorted(hearing.unheard.items()):
+        if not seq < since <= len(transcript.events):
+            return (
+                f"header forked_from: hidden seq {seq} (from event {since}) is not an event "
+                f"recorded before that point of this game ({len(transcript.events)} events)"
+            )
     return None
 
 

@@ -18,10 +18,12 @@ from sandbox.session.driver import run_sync
 from sandbox.session.errors import SessionError, open_transcript
 from sandbox.session.gamefile import LoadedConfig
 from sandbox.session.header import build_header, outcome_line, transcript_path
+from sandbox.session.hearing import hearing_of
 from sandbox.session.play import GameRecord, LiveHooks, run_to_end, runner_for
 from sandbox.session.replay import (
     check_fork_point,
     check_header,
+    check_hearing,
     check_visibility,
     counters_of,
     game_config_of,
@@ -97,9 +99,14 @@ async def _resume_locked(path: Path, hooks: LiveHooks) -> GameRecord:
     variant, config = game_config_of(transcript)
     seed = int(transcript.header["seed"])
     roles = {int(s): r for s, r in transcript.header["roles"].items()}
-    # a what-if branch's seats draw from the branch's seed (sandbox.session.whatif)
+    # a what-if branch's seats draw from the branch's seed and stay deaf to what
+    # its header hides (sandbox.session.whatif, sandbox.session.hearing)
     agents = build_agents(loaded, roles, seed, int(transcript.header.get("branch_seed") or 0))
-    rebuilt = await rebuild(variant, config, seed, transcript.events, agents)
+    problem = check_hearing(transcript)
+    if problem:
+        raise SessionError(f"{path}: the recorded game does not replay: {problem}")
+    hearing = hearing_of(transcript.header)
+    rebuilt = await rebuild(variant, config, seed, transcript.events, agents, hearing)
     problem = (
         rebuilt.divergence or check_header(transcript, rebuilt.game) or check_visibility(transcript)
     )
@@ -109,8 +116,9 @@ async def _resume_locked(path: Path, hooks: LiveHooks) -> GameRecord:
     with TranscriptWriter(path, append=True) as writer:
         hooks.on_start(game, path)
         start = len(transcript.events)
+        seated = hearing.seat(agents, game)
         outcome, stats = await continue_game(
-            game, loaded, agents, writer, start, hooks, transcript.calls
+            game, loaded, seated, writer, start, hooks, transcript.calls
         )
         total = counters_of(transcript, transcript.events) + stats
         writer.outcome(outcome_line(outcome, total))
@@ -151,7 +159,9 @@ async def fork_async(
     game = rebuilt.game
     roles = dict(game.roles())
     agents = build_agents(loaded, roles, seed)
-    await rebuild(variant, config, seed, prefix, agents)  # warm the new agents
+    # a fork of a what-if branch keeps its seats deaf to what the branch hid
+    hearing = hearing_of(transcript.header).before(at)
+    await rebuild(variant, config, seed, prefix, agents, hearing)  # warm the new agents
     target = transcript_path(out or Path(loaded.file.run.out), variant.name, seed)
     # absolute, so the link still holds when the fork is read from another folder
     # The decisions before ``at`` were made by the original seats: their agents are
@@ -161,6 +171,7 @@ async def fork_async(
             "transcript": str(path.resolve()),
             "at": at,
             "agents": transcript.header.get("agents") or {},
+            **hearing.link(at),
         }
     }
     with TranscriptWriter(target) as writer:
@@ -172,7 +183,8 @@ async def fork_async(
         for control in transcript.controls:  # who played the copied decisions
             if int(control.get("seq", at)) < at:
                 writer.control({k: v for k, v in control.items() if k != "type"})
-        outcome, stats = await continue_game(game, loaded, agents, writer, at, hooks)
+        seated = hearing.seat(agents, game)
+        outcome, stats = await continue_game(game, loaded, seated, writer, at, hooks)
         total = counters_of(transcript, prefix, _calls_of(transcript, prefix)) + stats
         writer.outcome(outcome_line(outcome, total))
     return GameRecord(target, variant.name, seed, roles, outcome, total, game.state, config)

@@ -22,284 +22,42 @@ a normal transcript whose header says where it came from (``forked_from``:
 transcript, at, arm, branch_seed, intervention) and carries ``branch_seed``;
 its file is ``<arm>-b<NNN>.jsonl`` in the out folder, so a rerun finds it: a
 finished branch is never played again, an interrupted one is finished
-(:func:`resume_branch`). The effects are measured in ``sandbox.analysis.effects``.
+(:func:`resume_branch`, which is ``sandbox resume``'s own path). What its seats
+never heard is read from that header by :mod:`sandbox.session.hearing`, the one
+place resume, fork, replay and the viewer take it from. The interventions and
+their checks are in :mod:`sandbox.session.intervention`; the effects are
+measured in ``sandbox.analysis.effects``.
 """
 
 from __future__ import annotations
 
 import asyncio
-import dataclasses
-import json
-from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from pydantic import ValidationError
-
-from sandbox.agents.base import Agent, DecisionContext
-from sandbox.core.errors import ConfigError, IllegalDecision, UnknownRequest
-from sandbox.core.events import DecisionMade, Event, freeze
-from sandbox.core.game import Game, fork_points
-from sandbox.core.requests import DecisionRequest
-from sandbox.core.variant import SeatView, Variant
-from sandbox.core.words import TEXT_FIELDS
+from sandbox.core.errors import ConfigError
+from sandbox.core.events import DecisionMade, Event
+from sandbox.core.game import Game
 from sandbox.session.errors import SessionError, open_transcript
-from sandbox.session.gamefile import LoadedConfig, describe_error, parse_agent_spec, parse_config
 from sandbox.session.header import build_header, outcome_line
+from sandbox.session.hearing import Hearing, Unheard
+from sandbox.session.intervention import (
+    CONTROL,
+    KINDS,
+    PASS_TEXT,
+    Intervention,
+    Prepared,
+    prefix_events,
+    prepare,
+)
 from sandbox.session.play import GameRecord, LiveHooks
-from sandbox.session.replay import check_fork_point, counters_of, game_config_of, loaded_of, rebuild
-from sandbox.session.resume import continue_game, drop_torn_tail
+from sandbox.session.replay import counters_of, game_config_of, rebuild
+from sandbox.session.resume import continue_game, resume_async
 from sandbox.session.seating import build_agents
-from sandbox.transcript import Transcript, TranscriptWriter
+from sandbox.transcript import TranscriptWriter
 from sandbox.transcript.files import read_head
-
-CONTROL = "control"
-KINDS = ("remove_speech", "replace_speech", "pass_speech", "change_decision", "replace_agent")
-PASS_TEXT = "pass"
-
-
-@dataclass(frozen=True)
-class Intervention:
-    """One change to a game (see the module docstring); ``kind`` "control": none."""
-
-    kind: str = CONTROL
-    seq: int | None = None
-    fields: Mapping[str, Any] = field(default_factory=dict)
-    seat: int | None = None
-    agent: Mapping[str, Any] | None = None
-
-    def to_json(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"kind": self.kind}
-        if self.seq is not None:
-            out["seq"] = self.seq
-        if self.fields:
-            out["fields"] = dict(self.fields)
-        if self.seat is not None:
-            out["seat"] = self.seat
-        if self.agent is not None:
-            out["agent"] = dict(self.agent)
-        return out
-
-    @classmethod
-    def from_json(cls, data: Mapping[str, Any]) -> Intervention:
-        agent = data.get("agent")
-        return cls(
-            str(data.get("kind", CONTROL)),
-            data.get("seq"),
-            dict(data.get("fields") or {}),
-            data.get("seat"),
-            dict(agent) if isinstance(agent, Mapping) else None,
-        )
-
-
-@dataclass
-class Prepared:
-    """An intervention checked against its source game, ready to branch."""
-
-    source: Path
-    transcript: Transcript
-    variant: Variant[Any]
-    config: Any
-    seed: int
-    at: int
-    intervention: Intervention
-    loaded: LoadedConfig  # the source's game file
-    speaker: int | None = None  # the seat whose speech or decision is changed
-    decision_seq: int | None = None  # the decision re-refereed (speech, change)
-    hidden: frozenset[int] = frozenset()  # remove_speech: seqs no seat hears of
-    accused: tuple[int, ...] = ()  # the changed speech's accusations (as recorded)
-
-    @property
-    def arm(self) -> str:
-        return self.intervention.kind
-
-    def loaded_for(self, arm: str) -> LoadedConfig:
-        """The game file a branch of ``arm`` is played from (replace_agent: the
-        seat's new agent entry appended, so the branch's header says who played)."""
-        ivn = self.intervention
-        if arm == CONTROL or ivn.kind != "replace_agent":
-            return self.loaded
-        raw = self.loaded.to_json()
-        raw["agent"] = [*raw.get("agent", []), {**dict(ivn.agent or {}), "seats": [ivn.seat]}]
-        return parse_config(raw, self.loaded.source)
-
-
-def prepare(path: Path, intervention: Intervention, at: int | None = None) -> Prepared:
-    """Check ``intervention`` against the game in ``path`` (SessionError, one line)
-    and find the fork point: ``at`` if given, else the first step boundary after
-    the changed event."""
-    transcript = open_transcript(path)
-    variant, config = game_config_of(transcript)
-    loaded = loaded_of(transcript)
-    events = transcript.events
-    kind = intervention.kind
-    if kind not in (CONTROL, *KINDS):
-        raise SessionError(f"unknown intervention '{kind}'; known: {', '.join(KINDS)}")
-    prepared = Prepared(
-        path, transcript, variant, config, int(transcript.header["seed"]), 0, intervention, loaded
-    )
-    if kind in ("remove_speech", "replace_speech", "pass_speech", "change_decision"):
-        _check_event(prepared, events)
-    if kind == "replace_agent":
-        _check_agent(prepared)
-    prepared.at = _fork_point(events, at, prepared)
-    return prepared
-
-
-def _check_event(prepared: Prepared, events: Sequence[Event]) -> None:
-    seq = prepared.intervention.seq
-    if seq is None or not 0 <= seq < len(events):
-        raise SessionError(f"seq {seq} out of range; this game has events 0..{len(events) - 1}")
-    event = events[seq]
-    if prepared.intervention.kind == "change_decision":
-        if not isinstance(event, DecisionMade):
-            raise SessionError(f"seq {seq} is a {event.kind} event, not a decision")
-        prepared.speaker, prepared.decision_seq = event.seat, seq
-        return
-    if event.kind not in prepared.variant.info.speech_kinds:
-        speeches = ", ".join(sorted(prepared.variant.info.speech_kinds))
-        raise SessionError(f"seq {seq} is a {event.kind} event, not a speech ({speeches})")
-    speaker = int(getattr(event, "seat"))  # noqa: B009 (speech events name their seat)
-    made = [
-        i
-        for i in range(seq - 1, -1, -1)
-        if isinstance(events[i], DecisionMade) and getattr(events[i], "seat", None) == speaker
-    ]
-    if not made:
-        raise SessionError(f"seq {seq}: no decision of seat {speaker} made this speech")
-    prepared.speaker, prepared.decision_seq = speaker, made[0]
-    prepared.accused = tuple(int(s) for s in getattr(event, "accuse", ()) or ())
-    if prepared.intervention.kind == "remove_speech":
-        prepared.hidden = frozenset({seq, made[0]})
-
-
-def _check_agent(prepared: Prepared) -> None:
-    ivn = prepared.intervention
-    seats = prepared.variant.seat_count(prepared.config)
-    if ivn.seat is None or not 1 <= ivn.seat <= seats:
-        raise SessionError(f"seat {ivn.seat} out of range; this game has seats 1..{seats}")
-    try:
-        parse_agent_spec(dict(ivn.agent or {}))
-    except ValidationError as err:
-        raise SessionError(f"the new agent: {describe_error(err)}") from None
-
-
-def _fork_point(events: Sequence[Event], at: int | None, prepared: Prepared) -> int:
-    points = fork_points(events)
-    changed = prepared.intervention.seq
-    if at is None:
-        if changed is None:
-            raise SessionError("give --at N (the step boundary to branch at)")
-        later = [p for p in points if p > changed]
-        if not later:
-            raise SessionError(f"seq {changed}: the game ends in its step; nothing to play again")
-        return later[0]
-    check_fork_point(events, at)
-    if changed is not None and at <= changed:
-        raise SessionError(f"--at {at} must come after the changed event (seq {changed})")
-    return at
-
-
-# ------------------------------------------------------------------ the prefix
-
-
-def prefix_events(prepared: Prepared, arm: str) -> list[Event]:
-    """The branch's first events: the source's first ``at`` for the control and
-    for arms that change nothing recorded; else re-refereed with the change."""
-    events = prepared.transcript.events[: prepared.at]
-    ivn = prepared.intervention
-    if arm == CONTROL or ivn.kind in ("remove_speech", "replace_agent"):
-        return list(events)
-    game = Game.new(prepared.variant, prepared.config, prepared.seed)
-    for seq, made in enumerate(events):
-        if not isinstance(made, DecisionMade):
-            continue
-        request = _open_request(game, made)
-        try:
-            if seq == prepared.decision_seq:
-                note = f"[what-if: {ivn.kind}]"
-                game.submit(made.request_id, _changed_payload(prepared, game, request), note)
-            elif made.fallback:
-                game.submit_fallback(made.request_id, made.fallback_reason, made.note)
-            else:
-                game.submit(made.request_id, made.payload, made.note)
-        except (IllegalDecision, UnknownRequest) as err:
-            where = "the new answer" if seq == prepared.decision_seq else f"seq {seq}"
-            raise SessionError(f"{where} is not legal here: {err}") from None
-    return list(game.events)
-
-
-def _open_request(game: Game, made: DecisionMade) -> DecisionRequest:
-    for request in game.pending():
-        if request.id == made.request_id:
-            return request
-    raise SessionError(
-        f"after the change, recorded decision {made.request_id} is not asked any more; "
-        "branch earlier (a smaller --at)"
-    )
-
-
-def _changed_payload(prepared: Prepared, game: Game, request: DecisionRequest) -> dict[str, Any]:
-    made = prepared.transcript.events[prepared.decision_seq or 0]
-    assert isinstance(made, DecisionMade)
-    ivn = prepared.intervention
-    text_field = _text_field(prepared.variant, made.payload)
-    if ivn.kind == "pass_speech":
-        neutral = dict(freeze(dict(prepared.variant.fallback(game.state, request))))
-        return {**_thawed(neutral), text_field: PASS_TEXT}
-    fields = dict(ivn.fields)
-    if ivn.kind == "replace_speech" and "text" in fields:
-        fields[text_field] = fields.pop("text")
-    return {**_thawed(dict(made.payload)), **fields}
-
-
-def _text_field(variant: Variant[Any], payload: Mapping[str, Any]) -> str:
-    words = variant.words()
-    names = words.text_fields if words is not None else TEXT_FIELDS
-    return next((k for k in payload if k in names), names[0])
-
-
-def _thawed(payload: Mapping[str, Any]) -> dict[str, Any]:
-    return dict(json.loads(json.dumps(payload, default=list)))
-
-
-# ------------------------------------------------------------------ the branch
-
-
-class Unheard(Agent):
-    """A seat that never heard the events ``hidden``: every view it is given is
-    folded from the events it may see, those left out (``remove_speech``)."""
-
-    def __init__(self, inner: Agent, game: Game, hidden: frozenset[int]) -> None:
-        self.inner = inner
-        self.game = game
-        self.hidden = hidden
-
-    def describe(self) -> dict[str, Any]:
-        return self.inner.describe()
-
-    @property
-    def probes_after_speech(self) -> bool:
-        return bool(getattr(self.inner, "probes_after_speech", False))
-
-    async def decide(self, ctx: DecisionContext) -> Any:
-        return await self.inner.decide(self._deaf(ctx))
-
-    async def probe(self, ctx: DecisionContext) -> list[dict[str, Any]]:
-        probe = getattr(self.inner, "probe")  # noqa: B009 (only asked when probes_after_speech)
-        found: list[dict[str, Any]] = await probe(self._deaf(ctx))
-        return found
-
-    async def close(self) -> None:
-        await self.inner.close()
-
-    def _deaf(self, ctx: DecisionContext) -> DecisionContext:
-        return dataclasses.replace(ctx, view_fn=lambda: self._view(ctx.request.seat))
-
-    def _view(self, seat: int) -> SeatView:
-        seen = [(i, e) for i, e in self.game.visible_events(seat) if i not in self.hidden]
-        return self.game.variant.build_view(seat, seen)
 
 
 def branch_path(out: Path, arm: str, branch_seed: int) -> Path:
@@ -318,9 +76,7 @@ def forked_from(prepared: Prepared, arm: str, branch_seed: int, at: int) -> dict
     }
     if at != prepared.at:
         link["source_at"] = prepared.at  # the change added or removed events
-    if arm != CONTROL and prepared.hidden:
-        link["hidden"] = sorted(prepared.hidden)
-    return link
+    return {**link, **prepared.hearing_for(arm).link(at)}
 
 
 async def play_branch(
@@ -337,12 +93,12 @@ async def play_branch(
     variant, config, seed = prepared.variant, prepared.config, prepared.seed
     roles = dict(Game.from_events(variant, config, seed, prefix).roles())
     agents = build_agents(loaded, roles, seed, branch_seed)
-    rebuilt = await rebuild(variant, config, seed, prefix, agents)  # warms replayable seats
+    hearing = prepared.hearing_for(arm)
+    # warms replayable seats (with what they heard, as resume will)
+    rebuilt = await rebuild(variant, config, seed, prefix, agents, hearing)
     if rebuilt.divergence:
         raise SessionError(f"{prepared.source}: does not replay: {rebuilt.divergence}")
     game = rebuilt.game
-    hidden = prepared.hidden if arm != CONTROL else frozenset()
-    seated = _deafened(agents, game, hidden)
     link = forked_from(prepared, arm, branch_seed, len(prefix))
     extra = {"forked_from": link, "branch_seed": branch_seed}
     calls = _kept_calls(prepared, prefix, arm)
@@ -354,16 +110,11 @@ async def play_branch(
             writer.event(seq, event)
         for call in calls:
             writer.call({k: v for k, v in call.items() if k != "type"})
+        seated = hearing.seat(agents, game)
         outcome, stats = await continue_game(game, loaded, seated, writer, len(prefix), hooks)
         total = counters_of(prepared.transcript, prefix, calls) + stats
         writer.outcome(outcome_line(outcome, total))
     return GameRecord(target, variant.name, seed, roles, outcome, total, game.state, config)
-
-
-def _deafened(agents: Mapping[int, Agent], game: Game, hidden: frozenset[int]) -> dict[int, Agent]:
-    if not hidden:
-        return dict(agents)
-    return {seat: Unheard(agent, game, hidden) for seat, agent in agents.items()}
 
 
 def _kept_calls(prepared: Prepared, prefix: Sequence[Event], arm: str) -> list[dict[str, Any]]:
@@ -384,37 +135,17 @@ def _kept_calls(prepared: Prepared, prefix: Sequence[Event], arm: str) -> list[d
 
 async def resume_branch(path: Path, hooks: LiveHooks | None = None) -> GameRecord:
     """Finish an interrupted branch in its own file, with its branch seed and
-    intervention (a finished one is returned as it is, never played again)."""
-    hooks = hooks or LiveHooks()
+    what its seats never heard: ``sandbox resume``'s path, which reads both from
+    the header. A finished one is returned as it is, never played again."""
     transcript = open_transcript(path)
-    link = transcript.header.get("forked_from") or {}
+    if not transcript.finished:
+        return await resume_async(path, hooks)
     variant, config = game_config_of(transcript)
     seed = int(transcript.header["seed"])
     roles = {int(s): r for s, r in transcript.header["roles"].items()}
-    if transcript.finished:
-        stats = counters_of(transcript, transcript.events)
-        game = Game.from_events(variant, config, seed, transcript.events)
-        return GameRecord(
-            path, variant.name, seed, roles, game.outcome(), stats, game.state, config
-        )
-    if transcript.torn_tail:
-        drop_torn_tail(path)
-    loaded = loaded_of(transcript)
-    agents = build_agents(loaded, roles, seed, int(transcript.header.get("branch_seed") or 0))
-    rebuilt = await rebuild(variant, config, seed, transcript.events, agents)
-    if rebuilt.divergence:
-        raise SessionError(f"{path}: the recorded branch does not replay: {rebuilt.divergence}")
-    game = rebuilt.game
-    seated = _deafened(agents, game, frozenset(int(s) for s in link.get("hidden") or ()))
-    with TranscriptWriter(path, append=True) as writer:
-        hooks.on_start(game, path)
-        start = len(transcript.events)
-        outcome, stats = await continue_game(
-            game, loaded, seated, writer, start, hooks, transcript.calls
-        )
-        total = counters_of(transcript, transcript.events) + stats
-        writer.outcome(outcome_line(outcome, total))
-    return GameRecord(path, variant.name, seed, roles, outcome, total, game.state, config)
+    stats = counters_of(transcript, transcript.events)
+    game = Game.from_events(variant, config, seed, transcript.events)
+    return GameRecord(path, variant.name, seed, roles, game.outcome(), stats, game.state, config)
 
 
 # ------------------------------------------------------------------ the arms
@@ -474,7 +205,9 @@ def check_branches(branches: int) -> None:
 __all__ = [
     "CONTROL",
     "KINDS",
+    "PASS_TEXT",
     "Branch",
+    "Hearing",
     "Intervention",
     "Prepared",
     "Unheard",

@@ -34,6 +34,7 @@ from sandbox.games.words import (
     role_words,
     words_for,
 )
+from sandbox.session.hearing import hearing_of
 from sandbox.transcript import Transcript, latency_of
 from sandbox.transcript.audience import history_index, seat_numbers, vis_of, visible_pairs
 from sandbox.viewer.board import Effects, effects_of
@@ -184,7 +185,7 @@ def build_timeline(
     language = language or default_language(transcript)
     Lang(language)  # refuse an unknown language early, with its name
     variant = get_variant(str(transcript.header["variant"]))
-    pairs = visible_pairs(transcript, seat)
+    pairs = seat_pairs(transcript, seat)
     index = history_index(variant, transcript, seat_numbers(transcript))
     entries = _entries(variant.name, transcript, pairs, index, seat, language)
     private, cards = _cards(variant, transcript, seat, language)
@@ -205,6 +206,14 @@ def build_timeline(
         roles=_roles(transcript, language) if truth else {},
         controllers=_controllers(transcript) if truth else {},
     )
+
+
+def seat_pairs(transcript: Transcript, seat: int | None) -> list[tuple[int, Event]]:
+    """The (seq, event) pairs ``seat`` may read (None: the referee, every one):
+    those its recorded visibility admits, less any its seats never heard (a
+    what-if branch's removed speech, ``sandbox.session.hearing``)."""
+    pairs = visible_pairs(transcript, seat)
+    return pairs if seat is None else hearing_of(transcript.header).filter(pairs)
 
 
 def default_language(transcript: Transcript) -> str:
@@ -311,7 +320,7 @@ def _cards(
     """A seat's card at the end, and each version of it from the event that made it."""
     if seat is None:
         return {}, []
-    pairs = visible_pairs(transcript, seat)
+    pairs = seat_pairs(transcript, seat)
     fold = variant.view_fold(seat)
     cards: list[tuple[int, Mapping[str, Any]]] = []
     if fold is None:

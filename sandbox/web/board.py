@@ -48,7 +48,11 @@ class Board:
             return self._state.get(key, default)
 
     def update(self, **changes: Any) -> None:
+        """Apply ``changes``; only a real change wakes the open pages (the run
+        refreshes some boards after every event, mostly with the same values)."""
         with self._lock:
+            if all(k in self._state and self._state[k] == v for k, v in changes.items()):
+                return
             self._state.update(changes)
             self._version += 1
             waiting = list(self._subscribers)

@@ -3,15 +3,20 @@
 A :class:`SwitchableSeat` wraps a seat's configured agent and delegates each
 decision to the seat's current controller. A switch asked for by the host takes
 effect at the seat's next decision (a person waiting on a question hands that
-question straight to the AI). Every switch is reported through ``on_switch``,
-which the run wires to the transcript (a ``control`` line), so that studies,
-replays and forks attribute each decision to whoever made it. The engine never
-hears of it: for the referee the seat simply answered.
+question straight to the AI; an AI still pacing before its answer hands it to
+the person). The host's thread and the game's loop both touch the seat, so a
+switch is made under a lock, and a person whose seat is switched away, before or
+while playing it, is released (the page says so). Every switch is reported
+through ``on_switch``, which the run wires to the transcript (a ``control``
+line), so that studies, replays and forks attribute each decision to whoever
+made it. The engine never hears of it: for the referee the seat simply answered.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -61,25 +66,42 @@ class SwitchableSeat(Agent):
         self.on_switch = on_switch
         self.deciding = False
         self._made: list[Agent] = []
+        self._lock = threading.Lock()
+        # While an AI paces before answering: its loop and the event a switch sets,
+        # so that a person taking the seat gets this question at once.
+        self._pacing: tuple[asyncio.AbstractEventLoop, asyncio.Event] | None = None
 
     def describe(self) -> dict[str, Any]:
         return self.current.describe()
 
+    def next_controller(self) -> Agent:
+        """Who plays the seat from its next decision on."""
+        with self._lock:
+            return self.upcoming if self.upcoming is not None else self.current
+
     @property
     def person(self) -> HumanBrowserAgent | None:
-        """The browser seat of a person taking this seat now or at its next decision."""
-        for agent in (self.upcoming, self.current):
-            if isinstance(agent, HumanBrowserAgent):
-                return agent
-        return None
+        """The browser seat of the person who plays this seat from now on (None
+        once the host has handed it back, even before the AI's first answer)."""
+        agent = self.next_controller()
+        return agent if isinstance(agent, HumanBrowserAgent) else None
 
     def switch_to(self, agent: Agent) -> None:
         """Hand the seat to ``agent`` from its next decision on."""
-        if agent is not self.configured:
-            self._made.append(agent)
-        self.upcoming = agent
-        if isinstance(self.current, HumanBrowserAgent) and agent is not self.current:
-            self.current.release()  # a person's open question goes to the new controller
+        with self._lock:
+            if agent is not self.configured and agent not in self._made:
+                self._made.append(agent)
+            replaced = [self.current, self.upcoming]
+            self.upcoming = agent
+            pacing = self._pacing
+        if pacing is not None:
+            with contextlib.suppress(RuntimeError):  # the loop closed: nobody waits
+                pacing[0].call_soon_threadsafe(pacing[1].set)
+        for before in replaced:
+            if isinstance(before, HumanBrowserAgent) and before is not agent:
+                # a person's open question goes to the new controller; a person
+                # handed the seat but not yet asked never will be: both pages say so
+                before.release()
 
     async def decide(self, ctx: DecisionContext) -> AgentAnswer:
         self.deciding = True
@@ -87,7 +109,7 @@ class SwitchableSeat(Agent):
             while True:
                 self._take_upcoming(ctx.request.id)
                 if self.pace_s and not isinstance(self.current, HumanBrowserAgent):
-                    await asyncio.sleep(self.pace_s)
+                    await self._pace()
                     self._take_upcoming(ctx.request.id)
                 answer = await self.current.decide(ctx)
                 if answer.fallback_reason == HANDED_BACK and self.upcoming is not None:
@@ -96,12 +118,27 @@ class SwitchableSeat(Agent):
         finally:
             self.deciding = False
 
+    async def _pace(self) -> None:
+        """The AI's reading-speed wait, cut short by a switch."""
+        switched = asyncio.Event()
+        with self._lock:
+            self._pacing = (asyncio.get_running_loop(), switched)
+            if self.upcoming is not None:
+                switched.set()
+        try:
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(switched.wait(), self.pace_s)
+        finally:
+            with self._lock:
+                self._pacing = None
+
     def _take_upcoming(self, request_id: str) -> None:
-        upcoming, self.upcoming = self.upcoming, None
-        if upcoming is None or upcoming is self.current:
-            return
-        switch = Switch(self.seat, request_id, self.current.describe(), upcoming.describe())
-        self.current = upcoming
+        with self._lock:
+            upcoming, self.upcoming = self.upcoming, None
+            if upcoming is None or upcoming is self.current:
+                return
+            switch = Switch(self.seat, request_id, self.current.describe(), upcoming.describe())
+            self.current = upcoming
         self.on_switch(switch)
 
     async def close(self) -> None:

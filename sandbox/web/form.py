@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from sandbox.agents.human.terminal import for_people
 from sandbox.core.requests import Choice, DecisionRequest, Field, MultiChoice, Text
 from sandbox.core.variant import SeatView
-from sandbox.games.words import lang
+from sandbox.games.words import lang, variant_words
 from sandbox.web.pages import render
 from sandbox.web.table import seat_marks
 from sandbox.web.words import field_words, label, option_words, ui
@@ -83,6 +83,7 @@ def render_form(
         "_form.html",
         t=t,
         request=request,
+        notes=decision_notes(request, language, view),
         draft=f"{game}:{request.seat}:{request.id}",
         instruction=for_people(request.instruction),
         fields=[
@@ -90,3 +91,16 @@ def render_form(
             for f in request.fields
         ],
     )
+
+
+def decision_notes(
+    request: DecisionRequest, language: str, view: SeatView | None
+) -> list[tuple[str, str]]:
+    """What the seat's variant shows beside this question, from the seat's own
+    card only (``VariantWords.notes``: e.g. its weapon, shield and strikes before
+    a duel); none without a view or a note for the decision."""
+    if view is None:
+        return []
+    words = variant_words(view.variant)
+    note = words.notes.get(request.decision) if words is not None else None
+    return note(view.private, lang(language, view.variant)) if note is not None else []

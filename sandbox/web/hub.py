@@ -11,7 +11,6 @@ else of the game, so it cannot leak anything else.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import hmac
 import json
 import logging
@@ -20,11 +19,10 @@ import socket
 import sys
 import threading
 import time
-from collections.abc import Awaitable, Callable, Iterable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from importlib import resources
 from typing import Any, Protocol
-from urllib.parse import parse_qs
 
 import uvicorn
 from markupsafe import Markup
@@ -32,35 +30,33 @@ from starlette.applications import Starlette
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route, WebSocketRoute
-from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from sandbox.agents.base import AgentSetupError
 from sandbox.web.board import Board
+from sandbox.web.guard import (
+    LOOPBACK,
+    Guard,
+    allowed_hosts,
+    lan_address,
+    refuse_socket,
+)
 from sandbox.web.limits import MAX_BODY_BYTES, BadBody, parse_body, wait_seconds
 from sandbox.web.pages import render
 from sandbox.web.words import ui
 
-LOOPBACK = "127.0.0.1"
 STARTUP_S = 10.0
+# A page's socket only pushes the board; up to this many stray frames (refilled
+# this many per second) are ignored, then the socket is refused (see FrameBudget).
+PAGE_FRAME_BURST = 20.0
+PAGE_FRAMES_PER_S = 2.0
+FLOOD_REFUSAL = "this socket only sends the page's state; a page sends nothing on it"
 STATIC_FILES = {
     "app.js": "text/javascript",
     "common.js": "text/javascript",
     "host.js": "text/javascript",
     "app.css": "text/css",
 }
-# Script and style come from this server only; the page talks to its own origin.
-CSP = (
-    "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; "
-    "img-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
-)
-SECURITY_HEADERS = [
-    (b"content-security-policy", CSP.encode()),
-    (b"cache-control", b"no-store"),
-    (b"x-content-type-options", b"nosniff"),
-    (b"referrer-policy", b"no-referrer"),
-    (b"x-frame-options", b"DENY"),
-]
 
 
 class HubError(AgentSetupError):
@@ -98,6 +94,40 @@ class Audience:
     host: HostActions | None = None
     # kind "agent": a remote program's seat, which serves its own socket (web/remote.py)
     socket: Callable[[WebSocket], Awaitable[None]] | None = None
+    # (version, JSON text) of the last state pushed without a clock: fifty pages of
+    # one spectator link get one encoding per change, not fifty (server loop only)
+    encoded: tuple[int, str] | None = field(default=None, repr=False)
+
+
+def encode_state(audience: Audience, state: dict[str, Any]) -> str:
+    """``state`` as the JSON text a page is sent, reused while its version holds."""
+    cached = audience.encoded
+    if state["remaining_s"] is None and cached is not None and cached[0] == state["version"]:
+        return cached[1]
+    text = json.dumps(state, ensure_ascii=False)
+    if state["remaining_s"] is None:
+        audience.encoded = (state["version"], text)
+    return text
+
+
+class FrameBudget:
+    """How many frames a page's socket may still send (a token bucket). Pages
+    send nothing on ``/ws``; a client that floods it is refused, so that it cannot
+    keep the server's loop busy for the other pages."""
+
+    def __init__(self, burst: float = PAGE_FRAME_BURST, per_s: float = PAGE_FRAMES_PER_S) -> None:
+        self.burst, self.per_s = burst, per_s
+        self.left = burst
+        self.at = time.monotonic()
+
+    def spend(self) -> bool:
+        now = time.monotonic()
+        self.left = min(self.burst, self.left + (now - self.at) * self.per_s)
+        self.at = now
+        if self.left < 1:
+            return False
+        self.left -= 1
+        return True
 
 
 class OneLineLog(logging.Formatter):
@@ -152,7 +182,7 @@ class WebHub:
         self._socket = _bind(host, port)
         self.port: int = self._socket.getsockname()[1]
         self.allowed_hosts = allowed_hosts(host, self.port)
-        self.shown_host = LOOPBACK if host in (LOOPBACK, "localhost") else _lan_address(host)
+        self.shown_host = LOOPBACK if host in (LOOPBACK, "localhost") else lan_address(host)
         _server_log()
         self._server = uvicorn.Server(
             uvicorn.Config(
@@ -339,13 +369,16 @@ class WebHub:
         await websocket.accept()
         subscriber = audience.board.subscribe()
         incoming = asyncio.ensure_future(websocket.receive())
+        budget = FrameBudget()
         try:
             last: int | None = None
             while True:
+                # Only the latest state is ever sent: a page that reads slowly (or
+                # never) holds one send at a time, and skips the versions it missed.
                 subscriber.changed.clear()
                 state = public_state(audience)
                 if state["version"] != last:
-                    await websocket.send_text(json.dumps(state, ensure_ascii=False))
+                    await websocket.send_text(encode_state(audience, state))
                     last = state["version"]
                     sent(audience, state)
                 changed = asyncio.ensure_future(subscriber.changed.wait())
@@ -355,6 +388,10 @@ class WebHub:
                 if incoming in done:
                     changed.cancel()
                     if incoming.result()["type"] == "websocket.disconnect":
+                        return
+                    if not budget.spend():
+                        await websocket.send_text(json.dumps({"ok": False, "error": FLOOD_REFUSAL}))
+                        await websocket.close(code=1008)
                         return
                     incoming = asyncio.ensure_future(websocket.receive())  # pages send nothing
         except (WebSocketDisconnect, RuntimeError, OSError):
@@ -367,55 +404,11 @@ class WebHub:
         """A remote program's socket (only a remote seat's token opens it)."""
         audience: Audience = websocket.scope["audience"]
         if audience.socket is None:
-            await websocket.close(code=1008)
-            return
-        await audience.socket(websocket)
-
-
-class Guard:
-    """Checks the Host header and the token of every request before any route,
-    and adds the security headers to every response."""
-
-    def __init__(self, app: ASGIApp, hub: WebHub) -> None:
-        self.app = app
-        self.hub = hub
-
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] not in ("http", "websocket"):
-            await self.app(scope, receive, send)
-            return
-        headers = dict(scope.get("headers") or [])
-        host = headers.get(b"host", b"").decode("latin-1")
-        audience = self.hub.find(_token_of(scope)) if host in self.hub.allowed_hosts else None
-        if scope["type"] == "websocket":
-            if audience is None:
-                await send({"type": "websocket.close", "code": 1008})
-                return
-            scope["audience"] = audience
-            await self.app(scope, receive, send)
-            return
-        send_secured = _with_headers(send)
-        if audience is None:
-            await JSONResponse({"ok": False, "error": "forbidden"}, 403)(
-                scope, receive, send_secured
+            await refuse_socket(
+                websocket.scope, websocket.send, "only a remote seat's token opens /agent"
             )
             return
-        scope["audience"] = audience
-        await self.app(scope, receive, send_secured)
-
-
-def _with_headers(send: Send) -> Callable[[Message], Awaitable[None]]:
-    async def secured(message: Message) -> None:
-        if message["type"] == "http.response.start":
-            message = {**message, "headers": [*message.get("headers", []), *SECURITY_HEADERS]}
-        await send(message)
-
-    return secured
-
-
-def _token_of(scope: Scope) -> str:
-    raw: bytes = scope.get("query_string", b"")
-    return parse_qs(raw.decode("latin-1")).get("t", [""])[0]
+        await audience.socket(websocket)
 
 
 async def _json_body(request: Request) -> object | Response:
@@ -468,30 +461,3 @@ def _bind(host: str, port: int) -> socket.socket:
     sock.listen(64)
     sock.setblocking(False)
     return sock
-
-
-def _lan_address(host: str) -> str:
-    if host not in ("0.0.0.0", ""):
-        return host
-    addresses = _local_addresses()
-    lan = [a for a in addresses if not a.startswith("127.")]
-    return lan[0] if lan else LOOPBACK
-
-
-def _local_addresses() -> list[str]:
-    names = {socket.gethostname(), socket.getfqdn()}
-    found: list[str] = []
-    for name in names:
-        with contextlib.suppress(OSError):
-            found += socket.gethostbyname_ex(name)[2]
-    return sorted(set(found))
-
-
-def allowed_hosts(host: str, port: int) -> frozenset[str]:
-    """The Host headers a page may send: this server's own names only, so a site
-    that rebinds its DNS name to this address is refused (it sends its own)."""
-    names: Iterable[str] = {LOOPBACK, "localhost"}
-    if host not in (LOOPBACK, "localhost"):
-        extra = [*_local_addresses(), socket.gethostname()] if host in ("0.0.0.0", "") else [host]
-        names = {*names, *extra}
-    return frozenset(f"{name}:{port}" for name in names)

@@ -64,10 +64,21 @@ class Section:
     entries: list[Entry] = field(default_factory=list)
 
 
-def history_words(view: SeatView, language: str) -> list[Words]:
+def history_words(
+    view: SeatView, language: str, kept: dict[int, Words] | None = None
+) -> list[Words]:
     """Each history item of the view in words, once (the history and the seat
-    board both read them)."""
-    return [item_words(view.variant, item, view.seat, language) for item in view.history]
+    board both read them). ``kept``: the words already said for this seat's view
+    of this game, by sequence number (an item never changes once seen), filled in."""
+    if kept is None:
+        return [item_words(view.variant, item, view.seat, language) for item in view.history]
+    said = []
+    for item in view.history:
+        words = kept.get(item.seq)
+        if words is None:
+            words = kept[item.seq] = item_words(view.variant, item, view.seat, language)
+        said.append(words)
+    return said
 
 
 def history_sections(
@@ -117,10 +128,13 @@ def card_words(view: SeatView, language: str) -> tuple[list[tuple[str, str]], li
     return rows, duels
 
 
-def render_view(view: SeatView, language: str, last_seen: int = -1) -> str:
-    """The seat's card, what it knows now and its history (new items marked)."""
+def render_view(
+    view: SeatView, language: str, last_seen: int = -1, words: dict[int, Words] | None = None
+) -> str:
+    """The seat's card, what it knows now and its history (new items marked);
+    ``words``: the page's kept words of this game (see :func:`history_words`)."""
     rows, duels = card_words(view, language)
-    said = history_words(view, language)
+    said = history_words(view, language, words)
     board, hp = seat_board(view, language, said)
     return render(
         "_view.html",

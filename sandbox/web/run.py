@@ -19,42 +19,25 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from sandbox.agents.base import Agent, seat_seed
-from sandbox.agents.baseline import baseline_bot_or_none
-from sandbox.agents.simple import RandomAgent
+from sandbox.agents.base import Agent
 from sandbox.core.events import Event, GameEnded
 from sandbox.core.game import Game
-from sandbox.games.words import role_words, words_for
+from sandbox.games.words import role_words
 from sandbox.transcript import TranscriptWriter
 from sandbox.web.board import Board
 from sandbox.web.control import Switch, SwitchableSeat
-from sandbox.web.hub import LOOPBACK, Audience, WebHub, print_to_stderr
-from sandbox.web.pages import (
-    Entry,
-    SeatResult,
-    entry_of,
-    render_end,
-    render_entries,
-    render_final,
-    render_view,
-)
+from sandbox.web.follow import Spectator, Stale
+from sandbox.web.guard import LOOPBACK
+from sandbox.web.hub import Audience, WebHub, print_to_stderr
+from sandbox.web.pages import SeatResult, render_end, render_final
+from sandbox.web.panel import REFEREE, HostPanel, who
 from sandbox.web.remote import RemoteSeat, RemoteSettings
 from sandbox.web.seat import HumanBrowserAgent, seat_audience
 from sandbox.web.words import ui
 
-REFEREE = "referee"
-# Whom the host may hand a person's seat to (a configured person means the bot).
-HAND_BACK_TO = ("configured", "baseline", "random")
 _HUB_LOCK = threading.Lock()
+_PANEL_LOCK = threading.Lock()
 Announce = Callable[[str], None]
-
-
-@dataclass
-class Spectator:
-    """A read-only live page of one seat's view (or the referee's)."""
-
-    target: int | None  # None: the referee
-    audience: Audience
 
 
 @dataclass
@@ -79,6 +62,7 @@ class WebRun:
     _remotes: list[RemoteSeat] = field(default_factory=list)
     _loop: asyncio.AbstractEventLoop | None = None  # the game's, while it plays
     _playing: bool = False  # a decision was made: setup is over, the pace applies
+    _stale: Stale = field(default_factory=Stale)  # pages to render when the loop turns
 
     # ------------------------------------------------------------ the server
     def hub(self, port: int | None = None) -> WebHub:
@@ -173,6 +157,7 @@ class WebRun:
     ) -> dict[int, Agent]:
         """Called by the session once per game, before the transcript header."""
         self._game, self._writer, self._playing = game, writer, False
+        self._stale.reset()
         if self.host_panel:
             agents = {
                 seat: SwitchableSeat(seat, agent, self._record_switch, self.pace_s)
@@ -187,7 +172,7 @@ class WebRun:
                 person.rules_text = self.rules_for(person.language)
         if not self._spectators and self.watch:
             for target in self.watch:
-                self.announce(f"spectators ({_who(target)}): {self.spectate(target)}")
+                self.announce(f"spectators ({who(target)}): {self.spectate(target)}")
         return agents
 
     def on_event(self, game: Game, seq: int, event: Event) -> None:
@@ -199,16 +184,30 @@ class WebRun:
             self._panel.wait_for_start()
         for spectator in self._spectators:
             if spectator.target is None or event.visibility().visible_to(spectator.target):
-                self._refresh_spectator(spectator)
+                self._stale.spectator(spectator)
         shown_to = [p for p in self.people() if event.visibility().visible_to(p.seat)]
+        for person in shown_to:
+            self._stale.person(person)
         if isinstance(event, GameEnded):
+            self._render_stale()
             self._end_screens(game)
         else:
-            for person in shown_to:
-                person.follow(game.view(person.seat))
+            self._stale.render_soon(self._render_stale)
         if self._panel is not None:
             self._panel.refresh()
         self._pace(event, shown_to)
+
+    def _render_stale(self) -> None:
+        """The pages the events since the last call changed, each rendered once
+        (on the game's loop: the views are the game's; see web/follow.py)."""
+        game = self._game
+        people, spectators = self._stale.take()
+        if game is None:
+            return
+        for person in people:
+            person.follow(game.view(person.seat))
+        for spectator in spectators:
+            spectator.refresh(game, self.language)
 
     def _pace(self, event: Event, shown_to: Sequence[HumanBrowserAgent]) -> None:
         """Wait after an event a person's page shows, so that the game goes at
@@ -221,6 +220,7 @@ class WebRun:
             return
         pace = max((p.pace_s for p in shown_to), default=0.0)
         if pace > 0:
+            self._render_stale()  # the person reads this event during the wait
             self.sleep(pace)
 
     def people(self) -> list[HumanBrowserAgent]:
@@ -235,17 +235,22 @@ class WebRun:
 
     def show_now(self, person: HumanBrowserAgent) -> None:
         """A seat just handed to a person: its page shows the seat's view at once,
-        computed on the game's loop (never beside the game's own work) — or here
-        while the first game waits for the host's Start and nothing else runs."""
-        game, loop, panel = self._game, self._loop, self._panel
-        if game is None:
-            return
+        not at its next decision."""
+        game = self._game
+        if game is not None:
+            self._on_game_loop(lambda: person.follow(game.view(person.seat)))
+
+    def _on_game_loop(self, work: Callable[[], None]) -> None:
+        """``work`` (which reads the game) on the game's loop, never beside the
+        game's own work — or here while the first game waits for the host's Start
+        or no game plays, when nothing else runs."""
+        loop, panel = self._loop, self._panel
         waiting = panel is not None and not panel.started.is_set()
         if waiting or loop is None or loop.is_closed():
-            person.follow(game.view(person.seat))
+            work()
             return
         with contextlib.suppress(RuntimeError):  # the loop closed in between
-            loop.call_soon_threadsafe(lambda: person.follow(game.view(person.seat)))
+            loop.call_soon_threadsafe(work)
 
     def _record_switch(self, switch: Switch) -> None:
         if self._writer is not None:
@@ -270,24 +275,15 @@ class WebRun:
     def spectate(self, target: str) -> str:
         """A new spectator page of ``target`` (a seat number or 'referee'); its URL."""
         seat = None if target == REFEREE else _seat_number(target, sorted(self._seats))
-        who = _who(target)
-        title = ui(self.language)["watching"].format(who=who)
+        title = ui(self.language)["watching"].format(who=who(target))
         audience = Audience("watch", Board(status="watching", title=title), title, self.language)
         spectator = Spectator(seat, audience)
         self.hub().add(audience)
         self._spectators.append(spectator)
-        self._refresh_spectator(spectator)
-        return self.hub().url(audience)
-
-    def _refresh_spectator(self, spectator: Spectator) -> None:
         game = self._game
-        if game is None:
-            return
-        if spectator.target is None:
-            html = render_entries(referee_entries(game, self.language), self.language)
-        else:
-            html = render_view(game.view(spectator.target), self.language)
-        spectator.audience.board.update(view_html=html, status_text=spectator.audience.title)
+        if game is not None:
+            self._on_game_loop(lambda: spectator.refresh(game, self.language))
+        return self.hub().url(audience)
 
     # ------------------------------------------------------------ the end
     def _end_screens(self, game: Game) -> None:
@@ -305,7 +301,7 @@ class WebRun:
             results = _results(outcome.results, roles, person.seat, variant, person.language)
             person.finish(render_end(outcome.summary, results, person.language), final)
         for spectator in self._spectators:
-            self._refresh_spectator(spectator)
+            spectator.refresh(game, self.language)
             results = _results(outcome.results, roles, spectator.target, variant, self.language)
             spectator.audience.board.update(
                 status="ended", end_html=render_end(outcome.summary, results, self.language)
@@ -313,130 +309,22 @@ class WebRun:
 
     # ------------------------------------------------------------ the panel
     def panel(self) -> HostPanel:
-        if self._panel is None:
-            self._panel = HostPanel(self)
-            audience = Audience(
-                "host", self._panel.board, ui(self.language)["host_panel"], self.language
-            )
-            audience.host = self._panel
-            self.hub().add(audience)
-            self.announce(f"host panel: {self.hub().url(audience)}")
-        return self._panel
-
-
-class HostPanel:
-    """The host's actions: hand a seat to a person or back to its AI, make
-    spectator links. It lists seats and controllers only, never roles."""
-
-    def __init__(self, run: WebRun) -> None:
-        self.run = run
-        self.board = Board(seats=[], links=[], status="ready")
-        self.seats: dict[int, SwitchableSeat] = {}
-        self.links: list[dict[str, str]] = []
-        # The first game waits for the host's "Start", so seats can be handed to
-        # people before anyone plays; later games of a series start at once.
-        self.started = threading.Event()
-
-    def start(self) -> None:
-        self.started.set()
-        self.refresh()
-
-    def wait_for_start(self) -> None:
-        while not self.started.wait(0.5):  # short waits: Ctrl-C still stops the run
-            pass
-
-    def _seat(self, seat: int) -> SwitchableSeat:
-        if seat not in self.seats:
-            raise KeyError(f"no seat {seat}; seats: 1..{len(self.seats)}")
-        return self.seats[seat]
-
-    def take(self, seat: int) -> str:
-        switchable = self._seat(seat)
-        person = switchable.person
-        if person is None:
-            person = HumanBrowserAgent(
-                seat, self.run.hub(), audience=seat_audience(seat, self.run.language),
-                language=self.run.language,
-            )  # fmt: skip
-            person.rules_text = self.run.rules_for(person.language)
-            game = self.run._game
-            if game is not None:
-                person.attach(seat, game.seed, game.variant.name)
-            switchable.switch_to(person)
-            self.run.show_now(person)  # the seat's view at once, not at its next decision
-        self.refresh()
-        return person.url
-
-    def hand_back(self, seat: int, to: str = "configured") -> None:
-        """Give a person's seat to an AI: its configured agent (when that is an AI),
-        else (or when named) a baseline bot or a random seat."""
-        switchable = self._seat(seat)
-        if switchable.person is None:
-            raise ValueError(f"seat {seat} is not played by a person")
-        switchable.switch_to(self._ai(switchable, to))
-        self.refresh()
-
-    def _ai(self, switchable: SwitchableSeat, to: str) -> Agent:
-        if to not in HAND_BACK_TO:
-            raise ValueError(f"hand back to {to!r}? allowed: {', '.join(HAND_BACK_TO)}")
-        if to == "configured" and switchable.configured.kind != "human":
-            return switchable.configured
-        game = self.run._game
-        if game is None:
-            raise ValueError("no game is under way")
-        seed = seat_seed(game.seed, switchable.seat)
-        if to == "random":
-            return RandomAgent(seed)
-        bot = baseline_bot_or_none(game.variant.name, seed)
-        return bot if bot is not None else RandomAgent(seed)  # a variant without a bot
-
-    def watch(self, target: str) -> str:
-        if target == REFEREE and self.run.humans_playing():
-            raise ValueError(
-                "a person plays in this game: the referee's view would help them; "
-                "start the run with --watch referee to allow it"
-            )
-        url = self.run.spectate(target)
-        self.links.append({"label": ui(self.run.language)["watching"].format(who=_who(target)),
-                           "url": url})  # fmt: skip
-        self.refresh()
-        return url
-
-    def refresh(self) -> None:
-        rows = []
-        for seat, switchable in sorted(self.seats.items()):
-            person = switchable.person
-            upcoming = switchable.upcoming
-            rows.append(
-                {
-                    "seat": seat,
-                    "controller": _controller_words(switchable.current.describe()),
-                    "switch_to": _controller_words(upcoming.describe()) if upcoming else "",
-                    "can_take": person is None,
-                    "can_return": person is not None,
-                    "url": person.url if person is not None else "",
-                }
-            )
-        game = self.run._game
-        status = "ready" if not self.started.is_set() else "playing"
-        if game is not None and game.over:
-            status = "ended"
-        self.board.update(seats=rows, links=list(self.links), status=status, status_text=status)
+        """The run's one host panel (the game's thread and a caller's may both
+        come first: made under a lock, so there is never a second panel)."""
+        with _PANEL_LOCK:
+            if self._panel is None:
+                panel = HostPanel(self)
+                audience = Audience(
+                    "host", panel.board, ui(self.language)["host_panel"], self.language
+                )
+                audience.host = panel
+                self.hub().add(audience)
+                self._panel = panel
+                self.announce(f"host panel: {self.hub().url(audience)}")
+            return self._panel
 
 
 # ---------------------------------------------------------------- helpers
-
-
-def referee_entries(game: Game, language: str) -> list[Entry]:
-    """Every event in the one words renderer's sentences (a referee spectator's page)."""
-    entries = []
-    for seq, event in game.visible_events(None):
-        data = event.to_json()
-        words = words_for(game.variant.name, data["kind"], data["data"], language)
-        entry = entry_of(seq, words)
-        if entry is not None:
-            entries.append(entry)
-    return entries
 
 
 def _results(
@@ -475,16 +363,6 @@ def _has_person(agent: Agent) -> bool:
     if isinstance(agent, SwitchableSeat):
         return agent.person is not None or agent.configured.kind == "human"
     return agent.kind == "human"
-
-
-def _controller_words(described: Mapping[str, Any]) -> str:
-    kind = str(described.get("kind", "?"))
-    extra = described.get("interface") or described.get("model")
-    return f"{kind} ({extra})" if extra else kind
-
-
-def _who(target: str) -> str:
-    return "the referee's view" if target == REFEREE else f"seat {target}"
 
 
 def _seat_number(target: str, seats: Sequence[int]) -> int:

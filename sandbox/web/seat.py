@@ -33,6 +33,7 @@ from sandbox.agents.human.refusal import refusal_words
 from sandbox.agents.human.terminal import for_people
 from sandbox.core.errors import IllegalDecision, RefereeError
 from sandbox.core.variant import SeatView
+from sandbox.core.words import Words
 from sandbox.games.words import lang, phase_title
 from sandbox.web.board import Board
 from sandbox.web.form import render_form
@@ -95,6 +96,7 @@ class HumanBrowserAgent(Agent):
         self._loop: asyncio.AbstractEventLoop | None = None
         self._last_seen = -1
         self._game = ""  # the game's seed, in the key of the page's drafts
+        self._words: dict[int, Words] = {}  # this game's history in words, by seq
         self.out = False
         self.board.update(
             status=WAITING, form_html="", request_id=None, end_html="", error="", out=""
@@ -166,7 +168,7 @@ class HumanBrowserAgent(Agent):
 
     def _show_turn(self, ctx: DecisionContext) -> None:
         view = ctx.view
-        view_html = render_view(view, self.language, self._last_seen)
+        view_html = render_view(view, self.language, self._last_seen, self._words)
         if view.history:
             self._last_seen = max(item.seq for item in view.history)
         self._note_out(view)
@@ -186,7 +188,7 @@ class HumanBrowserAgent(Agent):
         if self.board.get("status") in (HANDED_BACK, ENDED):
             return
         self._note_out(view)
-        self.board.update(view_html=render_view(view, self.language, self._last_seen))
+        self.board.update(view_html=render_view(view, self.language, self._last_seen, self._words))
 
     def _note_out(self, view: SeatView) -> None:
         """The first view in which the seat is no longer alive sets the page's

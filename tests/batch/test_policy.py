@@ -12,7 +12,6 @@ from sandbox.batch.backends.local import LocalBackend
 from sandbox.batch.jobs import GameResult
 from sandbox.batch.policy import (
     LLM_GAMES_IN_FLIGHT,
-    BatchOptionError,
     agent_specs,
     capacity,
     worker_count,
@@ -40,11 +39,13 @@ def test_a_local_model_means_one_worker_and_one_game_in_flight() -> None:
     assert alone.workers == 1 and not alone.capped  # nothing was lowered: no note
 
 
-def test_ray_reads_jobs_itself_and_refuses_games_in_flight() -> None:
+def test_ray_reads_jobs_itself_and_takes_games_in_flight() -> None:
     ray = capacity(agent_specs(parse_config(FAKE)), 0, None, "ray")
-    assert (ray.workers, ray.in_flight) == (0, 1)
-    with pytest.raises(BatchOptionError, match="--games-in-flight needs --backend local"):
-        capacity(agent_specs(parse_config(FAKE)), 2, 4, "ray")
+    assert (ray.workers, ray.in_flight) == (0, LLM_GAMES_IN_FLIGHT)  # 0: one per cluster CPU
+    asked = capacity(agent_specs(parse_config(FAKE)), 2, 4, "ray")
+    assert (asked.workers, asked.in_flight, asked.capped) == (2, 4, False)
+    bots = capacity(agent_specs(parse_config(BOTS)), 0, None, "ray")
+    assert bots.in_flight == 1  # bots: one game per Ray task, as before
 
 
 def test_the_local_backend_is_a_backend_like_any_other(tmp_path: Path) -> None:

@@ -12,6 +12,7 @@ import random
 from typing import Any
 
 import sandbox.models.remote as remote
+from sandbox.core.events import DecisionMade
 from sandbox.core.game import Game
 from sandbox.models.client import CallSettings, ModelClient, RetryPolicy, attempt_seed
 from sandbox.models.endpoints import Endpoint
@@ -190,3 +191,57 @@ def test_reactive_without_accusations_is_random_legal() -> None:
     # seat is a favourite (~25 each)
     assert 110 < picks.count(None) < 190
     assert max(picks.count(p) for p in set(picks) - {None}) < 50
+
+
+# the referee's lines as the Chinese prompts of Killer and Werewolf word them
+# (prompts/killer/zh/events.j2, claims_line), copied from a real prompt
+PROMPT_ZH = [
+    {
+        "role": "user",
+        "content": (
+            "⟦裁判⟧ 2号指认4、6号；担保1号（这是发言者自己的说法，法官从不确认）。\n"
+            "⟦裁判⟧ 3号指认6号（这是发言者自己的说法，法官从不确认）。\n"
+            "⟦裁判⟧ 5号指认4、6、7号；声称自己是警察（这是发言者自己的说法，法官从不确认）。\n"
+            "⟦裁判⟧ 8号担保7号（这是发言者自己的说法，法官从不确认）。\n"
+            '7号说（发言）："1号指认2、2、2、2号"\n'
+        ),
+    },
+]
+
+
+def test_most_accused_reads_the_chinese_referee_lines_too() -> None:
+    # as in English: seat 6 three times, seat 4 twice, seat 7 once; a vouch and
+    # a quoted speech imitating the line count for nothing
+    assert most_accused(PROMPT_ZH) == 6
+    assert most_accused([{"role": "user", "content": "⟦裁判⟧ 1号指认5、3号（…）。"}]) == 3
+    assert most_accused([{"role": "user", "content": "⟦裁判⟧ 8号担保7号（…）。"}]) is None
+    picks = [_vote(PROMPT_ZH, i) for i in range(400)]
+    assert 0.86 < picks.count(6) / len(picks) < 0.96
+
+
+def test_reactive_follows_the_accusations_of_a_chinese_killer_game(tmp_path: Any) -> None:
+    """A real game with Chinese prompts: the speeches made after an accusation
+    line reached the prompt accuse the seat ``most_accused`` finds there (the
+    policy's 0.9), so the policy reads what the zh templates write."""
+    from sandbox.session.gamefile import load_config
+    from sandbox.session.play import play_game
+    from sandbox.transcript import load
+
+    game_file = tmp_path / "zh.toml"
+    game_file.write_text(
+        'variant = "killer"\n[rules]\nplayers = 11\nday_limit = 1\n'
+        '[default_agent]\nkind = "llm"\nmodel = "fake/reactive"\ntimeout_s = 10\n'
+        '[llm]\nlanguage = "zh"\nmax_repairs = 0\n',
+        encoding="utf-8",
+    )
+    record = play_game(load_config(game_file), 3, tmp_path / "out")
+    assert record.path is not None
+    transcript = load(record.path)
+    made = {e.request_id: e for e in transcript.events if isinstance(e, DecisionMade)}
+    followed = []
+    for call in transcript.calls:
+        decision = made[str(call["request_id"])]
+        top = most_accused(call["messages"])
+        if "accuse" in decision.payload and top is not None and top != decision.seat:
+            followed.append(list(decision.payload["accuse"]) == [top])
+    assert len(followed) >= 5 and sum(followed) >= 0.7 * len(followed), followed

@@ -1,9 +1,13 @@
-"""The Ray backend: each game of a batch is a Ray task on a cluster.
+"""The Ray backend: each game of a batch is one Ray call on a cluster.
 
-The driver (the ``sandbox batch`` process) submits at most ``workers`` games at a
-time, collects each result as its game finishes and hands it on at once
-(progress, wins, cost). Ray itself never retries a game (``max_retries=0``): a
-retry from scratch would play the game twice.
+With one game in flight per worker each game is a Ray task (1 CPU), at most
+``workers`` at a time (≤ 1: one per cluster CPU). With ``--games-in-flight N``
+above 1 the driver starts ``workers`` (≤ 1: one per cluster CPU) async actors,
+each playing up to N games at once (sandbox/batch/backends/ray_worker.py), and
+gives each new game to the actor with the fewest. Either way the driver
+collects each result as its game finishes and hands it on at once (progress,
+wins, cost). Ray itself never retries a game (``max_retries=0``,
+``max_task_retries=0``): a retry from scratch would play the game twice.
 
 Transcripts. Every task plays its game into a folder of its own, so the file of
 an unfinished game is found without guessing:
@@ -14,8 +18,9 @@ an unfinished game is found without guessing:
 - ``shared``: ``<out>/.ray-staging/<game>/`` on storage every node mounts; the
   finished file is moved into ``<out>``.
 
-Worker loss. When a task dies with its worker or node, the driver starts it
-again with the lines played so far (from the tracker, or from the staging
+Worker loss. When a task dies with its worker or node (or an actor dies with
+every game it plays; a fresh actor takes its place), the driver starts each
+game again with the lines played so far (from the tracker, or from the staging
 folder): the new task resumes the game from its transcript
 (``sandbox.session.resume``), so it is finished, not restarted, and its result is
 counted once. A game whose task is lost ``MAX_ATTEMPTS`` times is reported as
@@ -35,6 +40,8 @@ imported only by these modules, and only when ``--backend ray`` is chosen.
 
 from __future__ import annotations
 
+import contextlib
+import dataclasses
 from collections import deque
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
@@ -44,7 +51,14 @@ from sandbox.batch.backends.base import BackendOptions, Limit
 from sandbox.batch.backends.ray_actors import GameTracker, Limiter
 from sandbox.batch.backends.ray_cluster import cluster_cpus, connect, lost_errors, ray_module
 from sandbox.batch.backends.ray_staging import game_ident, hand_over, salvage, stage_of
-from sandbox.batch.backends.ray_task import TaskOutcome, TaskPlan, play_task
+from sandbox.batch.backends.ray_task import (
+    TaskOutcome,
+    TaskPlan,
+    cost_of,
+    play_task,
+    result_of_file,
+)
+from sandbox.batch.backends.ray_worker import GameWorker
 from sandbox.batch.jobs import (
     Admit,
     BatchResult,
@@ -56,6 +70,7 @@ from sandbox.batch.jobs import (
     never_halt,
 )
 from sandbox.batch.run import error_line
+from sandbox.session import SessionError, open_transcript
 
 MAX_ATTEMPTS = 3  # a game's task may be lost twice and still be finished
 STOP_WAIT_S = 15.0  # after Ctrl-C, how long a cancelled game may take to close its file
@@ -76,6 +91,10 @@ class RayBackend:
         self.limiter: Any = None
         self._started_ray = False
         self._task: Any = None
+        self._worker: Any = None  # the actor class, with games in flight
+        self._pool: list[Any] = []  # its actors, one per worker
+        self._load: list[int] = []  # games each actor plays now
+        self._placed: dict[Any, tuple[int, Any]] = {}  # a game's ref -> (slot, actor)
 
     # ---------------------------------------------------------- connection
     def start(self) -> None:
@@ -90,6 +109,13 @@ class RayBackend:
             if self.limits:
                 actor = ray.remote(num_cpus=0, max_concurrency=10_000)(Limiter)
                 self.limiter = actor.remote(self.limits)
+            if self.options.in_flight > 1:
+                self._worker = ray.remote(
+                    num_cpus=1,
+                    max_concurrency=self.options.in_flight + 4,  # it is given ≤ in_flight
+                    max_restarts=0,
+                    max_task_retries=0,
+                )(GameWorker)
 
     def close(self) -> None:
         """Shut down the cluster if this backend started it."""
@@ -98,11 +124,15 @@ class RayBackend:
         if self._started_ray:
             ray.shutdown()
             self._started_ray = False
-        self._task = self.tracker = self.limiter = None
+        self._task = self.tracker = self.limiter = self._worker = None
+
+    def workers(self) -> int:
+        """Ray workers: --jobs N > 1, else one per CPU of the cluster."""
+        return self.options.workers if self.options.workers > 1 else cluster_cpus()
 
     def window(self) -> int:
-        """Games in flight: --jobs N > 1, else one per CPU of the cluster."""
-        return self.options.workers if self.options.workers > 1 else cluster_cpus()
+        """Games in flight on the cluster: each worker's games in flight."""
+        return self.workers() * max(1, self.options.in_flight)
 
     def peaks(self) -> dict[str, int]:
         """The most calls each limited key had in flight at once, cluster-wide."""
@@ -130,9 +160,12 @@ class RayBackend:
         batch = BatchResult()
         on_result, halt = halting_on_stop(on_result, halt)  # a spent quota stops new games
         try:
+            self._open_pool(len(jobs))
             self._run(jobs, batch, on_result, admit, halt)
         except KeyboardInterrupt:
             batch.interrupted = True
+        finally:
+            self._close_pool()
         batch.stopped = batch.stopped or self.stopped
         batch.results.sort(key=lambda r: (r.seed, r.key))
         return batch
@@ -165,7 +198,10 @@ class RayBackend:
                 ready, _ = ray.wait(list(running), num_returns=1)
                 for ref in ready:
                     job, attempt = running.pop(ref)
-                    result = self._collect(ref, job, attempt, waiting)
+                    try:
+                        result = self._collect(ref, job, attempt, waiting)
+                    finally:
+                        self._unplace(ref)
                     if result is not None:
                         batch.results.append(result)
                         on_result(result)
@@ -219,7 +255,53 @@ class RayBackend:
             limiter=self.limiter,
             limits=self.limits,
         )
-        return self._task.remote(job, plan)
+        if self._worker is None:
+            return self._task.remote(job, plan)
+        slot = min(range(len(self._pool)), key=lambda s: self._load[s])
+        actor = self._pool[slot]
+        ref = actor.play.remote(job, plan)
+        self._load[slot] += 1
+        self._placed[ref] = (slot, actor)
+        return ref
+
+    # ------------------------------------------------- actors (games in flight)
+    def _open_pool(self, games: int) -> None:
+        """One actor per worker, none idle for a short batch."""
+        if self._worker is None or not games:
+            return
+        in_flight = self.options.in_flight
+        size = min(self.workers(), -(-games // in_flight))
+        self._pool = [self._new_actor() for _ in range(size)]
+        self._load = [0] * size
+
+    def _new_actor(self) -> Any:
+        return self._worker.remote(self.tracker, self.limiter, self.limits)
+
+    def _unplace(self, ref: Any) -> None:
+        placed = self._placed.pop(ref, None)
+        if placed is not None:
+            self._load[placed[0]] -= 1
+
+    def _replace_dead(self, ref: Any, err: BaseException) -> None:
+        """The actor behind a lost game died: a fresh one takes its slot (once,
+        however many of its games report the loss)."""
+        ray = ray_module()
+
+        placed = self._placed.get(ref)
+        if placed is None or not isinstance(err, ray.exceptions.RayActorError):
+            return
+        slot, actor = placed
+        if self._pool[slot] is actor:
+            ray.kill(actor)  # dead already, or unreachable: never two live for one slot
+            self._pool[slot] = self._new_actor()
+
+    def _close_pool(self) -> None:
+        """No actor outlives the batch (a cluster joined at --address keeps running)."""
+        ray = ray_module()
+
+        for actor in self._pool:
+            ray.kill(actor)
+        self._pool, self._load, self._placed = [], [], {}
 
     def _collect(
         self, ref: Any, job: GameJob, attempt: int, waiting: deque[tuple[GameJob, int]]
@@ -231,6 +313,7 @@ class RayBackend:
         try:
             outcome: TaskOutcome = ray.get(ref)
         except lost_errors() as err:
+            self._replace_dead(ref, err)
             if self.limiter is not None:  # the dead worker's call slots
                 ray.get(self.limiter.release_holder.remote(f"{ident}#{attempt}"))
             if attempt + 1 < MAX_ATTEMPTS:
@@ -264,15 +347,29 @@ class RayBackend:
         for ref in running:
             ray.cancel(ref)
         seen = {r.ident for r in batch.results}
-        for ref, (job, _) in running.items():
+        # One deadline for all: with games in flight there may be hundreds.
+        refs = list(running)
+        ready, _ = ray.wait(refs, num_returns=len(refs), timeout=STOP_WAIT_S) if refs else ([], [])
+        answered = set(ready)
+        for ref, (job, attempt) in running.items():
             try:
-                result = self._land(job, ray.get(ref, timeout=STOP_WAIT_S))
+                if ref not in answered:
+                    raise TimeoutError  # still closing its file: take what it left
+                result = self._land(job, ray.get(ref, timeout=0))
             except Exception:  # cancelled before it could answer: take what it left
-                result = GameResult(
-                    job.seed,
-                    salvage(job, self.options.transcripts, self.tracker),
-                    interrupted=True,
-                    key=job.key,
-                )
+                result = self._left(job, attempt)
             if result.ident not in seen:
                 batch.results.append(result)
+
+    def _left(self, job: GameJob, attempt: int) -> GameResult:
+        """What a cancelled game left in --out: interrupted and resumable, or
+        finished after all (it ended as the cancel came: every line had reached
+        the tracker or the staging folder)."""
+        kept = salvage(job, self.options.transcripts, self.tracker)
+        if kept is not None:
+            with contextlib.suppress(SessionError):
+                if open_transcript(Path(kept)).finished:
+                    done = result_of_file(job, Path(kept))
+                    self.spent += cost_of(Path(kept))
+                    return dataclasses.replace(done, resumed=attempt > 0, cost=cost_of(Path(kept)))
+        return GameResult(job.seed, kept, interrupted=True, key=job.key)

@@ -1,12 +1,15 @@
 """The Ray backend's shared state, as Ray actors the driver starts and every
 task talks to: the tracker of running games and the cluster-wide call limiter,
-with the call gate a task installs to ask that limiter."""
+with the call gate a task installs to ask that limiter (``RayGate``; an actor
+playing many games installs ``GameGate``, which finds each call's game by
+context variable)."""
 
 from __future__ import annotations
 
 import asyncio
+import contextvars
 from collections.abc import AsyncIterator, Mapping
-from contextlib import asynccontextmanager
+from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from typing import Any
 
 from sandbox.batch.backends.base import Limit
@@ -26,6 +29,11 @@ class GameTracker:
 
     def append(self, ident: str, name: str, chunk: bytes) -> None:
         self._lines.setdefault(ident, (name, bytearray()))[1].extend(chunk)
+
+    def append_many(self, chunks: Mapping[str, tuple[str, bytes]]) -> None:
+        """The new lines of every game an actor plays, in one call (ray_worker.py)."""
+        for ident, (name, chunk) in chunks.items():
+            self.append(ident, name, chunk)
 
     def partial(self, ident: str) -> tuple[str, bytes] | None:
         entry = self._lines.get(ident)
@@ -70,20 +78,39 @@ class RayGate:
         self.limits = dict(limits)
         self.holder = holder
 
+    def slot(self, model: str) -> AbstractAsyncContextManager[None]:
+        return self.held(model, self.holder)
+
     @asynccontextmanager
-    async def slot(self, model: str) -> AsyncIterator[None]:
+    async def held(self, model: str, holder: str) -> AsyncIterator[None]:
+        """One limiter slot for ``model``, booked to ``holder``."""
         key = key_for(model, self.limits)
         if key is None:
             yield
             return
         try:
-            await self.limiter.acquire.remote(key, self.holder)
+            await self.limiter.acquire.remote(key, holder)
         except asyncio.CancelledError:
             # The grant may still come after this release; the task's
             # release_holder at its end gives it back then.
-            self.limiter.release.remote(key, self.holder)
+            self.limiter.release.remote(key, holder)
             raise
         try:
             yield
         finally:
-            await self.limiter.release.remote(key, self.holder)
+            await self.limiter.release.remote(key, holder)
+
+
+# The holder of the game whose coroutine is running (an actor plays many): each
+# game's task sets it, and every task the game starts inherits it (asyncio
+# copies the context into new tasks).
+GAME_HOLDER: contextvars.ContextVar[str] = contextvars.ContextVar("game_holder", default="")
+
+
+class GameGate(RayGate):
+    """``RayGate`` for a process that plays many games at once: the slots of a
+    call belong to the game that makes it (``GAME_HOLDER``), so a lost or
+    finished game's slots are given back without touching the others'."""
+
+    def slot(self, model: str) -> AbstractAsyncContextManager[None]:
+        return self.held(model, GAME_HOLDER.get() or self.holder)

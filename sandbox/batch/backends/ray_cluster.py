@@ -66,5 +66,6 @@ def lost_errors() -> tuple[type[BaseException], ...]:
         "OwnerDiedError",
         "OutOfMemoryError",
         "RaySystemError",
+        "RayActorError",  # an actor playing games in flight died (ActorDiedError, ...)
     )
     return tuple(getattr(rx, name) for name in names if hasattr(rx, name))

@@ -2,7 +2,9 @@
 one game (or resumes it from the lines a lost attempt left) into a folder of
 its own, streams its transcript to the tracker as it goes (``send`` mode), and
 hands back the result with the finished file (``send``) or moves the file into
-``--out`` (``shared``)."""
+``--out`` (``shared``). With games in flight the same steps run as coroutines
+of an async actor (sandbox/batch/backends/ray_worker.py), which reuses the
+steps that do not play: ``partial_in``, ``outcome_of``, ``result_of_file``."""
 
 from __future__ import annotations
 
@@ -65,14 +67,14 @@ def play_task(job: GameJob, plan: TaskPlan) -> TaskOutcome:
     if plan.limiter is not None:
         install_gate(RayGate(plan.limiter, plan.limits, plan.holder))
     try:
-        partial = _partial_in(folder, plan)
+        partial = partial_in(folder, plan)
         tail = None if shared else _Tail(folder, plan, partial)
         try:
             result, resumed = _play_or_resume(job, folder, partial)
         finally:
             if tail is not None:
                 tail.stop()
-        return _outcome(job, plan, result, resumed)
+        return outcome_of(job, plan, result, resumed)
     finally:
         install_gate(None)
         if plan.limiter is not None:
@@ -81,7 +83,7 @@ def play_task(job: GameJob, plan: TaskPlan) -> TaskOutcome:
             shutil.rmtree(folder, ignore_errors=True)
 
 
-def _partial_in(folder: Path, plan: TaskPlan) -> Path | None:
+def partial_in(folder: Path, plan: TaskPlan) -> Path | None:
     """The unfinished transcript a lost attempt left, if any line of it survived."""
     if plan.partial is not None:
         name, data = plan.partial
@@ -112,10 +114,10 @@ def _play_or_resume(job: GameJob, folder: Path, partial: Path | None) -> tuple[G
         return dataclasses.replace(base, interrupted=True), True
     except Exception as err:  # a broken resume fails this game, not the batch
         return dataclasses.replace(base, error=error_line(err)), True
-    return _result_of_file(job, partial), True
+    return result_of_file(job, partial), True
 
 
-def _result_of_file(job: GameJob, path: Path) -> GameResult:
+def result_of_file(job: GameJob, path: Path) -> GameResult:
     """What play_one would have said, read back from the finished transcript."""
     transcript = open_transcript(path)
     outcome = transcript.outcome or {}
@@ -127,12 +129,12 @@ def _result_of_file(job: GameJob, path: Path) -> GameResult:
     )
 
 
-def _outcome(job: GameJob, plan: TaskPlan, result: GameResult, resumed: bool) -> TaskOutcome:
+def outcome_of(job: GameJob, plan: TaskPlan, result: GameResult, resumed: bool) -> TaskOutcome:
     """Move (shared) or pack (send) the transcript; the result names its place in --out."""
     if result.transcript is None:
         return TaskOutcome(result, None, None, 0.0, resumed)
     path = Path(result.transcript)
-    cost = _cost_of(path)
+    cost = cost_of(path)
     target = Path(job.out) / path.name
     if plan.mode == "shared":
         os.replace(path, target)
@@ -144,7 +146,7 @@ def _outcome(job: GameJob, plan: TaskPlan, result: GameResult, resumed: bool) ->
     return TaskOutcome(result, path.name, data, cost, resumed)
 
 
-def _cost_of(path: Path) -> float:
+def cost_of(path: Path) -> float:
     try:
         calls = open_transcript(path).calls
     except SessionError:

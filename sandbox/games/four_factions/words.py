@@ -29,6 +29,7 @@ from sandbox.core.words import (
 )
 from sandbox.games.four_factions.board import BOARD, CARD_TABLES
 from sandbox.games.four_factions.info import FACTIONS, Decision
+from sandbox.games.four_factions.notes import duel_notes
 from sandbox.games.four_factions.vocabulary import VOCABULARY
 
 D = Mapping[str, Any]
@@ -550,4 +551,5 @@ WORDS = VariantWords(
     board_columns=("hp",),
     card=card,
     team=team_of,
+    notes={Decision.ATTACK: duel_notes},
 )

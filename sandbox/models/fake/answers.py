@@ -185,25 +185,32 @@ def approx_tokens(text: str) -> int:
 # ``reactive``: a seeded policy whose choices follow the speeches it was shown,
 # so a what-if experiment on the fake provider has a cause to find. With
 # probability REACTIVE_P it names the seat most accused in the prompt's
-# speeches (the referee's "⟦REFEREE⟧ Seat N accuses seat(s) ..." lines, which
-# the English prompts of Killer and Werewolf give; ties: the lowest
-# seat) wherever that seat is a legal choice: a ballot or night target
-# (``target``), a police suspect (``suspect``), a speech's ``accuse`` (then that
-# seat alone, and never vouched for). Otherwise, and for everything else, it
-# answers like ``legal-random``. A speech's text and a speech without an
-# accusation change nothing it does.
+# speeches (the referee's accusation lines, which the prompts of Killer and
+# Werewolf give in both languages: "⟦REFEREE⟧ Seat N accuses seat(s) a, b ..."
+# and "⟦裁判⟧ N号指认a、b号..."; ties: the lowest seat) wherever that seat is a
+# legal choice: a ballot or night target (``target``), a police suspect
+# (``suspect``), a speech's ``accuse`` (then that seat alone, and never vouched
+# for). Otherwise, and for everything else, it answers like ``legal-random``.
+# A speech's text and a speech without an accusation change nothing it does.
 REACTIVE_P = 0.9
 REACTIVE_CHOICES = ("target", "suspect")
-# only the referee's lines: a quoted speech that imitates one counts for nothing
-ACCUSATION = re.compile(r"⟦REFEREE⟧ Seat \d+ accuses seats? (\d+(?:, \d+)*)")
+# only the referee's lines (a quoted speech cannot hold the marker, see
+# agents/llm/prompt/escaping.py): one pattern per prompt language, with the
+# accused seats in group 1 and the separator between them
+ACCUSATIONS = (
+    (re.compile(r"⟦REFEREE⟧ Seat \d+ accuses seats? (\d+(?:, \d+)*)"), ", "),
+    (re.compile(r"⟦裁判⟧ \d+号指认(\d+(?:、\d+)*)号"), "、"),
+)
 
 
 def most_accused(messages: Sequence[Mapping[str, Any]]) -> int | None:
     """The seat named in the most accusations of the prompt (lowest on a tie)."""
     counts: Counter[int] = Counter()
     for message in messages:
-        for match in ACCUSATION.finditer(str(message.get("content") or "")):
-            counts.update(int(n) for n in match.group(1).split(", "))
+        text = str(message.get("content") or "")
+        for pattern, separator in ACCUSATIONS:
+            for match in pattern.finditer(text):
+                counts.update(int(n) for n in match.group(1).split(separator))
     if not counts:
         return None
     top = max(counts.values())

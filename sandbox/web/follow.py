@@ -1,0 +1,97 @@
+"""Spectator pages, and the pages an event changed, rendered once per step.
+
+A page's HTML is the whole view or the whole referee's history, so rendering it
+after every event made a game's web cost grow with the square of its length
+(a referee spectator: every event's words again after every event). Two things
+keep the per-event cost small: each event is put into words once per page (the
+words are kept by sequence number, per game), and the pages an event changed are
+only *marked*; they are rendered once when the game's loop next turns (after the
+step's events are all flushed), or at once before a pace wait, so that a person
+reads each paced event as it comes.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from sandbox.core.game import Game
+from sandbox.core.words import Words
+from sandbox.games.words import words_for
+from sandbox.web.hub import Audience
+from sandbox.web.pages import Entry, entry_of, render_entries, render_view
+from sandbox.web.seat import HumanBrowserAgent
+
+
+@dataclass(eq=False)
+class Spectator:
+    """A read-only live page of one seat's view (or the referee's)."""
+
+    target: int | None  # None: the referee
+    audience: Audience
+    _game: Game | None = field(default=None, repr=False)
+    _entries: list[Entry] = field(default_factory=list, repr=False)
+    _done: int = 0  # the game's events already in _entries (the referee's page)
+    _words: dict[int, Words] = field(default_factory=dict, repr=False)  # a seat's page
+
+    def refresh(self, game: Game, language: str) -> None:
+        """The page from the game as it is now (on the game's loop only)."""
+        if game is not self._game:  # a new game of a series: start its words afresh
+            self._game, self._entries, self._done, self._words = game, [], 0, {}
+        if self.target is None:
+            html = render_entries(self._referee_entries(game, language), language)
+        else:
+            html = render_view(game.view(self.target), language, words=self._words)
+        self.audience.board.update(view_html=html, status_text=self.audience.title)
+
+    def _referee_entries(self, game: Game, language: str) -> list[Entry]:
+        """Every event in the one words renderer's sentences, the new ones added."""
+        events = game.events
+        for seq in range(self._done, len(events)):
+            data = events[seq].to_json()
+            words = words_for(game.variant.name, data["kind"], data["data"], language)
+            entry = entry_of(seq, words)
+            if entry is not None:
+                self._entries.append(entry)
+        self._done = len(events)
+        return self._entries
+
+
+class Stale:
+    """The pages the latest events changed, rendered together (see the module)."""
+
+    def __init__(self) -> None:
+        self.people: dict[int, HumanBrowserAgent] = {}
+        self.spectators: dict[int, Spectator] = {}
+        self._due = False
+
+    def person(self, person: HumanBrowserAgent) -> None:
+        self.people[id(person)] = person
+
+    def spectator(self, spectator: Spectator) -> None:
+        self.spectators[id(spectator)] = spectator
+
+    def reset(self) -> None:
+        """A new game: nothing is due (a callback of a closed loop never ran)."""
+        self.people.clear()
+        self.spectators.clear()
+        self._due = False
+
+    def render_soon(self, render: Callable[[], None]) -> None:
+        """``render`` once the game's loop turns; at once when called off a loop."""
+        loop: asyncio.AbstractEventLoop | None = None
+        with contextlib.suppress(RuntimeError):
+            loop = asyncio.get_running_loop()
+        if loop is None:
+            render()
+        elif not self._due:
+            self._due = True
+            loop.call_soon(render)
+
+    def take(self) -> tuple[list[HumanBrowserAgent], list[Spectator]]:
+        """The marked pages, unmarked."""
+        people, spectators = list(self.people.values()), list(self.spectators.values())
+        self.reset()
+        return people, spectators
