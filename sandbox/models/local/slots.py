@@ -1,7 +1,8 @@
-"""One server slot per seat (opt-in: SANDBOX_LOCAL_PIN_SLOTS=1): the request fields that pin a seat's calls to
-its own slot, so each seat's evaluated prompt stays in that slot's KV window
-between its decisions (llama-server's ``id_slot``; ``cache_prompt`` keeps the
-window's prefix and re-reads only what follows it).
+"""One server slot per seat (opt-in: SANDBOX_LOCAL_PIN_SLOTS=1): the request
+fields that pin a seat's calls to its own slot, so each seat's evaluated
+prompt stays in that slot's KV window between its decisions (llama-server's
+``id_slot``; ``cache_prompt`` keeps the window's prefix and re-reads only
+what follows it).
 
 Without pinning, llama.cpp gives a request the idle slot whose prompt shares
 the longest prefix with it and, when a slot passes to another seat, saves and
