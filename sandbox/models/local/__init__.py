@@ -11,8 +11,9 @@ source that the pinned ``llama-cpp-python`` sdist vendors (see the Makefile and
 ``scripts/build-llama-server.sh``). It decodes several requests together
 (continuous batching over :attr:`ServerSettings.slots` slots, each with its own
 KV window), so the requests of a sealed step (every vote, every night opinion)
-share each evaluation step, and it keeps each seat's evaluated prompt in a RAM
-prompt cache: a seat's next decision re-reads only what changed.
+share each evaluation step, and it keeps evaluated prompts in its slots and a
+RAM prompt cache: a seat's next decision re-reads only what changed (``slots``
+can pin each seat to its own slot instead; off by default, measured worse).
 """
 
 from sandbox.models.local.server import (

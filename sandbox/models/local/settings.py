@@ -95,9 +95,12 @@ class ServerSettings:
     # takes CPU from the one doing the work: 2 threads read prompts at 46-52
     # tokens/s with spinning and 58-64 without, at load 11 (1 thread: 60-66).
     poll: int = 0
-    # Pin each seat's calls to its own slot (slots.py); 0 lets llama.cpp
-    # choose the slot, as before issue 24.
-    pin_slots: bool = True
+    # Pin each seat's calls to its own slot (slots.py; SANDBOX_LOCAL_PIN_SLOTS=1).
+    # Off by default: measured, a pinned seat kept only ~300 tokens of its own
+    # previous prompt (the compact primer changes with the phase), while
+    # llama.cpp's own choice restores ~445 from another seat's prompt of the
+    # same phase through the RAM cache (docs/local-model.md, issue 24).
+    pin_slots: bool = False
     # Local calls send the constrained route's GBNF grammar (agents/llm/
     # grammar.py); 0 sends the JSON-schema form, as before issue 24.
     grammar: bool = True

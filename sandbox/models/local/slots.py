@@ -1,14 +1,18 @@
-"""One server slot per seat: the request fields that pin a seat's calls to
-its own slot, so each seat's evaluated prompt stays in that slot's KV window
-between its decisions (llama-server's ``id_slot``; ``cache_prompt`` keeps the
-window's prefix and re-reads only what follows it).
+"""One server slot per seat (opt-in: SANDBOX_LOCAL_PIN_SLOTS=1): the request
+fields that pin a seat's calls to its own slot, so each seat's evaluated
+prompt stays in that slot's KV window between its decisions (llama-server's
+``id_slot``; ``cache_prompt`` keeps the window's prefix and re-reads only
+what follows it).
 
 Without pinning, llama.cpp gives a request the idle slot whose prompt shares
 the longest prefix with it and, when a slot passes to another seat, saves and
 restores prompts through its RAM cache; with fewer slots than seats that
 restored only part of a seat's prefix (43% of prompt tokens from the cache in
 issue 24's game). With a slot per seat nothing is moved: a seat's next
-decision finds its previous prompt where it left it.
+decision finds its previous prompt where it left it. Measured for issue 24,
+that kept less than llama.cpp's own choice (the compact primer changes with
+the phase, so a seat's previous prompt shares ~300 tokens with its next one,
+another seat's prompt of the same phase ~445), hence off by default.
 
 Several games on one server (a batch) share the slots by seat number; a
 seat's calls then wait for its slot, and two games' seats evict each other's

@@ -45,7 +45,7 @@ GAME: dict[str, Any] = {
         "max_repairs": 1,
         "concurrency": 11,  # sealed decisions go in together (one slot per seat)
         "prompt_style": "compact",
-        "history_items": 48,
+        "history_items": 6,
     },
 }
 

@@ -13,7 +13,7 @@ from sandbox.models.local.slots import request_fields, slot_of, takes_grammar
 
 
 def test_each_seat_of_an_eleven_seat_table_has_its_own_slot() -> None:
-    settings = ServerSettings(n_threads=1)
+    settings = ServerSettings(n_threads=1, pin_slots=True)
     assert settings.slots >= 11
     slots = [slot_of(seat, settings.slots) for seat in range(1, 12)]
     assert slots == list(range(11))
@@ -25,6 +25,9 @@ def test_more_seats_than_slots_wrap_around() -> None:
 
 
 def test_pinning_and_grammar_can_be_turned_off(monkeypatch: pytest.MonkeyPatch) -> None:
+    assert request_fields(3, ServerSettings(n_threads=1)) == {}  # pinning is off by default
+    monkeypatch.setenv("SANDBOX_LOCAL_PIN_SLOTS", "1")
+    assert request_fields(3) == {"id_slot": 2, "cache_prompt": True}
     monkeypatch.setenv("SANDBOX_LOCAL_PIN_SLOTS", "0")
     monkeypatch.setenv("SANDBOX_LOCAL_GRAMMAR", "0")
     assert request_fields(3) == {}
@@ -34,7 +37,10 @@ def test_pinning_and_grammar_can_be_turned_off(monkeypatch: pytest.MonkeyPatch) 
     assert request_fields(None, ServerSettings(n_threads=1)) == {}  # a seat not seated yet
 
 
-def test_local_calls_carry_the_grammar_and_the_seats_slot() -> None:
+def test_local_calls_carry_the_grammar_and_the_seats_slot(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setenv("SANDBOX_LOCAL_PIN_SLOTS", "1")
     agent = LLMAgent("local/smollm2")
     agent.attach(5, 1, "killer")
     local = Endpoint("openai/smollm2", "http://127.0.0.1:1/v1", "k", "local")
