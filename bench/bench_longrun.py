@@ -111,19 +111,29 @@ def rss_mb(field: str = "VmRSS") -> float:
     raise RuntimeError(f"no {field} in /proc/self/status")
 
 
-def cache_sizes() -> dict[str, int]:
-    """Entries in the process-wide caches that grow with what games ask."""
+def cache_sizes() -> dict[str, Any]:
+    """The process-wide caches that grow with what games ask: entries and the
+    bytes charged to them (sandbox/agents/llm/lru.py), and their hit counts."""
     from sandbox.agents.llm import answer_format as af
+    from sandbox.agents.llm.lru import ByteLRU
+    from sandbox.agents.llm.prompt import record
 
-    sizes = {
-        name: fn.cache_info().currsize
+    tables: dict[str, Any] = {
+        name: getattr(af, name, None)
         for name in ("_decision_model", "beliefs_model", "model_schema", "distribution_model")
-        if (fn := getattr(af, name, None)) is not None and hasattr(fn, "cache_info")
     }
-    for name in ("_FORMATS", "_SCHEMAS"):
-        table = getattr(af, name, None)
-        if isinstance(table, dict):
-            sizes[name] = len(table)
+    tables["_FORMATS"] = af._FORMATS
+    tables["_SCHEMAS"] = af._SCHEMAS
+    tables["_LINES_CACHE"] = record._LINES_CACHE
+    sizes: dict[str, Any] = {}
+    for name, table in tables.items():
+        info = table.info() if isinstance(table, ByteLRU) else table.cache_info()
+        sizes[name] = {
+            "entries": info.entries,
+            "kb": round(info.bytes / 1024),
+            "hits": info.hits,
+            "misses": info.misses,
+        }
     return sizes
 
 
@@ -250,7 +260,7 @@ def main() -> None:
     print(f"{args.games} games, {args.in_flight} in flight, {seconds:.0f} s; failed: {failed}")
     print(f"{'games':>6} {'fds':>5} {'threads':>8} {'RSS MB':>8}  caches")
     for s in samples:
-        caches = " ".join(f"{k}={v}" for k, v in s["caches"].items())
+        caches = " ".join(f"{k}={v['entries']}/{v['kb']}KB" for k, v in s["caches"].items())
         print(f"{s['games']:>6} {s['fds']:>5} {s['threads']:>8} {s['rss_mb']:>8.1f}  {caches}")
     print("after warm-up:", json.dumps(report["growth_after_warmup"]))
     for row in ff:
