@@ -106,6 +106,13 @@ def threads() -> int:
     return threading.active_count()
 
 
+def executor_threads() -> int:
+    """Threads of asyncio's default executor (named ``asyncio_N``): it starts
+    them one by one as DNS look-ups and ``to_thread`` calls overlap, up to
+    ``min(32, cpus + 4)``, so they may still grow after a short warm-up."""
+    return sum(t.name.startswith("asyncio_") for t in threading.enumerate())
+
+
 def rss_mb(field: str = "VmRSS") -> float:
     """The process's resident memory (or its peak, ``VmHWM``) in MB."""
     for line in Path("/proc/self/status").read_text().splitlines():
@@ -134,6 +141,7 @@ def cache_sizes() -> dict[str, Any]:
         sizes[name] = {
             "entries": info.entries,
             "kb": round(info.bytes / 1024),
+            "max_kb": round(info.max_bytes / 1024),
             "hits": info.hits,
             "misses": info.misses,
         }
@@ -146,6 +154,8 @@ def sample(games: int) -> dict[str, Any]:
         "games": games,
         "fds": fds(),
         "threads": threads(),
+        "executor_threads": executor_threads(),
+        "executor_max": min(32, (os.cpu_count() or 1) + 4),
         "rss_mb": round(rss_mb(), 1),
         "caches": cache_sizes(),
     }
