@@ -12,10 +12,13 @@ and the sizes of the process-wide caches. Then the growth
 after ``--warmup`` games: fds and threads (exact), RSS (MB, and per 100 games).
 
 ``--four-factions N`` also plays N of the longest Four Factions games (HP 32,
-the day limit) one at a time and prints the peak RSS of each.
+the day limit ``--day-limit``, LLM seats on the fake provider or
+``--ff-seats baseline`` bots) one at a time and prints the peak RSS of each;
+with ``--games 0`` the peak is the game's own.
 
 Run: .venv/bin/python bench/bench_longrun.py [--games 500] [--in-flight 16]
-     [--every 100] [--warmup 100] [--four-factions 0] [--json]
+     [--every 100] [--warmup 100] [--four-factions 0] [--ff-seats llm]
+     [--day-limit 20] [--json]
 """
 
 from __future__ import annotations
@@ -103,6 +106,13 @@ def threads() -> int:
     return threading.active_count()
 
 
+def executor_threads() -> int:
+    """Threads of asyncio's default executor (named ``asyncio_N``): it starts
+    them one by one as DNS look-ups and ``to_thread`` calls overlap, up to
+    ``min(32, cpus + 4)``, so they may still grow after a short warm-up."""
+    return sum(t.name.startswith("asyncio_") for t in threading.enumerate())
+
+
 def rss_mb(field: str = "VmRSS") -> float:
     """The process's resident memory (or its peak, ``VmHWM``) in MB."""
     for line in Path("/proc/self/status").read_text().splitlines():
@@ -111,19 +121,30 @@ def rss_mb(field: str = "VmRSS") -> float:
     raise RuntimeError(f"no {field} in /proc/self/status")
 
 
-def cache_sizes() -> dict[str, int]:
-    """Entries in the process-wide caches that grow with what games ask."""
+def cache_sizes() -> dict[str, Any]:
+    """The process-wide caches that grow with what games ask: entries and the
+    bytes charged to them (sandbox/agents/llm/lru.py), and their hit counts."""
     from sandbox.agents.llm import answer_format as af
+    from sandbox.agents.llm.lru import ByteLRU
+    from sandbox.agents.llm.prompt import record
 
-    sizes = {
-        name: fn.cache_info().currsize
+    tables: dict[str, Any] = {
+        name: getattr(af, name, None)
         for name in ("_decision_model", "beliefs_model", "model_schema", "distribution_model")
-        if (fn := getattr(af, name, None)) is not None and hasattr(fn, "cache_info")
     }
-    for name in ("_FORMATS", "_SCHEMAS"):
-        table = getattr(af, name, None)
-        if isinstance(table, dict):
-            sizes[name] = len(table)
+    tables["_FORMATS"] = af._FORMATS
+    tables["_SCHEMAS"] = af._SCHEMAS
+    tables["_LINES_CACHE"] = record._LINES_CACHE
+    sizes: dict[str, Any] = {}
+    for name, table in tables.items():
+        info = table.info() if isinstance(table, ByteLRU) else table.cache_info()
+        sizes[name] = {
+            "entries": info.entries,
+            "kb": round(info.bytes / 1024),
+            "max_kb": round(info.max_bytes / 1024),
+            "hits": info.hits,
+            "misses": info.misses,
+        }
     return sizes
 
 
@@ -133,6 +154,8 @@ def sample(games: int) -> dict[str, Any]:
         "games": games,
         "fds": fds(),
         "threads": threads(),
+        "executor_threads": executor_threads(),
+        "executor_max": min(32, (os.cpu_count() or 1) + 4),
         "rss_mb": round(rss_mb(), 1),
         "caches": cache_sizes(),
     }
@@ -169,26 +192,48 @@ async def play_study(folder: Path, base_url: str, games: int, in_flight: int, ev
     return samples, failed
 
 
-def longest_four_factions(folder: Path, base_url: str, count: int) -> list[dict[str, Any]]:
-    """The longest Four Factions games (HP 32, the day limit): peak RSS each."""
+FF_BOTS = """variant = "four_factions"
+seed = 0
+[rules]
+{rules}
+[default_agent]
+kind = "baseline"
+"""
+
+
+def longest_four_factions(
+    folder: Path, base_url: str, count: int, seats: str, day_limit: int
+) -> list[dict[str, Any]]:
+    """The longest Four Factions games (HP 32, the day limit), one at a time:
+    RSS before, after and at its peak (VmHWM: run with ``--games 0`` so the
+    peak is the game's own, not the study's)."""
     from sandbox.session import play_game
     from sandbox.session.gamefile import load_config
 
+    rules = f"hp = 32\nday_limit = {day_limit}"
     config = folder / "ff.toml"
-    config.write_text(
-        GAME.format(variant="four_factions", rules="hp = 32", base_url=base_url), encoding="utf-8"
-    )
+    if seats == "llm":
+        text = GAME.format(variant="four_factions", rules=rules, base_url=base_url)
+    else:
+        text = FF_BOTS.format(rules=rules)
+    config.write_text(text, encoding="utf-8")
     loaded = load_config(config)
     rows = []
     for seed in range(count):
+        gc.collect()
+        before = rss_mb()
         start = time.monotonic()
         record = play_game(loaded, seed, folder / "ff")
         outcome = record.outcome
+        gc.collect()
         rows.append(
             {
                 "seed": seed,
+                "seats": seats,
+                "day_limit": day_limit,
                 "reason": outcome.reason if outcome else None,
                 "decisions": record.stats.decisions,
+                "rss_before_mb": round(before, 1),
                 "rss_mb": round(rss_mb(), 1),
                 "peak_rss_mb": round(rss_mb("VmHWM"), 1),
                 "seconds": round(time.monotonic() - start, 1),
@@ -222,6 +267,8 @@ def main() -> None:
     parser.add_argument("--every", type=int, default=100)
     parser.add_argument("--warmup", type=int, default=100)
     parser.add_argument("--four-factions", type=int, default=0)
+    parser.add_argument("--ff-seats", choices=("llm", "baseline"), default="llm")
+    parser.add_argument("--day-limit", type=int, default=20, help="FF-27 (1-200)")
     parser.add_argument("--json", action="store_true", help="one JSON object only")
     args = parser.parse_args()
     from sandbox.transcript import write_in_background
@@ -230,11 +277,15 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp, fake_provider() as base_url:
         folder = Path(tmp)
         start = time.monotonic()
-        samples, failed = asyncio.run(
-            play_study(folder, base_url, args.games, args.in_flight, args.every)
+        samples, failed = (
+            ([sample(0)], [])
+            if args.games == 0
+            else asyncio.run(play_study(folder, base_url, args.games, args.in_flight, args.every))
         )
         seconds = time.monotonic() - start
-        ff = longest_four_factions(folder, base_url, args.four_factions)
+        ff = longest_four_factions(
+            folder, base_url, args.four_factions, args.ff_seats, args.day_limit
+        )
     report = {
         "games": args.games,
         "in_flight": args.in_flight,
@@ -250,7 +301,7 @@ def main() -> None:
     print(f"{args.games} games, {args.in_flight} in flight, {seconds:.0f} s; failed: {failed}")
     print(f"{'games':>6} {'fds':>5} {'threads':>8} {'RSS MB':>8}  caches")
     for s in samples:
-        caches = " ".join(f"{k}={v}" for k, v in s["caches"].items())
+        caches = " ".join(f"{k}={v['entries']}/{v['kb']}KB" for k, v in s["caches"].items())
         print(f"{s['games']:>6} {s['fds']:>5} {s['threads']:>8} {s['rss_mb']:>8.1f}  {caches}")
     print("after warm-up:", json.dumps(report["growth_after_warmup"]))
     for row in ff:

@@ -14,10 +14,12 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
-# Observed: +9 MB per 100 games over games 100..300 while the answer caches
-# fill to their entry limits (then flat); 30 games after a 10-game warm-up
-# stay far below this.
-RSS_BOUND_MB = 64.0
+# The process-wide caches are bounded in bytes (sandbox/agents/llm/lru.py),
+# 20.5 MB together; a cache still filling after the 10-game warm-up may
+# add up to that, plus allocator slack. Observed: +2.2 MB over games 20..60
+# (docs/faults.md, "Long runs"); it was 64 MB while they were bounded in
+# entries only (+9 MB per 100 games over games 100..300).
+RSS_BOUND_MB = 32.0
 
 
 @pytest.mark.slow
@@ -38,6 +40,12 @@ def test_games_in_flight_leave_files_and_threads_flat_and_memory_bounded() -> No
     after = [s for s in report["samples"] if s["games"] >= 10]
     assert len(after) == 3
     assert {s["fds"] for s in after} == {after[0]["fds"]}, after  # no file left open
-    assert {s["threads"] for s in after} == {after[0]["threads"]}, after
+    # Threads: exactly flat but for asyncio's default executor, which starts
+    # its workers one at a time as look-ups overlap, up to its fixed maximum.
+    others = {s["threads"] - s["executor_threads"] for s in after}
+    assert others == {after[0]["threads"] - after[0]["executor_threads"]}, after
+    assert all(s["executor_threads"] <= s["executor_max"] for s in after), after
+    for s in after:  # every cache within its byte budget
+        assert all(c["kb"] <= c["max_kb"] for c in s["caches"].values()), s["caches"]
     growth = report["growth_after_warmup"]
     assert growth["rss_mb"] < RSS_BOUND_MB, report["samples"]

@@ -23,7 +23,6 @@ that the join equals the reference built from one combined model
 from __future__ import annotations
 
 import copy
-import functools
 import json
 import re
 from collections.abc import Mapping, Sequence
@@ -36,6 +35,7 @@ from pydantic import Field as PydField
 import sandbox.agents.llm.grammar as grammar
 from sandbox.agents.llm.beliefs import BeliefProbe
 from sandbox.agents.llm.ladder import RUNG_OF_MODE, StructuredMode
+from sandbox.agents.llm.lru import ByteLRU, byte_lru, model_size
 from sandbox.agents.llm.settings import LIMITS, AnswerLimits
 from sandbox.core.requests import DecisionRequest, Field, MultiChoice, Text
 
@@ -57,7 +57,13 @@ SCHEMA_LEAD = {
 }
 # What decision_model gives the combined model's beliefs field.
 BELIEFS_REF = "#/$defs/Beliefs"
-CACHE_MAX = 4096  # wire forms kept (a long batch of games stays small)
+# The caches' budgets in bytes (sandbox/agents/llm/lru.py says how sizes are
+# measured). Most hits come from one sealed step asking many seats alike, close
+# together in time; a request shape rarely recurs across games, so a long
+# study only fills them (docs/faults.md, "Long runs").
+MODELS_BYTES = 4 << 20
+BELIEF_MODELS_BYTES = 2 << 20
+SCHEMAS_BYTES = 2 << 20  # per table: model_schema, _SCHEMAS, _FORMATS
 JSON_MODE: dict[str, Any] = {"type": "json_object"}  # a provider's own JSON mode (shared)
 
 
@@ -175,7 +181,7 @@ def decision_model(
     return _decision_model(request.decision, request.fields, probe, limits)
 
 
-@functools.lru_cache(maxsize=512)
+@byte_lru(MODELS_BYTES, size_of=model_size)
 def _decision_model(
     decision: str,
     request_fields: tuple[Field, ...],
@@ -208,7 +214,7 @@ def _decision_model(
     return model
 
 
-@functools.lru_cache(maxsize=256)
+@byte_lru(BELIEF_MODELS_BYTES, size_of=model_size)
 def beliefs_model(probe: BeliefProbe) -> type[BaseModel]:
     """Keys are the probe's seats as strings ("2"; "seat_2" is accepted too),
     values a distribution over its labels (free text when the variant has none)."""
@@ -233,7 +239,7 @@ def beliefs_model(probe: BeliefProbe) -> type[BaseModel]:
     return model
 
 
-@functools.lru_cache(maxsize=16)
+@byte_lru(BELIEF_MODELS_BYTES // 4, size_of=model_size)
 def distribution_model(labels: tuple[str, ...]) -> type[BaseModel]:
     """One number in [0, 1] per label, every label required (their sum is
     checked in check_beliefs, where it can be normalised)."""
@@ -266,8 +272,8 @@ def _literal(values: Sequence[Any]) -> Any:
 
 # ---------------------------------------------------------------- wire forms
 _Key = tuple[str, tuple[Any, ...], BeliefProbe | None, AnswerLimits, str]
-_FORMATS: dict[_Key, dict[str, Any] | None] = {}
-_SCHEMAS: dict[_Key, Mapping[str, Any]] = {}
+_FORMATS: ByteLRU[_Key, dict[str, Any] | None] = ByteLRU(SCHEMAS_BYTES)
+_SCHEMAS: ByteLRU[_Key, Mapping[str, Any]] = ByteLRU(SCHEMAS_BYTES)
 
 
 def wire_schema(
@@ -275,12 +281,11 @@ def wire_schema(
 ) -> Mapping[str, Any]:
     """The JSON schema of the answer asked for. Shared: never mutate it."""
     key = (request.decision, request.fields, probe, limits, "")
-    found = _SCHEMAS.get(key)
-    if found is None:
-        if len(_SCHEMAS) >= CACHE_MAX:
-            _SCHEMAS.clear()
+    hit, found = _SCHEMAS.get(key)
+    if not hit or found is None:
         core = model_schema(decision_model(request, None, limits))
-        found = _SCHEMAS[key] = core if probe is None else with_beliefs(core, probe)
+        found = core if probe is None else with_beliefs(core, probe)
+        _SCHEMAS.put(key, found)
     return found
 
 
@@ -305,7 +310,8 @@ def with_beliefs(core: Mapping[str, Any], probe: BeliefProbe) -> dict[str, Any]:
     }
 
 
-@functools.lru_cache(maxsize=1024)
+# The key holds its model alive: charged too.
+@byte_lru(SCHEMAS_BYTES, key_size=lambda key: model_size(key[0]))
 def model_schema(model: type[BaseModel]) -> dict[str, Any]:
     """pydantic's JSON schema of ``model``, once per model. Shared: never mutate it."""
     return model.model_json_schema()
@@ -321,11 +327,11 @@ def response_format(
     gives for the combined model), cached per request shape, probe and mode.
     Shared: never mutate it."""
     key = (request.decision, request.fields, probe, limits, mode)
-    if key not in _FORMATS:
-        if len(_FORMATS) >= CACHE_MAX:
-            _FORMATS.clear()
-        _FORMATS[key] = format_of(wire_schema(request, probe, limits), mode)
-    return _FORMATS[key]
+    hit, found = _FORMATS.get(key)
+    if not hit:
+        found = format_of(wire_schema(request, probe, limits), mode)
+        _FORMATS.put(key, found)
+    return found
 
 
 def schema_instructions(

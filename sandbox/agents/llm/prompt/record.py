@@ -17,6 +17,7 @@ from typing import Any
 from jinja2 import TemplateError
 
 import sandbox.agents.llm.prompt.templates as templates
+from sandbox.agents.llm.lru import ByteLRU
 from sandbox.agents.llm.prompt.escaping import (
     MARK_OPEN,
     referee_mark,
@@ -136,8 +137,8 @@ def summarized_record(view: SeatView, language: str, upto: int, keep: int | None
 # decision and the same event reaches every seat; running the jinja macros
 # again cost ~8 ms per late-game decision. Keyed by everything but the facts,
 # which are compared on a hit (seats may see different facts of one event).
-_LINES_CACHE: dict[tuple[Any, ...], tuple[Mapping[str, Any], list[str]]] = {}
-_LINES_CACHE_MAX = 50_000
+# Bounded in bytes (lru.py), not in entries: a long study only fills it.
+_LINES_CACHE: ByteLRU[tuple[Any, ...], tuple[Mapping[str, Any], list[str]]] = ByteLRU(8 << 20)
 
 
 def _cached_item_lines(item: HistoryItem, macros: Any, variant: str, language: str) -> list[str]:
@@ -152,13 +153,11 @@ def _cached_item_lines(item: HistoryItem, macros: Any, variant: str, language: s
         item.speaker,
         item.speech,
     )
-    hit = _LINES_CACHE.get(key)
+    _, hit = _LINES_CACHE.get(key)
     if hit is not None and (hit[0] is item.facts or hit[0] == item.facts):
         return hit[1]
     lines = item_lines(item, macros, language)
-    if len(_LINES_CACHE) >= _LINES_CACHE_MAX:
-        _LINES_CACHE.clear()
-    _LINES_CACHE[key] = (item.facts, lines)
+    _LINES_CACHE.put(key, (item.facts, lines))
     return lines
 
 
