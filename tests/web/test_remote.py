@@ -135,7 +135,7 @@ def test_a_reconnect_is_sent_the_open_question_and_plays_on(run: Any, tmp_path: 
     web, port = run
     session = SessionThread(parse_config(remote_file(port, reconnect_s=20)), 5, tmp_path, web)
     session.start()
-    with connect(url(port)) as socket:
+    with RemoteClient(url(port)).connect() as socket:  # retried until the seat is served
         json.loads(socket.recv(20))  # hello
         first = json.loads(socket.recv(30))
         assert first["type"] == "observation"

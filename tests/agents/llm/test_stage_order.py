@@ -14,6 +14,7 @@ PACKAGE = "sandbox.agents.llm"
 # The stages in the order a decision passes them (agent orchestrates them all;
 # settings is read by every stage). The prompt package's modules in their own order.
 STAGES = (
+    "lru",  # the byte-bounded caches every later stage may keep
     "settings",
     "beliefs",
     "prompt.escaping",
