@@ -11,6 +11,7 @@ import sys
 import textwrap
 import urllib.request
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -239,7 +240,11 @@ async def test_sealed_requests_are_decoded_together() -> None:
         return _chat(api_base, body)
 
     seats = range(1, server.settings.slots + 1)
-    replies = await asyncio.gather(*(asyncio.to_thread(vote, seat) for seat in seats))
+    loop = asyncio.get_running_loop()
+    # one thread per request: asyncio.to_thread's default pool has only cpus + 4 workers,
+    # fewer than the server's slots on a 2-core machine
+    with ThreadPoolExecutor(max_workers=len(seats)) as threads:
+        replies = await asyncio.gather(*(loop.run_in_executor(threads, vote, s) for s in seats))
     for reply in replies:
         assert json.loads(reply["choices"][0]["message"]["content"])["vote"] in (1, 2, 3)
     slots = get_json(api_base.removesuffix("/v1") + "/slots")
