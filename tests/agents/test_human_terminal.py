@@ -124,6 +124,11 @@ def test_a_killer_game_in_a_real_terminal(tmp_path: Path) -> None:
         assert _wait_for(session, "[a] none")
         keys(session, "rules")
         assert _wait_for(session, "KG-", count=2)
+        # the question again after the rules, then the prompt (printed a moment later)
+        assert _wait_for(session, "claim: the role you claim", count=2)
+        deadline = time.monotonic() + 30
+        while not _capture(session).rstrip().endswith(">") and time.monotonic() < deadline:
+            time.sleep(0.2)
         screen = _capture(session)
         assert screen.rstrip().endswith(">") and screen.count("claim: the role you claim") == 2
         keys(session, "quit")
