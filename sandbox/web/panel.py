@@ -13,18 +13,32 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from sandbox.agents.base import Agent, seat_seed
 from sandbox.agents.baseline import baseline_bot_or_none
 from sandbox.agents.simple import RandomAgent
+from sandbox.core.game import Game
 from sandbox.web.board import Board
 from sandbox.web.control import SwitchableSeat
+from sandbox.web.hub import WebHub
 from sandbox.web.seat import HumanBrowserAgent, seat_audience
 from sandbox.web.words import ui
 
-if TYPE_CHECKING:
-    from sandbox.web.run import WebRun
+
+class RunSide(Protocol):
+    """What the panel needs of the run (``sandbox.web.run.WebRun`` is one): the
+    panel is the run's part, so it names these instead of importing the run back."""
+
+    language: str
+    _game: Game | None
+
+    def hub(self, port: int | None = None) -> WebHub: ...
+    def humans_playing(self) -> bool: ...
+    def rules_for(self, language: str) -> str | None: ...
+    def show_now(self, person: HumanBrowserAgent) -> None: ...
+    def spectate(self, target: str) -> str: ...
+
 
 REFEREE = "referee"
 # Whom the host may hand a person's seat to (a configured person means the bot).
@@ -34,7 +48,7 @@ HAND_BACK_TO = ("configured", "baseline", "random")
 class HostPanel:
     """The host's actions on the run's seats (see the module's docstring)."""
 
-    def __init__(self, run: WebRun) -> None:
+    def __init__(self, run: RunSide) -> None:
         self.run = run
         self.board = Board(seats=[], links=[], status="ready")
         self.seats: dict[int, SwitchableSeat] = {}

@@ -13,17 +13,34 @@ import json
 import socket
 from collections.abc import Mapping
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 import sandbox.models.fake.answers as answers
 import sandbox.models.fake.anthropic as anthropic
 import sandbox.models.fake.gemini as gemini
 import sandbox.models.fake.openai_chat as openai_chat
 import sandbox.models.fake.responses as responses
-from sandbox.models.fake.wire import BadRequest, Sent, Turn, Wire, retry_after_header
+from sandbox.models.fake.wire import BadRequest, Reply, Sent, Turn, Wire, retry_after_header
 
-if TYPE_CHECKING:
-    from sandbox.models.fake.server import FakeLLMServer
+
+class Backend(Protocol):
+    """What the HTTP side asks of the fake (``server.FakeLLMServer`` is it): the
+    server owns the handler, so the handler names these instead of importing it."""
+
+    hang_s: float
+    context_window: int | None
+    retry_after_s: float
+    nodelay: list[bool]
+
+    def track(self, connection: socket.socket, opened: bool) -> None: ...
+    def enter(self, record: dict[str, Any], wire: str) -> tuple[str | None, float]: ...
+    def leave(self) -> None: ...
+    def wait(self, seconds: float) -> None: ...
+    def overflows(self, turn: Turn) -> int | None: ...
+    def answer_text(self, body: Mapping[str, Any]) -> tuple[int, str]: ...
+    def reply(self, turn: Turn, text: str, wire: str) -> Reply: ...
+    def record(self, sent: Sent) -> None: ...
+
 
 WIRES: tuple[Wire, ...] = (openai_chat, responses, anthropic, gemini)
 
@@ -34,7 +51,7 @@ def wire_for(path: str) -> Wire | None:
 
 class Server(ThreadingHTTPServer):
     daemon_threads = True
-    fake: FakeLLMServer
+    fake: Backend
 
     def handle_error(self, request: Any, client_address: Any) -> None:
         return None  # a client that hung up mid-answer is normal here (timeouts)
