@@ -30,7 +30,8 @@ from sandbox.games.words import (
     tag_text,
     words_for,
 )
-from sandbox.viewer.timeline import CallLine, Entry, Timeline, quoted_by, tag_of
+from sandbox.viewer.calls import CallLine
+from sandbox.viewer.timeline import Entry, Timeline, quoted_by, tag_of
 
 STYLES = {SPEECH: "white", DECISION: "dim"}
 
