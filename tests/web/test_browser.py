@@ -45,12 +45,23 @@ def browser() -> Iterator[Any]:
         launched.close()
 
 
+def script_errors(context: Any) -> list[str]:
+    """Every uncaught script error of the context's pages, to assert there were
+    none: an exception in a handler (a button looked up after its form was
+    replaced) otherwise only shows as a later symptom, a draft that stays."""
+    errors: list[str] = []
+    context.on("weberror", lambda error: errors.append(str(error.error)))
+    return errors
+
+
 @pytest.fixture
 def page(browser: Any) -> Iterator[Any]:
     context = browser.new_context(viewport={"width": 1100, "height": 900})
     context.set_default_timeout(STEP_MS)
+    errors = script_errors(context)
     yield context.new_page()
     context.close()
+    assert errors == []
 
 
 def shot(page: Any, name: str) -> None:
@@ -171,6 +182,7 @@ def test_take_over_hand_back_and_a_live_spectator(browser: Any, tmp_path: Path) 
     web = start_run(WebRun(host_panel=True, announce=quiet))
     context = browser.new_context(viewport={"width": 1100, "height": 900})
     context.set_default_timeout(STEP_MS)
+    errors = script_errors(context)
     try:
         game = PanelGame(web, tmp_path)
         game.start()
@@ -214,6 +226,7 @@ def test_take_over_hand_back_and_a_live_spectator(browser: Any, tmp_path: Path) 
         shot(spectator, "spectator")
         game.join(30)
         assert not game.is_alive()
+        assert errors == []
     finally:
         context.close()
         web.stop()

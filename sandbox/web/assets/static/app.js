@@ -177,13 +177,18 @@
     if (first) { first.focus({preventScroll: true}); }
   }
 
+  // The form's own buttons, never looked up by id once the answer is on its
+  // way: the next state may have replaced the form (or emptied it) by the time
+  // the reply comes back, and the draft must still go.
   async function send(form, answer) {
-    $("confirm").hidden = true;
-    $("send").hidden = false;
-    $("send").disabled = true;
+    const button = form.querySelector("#send");
+    form.querySelector("#confirm").hidden = true;
+    button.hidden = false;
+    button.disabled = true;
     const reply = await Live.post("/api/answer", {request: form.dataset.request, answer: answer});
-    $("send").disabled = false;
-    if (reply.ok) { clearDraft(form); } else { $("error").textContent = reply.data.error || "error"; }
+    if (reply.ok) { clearDraft(form); }
+    button.disabled = false;
+    if (!reply.ok && form.isConnected) { $("error").textContent = reply.data.error || "error"; }
   }
 
   function rulesShown(open) {
