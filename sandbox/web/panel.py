@@ -152,7 +152,7 @@ class HostPanel:
         status = "ready" if not self.started.is_set() else "playing"
         if game is not None and game.over:
             status = "ended"
-        self.board.update(seats=rows, links=list(self.links), status=status, status_text=status)
+        self.board.update(seats=rows, links=list(self.links), status=status)
 
 
 def _controller_words(described: Mapping[str, Any]) -> str:

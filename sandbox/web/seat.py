@@ -211,6 +211,8 @@ class HumanBrowserAgent(Agent):
         except RefereeError as err:
             message = for_people(str(err))
         else:
+            if self.board.get("error"):
+                self.board.update(error="")  # an earlier refusal no longer stands
             if record:
                 pending.future.set_result(AgentAnswer(payload))
             return ""
@@ -281,6 +283,8 @@ class HumanBrowserAgent(Agent):
         return await asyncio.wait_for(done, 10.0)
 
     def leave(self) -> None:
+        if self.board.get("status") == ENDED:
+            return  # the game ended while the person was confirming: its end screen stays
         self.left = True
         self.board.update(status=LEFT, form_html="", request_id=None, deadline=None)
         self._on_game_loop(

@@ -372,6 +372,26 @@ def test_drafts_checks_marks_and_labelled_confirmations(page: Any, tmp_path: Pat
             f"Your speech: “Seat 3 here: I trust nobody.” · Your accusations: Seat {seat}"
         )
         shot(page, "seat-confirm-labelled")
+        # an edit while the confirmation shows takes it back: what it quoted is stale
+        speech.press("End")
+        speech.type(" Really.")
+        assert not page.is_visible("#confirm") and page.is_visible("#send")
+        page.click("#send")
+        page.wait_for_selector("#confirm:not([hidden])")
+        assert page.text_content("#confirm-what") == (
+            f"Your speech: “Seat 3 here: I trust nobody. Really.” · Your accusations: Seat {seat}"
+        )
+        # a dropped connection: nothing is sent, the page says so, the person can send again
+        page.context.set_offline(True)
+        page.click("#confirm-yes")
+        page.wait_for_function("() => document.querySelector('#error').textContent !== ''")
+        assert page.text_content("#error") == (
+            "Not sent: the connection to the game was lost. Try again."
+        )
+        assert page.is_enabled("#send") and current_request(page) == request
+        page.context.set_offline(False)
+        page.click("#send")
+        page.wait_for_selector("#confirm:not([hidden])")
         page.click("#confirm-yes")
         page.wait_for_function(
             "(id) => !document.querySelector('#decision') ||"

@@ -84,6 +84,7 @@ def test_form_offers_exactly_the_legal_options_and_refusals_ask_again(
     body["answer"] = {"pick": 3}
     assert client.request("POST", "/api/check", body)[0] == 200
     assert client.state()["request_id"] == request.id and not decisions_of(thread.game, 2)
+    assert client.state()["error"] == ""  # the refusal no longer stands: a reload shows none
     assert client.request("POST", "/api/answer", "just a string")[0] == 400
 
     assert client.answer(request.id, {"pick": 2}) == (200, {"ok": True})
@@ -229,6 +230,9 @@ def test_end_screen_is_a_results_panel_over_the_final_view(web: WebRun, tmp_path
     assert end["form_html"] == "" and end["out"] == ""
     transcript = record.path.read_text()
     assert web._seat_pages[3].token not in transcript  # the seat's key never reaches the file
+    # "Leave" confirmed only after the end: the end screen stays, not "You left the game"
+    assert client.request("POST", "/api/leave", {})[0] == 200
+    assert client.state()["status"] == "ended"
 
 
 def test_the_pace_waits_after_each_event_the_persons_page_shows(tmp_path: Path) -> None:

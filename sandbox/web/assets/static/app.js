@@ -11,7 +11,9 @@
 
   function setStatus(state) {
     const status = $("status");
-    status.textContent = state.status_text || t[state.status] || "";
+    // a spectator's page names its game until the game is over
+    const ended = state.status === "ended";
+    status.textContent = (!ended && state.status_text) || t[state.status] || "";
     status.className = state.status || "";
   }
 
@@ -113,7 +115,7 @@
     form.querySelectorAll("fieldset[data-field]").forEach(function (box) {
       const name = box.dataset.field;
       const kind = box.dataset.kind;
-      const said = function (words) { picked.push(box.dataset.confirm + ": " + words); };
+      const said = function (words) { picked.push(box.dataset.confirm + t.label_sep + words); };
       if (kind === "text") {
         const text = box.querySelector("textarea").value;
         answer[name] = text;
@@ -138,38 +140,56 @@
     return {answer: answer, picked: picked, missing: missing, tooMany: tooMany};
   }
 
+  // Every element of the question is the form's own, looked up once: after
+  // any await the pushed state may have replaced the form (the next question)
+  // or emptied it (answered, timed out, handed back), and a lookup by id would
+  // find the new form's buttons or nothing.
   function bindForm() {
     const form = $("decision");
     if (!form) { return; }
-    restoreDraft(form);
-    form.addEventListener("input", function () { saveDraft(form); });
-    form.addEventListener("change", function () { saveDraft(form); });
-    const confirmBox = $("confirm");
+    const sendButton = form.querySelector("#send");
+    const confirmBox = form.querySelector("#confirm");
+    const confirmWhat = form.querySelector("#confirm-what");
+    const confirmYes = form.querySelector("#confirm-yes");
     let pending = null;
+    function showError(text) { if (form.isConnected) { $("error").textContent = text; } }
+    function unconfirm() {  // back to editing: what the confirmation quoted is stale
+      pending = null;
+      confirmBox.hidden = true;
+      sendButton.hidden = false;
+    }
+    restoreDraft(form);
+    form.addEventListener("input", function () { saveDraft(form); if (pending) { unconfirm(); } });
+    form.addEventListener("change", function () { saveDraft(form); if (pending) { unconfirm(); } });
     form.addEventListener("submit", async function (event) {
       event.preventDefault();
-      pending = collect(form);
+      const asked = collect(form);
       // what the page can check itself, then the referee's dry run, before asking
-      if (pending.missing) {
-        $("error").textContent = t.required.replace("{what}", pending.missing.querySelector("legend").textContent);
+      if (asked.missing) {
+        showError(t.required.replace("{what}", asked.missing.querySelector("legend").textContent));
         return;
       }
-      if (pending.tooMany) {
-        $("error").textContent = pending.tooMany.querySelector("small").textContent;
+      if (asked.tooMany) {
+        showError(asked.tooMany.querySelector("small").textContent);
         return;
       }
-      const checked = await Live.post("/api/check", {request: form.dataset.request, answer: pending.answer});
-      if (!checked.ok) { $("error").textContent = checked.data.error || "error"; return; }
-      $("error").textContent = "";
-      $("confirm-what").textContent = pending.picked.join(" \u00b7 ");
+      sendButton.disabled = true;
+      const checked = await Live.post("/api/check", {request: form.dataset.request, answer: asked.answer});
+      sendButton.disabled = false;
+      if (!form.isConnected) { return; }  // the question is gone meanwhile
+      if (!checked.ok) { showError(checked.data.error || t.not_sent); return; }
+      showError("");
+      pending = asked;
+      confirmWhat.textContent = asked.picked.join(" \u00b7 ");
       confirmBox.hidden = false;
-      $("send").hidden = true;
-      $("confirm-yes").focus();
+      sendButton.hidden = true;
+      confirmYes.focus();
     });
-    $("confirm-yes").addEventListener("click", function () { send(form, pending.answer); });
-    $("confirm-no").addEventListener("click", function () {
-      confirmBox.hidden = true;
-      $("send").hidden = false;
+    confirmYes.addEventListener("click", function () {
+      if (pending) { const answer = pending.answer; unconfirm(); send(form, sendButton, answer); }
+    });
+    form.querySelector("#confirm-no").addEventListener("click", function () {
+      unconfirm();
       const first = form.querySelector("input, select, textarea");
       if (first) { first.focus(); }
     });
@@ -177,18 +197,15 @@
     if (first) { first.focus({preventScroll: true}); }
   }
 
-  // The form's own buttons, never looked up by id once the answer is on its
-  // way: the next state may have replaced the form (or emptied it) by the time
-  // the reply comes back, and the draft must still go.
-  async function send(form, answer) {
-    const button = form.querySelector("#send");
-    form.querySelector("#confirm").hidden = true;
-    button.hidden = false;
+  async function send(form, button, answer) {
     button.disabled = true;
     const reply = await Live.post("/api/answer", {request: form.dataset.request, answer: answer});
-    if (reply.ok) { clearDraft(form); }
+    if (reply.ok) {
+      clearDraft(form);  // the button stays disabled: this question is answered
+      return;
+    }
     button.disabled = false;
-    if (!reply.ok && form.isConnected) { $("error").textContent = reply.data.error || "error"; }
+    if (form.isConnected) { $("error").textContent = reply.data.error || t.not_sent; }
   }
 
   function rulesShown(open) {

@@ -29,12 +29,19 @@ window.Live = (function () {
     open();
   }
 
+  // Never rejects: a dropped connection is a reply like any refusal
+  // ({ok: false}), so no caller is left with a disabled button.
   async function post(path, body) {
-    const response = await fetch(path + query, {
-      method: "POST",
-      headers: {"Content-Type": "application/json"},
-      body: JSON.stringify(body),
-    });
+    let response;
+    try {
+      response = await fetch(path + query, {
+        method: "POST",
+        headers: {"Content-Type": "application/json"},
+        body: JSON.stringify(body),
+      });
+    } catch (e) {
+      return {ok: false, data: {error: boot.t.not_sent}};
+    }
     let data = {};
     try { data = await response.json(); } catch (e) { data = {error: response.statusText}; }
     return {ok: response.ok, data: data};

@@ -32,7 +32,7 @@
 
   async function act(path, body) {
     const reply = await Live.post(path, body);
-    $("error").textContent = reply.ok ? "" : (reply.data.error || "error");
+    $("error").textContent = reply.ok ? "" : (reply.data.error || t.not_sent);
   }
 
   function apply(state) {
