@@ -27,6 +27,7 @@ if TYPE_CHECKING:
     from sandbox.agents.human.seat import HumanAgent
     from sandbox.agents.llm.agent import LLMAgent
     from sandbox.agents.llm.settings import LLMSettings
+    from sandbox.agents.remote import RemoteAgent
     from sandbox.agents.simple import RandomAgent, ScriptedAgent
     from sandbox.core.game import Game
     from sandbox.core.variant import Outcome
@@ -48,6 +49,7 @@ _HOME = {
     "LLMAgent": "sandbox.agents.llm.agent",
     "LLMSettings": "sandbox.agents.llm.settings",
     "RandomAgent": "sandbox.agents.simple",
+    "RemoteAgent": "sandbox.agents.remote",
     "ScriptedAgent": "sandbox.agents.simple",
     "new_game": "sandbox.session.api",
     "play": "sandbox.session.api",
@@ -80,6 +82,7 @@ __all__ = [
     "LLMSettings",
     "Outcome",
     "RandomAgent",
+    "RemoteAgent",
     "RunStats",
     "ScriptedAgent",
     "TranscriptError",

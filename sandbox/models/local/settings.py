@@ -80,7 +80,7 @@ class ServerSettings:
     slots: int = SERVER_SLOTS
     # Per slot (each slot has its own KV window, llama.cpp's --no-kv-unified):
     # a late-game full-style Killer prompt fits. KV memory is slots x n_ctx x
-    # ~23 KB for SmolLM2 (~380 MB at 4 x 4096), allocated at start.
+    # ~23 KB for SmolLM2 (~1.1 GB at 12 x 4096), allocated at start.
     n_ctx: int = 4096
     n_threads: int = field(default_factory=_cpu_count)
     n_batch: int = 512
