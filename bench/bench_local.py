@@ -290,6 +290,9 @@ def game_figures(path: Path) -> dict[str, float]:
         "repairs": sum(1 for c in calls if c["repair"]),
         "prompt": prompt,
         "cached": sum(c.get("cached_tokens") or 0 for c in calls),
+        # first attempts only: a repair turn re-sends its whole prompt, all of it cached
+        "prompt_first": sum(c["tokens_in"] for c in calls if not c["repair"]),
+        "cached_first": sum(c.get("cached_tokens") or 0 for c in calls if not c["repair"]),
         "wall": wall,
         "speeches": len(speeches),
         "spoken": sum(1 for d in speeches if str((d["payload"] or {}).get("speech", "")).strip()),
@@ -365,7 +368,8 @@ def _figures_line(f: dict[str, float]) -> str:
     return (
         f"{int(f['decisions'])} decisions, invalid fallbacks {int(f['invalid'])}, "
         f"repair share {f['repairs'] / max(1, f['calls']):.1%}, "
-        f"cached share {f['cached'] / max(1, f['prompt']):.1%}, "
+        f"cached share {f['cached'] / max(1, f['prompt']):.1%} "
+        f"(first attempts {f['cached_first'] / max(1, f['prompt_first']):.1%}), "
         f"{f['wall'] / max(1, f['decisions']):.2f} s per decision, "
         f"non-empty speeches {int(f['spoken'])}/{int(f['speeches'])}"
     )

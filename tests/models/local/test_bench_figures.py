@@ -55,9 +55,10 @@ def test_compare_figures_from_a_hand_built_transcript(tmp_path: Path) -> None:
     assert figures["invalid"] == 1 and figures["fallbacks"] == 1
     assert figures["repairs"] == 1  # repair share 1/5
     assert (figures["prompt"], figures["cached"]) == (4000, 2800)  # cached share 70%
+    assert (figures["prompt_first"], figures["cached_first"]) == (3200, 2200)  # 68.75%
     assert figures["wall"] == 30.0  # 7.5 s per decision
     assert (figures["speeches"], figures["spoken"]) == (3, 1)
     line = bench()._figures_line(figures)
     assert "invalid fallbacks 1" in line and "repair share 20.0%" in line
-    assert "cached share 70.0%" in line and "7.50 s per decision" in line
+    assert "cached share 70.0% (first attempts 68.8%)" in line and "7.50 s per decision" in line
     assert "non-empty speeches 1/3" in line
