@@ -17,7 +17,9 @@ What the grammar says (each also checked by the referee, as always):
   than a byte, so the JSON closes before the call's ``max_tokens``. Text
   fields come last (a cut could only ever fall in the longest part).
 - **No empty speeches.** Free text is either the word ``pass`` (a pass, said
-  explicitly) or at least ``MIN_TEXT_CHARS`` characters.
+  explicitly; :meth:`Plan.decode` turns it into the rules' pass, the empty
+  text) or at least ``MIN_TEXT_CHARS`` characters (fewer where the field
+  allows fewer) starting with a visible character, so never blank.
 
 What it cannot say (rule-level checks such as KG-13's concession, or the
 probe's beliefs) keeps the repair turn; a request the grammar cannot fit in
@@ -50,6 +52,9 @@ MAX_STRING_CHARS = 256
 # (at most four UTF-8 bytes each).
 ASCII_CHARS = r"[\x20\x21\x23-\x5B\x5D-\x7E]"
 ANY_CHARS = r"[^\x00-\x1F\x22\x5C\x7F]"
+# A text's first character: the same, but not a space (a blank text is a pass).
+ASCII_VISIBLE = r"[\x21\x23-\x5B\x5D-\x7E]"
+ANY_VISIBLE = r"[^\x00-\x20\x22\x5C\x7F\u00A0\u3000]"
 BYTES_PER_CHAR = {"ascii": 1, "any": 4}
 HINT_LEAD = {
     "en": "Answer exactly in this form (each seat at most once):",
@@ -81,10 +86,14 @@ class Plan:
 
     def decode(self, data: Any) -> Any:
         """A wire answer with each group object turned back into its lists (in
-        option order); anything else is left as it is for the checks to judge."""
-        if not isinstance(data, dict) or not self.groups:
+        option order) and a text's explicit ``pass`` into the rules' pass (the
+        empty text); anything else is left as it is for the checks to judge."""
+        if not isinstance(data, dict):
             return data
         out = dict(data)
+        for key, _ in self.text_chars[1:]:  # the first is the private note
+            if out.get(key) == PASS:
+                out[key] = ""
         for group in self.groups:
             named = out.get(group.key)
             if not isinstance(named, dict):
@@ -159,15 +168,21 @@ def _plan(
     fixed += sum(len(_json(key).encode()) + 1 + 2 for key in text_keys)
     fixed += len(parts) + len(text_keys) - 1
     wanted = [min(f.max_chars, text_cap or f.max_chars, MAX_STRING_CHARS) for f in texts]
+    # "pass" is 4 bytes whatever the bound (a field of fewer characters allows it)
+    fixed += sum(max(0, len(PASS) - per_char * w) for w in wanted)
     bounds = _fit(min(reasoning_chars, MAX_STRING_CHARS), wanted, fixed, per_char, max_tokens)
     if bounds is None:
         return None
     note, text_bounds = bounds
     rules["ch"] = ASCII_CHARS if chars == "ascii" else ANY_CHARS
     rules["note"] = f'"\\"" ch{{0,{note}}} "\\""'
-    for t, most in zip(texts, text_bounds, strict=True):
+    if texts:
+        rules["first"] = ASCII_VISIBLE if chars == "ascii" else ANY_VISIBLE
+    for t, want, most in zip(texts, wanted, text_bounds, strict=True):
         rule = _rule_name(t.name, "t")
-        rules[rule] = f'"\\"" ( "{PASS}" | ch{{{MIN_TEXT_CHARS},{most}}} ) "\\""'
+        least = min(MIN_TEXT_CHARS, want)
+        said = f" | first ch{{{least - 1},{most - 1}}}" if most >= 1 else ""  # 0: only a pass
+        rules[rule] = f'"\\"" ( "{PASS}"{said} ) "\\""'
         parts.append((t.name, rule, 0))
     members = [f"{_lit(_json(REASONING) + ':')} note"]
     members += [f"{_lit(_json(key) + ':')} {rule}" for key, rule, _ in parts]
@@ -214,7 +229,8 @@ def _fit(
     free text keeps what it asks for where it can (down to MIN_TEXT_CHARS each),
     the private note takes what is left (down to MIN_REASONING_CHARS). None when
     even the minimums do not fit."""
-    wanted = [max(t, MIN_TEXT_CHARS) for t in texts]
+    least = [max(1, min(t, MIN_TEXT_CHARS)) if t else 0 for t in texts]  # the field's own limit
+    wanted = list(texts)
     if max_tokens is None:
         return reasoning, wanted
     room = (max_tokens - fixed) // per_char  # characters all strings may share
@@ -222,10 +238,12 @@ def _fit(
     left = room - note
     bounds: list[int] = []
     for i, asked in enumerate(wanted):
-        later = MIN_TEXT_CHARS * (len(wanted) - i - 1)
+        later = sum(least[i + 1 :])
         bounds.append(min(asked, left - later))
         left -= bounds[-1]
-    if note < MIN_REASONING_CHARS or any(b < MIN_TEXT_CHARS for b in bounds) or left < 0:
+    if note < MIN_REASONING_CHARS or left < 0:
+        return None
+    if any(b < lo for b, lo in zip(bounds, least, strict=True)):
         return None
     return note, bounds
 

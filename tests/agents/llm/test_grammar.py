@@ -60,8 +60,10 @@ def test_the_speech_grammar_writes_text_last_and_lists_as_one_object() -> None:
     assert dict(plan.text_chars) == {"reasoning": 48, "speech": 160}
     assert 'root ::= "{" "\\"reasoning\\":" note' in plan.grammar
     assert plan.grammar.rstrip().endswith('"\\""')  # the speech rule closes its string
-    # free text: "pass" said explicitly, or at least MIN_TEXT_CHARS characters
-    assert f'( "pass" | ch{{{MIN_TEXT_CHARS},160}} )' in plan.grammar
+    # free text: "pass" said explicitly, or at least MIN_TEXT_CHARS characters, the
+    # first one visible (a blank speech would be a silent pass)
+    assert f'( "pass" | first ch{{{MIN_TEXT_CHARS - 1},159}} )' in plan.grammar
+    assert "first ::= [\\x21" in plan.grammar
 
 
 def test_the_longest_answer_fits_max_tokens_with_its_closing_characters() -> None:
@@ -144,7 +146,7 @@ def test_the_grammar_format_parses_into_the_referees_fields() -> None:
     )
     parsed = parse_answer(raw, fmt.decision)
     assert parsed.decision == {
-        "speech": "pass",
+        "speech": "",  # the explicit pass is the rules' pass: no text
         "claim": "none",
         "accuse": [2],
         "vouch": [4],
@@ -187,3 +189,22 @@ def test_string_bounds_stay_within_what_llama_cpp_expands_well() -> None:
     plan = plan_for(speech_request(), 200, None, None, "en")
     assert plan is not None
     assert dict(plan.text_chars) == {"reasoning": 200, "speech": 256}
+
+
+def test_a_text_field_shorter_than_the_minimum_keeps_its_own_limit() -> None:
+    """A variant may allow fewer characters than MIN_TEXT_CHARS (Werewolf's
+    speech_chars >= 1): the grammar's bound never exceeds the field's, and
+    "pass" (4 bytes) still fits a field of fewer characters, decoded to ""."""
+    for limit in (10, 3, 1, 0):
+        request = DecisionRequest(
+            "1.1.speech", 1, "speech", "X-2", "Speak.", (Text("speech", "a few words", limit),)
+        )
+        plan = plan_for(request, 48, None, 64, "en")
+        assert plan is not None
+        assert dict(plan.text_chars)["speech"] == limit
+        if limit:
+            assert f"first ch{{{limit - 1},{limit - 1}}}" in plan.grammar
+        else:
+            assert '( "pass" ) "\\""' in plan.grammar
+        assert plan.max_bytes <= 64
+        assert plan.decode({"reasoning": "", "speech": "pass"})["speech"] == ""

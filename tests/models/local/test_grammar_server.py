@@ -52,12 +52,14 @@ def speech_request() -> DecisionRequest:
     )  # fmt: skip
 
 
-def ask(server: LocalServer, plan: Plan, max_tokens: int, seed: int) -> dict[str, Any]:
+def ask(
+    server: LocalServer, plan: Plan, max_tokens: int, seed: int, language: str = "en"
+) -> dict[str, Any]:
     body = {
         "model": server.model.alias,
         "messages": [
             {"role": "system", "content": "You play Killer, a social deduction game."},
-            {"role": "user", "content": PUSH + plan.hint("en")},
+            {"role": "user", "content": PUSH + plan.hint(language)},
         ],
         "grammar": plan.grammar,
         "max_tokens": max_tokens,
@@ -87,15 +89,17 @@ def pairs_in_order(text: str) -> list[tuple[str, Any]]:
 
 
 @pytest.mark.timeout(900)
-@pytest.mark.parametrize("max_tokens", [448, 240])
+@pytest.mark.parametrize(("language", "max_tokens"), [("en", 448), ("en", 240), ("zh", 448)])
 def test_speeches_name_each_seat_once_and_close_in_time(
-    server: LocalServer, max_tokens: int
+    server: LocalServer, language: str, max_tokens: int
 ) -> None:
-    plan = plan_for(speech_request(), 48, 160, max_tokens, "en")
+    """zh: the grammar of any character (4 bytes counted for each) compiles in
+    llama.cpp and holds the same properties."""
+    plan = plan_for(speech_request(), 48, 160, max_tokens, language)
     assert plan is not None and plan.max_bytes <= max_tokens
     bounds = dict(plan.text_chars)
     for seed in (1, 2, 3):
-        reply = ask(server, plan, max_tokens, seed)
+        reply = ask(server, plan, max_tokens, seed, language)
         text = reply["choices"][0]["message"]["content"]
         assert reply["usage"]["completion_tokens"] <= max_tokens
         answer = json.loads(text)  # the JSON closed: never cut by max_tokens
@@ -110,6 +114,8 @@ def test_speeches_name_each_seat_once_and_close_in_time(
         assert len(answer["reasoning"]) <= bounds["reasoning"]
         speech = answer["speech"]
         assert speech == PASS or MIN_TEXT_CHARS <= len(speech) <= bounds["speech"], text
+        assert speech == PASS or not speech[0].isspace(), text  # never a blank speech
+        assert decoded["speech"] == ("" if speech == PASS else speech)  # a pass is no text
 
 
 @pytest.mark.timeout(600)
