@@ -50,6 +50,7 @@ from sandbox.session.header import build_header, random_seed, transcript_path
 from sandbox.session.play import GameRecord, play_seated
 from sandbox.session.seating import seat_agent, spec_for
 from sandbox.transcript import TranscriptWriter
+from sandbox.transcript.writer import closed_on_error
 
 DEFAULT_REWARDS: Mapping[str, float] = {"win": 1.0, "draw": 0.0, "lose": -1.0}
 # As many answers per decision as an LLM seat gets calls: one, then its repairs.
@@ -256,7 +257,8 @@ class SteppedGame:
         loaded = self.loaded or LoadedConfig(
             GameFile(variant=game.variant.name), game.variant, game.config
         )
-        writer.header(build_header(loaded, game.config, game.seed, roles, agents, extra))
+        with closed_on_error(writer):  # a refused header (full disk) keeps no lock behind
+            writer.header(build_header(loaded, game.config, game.seed, roles, agents, extra))
         return writer
 
     async def _play(

@@ -35,6 +35,7 @@ from sandbox.session.header import (
 )
 from sandbox.session.play import GameRecord, close_all, play_seated
 from sandbox.transcript import TranscriptWriter
+from sandbox.transcript.writer import closed_on_error
 
 # Who plays each seat: a mapping seat → agent, or a function (seat, role) → agent
 # that is called once per seat (each seat needs an agent of its own).
@@ -119,20 +120,21 @@ def _writer(
     if out is None:
         return None
     writer = TranscriptWriter(transcript_path(Path(out), game.variant.name, game.seed))
-    writer.header(
-        {
-            "variant": game.variant.name,
-            "seed": game.seed,
-            "name": None,
-            # The game file equivalent of the rules; agents were Python objects, so
-            # `sandbox resume`/`fork` ask for a game file naming the seats' agents.
-            "config": {"variant": game.variant.name},
-            "game_config": game.config.model_dump(mode="json"),
-            "roles": {str(s): r for s, r in sorted(game.roles().items())},
-            "agents": {str(s): scrub(a.describe()) for s, a in sorted(agents.items())},
-            "played_from": PLAYED_FROM_PYTHON,
-            "sandbox_version": sandbox_version(),
-            "started": utc_now(),
-        }
-    )
+    with closed_on_error(writer):  # a refused header (full disk) keeps no lock behind
+        writer.header(
+            {
+                "variant": game.variant.name,
+                "seed": game.seed,
+                "name": None,
+                # The game file equivalent of the rules; agents were Python objects, so
+                # `sandbox resume`/`fork` ask for a game file naming the seats' agents.
+                "config": {"variant": game.variant.name},
+                "game_config": game.config.model_dump(mode="json"),
+                "roles": {str(s): r for s, r in sorted(game.roles().items())},
+                "agents": {str(s): scrub(a.describe()) for s, a in sorted(agents.items())},
+                "played_from": PLAYED_FROM_PYTHON,
+                "sandbox_version": sandbox_version(),
+                "started": utc_now(),
+            }
+        )
     return writer  # the runner writes the events, from the first one

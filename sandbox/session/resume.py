@@ -93,8 +93,9 @@ async def _resume_locked(path: Path, hooks: LiveHooks) -> GameRecord:
     transcript = open_transcript(path)
     if transcript.finished:
         raise SessionError(f"{path}: this game is already finished; nothing to resume")
-    if transcript.torn_tail:
-        drop_torn_tail(path)
+    # always: a complete last line without its newline (a kill before the last
+    # byte) would otherwise have the next line appended onto it
+    drop_torn_tail(path)
     loaded = loaded_of(transcript)
     variant, config = game_config_of(transcript)
     seed = int(transcript.header["seed"])

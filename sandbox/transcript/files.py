@@ -44,9 +44,9 @@ def read_head(path: Path) -> OnDisk | None:
     if not path.is_file():
         return None  # a FIFO or device would block or never end
     try:
-        with path.open(encoding="utf-8") as fh:
-            first = next((line for line in fh if line.strip()), "")
-            last = ""  # the last non-blank line after the header
+        with path.open("rb") as fh:  # bytes: a tail torn inside a character is one bad line
+            first = next((line for line in fh if line.strip()), b"")
+            last = b""  # the last non-blank line after the header
             for line in fh:
                 if line.strip():
                     last = line
@@ -58,7 +58,7 @@ def read_head(path: Path) -> OnDisk | None:
     return OnDisk(path, header, bool(last) and _is_outcome(last))
 
 
-def _is_outcome(line: str) -> bool:
+def _is_outcome(line: bytes) -> bool:
     try:
         obj = json.loads(line)
     except ValueError:

@@ -13,9 +13,11 @@ is in the way in one line.
 * A folder's lock is ``<folder>/.sandbox.lock``; ``sandbox study`` and
   ``sandbox batch`` take it before they look at what the folder holds.
 
-Within one process a lock is re-entrant (a study's run re-takes the folder
-lock its command took; resume's writer re-takes resume's), so only other
-processes are refused. Lock files are removed on release; the check that the
+Within one process a lock is re-entrant (resume's writer re-takes the lock
+resume took), so only other processes are refused. The folder lock is the
+commands' (``cli/study.py``, ``cli/batch.py``): ``run_study`` and ``run_batch``
+called from Python take none, and their transcripts' locks still keep two
+writers off one file. Lock files are removed on release; the check that the
 file locked is still the one at the path keeps that removal race-free.
 """
 

@@ -35,14 +35,16 @@ from sandbox.transcript.schema import (
 
 
 def iter_lines(path: Path) -> Iterator[tuple[int, Any]]:
-    """(line number, parsed JSON value, or None if unparseable); blank lines skipped."""
-    with path.open(encoding="utf-8") as fh:
+    """(line number, parsed JSON value, or None if unparseable); blank lines skipped.
+    Read as bytes, line by line: a last line torn inside a multibyte character
+    is one unparseable line, not an unreadable file."""
+    with path.open("rb") as fh:
         for number, line in enumerate(fh, start=1):
             if not line.strip():
                 continue
             try:
                 yield number, json.loads(line)
-            except json.JSONDecodeError:
+            except ValueError:  # not JSON, or not UTF-8
                 yield number, None
 
 

@@ -20,7 +20,7 @@ import json
 import os
 import queue
 import threading
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import TracebackType
@@ -65,7 +65,10 @@ class _LineFile:
     def append(self, text: str) -> None:
         if self.failed is not None:
             raise self.failed
-        data = memoryview(text.encode("utf-8"))
+        # A lone surrogate (json.loads makes one of "\ud83d" in a provider's or a
+        # page's JSON) cannot be UTF-8: written as its JSON escape, it reads back
+        # as the same string (it can only be inside a JSON string of the line).
+        data = memoryview(text.encode("utf-8", "backslashreplace"))
         written = 0
         try:
             while written < len(data):
@@ -246,3 +249,15 @@ class TranscriptWriter:
                 self.close()
             return
         self.close()
+
+
+@contextlib.contextmanager
+def closed_on_error(writer: TranscriptWriter) -> Iterator[None]:
+    """Close ``writer`` (its file and its lock) if the block raises, then re-raise:
+    a header the disk refused leaves no open file and no held lock behind."""
+    try:
+        yield
+    except BaseException:
+        with contextlib.suppress(OSError):
+            writer.close()
+        raise

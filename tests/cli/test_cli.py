@@ -202,10 +202,12 @@ def _cut_points(path: Path) -> dict[str, int]:
         "torn": starts[len(lines) // 2] + 17,
         "after_step": starts[step + 1],
         "mid_step": starts[decision + 1],
+        # a whole last line without its newline (killed before the last byte)
+        "no_newline": starts[step + 1] - 1,
     }
 
 
-@pytest.mark.parametrize("where", ["torn", "after_step", "mid_step"])
+@pytest.mark.parametrize("where", ["torn", "after_step", "mid_step", "no_newline"])
 def test_resume_after_crash_matches_uninterrupted_run(
     toy_file: ToyFile, tmp_path: Path, where: str
 ) -> None:

@@ -106,6 +106,20 @@ def test_a_transcript_that_got_no_header_is_not_left_behind(small_disk: SmallDis
     assert sorted(p.name for p in small_disk.path.iterdir()) == []
 
 
+def test_a_python_game_whose_header_is_refused_keeps_no_file_or_lock(
+    small_disk: SmallDisk,
+) -> None:
+    """The Python API's writer (and the stepped game's) closes itself when the
+    header cannot be written: no open file, no held lock, nothing left behind."""
+    from sandbox import BaselineAgent, new_game, play_sync
+
+    small_disk.mount("4k")  # the lock file takes the only page
+    game = new_game("killer", seed=1, players=11)
+    with pytest.raises(TranscriptWriteError, match=FULL):
+        play_sync(game, lambda seat, role: BaselineAgent(), transcript=small_disk.path)
+    assert sorted(p.name for p in small_disk.path.iterdir()) == []
+
+
 # --------------------------------------------------------------------- a game
 
 

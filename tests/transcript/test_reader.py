@@ -33,6 +33,35 @@ def test_a_torn_last_line_is_dropped(tmp_path: Path) -> None:
     assert [obj["seq"] for _, obj in lines.objects()] == [0]
 
 
+def test_a_last_line_torn_inside_a_character_is_one_torn_line(tmp_path: Path) -> None:
+    """A crash may cut a line inside a multibyte character (Chinese speech): the
+    file stays readable, the tail is dropped, and the game is not finished."""
+    path = write(tmp_path / "t.jsonl", HEADER, event(0))
+    speech = json.dumps({**event(1), "data": {"speech": "我怀疑三号"}}, ensure_ascii=False)
+    with path.open("ab") as fh:
+        fh.write(speech.encode("utf-8")[:-7])  # mid-way through a character
+    lines = read_lines(path)
+    assert lines.torn_tail
+    assert [obj["seq"] for _, obj in lines.objects()] == [0]
+    head = read_head(path)
+    assert head is not None and not head.finished
+
+
+def test_a_lone_surrogate_is_written_as_its_escape_and_reads_back(tmp_path: Path) -> None:
+    """json.loads turns the escape "\\ud83d" (a provider's or a page's JSON) into
+    a lone surrogate, which UTF-8 cannot hold: the line is still written whole."""
+    from sandbox.transcript import TranscriptWriter
+
+    odd = json.loads('"half an emoji: \\ud83d"')
+    path = tmp_path / "t.jsonl"
+    writer = TranscriptWriter(path, background=False)
+    writer.header({k: v for k, v in HEADER.items() if k not in ("type", "schema")})
+    writer.call({"seat": 1, "raw": odd})
+    writer.close()
+    calls = [obj for _, obj in read_lines(path).objects() if obj["type"] == "call"]
+    assert calls[0]["raw"] == odd
+
+
 def test_blank_lines_are_skipped_and_numbers_kept(tmp_path: Path) -> None:
     lines = read_lines(write(tmp_path / "t.jsonl", "", HEADER, "", event(0)))
     assert lines.header_number == 2 and not lines.torn_tail
