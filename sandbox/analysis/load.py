@@ -104,12 +104,25 @@ def read_raw(path: Path) -> RawGame:
 def _add(game: RawGame, obj: Mapping[str, Any]) -> None:
     kind = obj.get("type")
     if kind == "event":
+        _check_event(obj)
         game.events.append({"seq": obj.get("seq"), "kind": obj.get("kind"), **obj.get("data", {})})
         game.visibility.append(obj.get("vis", "public"))
     elif kind == "call":
         game.calls.append(dict(obj))
     elif kind == "outcome":
         game.outcome = dict(obj)
+
+
+def _check_event(obj: Mapping[str, Any]) -> None:
+    """An event line's own fields as the schema has them (EventLine): every
+    table reads them, so a damaged one skips the game here, in one line."""
+    seq, kind, data, vis = obj.get("seq"), obj.get("kind"), obj.get("data", {}), obj.get("vis")
+    if not (isinstance(seq, int) and not isinstance(seq, bool) and seq >= 0):
+        raise TypeError(f"event seq {seq!r}")
+    if not isinstance(kind, str) or not isinstance(data, Mapping):
+        raise TypeError(f"event {seq}: kind {kind!r}, data {type(data).__name__}")
+    if not (vis is None or isinstance(vis, str | list)):
+        raise TypeError(f"event {seq}: vis {vis!r}")
 
 
 @dataclass

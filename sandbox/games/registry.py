@@ -98,7 +98,8 @@ class _AllSpeechKinds(Set[str]):
         return speech_kinds()
 
     def __contains__(self, kind: object) -> bool:
-        return kind in self._kinds()
+        # a damaged transcript's "kind" may be any JSON value, a list included
+        return isinstance(kind, str) and kind in self._kinds()
 
     def __iter__(self) -> Iterator[str]:
         return iter(sorted(self._kinds()))
