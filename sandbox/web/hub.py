@@ -266,7 +266,14 @@ class WebHub:
             "token": audience.token,
             "mode": audience.kind,
             "title": state.get("title") or audience.title,
-            "boot": {"mode": audience.kind, "t": dict(ui(audience.language))},
+            # the question the page was rendered with: its form works before the
+            # first pushed state (a slow or blocked WebSocket)
+            "boot": {
+                "mode": audience.kind,
+                "t": dict(ui(audience.language)),
+                "request_id": state.get("request_id"),
+                "error": state.get("error") or "",
+            },
             # fragments rendered by pages.py with autoescaping: already safe
             "view_html": Markup(state.get("view_html", "")),
             "form_html": Markup(state.get("form_html", "")),

@@ -22,7 +22,7 @@ from sandbox.session.gamefile import parse_config
 from sandbox.web.run import WebRun, start_run
 from tests.chromium import CHROMIUM, require_chromium
 from tests.chromium import CHROMIUM_ARGS as ARGS
-from tests.web.helpers import SessionThread, other_token, quiet
+from tests.web.helpers import Client, SessionThread, other_token, quiet
 from tests.web.test_control import PanelGame, host_client
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -406,6 +406,36 @@ def test_drafts_checks_marks_and_labelled_confirmations(page: Any, tmp_path: Pat
         page.wait_for_function(gone, arg=request)
         page.on("dialog", lambda dialog: dialog.accept())
         page.click("#leave")  # the rest of the game without the person
+        game.finish(60)
+    finally:
+        web.stop()
+
+
+def test_the_page_answers_before_any_pushed_state(page: Any, tmp_path: Path) -> None:
+    """A WebSocket that never connects (a proxy that blocks it): the question the
+    page came with still checks, confirms and sends, and the referee takes it."""
+    web = start_run(WebRun(announce=quiet))
+    try:
+        raw = tomllib.loads((ROOT / "configs" / "killer_human_browser.toml").read_text())
+        raw["agent"][0].update(port=0, pace_s=0)
+        game = SessionThread(parse_config(raw), 10, tmp_path, web)
+        game.start()
+        url = _seat_url(web, 3)
+        seat = Client.of_url(url)
+        asked = seat.wait_for(lambda s: s.get("request_id") is not None)["request_id"]
+        page.route_web_socket("**/ws*", lambda socket: None)  # never reaches the server
+        page.goto(url)
+        assert current_request(page) == asked
+        page.locator("#decision label.option").first.click()
+        page.click("#send")
+        page.wait_for_selector("#confirm:not([hidden])")
+        page.click("#confirm-yes")
+        page.wait_for_function("() => document.querySelector('#send').disabled")
+        seat.wait_for(lambda s: s.get("request_id") != asked)  # the answer was taken
+        assert page.text_content("#error") == ""
+        page.unroute_all()
+        page.on("dialog", lambda dialog: dialog.accept())
+        seat.request("POST", "/api/leave", {})
         game.finish(60)
     finally:
         web.stop()

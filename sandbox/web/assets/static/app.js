@@ -224,5 +224,10 @@
       if (window.confirm(t.leave_confirm)) { Live.post("/api/leave", {}); }
     });
   }
+  if (mode === "seat") {  // the form the page came with answers at once
+    shown = {request_id: Live.boot.request_id};
+    $("error").textContent = Live.boot.error || "";
+    bindForm();
+  }
   Live.connect(apply, function () { return over; });
 })();
