@@ -205,7 +205,14 @@ class TranscriptWriter:
         self._lines.put(self._file, text)
 
     def header(self, header: Mapping[str, Any]) -> None:
-        self._write({"type": "header", "schema": SCHEMA_VERSION, **header})
+        line = {"type": "header", "schema": SCHEMA_VERSION, **header}
+        if self._lines is None or self.next_seq or self._file.size:
+            self._write(line)
+            return
+        # A new file's header is written here, not queued behind other games'
+        # lines: a process killed in between would leave a file with no header,
+        # which a re-run cannot match to its game (it plays it again elsewhere).
+        self._file.append(json.dumps(line, ensure_ascii=False, separators=(",", ":")) + "\n")
 
     def event(self, seq: int, event: Event) -> None:
         self._write({"type": "event", "seq": seq, **event.to_json()})
