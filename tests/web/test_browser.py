@@ -117,11 +117,7 @@ def fill_and_send(page: Any, speech: str) -> None:
 def test_a_whole_killer_game_through_the_page(page: Any, tmp_path: Path) -> None:
     web = start_run(WebRun(announce=quiet))
     try:
-        raw = tomllib.loads((ROOT / "configs" / "killer_human_browser.toml").read_text())
-        raw["agent"][0]["port"] = 0
-        raw["agent"][0]["pace_s"] = 0
-        game = SessionThread(parse_config(raw), 5, tmp_path, web)
-        game.start()
+        game = killer_seat3_game(web, tmp_path, 5)
         url = _seat_url(web, 3)
         assert page.goto(url).status == 200
         request = wait_turn_or_end(page, None)
@@ -257,6 +253,16 @@ def test_wrong_token_is_403_and_the_phone_layout(browser: Any) -> None:
         web.stop()
 
 
+def killer_seat3_game(web: WebRun, tmp_path: Path, seed: int = 10, **seat: object) -> SessionThread:
+    """configs/killer_human_browser.toml (seat 3 a person) on a free port, at full
+    speed unless ``seat`` says otherwise, started."""
+    raw = tomllib.loads((ROOT / "configs" / "killer_human_browser.toml").read_text())
+    raw["agent"][0].update({"port": 0, "pace_s": 0, **seat})
+    game = SessionThread(parse_config(raw), seed, tmp_path, web)
+    game.start()
+    return game
+
+
 def _seat_url(web: WebRun, seat: int) -> str:
     deadline = time.monotonic() + STEP_MS / 1000
     while seat not in web._seat_pages:
@@ -276,10 +282,7 @@ def test_out_of_the_game_the_page_follows_at_reading_pace(page: Any, tmp_path: P
     it says the seat is out, and goes on following the game (paced) to its end."""
     web = start_run(WebRun(announce=quiet))
     try:
-        raw = tomllib.loads((ROOT / "configs" / "killer_human_browser.toml").read_text())
-        raw["agent"][0].update(port=0, pace_s=0.05, decision_timeout_s=30)
-        game = SessionThread(parse_config(raw), 37, tmp_path, web)
-        game.start()
+        game = killer_seat3_game(web, tmp_path, 37, pace_s=0.05, decision_timeout_s=30)
         _seat_url(web, 3)
         board = web._seat_pages[3].board
         deadline = time.monotonic() + STEP_MS / 1000
@@ -320,10 +323,7 @@ def test_drafts_checks_marks_and_labelled_confirmations(page: Any, tmp_path: Pat
     confirmation; the confirmation quotes the speech; its own speech reads "You"."""
     web = start_run(WebRun(announce=quiet))
     try:
-        raw = tomllib.loads((ROOT / "configs" / "killer_human_browser.toml").read_text())
-        raw["agent"][0].update(port=0, pace_s=0)
-        game = SessionThread(parse_config(raw), 10, tmp_path, web)
-        game.start()
+        game = killer_seat3_game(web, tmp_path)
         page.goto(_seat_url(web, 3))
         first = wait_turn_or_end(page, None)
         card = page.text_content("#view section.card")
@@ -416,10 +416,7 @@ def test_the_page_answers_before_any_pushed_state(page: Any, tmp_path: Path) -> 
     page came with still checks, confirms and sends, and the referee takes it."""
     web = start_run(WebRun(announce=quiet))
     try:
-        raw = tomllib.loads((ROOT / "configs" / "killer_human_browser.toml").read_text())
-        raw["agent"][0].update(port=0, pace_s=0)
-        game = SessionThread(parse_config(raw), 10, tmp_path, web)
-        game.start()
+        game = killer_seat3_game(web, tmp_path)
         url = _seat_url(web, 3)
         seat = Client.of_url(url)
         asked = seat.wait_for(lambda s: s.get("request_id") is not None)["request_id"]
