@@ -13,7 +13,7 @@ import dataclasses
 import random
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from importlib.resources.abc import Traversable
 from typing import Any, ClassVar, Generic, Protocol, cast
@@ -36,7 +36,9 @@ class HistoryItem:
     """One visible event, as a seat may know it.
 
     ``speech`` is text a player wrote (always shown as quoted data);
-    ``facts`` are what the referee states (always shown as the referee's voice).
+    ``facts`` are what the referee states (always shown as the referee's voice);
+    ``public``: its event is visible to every seat, so every seat's item says
+    the same (a prompt may show such items apart from the seat's own secrets).
     """
 
     seq: int
@@ -46,6 +48,7 @@ class HistoryItem:
     speaker: int | None = None
     speech: str | None = None
     facts: Mapping[str, Any] = field(default_factory=dict)
+    public: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,6 +79,11 @@ class ViewFold(Protocol):
     def add(self, seq: int, event: Event) -> None: ...
 
     def snapshot(self) -> SeatView: ...
+
+
+def marked_public(item: HistoryItem, event: Event) -> HistoryItem:
+    """``item`` flagged ``public`` when its event is visible to every seat."""
+    return replace(item, public=True) if event.visibility().scope == "public" else item
 
 
 def fold_all(fold: ViewFold, events: Sequence[tuple[int, Event]]) -> SeatView:

@@ -61,8 +61,8 @@ SUMMARY_BUDGET = 1200
 
 
 def honest(game: Game, c: Captured, language: str) -> RenderedPrompt:
-    """Both styles and a summarized record at once: a fact leaked by any of
-    them is found in the joined text."""
+    """Both styles, the shared record and a summarized record at once: a fact
+    leaked by any of them is found in the joined text."""
     full = render_prompt(c.view, c.request, language=language, belief_probe=True)
     compact = render_prompt(
         c.view, c.request, language=language, belief_probe=True, style="compact", history_items=5
@@ -74,7 +74,17 @@ def honest(game: Game, c: Captured, language: str) -> RenderedPrompt:
     probe = render_prompt(
         c.view, probe_request(c.seat, c.events_before), language=language, belief_probe=True
     )
-    messages = [*full.messages, *compact.messages, *budgeted.messages, *probe.messages]
+    # the shared record: public events first, the seat's secrets after its card
+    shared = render_prompt(
+        c.view, c.request, language=language, style="compact", shared_record=True
+    )
+    messages = [
+        *full.messages,
+        *compact.messages,
+        *budgeted.messages,
+        *probe.messages,
+        *shared.messages,
+    ]
     return RenderedPrompt(messages, full.prefix_chars)
 
 

@@ -152,19 +152,23 @@ class LLMAgent(Agent):
         return derived_seed(self._sampling_seed, "call", request_id) & 0x7FFFFFFF
 
     def describe(self) -> dict[str, Any]:
-        return {
-            "kind": self.kind,
-            "model": self.target.model,
-            "structured": self.settings.structured,
-            "language": self.settings.language,
-            "max_repairs": self.settings.max_repairs,
-            "belief_probe": self.settings.belief_probe,
-            "probe_after_speech": self.settings.probe_after_speech,
-            "prompt_style": self.settings.prompt_style,
-            "history_items": self.settings.history_items,
-            "context_window": self.settings.context_window,
-            "cache": self.settings.cache,
-        } | reasoning_described(self.settings)
+        return (
+            {
+                "kind": self.kind,
+                "model": self.target.model,
+                "structured": self.settings.structured,
+                "language": self.settings.language,
+                "max_repairs": self.settings.max_repairs,
+                "belief_probe": self.settings.belief_probe,
+                "probe_after_speech": self.settings.probe_after_speech,
+                "prompt_style": self.settings.prompt_style,
+                "history_items": self.settings.history_items,
+                "context_window": self.settings.context_window,
+                "cache": self.settings.cache,
+            }
+            | ({"shared_record": True} if self.settings.shared_record else {})
+            | reasoning_described(self.settings)
+        )
 
     async def decide(self, ctx: DecisionContext) -> AgentAnswer:
         secrets = secret_values([self._endpoint.api_key if self._endpoint else None])
@@ -358,6 +362,7 @@ class LLMAgent(Agent):
             belief_probe=self.settings.belief_probe or ctx.request.decision == PROBE_DECISION,
             style=self.settings.prompt_style,
             history_items=self.settings.history_items,
+            shared_record=self.settings.shared_record,
             budget_tokens=budget,
             memo=self._memo,
         )

@@ -43,6 +43,11 @@ class LLMSettings(BaseModel):
     history_items: int | None = Field(
         None, ge=1, le=100000, description="show at most this many recent history items"
     )
+    shared_record: bool = Field(
+        False,
+        description="compact style: the events every seat saw first, then the role card "
+        "and the seat's secret events, so one table's seats share a prompt prefix",
+    )
     temperature: float | None = Field(None, ge=0, le=2)
     max_tokens: int | None = Field(None, ge=16, le=32768)
     timeout_s: float | None = Field(

@@ -79,7 +79,10 @@ class _ViewBuilder:
         facts = self._fold(event)
         speaker, speech = _speech_of(event)
         day, phase = self.public["day"], self.public["phase"]
-        self.history.append(HistoryItem(seq, event.kind, day, phase, speaker, speech, facts))
+        public = event.visibility().scope == "public"
+        self.history.append(
+            HistoryItem(seq, event.kind, day, phase, speaker, speech, facts, public)
+        )
 
     def _fold(self, event: Event) -> dict[str, Any]:
         """Update private/public knowledge; return the referee facts to show."""

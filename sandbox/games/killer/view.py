@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from sandbox.core.events import DecisionMade, Event, GameEnded, StepResolved
-from sandbox.core.variant import HistoryItem, SeatView, detached, fold_all
+from sandbox.core.variant import HistoryItem, SeatView, detached, fold_all, marked_public
 from sandbox.games.killer.events import (
     Ballots,
     CheckResult,
@@ -68,7 +68,7 @@ class ViewFold:
         _apply(self.fold, event)
         item = _history_item(self.fold, seq, event)
         if item is not None:
-            self.fold.history.append(item)
+            self.fold.history.append(marked_public(item, event))
 
     def snapshot(self) -> SeatView:
         fold = self.fold

@@ -11,7 +11,7 @@ from typing import Any
 
 import sandbox.games.werewolf.events as ev
 from sandbox.core.events import DecisionMade, Event, GameEnded, StepResolved
-from sandbox.core.variant import HistoryItem, SeatView, detached, fold_all
+from sandbox.core.variant import HistoryItem, SeatView, detached, fold_all, marked_public
 from sandbox.games.werewolf.info import DOCTOR, SEER, WEREWOLF, Phase, team_of
 
 
@@ -58,7 +58,7 @@ class ViewFold:
         _apply(self.fold, event)
         item = _history_item(self.fold, seq, event)
         if item is not None:
-            self.fold.history.append(item)
+            self.fold.history.append(marked_public(item, event))
 
     def snapshot(self) -> SeatView:
         fold = self.fold

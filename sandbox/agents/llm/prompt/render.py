@@ -20,13 +20,17 @@ record of its previous prompt:
 Two styles (``[llm] prompt_style``): ``full`` (default, for real models) gives
 the whole rules text; ``compact`` (for small local models) gives a short
 primer, the role card, only the most recent ``history_items`` history items
-(saying how many were omitted) and a terse question. Everything is rendered
+(saying how many were omitted) and a terse question. ``shared_record`` (compact
+only) moves the role card out of the system message: the user message shows
+the public items first (the same text for every seat), then the card and the
+seat's secret items, so seats share the record as a prefix. Everything is rendered
 from the ``SeatView``, the ``DecisionRequest`` and the public rules text,
 never from the game state.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 from dataclasses import dataclass
 from typing import Any
@@ -38,6 +42,7 @@ from sandbox.agents.llm.prompt.record import (
     Record,
     RecordMemo,
     full_record,
+    history_lines,
     history_start,
 )
 from sandbox.agents.llm.prompt.templates import (
@@ -116,6 +121,7 @@ def render_prompt(
     belief_probe: bool = False,
     style: PromptStyle = "full",
     history_items: int | None = None,
+    shared_record: bool = False,
     budget_tokens: int | None = None,
     memo: RecordMemo | None = None,
 ) -> RenderedPrompt:
@@ -126,12 +132,26 @@ def render_prompt(
     summary (:func:`fit_record`): never by a model, never beyond the view.
     ``memo``: the seat's rendered record so far, extended instead of redone.
     """
-    system = render_system(view, language=language, rules_text=rules_text, style=style)
+    shared = shared_record and style == COMPACT
+    system = render_system(
+        view, language=language, rules_text=rules_text, style=style, shared=shared
+    )
+    # Shared: the record shows the public items only; the seat's secret ones
+    # come after its role card, below the part every seat has in common.
+    secret = history_lines(secret_view(view), language) if shared else None
+    if shared:
+        view = public_view(view)
     first = history_start(len(view.history), history_items)
 
     def render(record: Record) -> tuple[str, int]:
         text = render_user(
-            view, request, record, language=language, belief_probe=belief_probe, style=style
+            view,
+            request,
+            record,
+            language=language,
+            belief_probe=belief_probe,
+            style=style,
+            secret=secret,
         )
         return cut_cache_mark(text)
 
@@ -154,8 +174,23 @@ def cut_cache_mark(text: str) -> tuple[str, int]:
     return head + tail, len(head)
 
 
+def public_view(view: SeatView) -> SeatView:
+    """The view with only the history items every seat saw."""
+    return dataclasses.replace(view, history=tuple(i for i in view.history if i.public))
+
+
+def secret_view(view: SeatView) -> SeatView:
+    """The view with only the history items some seats did not see."""
+    return dataclasses.replace(view, history=tuple(i for i in view.history if not i.public))
+
+
 def render_system(
-    view: SeatView, *, language: str = "en", rules_text: str = "", style: PromptStyle = "full"
+    view: SeatView,
+    *,
+    language: str = "en",
+    rules_text: str = "",
+    style: PromptStyle = "full",
+    shared: bool = False,
 ) -> str:
     """The stable prefix: the text shared by every seat first (primer, rules,
     reading guide), then the seat and its fixed private facts; nothing that
@@ -173,6 +208,7 @@ def render_system(
         marker=referee_mark(language),
         primer=resolve(names("primer.j2")),
         role_card=resolve(names("role_card.j2")),
+        shared=shared,
     )
 
 
@@ -185,10 +221,13 @@ def render_user(
     belief_probe: bool = False,
     style: PromptStyle = "full",
     history_items: int | None = None,
+    secret: list[str] | None = None,
 ) -> str:
     """The user message: the record (``record``, by default the last
     ``history_items`` items), then now and the question. It still holds
-    CACHE_MARK where the record ends (render_prompt cuts it out)."""
+    CACHE_MARK where the record ends (render_prompt cuts it out).
+    ``secret``: the shared layout's secret record (the view's other items,
+    as lines), shown after the role card and the public ``record``."""
     if record is None:
         record = full_record(view, language, history_start(len(view.history), history_items))
     names = functools.partial(candidates, view.variant, language, style=style)
@@ -212,6 +251,9 @@ def render_user(
         state=resolve(names("state.j2")),
         decision=resolve(decision_candidates(view.variant, language, request.decision, style)),
         beliefs=resolve(names("beliefs.j2")),
+        shared=secret is not None,
+        secret=secret or [],
+        role_card=resolve(names("role_card.j2")),
     )
 
 
