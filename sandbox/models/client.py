@@ -51,6 +51,8 @@ from sandbox.models.errors import (
     is_transient,
 )
 from sandbox.models.gate import call_slot
+from sandbox.models.local.router import SlotRouter, router_for
+from sandbox.models.local.settings import ServerSettings
 from sandbox.models.pool import Lease
 from sandbox.models.reading import (
     MalformedResponse,
@@ -318,16 +320,11 @@ class ModelClient:
             body.update(self.settings.extra_body or {})
             if seed is not None:  # our own servers (fake, llama-server) take one
                 body["seed"] = seed
-            try:
-                answer = await self.http.post(
-                    "/chat/completions",
-                    cast_to=object,
-                    body=body,
-                    options={"timeout": self.settings.timeout_s},
-                )
-            except ValueError as err:  # a body that is not the JSON it claims to be
-                raise MalformedResponse(str(err)[:200]) from None
-            return as_response(answer)
+            if self.endpoint.kind == "local" and (router := local_router(self.endpoint)):
+                async with router.route(messages) as route:  # its slot (router.py)
+                    body.update(id_slot=route.slot, cache_prompt=True)
+                    return await self._post(body)
+            return await self._post(body)
         kwargs = self._kwargs(messages, params)
         if self.settings.extra_body:
             kwargs["extra_body"] = dict(self.settings.extra_body)
@@ -340,6 +337,18 @@ class ModelClient:
         ):
             kwargs["messages"] = remote.with_cache_control(kwargs["messages"], cache_split)
         return await remote.litellm_module().acompletion(**kwargs)
+
+    async def _post(self, body: dict[str, Any]) -> Any:
+        try:
+            answer = await self.http.post(
+                "/chat/completions",
+                cast_to=object,
+                body=body,
+                options={"timeout": self.settings.timeout_s},
+            )
+        except ValueError as err:  # a body that is not the JSON it claims to be
+            raise MalformedResponse(str(err)[:200]) from None
+        return as_response(answer)
 
     def _direct_body(
         self, messages: Sequence[Mapping[str, str]], params: Mapping[str, Any]
@@ -412,3 +421,11 @@ def attempt_seed(seed: int, repair: int, attempt: int) -> int:
 
 def elapsed_ms(started: float) -> int:
     return round((time.perf_counter() - started) * 1000)
+
+
+def local_router(endpoint: Endpoint) -> SlotRouter | None:
+    """The embedded server's slot router, unless routing is off (SANDBOX_LOCAL_ROUTE=0)."""
+    settings = ServerSettings.from_env()
+    if not settings.route or not endpoint.api_base:
+        return None
+    return router_for(endpoint.api_base, settings.slots)

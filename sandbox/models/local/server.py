@@ -16,6 +16,7 @@ import asyncio
 import atexit
 import contextlib
 import os
+import shutil
 import signal
 import socket
 import subprocess
@@ -50,7 +51,7 @@ STOP_GRACE_S = 5.0
 # crashed or was killed), and the kernel kills the server should the watcher
 # itself be killed (PR_SET_PDEATHSIG).
 _LIFELINE_WATCHER = """\
-import ctypes, os, signal, subprocess, sys, threading
+import ctypes, os, shutil, signal, subprocess, sys, threading
 watcher = os.getpid()
 def _die_with_watcher():
     ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
@@ -71,6 +72,10 @@ def _lifeline():
         except OSError:
             pass
     _stop_server()
+    slots = os.environ.get("SANDBOX_LOCAL_SLOT_DIR")
+    if slots:  # the slot files, once the server is gone
+        server.wait()
+        shutil.rmtree(slots, ignore_errors=True)
 for _signal in (signal.SIGTERM, signal.SIGINT):
     signal.signal(_signal, _stop_server)
 threading.Thread(target=_lifeline, daemon=True).start()
@@ -108,6 +113,7 @@ class LocalServer:
         self.port: int | None = None
         self.process: subprocess.Popen[bytes] | None = None
         self._log_path: Path | None = None
+        self._slot_dir: Path | None = None  # the server's slot files (router.py)
 
     @property
     def api_base(self) -> str:
@@ -127,7 +133,7 @@ class LocalServer:
             "--alias", self.model.alias,
             "--host", self.host,
             "--port", str(port),
-            *self.settings.server_args(),
+            *self.settings.server_args(self._slot_dir),
         ]  # fmt: skip
 
     def start(self) -> None:
@@ -151,10 +157,14 @@ class LocalServer:
             prefix=f"sandbox-llama-{self.model.alias}-", suffix=".log", delete=False
         )
         self._log_path = Path(log.name)
+        if self.settings.route and self._slot_dir is None:
+            self._slot_dir = Path(
+                tempfile.mkdtemp(prefix=f"sandbox-llama-slots-{self.model.alias}-")
+            )
         with log:
             self.process = subprocess.Popen(
                 self.command(port),
-                env=server_environment(self._log_path),
+                env=server_environment(self._log_path, self._slot_dir),
                 stdin=subprocess.PIPE,  # the lifeline
                 stdout=log,
                 stderr=subprocess.STDOUT,
@@ -211,12 +221,19 @@ class LocalServer:
         if self._log_path is not None:
             self._log_path.unlink(missing_ok=True)
             self._log_path = None
+        if self._slot_dir is not None:
+            shutil.rmtree(self._slot_dir, ignore_errors=True)
+            self._slot_dir = None
 
 
-def server_environment(log_path: Path | None = None) -> dict[str, str]:
+def server_environment(
+    log_path: Path | None = None, slot_dir: Path | None = None
+) -> dict[str, str]:
     env = dict(os.environ)
     if log_path is not None:
         env["SANDBOX_LOCAL_LOG"] = str(log_path)
+    if slot_dir is not None:
+        env["SANDBOX_LOCAL_SLOT_DIR"] = str(slot_dir)
     # llama.cpp's OpenMP threads spin while waiting by default. On a busy
     # 2-core machine that made 2 threads 3-6x slower than 1 (measured); passive
     # waiting keeps 2 threads at least as fast as 1 under load.

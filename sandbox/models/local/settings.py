@@ -5,6 +5,7 @@ prompt cache), each of which an environment variable can override."""
 from __future__ import annotations
 
 import os
+import shlex
 import sys
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -73,6 +74,13 @@ def _env_int(name: str, default: int) -> int:
         raise LocalModelError(f"{name} must be an integer (got {value!r})") from None
 
 
+def _env_args(name: str) -> tuple[str, ...]:
+    try:
+        return tuple(shlex.split(os.environ.get(name, "")))
+    except ValueError as err:
+        raise LocalModelError(f"{name} is not a valid argument list ({err})") from None
+
+
 @dataclass(frozen=True)
 class ServerSettings:
     """How the server is run. Each field can be overridden by SANDBOX_LOCAL_<FIELD>."""
@@ -97,13 +105,23 @@ class ServerSettings:
     poll: int = 0
     # Pin each seat's calls to its own slot (slots.py; SANDBOX_LOCAL_PIN_SLOTS=1).
     # Off by default: measured, a pinned seat kept only ~300 tokens of its own
-    # previous prompt (the compact primer changes with the phase), while
+    # previous prompt (the 6-item record window had moved on), while
     # llama.cpp's own choice restores ~445 from another seat's prompt of the
     # same phase through the RAM cache (docs/local-model.md, issue 24).
     pin_slots: bool = False
     # Local calls send the constrained route's GBNF grammar (agents/llm/
     # grammar.py); 0 sends the JSON-schema form, as before issue 24.
     grammar: bool = True
+    # The client picks each call's slot and copies another slot's evaluated
+    # prompt into it when that one shares a longer prefix (router.py; the
+    # server saves slot files under a temporary --slot-save-path). Made for
+    # the shared record ([llm] shared_record); off by default: with each
+    # seat's own layout it read a little more than the server's own choice
+    # (docs/local-model.md). SANDBOX_LOCAL_ROUTE=1 turns it on.
+    route: bool = False
+    # Extra llama-server arguments, appended last so they win over the ones
+    # above (SANDBOX_LOCAL_SERVER_ARGS, split as a shell would).
+    extra_args: tuple[str, ...] = ()
 
     @classmethod
     def from_env(cls) -> ServerSettings:
@@ -120,10 +138,14 @@ class ServerSettings:
             poll=_env_int("SANDBOX_LOCAL_POLL", base.poll),
             pin_slots=bool(_env_int("SANDBOX_LOCAL_PIN_SLOTS", int(base.pin_slots))),
             grammar=bool(_env_int("SANDBOX_LOCAL_GRAMMAR", int(base.grammar))),
+            route=bool(_env_int("SANDBOX_LOCAL_ROUTE", int(base.route))),
+            extra_args=_env_args("SANDBOX_LOCAL_SERVER_ARGS"),
         )
 
-    def server_args(self) -> list[str]:
+    def server_args(self, slot_dir: Path | None = None) -> list[str]:
+        """llama-server's arguments; ``slot_dir``: where it may save slot files."""
         slots = max(1, self.slots)
+        saves = ["--slot-save-path", str(slot_dir)] if slot_dir is not None else []
         return [
             "--parallel", str(slots),
             # One KV window per slot: a unified pool made every sequence attend
@@ -150,4 +172,6 @@ class ServerSettings:
             # Chat templates from the GGUF file, as the model was trained.
             "--jinja",
             "--no-webui",
+            *saves,
+            *self.extra_args,
         ]  # fmt: skip

@@ -10,9 +10,15 @@ restores prompts through its RAM cache; with fewer slots than seats that
 restored only part of a seat's prefix (43% of prompt tokens from the cache in
 issue 24's game). With a slot per seat nothing is moved: a seat's next
 decision finds its previous prompt where it left it. Measured for issue 24,
-that kept less than llama.cpp's own choice (the compact primer changes with
-the phase, so a seat's previous prompt shares ~300 tokens with its next one,
-another seat's prompt of the same phase ~445), hence off by default.
+that kept less than llama.cpp's own choice, hence off by default: with a
+6-item history window the record has moved on between two decisions of a
+seat (and its first line counts the omitted events), so a seat's previous
+prompt shares only its system message (~300 tokens) with its next one; and a
+pinned seat's first call reads its whole prompt, because llama-server looks
+in its RAM cache for a pinned slot only when the slot would keep under half
+of its prompt, and for an empty slot that share is 0/0, never under a half
+(its get_available_slot). The client's router (router.py) copies slots
+explicitly instead.
 
 Several games on one server (a batch) share the slots by seat number; a
 seat's calls then wait for its slot, and two games' seats evict each other's
@@ -35,8 +41,8 @@ def request_fields(seat: int | None, settings: ServerSettings | None = None) -> 
     """What a local call adds to its body: its seat's pinned slot. Empty when
     pinning is off (SANDBOX_LOCAL_PIN_SLOTS=0) or the seat is unknown."""
     settings = settings or ServerSettings.from_env()
-    if seat is None or not settings.pin_slots:
-        return {}
+    if seat is None or not settings.pin_slots or settings.route:
+        return {}  # routed calls get their slot from router.py
     return {"id_slot": slot_of(seat, settings.slots), "cache_prompt": True}
 
 

@@ -124,3 +124,34 @@ def test_killer_night_and_day_on_the_local_model(tmp_path: Path) -> None:
     accepted = [d for d in model_decisions if not d["fallback"]]
     assert accepted, "the model never produced one legal decision"
     assert record.stats.tokens_in > 0 and record.stats.tokens_out > 0
+
+
+@pytest.mark.timeout(1500)
+def test_the_shared_record_with_the_slot_router(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``[llm] shared_record`` with SANDBOX_LOCAL_ROUTE=1 over the real client
+    path: the model seats' prompts start with the public record, the client
+    picks each call's slot, and the game plays as cleanly as with the seat
+    layout."""
+    monkeypatch.setenv("SANDBOX_LOCAL_ROUTE", "1")
+    game = {**GAME, "llm": {**GAME["llm"], "shared_record": True}}
+    del game["llm"]["history_items"]
+    try:
+        record = play_game(parse_config(game), 11, tmp_path)
+        (server,) = running_servers()
+        slot_dir = server._slot_dir
+        assert slot_dir is not None and slot_dir.is_dir()
+    finally:
+        stop_all()
+    assert not slot_dir.exists(), "the slot files outlived the server"
+    lines = read_transcript(record.path)
+    calls = [line for line in lines if line["type"] == "call"]
+    assert calls and not [c for c in calls if "provider" in str(c["error"])]
+    assert record.stats.fallback_count() == 0
+    for call in calls:
+        system, user = (m["content"] for m in call["messages"])
+        assert "role card" not in system
+        assert user.index("# Record") < user.index(f"# Your role card (seat {call['seat']},")
+    votes = [c for c in calls if c["decision"] == "vote"]
+    assert votes and all(c["cached_tokens"] > 0 for c in votes)

@@ -27,6 +27,7 @@ from sandbox.models.local import (
     stop_all,
 )
 from sandbox.models.local import server as local_server
+from sandbox.models.local.router import SlotRouter
 from tests.models.local.conftest import process_gone, requires_local, server_children, wait_gone
 
 pytestmark = [requires_local, pytest.mark.local_model]
@@ -291,3 +292,42 @@ def _chat(api_base: str, body: dict[str, Any]) -> dict[str, Any]:
     with urllib.request.urlopen(request, timeout=120) as response:
         reply: dict[str, Any] = json.load(response)
     return reply
+
+
+async def test_the_router_copies_one_slots_prompt_into_another(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """SANDBOX_LOCAL_ROUTE=1: the server saves slot files in its own folder;
+    a second seat's call, sent to another slot, starts from the first seat's
+    evaluated prompt (llama-server's slot save and restore) instead of
+    reading the shared part again; the folder goes with the server."""
+    monkeypatch.setenv("SANDBOX_LOCAL_ROUTE", "1")
+    api_base, _ = await endpoint_for("local/smollm2")
+    (server,) = running_servers()
+    slot_dir = server._slot_dir
+    assert slot_dir is not None and slot_dir.is_dir()
+    router = SlotRouter(api_base.removesuffix("/v1"), server.settings.slots)
+    primer = "The record every seat saw: " + "seat 3 spoke; seat 4 voted. " * 60
+
+    def ask(slot: int, tail: str) -> dict[str, Any]:
+        body = {
+            "model": "smollm2",
+            "messages": [{"role": "user", "content": primer + tail}],
+            "max_tokens": 4,
+            "id_slot": slot,
+            "cache_prompt": True,
+        }
+        return _chat(api_base, body)
+
+    first_messages = [{"role": "user", "content": primer + "Seat 1, say one word."}]
+    async with router.route(first_messages) as first:
+        read = ask(first.slot, "Seat 1, say one word.")["usage"]["prompt_tokens"]
+        second_messages = [{"role": "user", "content": primer + "Seat 2, say one word."}]
+        async with router.route(second_messages) as second:
+            assert second.slot != first.slot and second.copied_from == first.slot
+            assert (slot_dir / f"slot-{first.slot}.bin").is_file()
+            usage = ask(second.slot, "Seat 2, say one word.")["usage"]
+    assert read > 300
+    assert usage["prompt_tokens_details"]["cached_tokens"] >= read - 20
+    stop_all()
+    assert not slot_dir.exists()

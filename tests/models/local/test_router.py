@@ -1,0 +1,212 @@
+"""The client's slot router (sandbox/models/local/router.py): which slot a
+call takes, when another slot's evaluated prompt is copied into it, and that a
+refused copy costs only speed. The server side is a mock transport here; the
+real llama-server's slot files are exercised in test_server.py."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+
+import httpx
+import pytest
+
+from sandbox.models.local.router import (
+    MIN_GAIN_CHARS,
+    SlotRouter,
+    common_prefix,
+    prompt_text,
+    router_for,
+)
+
+RECORD = "public record line\n" * 40  # well over MIN_GAIN_CHARS
+
+
+def messages(user: str) -> list[dict[str, str]]:
+    return [{"role": "system", "content": "primer"}, {"role": "user", "content": user}]
+
+
+class Server:
+    """Answers /slots/{id}?action=save|restore and remembers what was asked."""
+
+    def __init__(self, refuse: bool = False) -> None:
+        self.actions: list[tuple[str, int, str]] = []
+        self.refuse = refuse
+
+    def handler(self, request: httpx.Request) -> httpx.Response:
+        slot = int(request.url.path.rsplit("/", 1)[-1])
+        action = request.url.params["action"]
+        self.actions.append((action, slot, json.loads(request.content)["filename"]))
+        if self.refuse:
+            return httpx.Response(400, json={"error": "no --slot-save-path"})
+        return httpx.Response(200, json={"id_slot": slot})
+
+
+def router(server: Server, slots: int = 3) -> SlotRouter:
+    http = httpx.AsyncClient(transport=httpx.MockTransport(server.handler))
+    return SlotRouter("http://127.0.0.1:9/", slots, http)
+
+
+def test_common_prefix_and_prompt_text() -> None:
+    assert common_prefix("abcdef", "abcxyz") == 3
+    assert common_prefix("", "abc") == 0
+    assert common_prefix("same", "same") == 4
+    assert common_prefix("ab", "abc") == 2
+    # the role is part of the text: a system "x" and a user "x" differ
+    assert prompt_text([{"role": "system", "content": "x"}]) != prompt_text(
+        [{"role": "user", "content": "x"}]
+    )
+
+
+def test_sequential_calls_keep_to_the_slot_that_holds_their_prefix() -> None:
+    server = Server()
+
+    async def play() -> list[int]:
+        r = router(server)
+        taken = []
+        other_game = [{"role": "user", "content": "another primer"}]
+        for sent in (messages(RECORD + "seat 3"), messages(RECORD + "more\nseat 4"), other_game):
+            async with r.route(sent) as route:
+                assert route.copied_from is None
+                taken.append(route.slot)
+        assert r.copies == 0
+        return taken
+
+    # the record's slot again (it is free), then a prompt sharing nothing
+    # goes to the least recently used slot, not over the record
+    assert asyncio.run(play()) == [0, 0, 1]
+    assert server.actions == []
+
+
+def test_concurrent_calls_start_from_the_busy_slot_that_read_the_record() -> None:
+    server = Server()
+
+    async def play() -> list[tuple[int, int | None]]:
+        r = router(server)
+        async with r.route(messages(RECORD + "last speaker")):
+            pass
+        taken: list[tuple[int, int | None]] = []
+        # a sealed vote: three calls at once, each with the whole record
+        async with (
+            r.route(messages(RECORD + "vote of seat 1")) as a,
+            r.route(messages(RECORD + "vote of seat 2")) as b,
+            r.route(messages(RECORD + "vote of seat 3")) as c,
+        ):
+            taken += [(a.slot, a.copied_from), (b.slot, b.copied_from), (c.slot, c.copied_from)]
+        assert r.copies == 2
+        return taken
+
+    taken = asyncio.run(play())
+    assert taken[0] == (0, None)  # the slot that holds the record takes the first vote
+    assert {taken[1], taken[2]} == {(1, 0), (2, 0)}  # the others copy it
+    # slot 0 saved once (its state did not change in between), restored twice
+    assert server.actions == [
+        ("save", 0, "slot-0.bin"),
+        ("restore", 1, "slot-0.bin"),
+        ("restore", 2, "slot-0.bin"),
+    ]
+
+
+def test_a_short_shared_prefix_is_not_worth_a_copy() -> None:
+    server = Server()
+
+    async def play() -> int | None:
+        r = router(server, slots=2)
+        short = "x" * (MIN_GAIN_CHARS - 50)
+        async with r.route(messages(short + "a")), r.route(messages(short + "b")) as second:
+            return second.copied_from
+
+    assert asyncio.run(play()) is None
+    assert server.actions == []
+
+
+def test_a_refused_copy_leaves_the_call_in_its_own_slot() -> None:
+    server = Server(refuse=True)
+
+    async def play() -> tuple[int, int | None, int]:
+        r = router(server, slots=2)
+        async with r.route(messages(RECORD + "a")), r.route(messages(RECORD + "b")) as second:
+            return second.slot, second.copied_from, r.copies
+
+    assert asyncio.run(play()) == (1, None, 0)
+    assert server.actions == [("save", 0, "slot-0.bin")]
+
+
+def test_a_call_waits_for_a_free_slot() -> None:
+    server = Server()
+    order: list[str] = []
+
+    async def call(r: SlotRouter, name: str, hold: float) -> None:
+        async with r.route(messages(name)):
+            order.append(f"{name} in")
+            await asyncio.sleep(hold)
+            order.append(f"{name} out")
+
+    async def play() -> None:
+        r = router(server, slots=1)
+        await asyncio.gather(call(r, "a", 0.05), call(r, "b", 0))
+
+    asyncio.run(play())
+    assert order == ["a in", "a out", "b in", "b out"]
+
+
+@pytest.mark.parametrize("base", ["http://127.0.0.1:5/v1", "http://127.0.0.1:5/v1/"])
+def test_one_router_per_server_and_loop(base: str) -> None:
+    async def routers() -> tuple[SlotRouter, SlotRouter, SlotRouter]:
+        return (
+            router_for(base, 4),
+            router_for("http://127.0.0.1:5", 4),
+            router_for("http://127.0.0.1:6/v1", 4),
+        )
+
+    first, same, other = asyncio.run(routers())
+    assert first is same and first.base_url == "http://127.0.0.1:5"
+    assert other is not first
+
+
+def test_a_slot_still_waiting_for_its_copy_is_no_source() -> None:
+    """B's slot holds B's prompt only once its restore and its call are done:
+    until its restore is done, C (whose prompt shares most with B's) copies
+    from the slot that really holds the record."""
+    actions: list[tuple[str, int]] = []
+    gate = asyncio.Event()
+
+    async def handler(request: httpx.Request) -> httpx.Response:
+        slot = int(request.url.path.rsplit("/", 1)[-1])
+        action = request.url.params["action"]
+        actions.append((action, slot))
+        if action == "restore" and slot == 1:
+            await gate.wait()
+        return httpx.Response(200, json={"id_slot": slot})
+
+    async def play() -> tuple[int | None, int | None]:
+        http = httpx.AsyncClient(transport=httpx.MockTransport(handler))
+        r = SlotRouter("http://127.0.0.1:9", 3, http)
+        b_text = RECORD + "b: a long tail of its own " * 20
+
+        async def call_b() -> int | None:
+            async with r.route(messages(b_text)) as b:
+                return b.copied_from
+
+        async with r.route(messages(RECORD + "a")):  # A keeps slot 0 busy
+            b_task = asyncio.create_task(call_b())
+            for _ in range(1000):  # until B's restore into slot 1 is under way
+                if ("restore", 1) in actions:
+                    break
+                await asyncio.sleep(0)
+            assert ("restore", 1) in actions
+
+            async def call_c() -> int | None:
+                async with r.route(messages(b_text + " and c")) as c:
+                    return c.copied_from
+
+            # C has chosen its source once it holds the last free slot; it then
+            # waits for slot 0's file, which B's restore holds until the gate
+            c_task = asyncio.create_task(call_c())
+            await asyncio.sleep(0)
+            assert r._slots[2].busy
+            gate.set()
+            return await b_task, await c_task
+
+    assert asyncio.run(play()) == (0, 0)
+    assert ("save", 1) not in actions
