@@ -16,8 +16,11 @@ Four modes:
   form, a 6-item history window, 112 answer tokens), alternating old and new
   per seed on a fresh server each, optionally with one core kept busy
   (``--busy-core``: a ``yes > /dev/null`` process this bench starts and
-  stops). Prints, per setting: invalid fallbacks, repair share, cached share,
-  seconds per decision and non-empty speeches (formulas: docs/local-model.md).
+  stops). ``--settings old new shared`` adds "shared": the shared record
+  (public events first, then each seat's card and secrets; the whole record)
+  with the client's slot router (models/local/router.py). Prints, per
+  setting: invalid fallbacks, repair share, cached share, seconds per
+  decision and non-empty speeches (formulas: docs/local-model.md).
 * ``summary``: figures from a transcript (e.g. of ``sandbox run ... --json``):
   wall time, seconds per decision, seconds per model call (median, p90) by
   decision kind, calls, repairs, fallbacks by reason, prompt and completion
@@ -27,6 +30,7 @@ Usage:
     .venv/bin/python bench/bench_local.py calls [--rounds 4] [--no-cache]
     .venv/bin/python bench/bench_local.py game [--config configs/killer_local.toml] [--seed 1 2 3]
     .venv/bin/python bench/bench_local.py compare [--seed 1 2 3 4 5] [--busy-core] [--day-limit N]
+        [--settings old new shared]
     .venv/bin/python bench/bench_local.py summary TRANSCRIPT.jsonl
 
 Figures and the conditions they were measured in: docs/local-model.md.
@@ -266,6 +270,25 @@ OLD_ENV = {
 }
 OLD_AGENT = {"max_tokens": 112}
 OLD_LLM = {"history_items": 6, "concurrency": 4}
+# "shared": the shared record (public events first, then the card and the
+# seat's secrets; the whole record, no window) with the client's slot router.
+SHARED_ENV = {"SANDBOX_LOCAL_ROUTE": "1"}
+SHARED_LLM = {"shared_record": True, "history_items": None}
+SETTINGS = ("old", "new", "shared")
+
+
+def setting_of(name: str, base: dict[str, Any]) -> tuple[dict[str, Any], dict[str, str]]:
+    """The game file and the environment of one ``compare`` setting."""
+    if name == "old":
+        return {
+            **base,
+            "default_agent": {**base["default_agent"], **OLD_AGENT},
+            "llm": {**base["llm"], **OLD_LLM},
+        }, OLD_ENV
+    if name == "shared":
+        llm = {k: v for k, v in {**base["llm"], **SHARED_LLM}.items() if v is not None}
+        return {**base, "llm": llm}, SHARED_ENV
+    return base, {}
 
 
 def game_figures(path: Path) -> dict[str, float]:
@@ -318,22 +341,15 @@ def bench_compare(
     base = tomllib.loads(config.read_text(encoding="utf-8"))
     if day_limit is not None:
         base.setdefault("rules", {})["day_limit"] = day_limit
-    old = {
-        **base,
-        "default_agent": {**base["default_agent"], **OLD_AGENT},
-        "llm": {**base["llm"], **OLD_LLM},
-    }
     busy = subprocess.Popen(["yes"], stdout=subprocess.DEVNULL) if busy_core else None
-    totals: dict[str, list[dict[str, float]]] = {"old": [], "new": []}
+    totals: dict[str, list[dict[str, float]]] = {name: [] for name in settings}
     rows: list[str] = []
     try:
         for seed in seeds:
-            for name, data in (("old", old), ("new", base)):
-                if name not in settings:
-                    continue
-                saved = {k: os.environ.get(k) for k in OLD_ENV}
-                if name == "old":
-                    os.environ.update(OLD_ENV)
+            for name in settings:
+                data, env = setting_of(name, base)
+                saved = {k: os.environ.get(k) for k in env}
+                os.environ.update(env)
                 out = Path(tempfile.mkdtemp(prefix=f"bench-local-{name}-"))
                 before = load_average()
                 try:
@@ -356,7 +372,8 @@ def bench_compare(
         if busy is not None:
             busy.terminate()
             busy.wait()
-    print(f"\n== old and new settings, seeds {seeds}{' (one core busy)' if busy_core else ''} ==")
+    busy_note = " (one core busy)" if busy_core else ""
+    print(f"\n== settings {', '.join(settings)}, seeds {seeds}{busy_note} ==")
     print("\n".join(rows))
     for name, games in totals.items():
         summed = {key: sum(g[key] for g in games) for key in games[0]} if games else {}
@@ -409,7 +426,7 @@ def main() -> None:
     compare.add_argument("--seed", type=int, nargs="*", default=[1, 2, 3, 4, 5])
     compare.add_argument("--busy-core", action="store_true", help="keep one core busy (yes)")
     compare.add_argument("--day-limit", type=int, default=None, help="end games after day N")
-    compare.add_argument("--settings", nargs="+", choices=["old", "new"], default=["old", "new"])
+    compare.add_argument("--settings", nargs="+", choices=SETTINGS, default=["old", "new"])
     summary = sub.add_parser("summary")
     summary.add_argument("transcripts", type=Path, nargs="+")
     args = parser.parse_args()
