@@ -96,6 +96,7 @@ def view_data(view: SeatView, items: dict[int, dict[str, Any]] | None = None) ->
                 "speaker": item.speaker,
                 "speech": item.speech,
                 "facts": _thaw(item.facts),
+                "public": item.public,
             }
         history.append(data)
     return {

@@ -92,6 +92,7 @@ def view_json(view: SeatView) -> dict[str, Any]:
                 "speaker": h.speaker,
                 "speech": h.speech,
                 "facts": _thaw(h.facts),
+                "public": h.public,
             }
             for h in view.history
         ],
