@@ -58,7 +58,8 @@ def test_environment_is_strict_and_does_not_escape_html() -> None:
 def test_render_prompt_takes_only_the_view_the_request_and_public_text() -> None:
     params = list(inspect.signature(render_prompt).parameters)
     # budget_tokens condenses the view's own history; memo holds the same
-    # seat's lines rendered earlier from its view.
+    # seat's lines rendered earlier from its view; shared_record only orders
+    # the view's own items (public ones first).
     assert params == [
         "view",
         "request",
@@ -67,6 +68,7 @@ def test_render_prompt_takes_only_the_view_the_request_and_public_text() -> None
         "belief_probe",
         "style",
         "history_items",
+        "shared_record",
         "budget_tokens",
         "memo",
     ]
