@@ -20,6 +20,8 @@ from collections import OrderedDict, deque
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from sandbox.models.prefix import common_prefix
+
 CACHE_PROMPTS = 4096  # prompts remembered by the simulated prefix cache
 LOOKBACK_BLOCKS = 20  # Anthropic checks about 20 block boundaries before a breakpoint
 
@@ -46,19 +48,6 @@ class PrefixCache:
             oldest = self._order.popleft()
             del self._sorted[bisect.bisect_left(self._sorted, oldest)]
         return found
-
-
-def common_prefix(a: str, b: str) -> int:
-    """How many leading characters ``a`` and ``b`` share (binary search on
-    slice equality, which runs in C)."""
-    low, high = 0, min(len(a), len(b))
-    while low < high:
-        middle = (low + high + 1) // 2
-        if a[:middle] == b[:middle]:
-            low = middle
-        else:
-            high = middle - 1
-    return low
 
 
 @dataclass(frozen=True)

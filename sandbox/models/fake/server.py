@@ -37,10 +37,11 @@ from types import TracebackType
 from typing import Any
 
 import sandbox.models.fake.answers as answers
-from sandbox.models.fake.cache import BreakpointCache, PrefixCache, common_prefix
+from sandbox.models.fake.cache import BreakpointCache, PrefixCache
 from sandbox.models.fake.handler import Handler, Server
 from sandbox.models.fake.openai_chat import completion
 from sandbox.models.fake.wire import Reply, Sent, Turn, Usage, prompt_text, thought_text
+from sandbox.models.prefix import common_prefix
 
 __all__ = [
     "FAULTS",

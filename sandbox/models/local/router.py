@@ -37,6 +37,8 @@ from typing import Any
 
 import httpx
 
+from sandbox.models.prefix import common_prefix
+
 # A copy costs a save (once per state) and a restore, ~30 MB each for a
 # 1,500-token SmolLM2 prompt: worth it once it spares ~50 tokens of reading.
 MIN_GAIN_CHARS = 200
@@ -48,18 +50,6 @@ SLOT_ACTION_TIMEOUT_S = 60.0
 def prompt_text(messages: Sequence[Mapping[str, Any]]) -> str:
     """The messages as one string, in the order the chat template lays them out."""
     return "\x00".join(f"{m.get('role', '')}\x01{m.get('content', '')}" for m in messages)
-
-
-def common_prefix(a: str, b: str) -> int:
-    """Length of the longest common prefix (binary search on C-speed slices)."""
-    low, high = 0, min(len(a), len(b))
-    while low < high:
-        mid = (low + high + 1) // 2
-        if a[:mid] == b[:mid]:
-            low = mid
-        else:
-            high = mid - 1
-    return low
 
 
 @dataclass

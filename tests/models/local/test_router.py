@@ -11,13 +11,8 @@ import json
 import httpx
 import pytest
 
-from sandbox.models.local.router import (
-    MIN_GAIN_CHARS,
-    SlotRouter,
-    common_prefix,
-    prompt_text,
-    router_for,
-)
+from sandbox.models.local.router import MIN_GAIN_CHARS, SlotRouter, prompt_text, router_for
+from sandbox.models.prefix import common_prefix
 
 RECORD = "public record line\n" * 40  # well over MIN_GAIN_CHARS
 
