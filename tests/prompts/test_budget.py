@@ -14,7 +14,14 @@ import random
 
 import pytest
 
-from sandbox.agents.llm.prompt.budget import SUMMARY_STEP, estimate_tokens
+from sandbox.agents.llm.prompt.budget import (
+    ESTIMATE_MARGIN,
+    MAX_TOKEN_RATIO,
+    SUMMARY_STEP,
+    estimate_tokens,
+    prompt_budget,
+    token_ratio,
+)
 from sandbox.agents.llm.prompt.record import RecordMemo
 from sandbox.agents.llm.prompt.render import RenderedPrompt, render_prompt
 from sandbox.core.game import Game
@@ -139,3 +146,22 @@ def test_a_seats_condensation_is_kept_while_it_fits(decisions: list[Captured]) -
 
 def stable_part(prompt: RenderedPrompt) -> str:
     return prompt.messages[0]["content"] + prompt.messages[1]["content"][: prompt.cache_chars]
+
+
+def test_the_budget_is_divided_by_the_providers_tokens_per_estimated_token() -> None:
+    # A window of 4096 less a 448-token answer, with the estimate's margin:
+    assert prompt_budget(4096, 448, None) == int(3648 * ESTIMATE_MARGIN)
+    # The provider counted 1.6 of its tokens per estimated one: the budget, in
+    # estimate units, is 1.6 times smaller, so the real prompt still fits.
+    assert prompt_budget(4096, 448, None, ratio=1.6) == int(3648 * ESTIMATE_MARGIN / 1.6)
+    # What fitted after an overflow is already in estimate units: not divided.
+    assert prompt_budget(4096, 448, 900, ratio=1.6) == 900
+    assert prompt_budget(None, 448, None, ratio=2.0) is None
+
+
+def test_the_token_ratio_keeps_the_most_seen_within_its_bounds() -> None:
+    assert token_ratio(1.0, 1600, 1000) == 1.6
+    assert token_ratio(1.6, 1200, 1000) == 1.6  # a looser call does not loosen it
+    assert token_ratio(1.0, 800, 1000) == 1.0  # never below 1: the estimate only tightens
+    assert token_ratio(1.0, 90_000, 1000) == MAX_TOKEN_RATIO  # a nonsense usage report
+    assert token_ratio(1.3, 0, 1000) == 1.3  # no usage reported

@@ -40,7 +40,7 @@ from sandbox.agents.llm.answer_format import AnswerFormat
 from sandbox.agents.llm.beliefs import PROBE_DECISION, BeliefProbe, probe_for
 from sandbox.agents.llm.parse import AnswerError, ParsedAnswer, parse_answer, render_repair
 from sandbox.agents.llm.prompt import RenderedPrompt
-from sandbox.agents.llm.prompt.budget import after_overflow, prompt_budget
+from sandbox.agents.llm.prompt.budget import after_overflow, prompt_budget, token_ratio
 from sandbox.agents.llm.settings import LLMSettings, limits_for
 from sandbox.agents.llm.setup import (
     concurrency_for,
@@ -121,6 +121,7 @@ class LLMAgent(Agent):
         self._window: int | None = self.settings.context_window
         self._import_ms: int | None = None  # litellm's import, if this seat paid it
         self._learned_budget: int | None = None  # after an overflow: what fitted
+        self._token_ratio = 1.0  # the provider's tokens per estimated token (budget.token_ratio)
         self._memo = prompt.RecordMemo()  # the seat's rendered record, extended per decision
         # What the model refused so far (parameters, ladder rungs) and the warnings
         # recorded: each is written once per seat, on the call where it first applied.
@@ -280,6 +281,9 @@ class LLMAgent(Agent):
             # Call.
             try:
                 raw = await client.complete(messages, repair, calls, rendered.cache_chars)
+                if repair == 0:  # the prompt as rendered: calibrates later budgets
+                    tokens_in = int(calls[-1].get("tokens_in") or 0)
+                    self._token_ratio = token_ratio(self._token_ratio, tokens_in, rendered.tokens)
             except ProviderFailure as failure:
                 if isinstance(failure, FormatRefused) and self._step_down(fmt, calls):
                     # The provider refused this rung's response_format: one rung down.
@@ -346,7 +350,7 @@ class LLMAgent(Agent):
 
     def _budget(self, max_tokens: int | None) -> int | None:
         """Prompt tokens allowed (see ``prompt.budget.prompt_budget``)."""
-        return prompt_budget(self._window, max_tokens, self._learned_budget)
+        return prompt_budget(self._window, max_tokens, self._learned_budget, self._token_ratio)
 
     @property
     def _lang(self) -> str:

@@ -177,9 +177,10 @@ def garbage_answer(rng: random.Random) -> str:
 CHARS_PER_TOKEN = 4
 
 
-def approx_tokens(text: str) -> int:
-    """About four characters a token: enough for usage figures in tests."""
-    return max(1, len(text) // CHARS_PER_TOKEN)
+def approx_tokens(text: str, per_token: float = CHARS_PER_TOKEN) -> int:
+    """About four characters a token (or ``per_token``): enough for usage
+    figures in tests."""
+    return max(1, int(len(text) / per_token))
 
 
 # ``reactive``: a seeded policy whose choices follow the speeches it was shown,

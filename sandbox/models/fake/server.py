@@ -16,7 +16,8 @@ carries ``Retry-After`` (``retry_after_s``).
 
 Like a real provider it keeps a prompt cache (``cache.py``): implicit prefix
 caching on the OpenAI and Gemini wires, ``cache_control`` breakpoints on the
-Anthropic one (4 characters a token, as for the prompt tokens). With a
+Anthropic one (4 characters a token, as for the prompt tokens, or
+``chars_per_token``: a denser tokenizer, as a small local model's). With a
 ``context_window`` it refuses longer prompts as providers do (HTTP 400 in
 each wire's words). Stopping it closes the connections still open, so no
 handler thread outlives it.
@@ -76,6 +77,7 @@ class FakeLLMServer:
         port: int = 0,
         hang_s: float = 30.0,
         context_window: int | None = None,
+        chars_per_token: float = answers.CHARS_PER_TOKEN,
         retry_after_s: float = 1.0,
         anthropic_min_cache_tokens: int = ANTHROPIC_MIN_CACHE_TOKENS,
     ) -> None:
@@ -90,6 +92,9 @@ class FakeLLMServer:
         self.latency_jitter_s = latency_jitter_s
         self.hang_s = hang_s
         self.context_window = context_window
+        if chars_per_token <= 0:
+            raise ValueError(f"chars_per_token must be > 0, not {chars_per_token}")
+        self.chars_per_token = chars_per_token  # how densely prompts are counted
         self.retry_after_s = retry_after_s
         self.scripted: deque[str] = deque()
         self.faults: deque[str] = deque()
@@ -250,18 +255,18 @@ class FakeLLMServer:
             full = thought_text(rng, turn.budget)
             reasoning_tokens = answers.approx_tokens(full)
             thinking = full if turn.show_thinking else ""
-        tokens_in = answers.approx_tokens(turn.prompt)
-        per_token = answers.CHARS_PER_TOKEN
+        per_token = self.chars_per_token
+        tokens_in = answers.approx_tokens(turn.prompt, per_token)
         with self._lock:
             if turn.breakpoints is None:
                 cache = self.caches.setdefault(wire, PrefixCache())
-                cached, written = cache.lookup_and_add(turn.prompt) // per_token, 0
+                cached, written = int(cache.lookup_and_add(turn.prompt) / per_token), 0
             else:
                 hit = self.breakpoint_cache.lookup_and_write(
                     turn.prompt, turn.boundaries, turn.breakpoints
                 )
-                cached = hit.read // per_token
-                written = (hit.read + hit.written) // per_token - cached
+                cached = int(hit.read / per_token)
+                written = int((hit.read + hit.written) / per_token) - cached
             cached = min(cached, tokens_in)
             written = min(written, tokens_in - cached)
             self.cached_tokens += cached
@@ -278,7 +283,7 @@ class FakeLLMServer:
         """The prompt's tokens if it does not fit the window, else None."""
         if self.context_window is None:
             return None
-        tokens = answers.approx_tokens(turn.prompt)
+        tokens = answers.approx_tokens(turn.prompt, self.chars_per_token)
         return tokens if tokens > self.context_window else None
 
     def wait(self, seconds: float) -> None:

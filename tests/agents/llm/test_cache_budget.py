@@ -190,6 +190,28 @@ async def test_a_configured_window_fits_every_prompt_without_an_overflow(tmp_pat
     assert all(c["tokens_in"] <= WINDOW for c in calls)
 
 
+DENSE_WINDOW = 2400  # tokens at 2.5 characters each: day 1 fits, later days do not
+
+
+async def test_a_denser_tokenizer_is_learned_so_the_window_still_fits(tmp_path: Path) -> None:
+    # The provider counts 2.5 characters a token where the estimate assumes 4
+    # (a small local model's tokenizer on seat numbers and JSON): each seat
+    # calibrates its budget on the usage of its first call, so only a first
+    # call can go over the window (retried once, tighter), never a later one.
+    with FakeLLMServer(seed=3, context_window=DENSE_WINDOW, chars_per_token=2.5) as fake:
+        loaded = killer_loaded(fake, context_window=DENSE_WINDOW, max_tokens=128)
+        calls = await play_killer(loaded, tmp_path)
+    assert any(c.get("summarized") for c in calls), "raise the game length or lower DENSE_WINDOW"
+    seen: set[int] = set()
+    for call in calls:
+        if call.get("error"):
+            assert call["seat"] not in seen, f"a later call went over: {call['request_id']}"
+            assert "overflow_retry" in call
+        seen.add(call["seat"])
+    assert all(c["tokens_in"] <= DENSE_WINDOW for c in calls if c["raw"] is not None)
+    assert FALLBACK_PROVIDER not in {c.get("fallback") for c in calls}
+
+
 async def test_toy_game_closes_its_pooled_client(fake: FakeLLMServer) -> None:
     from sandbox.models import pool
 

@@ -32,6 +32,11 @@ ANSWER_RESERVE_TOKENS = 1024
 ESTIMATE_MARGIN = 0.9
 OVERFLOW_SHRINK = 0.75  # the retry after an overflow: a budget a quarter smaller
 MIN_BUDGET_TOKENS = 256
+# The provider's own count over the estimate, as a seat has seen it: a small
+# model's tokenizer cuts this text (seat numbers, JSON, the referee's marker)
+# at ~2.5 characters a token, not 4. Never below 1 (the estimate only
+# tightens), never above MAX_TOKEN_RATIO (a nonsense usage report).
+MAX_TOKEN_RATIO = 4.0
 
 
 def estimate_tokens(text: str) -> int:
@@ -41,15 +46,29 @@ def estimate_tokens(text: str) -> int:
     return (len(text) - wide) // 4 + wide + 1
 
 
-def prompt_budget(window: int | None, max_tokens: int | None, learned: int | None) -> int | None:
-    """Prompt tokens allowed: the window less the answer, with a margin for
-    the estimate, and no more than ``learned`` (what fitted after an
-    overflow); None when neither is known."""
+def prompt_budget(
+    window: int | None, max_tokens: int | None, learned: int | None, ratio: float = 1.0
+) -> int | None:
+    """Prompt tokens allowed, in ``estimate_tokens`` units: the window less
+    the answer, with a margin for the estimate, divided by ``ratio`` (the
+    provider's tokens per estimated token, :func:`token_ratio`), and no more
+    than ``learned`` (what fitted after an overflow, already in estimate
+    units); None when neither is known."""
     budgets = [learned] if learned is not None else []
     if window is not None:
         reserve = max_tokens or ANSWER_RESERVE_TOKENS
-        budgets.append(max(MIN_BUDGET_TOKENS, int((window - reserve) * ESTIMATE_MARGIN)))
+        room = int((window - reserve) * ESTIMATE_MARGIN / ratio)
+        budgets.append(max(MIN_BUDGET_TOKENS, room))
     return min(budgets, default=None)
+
+
+def token_ratio(previous: float, tokens_in: int, estimated: int) -> float:
+    """The most provider tokens per estimated token seen so far: ``previous``
+    or this call's ``tokens_in / estimated``, within [1, MAX_TOKEN_RATIO].
+    A call without a usage report (``tokens_in`` 0) changes nothing."""
+    if tokens_in <= 0 or estimated <= 0:
+        return previous
+    return max(previous, min(MAX_TOKEN_RATIO, tokens_in / estimated))
 
 
 def after_overflow(budget: int | None, tokens: int) -> int:
