@@ -16,10 +16,12 @@ prompt), so the client chooses:
    its state is saved to a file (llama-server's ``/slots/{id}?action=save``,
    under the server's ``--slot-save-path``; once per state) and restored into
    the call's slot (``action=restore``), so the call reads only what follows
-   that prefix. The source may be busy with a call (the server holds the save
-   until that call ends, and the state then holds its prompt), but not still
-   waiting for a state of its own. A sealed step's requests thus all start
-   from the one slot that read the record's last speech.
+   that prefix. The source may be busy with a call, but not still waiting
+   for a state of its own; a busy source is saved once its call has ended
+   (the call's request may not have reached the server yet, and a save sent
+   before it would hold the slot's older prompt: measured, every vote of a
+   sealed step then re-read the last speech). A sealed step's first request
+   thus reads the record's last speech once, and the others start from it.
 
 Prefixes are compared on the messages' text, an estimate of the tokens the
 server compares; a wrong guess costs only speed, never an answer: the server
@@ -120,6 +122,8 @@ class SlotRouter:
         name = f"slot-{source}.bin"
         dst.copying = True
         try:
+            async with self._free:  # a busy source's state is final when its call ends
+                await self._free.wait_for(lambda: not src.busy)
             async with src.file_lock:
                 text = src.text
                 if src.saved != text:

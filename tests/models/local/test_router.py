@@ -81,19 +81,27 @@ def test_concurrent_calls_start_from_the_busy_slot_that_read_the_record() -> Non
         async with r.route(messages(RECORD + "last speaker")):
             pass
         taken: list[tuple[int, int | None]] = []
+        first_done = asyncio.Event()
+
+        async def vote(seat: int) -> None:
+            async with r.route(messages(RECORD + f"vote of seat {seat}")) as route:
+                taken.append((route.slot, route.copied_from))
+                if seat == 1:
+                    # the first vote's call is still on the server: nothing saved yet
+                    await asyncio.sleep(0.01)
+                    assert server.actions == []
+                    first_done.set()
+                else:
+                    assert first_done.is_set()  # its copy waited for the first call
+
         # a sealed vote: three calls at once, each with the whole record
-        async with (
-            r.route(messages(RECORD + "vote of seat 1")) as a,
-            r.route(messages(RECORD + "vote of seat 2")) as b,
-            r.route(messages(RECORD + "vote of seat 3")) as c,
-        ):
-            taken += [(a.slot, a.copied_from), (b.slot, b.copied_from), (c.slot, c.copied_from)]
+        await asyncio.gather(vote(1), vote(2), vote(3))
         assert r.copies == 2
         return taken
 
     taken = asyncio.run(play())
     assert taken[0] == (0, None)  # the slot that holds the record takes the first vote
-    assert {taken[1], taken[2]} == {(1, 0), (2, 0)}  # the others copy it
+    assert set(taken[1:]) == {(1, 0), (2, 0)}  # the others copy it once its call ended
     # slot 0 saved once (its state did not change in between), restored twice
     assert server.actions == [
         ("save", 0, "slot-0.bin"),
@@ -120,8 +128,17 @@ def test_a_refused_copy_leaves_the_call_in_its_own_slot() -> None:
 
     async def play() -> tuple[int, int | None, int]:
         r = router(server, slots=2)
-        async with r.route(messages(RECORD + "a")), r.route(messages(RECORD + "b")) as second:
-            return second.slot, second.copied_from, r.copies
+
+        async def first() -> None:
+            async with r.route(messages(RECORD + "a")):
+                await asyncio.sleep(0.01)
+
+        async def second() -> tuple[int, int | None, int]:
+            async with r.route(messages(RECORD + "b")) as route:  # slot 0 is busy
+                return route.slot, route.copied_from, r.copies
+
+        _, got = await asyncio.gather(first(), second())
+        return got
 
     assert asyncio.run(play()) == (1, None, 0)
     assert server.actions == [("save", 0, "slot-0.bin")]
@@ -161,8 +178,8 @@ def test_one_router_per_server_and_loop(base: str) -> None:
 
 def test_a_slot_still_waiting_for_its_copy_is_no_source() -> None:
     """B's slot holds B's prompt only once its restore and its call are done:
-    until its restore is done, C (whose prompt shares most with B's) copies
-    from the slot that really holds the record."""
+    until its restore is done, C (whose prompt shares most with B's) does not
+    copy from it, but takes the slot that really holds the record."""
     actions: list[tuple[str, int]] = []
     gate = asyncio.Event()
 
@@ -174,7 +191,7 @@ def test_a_slot_still_waiting_for_its_copy_is_no_source() -> None:
             await gate.wait()
         return httpx.Response(200, json={"id_slot": slot})
 
-    async def play() -> tuple[int | None, int | None]:
+    async def play() -> tuple[int | None, tuple[int, int | None]]:
         http = httpx.AsyncClient(transport=httpx.MockTransport(handler))
         r = SlotRouter("http://127.0.0.1:9", 3, http)
         b_text = RECORD + "b: a long tail of its own " * 20
@@ -185,23 +202,24 @@ def test_a_slot_still_waiting_for_its_copy_is_no_source() -> None:
 
         async with r.route(messages(RECORD + "a")):  # A keeps slot 0 busy
             b_task = asyncio.create_task(call_b())
-            for _ in range(1000):  # until B's restore into slot 1 is under way
-                if ("restore", 1) in actions:
-                    break
+            for _ in range(10):  # B takes slot 1 and waits for A's call to end
                 await asyncio.sleep(0)
-            assert ("restore", 1) in actions
-
-            async def call_c() -> int | None:
-                async with r.route(messages(b_text + " and c")) as c:
-                    return c.copied_from
-
-            # C has chosen its source once it holds the last free slot; it then
-            # waits for slot 0's file, which B's restore holds until the gate
-            c_task = asyncio.create_task(call_c())
+            assert r._slots[1].copying and actions == []
+        for _ in range(1000):  # A is done: B's restore into slot 1 is under way
+            if ("restore", 1) in actions:
+                break
             await asyncio.sleep(0)
-            assert r._slots[2].busy
-            gate.set()
-            return await b_task, await c_task
+        assert ("restore", 1) in actions
 
-    assert asyncio.run(play()) == (0, 0)
+        async def call_c() -> tuple[int, int | None]:
+            async with r.route(messages(b_text + " and c")) as c:
+                return c.slot, c.copied_from
+
+        c_route = await call_c()
+        gate.set()
+        return await b_task, c_route
+
+    # B copied slot 0; C shares most with B's prompt, but slot 1 is no source
+    # yet: C takes slot 0 (free again, it holds the record) and copies nothing
+    assert asyncio.run(play()) == (0, (0, None))
     assert ("save", 1) not in actions

@@ -27,7 +27,7 @@ from sandbox.models.local import (
     stop_all,
 )
 from sandbox.models.local import server as local_server
-from sandbox.models.local.router import SlotRouter
+from sandbox.models.local.router import Route, SlotRouter
 from tests.models.local.conftest import process_gone, requires_local, server_children, wait_gone
 
 pytestmark = [requires_local, pytest.mark.local_model]
@@ -320,13 +320,25 @@ async def test_the_router_copies_one_slots_prompt_into_another(
         return _chat(api_base, body)
 
     first_messages = [{"role": "user", "content": primer + "Seat 1, say one word."}]
-    async with router.route(first_messages) as first:
-        read = ask(first.slot, "Seat 1, say one word.")["usage"]["prompt_tokens"]
-        second_messages = [{"role": "user", "content": primer + "Seat 2, say one word."}]
+    second_messages = [{"role": "user", "content": primer + "Seat 2, say one word."}]
+    taken = asyncio.Event()
+
+    async def first_call() -> tuple[int, int]:
+        async with router.route(first_messages) as first:
+            taken.set()
+            answer = await asyncio.to_thread(ask, first.slot, "Seat 1, say one word.")
+            return first.slot, int(answer["usage"]["prompt_tokens"])
+
+    async def second_call() -> tuple[Route, dict[str, Any]]:
+        await taken.wait()
+        # the first seat's slot is busy: the copy waits for its call to end
         async with router.route(second_messages) as second:
-            assert second.slot != first.slot and second.copied_from == first.slot
-            assert (slot_dir / f"slot-{first.slot}.bin").is_file()
-            usage = ask(second.slot, "Seat 2, say one word.")["usage"]
+            assert (slot_dir / f"slot-{second.copied_from}.bin").is_file()
+            answer = await asyncio.to_thread(ask, second.slot, "Seat 2, say one word.")
+            return second, answer["usage"]
+
+    (first_slot, read), (second, usage) = await asyncio.gather(first_call(), second_call())
+    assert second.slot != first_slot and second.copied_from == first_slot
     assert read > 300
     assert usage["prompt_tokens_details"]["cached_tokens"] >= read - 20
     stop_all()
