@@ -53,8 +53,10 @@ from sandbox.agents.llm.prompt.templates import (
     template,
 )
 from sandbox.agents.llm.settings import PromptStyle, limits_for
+from sandbox.core.events import DecisionMade
 from sandbox.core.requests import Choice, DecisionRequest, Field, MultiChoice, Text
-from sandbox.core.variant import SeatView
+from sandbox.core.variant import HistoryItem, SeatView
+from sandbox.games.registry import find_variant
 
 
 @dataclass(frozen=True)
@@ -138,7 +140,7 @@ def render_prompt(
     )
     # Shared: the record shows the public items only; the seat's secret ones
     # come after its role card, below the part every seat has in common.
-    secret = history_lines(secret_view(view), language) if shared else None
+    secret = history_lines(secret_record(view), language) if shared else None
     if shared:
         view = public_view(view)
     first = history_start(len(view.history), history_items)
@@ -182,6 +184,29 @@ def public_view(view: SeatView) -> SeatView:
 def secret_view(view: SeatView) -> SeatView:
     """The view with only the history items some seats did not see."""
     return dataclasses.replace(view, history=tuple(i for i in view.history if not i.public))
+
+
+def secret_record(view: SeatView) -> SeatView:
+    """The secret items the shared record shows after the role card: those of
+    :func:`secret_view` less what the card or the public record says again
+    (the variant's ``card_kinds`` and ``restated_answers``)."""
+    variant = find_variant(view.variant)
+    if variant is None:
+        return secret_view(view)
+    info = variant.info
+
+    def restated(item: HistoryItem) -> bool:
+        if item.kind in info.card_kinds:
+            return True
+        facts = item.facts
+        return (
+            item.kind == DecisionMade.kind
+            and facts.get("decision") in info.restated_answers
+            and not facts.get("fallback")
+        )
+
+    secret = secret_view(view)
+    return dataclasses.replace(secret, history=tuple(i for i in secret.history if not restated(i)))
 
 
 def render_system(
