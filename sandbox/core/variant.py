@@ -168,12 +168,12 @@ class VariantInfo:
     police); a side not listed is a study side of its own. ``death_fields``:
     event kind -> the field naming the seat that event kills (the analysis
     counts survivals from them). ``card_kinds``: the history item kinds that
-    say only what a seat's role card says (its card, its team); ``restated_answers``: the decisions
-    whose answer (unless a fallback) an event the seat sees states again once
-    the decision is resolved (a speech, the team's opinions, the ballots).
-    The shared record leaves both out of a seat's secret record: its role card
-    and its public record right above say the same (a variant that leaves them
-    empty keeps every line).
+    say only what a seat's role card says (its card, its team);
+    ``restated_answers``: the decisions whose answer (unless a fallback) an
+    event the seat sees states again once the decision is resolved (a speech,
+    the team's opinions, the ballots). The shared record leaves both out of a
+    seat's secret record: its role card and its public record right above say
+    the same (a variant that leaves them empty keeps every line).
     """
 
     name: str

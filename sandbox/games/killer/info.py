@@ -106,9 +106,9 @@ INFO = VariantInfo(
     seated_with={CIVILIAN: POLICE},
     # What a seat's secret record says twice (dropped by the shared record): its
     # card and its team (the role card names the fellows, KG-2), and its answers
-    # that a later event states: speeches
-    # and last words (the claims line, KG-14), the team's opinions (KG-3, KG-4),
-    # the ballots (KG-9). A KG-13 concession ends the game; "no" is not echoed.
+    # that a later event states: speeches and last words (the claims line,
+    # KG-14), the team's opinions (KG-3, KG-4), the ballots (KG-9). A KG-13
+    # concession ends the game; "no" is not echoed.
     card_kinds=frozenset({"killer.role", "killer.team"}),
     restated_answers=frozenset(Decision),
 )
