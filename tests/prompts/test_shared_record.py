@@ -6,14 +6,18 @@ prefix in a server's cache. The no-leak audit renders this layout too
 
 from __future__ import annotations
 
+import json
 import random
 import re
 
 import pytest
 
+from sandbox.agents.llm.prompt import render
 from sandbox.agents.llm.prompt.render import render_prompt, secret_record, secret_view
 from sandbox.core.variant import HistoryItem, SeatView
 from sandbox.core.visibility import PUBLIC
+from sandbox.games.registry import get_variant
+from tests.core.toy import Toy
 from tests.prompts.harness import Captured, new_game, play
 
 # Killer's lines that its card or public record says again (card_kinds, restated_answers)
@@ -59,15 +63,21 @@ def test_seats_of_one_step_share_the_whole_public_record() -> None:
     assert "role card" not in systems.pop()
     users = [p.messages[1]["content"] for p in prompts]
     heads = {u[: u.index("# Your role card")] for u in users}
-    assert len(heads) == 1, "every seat's record up to its card is the same text"
+    assert len(heads) == 1, "every seat's record, now and question up to its card are the same"
     (head,) = heads
     assert "Your answer" not in head  # a seat's own answers are secret, after the card
+    # what the whole step reads alike comes before the card: the situation and the question
+    assert head.index("# Now") < head.index("# Question")
+    assert "sealed ballot (KG-9)" in head[head.index("# Question") :]
     for c, user in zip(views, users, strict=True):
         tail = user[len(head) :]
         assert tail.startswith(f"# Your role card (seat {c.seat}, secret)")
-        assert tail.index("# Now") < tail.index("# Question")
+        # the seat's own options last (a seat cannot vote for itself)
+        options = json.dumps(list(c.request.fields[0].options))
+        assert f'- "target": one of {options} or null.' in tail
+        assert tail.index("# Your answer") > tail.index("# Your role card")
         if c.role != "civilian":  # a civilian's secrets are all restated (below)
-            assert tail.index("# Your secret record") < tail.index("# Now")
+            assert tail.index("# Your secret record") < tail.index("# Your answer")
 
 
 def test_the_seat_layout_keeps_the_card_in_the_system_message() -> None:
@@ -93,14 +103,15 @@ def test_chinese_shared_record_has_its_own_headings() -> None:
         c.view, c.request, language="zh", style="compact", shared_record=True
     ).messages[1]["content"]
     assert f"# 你的身份卡（{c.seat}号，保密）" in user
-    assert user.index("# 你的身份卡") < user.index("# 你的秘密记录") < user.index("# 现在")
+    assert user.index("# 现在") < user.index("# 问题") < user.index("# 你的身份卡")
+    assert user.index("# 你的身份卡") < user.index("# 你的秘密记录") < user.index("# 你的回答")
 
 
 def test_the_shared_record_leaves_out_what_the_card_and_public_record_restate() -> None:
     killer = next(c for c in vote_views("killer", 4) if c.role == "killer")
     prompt = render_prompt(killer.view, killer.request, style="compact", shared_record=True)
     user = prompt.messages[1]["content"]
-    secret = user[user.index("# Your secret record") : user.index("# Now")]
+    secret = user[user.index("# Your secret record") : user.index("# Your answer")]
     assert not RESTATED.search(secret)
     assert "The killer opinions of night 1" in secret  # the team's night is kept
     # the answers and the card are still in the seat's view, only not said twice
@@ -108,7 +119,7 @@ def test_the_shared_record_leaves_out_what_the_card_and_public_record_restate() 
     assert {"killer.role", "killer.team", "core.decision"} <= kinds
 
 
-def test_a_fallback_answer_stays_in_the_secret_record() -> None:
+def test_a_fallback_answer_stays_in_the_secret_record(monkeypatch: pytest.MonkeyPatch) -> None:
     def echo(seq: int, fallback: bool) -> HistoryItem:
         facts = {"decision": "vote", "fallback": fallback, "payload": {"target": 3}}
         return HistoryItem(seq, "core.decision", 1, "vote", facts=facts)
@@ -122,7 +133,120 @@ def test_a_fallback_answer_stays_in_the_secret_record() -> None:
     view = SeatView("killer", 1, {}, {}, items)
     assert [i.seq for i in secret_record(view).history] == [2]
     # a variant that declares nothing restated keeps every secret item
-    other = SeatView(
-        "werewolf", 1, {}, {}, (HistoryItem(0, "werewolf.role", 0, "setup"), echo(1, False))
-    )
+    monkeypatch.setattr(render, "find_variant", lambda name: Toy())  # TOY_INFO declares nothing
+    other = SeatView("toy", 1, {}, {}, (HistoryItem(0, "toy.role", 0, "setup"), echo(1, False)))
     assert secret_record(other).history == secret_view(other).history
+
+
+# Which events state again each answer a variant declares restated (the
+# independent evidence for its ``restated_answers``): the seat's next such item.
+RESTATERS = {
+    "killer": {
+        "kill_opinion": {"killer.opinions"},  # KG-3
+        "check_opinion": {"killer.opinions"},  # KG-4
+        "speech": {"killer.speech"},  # KG-8, KG-14
+        "last_words": {"killer.last_words"},  # KG-6
+        "vote": {"killer.ballots"},  # KG-9
+    },
+    "werewolf": {
+        "protect": {"werewolf.protection"},  # WW-8
+        "inspect": {"werewolf.inspection"},  # WW-10
+        "wolf_message": {"werewolf.wolf_message"},  # WW-6
+        "kill": {"werewolf.wolf_votes"},  # WW-7
+        "speech": {"werewolf.speech"},  # WW-12
+        "last_words": {"werewolf.last_words"},  # WW-11
+        "vote": {"werewolf.ballots"},  # WW-14
+    },
+    "four_factions": {
+        "proofs": {"ff.proofs", "ff.no_statement"},  # FF-13, FF-29
+        "accusation": {"ff.accusation", "ff.no_statement"},  # FF-14
+        "protection": {"ff.protection", "ff.no_statement"},  # FF-15
+        "speak": {"ff.speech", "ff.pass"},  # FF-17
+        "loadout": {"ff.loadout"},  # FF-5
+    },
+}
+TEXT_KEYS = {"speech", "message"}  # shown as the item's quoted words, not as facts
+
+
+def _names(item: HistoryItem, seat: int) -> bool:
+    facts = item.facts
+    keyed = any(isinstance(v, dict) and str(seat) in v for v in facts.values())
+    named = any(facts.get(key) == seat for key in ("seat", "doctor", "seer"))
+    return item.speaker == seat or named or keyed
+
+
+def _states(item: HistoryItem, seat: int, key: str, value: object) -> bool:
+    """Whether the item says the seat's answer ``key = value`` (a list in any
+    order: the events sort them)."""
+
+    def same(stated: object) -> bool:
+        if isinstance(value, tuple | list) and isinstance(stated, tuple | list):
+            return sorted(value) == sorted(stated)
+        return stated == value
+
+    if key in item.facts:
+        return same(item.facts[key])
+    return any(
+        isinstance(v, dict) and str(seat) in v and same(v[str(seat)]) for v in item.facts.values()
+    )
+
+
+@pytest.mark.parametrize("variant", sorted(RESTATERS))
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_every_answer_the_shared_record_drops_is_stated_by_a_later_item(
+    variant: str, seed: int
+) -> None:
+    game = new_game(variant, seed)
+    play(game, random.Random(seed))
+    restaters = RESTATERS[variant]
+    dropped = 0
+    for seat in game.seats:
+        view = game.view(seat)
+        kept = {i.seq for i in secret_record(view).history}
+        history = view.history
+        for n, echo in enumerate(history):
+            if echo.public or echo.kind != "core.decision" or echo.seq in kept:
+                continue
+            decision = str(echo.facts["decision"])
+            assert decision in restaters, f"{variant}: {decision} dropped with no restating event"
+            later = [
+                i for i in history[n + 1 :] if i.kind in restaters[decision] and _names(i, seat)
+            ]
+            assert later, f"{variant} seed {seed} seat {seat}: {decision} is said nowhere else"
+            for key, value in echo.facts["payload"].items():
+                if key not in TEXT_KEYS and key != "concede":
+                    assert _states(later[0], seat, key, value), (decision, key, later[0])
+            dropped += 1
+    assert dropped, "some answers were dropped"
+
+
+def _scalars(value: object) -> list[str]:
+    # a flag is worded ("the faction's ELITE", "a regular"); an elite has no single weapon
+    if value is None or isinstance(value, bool):
+        return []
+    if isinstance(value, dict):
+        return [*map(str, value), *(s for v in value.values() for s in _scalars(v))]
+    if isinstance(value, list | tuple):
+        return [s for v in value for s in _scalars(v)]
+    return [str(value)]
+
+
+@pytest.mark.parametrize("variant", sorted(RESTATERS))
+def test_every_card_item_the_shared_record_drops_is_on_the_role_card(variant: str) -> None:
+    """``card_kinds``: each fact of such an item (seats, roles, factions) is
+    written on the seat's role card, which the shared layout shows instead."""
+    game = new_game(variant, 2)
+    last = {c.seat: c for c in play(game, random.Random(2), pick=lambda g, r: True)}
+    card_kinds = get_variant(variant).info.card_kinds
+    checked = 0
+    for c in last.values():
+        prompt = render_prompt(c.view, c.request, style="compact", shared_record=True)
+        text = prompt.messages[1]["content"]
+        start = text.index("# Your role card")
+        card = text[start : text.index("\n# ", start)].lower()
+        for item in c.view.history:
+            if item.kind in card_kinds:
+                for fact in _scalars(list(item.facts.values())):
+                    assert fact.lower() in card, (variant, c.seat, item.kind, fact)
+                checked += 1
+    assert checked > len(last), "every seat has a card item, some more"

@@ -96,4 +96,12 @@ INFO = VariantInfo(
     # Day-1 proofs, accusations, protections and open speeches (FF-13..FF-15, FF-17).
     speech_kinds=frozenset({"ff.speech", "ff.proofs", "ff.accusation", "ff.protection"}),
     death_fields={"ff.corpse": "target"},  # FF-20
+    # What a seat's secret record says twice (dropped by the shared record): its
+    # card and what the card lists (the elite's known regulars, a regular's
+    # elite: FF-9, FF-10), and its answers that a later event states: the day
+    # statements and speeches (FF-13..FF-15, FF-17, a missing one by FF-29) and
+    # the elite's loadout (FF-5). An attack is not: a null target or a dead
+    # attacker leaves no trace (FF-19, FF-20).
+    card_kinds=frozenset({"ff.role", "ff.elite_knowledge", "ff.elite_known"}),
+    restated_answers=frozenset(Decision) - {Decision.ATTACK},
 )

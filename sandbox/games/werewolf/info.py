@@ -109,4 +109,12 @@ INFO = VariantInfo(
     death_fields={"werewolf.dawn": "victim", "werewolf.exiled": "seat"},  # WW-11, WW-15
     # No seated_with: side_of already puts the seer, doctor and villagers on the
     # village's side (WW-3), so a study matches the two teams.
+    # What a seat's secret record says twice (dropped by the shared record): its
+    # card and its pack (the card names the pack, WW-4), and its answers that a
+    # later event states: the doctor's protection and the seer's check (WW-8,
+    # WW-10), the pack's messages and kill votes (WW-6, WW-7), speeches and
+    # last words (the claims line, WW-11, WW-12), the ballots (WW-14). A bid is
+    # not: the bids are the referee's alone (WW-12).
+    card_kinds=frozenset({"werewolf.role", "werewolf.pack"}),
+    restated_answers=frozenset(Decision) - {Decision.BID},
 )
