@@ -17,9 +17,13 @@ import pytest
 from sandbox.agents.llm.prompt.budget import (
     ESTIMATE_MARGIN,
     MAX_TOKEN_RATIO,
+    SHARED_STEP,
+    SHARED_TOKEN_RATIO,
+    SHARED_WINDOW_SHARE,
     SUMMARY_STEP,
     estimate_tokens,
     prompt_budget,
+    shared_room,
     token_ratio,
 )
 from sandbox.agents.llm.prompt.record import RecordMemo
@@ -165,3 +169,68 @@ def test_the_token_ratio_keeps_the_most_seen_within_its_bounds() -> None:
     assert token_ratio(1.0, 800, 1000) == 1.0  # never below 1: the estimate only tightens
     assert token_ratio(1.0, 90_000, 1000) == MAX_TOKEN_RATIO  # a nonsense usage report
     assert token_ratio(1.3, 0, 1000) == 1.3  # no usage reported
+
+
+def test_the_shared_room_is_half_the_window_for_a_denser_tokenizer() -> None:
+    # 4,096 x 0.5 / 1.75 = 1,170.3: estimated tokens for the system message and public record
+    assert SHARED_WINDOW_SHARE == 0.5 and SHARED_TOKEN_RATIO == 1.75
+    assert shared_room(4096) == 1170
+    assert shared_room(None) is None
+    assert shared_room(100) == 256  # never below the smallest budget
+
+
+def _step_views(seed: int) -> list[list[Captured]]:
+    """Every sealed vote step of a seeded Killer game: each living seat's view at once."""
+    captured = play(new_game("killer", seed), random.Random(seed), pick=lambda g, r: True)
+    steps: dict[int, list[Captured]] = {}
+    for c in captured:
+        if c.request.decision == "vote":
+            steps.setdefault(c.step, []).append(c)
+    return [v for v in steps.values() if len(v) > 3]
+
+
+def _shared(c: Captured, **kwargs: int) -> RenderedPrompt:
+    return render_prompt(c.view, c.request, style="compact", shared_record=True, **kwargs)
+
+
+def _head(p: RenderedPrompt) -> str:
+    user = p.messages[1]["content"]
+    return user[: user.index("# Your role card")]
+
+
+def test_a_shared_record_condenses_at_the_same_item_for_every_seat_of_a_step() -> None:
+    last = _step_views(7)[-1]
+    assert {c.role for c in last} >= {"police", "civilian"}
+    # a per-seat budget that the civilians' prompts fit and a police seat's
+    # (with its longer secret record) does not
+    sizes = {c.seat: _shared(c).tokens for c in last}
+    police = max(sizes[c.seat] for c in last if c.role == "police")
+    civilian = max(sizes[c.seat] for c in last if c.role == "civilian")
+    assert civilian < police
+    budget = (civilian + police) // 2
+    # per seat alone: the police seat condenses, the civilians do not, so their
+    # prompts part right after the system message (the defect this fixes)
+    apart = {_head(_shared(c, budget_tokens=budget)) for c in last}
+    assert len(apart) > 1
+    # with the table's shared room, every seat condenses alike first
+    room = budget // 2
+    prompts = [_shared(c, budget_tokens=budget, shared_room=room) for c in last]
+    assert len({_head(p) for p in prompts}) == 1, "one shared prefix for the whole step"
+    assert all(p.tokens <= budget for p in prompts)
+    (summarized,) = {p.summarized for p in prompts}
+    assert summarized > 0 and summarized % SHARED_STEP == 0
+    assert summarized <= sum(1 for i in last[0].view.history if i.public)
+
+
+def test_a_shared_records_condensation_only_moves_forward_in_big_steps() -> None:
+    room = 700
+    seen: list[int] = []
+    for step in _step_views(7):
+        (summarized,) = {_shared(c, shared_room=room).summarized for c in step}
+        seen.append(summarized)
+    assert seen == sorted(seen), seen
+    assert all(s % SHARED_STEP == 0 for s in seen), seen
+    assert seen[0] == 0 and seen[-1] > 0, "the early record is whole, a late one condensed"
+    # a room the whole record fits changes nothing
+    step = _step_views(7)[-1]
+    assert _shared(step[0], shared_room=10**6).messages == _shared(step[0]).messages

@@ -59,7 +59,8 @@ def test_render_prompt_takes_only_the_view_the_request_and_public_text() -> None
     params = list(inspect.signature(render_prompt).parameters)
     # budget_tokens condenses the view's own history; memo holds the same
     # seat's lines rendered earlier from its view; shared_record only orders
-    # the view's own items (public ones first).
+    # the view's own items (public ones first); shared_room is a number from
+    # the model's window alone (where the public record condenses).
     assert params == [
         "view",
         "request",
@@ -71,6 +72,7 @@ def test_render_prompt_takes_only_the_view_the_request_and_public_text() -> None
         "shared_record",
         "budget_tokens",
         "memo",
+        "shared_room",
     ]
 
 

@@ -40,7 +40,12 @@ from sandbox.agents.llm.answer_format import AnswerFormat
 from sandbox.agents.llm.beliefs import PROBE_DECISION, BeliefProbe, probe_for
 from sandbox.agents.llm.parse import AnswerError, ParsedAnswer, parse_answer, render_repair
 from sandbox.agents.llm.prompt import RenderedPrompt
-from sandbox.agents.llm.prompt.budget import after_overflow, prompt_budget, token_ratio
+from sandbox.agents.llm.prompt.budget import (
+    after_overflow,
+    prompt_budget,
+    shared_room,
+    token_ratio,
+)
 from sandbox.agents.llm.settings import LLMSettings, limits_for
 from sandbox.agents.llm.setup import (
     concurrency_for,
@@ -369,6 +374,7 @@ class LLMAgent(Agent):
             shared_record=self.settings.shared_record,
             budget_tokens=budget,
             memo=self._memo,
+            shared_room=shared_room(self._window),
         )
 
     def _format(

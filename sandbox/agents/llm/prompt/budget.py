@@ -15,6 +15,7 @@ from collections.abc import Callable, Sequence
 from sandbox.agents.llm.prompt.record import (
     Record,
     RecordMemo,
+    full_record,
     history_lines,
     summarized_record,
 )
@@ -37,6 +38,19 @@ MIN_BUDGET_TOKENS = 256
 # at ~2.5 characters a token, not 4. Never below 1 (the estimate only
 # tightens), never above MAX_TOKEN_RATIO (a nonsense usage report).
 MAX_TOKEN_RATIO = 4.0
+# The shared record (one table's seats sharing a prefix, render.py): its
+# condensation depends on the public record and the model's window alone, so
+# every seat of a step condenses at the same item and the prefix stays one
+# (a per-seat fit condensed the seats with long secrets first: a police seat's
+# prompt then shared only the system message with the others'). Condensed
+# boundaries are multiples of SHARED_STEP items (about two days of Killer), so
+# the table re-reads its record seldom; the system message and the public
+# record take at most SHARED_WINDOW_SHARE of the window, counted for a
+# tokenizer SHARED_TOKEN_RATIO times denser than the estimate (SmolLM2's is
+# ~1.6). The seat's own budget is still checked after it (fit_record).
+SHARED_STEP = 48
+SHARED_WINDOW_SHARE = 0.5
+SHARED_TOKEN_RATIO = 1.75
 
 
 def estimate_tokens(text: str) -> int:
@@ -60,6 +74,38 @@ def prompt_budget(
         room = int((window - reserve) * ESTIMATE_MARGIN / ratio)
         budgets.append(max(MIN_BUDGET_TOKENS, room))
     return min(budgets, default=None)
+
+
+def shared_room(window: int | None) -> int | None:
+    """Estimated tokens the shared part of a shared-record prompt (system
+    message and public record) may take: the same for every seat of one model;
+    None without a known window."""
+    if window is None:
+        return None
+    return max(MIN_BUDGET_TOKENS, int(window * SHARED_WINDOW_SHARE / SHARED_TOKEN_RATIO))
+
+
+def shared_condensation(
+    view: SeatView, language: str, first: int, room: int, measure: Callable[[Record], int]
+) -> Record | None:
+    """The shared record's condensation: the least-condensed record whose
+    shared part (``measure``, in estimated tokens) fits ``room``, condensed up
+    to a multiple of SHARED_STEP items (the most such when none fits: the
+    seat's own fit then goes further); None when the whole record fits or is
+    shorter than one step. A function of the (public) view alone, so equal
+    for every seat, and it changes only at a step."""
+    count = len(view.history)
+    bounds = [b for b in range(SHARED_STEP, count + 1, SHARED_STEP) if b > first]
+    if not bounds or measure(full_record(view, language, first)) <= room:
+        return None
+    low, high = 0, len(bounds) - 1
+    while low < high:  # the first boundary that fits (each is shorter than the one before)
+        middle = (low + high) // 2
+        if measure(summarized_record(view, language, bounds[middle], None)) <= room:
+            high = middle
+        else:
+            low = middle + 1
+    return summarized_record(view, language, bounds[low], None)
 
 
 def token_ratio(previous: float, tokens_in: int, estimated: int) -> float:

@@ -36,7 +36,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from sandbox.agents.llm.beliefs import probe_for
-from sandbox.agents.llm.prompt.budget import estimate_tokens, fit_record
+from sandbox.agents.llm.prompt.budget import estimate_tokens, fit_record, shared_condensation
 from sandbox.agents.llm.prompt.escaping import referee_mark, scrub
 from sandbox.agents.llm.prompt.record import (
     Record,
@@ -126,6 +126,7 @@ def render_prompt(
     shared_record: bool = False,
     budget_tokens: int | None = None,
     memo: RecordMemo | None = None,
+    shared_room: int | None = None,
 ) -> RenderedPrompt:
     """The two chat messages for one decision (see the module docstring).
 
@@ -133,6 +134,10 @@ def render_prompt(
     the answer). Over it, the oldest history is replaced by the referee's
     summary (:func:`fit_record`): never by a model, never beyond the view.
     ``memo``: the seat's rendered record so far, extended instead of redone.
+    ``shared_room`` (shared record only, :func:`budget.shared_room`): the most
+    the system message and public record may take; over it the public record
+    is condensed at a point every seat computes alike, before the seat's own
+    budget is checked.
     """
     shared = shared_record and style == COMPACT
     system = render_system(
@@ -158,6 +163,14 @@ def render_prompt(
         return cut_cache_mark(text)
 
     record = full_record(view, language, first, memo)
+    if shared and shared_room is not None:
+        room = shared_room - estimate_tokens(system)
+
+        def measure(candidate: Record) -> int:
+            text, cut = render(candidate)
+            return estimate_tokens(text[:cut])
+
+        record = shared_condensation(view, language, first, room, measure) or record
     user, cache_chars = render(record)
     if budget_tokens is not None and estimate_tokens(system + user) > budget_tokens:
         room = budget_tokens - estimate_tokens(system)
