@@ -15,7 +15,6 @@ from collections.abc import Callable, Sequence
 from sandbox.agents.llm.prompt.record import (
     Record,
     RecordMemo,
-    full_record,
     history_lines,
     summarized_record,
 )
@@ -86,26 +85,29 @@ def shared_room(window: int | None) -> int | None:
 
 
 def shared_condensation(
-    view: SeatView, language: str, first: int, room: int, measure: Callable[[Record], int]
+    view: SeatView,
+    language: str,
+    whole: Record,
+    room: int,
+    render: Callable[[Record], tuple[str, int]],
 ) -> Record | None:
     """The shared record's condensation: the least-condensed record whose
-    shared part (``measure``, in estimated tokens) fits ``room``, condensed up
-    to a multiple of SHARED_STEP items (the most such when none fits: the
-    seat's own fit then goes further); None when the whole record fits or is
-    shorter than one step. A function of the (public) view alone, so equal
-    for every seat, and it changes only at a step."""
+    shared part (the message ``render`` gives, up to its cache mark) fits
+    ``room``, condensed up to a multiple of SHARED_STEP items (the most such
+    when none fits: the seat's own fit then goes further); None when the
+    ``whole`` record fits or is shorter than one step. A function of the
+    (public) view alone, so equal for every seat, and it changes only at a step."""
+
+    def shared_part(record: Record) -> tuple[str, int]:
+        text, cut = render(record)
+        return text[:cut], cut
+
     count = len(view.history)
-    bounds = [b for b in range(SHARED_STEP, count + 1, SHARED_STEP) if b > first]
-    if not bounds or measure(full_record(view, language, first)) <= room:
+    bounds = [(b, None) for b in range(SHARED_STEP, count + 1, SHARED_STEP) if b > whole.first]
+    if not bounds or estimate_tokens(shared_part(whole)[0]) <= room:
         return None
-    low, high = 0, len(bounds) - 1
-    while low < high:  # the first boundary that fits (each is shorter than the one before)
-        middle = (low + high) // 2
-        if measure(summarized_record(view, language, bounds[middle], None)) <= room:
-            high = middle
-        else:
-            low = middle + 1
-    return summarized_record(view, language, bounds[low], None)
+    low = _first_fit(view, language, bounds, room, shared_part)
+    return summarized_record(view, language, *bounds[low])
 
 
 def token_ratio(previous: float, tokens_in: int, estimated: int) -> float:

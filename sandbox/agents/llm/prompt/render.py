@@ -165,12 +165,7 @@ def render_prompt(
     record = full_record(view, language, first, memo)
     if shared and shared_room is not None:
         room = shared_room - estimate_tokens(system)
-
-        def measure(candidate: Record) -> int:
-            text, cut = render(candidate)
-            return estimate_tokens(text[:cut])
-
-        record = shared_condensation(view, language, first, room, measure) or record
+        record = shared_condensation(view, language, record, room, render) or record
     user, cache_chars = render(record)
     if budget_tokens is not None and estimate_tokens(system + user) > budget_tokens:
         room = budget_tokens - estimate_tokens(system)
