@@ -47,6 +47,14 @@ def get_json(url: str) -> dict[str, object]:
         return data
 
 
+def listed_ids(api_base: str) -> list[str]:
+    """The model ids a server's ``/models`` lists."""
+    listed = get_json(f"{api_base}/models")
+    data = listed["data"]
+    assert isinstance(data, list)
+    return [str(entry["id"]) for entry in data]
+
+
 def port_open(port: int) -> bool:
     with socket.socket() as sock:
         sock.settimeout(1)
@@ -54,16 +62,27 @@ def port_open(port: int) -> bool:
 
 
 async def test_one_server_is_shared_by_concurrent_first_uses(packaged_gguf: Path) -> None:
-    endpoints = await asyncio.gather(
-        *(endpoint_for("local/smollm2") for _ in range(4)),
-        endpoint_for(f"local:{packaged_gguf}"),  # same file: same server
-    )
+    endpoints = await asyncio.gather(*(endpoint_for("local/smollm2") for _ in range(4)))
     assert len(set(endpoints)) == 1
     api_base, model = endpoints[0]
     assert model == "openai/smollm2"
     assert api_base.startswith("http://127.0.0.1:") and api_base.endswith("/v1")
-    listed = get_json(f"{api_base}/models")
-    assert [m["id"] for m in listed["data"]] == ["smollm2"]  # type: ignore[index,union-attr]
+    assert listed_ids(api_base) == ["smollm2"]
+    # The same file named by its path reaches the running server under that
+    # server's own alias (the one it answers to), not the file's name.
+    assert await endpoint_for(f"local:{packaged_gguf}") == (api_base, "openai/smollm2")
+    assert len(running_servers()) == 1
+
+
+async def test_a_file_named_two_ways_at_once_starts_one_server(packaged_gguf: Path) -> None:
+    # Whichever name wins the race starts the server; every caller gets the
+    # alias that server answers to (the race once made the test above flaky).
+    endpoints = await asyncio.gather(
+        endpoint_for("local/smollm2"), endpoint_for(f"local:{packaged_gguf}")
+    )
+    assert len(set(endpoints)) == 1
+    api_base, model = endpoints[0]
+    assert [f"openai/{name}" for name in listed_ids(api_base)] == [model]
     assert len(running_servers()) == 1
 
 
