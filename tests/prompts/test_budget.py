@@ -194,8 +194,10 @@ def _shared(c: Captured, **kwargs: int) -> RenderedPrompt:
 
 
 def _head(p: RenderedPrompt) -> str:
+    """The public record: what the condensation is a function of (the options
+    after it differ in a revote, where a tied seat cannot name itself)."""
     user = p.messages[1]["content"]
-    return user[: user.index("# Your role card")]
+    return user[: user.index("# Now")]
 
 
 def test_a_shared_record_condenses_at_the_same_item_for_every_seat_of_a_step() -> None:

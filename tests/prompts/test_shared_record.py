@@ -63,21 +63,49 @@ def test_seats_of_one_step_share_the_whole_public_record() -> None:
     assert "role card" not in systems.pop()
     users = [p.messages[1]["content"] for p in prompts]
     heads = {u[: u.index("# Your role card")] for u in users}
-    assert len(heads) == 1, "every seat's record, now and question up to its card are the same"
+    assert len(heads) == 1, "every seat's record, now, question and options up to its card"
     (head,) = heads
-    assert "Your answer" not in head  # a seat's own answers are secret, after the card
-    # what the whole step reads alike comes before the card: the situation and the question
-    assert head.index("# Now") < head.index("# Question")
+    # what the whole step reads alike comes before the card: the situation, the
+    # question, the answer's fields and the step's own items so far
+    assert head.index("# Now") < head.index("# Question") < head.index("# Your answer")
+    assert head.index("# Your answer") < head.index("# This step so far")
     assert "sealed ballot (KG-9)" in head[head.index("# Question") :]
+    # the options every seat reads alike: the living seats, never one's own
+    living = list(views[0].view.public["living"])
+    assert f'- "target": one of {json.dumps(living)} or null, never your own seat.' in head
+    step = head[head.index("# This step so far") :]
+    assert "--- Day 1: vote ---" in step and "--- Day 1: speeches ---" not in step
     for c, user in zip(views, users, strict=True):
         tail = user[len(head) :]
         assert tail.startswith(f"# Your role card (seat {c.seat}, secret)")
-        # the seat's own options last (a seat cannot vote for itself)
-        options = json.dumps(list(c.request.fields[0].options))
-        assert f'- "target": one of {options} or null.' in tail
-        assert tail.index("# Your answer") > tail.index("# Your role card")
+        # the card says which seat is one's own: the options are exact with it
+        assert sorted([*c.request.fields[0].options, c.seat]) == sorted(living)
         if c.role != "civilian":  # a civilian's secrets are all restated (below)
-            assert tail.index("# Your secret record") < tail.index("# Your answer")
+            assert tail.index("# Your secret record") > tail.index("# Your role card")
+
+
+def test_each_speaker_re_reads_only_the_newest_speech_and_its_own_tail() -> None:
+    """Within a step that seats take in turn, the next speaker's prompt starts
+    with the previous speaker's up to that speaker's card: only the newest
+    speech (and the card and secrets) come after the part they share."""
+    game = new_game("killer", 4)
+    captured = play(game, random.Random(4), pick=lambda g, r: r.decision == "speech")
+    first_day = [c for c in captured if c.view.public["day"] == 1]
+    assert len(first_day) >= 6
+    users = [
+        render_prompt(c.view, c.request, style="compact", shared_record=True).messages[1]["content"]
+        for c in first_day
+    ]
+    for before, after, c in zip(users, users[1:], first_day[1:], strict=False):
+        # up to the end of its last line before the card (the blank line is not shared)
+        head = before[: before.index("# Your role card")].rstrip("\n") + "\n"
+        assert after.startswith(head), "the previous speaker's prompt up to its card"
+        new = after[len(head) : after.index("# Your role card")]
+        said = [line for line in new.splitlines() if " said (speech): " in line]
+        assert len(said) == 1, new  # the one speech since, nothing else of the record
+        assert "# Question" not in new and "# Now" not in new
+        assert after[len(head) :].count("# Your role card (seat ") == 1
+        assert f"(seat {c.seat}, secret)" in after[len(head) :]
 
 
 def test_the_seat_layout_keeps_the_card_in_the_system_message() -> None:
@@ -103,15 +131,17 @@ def test_chinese_shared_record_has_its_own_headings() -> None:
         c.view, c.request, language="zh", style="compact", shared_record=True
     ).messages[1]["content"]
     assert f"# 你的身份卡（{c.seat}号，保密）" in user
-    assert user.index("# 现在") < user.index("# 问题") < user.index("# 你的身份卡")
-    assert user.index("# 你的身份卡") < user.index("# 你的秘密记录") < user.index("# 你的回答")
+    assert user.index("# 现在") < user.index("# 问题") < user.index("# 你的回答")
+    assert user.index("# 你的回答") < user.index("# 本阶段至此") < user.index("# 你的身份卡")
+    assert user.index("# 你的身份卡") < user.index("# 你的秘密记录")
+    assert "，不能是你自己。" in user
 
 
 def test_the_shared_record_leaves_out_what_the_card_and_public_record_restate() -> None:
     killer = next(c for c in vote_views("killer", 4) if c.role == "killer")
     prompt = render_prompt(killer.view, killer.request, style="compact", shared_record=True)
     user = prompt.messages[1]["content"]
-    secret = user[user.index("# Your secret record") : user.index("# Your answer")]
+    secret = user[user.index("# Your secret record") :]
     assert not RESTATED.search(secret)
     assert "The killer opinions of night 1" in secret  # the team's night is kept
     # the answers and the card are still in the seat's view, only not said twice
@@ -243,7 +273,8 @@ def test_every_card_item_the_shared_record_drops_is_on_the_role_card(variant: st
         prompt = render_prompt(c.view, c.request, style="compact", shared_record=True)
         text = prompt.messages[1]["content"]
         start = text.index("# Your role card")
-        card = text[start : text.index("\n# ", start)].lower()
+        end = text.find("\n# ", start)
+        card = text[start : end if end >= 0 else None].lower()
         for item in c.view.history:
             if item.kind in card_kinds:
                 for fact in _scalars(list(item.facts.values())):

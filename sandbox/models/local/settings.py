@@ -119,6 +119,13 @@ class ServerSettings:
     # seat's own layout it read a little more than the server's own choice
     # (docs/local-model.md). SANDBOX_LOCAL_ROUTE=1 turns it on.
     route: bool = False
+    # llama.cpp's flash attention (its "auto" turns it on for this CPU build).
+    # Off: a sealed step's nine calls, each reading ~70 new tokens after a
+    # ~1,700-token prefix and writing 24, took 4.7 s against 8.2-8.3 s with it
+    # on, and one call wrote 48-49 tokens/s against 40; only a long prompt read
+    # from nothing was slower (5.1-6.1 s against 4.3-4.6 s for 1,695 tokens),
+    # which a cached prefix rarely needs (docs/local-model.md, issue 24).
+    flash_attn: bool = False
     # Extra llama-server arguments, appended last so they win over the ones
     # above (SANDBOX_LOCAL_SERVER_ARGS, split as a shell would).
     extra_args: tuple[str, ...] = ()
@@ -139,6 +146,7 @@ class ServerSettings:
             pin_slots=bool(_env_int("SANDBOX_LOCAL_PIN_SLOTS", int(base.pin_slots))),
             grammar=bool(_env_int("SANDBOX_LOCAL_GRAMMAR", int(base.grammar))),
             route=bool(_env_int("SANDBOX_LOCAL_ROUTE", int(base.route))),
+            flash_attn=bool(_env_int("SANDBOX_LOCAL_FLASH_ATTN", int(base.flash_attn))),
             extra_args=_env_args("SANDBOX_LOCAL_SERVER_ARGS"),
         )
 
@@ -155,6 +163,7 @@ class ServerSettings:
             "--threads", str(self.n_threads),
             "--threads-batch", str(self.n_threads),
             "--poll", str(self.poll),
+            "--flash-attn", "on" if self.flash_attn else "off",
             "--batch-size", str(self.n_batch),
             "--ubatch-size", str(self.n_batch),
             "--cache-ram", str(self.cache_ram_mib if self.cache else 0),

@@ -123,6 +123,21 @@ class RecordMemo:
         return seen is self._items[last] or seen == self._items[last]
 
 
+def current_step(history: Sequence[HistoryItem]) -> int:
+    """How many of the last items share the last item's day and phase: the
+    step under way, which the shared record shows after the question (so the
+    seats who act in turn within it share everything before their card)."""
+    if not history:
+        return 0
+    key = (history[-1].day, history[-1].phase)
+    count = 0
+    for item in reversed(history):
+        if (item.day, item.phase) != key:
+            break
+        count += 1
+    return count
+
+
 def summarized_record(view: SeatView, language: str, upto: int, keep: int | None) -> Record:
     """Items before ``upto`` condensed to the referee's announcements (who
     died when, votes, checks the seat was told: only lines the seat already

@@ -22,8 +22,11 @@ the whole rules text; ``compact`` (for small local models) gives a short
 primer, the role card, only the most recent ``history_items`` history items
 (saying how many were omitted) and a terse question. ``shared_record`` (compact
 only) moves the role card out of the system message: the user message shows
-the public items first (the same text for every seat), then the card and the
-seat's secret items, so seats share the record as a prefix. Everything is rendered
+the public items first (the same text for every seat), then now, the question
+and the answer's fields (options said alike for every seat), then the public
+items of the step under way, and last the card and the seat's secret items, so
+seats share the record as a prefix and a seat acting right after another
+re-reads only the newest item and its own card. Everything is rendered
 from the ``SeatView``, the ``DecisionRequest`` and the public rules text,
 never from the game state.
 """
@@ -41,6 +44,7 @@ from sandbox.agents.llm.prompt.escaping import referee_mark, scrub
 from sandbox.agents.llm.prompt.record import (
     Record,
     RecordMemo,
+    current_step,
     full_record,
     history_lines,
     history_start,
@@ -91,6 +95,7 @@ def field_view(f: Field, text_cap: int | None = None, wording: str = "") -> dict
             "options": [],
             "nullable": False,
             "max_items": 0,
+            "not_self": False,
         }
     if isinstance(f, MultiChoice):
         return {
@@ -101,6 +106,7 @@ def field_view(f: Field, text_cap: int | None = None, wording: str = "") -> dict
             "nullable": False,
             "max_items": f.max_items,
             "max_chars": 0,
+            "not_self": False,
         }
     assert isinstance(f, Choice)
     return {
@@ -111,6 +117,7 @@ def field_view(f: Field, text_cap: int | None = None, wording: str = "") -> dict
         "nullable": f.nullable,
         "max_items": 0,
         "max_chars": 0,
+        "not_self": False,
     }
 
 
@@ -266,13 +273,19 @@ def render_user(
     names = functools.partial(candidates, view.variant, language, style=style)
     text_cap = limits_for(style).text_chars
     fields = _fields(view.variant, language, request, text_cap)
+    history = record.lines[record.summary_lines :]
+    step: list[str] = []
+    if secret is not None:
+        history, step = split_step(view, language, history)
+        fields = [shared_options(f, view) for f in fields]
     return template(view.variant, language, "user.j2", style).render(
         variant=view.variant,
         seat=view.seat,
         private=view.private,
         public=view.public,
         summary=record.lines[: record.summary_lines],
-        history=record.lines[record.summary_lines :],
+        history=history,
+        step=step,
         omitted=record.first - record.summarized,
         summarized=record.summarized,
         dropped=record.dropped,
@@ -288,6 +301,39 @@ def render_user(
         secret=secret or [],
         role_card=resolve(names("role_card.j2")),
     )
+
+
+def split_step(view: SeatView, language: str, lines: list[str]) -> tuple[list[str], list[str]]:
+    """The shared record's lines before the step under way, and the step's
+    own lines (its header and items: :func:`record.current_step`). Shown after
+    the question, the step's lines are what changes between the seats who act
+    in turn (each speech), so a seat re-reads only the newest item and its own
+    card, not the question again; the step's first seat reads them once."""
+    count = current_step(view.history)
+    if not count:
+        return lines, []
+    step = history_lines(view, language, len(view.history) - count)
+    if len(step) > len(lines) or lines[len(lines) - len(step) :] != step:
+        return lines, []  # condensed away: nothing to move
+    return lines[: len(lines) - len(step)], step
+
+
+def shared_options(f: dict[str, Any], view: SeatView) -> dict[str, Any]:
+    """A field as every seat of a step can read it alike: options that are
+    the living seats but the seat's own are shown as all living seats, "never
+    your own seat" (the card, after them, says which). Other options are
+    left as they are (still exact, only not shared)."""
+    living = view.public.get("living")
+    options = f["options"]
+    if (
+        f["kind"] not in ("choice", "multi")
+        or not isinstance(living, list)
+        or view.seat not in living
+        or view.seat in options
+        or sorted(map(str, [*options, view.seat])) != sorted(map(str, living))
+    ):
+        return f
+    return {**f, "options": list(living), "not_self": True}
 
 
 def _fields(
