@@ -21,6 +21,12 @@ Four modes:
   with the client's slot router (models/local/router.py). Prints, per
   setting: invalid fallbacks, repair share, cached share, seconds per
   decision and non-empty speeches (formulas: docs/local-model.md).
+* ``sealed``: llama-server's own settings on one sealed step, side by side
+  in one run, each on a fresh server (``SANDBOX_LOCAL_SERVER_ARGS``): a
+  ~1,700-token prefix read into one slot, its state copied into nine slots
+  (the router's save and restores), then nine calls at once, each reading
+  ~70 new tokens and writing 24, then one speech-like call reading ~100 and
+  writing 64. Prints seconds and tokens/s per setting (``--rounds`` times).
 * ``summary``: figures from a transcript (e.g. of ``sandbox run ... --json``):
   wall time, seconds per decision, seconds per model call (median, p90) by
   decision kind, calls, repairs, fallbacks by reason, prompt and completion
@@ -31,6 +37,7 @@ Usage:
     .venv/bin/python bench/bench_local.py game [--config configs/killer_local.toml] [--seed 1 2 3]
     .venv/bin/python bench/bench_local.py compare [--seed 1 2 3 4 5] [--busy-core] [--day-limit N]
         [--settings old new shared]
+    .venv/bin/python bench/bench_local.py sealed [--rounds 2]
     .venv/bin/python bench/bench_local.py summary TRANSCRIPT.jsonl
 
 Figures and the conditions they were measured in: docs/local-model.md.
@@ -392,6 +399,101 @@ def _figures_line(f: dict[str, float]) -> str:
     )
 
 
+# What ``sealed`` compares: llama-server arguments appended to the defaults.
+SEALED_SETTINGS = {
+    "defaults": "",
+    "flash attention on": "--flash-attn on",
+    "n-gram drafts on": (
+        "--spec-type ngram-simple --spec-ngram-simple-size-n 3 --spec-ngram-simple-size-m 8"
+    ),
+}
+SEALED_SEATS = 9
+
+
+async def sealed_step(prompt: str) -> dict[str, float]:
+    """One sealed step on a fresh server (see ``sealed``): its seconds and rates."""
+    import httpx
+
+    from sandbox.models.local import endpoint_for, stop_all
+
+    api_base, _ = await endpoint_for("local/smollm2")
+    base = api_base.removesuffix("/v1")
+    figures: dict[str, float] = {}
+    try:
+        async with httpx.AsyncClient(timeout=300) as client:
+
+            async def complete(slot: int, text: str, tokens: int) -> dict[str, Any]:
+                body = {"prompt": text, "n_predict": tokens, "id_slot": slot,
+                        "cache_prompt": True, "temperature": 0.7}  # fmt: skip
+                answer = await client.post(f"{base}/completion", json=body)
+                answer.raise_for_status()
+                return dict(answer.json()["timings"])
+
+            started = time.perf_counter()
+            first = await complete(0, prompt, 1)
+            figures["prefix_s"] = time.perf_counter() - started
+            figures["prefix_tokens"] = first["prompt_n"]
+            started = time.perf_counter()
+            await client.post(f"{base}/slots/0", params={"action": "save"},
+                              json={"filename": "bench.bin"})  # fmt: skip
+            for slot in range(1, SEALED_SEATS + 1):
+                await client.post(f"{base}/slots/{slot}", params={"action": "restore"},
+                                  json={"filename": "bench.bin"})  # fmt: skip
+            figures["copies_s"] = time.perf_counter() - started
+            card = "# Your role card (seat {0}, secret)\n- You are seat {0}. Your role: CIVILIAN.\n"
+            started = time.perf_counter()
+            await asyncio.gather(
+                *(complete(slot, prompt + card.format(slot) * 3, 24)
+                  for slot in range(1, SEALED_SEATS + 1))
+            )  # fmt: skip
+            figures["sealed_s"] = time.perf_counter() - started
+            said = 'Seat 4 said (speech): "I saw seat 2 lie."\n'
+            speech = prompt + card.format(1) * 3 + said * 5
+            one = await complete(1, speech, 64)
+            figures["speech_read_tps"] = one["prompt_per_second"]
+            figures["speech_write_tps"] = one["predicted_per_second"]
+    finally:
+        stop_all()
+    return figures
+
+
+def bench_sealed(rounds: int) -> None:
+    """``sealed``: each setting of SEALED_SETTINGS on a fresh server, alternating."""
+    import random
+
+    from sandbox.agents.llm.prompt.render import render_prompt
+    from tests.prompts.harness import new_game, play
+
+    # A real prompt: a Killer vote's, late on day 1, with the shared record.
+    game = new_game("killer", 4)
+    captured = play(game, random.Random(4), pick=lambda g, r: r.decision == "vote")
+    c = captured[0]
+    rendered = render_prompt(c.view, c.request, style="compact", shared_record=True)
+    system, user = (m["content"] for m in rendered.messages)
+    head = user[: user.index("# Your role card")]
+    prompt = f"<|im_start|>system\n{system}<|im_end|>\n<|im_start|>user\n{head}"
+    results: dict[str, list[dict[str, float]]] = {name: [] for name in SEALED_SETTINGS}
+    saved = os.environ.get("SANDBOX_LOCAL_SERVER_ARGS")
+    try:
+        for _ in range(rounds):
+            for name, args in SEALED_SETTINGS.items():
+                os.environ["SANDBOX_LOCAL_SERVER_ARGS"] = args
+                results[name].append(asyncio.run(sealed_step(prompt)))
+                print(f"{name}: {results[name][-1]}", flush=True)
+    finally:
+        if saved is None:
+            os.environ.pop("SANDBOX_LOCAL_SERVER_ARGS", None)
+        else:
+            os.environ["SANDBOX_LOCAL_SERVER_ARGS"] = saved
+    print(f"\n== one sealed step of {SEALED_SEATS} calls, mean of {rounds} ({load_average()}) ==")
+    for name, runs in results.items():
+        mean = {k: statistics.mean(r[k] for r in runs) for k in runs[0]}
+        print(f"{name:20s} prefix {mean['prefix_tokens']:.0f} tokens in {mean['prefix_s']:.2f} s; "
+              f"{SEALED_SEATS} copies {mean['copies_s']:.2f} s; {SEALED_SEATS} calls at once "
+              f"{mean['sealed_s']:.2f} s; a speech reads {mean['speech_read_tps']:.0f} and "
+              f"writes {mean['speech_write_tps']:.1f} tokens/s")  # fmt: skip
+
+
 def load_average() -> str:
     """The machine's 1-minute load average (other jobs share the cores)."""
     try:
@@ -427,6 +529,8 @@ def main() -> None:
     compare.add_argument("--busy-core", action="store_true", help="keep one core busy (yes)")
     compare.add_argument("--day-limit", type=int, default=None, help="end games after day N")
     compare.add_argument("--settings", nargs="+", choices=SETTINGS, default=["old", "new"])
+    sealed = sub.add_parser("sealed")
+    sealed.add_argument("--rounds", type=int, default=2)
     summary = sub.add_parser("summary")
     summary.add_argument("transcripts", type=Path, nargs="+")
     args = parser.parse_args()
@@ -438,6 +542,9 @@ def main() -> None:
     os.environ.setdefault("LITELLM_LOG", "ERROR")
     if args.mode == "game":
         bench_game(args.config, list(args.seed) if args.seed else [None])
+        return
+    if args.mode == "sealed":
+        bench_sealed(args.rounds)
         return
     if args.mode == "compare":
         bench_compare(

@@ -81,6 +81,11 @@ def _env_args(name: str) -> tuple[str, ...]:
         raise LocalModelError(f"{name} is not a valid argument list ({err})") from None
 
 
+# n-gram drafts (ServerSettings.ngram_drafts): tokens looked up, tokens drafted.
+NGRAM_LOOKUP = 3
+NGRAM_DRAFT = 8
+
+
 @dataclass(frozen=True)
 class ServerSettings:
     """How the server is run. Each field can be overridden by SANDBOX_LOCAL_<FIELD>."""
@@ -126,6 +131,16 @@ class ServerSettings:
     # from nothing was slower (5.1-6.1 s against 4.3-4.6 s for 1,695 tokens),
     # which a cached prefix rarely needs (docs/local-model.md, issue 24).
     flash_attn: bool = False
+    # Drafts from the context's own n-grams (llama.cpp's speculative decoding
+    # with no draft model: --spec-type ngram-simple): when the last 3 tokens
+    # were seen before in the prompt or answer, the 8 that followed them are
+    # checked in one step instead of written one by one. The answer is drawn
+    # from the same distribution: a draft token is kept only where the
+    # sampler, run as without drafts, picks it. Off by default: a lone
+    # speech wrote faster, but nine calls at once were ~7% slower (drafts
+    # checked and refused) and whole games showed no gain beyond the noise
+    # (docs/local-model.md, issue 24). SANDBOX_LOCAL_NGRAM_DRAFTS=1 turns it on.
+    ngram_drafts: bool = False
     # Extra llama-server arguments, appended last so they win over the ones
     # above (SANDBOX_LOCAL_SERVER_ARGS, split as a shell would).
     extra_args: tuple[str, ...] = ()
@@ -147,6 +162,7 @@ class ServerSettings:
             grammar=bool(_env_int("SANDBOX_LOCAL_GRAMMAR", int(base.grammar))),
             route=bool(_env_int("SANDBOX_LOCAL_ROUTE", int(base.route))),
             flash_attn=bool(_env_int("SANDBOX_LOCAL_FLASH_ATTN", int(base.flash_attn))),
+            ngram_drafts=bool(_env_int("SANDBOX_LOCAL_NGRAM_DRAFTS", int(base.ngram_drafts))),
             extra_args=_env_args("SANDBOX_LOCAL_SERVER_ARGS"),
         )
 
@@ -154,6 +170,11 @@ class ServerSettings:
         """llama-server's arguments; ``slot_dir``: where it may save slot files."""
         slots = max(1, self.slots)
         saves = ["--slot-save-path", str(slot_dir)] if slot_dir is not None else []
+        drafts = [
+            "--spec-type", "ngram-simple",
+            "--spec-ngram-simple-size-n", str(NGRAM_LOOKUP),
+            "--spec-ngram-simple-size-m", str(NGRAM_DRAFT),
+        ] if self.ngram_drafts else []  # fmt: skip
         return [
             "--parallel", str(slots),
             # One KV window per slot: a unified pool made every sequence attend
@@ -181,6 +202,7 @@ class ServerSettings:
             # Chat templates from the GGUF file, as the model was trained.
             "--jinja",
             "--no-webui",
+            *drafts,
             *saves,
             *self.extra_args,
         ]  # fmt: skip

@@ -205,6 +205,15 @@ def test_flash_attention_is_off_unless_asked(monkeypatch: pytest.MonkeyPatch) ->
     assert args[args.index("--flash-attn") + 1] == "on"
 
 
+def test_ngram_drafts_only_when_asked(monkeypatch: pytest.MonkeyPatch) -> None:
+    assert "--spec-type" not in ServerSettings(n_threads=1).server_args()
+    monkeypatch.setenv("SANDBOX_LOCAL_NGRAM_DRAFTS", "1")
+    args = ServerSettings.from_env().server_args()
+    assert args[args.index("--spec-type") + 1] == "ngram-simple"
+    assert args[args.index("--spec-ngram-simple-size-n") + 1] == "3"
+    assert args[args.index("--spec-ngram-simple-size-m") + 1] == "8"
+
+
 def test_sampling_defaults_match_the_previous_server() -> None:
     # llama-server's own repeat penalty is off; SmolLM2 loops without one
     args = ServerSettings(n_threads=1).server_args()
