@@ -11,16 +11,17 @@ Four modes:
   through the real runner and LLM client — the number that matters — each
   on a fresh server (start-up included), then their summaries and the
   whole-game seconds per decision.
-* ``compare``: issue 24's figures for the same seeds under today's settings
-  ("new") and the settings before it ("old": 4 shared slots, the JSON-schema
-  form, a 6-item history window, 112 answer tokens), alternating old and new
-  per seed on a fresh server each, optionally with one core kept busy
-  (``--busy-core``: a ``yes > /dev/null`` process this bench starts and
-  stops). ``--settings old new shared`` adds "shared": the shared record
-  (public events first, then each seat's card and secrets; the whole record)
-  with the client's slot router (models/local/router.py). Prints, per
-  setting: invalid fallbacks, repair share, cached share, seconds per
-  decision and non-empty speeches (formulas: docs/local-model.md).
+* ``compare``: issue 24's figures for the same seeds under its settings,
+  alternating per seed on a fresh server each, optionally with one core kept
+  busy (``--busy-core``: a ``yes > /dev/null`` process this bench starts and
+  stops): "old" (before it: 4 shared slots, the JSON-schema form, a 6-item
+  history window, 112 answer tokens), "new" (the constrained route with each
+  seat's own layout and a 6-item window) and "shared" (the game file's shared
+  record: the public record first, each seat's card and secrets last, the
+  whole record, calls routed by the client's slot router,
+  models/local/router.py). Prints, per setting: invalid fallbacks, repair
+  share, cached share, seconds per decision and non-empty speeches
+  (formulas: docs/local-model.md).
 * ``sealed``: llama-server's own settings on one sealed step, side by side
   in one run, each on a fresh server (``SANDBOX_LOCAL_SERVER_ARGS``): a
   ~1,700-token prefix read into one slot, its state copied into nine slots
@@ -274,12 +275,16 @@ OLD_ENV = {
     "SANDBOX_LOCAL_SLOTS": "4",
     "SANDBOX_LOCAL_GRAMMAR": "0",
     "SANDBOX_LOCAL_POLL": "50",  # llama-server's default
+    "SANDBOX_LOCAL_FLASH_ATTN": "1",  # llama-server's "auto" turned it on
 }
 OLD_AGENT = {"max_tokens": 112}
-OLD_LLM = {"history_items": 6, "concurrency": 4}
-# "shared": the shared record (public events first, then the card and the
-# seat's secrets; the whole record, no window) with the client's slot router.
-SHARED_ENV = {"SANDBOX_LOCAL_ROUTE": "1"}
+OLD_LLM = {"shared_record": False, "history_items": 6, "concurrency": 4}
+# "new": issue 24's constrained route with each seat's own layout (the card
+# first, a 6-item window), the default until the shared record became it.
+NEW_LLM = {"shared_record": False, "history_items": 6}
+# "shared": the shared record (the public record first, the card and the
+# seat's secrets last; the whole record, no window), whose seats route their
+# calls through the client's slot router: configs/killer_local.toml as it is.
 SHARED_LLM = {"shared_record": True, "history_items": None}
 SETTINGS = ("old", "new", "shared")
 
@@ -292,10 +297,8 @@ def setting_of(name: str, base: dict[str, Any]) -> tuple[dict[str, Any], dict[st
             "default_agent": {**base["default_agent"], **OLD_AGENT},
             "llm": {**base["llm"], **OLD_LLM},
         }, OLD_ENV
-    if name == "shared":
-        llm = {k: v for k, v in {**base["llm"], **SHARED_LLM}.items() if v is not None}
-        return {**base, "llm": llm}, SHARED_ENV
-    return base, {}
+    llm = {**base["llm"], **(SHARED_LLM if name == "shared" else NEW_LLM)}
+    return {**base, "llm": {k: v for k, v in llm.items() if v is not None}}, {}
 
 
 def game_figures(path: Path) -> dict[str, float]:

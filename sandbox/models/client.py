@@ -113,6 +113,10 @@ class CallSettings:
     # Request fields the server takes besides the OpenAI ones (llama.cpp's
     # "grammar" and "id_slot"): added to the body as they are.
     extra_body: Mapping[str, Any] | None = None
+    # The embedded server's calls choose their slot through the slot router
+    # (models/local/router.py): set by seats with the shared record, whose
+    # prompts share prefixes across seats; SANDBOX_LOCAL_ROUTE=1 routes all.
+    route_slots: bool = False
 
 
 # One semaphore per (event loop, model): asyncio primitives belong to one loop.
@@ -320,7 +324,8 @@ class ModelClient:
             body.update(self.settings.extra_body or {})
             if seed is not None:  # our own servers (fake, llama-server) take one
                 body["seed"] = seed
-            if self.endpoint.kind == "local" and (router := local_router(self.endpoint)):
+            router = local_router(self.endpoint, self.settings.route_slots)
+            if router is not None:
                 async with router.route(messages) as route:  # its slot (router.py)
                     body.update(id_slot=route.slot, cache_prompt=True)
                     return await self._post(body)
@@ -423,9 +428,13 @@ def elapsed_ms(started: float) -> int:
     return round((time.perf_counter() - started) * 1000)
 
 
-def local_router(endpoint: Endpoint) -> SlotRouter | None:
-    """The embedded server's slot router, unless routing is off (SANDBOX_LOCAL_ROUTE=0)."""
+def local_router(endpoint: Endpoint, wanted: bool = False) -> SlotRouter | None:
+    """The embedded server's slot router, for a call that wants it (a seat with
+    the shared record) or for every call (SANDBOX_LOCAL_ROUTE=1); None for
+    other endpoints."""
+    if endpoint.kind != "local" or not endpoint.api_base:
+        return None
     settings = ServerSettings.from_env()
-    if not settings.route or not endpoint.api_base:
+    if not (settings.route or wanted):
         return None
     return router_for(endpoint.api_base, settings.slots)

@@ -13,6 +13,7 @@ import re
 import pytest
 
 from sandbox.agents.llm.prompt import render
+from sandbox.agents.llm.prompt.record import current_step, summarized_record
 from sandbox.agents.llm.prompt.render import render_prompt, secret_record, secret_view
 from sandbox.core.variant import HistoryItem, SeatView
 from sandbox.core.visibility import PUBLIC
@@ -281,3 +282,57 @@ def test_every_card_item_the_shared_record_drops_is_on_the_role_card(variant: st
                     assert fact.lower() in card, (variant, c.seat, item.kind, fact)
                 checked += 1
     assert checked > len(last), "every seat has a card item, some more"
+
+
+def _field(kind: str, options: list[object]) -> dict[str, object]:
+    return {"name": "f", "kind": kind, "options": options, "not_self": False}
+
+
+def test_options_are_written_alike_only_where_they_are_the_living_but_ones_own() -> None:
+    view = SeatView("killer", 4, {}, {"living": [1, 2, 4, 7]}, ())
+    shared = render.shared_options(_field("choice", [1, 2, 7]), view)
+    assert shared["options"] == [1, 2, 4, 7] and shared["not_self"] is True
+    assert render.shared_options(_field("multi", [1, 2, 7]), view)["not_self"] is True
+    # a revote between two other seats, a list that holds the seat, words, free
+    # text, a dead seat: left as they are (still exact, only not shared)
+    for kind, options in [
+        ("choice", [2, 7]),
+        ("choice", [1, 2, 4, 7]),
+        ("choice", ["none", "police"]),
+        ("text", []),
+    ]:
+        assert render.shared_options(_field(kind, options), view) == _field(kind, options)
+    dead = SeatView("killer", 3, {}, {"living": [1, 2, 4, 7]}, ())
+    assert render.shared_options(_field("choice", [1, 2, 4, 7]), dead)["not_self"] is False
+
+
+def test_the_step_under_way_is_its_last_day_and_phase() -> None:
+    items = [
+        HistoryItem(0, "a", 1, "night", public=True),
+        HistoryItem(1, "b", 1, "speeches", public=True),
+        HistoryItem(2, "c", 1, "speeches", speaker=3, speech="hi", public=True),
+    ]
+    assert current_step(items) == 2
+    assert current_step(items[:1]) == 1
+    assert current_step([]) == 0
+
+
+def test_a_condensation_ending_inside_the_step_still_moves_the_steps_items() -> None:
+    """The shared condensation ends on a multiple of 48 items, which may fall
+    inside the step under way: the step's items shown in full still come
+    after the question (before, none moved, and every later speaker re-read
+    the question and options after the newest speech)."""
+    game = new_game("killer", 4)
+    captured = play(game, random.Random(4), pick=lambda g, r: r.decision == "speech")
+    c = [c for c in captured if c.view.public["day"] == 1][5]  # the sixth speaker
+    view = render.public_view(c.view)
+    count = current_step(view.history)
+    assert count >= 4
+    upto = len(view.history) - 2  # the step's last two items in full
+    record = summarized_record(view, "en", upto, None)
+    history = record.lines[record.summary_lines :]
+    before, step = render.split_step(view, "en", history, record.first)
+    assert before == [] and step == history, "every item in full is the step's"
+    assert step[0] == "--- Day 1: speeches ---"
+    assert sum(" said (speech): " in line for line in step) == 2
+    assert render.split_step(view, "en", history) == (history, [])  # the step's start is gone

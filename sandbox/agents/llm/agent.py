@@ -422,6 +422,9 @@ class LLMAgent(Agent):
             rung=fmt.rung,
             seed=self._call_seed(request_id),
             extra_body=self._extra_body(endpoint, fmt),
+            # the shared record's prompts share prefixes across seats: on the
+            # embedded server the client picks the slot that holds the most of one
+            route_slots=self.settings.shared_record and self.settings.prompt_style == "compact",
         )
         return ModelClient(
             endpoint,

@@ -157,7 +157,9 @@ class LocalServer:
             prefix=f"sandbox-llama-{self.model.alias}-", suffix=".log", delete=False
         )
         self._log_path = Path(log.name)
-        if self.settings.route and self._slot_dir is None:
+        # Always a folder for slot files: a seat with the shared record routes
+        # its calls (router.py) whatever SANDBOX_LOCAL_ROUTE says.
+        if self._slot_dir is None:
             self._slot_dir = Path(
                 tempfile.mkdtemp(prefix=f"sandbox-llama-slots-{self.model.alias}-")
             )

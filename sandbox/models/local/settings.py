@@ -119,10 +119,11 @@ class ServerSettings:
     grammar: bool = True
     # The client picks each call's slot and copies another slot's evaluated
     # prompt into it when that one shares a longer prefix (router.py; the
-    # server saves slot files under a temporary --slot-save-path). Made for
-    # the shared record ([llm] shared_record); off by default: with each
-    # seat's own layout it read a little more than the server's own choice
-    # (docs/local-model.md). SANDBOX_LOCAL_ROUTE=1 turns it on.
+    # server saves slot files under a temporary --slot-save-path). Seats with
+    # the shared record ([llm] shared_record) always route their calls; this
+    # setting (SANDBOX_LOCAL_ROUTE=1) routes every seat's. Off for the others
+    # by default: with each seat's own layout it read a little more than the
+    # server's own choice (docs/local-model.md).
     route: bool = False
     # llama.cpp's flash attention (its "auto" turns it on for this CPU build).
     # Off: a sealed step's nine calls, each reading ~70 new tokens after a

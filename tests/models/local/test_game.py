@@ -130,11 +130,12 @@ def test_killer_night_and_day_on_the_local_model(tmp_path: Path) -> None:
 def test_the_shared_record_with_the_slot_router(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """``[llm] shared_record`` with SANDBOX_LOCAL_ROUTE=1 over the real client
-    path: the model seats' prompts start with the public record, the client
-    picks each call's slot, and the game plays as cleanly as with the seat
-    layout."""
-    monkeypatch.setenv("SANDBOX_LOCAL_ROUTE", "1")
+    """``[llm] shared_record`` over the real client path: the model seats'
+    prompts start with the public record, the client picks each call's slot
+    and copies another slot's prompt into it (without SANDBOX_LOCAL_ROUTE: a
+    shared-record seat routes its own calls), and the game plays as cleanly as
+    with the seat layout."""
+    monkeypatch.delenv("SANDBOX_LOCAL_ROUTE", raising=False)
     game = {**GAME, "llm": {**GAME["llm"], "shared_record": True}}
     del game["llm"]["history_items"]
     try:
@@ -142,6 +143,8 @@ def test_the_shared_record_with_the_slot_router(
         (server,) = running_servers()
         slot_dir = server._slot_dir
         assert slot_dir is not None and slot_dir.is_dir()
+        # the router saved slot states to copy them (router.py's slot-N.bin)
+        assert list(slot_dir.glob("slot-*.bin")), "no slot was copied"
     finally:
         stop_all()
     assert not slot_dir.exists(), "the slot files outlived the server"

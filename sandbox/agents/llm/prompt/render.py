@@ -276,7 +276,7 @@ def render_user(
     history = record.lines[record.summary_lines :]
     step: list[str] = []
     if secret is not None:
-        history, step = split_step(view, language, history)
+        history, step = split_step(view, language, history, record.first)
         fields = [shared_options(f, view) for f in fields]
     return template(view.variant, language, "user.j2", style).render(
         variant=view.variant,
@@ -303,16 +303,20 @@ def render_user(
     )
 
 
-def split_step(view: SeatView, language: str, lines: list[str]) -> tuple[list[str], list[str]]:
+def split_step(
+    view: SeatView, language: str, lines: list[str], first: int = 0
+) -> tuple[list[str], list[str]]:
     """The shared record's lines before the step under way, and the step's
     own lines (its header and items: :func:`record.current_step`). Shown after
     the question, the step's lines are what changes between the seats who act
     in turn (each speech), so a seat re-reads only the newest item and its own
-    card, not the question again; the step's first seat reads them once."""
+    card, not the question again; the step's first seat reads them once.
+    ``first``: the first item ``lines`` show in full (a condensation may end
+    inside the step: then only the step's items in full move)."""
     count = current_step(view.history)
     if not count:
         return lines, []
-    step = history_lines(view, language, len(view.history) - count)
+    step = history_lines(view, language, max(len(view.history) - count, first))
     if len(step) > len(lines) or lines[len(lines) - len(step) :] != step:
         return lines, []  # condensed away: nothing to move
     return lines[: len(lines) - len(step)], step
