@@ -126,21 +126,20 @@ class ServerSettings:
     # server's own choice (docs/local-model.md).
     route: bool = False
     # llama.cpp's flash attention (its "auto" turns it on for this CPU build).
-    # Off: a sealed step's nine calls, each reading ~70 new tokens after a
-    # ~1,700-token prefix and writing 24, took 4.7 s against 8.2-8.3 s with it
-    # on, and one call wrote 48-49 tokens/s against 40; only a long prompt read
-    # from nothing was slower (5.1-6.1 s against 4.3-4.6 s for 1,695 tokens),
-    # which a cached prefix rarely needs (docs/local-model.md, issue 24).
+    # Off: one sealed step's nine calls after a 1,545-token prefix took 5.15 s
+    # against 6.17 s with it on, and a lone speech wrote 53 tokens/s against
+    # 46; only a prompt read from nothing is slower (4.8 s against 3.7 s),
+    # which the router's copies make rare (bench_local.py sealed, issue 24).
     flash_attn: bool = False
     # Drafts from the context's own n-grams (llama.cpp's speculative decoding
     # with no draft model: --spec-type ngram-simple): when the last 3 tokens
     # were seen before in the prompt or answer, the 8 that followed them are
     # checked in one step instead of written one by one. The answer is drawn
     # from the same distribution: a draft token is kept only where the
-    # sampler, run as without drafts, picks it. Off by default: a lone
-    # speech wrote faster, but nine calls at once were ~7% slower (drafts
-    # checked and refused) and whole games showed no gain beyond the noise
-    # (docs/local-model.md, issue 24). SANDBOX_LOCAL_NGRAM_DRAFTS=1 turns it on.
+    # sampler, run as without drafts, picks it. Off by default: whole games
+    # showed no gain beyond the noise, and one sealed step's nine calls were
+    # slower (6.17 s against 5.15 s: drafts checked and refused; docs/
+    # local-model.md, issue 24). SANDBOX_LOCAL_NGRAM_DRAFTS=1 turns it on.
     ngram_drafts: bool = False
     # Extra llama-server arguments, appended last so they win over the ones
     # above (SANDBOX_LOCAL_SERVER_ARGS, split as a shell would).

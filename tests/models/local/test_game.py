@@ -39,7 +39,8 @@ GAME: dict[str, Any] = {
             "timeout_s": 300,
         }
     ],
-    # the style configs/killer_local.toml uses for the local model
+    # each seat's own layout with a 6-item window (configs/killer_local.toml's
+    # until it took the shared record, played by the test further down)
     "llm": {
         "language": "en",
         "max_repairs": 1,
