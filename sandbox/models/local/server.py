@@ -62,9 +62,11 @@ server = subprocess.Popen(sys.argv[1:], stdin=subprocess.DEVNULL,
 def _stop_server(*_):
     server.terminate()
     threading.Timer(5.0, server.kill).start()  # it had its chance to exit cleanly
+orphaned = threading.Event()
 def _lifeline():
     while sys.stdin.buffer.read(1):
         pass
+    orphaned.set()  # before the stop: the main thread sees it once the server exits
     log = os.environ.get("SANDBOX_LOCAL_LOG")
     if log:  # the parent is gone and cannot remove it
         try:
@@ -72,14 +74,13 @@ def _lifeline():
         except OSError:
             pass
     _stop_server()
-    slots = os.environ.get("SANDBOX_LOCAL_SLOT_DIR")
-    if slots:  # the slot files, once the server is gone
-        server.wait()
-        shutil.rmtree(slots, ignore_errors=True)
 for _signal in (signal.SIGTERM, signal.SIGINT):
     signal.signal(_signal, _stop_server)
 threading.Thread(target=_lifeline, daemon=True).start()
 code = server.wait()
+slots = os.environ.get("SANDBOX_LOCAL_SLOT_DIR")
+if slots and orphaned.is_set():  # the slot files, once the server is gone (here,
+    shutil.rmtree(slots, ignore_errors=True)  # not in the thread: _exit ends it)
 os._exit(code if code >= 0 else 128 - code)
 """
 

@@ -171,6 +171,7 @@ CHILD = textwrap.dedent(
     from sandbox.models.local import ensure_server
     server = ensure_server("local/smollm2")
     print(server.process.pid, flush=True)
+    print(server._slot_dir, flush=True)
     time.sleep(120)
     """
 )
@@ -185,12 +186,15 @@ def test_a_parent_that_is_killed_leaves_no_server(how: signal.Signals) -> None:
     try:
         assert parent.stdout is not None
         server_pid = int(parent.stdout.readline())
-        assert not process_gone(server_pid)
+        slot_dir = Path(parent.stdout.readline().strip())
+        assert not process_gone(server_pid) and slot_dir.is_dir()
         (llama_server,) = server_children(server_pid)
         parent.send_signal(how)
         parent.wait(30)
         assert wait_gone(server_pid, 15), f"server {server_pid} outlived its parent ({how.name})"
         assert wait_gone(llama_server, 15), f"llama-server outlived its parent ({how.name})"
+        # its slot files go with it (the watcher removed them before exiting)
+        assert not slot_dir.exists(), f"the slot folder outlived its parent ({how.name})"
     finally:
         if parent.poll() is None:
             parent.kill()
