@@ -39,7 +39,7 @@ from sandbox.agents.base import (
 from sandbox.agents.llm.answer_format import AnswerFormat
 from sandbox.agents.llm.beliefs import PROBE_DECISION, BeliefProbe, probe_for
 from sandbox.agents.llm.parse import AnswerError, ParsedAnswer, parse_answer, render_repair
-from sandbox.agents.llm.prompt import RenderedPrompt
+from sandbox.agents.llm.prompt import RenderedPrompt, shared_layout
 from sandbox.agents.llm.prompt.budget import (
     after_overflow,
     prompt_budget,
@@ -424,7 +424,7 @@ class LLMAgent(Agent):
             extra_body=self._extra_body(endpoint, fmt),
             # the shared record's prompts share prefixes across seats: on the
             # embedded server the client picks the slot that holds the most of one
-            route_slots=self.settings.shared_record and self.settings.prompt_style == "compact",
+            route_slots=shared_layout(self.settings.prompt_style, self.settings.shared_record),
         )
         return ModelClient(
             endpoint,

@@ -146,7 +146,7 @@ def render_prompt(
     is condensed at a point every seat computes alike, before the seat's own
     budget is checked.
     """
-    shared = shared_record and style == COMPACT
+    shared = shared_layout(style, shared_record)
     system = render_system(
         view, language=language, rules_text=rules_text, style=style, shared=shared
     )
@@ -183,6 +183,11 @@ def render_prompt(
     return RenderedPrompt(
         messages, len(system), cache_chars, record.summarized, estimate_tokens(system + user)
     )
+
+
+def shared_layout(style: PromptStyle, shared_record: bool) -> bool:
+    """Whether prompts take the shared record's layout (compact style only)."""
+    return shared_record and style == COMPACT
 
 
 def cut_cache_mark(text: str) -> tuple[str, int]:
