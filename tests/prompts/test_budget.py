@@ -17,10 +17,10 @@ import pytest
 from sandbox.agents.llm.prompt.budget import (
     ESTIMATE_MARGIN,
     MAX_TOKEN_RATIO,
-    SHARED_STEP,
     SHARED_TOKEN_RATIO,
     SHARED_WINDOW_SHARE,
     SUMMARY_STEP,
+    day_starts,
     estimate_tokens,
     prompt_budget,
     shared_room,
@@ -30,6 +30,7 @@ from sandbox.agents.llm.prompt.record import RecordMemo
 from sandbox.agents.llm.prompt.render import RenderedPrompt, render_prompt
 from sandbox.core.game import Game
 from sandbox.core.requests import DecisionRequest
+from sandbox.core.variant import HistoryItem
 from tests.prompts.harness import Captured, new_game, play
 
 SEEDS = {"four_factions": 5, "killer": 7}
@@ -171,10 +172,10 @@ def test_the_token_ratio_keeps_the_most_seen_within_its_bounds() -> None:
     assert token_ratio(1.3, 0, 1000) == 1.3  # no usage reported
 
 
-def test_the_shared_room_is_half_the_window_for_a_denser_tokenizer() -> None:
-    # 4,096 x 0.5 / 1.75 = 1,170.3: estimated tokens for the system message and public record
-    assert SHARED_WINDOW_SHARE == 0.5 and SHARED_TOKEN_RATIO == 1.75
-    assert shared_room(4096) == 1170
+def test_the_shared_room_is_a_share_of_the_window_for_a_denser_tokenizer() -> None:
+    # 4,096 x 0.3 / 1.75 = 702.2: estimated tokens for the system message and public record
+    assert SHARED_WINDOW_SHARE == 0.3 and SHARED_TOKEN_RATIO == 1.75
+    assert shared_room(4096) == 702
     assert shared_room(None) is None
     assert shared_room(100) == 256  # never below the smallest budget
 
@@ -220,19 +221,61 @@ def test_a_shared_record_condenses_at_the_same_item_for_every_seat_of_a_step() -
     assert len({_head(p) for p in prompts}) == 1, "one shared prefix for the whole step"
     assert all(p.tokens <= budget for p in prompts)
     (summarized,) = {p.summarized for p in prompts}
-    assert summarized > 0 and summarized % SHARED_STEP == 0
-    assert summarized <= sum(1 for i in last[0].view.history if i.public)
+    public = [i for i in last[0].view.history if i.public]
+    assert summarized in day_starts(public), "it condenses whole days"
+    assert summarized <= len(public)
 
 
-def test_a_shared_records_condensation_only_moves_forward_in_big_steps() -> None:
+def test_a_shared_records_condensation_moves_forward_a_whole_day_at_a_time() -> None:
     room = 700
     seen: list[int] = []
-    for step in _step_views(7):
+    for step in _step_views(5):  # a seed whose votes span three days
         (summarized,) = {_shared(c, shared_room=room).summarized for c in step}
         seen.append(summarized)
+        starts = day_starts([i for i in step[0].view.history if i.public])
+        assert summarized == 0 or summarized in starts, (summarized, starts)
     assert seen == sorted(seen), seen
-    assert all(s % SHARED_STEP == 0 for s in seen), seen
     assert seen[0] == 0 and seen[-1] > 0, "the early record is whole, a late one condensed"
+    assert len(set(seen)) > 2, "it moved more than once: a day at a time"
     # a room the whole record fits changes nothing
     step = _step_views(7)[-1]
     assert _shared(step[0], shared_room=10**6).messages == _shared(step[0]).messages
+
+
+def test_the_days_of_a_record_start_where_the_day_number_changes() -> None:
+    # hand-built: the setup (day 0), night and day 1 (day 1), night 2 (day 2)
+    days = [0, 0, 1, 1, 1, 1, 2, 2]
+    items = [HistoryItem(seq, "x", day, "p") for seq, day in enumerate(days)]
+    assert day_starts(items) == [2, 6]
+    assert day_starts(items[:1]) == [] and day_starts([]) == []
+
+
+def test_a_roomier_shared_record_keeps_yesterday_too() -> None:
+    """The least-condensed day start that fits: with more room the record
+    keeps more whole days, never part of one."""
+    seat = _step_views(5)[-1][0]
+    starts = day_starts([i for i in seat.view.history if i.public])
+    tight, roomy, whole = (_shared(seat, shared_room=r).summarized for r in (700, 2200, 2400))
+    assert tight == starts[-1] and roomy == starts[-2], (tight, roomy, starts)
+    assert whole == 0, "a room the whole record fits condenses nothing"
+
+
+def test_past_the_latest_day_the_shared_record_leaves_out_whole_old_days() -> None:
+    """When even the latest day start's summary does not fit, the summary's
+    oldest days go, a whole day at a time, alike for every seat of a step."""
+    step = _step_views(5)[-1]
+    seat = step[0]
+    whole = _shared(seat, shared_room=10**6)
+    condensed = _shared(seat, shared_room=2000)
+    fewer_days = _shared(seat, shared_room=1600)
+    none_kept = _shared(seat, shared_room=700)
+    assert whole.tokens > condensed.tokens > fewer_days.tokens > none_kept.tokens
+    record = fewer_days.messages[1]["content"]
+    # the summary starts at a day's first header: night 2, day 1 left out whole
+    assert record.startswith("# Record\n--- Night 2 ---\n"), record[:80]
+    assert "--- Day 1" not in record[: record.index("# Now")]
+    assert "oldest lines left out too" in record
+    assert len({_head(_shared(c, shared_room=1600)) for c in step}) == 1, "one prefix for all"
+    # with no summary left, the record is the day's own items in full
+    public = _head(none_kept)
+    assert "condensed form" in public and "--- Night 2 ---" not in public

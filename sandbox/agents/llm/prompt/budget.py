@@ -18,7 +18,7 @@ from sandbox.agents.llm.prompt.record import (
     history_lines,
     summarized_record,
 )
-from sandbox.core.variant import SeatView
+from sandbox.core.variant import HistoryItem, SeatView
 
 # The condensed part of the record ends on a multiple of this many items, so it
 # changes seldom and the prompt stays a prefix-cache hit in between.
@@ -41,14 +41,20 @@ MAX_TOKEN_RATIO = 4.0
 # condensation depends on the public record and the model's window alone, so
 # every seat of a step condenses at the same item and the prefix stays one
 # (a per-seat fit condensed the seats with long secrets first: a police seat's
-# prompt then shared only the system message with the others'). Condensed
-# boundaries are multiples of SHARED_STEP items (about two days of Killer), so
-# the table re-reads its record seldom; the system message and the public
-# record take at most SHARED_WINDOW_SHARE of the window, counted for a
-# tokenizer SHARED_TOKEN_RATIO times denser than the estimate (SmolLM2's is
-# ~1.6). The seat's own budget is still checked after it (fit_record).
-SHARED_STEP = 48
-SHARED_WINDOW_SHARE = 0.5
+# prompt then shared only the system message with the others'). It keeps
+# whole days (a night and the day after it: the items' ``day``): the system
+# message and the public record before the step under way take at most
+# SHARED_WINDOW_SHARE of the window, counted for a tokenizer
+# SHARED_TOKEN_RATIO times denser than the estimate (SmolLM2's is ~1.6),
+# which leaves the rest for the step's own items (a day's speeches, ~1,000
+# tokens), the card, the secrets and the answer. In the local model's
+# 4,096-token window that is the day under way and a summary of the day
+# before. Before, boundaries fell every 48 items (about two days of Killer)
+# against half the window, and late prompts grew past 3,000 tokens, where the
+# local server reads a prompt at half the speed of one of 1,000, and a seat
+# with long secrets then condensed on its own (issue 24). The seat's own
+# budget is still checked after it (fit_record).
+SHARED_WINDOW_SHARE = 0.3
 SHARED_TOKEN_RATIO = 1.75
 
 
@@ -93,21 +99,44 @@ def shared_condensation(
 ) -> Record | None:
     """The shared record's condensation: the least-condensed record whose
     shared part (the message ``render`` gives, up to its cache mark) fits
-    ``room``, condensed up to a multiple of SHARED_STEP items (the most such
-    when none fits: the seat's own fit then goes further); None when the
-    ``whole`` record fits or is shorter than one step. A function of the
-    (public) view alone, so equal for every seat, and it changes only at a step."""
+    ``room``, in whole days (:func:`day_starts`): condensed up to a day
+    start, then, past the latest, the oldest days of the summary left out
+    too (who is dead stays in the prompt's "Now"); the most condensed when
+    none fits (the seat's own fit then goes further). None when the
+    ``whole`` record fits or no day with speeches has ended since its first
+    item. A function of the (public) view alone, so equal for every seat,
+    and it changes only at a step."""
 
     def shared_part(record: Record) -> tuple[str, int]:
         text, cut = render(record)
         return text[:cut], cut
 
-    count = len(view.history)
-    bounds = [(b, None) for b in range(SHARED_STEP, count + 1, SHARED_STEP) if b > whole.first]
+    history = view.history
+    starts = day_starts(history)
+    # Condensing drops speeches only: a start with none before it would just
+    # add the condensation's note (Killer's setup before night 1).
+    bounds = [
+        b
+        for b in starts
+        if b > whole.first and any(i.speech is not None for i in history[whole.first : b])
+    ]
     if not bounds or estimate_tokens(shared_part(whole)[0]) <= room:
         return None
-    low = _first_fit(view, language, bounds, room, shared_part)
-    return summarized_record(view, language, *bounds[low])
+    latest = bounds[-1]
+    # the summary's last lines from each later day start on (fewer and fewer
+    # whole days), then none of it
+    kept = [len(history_lines(view, language, a, latest, speeches=False)) for a in starts]
+    choices: list[tuple[int, int | None]] = [(b, None) for b in bounds]
+    choices += [(latest, keep) for a, keep in zip(starts, kept, strict=True) if 0 < a < latest]
+    choices.append((latest, 0))
+    low = _first_fit(view, language, choices, room, shared_part)
+    return summarized_record(view, language, *choices[low])
+
+
+def day_starts(history: Sequence[HistoryItem]) -> list[int]:
+    """The index of each item that begins a new day (its ``day`` differs from
+    the item before it): where the shared record may condense."""
+    return [i for i in range(1, len(history)) if history[i].day != history[i - 1].day]
 
 
 def token_ratio(previous: float, tokens_in: int, estimated: int) -> float:
