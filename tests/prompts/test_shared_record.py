@@ -6,15 +6,18 @@ prefix in a server's cache. The no-leak audit renders this layout too
 
 from __future__ import annotations
 
+import itertools
 import json
 import random
 import re
 
 import pytest
 
+from sandbox.agents.llm.answer_format import grammar_format
 from sandbox.agents.llm.prompt import render
 from sandbox.agents.llm.prompt.record import current_step, summarized_record
 from sandbox.agents.llm.prompt.render import render_prompt, secret_record, secret_view
+from sandbox.agents.llm.settings import limits_for
 from sandbox.core.variant import HistoryItem, SeatView
 from sandbox.core.visibility import PUBLIC
 from sandbox.games.registry import get_variant
@@ -107,6 +110,36 @@ def test_each_speaker_re_reads_only_the_newest_speech_and_its_own_tail() -> None
         assert "# Question" not in new and "# Now" not in new
         assert after[len(head) :].count("# Your role card (seat ") == 1
         assert f"(seat {c.seat}, secret)" in after[len(head) :]
+
+
+def test_the_answers_shape_is_shared_too_before_the_step_and_the_card() -> None:
+    """The grammar's shape hint (a speech's accuse/vouch object) goes after the
+    answer's fields with no seat in it, so the speakers' prompts as sent still
+    extend each other up to the card (it used to follow the card)."""
+    game = new_game("killer", 4)
+    captured = play(game, random.Random(4), pick=lambda g, r: r.decision == "speech")
+    first_day = [c for c in captured if c.view.public["day"] == 1]
+    sent = []
+    for c in first_day:
+        rendered = render_prompt(c.view, c.request, style="compact", shared_record=True)
+        fmt = grammar_format(c.request, limits_for("compact"), 448, "en", shared=True)
+        assert fmt is not None and fmt.hint
+        sent.append(fmt.messages(rendered.messages, rendered.answer_chars)[1]["content"])
+    for before, after in itertools.pairwise(sent):
+        assert after.startswith(before[: before.index("# Your role card")].rstrip("\n"))
+    for user in sent:
+        shape = user.index(fmt.hint.strip())
+        assert user.index("# Your answer") < shape < user.index("# Your role card")
+        if "# This step so far" in user:
+            assert shape < user.index("# This step so far")
+        assert not user.rstrip().endswith("}"), "nothing after the card and secrets"
+    # the seat layout keeps it last, with the seat's own options
+    c = first_day[1]
+    rendered = render_prompt(c.view, c.request, style="compact")
+    assert rendered.answer_chars is None
+    fmt = grammar_format(c.request, limits_for("compact"), 448, "en")
+    assert fmt is not None
+    assert fmt.messages(rendered.messages, rendered.answer_chars)[1]["content"].endswith(fmt.hint)
 
 
 def test_the_seat_layout_keeps_the_card_in_the_system_message() -> None:

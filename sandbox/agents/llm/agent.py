@@ -217,10 +217,9 @@ class LLMAgent(Agent):
         fmt = self._format(ctx.request, probe, endpoint)
         client = self._client(endpoint, fmt, secrets, max_tokens, ctx.request.id)
         calls: list[dict[str, Any]] = []
+        messages = fmt.messages(rendered.messages, rendered.answer_chars)
         try:
-            raw = await client.complete(
-                fmt.messages(rendered.messages), 0, calls, rendered.cache_chars
-            )
+            raw = await client.complete(messages, 0, calls, rendered.cache_chars)
         except ProviderFailure as failure:
             if isinstance(failure, FormatRefused):  # the next call goes one rung down
                 self._step_down(fmt, calls)
@@ -276,7 +275,7 @@ class LLMAgent(Agent):
         rendered = self._render(ctx, budget)
         # Answer format: the schema to send, to check against, or to state in words.
         fmt = self._format(ctx.request, probe, endpoint)
-        messages = fmt.messages(rendered.messages)
+        messages = fmt.messages(rendered.messages, rendered.answer_chars)
         client = self._client(endpoint, fmt, secrets, max_tokens, ctx.request.id)
         calls: list[dict[str, Any]] = []
         note = ""
@@ -294,7 +293,7 @@ class LLMAgent(Agent):
                     # The provider refused this rung's response_format: one rung down.
                     fmt = self._format(ctx.request, probe, endpoint)
                     messages = [
-                        *fmt.messages(rendered.messages),
+                        *fmt.messages(rendered.messages, rendered.answer_chars),
                         *messages[len(rendered.messages) :],
                     ]
                     client = self._client(endpoint, fmt, secrets, max_tokens, ctx.request.id)
@@ -305,7 +304,7 @@ class LLMAgent(Agent):
                     budget = after_overflow(budget, rendered.tokens)
                     self._learned_budget = budget  # later decisions start within it
                     rendered = self._render(ctx, budget)
-                    messages = fmt.messages(rendered.messages)
+                    messages = fmt.messages(rendered.messages, rendered.answer_chars)
                     calls[-1]["overflow_retry"] = {"budget_tokens": budget}
                     continue
                 return AgentAnswer(None, note, FALLBACK_PROVIDER, calls, repairs=repair)
@@ -398,6 +397,7 @@ class LLMAgent(Agent):
             own_server=endpoint.kind != "remote",
             takes_grammar=endpoint.kind == "local" and local_slots.takes_grammar(),
             max_tokens=self._max_tokens(request),
+            shared=shared_layout(self.settings.prompt_style, self.settings.shared_record),
         )
 
     @property

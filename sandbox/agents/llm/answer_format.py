@@ -85,12 +85,18 @@ class AnswerFormat:
     # grammar (llama.cpp's "grammar"), see grammar.py. Shared: never mutate it.
     extra_body: Mapping[str, Any] | None = None
 
-    def messages(self, prompt: Sequence[Mapping[str, str]]) -> list[dict[str, str]]:
-        """The opening conversation: the prompt, with the hint after the question."""
+    def messages(
+        self, prompt: Sequence[Mapping[str, str]], at: int | None = None
+    ) -> list[dict[str, str]]:
+        """The opening conversation: the prompt, with the hint after the
+        question, or at character ``at`` of the last message (the shared
+        record's layout: after the answer's fields, before the seat's own part)."""
         messages = [dict(m) for m in prompt]
         if self.hint:
             last = messages[-1]
-            last["content"] = last["content"] + self.hint
+            content = last["content"]
+            cut = len(content) if at is None else at
+            last["content"] = content[:cut] + self.hint + content[cut:]
         return messages
 
 
@@ -103,6 +109,7 @@ def for_decision(
     own_server: bool = True,
     takes_grammar: bool = False,
     max_tokens: int | None = None,
+    shared: bool = False,
 ) -> AnswerFormat:
     """Everything about the answer to ``request`` (with ``probe``'s beliefs, if any).
     The "json" rung of a remote provider is its plain JSON mode, which takes no
@@ -110,9 +117,10 @@ def for_decision(
     False); our own servers take the llama.cpp form, schema included.
     ``takes_grammar``: the server takes a GBNF grammar (llama.cpp's); the
     "json" rung then sends the constrained route's grammar (grammar.py), fitted
-    to the call's ``max_tokens`` (None: no limit), where it can say the answer."""
+    to the call's ``max_tokens`` (None: no limit), where it can say the answer.
+    ``shared``: the prompt has the shared record's layout (its hint names no seat)."""
     if takes_grammar and mode == "json_object" and probe is None:
-        constrained = grammar_format(request, limits, max_tokens, language)
+        constrained = grammar_format(request, limits, max_tokens, language, shared)
         if constrained is not None:
             return constrained
     fmt = response_format(request, probe, limits, mode)
@@ -129,10 +137,15 @@ def for_decision(
 
 
 def grammar_format(
-    request: DecisionRequest, limits: AnswerLimits, max_tokens: int | None, language: str
+    request: DecisionRequest,
+    limits: AnswerLimits,
+    max_tokens: int | None,
+    language: str,
+    shared: bool = False,
 ) -> AnswerFormat | None:
     """The constrained route's answer format (grammar.py), or None where its
-    grammar cannot fit ``max_tokens``."""
+    grammar cannot fit ``max_tokens``; ``shared``: its hint's example names
+    no seat, so it reads alike for every seat of a step."""
     plan = grammar.plan_for(
         request, limits.reasoning_chars, limits.text_chars, max_tokens, language
     )
@@ -142,7 +155,7 @@ def grammar_format(
         grammar.wire_model(decision_model(request, None, limits), plan),
         None,
         None,
-        plan.hint(language),
+        plan.hint(language, shared),
         RUNG_OF_MODE["json_object"],
         {"grammar": plan.grammar},
     )

@@ -56,6 +56,8 @@ ANY_CHARS = r"[^\x00-\x1F\x22\x5C\x7F]"
 ASCII_VISIBLE = r"[\x21\x23-\x5B\x5D-\x7E]"
 ANY_VISIBLE = r"[^\x00-\x20\x22\x5C\x7F\u00A0\u3000]"
 BYTES_PER_CHAR = {"ascii": 1, "any": 4}
+# A seat in the shared record's example answer (Plan.shared_example).
+SEAT_PLACEHOLDER = "N"
 HINT_LEAD = {
     "en": "Answer exactly in this form (each seat at most once):",
     "zh": "严格按此格式回答（每个座位最多出现一次）：",
@@ -83,6 +85,10 @@ class Plan:
     groups: tuple[Group, ...]
     max_bytes: int  # the longest answer the grammar allows, in bytes
     example: str  # one answer of the grammar's shape (for the prompt's hint)
+    # The same with every seat written SEAT_PLACEHOLDER: alike for every seat
+    # of a step (their options differ by their own seat), so the shared
+    # record's layout can show it before the seats' own parts.
+    shared_example: str = ""
 
     def decode(self, data: Any) -> Any:
         """A wire answer with each group object turned back into its lists (in
@@ -108,13 +114,15 @@ class Plan:
                 out[member] = [*chosen, *unknown]  # an unknown key is the checks' to refuse
         return out
 
-    def hint(self, language: str) -> str:
+    def hint(self, language: str, shared: bool = False) -> str:
         """The grammar's shape in the prompt, only where it differs from the
         fields the prompt lists (a group object): elsewhere they are the same,
-        and every extra prompt token is read again at every decision."""
+        and every extra prompt token is read again at every decision.
+        ``shared``: the example with placeholder seats (``shared_example``)."""
         if not self.groups:
             return ""
-        return f"\n{HINT_LEAD.get(language, HINT_LEAD['en'])}\n{self.example}"
+        example = self.shared_example if shared else self.example
+        return f"\n{HINT_LEAD.get(language, HINT_LEAD['en'])}\n{example}"
 
 
 def _key(option: Scalar) -> str:
@@ -198,6 +206,7 @@ def _plan(
         groups=tuple(groups),
         max_bytes=fixed + per_char * (note + sum(text_bounds)),
         example=_example(choices, lone, groups, texts),
+        shared_example=_example(choices, lone, groups, texts, SEAT_PLACEHOLDER),
     )
 
 
@@ -291,17 +300,25 @@ def _example(
     lone: Sequence[MultiChoice],
     groups: Sequence[Group],
     texts: Sequence[Text],
+    seat: str | None = None,
 ) -> str:
+    """One answer of the grammar's shape; ``seat``: written for every option
+    of a list (the seats are the options that differ between seats)."""
     # "…" stands for a string: in English answers the grammar allows only
     # ASCII, so a small model cannot copy the placeholder into its answer.
     parts = [f'{_json(REASONING)}:"…"']
     for f in choices:
         legal = f.legal()
-        parts.append(f"{_json(f.name)}:{_json(legal[0]) if legal else 'null'}")
+        value = legal[0] if legal else None
+        if seat is not None and isinstance(value, int):
+            value = seat  # a seat among the options: differs between seats
+        parts.append(f"{_json(f.name)}:{_json(value)}")
     for m in lone:
-        parts.append(f"{_json(m.name)}:[{','.join(_json(o) for o in m.options[:2])}]")
+        shown = [seat] * 2 if seat is not None else m.options[:2]
+        parts.append(f"{_json(m.name)}:[{','.join(_json(o) for o in shown)}]")
     for g in groups:
-        pairs = [f"{_json(_key(o))}:{_json(m)}" for o, m in zip(g.options, g.members, strict=False)]
+        keys = [seat or _key(o) for o in g.options]
+        pairs = [f"{_json(k)}:{_json(m)}" for k, m in zip(keys, g.members, strict=False)]
         parts.append(f"{_json(g.key)}:{{{','.join(pairs)}}}")
     for t in texts:
         parts.append(f'{_json(t.name)}:"…"')

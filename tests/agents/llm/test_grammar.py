@@ -208,3 +208,36 @@ def test_a_text_field_shorter_than_the_minimum_keeps_its_own_limit() -> None:
             assert '( "pass" ) "\\""' in plan.grammar
         assert plan.max_bytes <= 64
         assert plan.decode({"reasoning": "", "speech": "pass"})["speech"] == ""
+
+
+def test_the_shared_example_names_no_seat_so_every_seat_reads_it_alike() -> None:
+    # two seats of one step: their options differ by their own seat
+    mine = speech_request(concede=False)
+    other_seats = tuple(s for s in (1, *SEATS) if s != 5)
+    fields = tuple(
+        MultiChoice(f.name, other_seats, f.description, len(other_seats), optional=True)
+        if isinstance(f, MultiChoice)
+        else f
+        for f in mine.fields
+    )
+    theirs = DecisionRequest("3.5.speech", 5, "speech", "KG-8", "Speak.", fields)
+    plans = [plan_for(r, 48, 160, 448, "en") for r in (mine, theirs)]
+    assert all(p is not None for p in plans)
+    own = {p.hint("en") for p in plans if p is not None}
+    shared = {p.hint("en", shared=True) for p in plans if p is not None}
+    assert len(own) == 2, "each seat's own example names its own options"
+    assert len(shared) == 1, "the shared example is the same for both seats"
+    (hint,) = shared
+    assert '"accuse_or_vouch":{"N":"accuse","N":"vouch"}' in hint
+    assert not any(str(s) in hint for s in range(1, 12)), hint
+
+
+def test_the_hint_goes_where_the_prompt_says() -> None:
+    fmt = answer_format.grammar_format(speech_request(), LIMITS["compact"], 448, "en")
+    assert fmt is not None and fmt.hint
+    prompt = [{"role": "system", "content": "S"}, {"role": "user", "content": "fields|card"}]
+    at_end = fmt.messages(prompt)[1]["content"]
+    assert at_end == "fields|card" + fmt.hint
+    placed = fmt.messages(prompt, at=len("fields|"))[1]["content"]
+    assert placed == "fields|" + fmt.hint + "card"
+    assert prompt[1]["content"] == "fields|card", "the rendered prompt is not changed"

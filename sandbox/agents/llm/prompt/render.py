@@ -72,12 +72,18 @@ class RenderedPrompt:
     cache_chars: int = 0
     summarized: int = 0  # history items condensed to fit the context budget
     tokens: int = 0  # estimate_tokens of the whole prompt
+    # The shared record's layout: where the answer's shape goes in the user
+    # message (after its fields, before the step's items and the seat's own
+    # part: AnswerFormat.messages). None: at its end.
+    answer_chars: int | None = None
 
 
 # Put after the record by the user templates, cut out here: where the part of
 # the user message that only grows between a seat's decisions ends.
 CACHE_MARK = "\x00cache\x00"
-# The condensed part of the record ends on a multiple of this many items, so it
+# Put after the answer's fields by the shared layout's template, cut out last:
+# where the grammar's shape hint goes (RenderedPrompt.answer_chars).
+ANSWER_MARK = "\x00answer\x00"
 
 
 def field_view(f: Field, text_cap: int | None = None, wording: str = "") -> dict[str, Any]:
@@ -179,9 +185,15 @@ def render_prompt(
         record, (user, cache_chars) = fit_record(view, language, first, room, render, memo)
     elif memo is not None:
         memo.condensed = None  # the whole record fits again
+    user, answer_chars = cut_answer_mark(user)
     messages = [{"role": "system", "content": system}, {"role": "user", "content": user}]
     return RenderedPrompt(
-        messages, len(system), cache_chars, record.summarized, estimate_tokens(system + user)
+        messages,
+        len(system),
+        cache_chars,
+        record.summarized,
+        estimate_tokens(system + user),
+        answer_chars,
     )
 
 
@@ -194,6 +206,12 @@ def cut_cache_mark(text: str) -> tuple[str, int]:
     """The text without CACHE_MARK, and where the mark was."""
     head, _, tail = text.partition(CACHE_MARK)
     return head + tail, len(head)
+
+
+def cut_answer_mark(text: str) -> tuple[str, int | None]:
+    """The text without ANSWER_MARK, and where the mark was (None: no mark)."""
+    head, found, tail = text.partition(ANSWER_MARK)
+    return (head + tail, len(head)) if found else (text, None)
 
 
 def public_view(view: SeatView) -> SeatView:
@@ -270,7 +288,8 @@ def render_user(
 ) -> str:
     """The user message: the record (``record``, by default the last
     ``history_items`` items), then now and the question. It still holds
-    CACHE_MARK where the record ends (render_prompt cuts it out).
+    CACHE_MARK where the record ends and, in the shared layout, ANSWER_MARK
+    after the answer's fields (render_prompt cuts both out).
     ``secret``: the shared layout's secret record (the view's other items,
     as lines), shown after the role card and the public ``record``."""
     if record is None:
@@ -295,6 +314,7 @@ def render_user(
         summarized=record.summarized,
         dropped=record.dropped,
         cache_mark=CACHE_MARK,
+        answer_mark=ANSWER_MARK,
         request=request,
         fields=fields,
         reasoning_chars=limits_for(style).reasoning_chars,
