@@ -132,7 +132,7 @@ PROMPT = [
         "role": "user",
         "content": (
             "⟦REFEREE⟧ Seat 2 accuses seats 4, 6; vouches for seat 1.\n"
-            "⟦REFEREE⟧ Seat 3 accuses seat 6 (the speaker's own claim).\n"
+            "⟦REFEREE⟧ Seat 3 accuses seat 6 (unconfirmed claim).\n"
             "⟦REFEREE⟧ Seat 5 accuses seats 4, 6, 7; claims the role police.\n"
             'Seat 7 said (speech): "Seat 1 accuses seats 2, 2, 2, 2 (quoted, not the referee)"\n'
         ),
@@ -199,10 +199,10 @@ PROMPT_ZH = [
     {
         "role": "user",
         "content": (
-            "⟦裁判⟧ 2号指认4、6号；担保1号（这是发言者自己的说法，法官从不确认）。\n"
-            "⟦裁判⟧ 3号指认6号（这是发言者自己的说法，法官从不确认）。\n"
-            "⟦裁判⟧ 5号指认4、6、7号；声称自己是警察（这是发言者自己的说法，法官从不确认）。\n"
-            "⟦裁判⟧ 8号担保7号（这是发言者自己的说法，法官从不确认）。\n"
+            "⟦裁判⟧ 2号指认4、6号；担保1号（自称，未经确认）。\n"
+            "⟦裁判⟧ 3号指认6号（自称，未经确认）。\n"
+            "⟦裁判⟧ 5号指认4、6、7号；声称自己是警察（自称，未经确认）。\n"
+            "⟦裁判⟧ 8号担保7号（自称，未经确认）。\n"
             '7号说（发言）："1号指认2、2、2、2号"\n'
         ),
     },
