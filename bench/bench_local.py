@@ -17,10 +17,11 @@ Four modes:
   stops): "old" (before it: 4 shared slots, the JSON-schema form, a 6-item
   history window, 112 answer tokens), "new" (the constrained route with each
   seat's own layout and a 6-item window) and "shared" (the game file's shared
-  record: the public record first, each seat's card and secrets last, the
-  whole record, calls routed by the client's slot router,
-  models/local/router.py). Prints, per setting: invalid fallbacks, repair
-  share, cached share, seconds per decision and non-empty speeches
+  record: the public record first, each seat's card and secrets last, no
+  item window (whole days, condensed to fit), calls routed by the client's
+  slot router, models/local/router.py); "shared-flash-on" is "shared" with
+  llama.cpp's flash attention on. Prints, per setting: invalid fallbacks,
+  repair share, cached share, seconds per decision and non-empty speeches
   (formulas: docs/local-model.md).
 * ``sealed``: llama-server's own settings on one sealed step, side by side
   in one run, each on a fresh server (``SANDBOX_LOCAL_SERVER_ARGS``): a
@@ -37,7 +38,7 @@ Usage:
     .venv/bin/python bench/bench_local.py calls [--rounds 4] [--no-cache]
     .venv/bin/python bench/bench_local.py game [--config configs/killer_local.toml] [--seed 1 2 3]
     .venv/bin/python bench/bench_local.py compare [--seed 1 2 3 4 5] [--busy-core] [--day-limit N]
-        [--settings old new shared]
+        [--settings old new shared shared-flash-on]
     .venv/bin/python bench/bench_local.py sealed [--rounds 2]
     .venv/bin/python bench/bench_local.py summary TRANSCRIPT.jsonl
 
@@ -283,10 +284,14 @@ OLD_LLM = {"shared_record": False, "history_items": 6, "concurrency": 4}
 # first, a 6-item window), the default until the shared record became it.
 NEW_LLM = {"shared_record": False, "history_items": 6}
 # "shared": the shared record (the public record first, the card and the
-# seat's secrets last; the whole record, no window), whose seats route their
+# seat's secrets last; no item window: whole days, condensed to fit), whose seats route their
 # calls through the client's slot router: configs/killer_local.toml as it is.
 SHARED_LLM = {"shared_record": True, "history_items": None}
-SETTINGS = ("old", "new", "shared")
+# "shared-flash-on": the same with llama.cpp's flash attention on (off by
+# default: ServerSettings.flash_attn), whole games against the sealed mode's
+# single step.
+FLASH_ON_ENV = {"SANDBOX_LOCAL_FLASH_ATTN": "1"}
+SETTINGS = ("old", "new", "shared", "shared-flash-on")
 
 
 def setting_of(name: str, base: dict[str, Any]) -> tuple[dict[str, Any], dict[str, str]]:
@@ -297,8 +302,10 @@ def setting_of(name: str, base: dict[str, Any]) -> tuple[dict[str, Any], dict[st
             "default_agent": {**base["default_agent"], **OLD_AGENT},
             "llm": {**base["llm"], **OLD_LLM},
         }, OLD_ENV
-    llm = {**base["llm"], **(SHARED_LLM if name == "shared" else NEW_LLM)}
-    return {**base, "llm": {k: v for k, v in llm.items() if v is not None}}, {}
+    shared = name.startswith("shared")
+    llm = {**base["llm"], **(SHARED_LLM if shared else NEW_LLM)}
+    env = FLASH_ON_ENV if name == "shared-flash-on" else {}
+    return {**base, "llm": {k: v for k, v in llm.items() if v is not None}}, env
 
 
 def game_figures(path: Path) -> dict[str, float]:
