@@ -19,8 +19,8 @@ Four modes:
   seat's own layout and a 6-item window) and "shared" (the game file's shared
   record: the public record first, each seat's card and secrets last, no
   item window (whole days, condensed to fit), calls routed by the client's
-  slot router, models/local/router.py); "shared-flash-on" is "shared" with
-  llama.cpp's flash attention on. Prints, per setting: invalid fallbacks,
+  slot router, models/local/router.py); "shared-flash-off" is "shared" with
+  llama.cpp's flash attention off. Prints, per setting: invalid fallbacks,
   repair share, cached share, seconds per decision and non-empty speeches
   (formulas: docs/local-model.md).
 * ``sealed``: llama-server's own settings on one sealed step, side by side
@@ -38,7 +38,7 @@ Usage:
     .venv/bin/python bench/bench_local.py calls [--rounds 4] [--no-cache]
     .venv/bin/python bench/bench_local.py game [--config configs/killer_local.toml] [--seed 1 2 3]
     .venv/bin/python bench/bench_local.py compare [--seed 1 2 3 4 5] [--busy-core] [--day-limit N]
-        [--settings old new shared shared-flash-on]
+        [--settings old new shared shared-flash-off]
     .venv/bin/python bench/bench_local.py sealed [--rounds 2]
     .venv/bin/python bench/bench_local.py summary TRANSCRIPT.jsonl
 
@@ -287,11 +287,11 @@ NEW_LLM = {"shared_record": False, "history_items": 6}
 # seat's secrets last; no item window: whole days, condensed to fit), whose seats route their
 # calls through the client's slot router: configs/killer_local.toml as it is.
 SHARED_LLM = {"shared_record": True, "history_items": None}
-# "shared-flash-on": the same with llama.cpp's flash attention on (off by
+# "shared-flash-off": the same with llama.cpp's flash attention off (on by
 # default: ServerSettings.flash_attn), whole games against the sealed mode's
 # single step.
-FLASH_ON_ENV = {"SANDBOX_LOCAL_FLASH_ATTN": "1"}
-SETTINGS = ("old", "new", "shared", "shared-flash-on")
+FLASH_OFF_ENV = {"SANDBOX_LOCAL_FLASH_ATTN": "0"}
+SETTINGS = ("old", "new", "shared", "shared-flash-off")
 
 
 def setting_of(name: str, base: dict[str, Any]) -> tuple[dict[str, Any], dict[str, str]]:
@@ -304,7 +304,7 @@ def setting_of(name: str, base: dict[str, Any]) -> tuple[dict[str, Any], dict[st
         }, OLD_ENV
     shared = name.startswith("shared")
     llm = {**base["llm"], **(SHARED_LLM if shared else NEW_LLM)}
-    env = FLASH_ON_ENV if name == "shared-flash-on" else {}
+    env = FLASH_OFF_ENV if name == "shared-flash-off" else {}
     return {**base, "llm": {k: v for k, v in llm.items() if v is not None}}, env
 
 
@@ -412,7 +412,7 @@ def _figures_line(f: dict[str, float]) -> str:
 # What ``sealed`` compares: llama-server arguments appended to the defaults.
 SEALED_SETTINGS = {
     "defaults": "",
-    "flash attention on": "--flash-attn on",
+    "flash attention off": "--flash-attn off",
     "n-gram drafts on": (
         "--spec-type ngram-simple --spec-ngram-simple-size-n 3 --spec-ngram-simple-size-m 8"
     ),

@@ -173,9 +173,9 @@ def test_the_token_ratio_keeps_the_most_seen_within_its_bounds() -> None:
 
 
 def test_the_shared_room_is_a_share_of_the_window_for_a_denser_tokenizer() -> None:
-    # 4,096 x 0.3 / 1.75 = 702.2: estimated tokens for the system message and public record
-    assert SHARED_WINDOW_SHARE == 0.3 and SHARED_TOKEN_RATIO == 1.75
-    assert shared_room(4096) == 702
+    # 4,096 x 0.45 / 1.75 = 1,053.3: estimated tokens for the system message and public record
+    assert SHARED_WINDOW_SHARE == 0.45 and SHARED_TOKEN_RATIO == 1.75
+    assert shared_room(4096) == 1053
     assert shared_room(None) is None
     assert shared_room(100) == 256  # never below the smallest budget
 

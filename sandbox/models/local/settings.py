@@ -126,11 +126,14 @@ class ServerSettings:
     # server's own choice (docs/local-model.md).
     route: bool = False
     # llama.cpp's flash attention (its "auto" turns it on for this CPU build).
-    # Off: one sealed step's nine calls after a 1,545-token prefix took 5.15 s
-    # against 6.17 s with it on, and a lone speech wrote 53 tokens/s against
-    # 46; only a prompt read from nothing is slower (4.8 s against 3.7 s),
-    # which the router's copies make rare (bench_local.py sealed, issue 24).
-    flash_attn: bool = False
+    # On: over whole games it was faster (issue 24's sixth pass, bench_local.py
+    # compare: shared record with and without it, alternating per seed), as the
+    # shared record's prompts are long and a prompt of 1,700-3,200 tokens reads
+    # at ~290-190 tokens/s with it against ~150-100 without; a sealed step's
+    # nine short calls after one prefix decode faster without it (5.15 s
+    # against 6.17 s, bench_local.py sealed). SANDBOX_LOCAL_FLASH_ATTN=0 turns
+    # it off.
+    flash_attn: bool = True
     # Drafts from the context's own n-grams (llama.cpp's speculative decoding
     # with no draft model: --spec-type ngram-simple): when the last 3 tokens
     # were seen before in the prompt or answer, the 8 that followed them are

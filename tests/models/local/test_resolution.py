@@ -196,13 +196,13 @@ def test_settings_from_environment(monkeypatch: pytest.MonkeyPatch) -> None:
     assert args[args.index("--cache-ram") + 1] == "0"  # no RAM prompt cache
 
 
-def test_flash_attention_is_off_unless_asked(monkeypatch: pytest.MonkeyPatch) -> None:
-    # off: a sealed step's calls decode together faster without it (issue 24)
+def test_flash_attention_is_on_unless_turned_off(monkeypatch: pytest.MonkeyPatch) -> None:
+    # on: whole games read their long shared prompts faster with it (issue 24)
     args = ServerSettings(n_threads=1).server_args()
-    assert args[args.index("--flash-attn") + 1] == "off"
-    monkeypatch.setenv("SANDBOX_LOCAL_FLASH_ATTN", "1")
-    args = ServerSettings.from_env().server_args()
     assert args[args.index("--flash-attn") + 1] == "on"
+    monkeypatch.setenv("SANDBOX_LOCAL_FLASH_ATTN", "0")
+    args = ServerSettings.from_env().server_args()
+    assert args[args.index("--flash-attn") + 1] == "off"
 
 
 def test_ngram_drafts_only_when_asked(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -54,7 +54,7 @@ MAX_TOKEN_RATIO = 4.0
 # local server reads a prompt at half the speed of one of 1,000, and a seat
 # with long secrets then condensed on its own (issue 24). The seat's own
 # budget is still checked after it (fit_record).
-SHARED_WINDOW_SHARE = 0.3
+SHARED_WINDOW_SHARE = 0.45
 SHARED_TOKEN_RATIO = 1.75
 
 
