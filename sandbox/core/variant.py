@@ -174,6 +174,9 @@ class VariantInfo:
     the team's opinions, the ballots). The shared record leaves both out of a
     seat's secret record: its role card and its public record right above say
     the same (a variant that leaves them empty keeps every line).
+    ``own_fields``: answer fields that only some seats of one step are asked,
+    by their secret role (Killer's KG-13 concession); the shared record lists
+    them after the seat's role card, so the rest of the step reads alike.
     """
 
     name: str
@@ -191,6 +194,7 @@ class VariantInfo:
     death_fields: Mapping[str, str] = field(default_factory=dict)
     card_kinds: frozenset[str] = frozenset()
     restated_answers: frozenset[str] = frozenset()
+    own_fields: frozenset[str] = frozenset()
 
     @property
     def prefix(self) -> str:

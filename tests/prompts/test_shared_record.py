@@ -369,3 +369,39 @@ def test_a_condensation_ending_inside_the_step_still_moves_the_steps_items() -> 
     assert step[0] == "--- Day 1: speeches ---"
     assert sum(" said (speech): " in line for line in step) == 2
     assert render.split_step(view, "en", history) == (history, [])  # the step's start is gone
+
+
+def test_a_field_only_some_seats_are_asked_comes_after_the_card() -> None:
+    """Killer's KG-13 concession (own_fields): a police or killer seat once a
+    side is down to one. Its field and sentence follow that seat's card, so
+    the question, the fields and the hint read alike for the whole step."""
+    game = new_game("killer", 1)
+    captured = play(game, random.Random(1), pick=lambda g, r: r.decision == "speech")
+    may = [c for c in captured if any(f.name == "concede" for f in c.request.fields)]
+    assert may, "seed 1 reaches a side down to one"
+
+    def round_of(c: Captured) -> tuple[int, int]:  # a day's speeches, before any revote
+        return c.view.public["day"], len(c.view.public["ballots_today"])
+
+    step = [c for c in captured if round_of(c) == round_of(may[0])]
+    assert any(not any(f.name == "concede" for f in c.request.fields) for c in step)
+    sent = []
+    for c in step:
+        rendered = render_prompt(c.view, c.request, style="compact", shared_record=True)
+        fmt = grammar_format(
+            c.request, limits_for("compact"), 448, "en", shared=True, own_fields=rendered.own_fields
+        )
+        assert fmt is not None
+        user = fmt.messages(rendered.messages, rendered.answer_chars)[1]["content"]
+        card = user.index("# Your role card")
+        asked = any(f.name == "concede" for f in c.request.fields)
+        assert rendered.own_fields == (("concede",) if asked else ())
+        assert '"concede"' not in user[:card] and "KG-13" not in user[:card]
+        assert ('# Also yours to answer\n- "concede": ' in user[card:]) == asked
+        sent.append(user)
+    heads = [u[: u.index("# This step so far")] for u in sent]
+    assert len(set(heads)) == 1, "now, the question, the fields and the hint: one text"
+    # the seat layout keeps the concession in the question, as before
+    c = may[0]
+    plain = render_prompt(c.view, c.request, style="compact").messages[1]["content"]
+    assert "KG-13" in plain[plain.index("# Question") :]

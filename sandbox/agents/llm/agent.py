@@ -214,7 +214,7 @@ class LLMAgent(Agent):
         secrets = secret_values([endpoint.api_key])
         max_tokens = self.settings.max_tokens
         rendered = self._render(ctx, self._budget(max_tokens))
-        fmt = self._format(ctx.request, probe, endpoint)
+        fmt = self._format(ctx.request, probe, endpoint, rendered.own_fields)
         client = self._client(endpoint, fmt, secrets, max_tokens, ctx.request.id)
         calls: list[dict[str, Any]] = []
         messages = fmt.messages(rendered.messages, rendered.answer_chars)
@@ -274,7 +274,7 @@ class LLMAgent(Agent):
         budget = self._budget(max_tokens)
         rendered = self._render(ctx, budget)
         # Answer format: the schema to send, to check against, or to state in words.
-        fmt = self._format(ctx.request, probe, endpoint)
+        fmt = self._format(ctx.request, probe, endpoint, rendered.own_fields)
         messages = fmt.messages(rendered.messages, rendered.answer_chars)
         client = self._client(endpoint, fmt, secrets, max_tokens, ctx.request.id)
         calls: list[dict[str, Any]] = []
@@ -291,7 +291,7 @@ class LLMAgent(Agent):
             except ProviderFailure as failure:
                 if isinstance(failure, FormatRefused) and self._step_down(fmt, calls):
                     # The provider refused this rung's response_format: one rung down.
-                    fmt = self._format(ctx.request, probe, endpoint)
+                    fmt = self._format(ctx.request, probe, endpoint, rendered.own_fields)
                     messages = [
                         *fmt.messages(rendered.messages, rendered.answer_chars),
                         *messages[len(rendered.messages) :],
@@ -377,7 +377,11 @@ class LLMAgent(Agent):
         )
 
     def _format(
-        self, request: DecisionRequest, probe: BeliefProbe | None, endpoint: Endpoint
+        self,
+        request: DecisionRequest,
+        probe: BeliefProbe | None,
+        endpoint: Endpoint,
+        own_fields: Sequence[str] = (),
     ) -> AnswerFormat:
         """The answer-format stage, in the form this endpoint takes: the
         ladder's rung from the settings, the capability table and what the
@@ -398,6 +402,7 @@ class LLMAgent(Agent):
             takes_grammar=endpoint.kind == "local" and local_slots.takes_grammar(),
             max_tokens=self._max_tokens(request),
             shared=shared_layout(self.settings.prompt_style, self.settings.shared_record),
+            own_fields=own_fields,
         )
 
     @property

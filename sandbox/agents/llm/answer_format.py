@@ -110,6 +110,7 @@ def for_decision(
     takes_grammar: bool = False,
     max_tokens: int | None = None,
     shared: bool = False,
+    own_fields: Sequence[str] = (),
 ) -> AnswerFormat:
     """Everything about the answer to ``request`` (with ``probe``'s beliefs, if any).
     The "json" rung of a remote provider is its plain JSON mode, which takes no
@@ -118,9 +119,10 @@ def for_decision(
     ``takes_grammar``: the server takes a GBNF grammar (llama.cpp's); the
     "json" rung then sends the constrained route's grammar (grammar.py), fitted
     to the call's ``max_tokens`` (None: no limit), where it can say the answer.
-    ``shared``: the prompt has the shared record's layout (its hint names no seat)."""
+    ``shared``: the prompt has the shared record's layout (its hint names no
+    seat and leaves out ``own_fields``, which that layout lists after the card)."""
     if takes_grammar and mode == "json_object" and probe is None:
-        constrained = grammar_format(request, limits, max_tokens, language, shared)
+        constrained = grammar_format(request, limits, max_tokens, language, shared, own_fields)
         if constrained is not None:
             return constrained
     fmt = response_format(request, probe, limits, mode)
@@ -142,12 +144,15 @@ def grammar_format(
     max_tokens: int | None,
     language: str,
     shared: bool = False,
+    own_fields: Sequence[str] = (),
 ) -> AnswerFormat | None:
     """The constrained route's answer format (grammar.py), or None where its
     grammar cannot fit ``max_tokens``; ``shared``: its hint's example names
-    no seat, so it reads alike for every seat of a step."""
+    no seat and leaves out ``own_fields``, so it reads alike for every seat
+    of a step."""
+    leave_out = frozenset(own_fields) if shared else frozenset()
     plan = grammar.plan_for(
-        request, limits.reasoning_chars, limits.text_chars, max_tokens, language
+        request, limits.reasoning_chars, limits.text_chars, max_tokens, language, leave_out
     )
     if plan is None:
         return None

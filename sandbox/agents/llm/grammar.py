@@ -135,11 +135,13 @@ def plan_for(
     text_cap: int | None,
     max_tokens: int | None,
     language: str,
+    leave_out: frozenset[str] = frozenset(),
 ) -> Plan | None:
     """The grammar plan of ``request``, or None when it cannot fit ``max_tokens``
     (or holds a list shape the grammar does not cover); the caller then takes
-    the schema route."""
-    return _plan(request.fields, reasoning_chars, text_cap, max_tokens, language)
+    the schema route. ``leave_out``: fields its shared example does not show
+    (the shared record states them after the seat's card)."""
+    return _plan(request.fields, reasoning_chars, text_cap, max_tokens, language, leave_out)
 
 
 @functools.lru_cache(maxsize=1024)
@@ -149,6 +151,7 @@ def _plan(
     text_cap: int | None,
     max_tokens: int | None,
     language: str,
+    leave_out: frozenset[str] = frozenset(),
 ) -> Plan | None:
     # Cached: a sealed step asks many seats the same shape.
     chars = "ascii" if language == "en" else "any"
@@ -206,7 +209,13 @@ def _plan(
         groups=tuple(groups),
         max_bytes=fixed + per_char * (note + sum(text_bounds)),
         example=_example(choices, lone, groups, texts),
-        shared_example=_example(choices, lone, groups, texts, SEAT_PLACEHOLDER),
+        shared_example=_example(
+            [f for f in choices if f.name not in leave_out],
+            [m for m in lone if m.name not in leave_out],
+            [g for g in groups if g.key not in leave_out],
+            [t for t in texts if t.name not in leave_out],
+            SEAT_PLACEHOLDER,
+        ),
     )
 
 
@@ -310,7 +319,7 @@ def _example(
     for f in choices:
         legal = f.legal()
         value = legal[0] if legal else None
-        if seat is not None and isinstance(value, int):
+        if seat is not None and isinstance(value, int) and not isinstance(value, bool):
             value = seat  # a seat among the options: differs between seats
         parts.append(f"{_json(f.name)}:{_json(value)}")
     for m in lone:

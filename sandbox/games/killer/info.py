@@ -111,4 +111,6 @@ INFO = VariantInfo(
     # concession ends the game; "no" is not echoed.
     card_kinds=frozenset({"killer.role", "killer.team"}),
     restated_answers=frozenset(Decision),
+    # KG-13: only a police or killer seat may concede, once a side is down to one
+    own_fields=frozenset({"concede"}),
 )

@@ -76,6 +76,9 @@ class RenderedPrompt:
     # message (after its fields, before the step's items and the seat's own
     # part: AnswerFormat.messages). None: at its end.
     answer_chars: int | None = None
+    # The shared record's layout: the request's fields listed after the card
+    # (the variant's ``own_fields``), which the hint's shape leaves out.
+    own_fields: tuple[str, ...] = ()
 
 
 # Put after the record by the user templates, cut out here: where the part of
@@ -187,6 +190,7 @@ def render_prompt(
         memo.condensed = None  # the whole record fits again
     user, answer_chars = cut_answer_mark(user)
     messages = [{"role": "system", "content": system}, {"role": "user", "content": user}]
+    own = own_field_names(view.variant, request) if shared else ()
     return RenderedPrompt(
         messages,
         len(system),
@@ -194,7 +198,16 @@ def render_prompt(
         record.summarized,
         estimate_tokens(system + user),
         answer_chars,
+        own,
     )
+
+
+def own_field_names(variant: str, request: DecisionRequest) -> tuple[str, ...]:
+    """The request's fields that only some seats of a step are asked (the
+    variant's ``own_fields``): the shared layout lists them after the card."""
+    found = find_variant(variant)
+    own = found.info.own_fields if found is not None else frozenset()
+    return tuple(f.name for f in request.fields if f.name in own)
 
 
 def shared_layout(style: PromptStyle, shared_record: bool) -> bool:
@@ -299,9 +312,13 @@ def render_user(
     fields = _fields(view.variant, language, request, text_cap)
     history = record.lines[record.summary_lines :]
     step: list[str] = []
+    own: list[dict[str, Any]] = []
     if secret is not None:
         history, step = split_step(view, language, history, record.first)
         fields = [shared_options(f, view) for f in fields]
+        mine = own_field_names(view.variant, request)
+        own = [f for f in fields if f["name"] in mine]
+        fields = [f for f in fields if f["name"] not in mine]
     return template(view.variant, language, "user.j2", style).render(
         variant=view.variant,
         seat=view.seat,
@@ -317,6 +334,7 @@ def render_user(
         answer_mark=ANSWER_MARK,
         request=request,
         fields=fields,
+        own_fields=own,
         reasoning_chars=limits_for(style).reasoning_chars,
         probe=probe_for(view) if belief_probe else None,
         state=resolve(names("state.j2")),
