@@ -1,6 +1,6 @@
 """Speed of the embedded local model: seconds per decision and per game.
 
-Four modes:
+Six modes:
 
 * ``calls`` (default): Killer-shaped rounds sent straight through litellm to
   the local server: every seat speaks in turn (11 seats, each with its own
@@ -29,6 +29,11 @@ Four modes:
   (the router's save and restores), then nine calls at once, each reading
   ~70 new tokens and writing 24, then one speech-like call reading ~100 and
   writing 64. Prints seconds and tokens/s per setting (``--rounds`` times).
+* ``context``: what a long prompt costs: one speech-like call (250 new
+  tokens read, 70 written) after a cached context of 500 to 3,000 tokens,
+  with flash attention on (the default) and off, each on a fresh server.
+  Prints tokens/s read and written and seconds per call (``--rounds``
+  times, medians).
 * ``summary``: figures from a transcript (e.g. of ``sandbox run ... --json``):
   wall time, seconds per decision, seconds per model call (median, p90) by
   decision kind, calls, repairs, fallbacks by reason, prompt and completion
@@ -40,6 +45,7 @@ Usage:
     .venv/bin/python bench/bench_local.py compare [--seed 1 2 3 4 5] [--busy-core] [--day-limit N]
         [--settings old new shared shared-flash-off]
     .venv/bin/python bench/bench_local.py sealed [--rounds 2]
+    .venv/bin/python bench/bench_local.py context [--rounds 3]
     .venv/bin/python bench/bench_local.py summary TRANSCRIPT.jsonl
 
 Figures and the conditions they were measured in: docs/local-model.md.
@@ -378,6 +384,7 @@ def bench_compare(
                             os.environ.pop(key, None)
                         else:
                             os.environ[key] = value
+                assert record.path is not None, "play_game was given an out folder"
                 figures = game_figures(record.path)
                 totals[name].append(figures)
                 loads = f"{before} before, {load_average()} after"
@@ -504,6 +511,71 @@ def bench_sealed(rounds: int) -> None:
               f"writes {mean['speech_write_tps']:.1f} tokens/s")  # fmt: skip
 
 
+# What ``context`` compares, and the contexts it reads before each call.
+CONTEXT_SETTINGS = {"defaults (flash attention on)": "", "flash attention off": "--flash-attn off"}
+CONTEXTS = (500, 1000, 1500, 2000, 2500, 3000)
+CONTEXT_NEW, CONTEXT_WRITTEN = 250, 70  # a speech's new tokens and its answer
+
+
+async def context_calls(text: str) -> list[dict[str, float]]:
+    """One speech-like call after each of CONTEXTS tokens, on a fresh server."""
+    import httpx
+
+    from sandbox.models.local import endpoint_for, stop_all
+
+    api_base, _ = await endpoint_for("local/smollm2")
+    base = api_base.removesuffix("/v1")
+    rows: list[dict[str, float]] = []
+    try:
+        async with httpx.AsyncClient(timeout=300) as client:
+            answer = await client.post(f"{base}/tokenize", json={"content": text})
+            tokens = answer.json()["tokens"]
+            for slot, context in enumerate(CONTEXTS):
+                for size, written in ((context, 1), (context + CONTEXT_NEW, CONTEXT_WRITTEN)):
+                    body = {"prompt": tokens[:size], "n_predict": written, "id_slot": slot,
+                            "cache_prompt": True, "ignore_eos": True}  # fmt: skip
+                    started = time.perf_counter()
+                    answer = await client.post(f"{base}/completion", json=body)
+                    answer.raise_for_status()
+                timings = answer.json()["timings"]
+                rows.append({
+                    "context": context,
+                    "read_tps": timings["prompt_per_second"],
+                    "write_tps": timings["predicted_per_second"],
+                    "seconds": time.perf_counter() - started,
+                })  # fmt: skip
+    finally:
+        stop_all()
+    return rows
+
+
+def bench_context(rounds: int) -> None:
+    """``context``: a speech-like call (CONTEXT_NEW tokens read, CONTEXT_WRITTEN
+    written) after ever longer cached contexts, per setting, alternating."""
+    # any long English text: only its length matters here (this repository's docs)
+    prompt = (ROOT / "docs" / "local-model.md").read_text(encoding="utf-8")
+    results: dict[str, list[list[dict[str, float]]]] = {name: [] for name in CONTEXT_SETTINGS}
+    saved = os.environ.get("SANDBOX_LOCAL_SERVER_ARGS")
+    try:
+        for _ in range(rounds):
+            for name, args in CONTEXT_SETTINGS.items():
+                os.environ["SANDBOX_LOCAL_SERVER_ARGS"] = args
+                results[name].append(asyncio.run(context_calls(prompt)))
+    finally:
+        if saved is None:
+            os.environ.pop("SANDBOX_LOCAL_SERVER_ARGS", None)
+        else:
+            os.environ["SANDBOX_LOCAL_SERVER_ARGS"] = saved
+    print(f"\n== {CONTEXT_NEW} tokens read and {CONTEXT_WRITTEN} written after a cached "
+          f"context, median of {rounds} ({load_average()}) ==")  # fmt: skip
+    for name, runs in results.items():
+        print(name)
+        for i, context in enumerate(CONTEXTS):
+            med = {k: statistics.median(r[i][k] for r in runs) for k in runs[0][i]}
+            print(f"  context {context:5d}: reads {med['read_tps']:4.0f} tokens/s, writes "
+                  f"{med['write_tps']:4.1f} tokens/s, {med['seconds']:.2f} s")  # fmt: skip
+
+
 def load_average() -> str:
     """The machine's 1-minute load average (other jobs share the cores)."""
     try:
@@ -541,6 +613,8 @@ def main() -> None:
     compare.add_argument("--settings", nargs="+", choices=SETTINGS, default=["old", "new"])
     sealed = sub.add_parser("sealed")
     sealed.add_argument("--rounds", type=int, default=2)
+    context = sub.add_parser("context")
+    context.add_argument("--rounds", type=int, default=3)
     summary = sub.add_parser("summary")
     summary.add_argument("transcripts", type=Path, nargs="+")
     args = parser.parse_args()
@@ -555,6 +629,9 @@ def main() -> None:
         return
     if args.mode == "sealed":
         bench_sealed(args.rounds)
+        return
+    if args.mode == "context":
+        bench_context(args.rounds)
         return
     if args.mode == "compare":
         bench_compare(
