@@ -60,9 +60,11 @@ import os
 import statistics
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
+T = TypeVar("T")
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
@@ -489,19 +491,7 @@ def bench_sealed(rounds: int) -> None:
     system, user = (m["content"] for m in rendered.messages)
     head = user[: user.index("# Your role card")]
     prompt = f"<|im_start|>system\n{system}<|im_end|>\n<|im_start|>user\n{head}"
-    results: dict[str, list[dict[str, float]]] = {name: [] for name in SEALED_SETTINGS}
-    saved = os.environ.get("SANDBOX_LOCAL_SERVER_ARGS")
-    try:
-        for _ in range(rounds):
-            for name, args in SEALED_SETTINGS.items():
-                os.environ["SANDBOX_LOCAL_SERVER_ARGS"] = args
-                results[name].append(asyncio.run(sealed_step(prompt)))
-                print(f"{name}: {results[name][-1]}", flush=True)
-    finally:
-        if saved is None:
-            os.environ.pop("SANDBOX_LOCAL_SERVER_ARGS", None)
-        else:
-            os.environ["SANDBOX_LOCAL_SERVER_ARGS"] = saved
+    results = alternate(SEALED_SETTINGS, rounds, lambda: asyncio.run(sealed_step(prompt)))
     print(f"\n== one sealed step of {SEALED_SEATS} calls, mean of {rounds} ({load_average()}) ==")
     for name, runs in results.items():
         mean = {k: statistics.mean(r[k] for r in runs) for k in runs[0]}
@@ -554,18 +544,7 @@ def bench_context(rounds: int) -> None:
     written) after ever longer cached contexts, per setting, alternating."""
     # any long English text: only its length matters here (this repository's docs)
     prompt = (ROOT / "docs" / "local-model.md").read_text(encoding="utf-8")
-    results: dict[str, list[list[dict[str, float]]]] = {name: [] for name in CONTEXT_SETTINGS}
-    saved = os.environ.get("SANDBOX_LOCAL_SERVER_ARGS")
-    try:
-        for _ in range(rounds):
-            for name, args in CONTEXT_SETTINGS.items():
-                os.environ["SANDBOX_LOCAL_SERVER_ARGS"] = args
-                results[name].append(asyncio.run(context_calls(prompt)))
-    finally:
-        if saved is None:
-            os.environ.pop("SANDBOX_LOCAL_SERVER_ARGS", None)
-        else:
-            os.environ["SANDBOX_LOCAL_SERVER_ARGS"] = saved
+    results = alternate(CONTEXT_SETTINGS, rounds, lambda: asyncio.run(context_calls(prompt)))
     print(f"\n== {CONTEXT_NEW} tokens read and {CONTEXT_WRITTEN} written after a cached "
           f"context, median of {rounds} ({load_average()}) ==")  # fmt: skip
     for name, runs in results.items():
@@ -574,6 +553,26 @@ def bench_context(rounds: int) -> None:
             med = {k: statistics.median(r[i][k] for r in runs) for k in runs[0][i]}
             print(f"  context {context:5d}: reads {med['read_tps']:4.0f} tokens/s, writes "
                   f"{med['write_tps']:4.1f} tokens/s, {med['seconds']:.2f} s")  # fmt: skip
+
+
+def alternate(settings: dict[str, str], rounds: int, run: Callable[[], T]) -> dict[str, list[T]]:
+    """``run()`` under each setting's extra llama-server arguments
+    (SANDBOX_LOCAL_SERVER_ARGS, each run on a fresh server), the settings
+    alternating, ``rounds`` times; each result printed as it comes."""
+    results: dict[str, list[T]] = {name: [] for name in settings}
+    saved = os.environ.get("SANDBOX_LOCAL_SERVER_ARGS")
+    try:
+        for _ in range(rounds):
+            for name, args in settings.items():
+                os.environ["SANDBOX_LOCAL_SERVER_ARGS"] = args
+                results[name].append(run())
+                print(f"{name}: {results[name][-1]}", flush=True)
+    finally:
+        if saved is None:
+            os.environ.pop("SANDBOX_LOCAL_SERVER_ARGS", None)
+        else:
+            os.environ["SANDBOX_LOCAL_SERVER_ARGS"] = saved
+    return results
 
 
 def load_average() -> str:
