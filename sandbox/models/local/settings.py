@@ -126,13 +126,13 @@ class ServerSettings:
     # server's own choice (docs/local-model.md).
     route: bool = False
     # llama.cpp's flash attention (its "auto" turns it on for this CPU build).
-    # On: over whole games it was faster (issue 24's sixth pass, bench_local.py
-    # compare: shared record with and without it, alternating per seed), as the
-    # shared record's prompts are long and a prompt of 1,700-3,200 tokens reads
-    # at ~290-190 tokens/s with it against ~150-100 without; a sealed step's
-    # nine short calls after one prefix decode faster without it (5.15 s
-    # against 6.17 s, bench_local.py sealed). SANDBOX_LOCAL_FLASH_ATTN=0 turns
-    # it off.
+    # On: five whole games of the shared record took 1.78 s per decision with
+    # it against 2.07 s without (issue 24's sixth pass, bench_local.py compare),
+    # most of all on calls that read 700 tokens or more at once (a day's first
+    # calls, a sealed vote's first); a single call after a cached context and a
+    # sealed step's nine short calls after one prefix are a little faster
+    # without it (bench_local.py context, sealed). SANDBOX_LOCAL_FLASH_ATTN=0
+    # turns it off.
     flash_attn: bool = True
     # Drafts from the context's own n-grams (llama.cpp's speculative decoding
     # with no draft model: --spec-type ngram-simple): when the last 3 tokens
