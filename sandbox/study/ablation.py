@@ -90,12 +90,17 @@ class Speech:
 
 
 def speeches_of(game: RawGame) -> list[Speech]:
-    ends = max((int(e["seq"]) for e in game.of_kind("core.step")), default=0)
+    # A branch starts at the first fork point after the speech: a step's end
+    # with a decision still to come (core.game.fork_points). A speech after
+    # the last such end has nothing to play again: the game's last step, or
+    # a step the speech itself ended (a KG-13 concession).
+    last = max((int(e["seq"]) for e in game.of_kind("core.decision")), default=0)
+    ends = max((int(e["seq"]) for e in game.of_kind("core.step") if int(e["seq"]) < last), default=0)
     found = []
     for event in game.of_kind(*SPEECH_KINDS):
         seat = event.get("seat")
         if not isinstance(seat, int) or int(event["seq"]) >= ends:
-            continue  # a speech in the game's last step: nothing comes after it
+            continue  # no fork point after it: nothing to play again
         found.append(
             Speech(
                 game.path,

@@ -17,10 +17,10 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from sandbox.analysis.load import load_games
+from sandbox.analysis.load import RawGame, load_games
 from sandbox.cli.main import app
 from sandbox.session.whatif import finished_on_disk
-from sandbox.study.ablation import Budget, effect_figure, prices, sample
+from sandbox.study.ablation import Budget, effect_figure, prices, sample, speeches_of
 
 ROOT = Path(__file__).resolve().parents[2]
 GAME = """
@@ -183,3 +183,21 @@ def test_bad_input_is_one_line(study: Path, tmp_path: Path) -> None:
         done = runner.invoke(app, ["ablate", *args])
         lines = done.stderr.strip().splitlines()
         assert done.exit_code == 2 and len(lines) == 1 and needle in lines[0], done.stderr
+
+
+def test_a_speech_with_no_fork_point_after_it_is_never_sampled() -> None:
+    """Hand-built: the second speech ends the game in its step (a KG-13
+    concession); a step still ends after it, but no decision follows, so a
+    branch has nothing to play again (the ablation once failed on one)."""
+    header = {"variant": "killer", "roles": {"1": "police", "2": "killer"}}
+    events = [
+        {"seq": 0, "kind": "core.decision", "seat": 1},
+        {"seq": 1, "kind": "killer.speech", "seat": 1},
+        {"seq": 2, "kind": "core.step"},
+        {"seq": 3, "kind": "core.decision", "seat": 2},
+        {"seq": 4, "kind": "killer.speech", "seat": 2, "concede": True},
+        {"seq": 5, "kind": "core.step"},
+        {"seq": 6, "kind": "killer.game_ended"},
+    ]
+    game = RawGame(Path("hand-built.jsonl"), header, events)
+    assert [s.seq for s in speeches_of(game)] == [1]
