@@ -246,6 +246,8 @@ def test_the_hint_goes_where_the_prompt_says() -> None:
 def test_the_shared_example_leaves_out_the_seats_own_fields() -> None:
     plan = plan_for(speech_request(concede=True), 48, 160, 448, "en", frozenset({"concede"}))
     assert plan is not None
-    assert '"concede":false' in plan.example  # a bool is a value, not a seat
     shared = plan.hint("en", shared=True)
     assert "concede" not in shared and '"claim":"none"' in shared
+    # kept, a boolean is a value, not a seat: never the placeholder
+    kept = plan_for(speech_request(concede=True), 48, 160, 448, "en")
+    assert kept is not None and '"concede":false' in kept.hint("en", shared=True)

@@ -220,16 +220,17 @@ def test_ctrl_c_stops_the_batch_with_resumable_transcripts(
     def stop(result: object) -> None:
         raise KeyboardInterrupt  # what Ctrl-C does while the driver hands on a result
 
-    # Seed 21 is a one-day game, seed 22 a long one: 21 ends while 22 plays.
+    # Seed 21 is a one-day game (43 decisions), seed 25 a long one (108): 21
+    # ends while 25 plays.
     short = loaded_of(text.replace("day_limit = 2", "day_limit = 1"))
     long = loaded_of(text.replace("day_limit = 2", "day_limit = 4"))
-    jobs = jobs_for(short, [21], out) + jobs_for(long, [22, 23, 24], out)
+    jobs = jobs_for(short, [21], out) + jobs_for(long, [25, 23, 24], out)
     batch = backend.run(jobs, stop)
     assert batch.interrupted
     results = by_seed(batch)
-    assert set(results) == {21, 22}  # the two running games; 23 and 24 never started
+    assert set(results) == {21, 25}  # the two running games; 23 and 24 never started
     assert [r.seed for r in batch.finished] == [21]
-    assert [r.seed for r in batch.cut_short] == [22]
+    assert [r.seed for r in batch.cut_short] == [25]
     assert not list(out.glob("killer-s23-*")) and not list(out.glob("killer-s24-*"))
     for cut in batch.cut_short:
         path = Path(cut.transcript or "")
