@@ -95,7 +95,8 @@ def speeches_of(game: RawGame) -> list[Speech]:
     # the last such end has nothing to play again: the game's last step, or
     # a step the speech itself ended (a KG-13 concession).
     last = max((int(e["seq"]) for e in game.of_kind("core.decision")), default=0)
-    ends = max((int(e["seq"]) for e in game.of_kind("core.step") if int(e["seq"]) < last), default=0)
+    steps = [int(e["seq"]) for e in game.of_kind("core.step")]
+    ends = max((seq for seq in steps if seq < last), default=0)
     found = []
     for event in game.of_kind(*SPEECH_KINDS):
         seat = event.get("seat")
