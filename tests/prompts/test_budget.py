@@ -11,6 +11,7 @@
 from __future__ import annotations
 
 import random
+import re
 
 import pytest
 
@@ -255,7 +256,8 @@ def test_a_roomier_shared_record_keeps_yesterday_too() -> None:
     keeps more whole days, never part of one."""
     seat = _step_views(5)[-1][0]
     starts = day_starts([i for i in seat.view.history if i.public])
-    tight, roomy, whole = (_shared(seat, shared_room=r).summarized for r in (700, 2200, 2400))
+    # (measured on the days before today: the record up to the day start 53)
+    tight, roomy, whole = (_shared(seat, shared_room=r).summarized for r in (700, 1850, 2000))
     assert tight == starts[-1] and roomy == starts[-2], (tight, roomy, starts)
     assert whole == 0, "a room the whole record fits condenses nothing"
 
@@ -266,8 +268,8 @@ def test_past_the_latest_day_the_shared_record_leaves_out_whole_old_days() -> No
     step = _step_views(5)[-1]
     seat = step[0]
     whole = _shared(seat, shared_room=10**6)
-    condensed = _shared(seat, shared_room=2000)
-    fewer_days = _shared(seat, shared_room=1600)
+    condensed = _shared(seat, shared_room=1600)
+    fewer_days = _shared(seat, shared_room=1000)
     none_kept = _shared(seat, shared_room=700)
     assert whole.tokens > condensed.tokens > fewer_days.tokens > none_kept.tokens
     record = fewer_days.messages[1]["content"]
@@ -275,7 +277,26 @@ def test_past_the_latest_day_the_shared_record_leaves_out_whole_old_days() -> No
     assert record.startswith("# Record\n--- Night 2 ---\n"), record[:80]
     assert "--- Day 1" not in record[: record.index("# Now")]
     assert "oldest lines left out too" in record
-    assert len({_head(_shared(c, shared_room=1600)) for c in step}) == 1, "one prefix for all"
+    assert len({_head(_shared(c, shared_room=1000)) for c in step}) == 1, "one prefix for all"
     # with no summary left, the record is the day's own items in full
     public = _head(none_kept)
     assert "condensed form" in public and "--- Night 2 ---" not in public
+
+
+def test_a_shared_records_condensation_changes_only_where_a_day_begins() -> None:
+    """Issue 24: the condensation is chosen from the days before today, so
+    every step of one day (its last words, speeches, votes) keeps it, and it
+    moves at most once a day (each move re-reads the record from its start).
+    Measured on the whole record, it moved at a day's vote, then again at the
+    next night."""
+    captured = play(new_game("killer", 5), random.Random(5), pick=lambda g, r: True)
+    by_day: dict[int, set[tuple[int, str]]] = {}
+    for c in captured:
+        public = [i for i in c.view.history if i.public]
+        days = len(day_starts(public))  # which day (a night and the day after it)
+        p = _shared(c, shared_room=1500)
+        dropped = re.search(r"its (\d+) oldest lines left out", p.messages[1]["content"])
+        by_day.setdefault(days, set()).add((p.summarized, dropped[1] if dropped else ""))
+    assert all(len(kept) == 1 for kept in by_day.values()), by_day
+    moves = [d for d in sorted(by_day)[1:] if by_day[d] != by_day[d - 1]]
+    assert len(moves) >= 2, by_day  # the room condenses the late days

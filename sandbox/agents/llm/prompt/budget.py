@@ -10,11 +10,13 @@ keeps the lines before it, and a seat keeps its condensation while it fits
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable, Sequence
 
 from sandbox.agents.llm.prompt.record import (
     Record,
     RecordMemo,
+    full_record,
     history_lines,
     summarized_record,
 )
@@ -44,7 +46,8 @@ MAX_TOKEN_RATIO = 4.0
 # prompt then shared only the system message with the others'). It keeps
 # whole days (a night and the day after it: the items' ``day``): the system
 # message and the public record before the step under way take at most
-# SHARED_WINDOW_SHARE of the window, counted for a tokenizer
+# SHARED_WINDOW_SHARE of the window (measured on the days before today, so
+# the choice holds all day: today's items come on top), counted for a tokenizer
 # SHARED_TOKEN_RATIO times denser than the estimate (SmolLM2's is ~1.6),
 # which leaves the rest for the step's own items (a day's speeches, ~1,000
 # tokens), the card, the secrets and the answer. In the local model's
@@ -99,13 +102,14 @@ def shared_condensation(
 ) -> Record | None:
     """The shared record's condensation: the least-condensed record whose
     shared part (the message ``render`` gives, up to its cache mark) fits
-    ``room``, in whole days (:func:`day_starts`): condensed up to a day
-    start, then, past the latest, the oldest days of the summary left out
-    too (who is dead stays in the prompt's "Now"); the most condensed when
-    none fits (the seat's own fit then goes further). None when the
-    ``whole`` record fits or no day with speeches has ended since its first
-    item. A function of the (public) view alone, so equal for every seat,
-    and it changes only at a step."""
+    ``room`` for the days before today (the items before the latest day
+    start), in whole days (:func:`day_starts`): condensed up to a day start,
+    then, past the latest, the oldest days of the summary left out too (who
+    is dead stays in the prompt's "Now"); the most condensed when none fits
+    (the seat's own fit then goes further). None when the days before today
+    fit or no day with speeches has ended since the record's first item. A
+    function of the (public) view alone, so equal for every seat, and it
+    changes only where a day begins: today's items come on top of ``room``."""
 
     def shared_part(record: Record) -> tuple[str, int]:
         text, cut = render(record)
@@ -113,6 +117,14 @@ def shared_condensation(
 
     history = view.history
     starts = day_starts(history)
+    if not starts:
+        return None
+    # Measured on the days before today only, so the choice stays the same all
+    # day: it changes once, where a day begins, not again at a step of the
+    # day (each change re-reads the record from its start, ~1,000-1,450
+    # tokens in issue 24's games; today's items come on top of the room).
+    today = starts[-1]
+    past = dataclasses.replace(view, history=history[:today])
     # Condensing drops speeches only: a start with none before it would just
     # add the condensation's note (Killer's setup before night 1).
     bounds = [
@@ -120,7 +132,10 @@ def shared_condensation(
         for b in starts
         if b > whole.first and any(i.speech is not None for i in history[whole.first : b])
     ]
-    if not bounds or estimate_tokens(shared_part(whole)[0]) <= room:
+    if (
+        not bounds
+        or estimate_tokens(shared_part(full_record(past, language, whole.first))[0]) <= room
+    ):
         return None
     latest = bounds[-1]
     # the summary's last lines from each later day start on (fewer and fewer
@@ -129,7 +144,7 @@ def shared_condensation(
     choices: list[tuple[int, int | None]] = [(b, None) for b in bounds]
     choices += [(latest, keep) for a, keep in zip(starts, kept, strict=True) if 0 < a < latest]
     choices.append((latest, 0))
-    low = _first_fit(view, language, choices, room, shared_part)
+    low = _first_fit(past, language, choices, room, shared_part)
     return summarized_record(view, language, *choices[low])
 
 
