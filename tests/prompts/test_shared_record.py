@@ -15,7 +15,7 @@ import pytest
 
 from sandbox.agents.llm.answer_format import grammar_format
 from sandbox.agents.llm.prompt import render
-from sandbox.agents.llm.prompt.record import current_step, summarized_record
+from sandbox.agents.llm.prompt.record import RecordMemo, current_step, summarized_record
 from sandbox.agents.llm.prompt.render import render_prompt, secret_record, secret_view
 from sandbox.agents.llm.settings import limits_for
 from sandbox.core.variant import HistoryItem, SeatView
@@ -405,3 +405,81 @@ def test_a_field_only_some_seats_are_asked_comes_after_the_card() -> None:
     c = may[0]
     plain = render_prompt(c.view, c.request, style="compact").messages[1]["content"]
     assert "KG-13" in plain[plain.index("# Question") :]
+
+
+def _sent_with_memos(captured: list[Captured]) -> dict[tuple[int, int], str]:
+    """Each captured request's user message as the agent sends it (the
+    grammar's shape inserted), with one memo per seat kept across them."""
+    memos: dict[int, RecordMemo] = {}
+    sent: dict[tuple[int, int], str] = {}
+    for c in captured:
+        memo = memos.setdefault(c.seat, RecordMemo())
+        rendered = render_prompt(c.view, c.request, style="compact", shared_record=True, memo=memo)
+        fmt = grammar_format(c.request, limits_for("compact"), 448, "en", shared=True)
+        messages = (
+            fmt.messages(rendered.messages, rendered.answer_chars)
+            if fmt is not None
+            else rendered.messages
+        )
+        render.hold(memo, rendered, messages)
+        sent[c.step, c.seat] = messages[1]["content"]
+    return sent
+
+
+def test_a_vote_after_the_days_speeches_keeps_their_question_in_place() -> None:
+    """Issue 24: a vote that follows the day's speeches starts with the head
+    every speaker's prompt had (record, now, the speech question, fields and
+    shape), then all the speeches, then the vote's own question: its seats
+    share the last speaker's prompt up to that speaker's card and re-read
+    only the last speech, not the day's speeches after a new question."""
+    game = new_game("killer", 4)
+    captured = play(game, random.Random(4), pick=lambda g, r: r.decision in ("speech", "vote"))
+    day = [c for c in captured if c.view.public["day"] == 1]
+    speeches = [c for c in day if c.request.decision == "speech"]
+    first_vote = next(c.step for c in day if c.request.decision == "vote")
+    votes = [c for c in day if c.step == first_vote]
+    assert len(speeches) >= 6 and len(votes) >= 6
+    sent = _sent_with_memos(speeches + votes)
+    last = sent[speeches[-1].step, speeches[-1].seat]
+    head = last[: last.index("# Your role card")].rstrip("\n") + "\n"
+    users = [sent[c.step, c.seat] for c in votes]
+    for user in users:
+        assert user.startswith(head), "the last speaker's prompt up to its card"
+        rest = user[len(head) : user.index("# Your role card")]
+        said = [line for line in rest.splitlines() if " said (speech): " in line]
+        assert said == [s for s in said if s.startswith(f"Seat {speeches[-1].seat} said")]
+        assert len(said) == 1, rest  # the last speech, then the vote's own part
+        assert rest.index("# Now") < rest.index("# Question") < rest.index("# This step so far")
+        assert "sealed ballot (KG-9)" in rest and "your turn to speak" not in rest
+        assert user.count("# Question") == 2  # the speeches' question stays where it was
+    assert len({u[: u.index("# Your role card")] for u in users}) == 1, "alike for every seat"
+    # without the memos (a resumed seat), the usual layout: the record first
+    plain = render_prompt(votes[0].view, votes[0].request, style="compact", shared_record=True)
+    assert plain.messages[1]["content"].count("# Question") == 1
+
+
+def test_a_held_head_is_used_only_for_the_next_step_of_the_same_day() -> None:
+    """A seat's head is used only by the step right after its own (no other
+    step's items between) on the same day: a day's speakers, whose previous
+    prompt was another day's vote, get the usual layout; so do a revote's
+    seats who did not speak before it (a tie's speeches came between)."""
+    game = new_game("killer", 4)
+    captured = play(game, random.Random(4), pick=lambda g, r: r.decision in ("speech", "vote"))
+    sent = _sent_with_memos(captured)
+    voted: set[int] = set()  # days with a vote so far
+    by_step: dict[int, list[Captured]] = {}
+    for c in captured:
+        by_step.setdefault(c.step, []).append(c)
+        day = c.view.public["day"]
+        user = sent[c.step, c.seat]
+        if c.request.decision == "vote":
+            voted.add(day)
+        elif day not in voted:  # the day's speeches: the day before ended with a vote
+            assert user.startswith("# Record") and user.count("# Question") == 1
+    votes = [group for group in by_step.values() if group[0].request.decision == "vote"]
+    revotes = [g for g in votes if any(sent[c.step, c.seat].count("# Question") > 2 for c in g)]
+    assert revotes, "seed 4 has a revote after a tie's speeches"
+    for group in revotes:
+        plain = [c for c in group if sent[c.step, c.seat].count("# Question") == 1]
+        assert plain, "the seats who did not speak in the tie"
+        assert all(sent[c.step, c.seat].startswith("# Record") for c in plain)

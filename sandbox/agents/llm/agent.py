@@ -275,7 +275,7 @@ class LLMAgent(Agent):
         rendered = self._render(ctx, budget)
         # Answer format: the schema to send, to check against, or to state in words.
         fmt = self._format(ctx.request, probe, endpoint, rendered.own_fields)
-        messages = fmt.messages(rendered.messages, rendered.answer_chars)
+        messages = self._opening(fmt, rendered)
         client = self._client(endpoint, fmt, secrets, max_tokens, ctx.request.id)
         calls: list[dict[str, Any]] = []
         note = ""
@@ -293,7 +293,7 @@ class LLMAgent(Agent):
                     # The provider refused this rung's response_format: one rung down.
                     fmt = self._format(ctx.request, probe, endpoint, rendered.own_fields)
                     messages = [
-                        *fmt.messages(rendered.messages, rendered.answer_chars),
+                        *self._opening(fmt, rendered),
                         *messages[len(rendered.messages) :],
                     ]
                     client = self._client(endpoint, fmt, secrets, max_tokens, ctx.request.id)
@@ -304,7 +304,7 @@ class LLMAgent(Agent):
                     budget = after_overflow(budget, rendered.tokens)
                     self._learned_budget = budget  # later decisions start within it
                     rendered = self._render(ctx, budget)
-                    messages = fmt.messages(rendered.messages, rendered.answer_chars)
+                    messages = self._opening(fmt, rendered)
                     calls[-1]["overflow_retry"] = {"budget_tokens": budget}
                     continue
                 return AgentAnswer(None, note, FALLBACK_PROVIDER, calls, repairs=repair)
@@ -325,6 +325,13 @@ class LLMAgent(Agent):
             self._note_call(calls[-1], rendered, parsed, payload)
             return AgentAnswer(payload, note, None, calls, repairs=repair)
         return AgentAnswer(None, note, FALLBACK_INVALID, calls, repairs=self.settings.max_repairs)
+
+    def _opening(self, fmt: AnswerFormat, rendered: RenderedPrompt) -> list[dict[str, str]]:
+        """The decision's opening messages as sent; the shared layout keeps
+        their head for the seat's next step (``prompt.hold``)."""
+        messages = fmt.messages(rendered.messages, rendered.answer_chars)
+        prompt.hold(self._memo, rendered, messages)
+        return messages
 
     def _note_call(
         self,

@@ -10,7 +10,7 @@ two chat messages, laid out for prefix caches).
 """
 
 from sandbox.agents.llm.prompt.record import RecordMemo
-from sandbox.agents.llm.prompt.render import RenderedPrompt, render_prompt, shared_layout
+from sandbox.agents.llm.prompt.render import RenderedPrompt, hold, render_prompt, shared_layout
 from sandbox.agents.llm.prompt.templates import precompile
 
-__all__ = ["RecordMemo", "RenderedPrompt", "precompile", "render_prompt", "shared_layout"]
+__all__ = ["RecordMemo", "RenderedPrompt", "hold", "precompile", "render_prompt", "shared_layout"]

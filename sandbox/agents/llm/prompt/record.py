@@ -85,6 +85,20 @@ def full_record(
     return Record(memo.lines(view, language, first), first)
 
 
+@dataclass(frozen=True)
+class HeldStep:
+    """The shared layout's head of a seat's last prompt, as sent: the user
+    message up to the items of its step (the record before the step, now,
+    the question, the answer's fields and shape). The next step of the same
+    day starts its prompt with it (render.py), so a vote after the day's
+    speeches does not re-read them (issue 24)."""
+
+    text: str
+    start: int  # where the step's items begin in the public history
+    key: tuple[int, str]  # the step's day and phase
+    summarized: int  # items the head's record condensed
+
+
 class RecordMemo:
     """One seat's rendered record so far. Its history only grows between its
     decisions, so the next decision renders only the items added since (the
@@ -97,6 +111,8 @@ class RecordMemo:
         self._current: tuple[int, str] | None = None
         # The seat's last condensation (see fit_record): kept while it fits.
         self.condensed: tuple[int, int | None] | None = None
+        # The head of its last shared-layout prompt (render.hold).
+        self.held: HeldStep | None = None
 
     def lines(self, view: SeatView, language: str, first: int) -> list[str]:
         key = (view.variant, language, first)

@@ -26,15 +26,20 @@ the public items first (the same text for every seat), then now, the question
 and the answer's fields (options said alike for every seat), then the public
 items of the step under way, and last the card and the seat's secret items, so
 seats share the record as a prefix and a seat acting right after another
-re-reads only the newest item and its own card. Everything is rendered
-from the ``SeatView``, the ``DecisionRequest`` and the public rules text,
-never from the game state.
+re-reads only the newest item and its own card. A step that follows the
+seat's previous step on the same day (a vote after the day's speeches)
+starts with that prompt's head as sent, then that step's items, then its
+own question (``held_prompt``), so its seats re-read none of those items.
+Everything is rendered from the seat's views (the ``SeatView`` now and, for
+that head, the one of its previous decision), the ``DecisionRequest`` and the
+public rules text, never from the game state.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import functools
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -42,6 +47,7 @@ from sandbox.agents.llm.beliefs import probe_for
 from sandbox.agents.llm.prompt.budget import estimate_tokens, fit_record, shared_condensation
 from sandbox.agents.llm.prompt.escaping import referee_mark, scrub
 from sandbox.agents.llm.prompt.record import (
+    HeldStep,
     Record,
     RecordMemo,
     current_step,
@@ -79,6 +85,10 @@ class RenderedPrompt:
     # The shared record's layout: the request's fields listed after the card
     # (the variant's ``own_fields``), which the hint's shape leaves out.
     own_fields: tuple[str, ...] = ()
+    # The shared record's layout: the step under way, as (where its items
+    # begin in the public history, its day, its phase), for hold(); None
+    # when it has no item yet or the layout is the seat's own.
+    step: tuple[int, int, str] | None = None
 
 
 # Put after the record by the user templates, cut out here: where the part of
@@ -178,6 +188,9 @@ def render_prompt(
         )
         return cut_cache_mark(text)
 
+    held = held_prompt(view, request, system, language, memo, secret, budget_tokens, style)
+    if held is not None:
+        return held
     record = full_record(view, language, first, memo)
     if shared and shared_room is not None:
         room = shared_room - estimate_tokens(system)
@@ -199,7 +212,87 @@ def render_prompt(
         estimate_tokens(system + user),
         answer_chars,
         own,
+        step_under_way(view.history) if shared else None,
     )
+
+
+def held_prompt(
+    view: SeatView,
+    request: DecisionRequest,
+    system: str,
+    language: str,
+    memo: RecordMemo | None,
+    secret: list[str] | None,
+    budget_tokens: int | None,
+    style: PromptStyle,
+) -> RenderedPrompt | None:
+    """The shared layout's prompt for a step that directly follows the step
+    of the seat's previous prompt (``memo.held``), on the same day: that
+    prompt's head as sent, then all of that step's items, then now, the
+    question and the rest as usual. The seats of a vote that follows the
+    day's speeches thus share the speeches with the last speaker's prompt
+    instead of re-reading them after a new question (issue 24). ``view`` is
+    the public view. None when it does not apply or the prompt would be over
+    ``budget_tokens`` (the usual layout then condenses as it must)."""
+    held = memo.held if memo is not None and secret is not None else None
+    if held is None:
+        return None
+    history = view.history
+    step = step_under_way(history)
+    if step is None or not held.start < step[0]:
+        return None
+    before = history[held.start : step[0]]
+    if any((i.day, i.phase) != held.key for i in before) or held.key[0] != step[1]:
+        return None  # not the step right before this one, or another day
+    lines = history_lines(view, language, held.start)
+    tail = render_user(
+        view,
+        request,
+        Record(lines, held.start, held.summarized),
+        language=language,
+        style=style,
+        secret=secret,
+        held=True,
+    )
+    user, cache_chars = cut_cache_mark(held.text + tail)
+    if budget_tokens is not None and estimate_tokens(system + user) > budget_tokens:
+        return None
+    user, answer_chars = cut_answer_mark(user)
+    return RenderedPrompt(
+        [{"role": "system", "content": system}, {"role": "user", "content": user}],
+        len(system),
+        cache_chars,
+        held.summarized,
+        estimate_tokens(system + user),
+        answer_chars,
+        own_field_names(view.variant, request),
+        step,
+    )
+
+
+def hold(memo: RecordMemo, rendered: RenderedPrompt, sent: Sequence[Mapping[str, str]]) -> None:
+    """Keep the head of the prompt as ``sent`` (the rendered messages with
+    the answer's shape inserted) for the seat's next decision (held_prompt);
+    forget it when the prompt has no step under way or no shared head."""
+    memo.held = None
+    if rendered.step is None or rendered.answer_chars is None:
+        return
+    user = sent[-1]["content"]
+    inserted = len(user) - len(rendered.messages[-1]["content"])
+    start, day, phase = rendered.step
+    memo.held = HeldStep(
+        user[: rendered.answer_chars + inserted], start, (day, phase), rendered.summarized
+    )
+
+
+def step_under_way(history: Sequence[HistoryItem]) -> tuple[int, int, str] | None:
+    """Where the step under way begins in ``history``, its day and phase
+    (None: no item yet)."""
+    count = current_step(history)
+    if not count:
+        return None
+    last = history[-1]
+    return len(history) - count, last.day, last.phase
 
 
 def own_field_names(variant: str, request: DecisionRequest) -> tuple[str, ...]:
@@ -298,13 +391,16 @@ def render_user(
     style: PromptStyle = "full",
     history_items: int | None = None,
     secret: list[str] | None = None,
+    held: bool = False,
 ) -> str:
     """The user message: the record (``record``, by default the last
     ``history_items`` items), then now and the question. It still holds
     CACHE_MARK where the record ends and, in the shared layout, ANSWER_MARK
     after the answer's fields (render_prompt cuts both out).
     ``secret``: the shared layout's secret record (the view's other items,
-    as lines), shown after the role card and the public ``record``."""
+    as lines), shown after the role card and the public ``record``.
+    ``held``: the text goes after a held head (held_prompt), so the record's
+    lines are the step before this one's, shown as that step's items."""
     if record is None:
         record = full_record(view, language, history_start(len(view.history), history_items))
     names = functools.partial(candidates, view.variant, language, style=style)
@@ -343,6 +439,7 @@ def render_user(
         shared=secret is not None,
         secret=secret or [],
         role_card=resolve(names("role_card.j2")),
+        held=held,
     )
 
 
