@@ -407,14 +407,23 @@ def test_a_field_only_some_seats_are_asked_comes_after_the_card() -> None:
     assert "KG-13" in plain[plain.index("# Question") :]
 
 
-def _sent_with_memos(captured: list[Captured]) -> dict[tuple[int, int], str]:
+def _sent_with_memos(
+    captured: list[Captured], belief_probe: bool = False
+) -> dict[tuple[int, int], str]:
     """Each captured request's user message as the agent sends it (the
     grammar's shape inserted), with one memo per seat kept across them."""
     memos: dict[int, RecordMemo] = {}
     sent: dict[tuple[int, int], str] = {}
     for c in captured:
         memo = memos.setdefault(c.seat, RecordMemo())
-        rendered = render_prompt(c.view, c.request, style="compact", shared_record=True, memo=memo)
+        rendered = render_prompt(
+            c.view,
+            c.request,
+            style="compact",
+            shared_record=True,
+            memo=memo,
+            belief_probe=belief_probe,
+        )
         fmt = grammar_format(c.request, limits_for("compact"), 448, "en", shared=True)
         messages = (
             fmt.messages(rendered.messages, rendered.answer_chars)
@@ -483,3 +492,19 @@ def test_a_held_head_is_used_only_for_the_next_step_of_the_same_day() -> None:
         plain = [c for c in group if sent[c.step, c.seat].count("# Question") == 1]
         assert plain, "the seats who did not speak in the tie"
         assert all(sent[c.step, c.seat].startswith("# Record") for c in plain)
+
+
+def test_a_held_prompt_asks_for_beliefs_too_when_the_probe_is_on() -> None:
+    """The vote after the speeches keeps the speech's fields in its head and
+    lists its own after them, the belief probe's included."""
+    game = new_game("killer", 4)
+    captured = play(game, random.Random(4), pick=lambda g, r: r.decision in ("speech", "vote"))
+    day = [c for c in captured if c.view.public["day"] == 1]
+    first_vote = next(c.step for c in day if c.request.decision == "vote")
+    votes = [c for c in day if c.step == first_vote]
+    sent = _sent_with_memos([c for c in day if c.step <= first_vote], belief_probe=True)
+    for c in votes:
+        user = sent[c.step, c.seat]
+        assert user.count("# Question") == 2
+        own = user[user.rindex("# Your answer") : user.index("# Your role card")]
+        assert '- "target"' in own and '- "beliefs"' in own, own

@@ -188,7 +188,9 @@ def render_prompt(
         )
         return cut_cache_mark(text)
 
-    held = held_prompt(view, request, system, language, memo, secret, budget_tokens, style)
+    held = held_prompt(
+        view, request, system, language, memo, secret, budget_tokens, style, belief_probe
+    )
     if held is not None:
         return held
     record = full_record(view, language, first, memo)
@@ -225,6 +227,7 @@ def held_prompt(
     secret: list[str] | None,
     budget_tokens: int | None,
     style: PromptStyle,
+    belief_probe: bool = False,
 ) -> RenderedPrompt | None:
     """The shared layout's prompt for a step that directly follows the step
     of the seat's previous prompt (``memo.held``), on the same day: that
@@ -250,6 +253,7 @@ def held_prompt(
         request,
         Record(lines, held.start, held.summarized),
         language=language,
+        belief_probe=belief_probe,
         style=style,
         secret=secret,
         held=True,
