@@ -39,7 +39,7 @@ from __future__ import annotations
 
 import dataclasses
 import functools
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -175,9 +175,10 @@ def render_prompt(
     if shared:
         view = public_view(view)
     first = history_start(len(view.history), history_items)
+    own = own_field_names(view.variant, request) if shared else ()
 
-    def render(record: Record) -> tuple[str, int]:
-        text = render_user(
+    def user_text(record: Record, held: bool = False) -> str:
+        return render_user(
             view,
             request,
             record,
@@ -185,14 +186,17 @@ def render_prompt(
             belief_probe=belief_probe,
             style=style,
             secret=secret,
+            own_fields=own,
+            held=held,
         )
-        return cut_cache_mark(text)
 
-    held = held_prompt(
-        view, request, system, language, memo, secret, budget_tokens, style, belief_probe
-    )
-    if held is not None:
-        return held
+    def render(record: Record) -> tuple[str, int]:
+        return cut_cache_mark(user_text(record))
+
+    if shared and memo is not None and memo.held is not None:
+        held = held_prompt(view, memo.held, system, budget_tokens, own, language, user_text)
+        if held is not None:
+            return held
     record = full_record(view, language, first, memo)
     if shared and shared_room is not None:
         room = shared_room - estimate_tokens(system)
@@ -205,7 +209,6 @@ def render_prompt(
         memo.condensed = None  # the whole record fits again
     user, answer_chars = cut_answer_mark(user)
     messages = [{"role": "system", "content": system}, {"role": "user", "content": user}]
-    own = own_field_names(view.variant, request) if shared else ()
     return RenderedPrompt(
         messages,
         len(system),
@@ -220,26 +223,23 @@ def render_prompt(
 
 def held_prompt(
     view: SeatView,
-    request: DecisionRequest,
+    held: HeldStep,
     system: str,
-    language: str,
-    memo: RecordMemo | None,
-    secret: list[str] | None,
     budget_tokens: int | None,
-    style: PromptStyle,
-    belief_probe: bool = False,
+    own: tuple[str, ...],
+    language: str,
+    user_text: Callable[[Record, bool], str],
 ) -> RenderedPrompt | None:
     """The shared layout's prompt for a step that directly follows the step
-    of the seat's previous prompt (``memo.held``), on the same day: that
-    prompt's head as sent, then all of that step's items, then now, the
-    question and the rest as usual. The seats of a vote that follows the
-    day's speeches thus share the speeches with the last speaker's prompt
-    instead of re-reading them after a new question (issue 24). ``view`` is
-    the public view. None when it does not apply or the prompt would be over
-    ``budget_tokens`` (the usual layout then condenses as it must)."""
-    held = memo.held if memo is not None and secret is not None else None
-    if held is None:
-        return None
+    of the seat's previous prompt (``held``, kept in its memo), on the same
+    day: that prompt's head as sent, then all of that step's items, then
+    now, the question and the rest as usual (``user_text``: render_prompt's
+    user message for a record, here after a held head). The seats of a vote
+    that follows the day's speeches thus share the speeches with the last
+    speaker's prompt instead of re-reading them after a new question (issue
+    24). ``view`` is the public view; ``own``: the request's own fields. None
+    when it does not apply or the prompt would be over ``budget_tokens`` (the
+    usual layout then condenses as it must)."""
     history = view.history
     step = step_under_way(history)
     if step is None or not held.start < step[0]:
@@ -248,16 +248,7 @@ def held_prompt(
     if any((i.day, i.phase) != held.key for i in before) or held.key[0] != step[1]:
         return None  # not the step right before this one, or another day
     lines = history_lines(view, language, held.start)
-    tail = render_user(
-        view,
-        request,
-        Record(lines, held.start, held.summarized),
-        language=language,
-        belief_probe=belief_probe,
-        style=style,
-        secret=secret,
-        held=True,
-    )
+    tail = user_text(Record(lines, held.start, held.summarized), True)
     user, cache_chars = cut_cache_mark(held.text + tail)
     if budget_tokens is not None and estimate_tokens(system + user) > budget_tokens:
         return None
@@ -269,7 +260,7 @@ def held_prompt(
         held.summarized,
         estimate_tokens(system + user),
         answer_chars,
-        own_field_names(view.variant, request),
+        own,
         step,
     )
 
@@ -395,6 +386,7 @@ def render_user(
     style: PromptStyle = "full",
     history_items: int | None = None,
     secret: list[str] | None = None,
+    own_fields: Sequence[str] | None = None,
     held: bool = False,
 ) -> str:
     """The user message: the record (``record``, by default the last
@@ -402,9 +394,11 @@ def render_user(
     CACHE_MARK where the record ends and, in the shared layout, ANSWER_MARK
     after the answer's fields (render_prompt cuts both out).
     ``secret``: the shared layout's secret record (the view's other items,
-    as lines), shown after the role card and the public ``record``.
-    ``held``: the text goes after a held head (held_prompt), so the record's
-    lines are the step before this one's, shown as that step's items."""
+    as lines), shown after the role card and the public ``record``;
+    ``own_fields``: its fields listed after the card (None: the variant's,
+    :func:`own_field_names`). ``held``: the text goes after a held head
+    (held_prompt), so the record's lines are the step before this one's,
+    shown as that step's items."""
     if record is None:
         record = full_record(view, language, history_start(len(view.history), history_items))
     names = functools.partial(candidates, view.variant, language, style=style)
@@ -416,7 +410,7 @@ def render_user(
     if secret is not None:
         history, step = split_step(view, language, history, record.first)
         fields = [shared_options(f, view) for f in fields]
-        mine = own_field_names(view.variant, request)
+        mine = own_field_names(view.variant, request) if own_fields is None else own_fields
         own = [f for f in fields if f["name"] in mine]
         fields = [f for f in fields if f["name"] not in mine]
     return template(view.variant, language, "user.j2", style).render(
