@@ -35,9 +35,8 @@ if TYPE_CHECKING:
     from sandbox.session.driver import run_sync
     from sandbox.session.play import GameRecord
     from sandbox.session.runner import RunStats
-    from sandbox.session.whatif import Intervention
-    from sandbox.study.counterfactual import WhatIfResult, whatif
     from sandbox.transcript import GameLog, TranscriptError, load_transcript
+    from sandbox.what_if import Intervention, WhatIfResult, whatif
 
 _HOME = {
     "Agent": "sandbox.agents.base",
@@ -58,9 +57,9 @@ _HOME = {
     "Outcome": "sandbox.core.variant",
     "run_sync": "sandbox.session.driver",
     "RunStats": "sandbox.session.runner",
-    "Intervention": "sandbox.session.whatif",
-    "WhatIfResult": "sandbox.study.counterfactual",
-    "whatif": "sandbox.study.counterfactual",
+    "Intervention": "sandbox.what_if",
+    "WhatIfResult": "sandbox.what_if",
+    "whatif": "sandbox.what_if",
     "GameRecord": "sandbox.session.play",
     "GameLog": "sandbox.transcript",
     "TranscriptError": "sandbox.transcript",

@@ -23,10 +23,16 @@ from sandbox.cli.errors import bad_input_is_one_line, fail
 from sandbox.cli.interrupts import EXIT_INTERRUPTED
 from sandbox.cli.options import JsonOption, check_seat
 from sandbox.session.driver import run_sync
-from sandbox.session.whatif import Branch, Intervention, prepare
-from sandbox.study import ablation
-from sandbox.study.counterfactual import DEFAULT_BRANCHES, WhatIfResult, run_whatif
 from sandbox.study.spec import load_study
+from sandbox.what_if import (
+    DEFAULT_BRANCHES,
+    Branch,
+    Intervention,
+    WhatIfResult,
+    ablation,
+    prepare,
+    run_whatif,
+)
 
 SeqOption = Annotated[int | None, typer.Option(help="the speech's event seq (sandbox view)")]
 BranchesOption = Annotated[

@@ -1,7 +1,7 @@
 """What the seats of a game never heard: the one reading of a transcript header's
 hiding, used by everything that plays on from, replays or shows a game.
 
-A ``remove_speech`` what-if branch (:mod:`sandbox.session.whatif`) keeps the
+A ``remove_speech`` what-if branch (:mod:`sandbox.what_if.branches`) keeps the
 speech in the referee's record (it was said) but no seat hears of it, nor of
 the speaker's decision that made it, from the fork point on. The branch's
 header says so in ``forked_from``: ``hidden`` (the seqs left out) and, where a
@@ -15,7 +15,8 @@ fields. ``sandbox resume`` (and so a what-if rerun), ``sandbox fork`` and the
 what-if arms seat agents through :meth:`Hearing.seat` and warm replayable ones
 through :meth:`Hearing.context` (``replay.rebuild``); ``sandbox replay`` checks
 the fields (``replay.check_hearing``); ``sandbox view --seat`` filters a seat's
-events with :meth:`Hearing.filter` (``viewer.timeline.seat_pairs``).
+events with :meth:`Hearing.filter` (``viewer.timeline.seat_pairs``). So it
+lives here, in the playing layer, and not in :mod:`sandbox.what_if` above it.
 """
 
 from __future__ import annotations

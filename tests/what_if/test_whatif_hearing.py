@@ -27,10 +27,10 @@ from sandbox.session.errors import SessionError, open_transcript
 from sandbox.session.gamefile import load_config
 from sandbox.session.hearing import Hearing, hearing_of
 from sandbox.session.play import play_game
-from sandbox.session.whatif import CONTROL, Intervention, prepare, run_arms
 from sandbox.transcript import Transcript
 from sandbox.viewer.timeline import build_timeline
-from tests.session.test_whatif import _speeches, cases, source
+from sandbox.what_if import CONTROL, Intervention, prepare, run_arms
+from tests.what_if.test_whatif import _speeches, cases, source
 
 __all__ = ["cases", "source"]  # the fixtures of test_whatif.py, shared
 # the module (``sandbox.session.replay`` the attribute is the replay function)

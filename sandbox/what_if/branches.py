@@ -24,8 +24,9 @@ its file is ``<arm>-b<NNN>.jsonl`` in the out folder, so a rerun finds it: a
 finished branch is never played again, an interrupted one is finished
 (:func:`resume_branch`, which is ``sandbox resume``'s own path). What its seats
 never heard is read from that header by :mod:`sandbox.session.hearing`, the one
-place resume, fork, replay and the viewer take it from. The interventions and
-their checks are in :mod:`sandbox.session.intervention`; the effects are
+place resume, fork, replay and the viewer take it from (it stays in the playing
+layer because they, below this package, read it too). The interventions and
+their checks are in :mod:`sandbox.what_if.intervention`; the effects are
 measured in ``sandbox.analysis.effects``.
 """
 
@@ -42,22 +43,13 @@ from sandbox.core.events import DecisionMade, Event
 from sandbox.core.game import Game
 from sandbox.session.errors import SessionError, open_transcript
 from sandbox.session.header import build_header, outcome_line
-from sandbox.session.hearing import Hearing, Unheard
-from sandbox.session.intervention import (
-    CONTROL,
-    KINDS,
-    PASS_TEXT,
-    Intervention,
-    Prepared,
-    prefix_events,
-    prepare,
-)
 from sandbox.session.play import GameRecord, LiveHooks
 from sandbox.session.replay import counters_of, game_config_of, rebuild
 from sandbox.session.resume import continue_game, resume_async
 from sandbox.session.seating import build_agents
 from sandbox.transcript import TranscriptWriter
 from sandbox.transcript.files import read_head
+from sandbox.what_if.intervention import CONTROL, Intervention, Prepared, prefix_events
 
 
 def branch_path(out: Path, arm: str, branch_seed: int) -> Path:
@@ -203,20 +195,13 @@ def check_branches(branches: int) -> None:
 
 
 __all__ = [
-    "CONTROL",
-    "KINDS",
-    "PASS_TEXT",
     "Branch",
-    "Hearing",
-    "Intervention",
-    "Prepared",
-    "Unheard",
+    "OnBranch",
     "branch_path",
     "check_branches",
     "finished_on_disk",
+    "forked_from",
     "play_branch",
-    "prefix_events",
-    "prepare",
     "resume_branch",
     "run_arms",
 ]

@@ -1,7 +1,7 @@
 """The interventions of a what-if experiment (issue 21) and their checks
 against the source game: what an arm changes, where it forks, and the events
 its branches start from (re-refereed with the change). The branches are
-played by :mod:`sandbox.session.whatif`; the kinds are listed there.
+played by :mod:`sandbox.what_if.branches`; the kinds are listed there.
 """
 
 from __future__ import annotations

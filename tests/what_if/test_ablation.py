@@ -19,8 +19,8 @@ from typer.testing import CliRunner
 
 from sandbox.analysis.load import RawGame, load_games
 from sandbox.cli.main import app
-from sandbox.session.whatif import finished_on_disk
-from sandbox.study.ablation import Budget, effect_figure, prices, sample, speeches_of
+from sandbox.what_if.ablation import Budget, effect_figure, prices, sample, speeches_of
+from sandbox.what_if.branches import finished_on_disk
 
 ROOT = Path(__file__).resolve().parents[2]
 GAME = """

@@ -42,15 +42,8 @@ from sandbox.analysis.persuasion import speech_persuasion_summary
 from sandbox.analysis.tables import SPEECH_KINDS, winning_sides
 from sandbox.core.errors import ConfigError
 from sandbox.session.errors import SessionError
-from sandbox.session.whatif import (
-    CONTROL,
-    Intervention,
-    Prepared,
-    branch_path,
-    finished_on_disk,
-    play_branch,
-    prepare,
-)
+from sandbox.what_if.branches import branch_path, finished_on_disk, play_branch
+from sandbox.what_if.intervention import CONTROL, Intervention, Prepared, prepare
 
 ARMS = ("remove_speech", "pass_speech")
 STRATA = ("contestant", "side", "kind", "claim")

@@ -1,7 +1,7 @@
-"""``sandbox.whatif``: an intervention on one saved game, played K times with the
+"""``sandbox whatif``: an intervention on one saved game, played K times with the
 control beside it, and its effect on the outcomes (``sandbox whatif``).
 
-The branches are played by :mod:`sandbox.session.whatif`; their outcomes and
+The branches are played by :mod:`sandbox.what_if.branches`; their outcomes and
 the effect's interval come from :mod:`sandbox.analysis.effects` (formulas in
 docs/studies.md, "What if: interventions and ablations").
 """
@@ -16,16 +16,8 @@ from typing import Any
 from sandbox.analysis.effects import branch_outcomes, effects
 from sandbox.analysis.load import read_raw
 from sandbox.session.driver import run_sync
-from sandbox.session.whatif import (
-    CONTROL,
-    Branch,
-    Intervention,
-    OnBranch,
-    Prepared,
-    check_branches,
-    prepare,
-    run_arms,
-)
+from sandbox.what_if.branches import Branch, OnBranch, check_branches, run_arms
+from sandbox.what_if.intervention import CONTROL, Intervention, Prepared, prepare
 
 DEFAULT_BRANCHES = 10
 

@@ -25,8 +25,7 @@ from sandbox.session.driver import run_sync
 from sandbox.session.errors import SessionError, open_transcript
 from sandbox.session.gamefile import load_config
 from sandbox.session.play import play_game
-from sandbox.session.whatif import CONTROL, Intervention, prepare, run_arms
-from sandbox.study.counterfactual import whatif
+from sandbox.what_if import CONTROL, Intervention, prepare, run_arms, whatif
 
 GAME_FILE = """
 variant = "killer"
@@ -267,7 +266,7 @@ def test_bad_interventions_are_one_line_errors(
 def test_an_illegal_new_answer_is_refused(source: Path) -> None:
     ballot = next(e for e in _events(source) if e.get("decision") == "vote")
     ivn = Intervention("change_decision", seq=ballot["seq"], fields={"target": 99})
-    from sandbox.session.whatif import prefix_events
+    from sandbox.what_if.intervention import prefix_events
 
     with pytest.raises(SessionError, match="the new answer is not legal here"):
         prefix_events(prepare(source, ivn), "change_decision")
