@@ -14,7 +14,6 @@ from typing import Annotated
 import typer
 from rich.console import Console
 from rich.markup import escape
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from sandbox.analysis.intervals import BOOTSTRAP_SEED
 from sandbox.batch.backends import Backend, BackendError, backend_notes, start_backend
@@ -43,6 +42,7 @@ from sandbox.cli.options import (
     TranscriptsOption,
     out_folder,
 )
+from sandbox.cli.progress import progress_bar
 from sandbox.cli.stats import print_variant_stats
 from sandbox.session.gamefile import AgentSpec, load_config
 from sandbox.transcript import folder_lock
@@ -173,24 +173,15 @@ def started_backend(
 def _progress(err: Console, total: int, show: bool) -> Iterator[Callable[[GameResult], None]]:
     """A progress bar (games done / N and the wins so far), and failures as they come."""
     done: list[GameResult] = []
-    progress = Progress(
-        TextColumn("{task.description}"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeElapsedColumn(),
-        console=err,
-        disable=not show,
-    )
-    task = progress.add_task("games", total=total)
+    with progress_bar(err, "games", total, show) as bar:
 
-    def on_result(result: GameResult) -> None:
-        done.append(result)
-        if result.error is not None:
-            progress.console.print(f"game seed {result.seed} failed: {escape(result.error)}")
-        wins = ", ".join(f"{k} {v}" for k, v in sorted(win_counts(done).items()))
-        progress.update(task, advance=1, description=f"games · wins: {wins or '-'}")
+        def on_result(result: GameResult) -> None:
+            done.append(result)
+            if result.error is not None:
+                bar.note(f"game seed {result.seed} failed: {escape(result.error)}")
+            wins = ", ".join(f"{k} {v}" for k, v in sorted(win_counts(done).items()))
+            bar.advance(f"games · wins: {wins or '-'}")
 
-    with progress:
         yield on_result
 
 

@@ -16,14 +16,6 @@ from typing import Annotated, Any
 import typer
 from rich.console import Console
 from rich.markup import escape
-from rich.progress import (
-    BarColumn,
-    MofNCompleteColumn,
-    Progress,
-    TextColumn,
-    TimeElapsedColumn,
-    TimeRemainingColumn,
-)
 from rich.table import Table
 
 from sandbox.analysis.export import ExportError, export
@@ -45,6 +37,7 @@ from sandbox.cli.options import (
     RpmOption,
     TranscriptsOption,
 )
+from sandbox.cli.progress import progress_bar
 from sandbox.report.ablation import find_ablation
 from sandbox.report.page import leaderboard_rows, side_rows, write_report
 from sandbox.study.run import (
@@ -239,25 +232,14 @@ def study_json(
 def _progress(err: Console, total: int, show: bool) -> Iterator[Callable[[GameResult], None]]:
     """Games done / N, time left, and the cost so far."""
     spent = [0.0]
-    progress = Progress(
-        TextColumn("{task.description}"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeElapsedColumn(),
-        TextColumn("eta"),
-        TimeRemainingColumn(),
-        console=err,
-        disable=not show,
-    )
-    task = progress.add_task("games · $0.0000", total=total)
+    with progress_bar(err, "games · $0.0000", total, show, eta=True) as bar:
 
-    def on_result(result: GameResult) -> None:
-        spent[0] += result.cost
-        if result.error is not None:
-            progress.console.print(f"game {escape(result.key)} failed: {escape(result.error)}")
-        progress.update(task, advance=1, description=f"games · ${spent[0]:.4f}")
+        def on_result(result: GameResult) -> None:
+            spent[0] += result.cost
+            if result.error is not None:
+                bar.note(f"game {escape(result.key)} failed: {escape(result.error)}")
+            bar.advance(f"games · ${spent[0]:.4f}")
 
-    with progress:
         yield on_result
 
 

@@ -7,26 +7,23 @@ from __future__ import annotations
 import json
 import sys
 import tomllib
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
 from pathlib import Path
 from typing import Annotated, Any
 
 import typer
 from rich.console import Console
 from rich.markup import escape
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
 from sandbox.analysis.load import load_games
 from sandbox.cli.errors import bad_input_is_one_line, fail
 from sandbox.cli.interrupts import EXIT_INTERRUPTED
 from sandbox.cli.options import JsonOption, check_seat
+from sandbox.cli.progress import progress_bar
 from sandbox.session.driver import run_sync
 from sandbox.study.spec import load_study
 from sandbox.what_if import (
     DEFAULT_BRANCHES,
-    Branch,
     Intervention,
     WhatIfResult,
     ablation,
@@ -101,8 +98,8 @@ def whatif_cmd(
         for chosen in against or []:
             check_seat(chosen, seats)
         try:
-            with _progress(err, 2 * branches, show=not (quiet or as_json)) as on_branch:
-                result = run_whatif(prepared, branches, out, jobs, against, on_branch)
+            with progress_bar(err, "branches", 2 * branches, not (quiet or as_json)) as bar:
+                result = run_whatif(prepared, branches, out, jobs, against, lambda b: bar.advance())
         except KeyboardInterrupt:
             err.print("interrupted: run the same command again; finished branches are kept")
             raise typer.Exit(EXIT_INTERRUPTED) from None
@@ -183,25 +180,6 @@ def _agent_table(text: str) -> dict[str, Any]:
         fail(f"--agent: neither JSON nor a TOML table ({err})")
 
 
-@contextmanager
-def _progress(err: Console, total: int, show: bool) -> Iterator[Callable[[Branch | None], None]]:
-    progress = Progress(
-        TextColumn("{task.description}"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeElapsedColumn(),
-        console=err,
-        disable=not show,
-    )
-    task = progress.add_task("branches", total=total)
-
-    def on_branch(branch: Branch | None) -> None:
-        progress.update(task, advance=1)
-
-    with progress:
-        yield on_branch
-
-
 def print_effects(console: Console, result: WhatIfResult) -> None:
     ivn = result.intervention
     title = f"effect of {ivn.kind} at event {result.at}"
@@ -278,8 +256,8 @@ def ablate_cmd(
             return
         budget = ablation.Budget(cap, limits)
         try:
-            with _progress(err, cost["branches"], show=not (quiet or as_json)) as tick:
-                run = run_sync(ablation.play_plan(plan, jobs, budget, lambda *u: tick(None)))
+            with progress_bar(err, "branches", cost["branches"], not (quiet or as_json)) as bar:
+                run = run_sync(ablation.play_plan(plan, jobs, budget, lambda *u: bar.advance()))
         except KeyboardInterrupt:
             err.print("interrupted: run the same command again; finished branches are kept")
             raise typer.Exit(EXIT_INTERRUPTED) from None
