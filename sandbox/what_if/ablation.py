@@ -312,17 +312,19 @@ def speech_effects(plan: Plan) -> list[dict[str, Any]]:
                 for b in range(1, plan.branches + 1)
                 if finished_on_disk(p := plan.path_of(speech, arm, b))
             ]
-            names = {k for f in found for k in f}
-            means[arm] = {
-                k: sum(f[k] for f in found if k in f) / sum(1 for f in found if k in f)
-                for k in names
-            }
+            means[arm] = _means(found)
         for arm in plan.arms:
             for name in OUTCOMES:
                 if name in means.get(arm, {}) and name in means.get(CONTROL, {}):
                     effect = means[arm][name] - means[CONTROL][name]
                     rows.append({**speech.to_json(), "arm": arm, "outcome": name, "effect": effect})
     return rows
+
+
+def _means(found: Sequence[Mapping[str, float]]) -> dict[str, float]:
+    """Each outcome's mean over the branches that have it (p_truth needs a probe)."""
+    names = {k for f in found for k in f}
+    return {k: sum(f[k] for f in found if k in f) / sum(1 for f in found if k in f) for k in names}
 
 
 Row = dict[str, Any]
@@ -342,11 +344,6 @@ def effect_figure(rows: Sequence[Row], rng: random.Random) -> dict[str, Any]:
         "games": len(per_game),
         "ci95": None if ci is None else [round(ci[0], 4), round(ci[1], 4)],
     }
-
-
-def _means(found: Sequence[Mapping[str, float]]) -> dict[str, float]:
-    names = {k for f in found for k in f}
-    return {k: sum(f[k] for f in found if k in f) / sum(1 for f in found if k in f) for k in names}
 
 
 def summarise(plan: Plan, games: Sequence[RawGame], seed: int = 0) -> dict[str, Any]:
