@@ -10,7 +10,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from sandbox.report.charts import interval_bars
+from sandbox.report.charts import figure_bars
 
 RESULTS = "ablation.json"
 HEAD = ["arm", "speaker", "outcome", "causal effect", "95% CI", "speeches", "observed Δp/speech"]
@@ -63,11 +63,8 @@ def ablation_chart(results: Mapping[str, Any] | None) -> str | None:
     per = (arms.get("remove_speech") or {}).get(CHART_OUTCOME, {}).get("by_contestant") or {}
     if not per:
         return None
-    names = list(per)
-    return interval_bars(
+    return figure_bars(
         "removing a speech: ballots against the seats it accused",
-        names,
-        [per[n]["value"] for n in names],
-        [per[n]["ci95"] for n in names],
+        per,
         "Δ ballots (95% cluster bootstrap)",
     )

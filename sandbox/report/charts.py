@@ -49,6 +49,16 @@ def interval_bars(
     return to_data_uri(fig)
 
 
+def figure_bars(
+    title: str, figures: Mapping[str, Mapping[str, Any]], ylabel: str, percent: bool = False
+) -> str:
+    """:func:`interval_bars` of figures by name, each ``{"value", "ci95"}`` (a
+    metric, a persuasion or an ablation effect per contestant)."""
+    names = list(figures)
+    values = [figures[n]["value"] for n in names]
+    return interval_bars(title, names, values, [figures[n]["ci95"] for n in names], ylabel, percent)
+
+
 def grouped_rates(
     title: str, rates: Mapping[str, Mapping[str, Mapping[str, Any]]], groups: Sequence[str]
 ) -> str:

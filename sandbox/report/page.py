@@ -22,7 +22,7 @@ from markupsafe import Markup
 
 from sandbox.report.ablation import HEAD as ABLATION_HEAD
 from sandbox.report.ablation import ablation_chart, ablation_rows
-from sandbox.report.charts import grouped_rates, heatmap, interval_bars
+from sandbox.report.charts import figure_bars, grouped_rates, heatmap, interval_bars
 from sandbox.report.ratings_tables import (
     CLEAN_HEAD,
     FAILURE_HEAD,
@@ -229,13 +229,8 @@ def _charts(summary: Mapping[str, Any]) -> dict[str, str]:
         )
     speech = (summary.get("speech_persuasion") or {}).get("by_contestant") or {}
     if speech:
-        names = list(speech)
-        charts["speech-persuasion"] = interval_bars(
-            "persuasion per speech, by speaker",
-            names,
-            [speech[n]["value"] for n in names],
-            [speech[n]["ci95"] for n in names],
-            "mean Δ p(truth) (95% cluster bootstrap)",
+        charts["speech-persuasion"] = figure_bars(
+            "persuasion per speech, by speaker", speech, "mean Δ p(truth) (95% cluster bootstrap)"
         )
     if chart := ablation_chart(summary.get("ablation")):
         charts["ablation"] = chart
@@ -244,12 +239,9 @@ def _charts(summary: Mapping[str, Any]) -> dict[str, str]:
             per = m["by_contestant"]
             if not per:
                 continue
-            names = list(per)
-            charts[f"metric-{variant}-{name}"] = interval_bars(
+            charts[f"metric-{variant}-{name}"] = figure_bars(
                 f"{variant}: {name}",
-                names,
-                [per[n]["value"] for n in names],
-                [per[n]["ci95"] for n in names],
+                per,
                 "value (95% cluster bootstrap)",
                 percent=not name.endswith("_day"),
             )
