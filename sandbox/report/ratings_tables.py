@@ -151,6 +151,13 @@ def frontier_rows(summary: Mapping[str, Any]) -> Rows:
     ]
 
 
+# The two frontiers: what a game costs, its field in the summary, the axis label.
+FRONTIERS = (
+    ("cost", "cost_per_game", "US$ per game"),
+    ("tokens", "tokens_per_game", "tokens (in + out) per game"),
+)
+
+
 def frontier_charts(summary: Mapping[str, Any]) -> dict[str, str]:
     found = (summary.get("frontier") or {}).get("by_contestant") or {}
     if not found:
@@ -159,22 +166,14 @@ def frontier_charts(summary: Mapping[str, Any]) -> dict[str, str]:
     ratings = [found[n]["elo"] for n in names]
     intervals = [found[n]["elo_ci95"] for n in names]
     return {
-        "frontier-cost": frontier_scatter(
-            "rating against cost (filled: Pareto-efficient)",
+        f"frontier-{what}": frontier_scatter(
+            f"rating against {what} (filled: Pareto-efficient)",
             names,
             ratings,
             intervals,
-            [found[n]["cost_per_game"] for n in names],
-            [found[n]["pareto_cost"] for n in names],
-            "US$ per game",
-        ),
-        "frontier-tokens": frontier_scatter(
-            "rating against tokens (filled: Pareto-efficient)",
-            names,
-            ratings,
-            intervals,
-            [found[n]["tokens_per_game"] for n in names],
-            [found[n]["pareto_tokens"] for n in names],
-            "tokens (in + out) per game",
-        ),
+            [found[n][per_game] for n in names],
+            [found[n][f"pareto_{what}"] for n in names],
+            axis,
+        )
+        for what, per_game, axis in FRONTIERS
     }
