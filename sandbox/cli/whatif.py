@@ -8,7 +8,7 @@ import json
 import sys
 import tomllib
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated, Any, NoReturn
 
 import typer
 from rich.console import Console
@@ -101,12 +101,17 @@ def whatif_cmd(
             with progress_bar(err, "branches", 2 * branches, not (quiet or as_json)) as bar:
                 result = run_whatif(prepared, branches, out, jobs, against, lambda b: bar.advance())
         except KeyboardInterrupt:
-            err.print("interrupted: run the same command again; finished branches are kept")
-            raise typer.Exit(EXIT_INTERRUPTED) from None
+            _interrupted(err)
     if as_json:
         sys.stdout.write(json.dumps(result.to_json(), ensure_ascii=False) + "\n")
         return
     print_effects(Console(highlight=False), result)
+
+
+def _interrupted(err: Console) -> NoReturn:
+    """Ctrl-C: the branches finished so far are on disk, and a rerun skips them."""
+    err.print("interrupted: run the same command again; finished branches are kept")
+    raise typer.Exit(EXIT_INTERRUPTED) from None  # no chained KeyboardInterrupt
 
 
 def _intervention(
@@ -259,8 +264,7 @@ def ablate_cmd(
             with progress_bar(err, "branches", cost["branches"], not (quiet or as_json)) as bar:
                 run = run_sync(ablation.play_plan(plan, jobs, budget, lambda *u: bar.advance()))
         except KeyboardInterrupt:
-            err.print("interrupted: run the same command again; finished branches are kept")
-            raise typer.Exit(EXIT_INTERRUPTED) from None
+            _interrupted(err)
         results = ablation.summarise(plan, games, seed)
         results.update(played_now=run.played, reused=run.reused, stopped=run.stopped)
         written = ablation.write_results(folder, results)
