@@ -53,8 +53,3 @@ def choose_rung(
             thinking,
         )
     return rung if cap is None else capabilities.lower(rung, cap)
-
-
-def choose_mode(structured: str, endpoint: Endpoint) -> StructuredMode:
-    """The answer-format mode of :func:`choose_rung`'s rung."""
-    return MODE_OF_RUNG[choose_rung(structured, endpoint)]
