@@ -2,8 +2,8 @@
 (view, prompt, answer format, call, parse, record; see the package docstring),
 repairs invalid answers in the same conversation, and records every call.
 
-The prompt fits the model's context window (``context_window``, else
-litellm's model info): over it, the oldest history is condensed by the
+The prompt fits the model's context window (``context_window``, else what
+the seat's provider says of its model): over it, the oldest history is condensed by the
 referee's own summary (``prompt.budget.fit_record``). A provider that still says
 the prompt is too long gets one more try with a budget a quarter tighter,
 recorded as ``overflow_retry`` on the call.
