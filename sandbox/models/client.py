@@ -344,7 +344,7 @@ class ModelClient:
         if (
             self.settings.cache
             and cache_split is not None
-            and remote.needs_cache_control(self.endpoint.model)
+            and self.provider.cache_breakpoints(self.endpoint)
         ):
             kwargs["messages"] = remote.with_cache_control(kwargs["messages"], cache_split)
         return await remote.litellm_module().acompletion(**kwargs)

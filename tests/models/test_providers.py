@@ -89,6 +89,8 @@ async def test_the_litellm_provider_asks_litellm_and_reads_the_key(
     assert litellm.context_window(endpoint) == remote.context_window("openai/gpt-4o")
     assert litellm.http() is not None  # an OpenAI-protocol model shares the pooled client
     await litellm.close()
+    claude = Endpoint("anthropic/claude-sonnet-4-5", None, "k")
+    assert litellm.cache_breakpoints(claude) and not litellm.cache_breakpoints(endpoint)
 
 
 def test_every_registered_provider_is_a_provider_class() -> None:

@@ -108,6 +108,12 @@ class Provider:
         server chooses, or it has no slots)."""
         return None
 
+    def cache_breakpoints(self, endpoint: Endpoint) -> bool:
+        """Whether the model caches a prompt prefix only up to explicit
+        breakpoints (Anthropic's ``cache_control``, also through Bedrock or
+        Vertex); the others cache prefixes unasked."""
+        return remote.needs_cache_control(endpoint.model)
+
     def call_cost(self, response: Any) -> float:
         """US$ for one answer: litellm's price (cached prompt tokens at the
         cached rate), 0.0 for a free provider or a model it does not price."""
