@@ -3,10 +3,10 @@
 repairs invalid answers in the same conversation, and records every call.
 
 The prompt fits the model's context window (``context_window``, else what
-the seat's provider says of its model): over it, the oldest history is condensed by the
-referee's own summary (``prompt.budget.fit_record``). A provider that still says
-the prompt is too long gets one more try with a budget a quarter tighter,
-recorded as ``overflow_retry`` on the call.
+the seat's provider says of its model): over it, the oldest history is
+condensed by the referee's own summary (``prompt.budget.fit_record``). A
+provider that still says the prompt is too long gets one more try with a
+budget a quarter tighter, recorded as ``overflow_retry`` on the call.
 
 Every answer goes through the referee's own check (``ctx.validate``) before it
 is returned; one that stays invalid after ``max_repairs`` turns becomes the
