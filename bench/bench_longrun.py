@@ -125,26 +125,28 @@ def cache_sizes() -> dict[str, Any]:
     """The process-wide caches that grow with what games ask: entries and the
     bytes charged to them (sandbox/agents/llm/lru.py), and their hit counts."""
     from sandbox.agents.llm import answer_format as af
-    from sandbox.agents.llm.lru import ByteLRU
     from sandbox.agents.llm.prompt import record
 
-    tables: dict[str, Any] = {
-        name: getattr(af, name, None)
-        for name in ("_decision_model", "beliefs_model", "model_schema", "distribution_model")
-    }
-    tables["_FORMATS"] = af._FORMATS
-    tables["_SCHEMAS"] = af._SCHEMAS
-    tables["_LINES_CACHE"] = record._LINES_CACHE
+    names = ("_decision_model", "beliefs_model", "model_schema", "distribution_model")
+    tables: dict[str, Any] = {name: getattr(af, name) for name in names}
+    tables["response_format"] = af.response_format
+    tables["wire_schema"] = af.wire_schema
     sizes: dict[str, Any] = {}
     for name, table in tables.items():
-        info = table.info() if isinstance(table, ByteLRU) else table.cache_info()
+        info = table.cache_info()
         sizes[name] = {
-            "entries": info.entries,
-            "kb": round(info.bytes / 1024),
-            "max_kb": round(info.max_bytes / 1024),
+            "entries": len(table.cache),
+            "kb": round(info.currsize / 1024),
+            "max_kb": round((info.maxsize or 0) / 1024),
             "hits": info.hits,
             "misses": info.misses,
         }
+    lines = record._LINES_CACHE  # a plain cache: no hit counts
+    sizes["_LINES_CACHE"] = {
+        "entries": len(lines),
+        "kb": round(lines.currsize / 1024),
+        "max_kb": round(lines.maxsize / 1024),
+    }
     return sizes
 
 

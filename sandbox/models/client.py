@@ -1,9 +1,10 @@
 """One model call with exactly one retry layer, a per-model concurrency limit
 and a record of every HTTP attempt.
 
-Two routes (``Endpoint.route``): our own OpenAI-protocol servers (the fake
-provider, the embedded local model) are called straight through the openai
-SDK on the seat's pooled client (``pool.Lease``); every other model goes
+Two routes (``Endpoint.route``, as the seat's provider resolved it): our own
+OpenAI-protocol servers (the fake provider, the embedded local model) are
+called straight through the openai SDK on the seat's pooled client
+(``pool.Lease``); every other model goes
 through litellm, which translates for its provider. litellm costs seconds to
 import and several milliseconds of CPU per call, so the direct route keeps a
 fake or local game free of it; ``SANDBOX_LLM_ROUTE=litellm`` sends those
@@ -44,16 +45,15 @@ import sandbox.models.capabilities as capabilities
 import sandbox.models.gate as gate
 import sandbox.models.remote as remote
 from sandbox.models.capabilities import NO_REASONING_SETTINGS, Learned, Reasoning
-from sandbox.models.endpoints import Endpoint
+from sandbox.models.endpoints import Endpoint, Target
 from sandbox.models.errors import (
     is_overflow,
     is_provider_error,
     is_transient,
 )
 from sandbox.models.gate import call_slot
-from sandbox.models.local.router import SlotRouter, router_for
-from sandbox.models.local.settings import ServerSettings
 from sandbox.models.pool import Lease
+from sandbox.models.providers import Provider, provider_class
 from sandbox.models.reading import (
     MalformedResponse,
     as_response,
@@ -139,6 +139,8 @@ class ModelClient:
 
     ``http`` is the shared OpenAI-protocol client of the seat's lease (see
     ``pool``); without one, each ``complete`` opens a client and closes it.
+    ``provider``: the seat's (it answers the slot routing and the cost); by
+    default one of the provider the endpoint names.
     """
 
     def __init__(
@@ -150,8 +152,12 @@ class ModelClient:
         secrets: Sequence[str],
         http: Any = None,
         learned: Learned | None = None,
+        provider: Provider | None = None,
     ) -> None:
         self.endpoint = endpoint
+        self.provider = provider or provider_class(endpoint.provider)(
+            Target(endpoint.model, endpoint.api_base)
+        )
         self.settings = settings
         self.retry = retry
         self.concurrency = concurrency
@@ -159,7 +165,7 @@ class ModelClient:
         self.http = http
         # What the seat learned its model refuses (kept by the seat across calls).
         self.learned = learned if learned is not None else Learned()
-        self.provider = backoff.provider_key(endpoint.model, endpoint.api_base)
+        self.held_as = backoff.provider_key(endpoint.model, endpoint.api_base)
 
     async def complete(
         self,
@@ -221,7 +227,7 @@ class ModelClient:
         raise AssertionError("tenacity ended without an answer or an error")
 
     def _hold_off(self, seconds: float) -> None:
-        gate.hold_off(self.provider, seconds)
+        gate.hold_off(self.held_as, seconds)
 
     def _learn_refusal(self, err: BaseException) -> bool:
         """A 400 refusing one optional parameter: learned, so the next try goes
@@ -262,7 +268,7 @@ class ModelClient:
         # The process's own limit first, then the provider's hold-off (a 429's
         # Retry-After, for every seat), then the cluster-wide gate (no-op by default).
         async with model_semaphore(self.endpoint.model, self.concurrency):
-            held = await gate.wait_turn(self.provider)
+            held = await gate.wait_turn(self.held_as)
             if held:
                 record["held_ms"] = round(held * 1000)
             async with call_slot(self.endpoint.model):
@@ -324,7 +330,7 @@ class ModelClient:
             body.update(self.settings.extra_body or {})
             if seed is not None:  # our own servers (fake, llama-server) take one
                 body["seed"] = seed
-            router = local_router(self.endpoint, self.settings.route_slots)
+            router = self.provider.slot_router(self.endpoint, self.settings.route_slots)
             if router is not None:
                 async with router.route(messages) as route:  # its slot (router.py)
                     body.update(id_slot=route.slot, cache_prompt=True)
@@ -338,7 +344,7 @@ class ModelClient:
         if (
             self.settings.cache
             and cache_split is not None
-            and remote.needs_cache_control(self.endpoint.model)
+            and self.provider.cache_breakpoints(self.endpoint)
         ):
             kwargs["messages"] = remote.with_cache_control(kwargs["messages"], cache_split)
         return await remote.litellm_module().acompletion(**kwargs)
@@ -391,7 +397,7 @@ class ModelClient:
     def _cost(self, response: Any) -> float:
         """litellm's price for the call; cached prompt tokens at the provider's
         cached rate (litellm reads them from the usage)."""
-        return 0.0 if self.endpoint.free else remote.call_cost(response)
+        return self.provider.call_cost(response)
 
     def describe(self, err: BaseException) -> str:
         return redact_text(f"{type(err).__name__}: {err}", self.secrets)[:2000]
@@ -426,15 +432,3 @@ def attempt_seed(seed: int, repair: int, attempt: int) -> int:
 
 def elapsed_ms(started: float) -> int:
     return round((time.perf_counter() - started) * 1000)
-
-
-def local_router(endpoint: Endpoint, wanted: bool = False) -> SlotRouter | None:
-    """The embedded server's slot router, for a call that wants it (a seat with
-    the shared record) or for every call (SANDBOX_LOCAL_ROUTE=1); None for
-    other endpoints."""
-    if endpoint.kind != "local" or not endpoint.api_base:
-        return None
-    settings = ServerSettings.from_env()
-    if not (settings.route or wanted):
-        return None
-    return router_for(endpoint.api_base, settings.slots)

@@ -2,11 +2,11 @@
 (view, prompt, answer format, call, parse, record; see the package docstring),
 repairs invalid answers in the same conversation, and records every call.
 
-The prompt fits the model's context window (``context_window``, else
-litellm's model info): over it, the oldest history is condensed by the
-referee's own summary (``prompt.budget.fit_record``). A provider that still says
-the prompt is too long gets one more try with a budget a quarter tighter,
-recorded as ``overflow_retry`` on the call.
+The prompt fits the model's context window (``context_window``, else what
+the seat's provider says of its model): over it, the oldest history is
+condensed by the referee's own summary (``prompt.budget.fit_record``). A
+provider that still says the prompt is too long gets one more try with a
+budget a quarter tighter, recorded as ``overflow_retry`` on the call.
 
 Every answer goes through the referee's own check (``ctx.validate``) before it
 is returned; one that stays invalid after ``max_repairs`` turns becomes the
@@ -25,9 +25,6 @@ import sandbox.agents.llm.answer_format as answer_format
 import sandbox.agents.llm.call_record as call_record
 import sandbox.agents.llm.ladder as ladder
 import sandbox.agents.llm.prompt as prompt
-import sandbox.models.endpoints as endpoints
-import sandbox.models.local.slots as local_slots
-import sandbox.models.remote as remote
 from sandbox.agents.base import (
     FALLBACK_INVALID,
     FALLBACK_PROVIDER,
@@ -48,8 +45,6 @@ from sandbox.agents.llm.prompt.budget import (
 )
 from sandbox.agents.llm.settings import LLMSettings, limits_for
 from sandbox.agents.llm.setup import (
-    concurrency_for,
-    model_window,
     one_error,
     reasoning_described,
     retry_policy,
@@ -66,8 +61,8 @@ from sandbox.models.client import (
     ModelClient,
     ProviderFailure,
 )
-from sandbox.models.endpoints import Endpoint, EndpointError
-from sandbox.models.pool import Lease
+from sandbox.models.endpoints import Endpoint, EndpointError, Target
+from sandbox.models.providers import Provider, provider_for
 from sandbox.models.secrets import redact, secret_values
 
 
@@ -91,13 +86,15 @@ CHOICE_MAX_TOKENS = 64
 
 
 class LLMAgent(Agent):
-    """A seat played by a model through litellm (or the built-in fake provider, or
-    the embedded local model).
+    """A seat played by a model, reached through its provider
+    (``sandbox.models.providers``: litellm, the built-in fake provider, the
+    embedded local model; ``provider`` gives another, e.g. inspect's model).
 
     ``LLMAgent("openai/gpt-4o", temperature=0.7, language="zh")``: the keyword
     arguments are :class:`LLMSettings` keys (on top of ``settings`` when given).
     Nothing is contacted until the first decision, but an unknown fake policy or an
     unset key variable is an :class:`AgentSetupError` here, before any game event.
+    The seat never asks which provider it holds, only what the provider answers.
     """
 
     kind = "llm"
@@ -109,20 +106,20 @@ class LLMAgent(Agent):
         api_base: str | None = None,
         api_key_env: str | None = None,
         settings: LLMSettings | None = None,
+        provider: Provider | None = None,
         **overrides: Any,
     ) -> None:
-        self.target = endpoints.Target(model, api_base, api_key_env)
+        self.target = Target(model, api_base, api_key_env)
         try:
             self.settings = (settings or LLMSettings()).override(overrides)
         except ValidationError as err:
             raise AgentSetupError(f"LLMAgent({model!r}): {one_error(err)}") from None
         try:
-            self._check_target()
+            self.provider = provider or provider_for(self.target)
+            self.provider.check()  # e.g. an unknown fake policy, an unset key variable
         except EndpointError as err:
             raise AgentSetupError(str(err)) from None
         self._endpoint: Endpoint | None = None
-        self._holds_fake = False
-        self._lease: Lease | None = None
         self._window: int | None = self.settings.context_window
         self._import_ms: int | None = None  # litellm's import, if this seat paid it
         self._learned_budget: int | None = None  # after an overflow: what fitted
@@ -132,13 +129,6 @@ class LLMAgent(Agent):
         # recorded: each is written once per seat, on the call where it first applied.
         self._learned = Learned()
         self._sampling_seed: int | None = None  # a what-if branch's (sample_with)
-
-    def _check_target(self) -> None:
-        """Raise EndpointError now if the target cannot be called as configured
-        (a seat whose calls go elsewhere, e.g. through inspect_ai, overrides it)."""
-        endpoints.check_fake_policy(self.target)
-        endpoints.check_local(self.target)
-        endpoints.check_key(self.target)
 
     def attach(self, seat: int, game_seed: int, variant: str) -> None:
         self.seat = seat
@@ -234,35 +224,19 @@ class LLMAgent(Agent):
 
     async def _resolve(self) -> Endpoint:
         if self._endpoint is None:
-            if endpoints.uses_builtin_fake(self.target) and not self._holds_fake:
-                endpoints.acquire_builtin_fake()
-                self._holds_fake = True
-            endpoint = await endpoints.resolve(self.target)
-            if endpoint.route == "openai" or endpoint.model.startswith("openai/"):
-                key = endpoint.api_key
-                self._lease = Lease(endpoint.api_base, key) if key else None
-            if endpoint.route == "litellm":
-                self._warm_litellm()
-            self._window = self._window or model_window(endpoint)
+            endpoint = await self.provider.open()
+            paid = self.provider.warm_up(endpoint)  # not inside the first timed call
+            if paid is not None:
+                self._import_ms = paid
+            self._window = self._window or self.provider.context_window(endpoint)
             self._endpoint = endpoint
         return self._endpoint
 
-    def _warm_litellm(self) -> None:
-        """Import litellm now, not inside the first timed call (seconds)."""
-        if remote.litellm_import_s is None:
-            remote.litellm_module()
-            self._import_ms = round((remote.litellm_import_s or 0.0) * 1000)
-
     async def close(self) -> None:
-        """Release the shared HTTP client and the built-in fake server (the
-        last seat to let go of either closes it)."""
+        """Release what the provider holds for this seat (the shared HTTP
+        client, the built-in fake server: the last seat to let go closes it)."""
         self._endpoint = None
-        if self._lease is not None:
-            lease, self._lease = self._lease, None
-            await lease.release()
-        if self._holds_fake:
-            self._holds_fake = False
-            endpoints.release_builtin_fake()
+        await self.provider.close()
 
     async def _converse(
         self, ctx: DecisionContext, endpoint: Endpoint, secrets: Sequence[str]
@@ -395,9 +369,10 @@ class LLMAgent(Agent):
         provider refused so far."""
         rung = ladder.choose_rung(
             self.settings.structured,
-            endpoint,
+            self.provider.best_rung(
+                endpoint, thinking=bool(self.settings.thinking_budget) or self._reasoning.on
+            ),
             self._learned.rung_cap,
-            thinking=bool(self.settings.thinking_budget) or self._reasoning.on,
         )
         return answer_format.for_decision(
             request,
@@ -405,8 +380,8 @@ class LLMAgent(Agent):
             limits_for(self.settings.prompt_style),
             ladder.MODE_OF_RUNG[rung],
             self._lang,
-            own_server=endpoint.kind != "remote",
-            takes_grammar=endpoint.kind == "local" and local_slots.takes_grammar(),
+            own_server=self.provider.own_server,
+            takes_grammar=self.provider.takes_grammar(),
             max_tokens=self._max_tokens(request),
             shared=shared_layout(self.settings.prompt_style, self.settings.shared_record),
             own_fields=own_fields,
@@ -433,7 +408,7 @@ class LLMAgent(Agent):
             reasoning=self._reasoning,
             rung=fmt.rung,
             seed=self._call_seed(request_id),
-            extra_body=self._extra_body(endpoint, fmt),
+            extra_body=self._extra_body(fmt),
             # the shared record's prompts share prefixes across seats: on the
             # embedded server the client picks the slot that holds the most of one
             route_slots=shared_layout(self.settings.prompt_style, self.settings.shared_record),
@@ -442,18 +417,18 @@ class LLMAgent(Agent):
             endpoint,
             settings,
             retry_policy(self.settings),
-            concurrency_for(endpoint, self.settings),
+            self.provider.concurrency(self.settings.concurrency),
             secrets,
-            self._lease.client() if self._lease is not None else None,
+            self.provider.http(),
             learned=self._learned,
+            provider=self.provider,
         )
 
-    def _extra_body(self, endpoint: Endpoint, fmt: AnswerFormat) -> dict[str, Any] | None:
-        """The format's own request fields (a grammar) and, on the embedded
-        server, the seat's pinned slot (models/local/slots.py)."""
+    def _extra_body(self, fmt: AnswerFormat) -> dict[str, Any] | None:
+        """The format's own request fields (a grammar) and what the provider
+        adds for this seat (the embedded server's pinned slot)."""
         extra = dict(fmt.extra_body or {})
-        if endpoint.kind == "local":
-            extra.update(local_slots.request_fields(getattr(self, "seat", None)))
+        extra.update(self.provider.request_fields(getattr(self, "seat", None)))
         return extra or None
 
     def _max_tokens(self, request: DecisionRequest) -> int | None:

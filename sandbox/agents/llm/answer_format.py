@@ -35,7 +35,7 @@ from pydantic import Field as PydField
 import sandbox.agents.llm.grammar as grammar
 from sandbox.agents.llm.beliefs import BeliefProbe
 from sandbox.agents.llm.ladder import RUNG_OF_MODE, StructuredMode
-from sandbox.agents.llm.lru import ByteLRU, byte_lru, model_size
+from sandbox.agents.llm.lru import byte_lru, model_size
 from sandbox.agents.llm.settings import LIMITS, AnswerLimits
 from sandbox.core.requests import DecisionRequest, Field, MultiChoice, Text
 
@@ -63,7 +63,7 @@ BELIEFS_REF = "#/$defs/Beliefs"
 # study only fills them (docs/faults.md, "Long runs").
 MODELS_BYTES = 4 << 20
 BELIEF_MODELS_BYTES = 2 << 20
-SCHEMAS_BYTES = 2 << 20  # per table: model_schema, _SCHEMAS, _FORMATS
+SCHEMAS_BYTES = 2 << 20  # per table: model_schema, wire_schema, response_format
 JSON_MODE: dict[str, Any] = {"type": "json_object"}  # a provider's own JSON mode (shared)
 
 
@@ -290,21 +290,22 @@ def _literal(values: Sequence[Any]) -> Any:
 
 # ---------------------------------------------------------------- wire forms
 _Key = tuple[str, tuple[Any, ...], BeliefProbe | None, AnswerLimits, str]
-_FORMATS: ByteLRU[_Key, dict[str, Any] | None] = ByteLRU(SCHEMAS_BYTES)
-_SCHEMAS: ByteLRU[_Key, Mapping[str, Any]] = ByteLRU(SCHEMAS_BYTES)
 
 
+def _shape(
+    request: DecisionRequest, probe: BeliefProbe | None, limits: AnswerLimits, mode: str = ""
+) -> _Key:
+    """The cache key of a request's wire forms: its shape, never its id."""
+    return (request.decision, request.fields, probe, limits, mode)
+
+
+@byte_lru(SCHEMAS_BYTES, key=_shape)
 def wire_schema(
     request: DecisionRequest, probe: BeliefProbe | None, limits: AnswerLimits
 ) -> Mapping[str, Any]:
     """The JSON schema of the answer asked for. Shared: never mutate it."""
-    key = (request.decision, request.fields, probe, limits, "")
-    hit, found = _SCHEMAS.get(key)
-    if not hit or found is None:
-        core = model_schema(decision_model(request, None, limits))
-        found = core if probe is None else with_beliefs(core, probe)
-        _SCHEMAS.put(key, found)
-    return found
+    core = model_schema(decision_model(request, None, limits))
+    return core if probe is None else with_beliefs(core, probe)
 
 
 def with_beliefs(core: Mapping[str, Any], probe: BeliefProbe) -> dict[str, Any]:
@@ -335,6 +336,7 @@ def model_schema(model: type[BaseModel]) -> dict[str, Any]:
     return model.model_json_schema()
 
 
+@byte_lru(SCHEMAS_BYTES, key=_shape)
 def response_format(
     request: DecisionRequest,
     probe: BeliefProbe | None,
@@ -344,12 +346,7 @@ def response_format(
     """What to send as ``response_format`` (what :func:`model_response_format`
     gives for the combined model), cached per request shape, probe and mode.
     Shared: never mutate it."""
-    key = (request.decision, request.fields, probe, limits, mode)
-    hit, found = _FORMATS.get(key)
-    if not hit:
-        found = format_of(wire_schema(request, probe, limits), mode)
-        _FORMATS.put(key, found)
-    return found
+    return format_of(wire_schema(request, probe, limits), mode)
 
 
 def schema_instructions(

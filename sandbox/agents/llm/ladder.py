@@ -11,8 +11,6 @@ from __future__ import annotations
 from typing import Literal, cast
 
 import sandbox.models.capabilities as capabilities
-import sandbox.models.remote as remote
-from sandbox.models.endpoints import Endpoint
 
 StructuredMode = Literal["json_schema", "json_object", "none"]
 # The ladder's rungs (capabilities.RUNGS) and the modes that build them; the
@@ -31,30 +29,17 @@ RUNG_OF_MODE: dict[str, capabilities.Rung] = {
 
 def choose_rung(
     structured: str,
-    endpoint: Endpoint,
+    best: capabilities.Rung,
     cap: capabilities.Rung | None = None,
-    thinking: bool = False,
 ) -> capabilities.Rung:
     """The ladder's rung for this call. A forced one (``schema``, ``json``,
     ``prompt``, or the older ``json_schema``, ``json_object``, ``none``) is
-    taken as given; ``auto``: the llama.cpp JSON form for local and fake models,
-    else the highest rung the capability table (or litellm's model table) puts
-    the model on. ``cap``: the highest rung the provider has not refused yet
-    (a refused rung steps down, never fails the seat)."""
+    taken as given; ``auto``: ``best``, the highest rung the seat's provider
+    says its model stands on (``Provider.best_rung``). ``cap``: the highest
+    rung the provider has not refused yet (a refused rung steps down, never
+    fails the seat)."""
     if structured != "auto":
         rung = RUNG_OF_MODE.get(structured) or cast(capabilities.Rung, structured)
-    elif endpoint.kind != "remote":
-        rung = "json"
     else:
-        rung = capabilities.best_rung(
-            endpoint.model,
-            remote.takes_json_schema(endpoint.model),
-            remote.takes_json_mode(endpoint.model),
-            thinking,
-        )
+        rung = best
     return rung if cap is None else capabilities.lower(rung, cap)
-
-
-def choose_mode(structured: str, endpoint: Endpoint) -> StructuredMode:
-    """The answer-format mode of :func:`choose_rung`'s rung."""
-    return MODE_OF_RUNG[choose_rung(structured, endpoint)]

@@ -1,12 +1,14 @@
-"""Least-recently-used caches bounded in bytes, not only in entries.
+"""Least-recently-used caches bounded in bytes, not only in entries:
+cachetools' ``LRUCache`` with a byte budget as its ``maxsize`` and each
+entry's bytes as its size.
 
 ``functools.lru_cache(maxsize=N)`` bounds the number of entries; an entry's
 cost is whatever it holds. The answer-format caches hold pydantic models
 (tens of kilobytes each) and JSON schemas (a few kilobytes, more with a big
 belief probe), so an entry limit said nothing about memory: a long study
 filled them to ~90 MB (docs/faults.md, "Long runs"). Here every entry is
-charged its size when it is stored, and the least recently used entries are
-dropped until the total is within the budget again.
+charged its size when it is stored, and cachetools drops the least recently
+used entries until the total is within the budget again.
 
 How a size is measured (:func:`deep_size`): ``sys.getsizeof`` summed over
 the object and everything reachable through containers (dicts, lists,
@@ -22,17 +24,21 @@ from __future__ import annotations
 
 import sys
 import threading
-from collections import OrderedDict
 from collections.abc import Callable, Hashable
-from dataclasses import dataclass
-from typing import Any, Generic, ParamSpec, TypeVar, cast
+from typing import TYPE_CHECKING, Any, ParamSpec, TypeVar, overload
 
+from cachetools import LRUCache, cached
+from cachetools.keys import hashkey
 from pydantic import BaseModel
+
+if TYPE_CHECKING:
+    from cachetools import _cached_wrapper_info
 
 K = TypeVar("K", bound=Hashable)
 V = TypeVar("V")
 P = ParamSpec("P")
 R = TypeVar("R")
+T = TypeVar("T")
 
 # Atoms: no references worth following.
 _ATOMS = (str, bytes, int, float, bool, type(None), complex)
@@ -89,22 +95,12 @@ def model_size(model: type[BaseModel]) -> int:
     return sys.getsizeof(model) + deep_size(dict(vars(model)))
 
 
-@dataclass(frozen=True)
-class CacheInfo:
-    """A cache's counters (``bytes`` is the sum of the stored entries' sizes)."""
-
-    hits: int
-    misses: int
-    entries: int
-    bytes: int
-    max_bytes: int
-
-
-class ByteLRU(Generic[K, V]):
-    """A mapping of at most ``max_bytes``, least recently used dropped first.
-    An entry is charged its value's size and its key's (the key holds its parts
-    alive too); one bigger than the whole budget is not kept. Safe across
-    threads (a worker's event loop and its writer thread may share it)."""
+class ByteLRU(LRUCache[K, V]):
+    """cachetools' LRU cache of at most ``max_bytes``. An entry is charged its
+    value's size and its key's (the key holds its parts alive too; cachetools
+    sizes values only, so the key is added here); one bigger than the whole
+    budget is refused with cachetools' ``ValueError``. Each operation holds
+    ``lock``, so a worker's event loop and its writer thread may share it."""
 
     def __init__(
         self,
@@ -114,93 +110,63 @@ class ByteLRU(Generic[K, V]):
     ) -> None:
         if max_bytes <= 0:
             raise ValueError(f"max_bytes must be positive; got {max_bytes}")
-        self.max_bytes = max_bytes
+        super().__init__(max_bytes, getsizeof=self._charged)
         self._size_of = size_of
-        self._key_size = key_size  # a key holds its parts alive too
-        self._entries: OrderedDict[K, tuple[V, int]] = OrderedDict()
-        self._bytes = 0
-        self._hits = 0
-        self._misses = 0
-        self._lock = threading.Lock()
+        self._key_size = key_size
+        self._charge = 0  # the entry being stored: its value's and its key's bytes
+        self.lock = threading.RLock()
 
-    def get(self, key: K) -> tuple[bool, V | None]:
-        """(found, value); a hit makes the entry the most recently used."""
-        with self._lock:
-            entry = self._entries.get(key)
-            if entry is None:
-                self._misses += 1
-                return False, None
-            self._entries.move_to_end(key)
-            self._hits += 1
-            return True, entry[0]
+    def _charged(self, value: V) -> float:
+        return self._charge
+
+    def __getitem__(self, key: K) -> V:
+        with self.lock:
+            return super().__getitem__(key)
+
+    def __setitem__(self, key: K, value: V) -> None:
+        charge = self._size_of(value) + self._key_size(key)
+        with self.lock:
+            self._charge = charge
+            super().__setitem__(key, value)
+
+    def __delitem__(self, key: K) -> None:
+        with self.lock:
+            super().__delitem__(key)
 
     def put(self, key: K, value: V) -> None:
-        size = self._size_of(value) + self._key_size(key)
-        with self._lock:
-            old = self._entries.pop(key, None)
-            if old is not None:
-                self._bytes -= old[1]
-            if size > self.max_bytes:
-                return
-            self._entries[key] = (value, size)
-            self._bytes += size
-            while self._bytes > self.max_bytes:
-                _, (_, dropped) = self._entries.popitem(last=False)
-                self._bytes -= dropped
+        """Store ``value`` unless it is bigger than the whole budget (then
+        nothing is kept under ``key``, as cachetools' ``cached`` does)."""
+        with self.lock:
+            try:
+                self[key] = value
+            except ValueError:  # cachetools: "value too large"
+                self.pop(key, None)
+
+    @overload
+    def get(self, key: K, /) -> V | None: ...
+    @overload
+    def get(self, key: K, default: V | T, /) -> V | T: ...
+    def get(self, key: K, default: Any = None, /) -> Any:
+        with self.lock:  # one step: the entry cannot be dropped between look and read
+            return super().get(key, default)
 
     def clear(self) -> None:
-        with self._lock:
-            self._entries.clear()
-            self._bytes = 0
-            self._hits = self._misses = 0
-
-    def info(self) -> CacheInfo:
-        with self._lock:
-            return CacheInfo(
-                self._hits, self._misses, len(self._entries), self._bytes, self.max_bytes
-            )
-
-    def __len__(self) -> int:
-        return len(self._entries)
-
-
-class _Cached(Generic[P, R]):
-    """A function memoised in a ByteLRU, keyed by its positional and keyword
-    arguments (all hashable, as for functools.lru_cache)."""
-
-    def __init__(self, fn: Callable[P, R], cache: ByteLRU[Any, R]) -> None:
-        self.__wrapped__ = fn
-        self.cache = cache
-        self.__doc__ = fn.__doc__
-        self.__name__ = getattr(fn, "__name__", "cached")
-        self.__qualname__ = getattr(fn, "__qualname__", self.__name__)
-        self.__module__ = fn.__module__
-
-    def __call__(self, *args: P.args, **kwargs: P.kwargs) -> R:
-        key = (args, tuple(sorted(kwargs.items()))) if kwargs else args
-        found, value = self.cache.get(key)
-        if found:
-            return cast(R, value)
-        value = self.__wrapped__(*args, **kwargs)
-        self.cache.put(key, value)
-        return value
-
-    def cache_info(self) -> CacheInfo:
-        return self.cache.info()
-
-    def cache_clear(self) -> None:
-        self.cache.clear()
+        with self.lock:
+            super().clear()
 
 
 def byte_lru(
     max_bytes: int,
     size_of: Callable[[Any], int] = deep_size,
     key_size: Callable[[Any], int] = deep_size,
-) -> Callable[[Callable[P, R]], _Cached[P, R]]:
+    key: Callable[..., Hashable] = hashkey,
+) -> Callable[[Callable[P, R]], _cached_wrapper_info[P, R]]:
     """Decorator: like ``functools.lru_cache``, bounded by ``max_bytes`` of
-    results and arguments (the key is the tuple of positional arguments)."""
+    results and keys (cachetools' ``cached`` with its hit counts; the key is
+    the tuple of the arguments unless ``key`` builds another)."""
 
-    def wrap(fn: Callable[P, R]) -> _Cached[P, R]:
-        return _Cached(fn, ByteLRU(max_bytes, size_of, key_size))
+    def wrap(fn: Callable[P, R]) -> _cached_wrapper_info[P, R]:
+        cache: ByteLRU[Any, R] = ByteLRU(max_bytes, size_of, key_size)
+        return cached(cache, key=key, lock=cache.lock, info=True)(fn)
 
     return wrap

@@ -1,6 +1,7 @@
 """What an LLM seat settles once, outside a decision: its retry policy, its
-concurrency limit, its model's window, a settings error as one line, and the
-one-off costs paid at setup (imports, template compilation)."""
+timeout, a settings error as one line, and the one-off costs paid at setup
+(imports, template compilation). What depends on the model's provider (its
+window, its concurrency cap) the provider answers (sandbox.models.providers)."""
 
 from __future__ import annotations
 
@@ -9,7 +10,6 @@ from typing import Any
 from pydantic import ValidationError
 
 import sandbox.agents.llm.prompt as prompt
-import sandbox.models.remote as remote
 from sandbox.agents.llm.settings import DEFAULT_TIMEOUT_S, LLMSettings
 from sandbox.models.capabilities import default_timeout
 from sandbox.models.client import RetryPolicy
@@ -25,27 +25,6 @@ def one_error(err: ValidationError) -> str:
     first = err.errors(include_url=False, include_context=False)[0]
     where = ".".join(str(part) for part in first["loc"]) or "settings"
     return f"{where}: {first['msg']} (got {first.get('input')!r})"
-
-
-def concurrency_for(endpoint: Endpoint, settings: LLMSettings) -> int:
-    """The configured limit, never above what the local server can serve at once."""
-    if endpoint.kind != "local":
-        return settings.concurrency
-    from sandbox.models.local import RECOMMENDED_CONCURRENCY
-
-    return min(settings.concurrency, RECOMMENDED_CONCURRENCY)
-
-
-def model_window(endpoint: Endpoint) -> int | None:
-    """The model's input window: the embedded server's ``n_ctx``, none for the
-    fake (unless configured), else litellm's model table (None if unknown)."""
-    if endpoint.kind == "fake":
-        return None
-    if endpoint.kind == "local":
-        from sandbox.models.local import ServerSettings
-
-        return ServerSettings.from_env().n_ctx
-    return remote.context_window(endpoint.model)
 
 
 def warm_up(variant: str, language: str) -> None:

@@ -102,7 +102,7 @@ async def test_anthropic_calls_carry_cache_breakpoints_only_when_on(
 ) -> None:
     stub = FakeLitellm()
     monkeypatch.setattr(remote, "litellm_module", lambda: stub)
-    endpoint = Endpoint("anthropic/claude-sonnet-4-5", None, "k", "remote")
+    endpoint = Endpoint("anthropic/claude-sonnet-4-5", None, "k", "litellm")
     settings = CallSettings(timeout_s=2.0, cache=cache)
     model = ModelClient(endpoint, settings, RetryPolicy(1, 0.01, 1.0), 2, [])
     calls: list[dict[str, Any]] = []

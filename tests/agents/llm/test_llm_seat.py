@@ -434,7 +434,7 @@ async def test_missing_credentials_are_not_retried(
 ) -> None:
     """B5: litellm reports a missing key as an InternalServerError; one attempt only."""
     monkeypatch.delenv("OPENAI_API_KEY", raising=False)
-    endpoint = Endpoint("openai/fake-legal-random", fake.base_url, None, "remote")
+    endpoint = Endpoint("openai/fake-legal-random", fake.base_url, None, "litellm")
     client = ModelClient(endpoint, CallSettings(timeout_s=2.0), RetryPolicy(4, 0.01, 5.0), 2, [])
     calls: list[dict[str, Any]] = []
     with pytest.raises(ProviderFailure, match=r"(?i)credentials"):

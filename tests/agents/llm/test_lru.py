@@ -1,6 +1,7 @@
-"""The byte-bounded LRU (sandbox/agents/llm/lru.py): hand-built sizes with
-known answers, eviction order, and the answer-format caches staying within
-their budgets however many distinct request shapes they see."""
+"""The byte-bounded LRU (sandbox/agents/llm/lru.py, cachetools' LRUCache
+charged in bytes): hand-built sizes with known answers, eviction order, and
+the answer-format caches staying within their budgets however many distinct
+request shapes they see."""
 
 from __future__ import annotations
 
@@ -40,24 +41,25 @@ def test_entries_are_dropped_least_recently_used_first_to_stay_in_budget() -> No
     cache.put("a", 10)
     cache.put("b", 10)
     cache.put("c", 10)
-    assert cache.get("a") == (True, 10)  # a is now the most recent
+    assert cache.get("a") == 10  # a is now the most recent
     cache.put("d", 10)  # 40 > 30: b, the least recently used, goes
-    assert cache.get("b") == (False, None)
-    assert [cache.get(k)[0] for k in "acd"] == [True, True, True]
-    assert cache.info().bytes == 30 and cache.info().entries == 3
+    assert "b" not in cache and cache.get("b") is None
+    assert [cache.get(k) is not None for k in "acd"] == [True, True, True]
+    assert cache.currsize == 30 and len(cache) == 3
     cache.put("a", 25)  # replacing an entry charges its new size only: c and d go
-    assert cache.info().bytes == 25 and len(cache) == 1
+    assert cache.currsize == 25 and len(cache) == 1
     cache.put("huge", 31)  # bigger than the whole budget: never kept
-    assert cache.get("huge") == (False, None) and cache.get("a") == (True, 25)
-    info = cache.info()
-    assert (info.hits, info.entries, info.bytes, info.max_bytes) == (5, 1, 25, 30)
+    assert "huge" not in cache and cache.get("a") == 25
+    with pytest.raises(ValueError, match="too large"):
+        cache["huge"] = 31  # cachetools' own refusal, which put absorbs
+    assert (len(cache), cache.currsize, cache.maxsize) == (1, 25, 30)
 
 
 def test_a_key_is_charged_with_its_value_and_none_is_a_value() -> None:
     cache: ByteLRU[str, None] = ByteLRU(100, size_of=lambda v: 1, key_size=len)
     cache.put("x" * 9, None)
-    assert cache.get("x" * 9) == (True, None)
-    assert cache.info().bytes == 10
+    assert "x" * 9 in cache and cache["x" * 9] is None
+    assert cache.currsize == 10
     with pytest.raises(ValueError, match="max_bytes"):
         ByteLRU(0)
 
@@ -74,7 +76,7 @@ def test_the_decorator_memoises_by_arguments_and_counts() -> None:
     assert square(3) is first and calls == [3]
     assert square(4) == [16] and calls == [3, 4]
     info = square.cache_info()
-    assert (info.hits, info.misses, info.entries) == (1, 2, 2)
+    assert (info.hits, info.misses, len(square.cache)) == (1, 2, 2)
     square.cache_clear()
     assert square(3) == [9] and calls == [3, 4, 3]
 
@@ -93,9 +95,12 @@ def test_answer_format_caches_stay_within_their_byte_budgets() -> None:
         assert fmt is not None
     for table in (af._decision_model, af.model_schema):
         info = table.cache_info()
-        assert 0 < info.bytes <= info.max_bytes and info.entries < 600
-    for store in (af._FORMATS, af._SCHEMAS):
-        assert 0 < store.info().bytes <= store.info().max_bytes
+        assert info.maxsize is not None
+        assert 0 < info.currsize <= info.maxsize and len(table.cache) < 600
+    for store in (af.response_format, af.wire_schema):
+        info = store.cache_info()
+        assert info.maxsize is not None
+        assert 0 < info.currsize <= info.maxsize
     # a shape evicted long ago is rebuilt identically
     again = af.response_format(_request(1), None, LIMITS["full"], "json_schema")
     combined = af.answer_models(_request(1)).wire

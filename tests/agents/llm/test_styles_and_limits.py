@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from sandbox.agents.llm.agent import CHOICE_MAX_TOKENS, concurrency_for
+from sandbox.agents.llm.agent import CHOICE_MAX_TOKENS
 from sandbox.agents.llm.answer_format import (
     GRAMMAR_MAX_LENGTH,
     decision_model,
@@ -19,9 +19,10 @@ from sandbox.agents.llm.beliefs import BeliefProbe
 from sandbox.agents.llm.parse import REASONING_KEEP_CHARS, parse_answer
 from sandbox.agents.llm.settings import LIMITS, LLMSettings
 from sandbox.core.requests import Choice, DecisionRequest, Text
-from sandbox.models.endpoints import Endpoint
+from sandbox.models.endpoints import Target
 from sandbox.models.fake import FakeLLMServer
 from sandbox.models.local import RECOMMENDED_CONCURRENCY
+from sandbox.models.providers import provider_class
 from sandbox.session.gamefile import LLMSpec
 from tests.agents.llm.conftest import decide_once, llm_spec
 
@@ -85,11 +86,12 @@ def test_overlong_reasoning_is_kept_cut_not_refused() -> None:
 def test_local_endpoints_never_exceed_the_servers_concurrency() -> None:
     # 64: above the server's slots (one per seat since issue 24), so the cap shows
     settings = LLMSettings(concurrency=64).override(LLMSpec(kind="llm", model="m"))
-    local = Endpoint("openai/smollm2", "http://127.0.0.1:1/v1", "k", "local")
-    remote = Endpoint("openai/gpt-x", None, None, "remote")
-    fake = Endpoint("openai/fake-x", "http://127.0.0.1:1/v1", "k", "fake")
-    assert concurrency_for(local, settings) == RECOMMENDED_CONCURRENCY < 64
-    assert concurrency_for(remote, settings) == 64 == concurrency_for(fake, settings)
+    local = provider_class("local")(Target("local/smollm2"))
+    remote = provider_class("litellm")(Target("openai/gpt-x"))
+    fake = provider_class("fake")(Target("fake/x", "http://127.0.0.1:1/v1"))
+    configured = settings.concurrency
+    assert local.concurrency(configured) == RECOMMENDED_CONCURRENCY < 64
+    assert remote.concurrency(configured) == 64 == fake.concurrency(configured)
 
 
 def test_seat_settings_take_style_and_history_from_the_agent_over_defaults() -> None:

@@ -228,14 +228,16 @@ def test_a_slot_still_waiting_for_its_copy_is_no_source() -> None:
 async def test_a_shared_record_seat_routes_its_calls_without_the_setting(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    from sandbox.models.client import local_router
-    from sandbox.models.endpoints import Endpoint
+    from sandbox.models.endpoints import Endpoint, Target
+    from sandbox.models.providers import provider_class
 
     monkeypatch.delenv("SANDBOX_LOCAL_ROUTE", raising=False)
-    local = Endpoint("openai/smollm2", "http://127.0.0.1:9/v1", kind="local")
-    assert local_router(local) is None  # a seat with its own layout: the server chooses
-    assert local_router(local, wanted=True) is router_for("http://127.0.0.1:9/v1", 12)
+    local = Endpoint("openai/smollm2", "http://127.0.0.1:9/v1", provider="local")
+    router = provider_class("local")(Target("local/smollm2")).slot_router
+    assert router(local) is None  # a seat with its own layout: the server chooses
+    assert router(local, wanted=True) is router_for("http://127.0.0.1:9/v1", 12)
     remote = Endpoint("openai/gpt-4o", "https://api.example.invalid/v1")
-    assert local_router(remote, wanted=True) is None  # only the embedded server has slots
+    remote_router = provider_class("litellm")(Target("openai/gpt-4o")).slot_router
+    assert remote_router(remote, wanted=True) is None  # only the embedded server has slots
     monkeypatch.setenv("SANDBOX_LOCAL_ROUTE", "1")
-    assert local_router(local) is not None  # the setting routes every seat's calls
+    assert router(local) is not None  # the setting routes every seat's calls

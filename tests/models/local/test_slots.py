@@ -7,7 +7,6 @@ import pytest
 
 from sandbox.agents.llm.agent import LLMAgent
 from sandbox.agents.llm.answer_format import AnswerFormat
-from sandbox.models.endpoints import Endpoint
 from sandbox.models.local import ServerSettings
 from sandbox.models.local.slots import request_fields, slot_of, takes_grammar
 
@@ -43,9 +42,9 @@ def test_local_calls_carry_the_grammar_and_the_seats_slot(
     monkeypatch.setenv("SANDBOX_LOCAL_PIN_SLOTS", "1")
     agent = LLMAgent("local/smollm2")
     agent.attach(5, 1, "killer")
-    local = Endpoint("openai/smollm2", "http://127.0.0.1:1/v1", "k", "local")
-    fake = Endpoint("openai/fake-x", "http://127.0.0.1:1/v1", "k", "fake")
+    fake = LLMAgent("fake/legal-random", api_base="http://127.0.0.1:1/v1")
+    fake.attach(5, 1, "killer")
     fmt = AnswerFormat(object, None, None, extra_body={"grammar": 'root ::= "{}"'})  # type: ignore[arg-type]
-    body = agent._extra_body(local, fmt)
+    body = agent._extra_body(fmt)
     assert body == {"grammar": 'root ::= "{}"', "id_slot": 4, "cache_prompt": True}
-    assert agent._extra_body(fake, fmt) == {"grammar": 'root ::= "{}"'}
+    assert fake._extra_body(fmt) == {"grammar": 'root ::= "{}"'}

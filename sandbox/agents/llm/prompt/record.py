@@ -184,7 +184,7 @@ def _cached_item_lines(item: HistoryItem, macros: Any, variant: str, language: s
         item.speaker,
         item.speech,
     )
-    _, hit = _LINES_CACHE.get(key)
+    hit = _LINES_CACHE.get(key)
     if hit is not None and (hit[0] is item.facts or hit[0] == item.facts):
         return hit[1]
     lines = item_lines(item, macros, language)
