@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from sandbox.deduction.evidence import RoleClaim, SeatIs, VotePromise
+from sandbox.deduction.evidence import Evidence, RoleClaim, SeatIs, VotePromise
 from sandbox.deduction.speech import parse_speech
 from sandbox.deduction.speech_zh import number
 from tests.deduction.corpus import SEATS, SPEAKER, Case, cases, expected, table
@@ -16,7 +16,7 @@ from tests.deduction.corpus import SEATS, SPEAKER, Case, cases, expected, table
 FLOORS = {"en": (0.97, 0.95), "zh": (0.97, 0.95)}
 
 
-def _score(case: Case) -> tuple[set[object], set[object]]:
+def _score(case: Case) -> tuple[set[Evidence], set[Evidence]]:
     t = table(case.variant)
     got = set(parse_speech(case.text, SPEAKER, t, SEATS))
     want = {expected(e, t) for e in case.expect}
