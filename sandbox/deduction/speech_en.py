@@ -179,7 +179,7 @@ RULES: list[Rule] = [
             rf"my check of|results? (?:on|for))\s+{_S}{_WHEN}\s*[,:;=>\-–—]*\s*(?:and\s+)?"
             r"(?:(?:it|he|she|they|this seat|that seat|the result|result|which)\s+)?"
             r"(?:(?:is|was|are|were|came back(?: as)?|turned out(?: to be)?|returned|shows?|"
-            rf"showed|reads?)\s+)?[:,]?\s*{ADV}{_N}{ART}{_R}"
+            rf"showed|reads?)\s*)?[:,]?\s*{ADV}{_N}{ART}{_R}"
         ),
         _check,
     ),

@@ -13,7 +13,7 @@ from tests.deduction.corpus import SEATS, SPEAKER, Case, cases, expected, table
 
 # Floors just under what the parser reaches today: a change that reads the
 # corpus worse fails here.
-FLOORS = {"en": (0.97, 0.95), "zh": (0.97, 0.95)}
+FLOORS = {"en": (0.98, 0.98), "zh": (0.98, 0.98)}
 
 
 def _score(case: Case) -> tuple[set[Evidence], set[Evidence]]:
