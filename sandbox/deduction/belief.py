@@ -171,11 +171,19 @@ class Belief:
             self._resample_if_thin()
 
     def _apply(self, found: Factor) -> None:
+        # One or two seats per factor: the two shapes are spelled out, as this
+        # loop runs over every assignment for every piece of evidence.
         at = [self._index[s] for s in found.seats]
         logs = found.logs
-        logw = self._logw
-        for k, a in enumerate(self._support):
-            logw[k] += logs.get(tuple(a[i] for i in at), 0.0)
+        pairs = zip(self._logw, self._support, strict=True)
+        if len(at) == 1:
+            (i,) = at
+            self._logw = [w + logs.get((a[i],), 0.0) for w, a in pairs]
+        elif len(at) == 2:
+            i, j = at
+            self._logw = [w + logs.get((a[i], a[j]), 0.0) for w, a in pairs]
+        else:
+            self._logw = [w + logs.get(tuple(a[k] for k in at), 0.0) for w, a in pairs]
 
     def _log_likelihood(self, a: Assignment, factors: Iterable[Factor]) -> float:
         return sum(f.logs.get(tuple(a[self._index[s]] for s in f.seats), 0.0) for f in factors)
