@@ -26,6 +26,9 @@ SEAT = r"@(\d+)"
 # One seat, or a list of them ("@4 and @6", "@4, @6", "@4和@6").
 SEATS = r"(@\d+(?:\s*(?:and|&|or|和|、|跟|与)\s*@\d+)*)"
 ROLE = r"%(\d+)%"
+# The same, as the named groups the builders below read.
+SEATS_NAMED = SEATS.replace("(", "(?P<seats>", 1)
+ROLE_NAMED = ROLE.replace("(", "(?P<role>", 1)
 _SEAT_NUMBER = re.compile(SEAT)
 
 
@@ -101,6 +104,55 @@ def negated_before(text: str, start: int, negators: re.Pattern[str], reach: int 
     """Whether ``negators`` match within the ``reach`` characters before ``start``
     ("I will not vote @6", "我不投@6")."""
     return negators.search(text[max(0, start - reach) : start]) is not None
+
+
+def mark_checks(text: str, reading: Reading, named: re.Pattern[str], word: re.Pattern[str]) -> None:
+    """Set ``reading.checked`` for a sentence: the seats ``named`` matches after a
+    check verb, else True when ``word`` (a check without a seat: "…; i checked
+    it") is there, so the sentence's statements report the check."""
+    seats = {s for m in named.finditer(text) for s in reading.targets(m.group(1))}
+    reading.checked = seats or bool(word.search(text))
+
+
+# ------------------------------------------------------------ builders
+# What a rule does with its match: the groups ``seats``, ``role`` and ``neg``
+# (a negation) as the rule's pattern names them.
+
+
+def claimed(m: re.Match[str], r: Reading, _: str) -> None:
+    r.claim(r.roles(m.group("role"), bool(m.groupdict().get("neg"))))
+
+
+def stated(m: re.Match[str], r: Reading, _: str) -> None:
+    r.seat_is(m.group("seats"), r.roles(m.group("role"), bool(m.group("neg"))), r.checked)
+
+
+def reported(m: re.Match[str], r: Reading, _: str) -> None:
+    """A check report with its result."""
+    r.seat_is(m.group("seats"), r.roles(m.group("role"), bool(m.group("neg"))), True)
+
+
+def found(m: re.Match[str], r: Reading, _: str) -> None:
+    """A check report that found a hidden role."""
+    r.seat_is(m.group("seats"), r.table.hidden, True)
+
+
+def cleared(m: re.Match[str], r: Reading, _: str) -> None:
+    """A check report that found none of the hidden roles."""
+    if r.table.hidden:
+        r.seat_is(m.group("seats"), r.table.honest, True)
+
+
+def accused(m: re.Match[str], r: Reading, _: str) -> None:
+    r.accuse(m.group("seats"))
+
+
+def vouched(m: re.Match[str], r: Reading, _: str) -> None:
+    r.vouch(m.group("seats"))
+
+
+def voted(m: re.Match[str], r: Reading, _: str) -> None:
+    r.vote(m.group("seats"))
 
 
 def run(rules: list[Rule], text: str, reading: Reading) -> None:

@@ -6,7 +6,24 @@ from __future__ import annotations
 
 import re
 
-from sandbox.deduction.reading import ROLE, SEATS, Reading, Rule, negated_before, run, tokens
+from sandbox.deduction.reading import (
+    ROLE_NAMED,
+    SEATS,
+    SEATS_NAMED,
+    Reading,
+    Rule,
+    accused,
+    claimed,
+    cleared,
+    mark_checks,
+    negated_before,
+    reported,
+    run,
+    stated,
+    tokens,
+    voted,
+    vouched,
+)
 
 _NUMBERS = {
     word: str(n)
@@ -114,39 +131,13 @@ _CHECKED = re.compile(
 )
 
 
-def _claim(m: re.Match[str], r: Reading, _: str) -> None:
-    negated = bool(m.groupdict().get("neg"))
-    r.claim(r.roles(m.group("role"), negated))
-
-
-def _statement(m: re.Match[str], r: Reading, _: str) -> None:
-    r.seat_is(m.group("seats"), r.roles(m.group("role"), bool(m.group("neg"))), r.checked)
-
-
-def _check(m: re.Match[str], r: Reading, _: str) -> None:
-    r.seat_is(m.group("seats"), r.roles(m.group("role"), bool(m.group("neg"))), True)
-
-
-def _cleared(m: re.Match[str], r: Reading, _: str) -> None:
-    if r.table.hidden:
-        r.seat_is(m.group("seats"), r.table.honest, True)
-
-
-def _accuse(m: re.Match[str], r: Reading, _: str) -> None:
-    r.accuse(m.group("seats"))
-
-
-def _vouch(m: re.Match[str], r: Reading, _: str) -> None:
-    r.vouch(m.group("seats"))
-
-
 def _vote(m: re.Match[str], r: Reading, text: str) -> None:
     if not negated_before(text, m.start(), _NEGATORS, 14):
-        r.vote(m.group("seats"))
+        voted(m, r, text)
 
 
-_S = SEATS.replace("(", "(?P<seats>", 1)
-_R = ROLE.replace("(", "(?P<role>", 1)
+_S = SEATS_NAMED
+_R = ROLE_NAMED
 _N = NOT.replace("(", "(?P<neg>", 1)
 _TO_BE = (
     r"(?:(?:must|should|has to|have to|could|might|may|will|would)\s+)?"
@@ -160,18 +151,18 @@ RULES: list[Rule] = [
     # claims: "i am (not) the seer", "i claim seer", "police here", "my faction is army"
     (
         re.compile(rf"\bi\s+am\s+{ADV}{_N}{ADV}(?:(?:with|on|in|of|part of|from)\s+)?{ART}{_R}"),
-        _claim,
+        claimed,
     ),
     (
         re.compile(
             rf"\bi\s+(?:claim|declare|announce)(?:\s+(?:to be|that i am|i am))?\s+{ART}{_R}"
         ),
-        _claim,
+        claimed,
     ),
-    (re.compile(rf"^\W*(?:as\s+)?{ART}{_R}\s+here\b"), _claim),
-    (re.compile(rf"\bas\s+{ART}{_R}\s*,\s*i\b"), _claim),
-    (re.compile(rf"\bcount me\s+(?:with|as|among|in)\s+{ART}{_R}"), _claim),
-    (re.compile(rf"\bmy\s+(?:faction|role|identity|card|side|team)\s+is\s+{_N}{ART}{_R}"), _claim),
+    (re.compile(rf"^\W*(?:as\s+)?{ART}{_R}\s+here\b"), claimed),
+    (re.compile(rf"\bas\s+{ART}{_R}\s*,\s*i\b"), claimed),
+    (re.compile(rf"\bcount me\s+(?:with|as|among|in)\s+{ART}{_R}"), claimed),
+    (re.compile(rf"\bmy\s+(?:faction|role|identity|card|side|team)\s+is\s+{_N}{ART}{_R}"), claimed),
     # check reports: "i checked @4: wolf", "my check on @4 came back: not a killer"
     (
         re.compile(
@@ -181,35 +172,35 @@ RULES: list[Rule] = [
             r"(?:(?:is|was|are|were|came back(?: as)?|turned out(?: to be)?|returned|shows?|"
             rf"showed|reads?)\s*)?[:,]?\s*{ADV}{_N}{ART}{_R}"
         ),
-        _check,
+        reported,
     ),
-    (re.compile(rf"\b(?:my check|i)\s+(?:clears?|cleared)\s+{_S}"), _cleared),
+    (re.compile(rf"\b(?:my check|i)\s+(?:clears?|cleared)\s+{_S}"), cleared),
     # statements: "@4 is (not) a wolf", "@4 and @6 are clean"
-    (re.compile(rf"{_S}\s+{_TO_BE}\s+{ADV}{_N}{ADV}{ART}{_R}"), _statement),
+    (re.compile(rf"{_S}\s+{_TO_BE}\s+{ADV}{_N}{ADV}{ART}{_R}"), stated),
     (
         re.compile(
             rf"{_S}\s+(?:is|are|looks|seems|sounds|was)\s+{ADV}{_DEGREE}"
             r"(?:suspicious|shady|sus|guilty|evil|lying|a liar|fishy)\b"
         ),
-        _accuse,
+        accused,
     ),
-    (re.compile(rf"{_S}\s+(?:lies|lied|keeps lying)\b"), _accuse),
+    (re.compile(rf"{_S}\s+(?:lies|lied|keeps lying)\b"), accused),
     (
         re.compile(
             rf"{_S}\s+(?:is|seems|looks|sounds)\s+{ADV}{_DEGREE}"
             r"(?:honest|trustworthy|truthful|reliable|telling the truth)\b"
         ),
-        _vouch,
+        vouched,
     ),
     # verbs: "i suspect @4", "i trust @4" (not "i believe @4 is …")
-    (re.compile(rf"\bi\s+{ADV}(?:do\s+)?(?:suspect|accuse|distrust|doubt)\s+{_S}"), _accuse),
+    (re.compile(rf"\bi\s+{ADV}(?:do\s+)?(?:suspect|accuse|distrust|doubt)\s+{_S}"), accused),
     (
         re.compile(
             rf"\bi\s+{ADV}(?:(?:will|would|can|do)\s+)?(?:trust|believe in|believe|vouch for|"
             rf"defend|support|stand with|side with)\s+{_S}"
             r"(?!\s+(?:is|are|was|were|must|should|could|might|looks?|seems?)\b)"
         ),
-        _vouch,
+        vouched,
     ),
     # vote promises: "i will vote @6", "my vote goes to @6", "let us exile @6"
     (re.compile(rf"\bvot(?:e|ing)(?:\s+(?:for|out|against|to exile|to eliminate))?\s+{_S}"), _vote),
@@ -236,15 +227,5 @@ def read(sentence: str, reading: Reading) -> None:
     text = tokens(text, reading, "en")
     text = _DOUBT.sub(lambda m: f"{m.group(1)} {m.group(2)} not ", text)
     text = _ACCORDING.sub(" ", _CONDITION.sub(" ", _REPORTED.sub(" ", text)))
-    reading.checked = _checked(text, reading)
+    mark_checks(text, reading, _CHECKED, _CHECK_WORD)
     run(RULES, text, reading)
-
-
-def _checked(text: str, reading: Reading) -> set[int] | bool:
-    """The seats the sentence says the speaker checked; True when it says a
-    check without naming a seat ("…; i checked it"), so its statements are
-    check reports."""
-    named = {s for m in _CHECKED.finditer(text) for s in reading.targets(m.group(1))}
-    if named:
-        return named
-    return bool(_CHECK_WORD.search(text))

@@ -8,7 +8,24 @@ from __future__ import annotations
 
 import re
 
-from sandbox.deduction.reading import ROLE, SEATS, Reading, Rule, run, tokens
+from sandbox.deduction.reading import (
+    ROLE_NAMED,
+    SEATS,
+    SEATS_NAMED,
+    Reading,
+    Rule,
+    accused,
+    claimed,
+    cleared,
+    found,
+    mark_checks,
+    reported,
+    run,
+    stated,
+    tokens,
+    voted,
+    vouched,
+)
 
 _DIGIT = {"一": 1, "二": 2, "两": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8, "九": 9}
 _NUMERAL = r"\d{1,2}|[一二两三四五六七八九十]{1,3}"
@@ -50,8 +67,8 @@ ADV = (
     r"多半|百分百|显然|都|还|本来|当然|铁|只|只不过)*"
 )
 _ONE = r"(?:一个|一名|个|名|一|真正的|真的|真)?"
-_S = SEATS.replace("(", "(?P<seats>", 1)
-_R = ROLE.replace("(", "(?P<role>", 1)
+_S = SEATS_NAMED
+_R = ROLE_NAMED
 _NOT_IS = rf"(?!{ADV}不?(?:是|像|为))"  # "我相信4号是狼" is a statement, not a vouch
 _CHECK_VERB = r"(?:验了|验过|查验了|查验过|查了|验|查验)(?:一下)?"
 
@@ -69,77 +86,44 @@ _CHECK_WORD = re.compile(r"验过|验了|查验|我验|查过|查了|验的|验�
 _CHECKED = re.compile(rf"{_CHECK_VERB}{SEATS}")
 
 
-def _claim(m: re.Match[str], r: Reading, _: str) -> None:
-    r.claim(r.roles(m.group("role"), bool(m.groupdict().get("neg"))))
-
-
-def _statement(m: re.Match[str], r: Reading, _: str) -> None:
-    r.seat_is(m.group("seats"), r.roles(m.group("role"), bool(m.group("neg"))), r.checked)
-
-
-def _check(m: re.Match[str], r: Reading, _: str) -> None:
-    r.seat_is(m.group("seats"), r.roles(m.group("role"), bool(m.group("neg"))), True)
-
-
-def _found(m: re.Match[str], r: Reading, _: str) -> None:
-    r.seat_is(m.group("seats"), r.table.hidden, True)
-
-
-def _cleared(m: re.Match[str], r: Reading, _: str) -> None:
-    if r.table.hidden:
-        r.seat_is(m.group("seats"), r.table.honest, True)
-
-
-def _accuse(m: re.Match[str], r: Reading, _: str) -> None:
-    r.accuse(m.group("seats"))
-
-
-def _vouch(m: re.Match[str], r: Reading, _: str) -> None:
-    r.vouch(m.group("seats"))
-
-
-def _vote(m: re.Match[str], r: Reading, _: str) -> None:
-    r.vote(m.group("seats"))
-
-
 RULES: list[Rule] = [
     # claims: 我是预言家, 我不是狼, 我跳预言家, 警察发言, 本人是平民, 作为警察，我…
     (
         re.compile(rf"我(?:的身份|的阵营|的底牌)?{ADV}(?P<neg>不)?{ADV}(?:是|为|站){_ONE}{_R}"),
-        _claim,
+        claimed,
     ),
-    (re.compile(rf"我(?:要|就|直接|现在)?(?:起跳|跳|认|报|亮)(?:的是|身份)?{_R}"), _claim),
-    (re.compile(rf"^\W*{_R}(?:发言|在此|在这里|在这|报到|来了)"), _claim),
-    (re.compile(rf"本人(?P<neg>不)?是{_R}"), _claim),
-    (re.compile(rf"作为(?:一个|一名)?{_R}[，,]?我"), _claim),
+    (re.compile(rf"我(?:要|就|直接|现在)?(?:起跳|跳|认|报|亮)(?:的是|身份)?{_R}"), claimed),
+    (re.compile(rf"^\W*{_R}(?:发言|在此|在这里|在这|报到|来了)"), claimed),
+    (re.compile(rf"本人(?P<neg>不)?是{_R}"), claimed),
+    (re.compile(rf"作为(?:一个|一名)?{_R}[，,]?我"), claimed),
     # check reports: 我验了4号，是狼; 验4号是好人; 查杀4号; 4号是我的金水
     (
         re.compile(
             rf"{_CHECK_VERB}{_S}\s*(?:[，,：:、]\s*)?(?:他|她|它|结果|身份|发现)?{ADV}"
             rf"(?P<neg>不)?(?:是|为|显示是?|出来是|验出来是|出来)\s*{_ONE}{_R}"
         ),
-        _check,
+        reported,
     ),
-    (re.compile(rf"查杀{_S}"), _found),
-    (re.compile(rf"{_S}(?:是)?(?:我的)?查杀"), _found),
-    (re.compile(rf"(?:给|发)(?:了)?{_S}(?:一个|发)?金水"), _cleared),
-    (re.compile(rf"金水(?:是)?{_S}"), _cleared),
-    (re.compile(rf"{_S}(?:是)?(?:我的)?金水"), _cleared),
+    (re.compile(rf"查杀{_S}"), found),
+    (re.compile(rf"{_S}(?:是)?(?:我的)?查杀"), found),
+    (re.compile(rf"(?:给|发)(?:了)?{_S}(?:一个|发)?金水"), cleared),
+    (re.compile(rf"金水(?:是)?{_S}"), cleared),
+    (re.compile(rf"{_S}(?:是)?(?:我的)?金水"), cleared),
     # statements: 4号是狼, 4号不是狼, 4号像好人
-    (re.compile(rf"{_S}(?:的身份)?{ADV}(?P<neg>不)?{ADV}(?:是|像|为|像是){_ONE}{_R}"), _statement),
+    (re.compile(rf"{_S}(?:的身份)?{ADV}(?P<neg>不)?{ADV}(?:是|像|为|像是){_ONE}{_R}"), stated),
     (
         re.compile(
             rf"{_S}(?:很|非常|比较|有点|太|最|特别|真的|一直|总是|还在|又)*"
             r"(?:可疑|奇怪|有问题|在撒谎|撒谎|说谎|在说谎|在骗人|骗人|划水|有鬼)"
         ),
-        _accuse,
+        accused,
     ),
-    (re.compile(rf"{_S}(?:在|是)?(?:冒充|假冒|冒认|假跳)"), _accuse),
+    (re.compile(rf"{_S}(?:在|是)?(?:冒充|假冒|冒认|假跳)"), accused),
     (
         re.compile(
             rf"{_S}(?:很|非常|比较|是|挺)*(?:诚实|可信|靠谱|真诚|在说真话|说的是真话|说真话)"
         ),
-        _vouch,
+        vouched,
     ),
     # verbs: 我怀疑4号, 我相信4号 (not 我相信4号是狼)
     (
@@ -147,13 +131,13 @@ RULES: list[Rule] = [
             rf"我(?:{ADV}|很|比较|最|非常|一直)*(?:怀疑|踩|质疑|不信|不相信|盯着|针对)(?:一下)?"
             rf"{_S}{_NOT_IS}"
         ),
-        _accuse,
+        accused,
     ),
     (
         re.compile(
             rf"我(?:{ADV}|很|比较|非常|愿意)*(?:相信|信任|保|认可|支持|站边)(?:一下)?{_S}{_NOT_IS}"
         ),
-        _vouch,
+        vouched,
     ),
     # vote promises: 我投6号, 这票投6号, 投6号, 今天出6号
     (
@@ -161,11 +145,11 @@ RULES: list[Rule] = [
             rf"(?:我们|我|大家)(?:{ADV}|会|要|将|准备|打算|今天|一起|这票|这一票|先)*"
             rf"投(?:给|出|票给)?{_S}"
         ),
-        _vote,
+        voted,
     ),
-    (re.compile(rf"(?:这票|这一票|我的票|我这一票)(?:{ADV}|要|会)*(?:投|给)(?:给)?{_S}"), _vote),
-    (re.compile(rf"(?:^|[，,])\s*投(?:给)?{_S}"), _vote),
-    (re.compile(rf"(?:我们|大家|今天|先|应该|要)+(?:出|放逐|投出)(?:掉)?{_S}"), _vote),
+    (re.compile(rf"(?:这票|这一票|我的票|我这一票)(?:{ADV}|要|会)*(?:投|给)(?:给)?{_S}"), voted),
+    (re.compile(rf"(?:^|[，,])\s*投(?:给)?{_S}"), voted),
+    (re.compile(rf"(?:我们|大家|今天|先|应该|要)+(?:出|放逐|投出)(?:掉)?{_S}"), voted),
 ]
 
 
@@ -176,6 +160,5 @@ def read(sentence: str, reading: Reading) -> None:
     text = tokens(sentence, reading, "zh")
     text = _DOUBT.sub(lambda m: f"{m.group(1)}不", text)
     text = _ASKED.sub("，", _CONDITION.sub("，", _SAID_ON.sub("，", _REPORTED.sub("，", text))))
-    named = {s for m in _CHECKED.finditer(text) for s in reading.targets(m.group(1))}
-    reading.checked = named or bool(_CHECK_WORD.search(text))
+    mark_checks(text, reading, _CHECKED, _CHECK_WORD)
     run(RULES, text, reading)
