@@ -114,6 +114,17 @@ def mark_checks(text: str, reading: Reading, named: re.Pattern[str], word: re.Pa
     reading.checked = seats or bool(word.search(text))
 
 
+def resolve_pronouns(text: str, pronoun: re.Pattern[str]) -> str:
+    """Each ``pronoun`` match replaced by the seat the sentence named before it,
+    when it named exactly one ("seat 4 lied: it is a spy"); else left alone."""
+
+    def seat(match: re.Match[str]) -> str:
+        named = set(_SEAT_NUMBER.findall(text[: match.start()]))
+        return f"@{named.pop()}" if len(named) == 1 else match.group()
+
+    return pronoun.sub(seat, text)
+
+
 # ------------------------------------------------------------ builders
 # What a rule does with its match: the groups ``seats``, ``role`` and ``neg``
 # (a negation) as the rule's pattern names them.
@@ -124,12 +135,12 @@ def claimed(m: re.Match[str], r: Reading, _: str) -> None:
 
 
 def stated(m: re.Match[str], r: Reading, _: str) -> None:
-    r.seat_is(m.group("seats"), r.roles(m.group("role"), bool(m.group("neg"))), r.checked)
+    r.seat_is(m.group("seats"), r.roles(m.group("role"), bool(m.groupdict().get("neg"))), r.checked)
 
 
 def reported(m: re.Match[str], r: Reading, _: str) -> None:
     """A check report with its result."""
-    r.seat_is(m.group("seats"), r.roles(m.group("role"), bool(m.group("neg"))), True)
+    r.seat_is(m.group("seats"), r.roles(m.group("role"), bool(m.groupdict().get("neg"))), True)
 
 
 def found(m: re.Match[str], r: Reading, _: str) -> None:

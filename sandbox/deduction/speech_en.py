@@ -18,6 +18,7 @@ from sandbox.deduction.reading import (
     mark_checks,
     negated_before,
     reported,
+    resolve_pronouns,
     run,
     stated,
     tokens,
@@ -124,6 +125,7 @@ _DOUBT = re.compile(
     rf"\bi\s+(?:do not|never)\s+(?:think|believe|feel)\s+(?:that\s+)?{SEATS}\s+(is|are|was)\s+"
     r"(?!not\b)"
 )
+_PRONOUN = re.compile(r"\b(?:it|he|she)(?=\s+(?:is|was|must|looks|seems)\b)")
 _CHECK_WORD = re.compile(r"\b(?:checked|inspected|investigated|verified|my check|my result)\b")
 _CHECKED = re.compile(
     r"\b(?:checked|inspected|investigated|verified|check(?:ed)? on|my check on|my check of|"
@@ -193,7 +195,13 @@ RULES: list[Rule] = [
         vouched,
     ),
     # verbs: "i suspect @4", "i trust @4" (not "i believe @4 is …")
-    (re.compile(rf"\bi\s+{ADV}(?:do\s+)?(?:suspect|accuse|distrust|doubt)\s+{_S}"), accused),
+    (
+        re.compile(
+            rf"\bi\s+{ADV}(?:do\s+)?(?:suspect|accuse|distrust|doubt|am watching|"
+            rf"am keeping an eye on)\s+{_S}(?!'s)"  # "i doubt @4's claim": the claim
+        ),
+        accused,
+    ),
     (
         re.compile(
             rf"\bi\s+{ADV}(?:(?:will|would|can|do)\s+)?(?:trust|believe in|believe|vouch for|"
@@ -227,5 +235,6 @@ def read(sentence: str, reading: Reading) -> None:
     text = tokens(text, reading, "en")
     text = _DOUBT.sub(lambda m: f"{m.group(1)} {m.group(2)} not ", text)
     text = _ACCORDING.sub(" ", _CONDITION.sub(" ", _REPORTED.sub(" ", text)))
+    text = resolve_pronouns(text, _PRONOUN)
     mark_checks(text, reading, _CHECKED, _CHECK_WORD)
     run(RULES, text, reading)

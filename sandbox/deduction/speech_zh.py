@@ -20,6 +20,7 @@ from sandbox.deduction.reading import (
     found,
     mark_checks,
     reported,
+    resolve_pronouns,
     run,
     stated,
     tokens,
@@ -76,12 +77,13 @@ _REPORTED = re.compile(
     rf"(?:{SEATS}|他们|他|她|它|有人|别人|大家|对方)(?:也|还|刚才|之前|一直|都|刚刚|昨天|今天)*"
     r"(?:说(?!谎)|称|声称|自称|表示|认为|觉得|跳了?|起跳|指认|怀疑|讲|报了?|宣称|投了|验了|"
     r"踩了?|指控|报出)[^，,；;]*"
+    # and the clauses going on without a new subject ("3号跳预言家，查杀5号")
+    r"(?:[，,](?:又|还|并|也|并且)?(?:说(?!谎)|称|表示|查杀|金水|验了|发了?金水)[^，,；;]*)*"
 )
-# A clause going on with what the last subject said ("…，说5号是狼").
-_SAID_ON = re.compile(r"(?:^|(?<=[，,]))(?:又|还|并|也|并且)?(?:说(?!谎)|称|表示)[^，,；;]*")
 _CONDITION = re.compile(r"(?:如果|假如|要是|假设|万一|若是|倘若)[^，,；;]*")
 _ASKED = re.compile(r"[^，,；;]*(?:是不是|是否)[^，,；;]*")
 _DOUBT = re.compile(rf"我(?:并)?不(?:觉得|认为|相信|信)({SEATS})(?=是|像)")
+_PRONOUN = re.compile(rf"(?:它|他|她)(?={ADV}不?(?:是|像))")
 _CHECK_WORD = re.compile(r"验过|验了|查验|我验|查过|查了|验的|验出")
 _CHECKED = re.compile(rf"{_CHECK_VERB}{SEATS}")
 
@@ -104,13 +106,19 @@ RULES: list[Rule] = [
         ),
         reported,
     ),
+    (re.compile(rf"{_S}(?:被)?(?:验出来|查出来|验出)(?:是|为)?{_ONE}{_R}"), reported),
     (re.compile(rf"查杀{_S}"), found),
     (re.compile(rf"{_S}(?:是)?(?:我的)?查杀"), found),
     (re.compile(rf"(?:给|发)(?:了)?{_S}(?:一个|发)?金水"), cleared),
     (re.compile(rf"金水(?:是)?{_S}"), cleared),
     (re.compile(rf"{_S}(?:是)?(?:我的)?金水"), cleared),
     # statements: 4号是狼, 4号不是狼, 4号像好人
-    (re.compile(rf"{_S}(?:的身份)?{ADV}(?P<neg>不)?{ADV}(?:是|像|为|像是){_ONE}{_R}"), stated),
+    (
+        re.compile(
+            rf"{_S}(?:的身份)?(?:在我看来|我看|看起来|看着)?{ADV}(?P<neg>不)?{ADV}(?:是|像|为|像是){_ONE}{_R}"
+        ),
+        stated,
+    ),
     (
         re.compile(
             rf"{_S}(?:很|非常|比较|有点|太|最|特别|真的|一直|总是|还在|又)*"
@@ -129,7 +137,7 @@ RULES: list[Rule] = [
     (
         re.compile(
             rf"我(?:{ADV}|很|比较|最|非常|一直)*(?:怀疑|踩|质疑|不信|不相信|盯着|针对)(?:一下)?"
-            rf"{_S}{_NOT_IS}"
+            rf"{_S}{_NOT_IS}(?!对|的)"  # 我怀疑4号对6号的指认: the claim
         ),
         accused,
     ),
@@ -159,6 +167,7 @@ def read(sentence: str, reading: Reading) -> None:
         return  # a question states nothing
     text = tokens(sentence, reading, "zh")
     text = _DOUBT.sub(lambda m: f"{m.group(1)}不", text)
-    text = _ASKED.sub("，", _CONDITION.sub("，", _SAID_ON.sub("，", _REPORTED.sub("，", text))))
+    text = _ASKED.sub("，", _CONDITION.sub("，", _REPORTED.sub("，", text)))
+    text = resolve_pronouns(text, _PRONOUN)
     mark_checks(text, reading, _CHECKED, _CHECK_WORD)
     run(RULES, text, reading)
