@@ -199,3 +199,6 @@ def test_sampled_agrees_with_exact_and_a_seed_repeats(game: Game, seed: int) -> 
         for role, p in dist.items():
             assert found[seat][role] == pytest.approx(p, abs=0.08), (seat, role)
     assert _built(game, exact_limit=0, particles=2000, seed=seed).marginals() == found
+    _, truth, known, _ = game
+    for seat in known:  # every particle keeps to the knowledge
+        assert found[seat][truth[seat]] == pytest.approx(1.0)
