@@ -38,4 +38,5 @@ def test_the_templates_ship_as_a_resource_package() -> None:
         "sandbox.viewer.assets": ["templates/*.html", "static/*.js", "static/*.css"],
         "sandbox.web.assets": ["templates/*.html", "static/*.js", "static/*.css"],
         "sandbox.prompts": ["**/*.j2"],
+        "sandbox.deduction": ["*.toml", "tables/*.toml"],
     }

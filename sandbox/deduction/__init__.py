@@ -1,0 +1,14 @@
+"""Deduction for reference bots, whatever the variant (issue 37, items 1 and 2).
+
+- :mod:`.evidence`: what a speech or a ballot says, as typed evidence.
+- :mod:`.tables`: a variant's roles and its words for them, given as data.
+- :mod:`.speech`: free speech in English and Chinese turned into evidence.
+- :mod:`.space`: the role assignments a seat's knowledge allows (count, list, draw).
+- :mod:`.likelihood`: how each side behaves, its parameters loaded from data.
+- :mod:`.belief`: a belief over role assignments, exact or sampled, and its score.
+
+Nothing here names a variant: a variant's roles and words come in as a
+:class:`~sandbox.deduction.tables.RoleTable` (the tables shipped in
+``sandbox/deduction/tables/`` are data). Nothing is wired into the bots yet
+(docs/deduction.md says what is left).
+"""

@@ -1,0 +1,133 @@
+"""The role assignments a seat's knowledge allows: counted, listed, or drawn
+uniformly.
+
+A deal gives every ordering of the deck the same chance, so before any talk
+every assignment consistent with what a seat knows (its own role, its known
+partners, the revealed roles of the dead, the referee's answers to its checks)
+is equally likely: the prior of :mod:`.belief` is uniform over this set.
+
+Counting is a dynamic programme over the seats with the roles still to deal
+as its state (at most ``prod(count + 1)`` states per seat), so the size of the
+space is known before deciding to list it or to draw from it, and a uniform
+draw takes each seat's role in proportion to the completions it leaves.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from functools import lru_cache
+
+Assignment = tuple[str, ...]  # one role per seat, in the order of Space.seats
+
+
+@dataclass(frozen=True)
+class Space:
+    """Seats, the deck dealt over them (role -> count, summing to the seats),
+    and the roles each seat may still have (a seat not listed: any)."""
+
+    seats: tuple[int, ...]
+    deck: Mapping[str, int]
+    allowed: Mapping[int, frozenset[str]] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        if sum(self.deck.values()) != len(self.seats):
+            raise ValueError(
+                f"the deck deals {sum(self.deck.values())} cards to {len(self.seats)} seats"
+            )
+        if any(n < 0 for n in self.deck.values()):
+            raise ValueError("a role count is negative")
+
+    @property
+    def roles(self) -> tuple[str, ...]:
+        return tuple(sorted(self.deck))
+
+    def options(self, seat: int) -> frozenset[str]:
+        """The roles ``seat`` may have."""
+        every = frozenset(r for r, n in self.deck.items() if n > 0)
+        return self.allowed.get(seat, every) & every
+
+    def restrict(self, seat: int, roles: frozenset[str]) -> Space:
+        """The space once ``seat`` is known to have one of ``roles``."""
+        allowed = dict(self.allowed)
+        allowed[seat] = self.options(seat) & roles
+        return Space(self.seats, self.deck, allowed)
+
+    def allows(self, assignment: Assignment) -> bool:
+        """Whether ``assignment`` deals the deck and respects every seat's options."""
+        counts: dict[str, int] = {}
+        for seat, role in zip(self.seats, assignment, strict=True):
+            if role not in self.options(seat):
+                return False
+            counts[role] = counts.get(role, 0) + 1
+        return all(counts.get(r, 0) == n for r, n in self.deck.items())
+
+
+class Counter:
+    """Counts of the completions of a partial deal, memoised for one space."""
+
+    def __init__(self, space: Space) -> None:
+        self.space = space
+        self.roles = space.roles
+        self.options = [
+            tuple(i for i, r in enumerate(self.roles) if r in space.options(s)) for s in space.seats
+        ]
+        self.full = tuple(space.deck[r] for r in self.roles)
+        self.completions = lru_cache(maxsize=None)(self._completions)
+
+    def _completions(self, index: int, left: tuple[int, ...]) -> int:
+        """The ways to deal ``left`` over the seats from ``index`` on."""
+        if index == len(self.options):
+            return 1
+        total = 0
+        for role in self.options[index]:
+            if left[role]:
+                total += self.completions(index + 1, _minus(left, role))
+        return total
+
+    def total(self) -> int:
+        return int(self.completions(0, self.full))
+
+    def all(self) -> Iterator[Assignment]:
+        """Every assignment, in a fixed order."""
+        yield from self._walk(0, self.full, ())
+
+    def _walk(self, index: int, left: tuple[int, ...], done: Assignment) -> Iterator[Assignment]:
+        if index == len(self.options):
+            yield done
+            return
+        for role in self.options[index]:
+            if left[role] and self.completions(index + 1, _minus(left, role)):
+                yield from self._walk(index + 1, _minus(left, role), (*done, self.roles[role]))
+
+    def draw(self, rng: random.Random) -> Assignment:
+        """One assignment, every one equally likely."""
+        left = self.full
+        done: list[str] = []
+        for index, options in enumerate(self.options):
+            weights = [
+                self.completions(index + 1, _minus(left, r)) if left[r] else 0 for r in options
+            ]
+            pick = rng.choices(options, weights=weights)[0]
+            left = _minus(left, pick)
+            done.append(self.roles[pick])
+        return tuple(done)
+
+
+def _minus(left: tuple[int, ...], role: int) -> tuple[int, ...]:
+    return (*left[:role], left[role] - 1, *left[role + 1 :])
+
+
+def count(space: Space) -> int:
+    """How many assignments ``space`` allows."""
+    return Counter(space).total()
+
+
+def every(space: Space) -> list[Assignment]:
+    """Every assignment ``space`` allows."""
+    return list(Counter(space).all())
+
+
+def seat_index(seats: Sequence[int]) -> dict[int, int]:
+    return {seat: i for i, seat in enumerate(seats)}
