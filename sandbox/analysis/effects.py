@@ -39,7 +39,7 @@ from typing import Any
 from sandbox.analysis.intervals import BOOTSTRAP_SAMPLES, BOOTSTRAP_SEED, Z95, wilson
 from sandbox.analysis.load import RawGame
 from sandbox.analysis.tables import belief_rows, winning_sides
-from sandbox.study.sides import sides_of
+from sandbox.transcript.sides import sides_of
 
 VOTE_DECISION = "vote"
 

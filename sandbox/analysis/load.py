@@ -5,7 +5,7 @@ The lines come from the one reader (:func:`sandbox.transcript.read_lines`, which
 drops a torn last line and refuses other bad lines), but are not rebuilt into
 typed events, so hand-made transcripts in tests and files from older versions or
 of variants not installed read the same way. Games are gathered once each by
-:func:`sandbox.study.identity.each_game_once`.
+:func:`sandbox.transcript.identity.each_game_once`.
 """
 
 from __future__ import annotations
@@ -15,9 +15,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from sandbox.study.identity import each_game_once, identity_of
-from sandbox.study.sides import side_of
 from sandbox.transcript import TranscriptError, read_lines
+from sandbox.transcript.identity import each_game_once, identity_of
+from sandbox.transcript.sides import side_of
 
 
 @dataclass

@@ -177,7 +177,7 @@ def belief_rows(game: RawGame) -> list[Row]:
     (see read_belief). A decision's probe whose decision is not in the file (a
     torn game) has no ``seq`` (None) and counts as day 0."""
     roles, who = game.roles, game.contestants
-    from sandbox.study.sides import role_group
+    from sandbox.transcript.sides import role_group
 
     truth = {s: role_group(r) for s, r in roles.items()}
     seq_of = {str(e.get("request_id")): int(e["seq"]) for e in game.of_kind("core.decision")}

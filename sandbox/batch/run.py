@@ -14,7 +14,7 @@ local model start their server inside each worker. A game that raises is
 recorded with its seed and one-line error; the others go on.
 
 Re-running a batch into the same folder plays only what is missing: each game's
-header records ``batch = {config: <digest>, seed}`` (sandbox/study/identity.py),
+header records ``batch = {config: <digest>, seed}`` (sandbox/transcript/identity.py),
 finished games are skipped and interrupted ones are finished from their
 transcripts. A job is handed to a worker only when it may start at once, so
 after Ctrl-C (or SIGTERM, handled the same way) no new game starts.
@@ -56,9 +56,9 @@ from sandbox.session import (
     resume_async,
 )
 from sandbox.session.gamefile import LoadedConfig, parse_config
-from sandbox.study.identity import config_digest, plan_of, scan
-from sandbox.study.sides import role_group
 from sandbox.transcript import TranscriptWriteError
+from sandbox.transcript.identity import config_digest, plan_of, scan
+from sandbox.transcript.sides import role_group
 
 # ---------------------------------------------------------------- one game
 

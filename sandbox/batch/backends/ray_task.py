@@ -25,8 +25,8 @@ from sandbox.batch.jobs import GameJob, GameResult
 from sandbox.batch.run import error_line, play_one
 from sandbox.models.gate import install_gate
 from sandbox.session import SessionError, open_transcript, resume
-from sandbox.study.sides import role_group
 from sandbox.transcript.files import SUFFIX
+from sandbox.transcript.sides import role_group
 
 TAIL_PERIOD_S = 0.2  # how often a task sends its new transcript lines to the tracker
 

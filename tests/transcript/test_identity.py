@@ -8,8 +8,8 @@ import shutil
 from pathlib import Path
 from typing import Any
 
-from sandbox.study.identity import each_game_once
 from sandbox.transcript import TranscriptError, read_lines
+from sandbox.transcript.identity import each_game_once
 
 
 def transcript(path: Path, seed: int, finished: bool, study: bool = True) -> Path:
