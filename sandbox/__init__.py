@@ -33,7 +33,7 @@ if TYPE_CHECKING:
     from sandbox.core.variant import Outcome
     from sandbox.session.api import new_game, play, play_sync
     from sandbox.session.driver import run_sync
-    from sandbox.session.play import GameRecord
+    from sandbox.session.play import GameRecord, PlayResult
     from sandbox.session.runner import RunStats
     from sandbox.session.whatif import Intervention
     from sandbox.study.counterfactual import WhatIfResult, whatif
@@ -61,7 +61,8 @@ _HOME = {
     "Intervention": "sandbox.session.whatif",
     "WhatIfResult": "sandbox.study.counterfactual",
     "whatif": "sandbox.study.counterfactual",
-    "GameRecord": "sandbox.session.play",
+    "GameRecord": "sandbox.session.play",  # PlayResult's name before
+    "PlayResult": "sandbox.session.play",
     "GameLog": "sandbox.transcript",
     "TranscriptError": "sandbox.transcript",
     "load_transcript": "sandbox.transcript",
@@ -81,6 +82,7 @@ __all__ = [
     "LLMAgent",
     "LLMSettings",
     "Outcome",
+    "PlayResult",
     "RandomAgent",
     "RemoteAgent",
     "RunStats",

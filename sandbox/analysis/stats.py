@@ -33,7 +33,7 @@ from sandbox.analysis.intervals import BOOTSTRAP_SEED, bootstrap_ci95, wilson
 from sandbox.analysis.tables import setup_name
 from sandbox.core.events import DecisionMade
 from sandbox.session.runner import ABORTED
-from sandbox.transcript import Transcript, TranscriptError, latency_of, load
+from sandbox.transcript import Transcript, TranscriptError, latency_of, read_transcript
 from sandbox.transcript.identity import each_game_once
 from sandbox.transcript.sides import role_group, side_of
 
@@ -144,7 +144,7 @@ def gather(
     the reason. A game with an identity counts once (its first finished copy)."""
 
     def read(path: Path) -> tuple[dict[str, Any], GameFacts | None, BeliefFacts | None]:
-        transcript = load(path)
+        transcript = read_transcript(path)
         probed = belief_facts(transcript) if beliefs else None
         return transcript.header, game_facts(transcript), probed
 

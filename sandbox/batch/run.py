@@ -48,8 +48,8 @@ from sandbox.batch.jobs import (
 from sandbox.core.words import one_line
 from sandbox.models.client import QuotaExhausted
 from sandbox.session import (
-    GameRecord,
     LiveHooks,
+    PlayResult,
     play_game,
     play_game_async,
     resume,
@@ -128,7 +128,7 @@ def lost_game(job: GameJob, error: str) -> GameResult:
     )
 
 
-def _finished(base: GameResult, record: GameRecord) -> GameResult:
+def _finished(base: GameResult, record: PlayResult) -> GameResult:
     outcome = record.outcome
     winners: tuple[str, ...] = ()
     if outcome is not None:
@@ -140,7 +140,7 @@ def _finished(base: GameResult, record: GameRecord) -> GameResult:
     )
 
 
-def _play_or_resume(job: GameJob, hooks: LiveHooks) -> GameRecord:
+def _play_or_resume(job: GameJob, hooks: LiveHooks) -> PlayResult:
     if job.resume is not None:
         return resume(Path(job.resume), hooks=hooks)
     loaded = parse_config(job.raw_config)

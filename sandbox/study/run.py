@@ -23,6 +23,7 @@ from sandbox.batch.policy import Capacity, agent_specs, capacity
 from sandbox.session.gamefile import AgentSpec, LLMSpec
 from sandbox.study.schedule import Planned, plan
 from sandbox.study.spec import Study
+from sandbox.transcript import read_game
 from sandbox.transcript.identity import plan_of, scan
 
 
@@ -182,10 +183,8 @@ def study_specs(study: Study) -> list[AgentSpec]:
 
 def spent_on(paths: Sequence[str]) -> float:
     """What the games already played cost (their transcripts' call lines)."""
-    from sandbox.analysis.load import read_raw
-
     total = 0.0
     for path in paths:
-        raw = read_raw(Path(path))
+        raw = read_game(Path(path))
         total += sum(float(c.get("cost") or 0.0) for c in raw.calls)
     return total

@@ -9,7 +9,8 @@ from typing import Any
 
 import pytest
 
-from sandbox.transcript import TranscriptError, latency_of, read_lines
+from sandbox.transcript import TranscriptError, latency_of
+from sandbox.transcript.reader import read_lines
 from sandbox.transcript.files import read_head, transcript_files
 
 HEADER = {"type": "header", "schema": 1, "variant": "killer", "seed": 1, "roles": {"1": "killer"}}

@@ -24,7 +24,8 @@ from sandbox.batch.backends.ray_cluster import ray_module
 from sandbox.batch.jobs import GameJob, GameResult
 from sandbox.batch.run import error_line, play_one
 from sandbox.models.gate import install_gate
-from sandbox.session import SessionError, open_transcript, resume
+from sandbox.session import resume
+from sandbox.transcript import TranscriptError, read_transcript
 from sandbox.transcript.files import SUFFIX
 from sandbox.transcript.sides import role_group
 
@@ -100,8 +101,8 @@ def partial_in(folder: Path, plan: TaskPlan) -> Path | None:
 def _play_or_resume(job: GameJob, folder: Path, partial: Path | None) -> tuple[GameResult, bool]:
     if partial is not None:
         try:
-            finished = open_transcript(partial).finished
-        except SessionError:  # lost while its header was being written: nothing to keep
+            finished = read_transcript(partial).finished
+        except TranscriptError:  # lost while its header was being written: nothing to keep
             partial.unlink()
             partial = None
     if partial is None:
@@ -119,7 +120,7 @@ def _play_or_resume(job: GameJob, folder: Path, partial: Path | None) -> tuple[G
 
 def result_of_file(job: GameJob, path: Path) -> GameResult:
     """What play_one would have said, read back from the finished transcript."""
-    transcript = open_transcript(path)
+    transcript = read_transcript(path)
     outcome = transcript.outcome or {}
     roles = {str(s): str(r) for s, r in transcript.header["roles"].items()}
     results = outcome.get("results") or {}
@@ -148,8 +149,8 @@ def outcome_of(job: GameJob, plan: TaskPlan, result: GameResult, resumed: bool) 
 
 def cost_of(path: Path) -> float:
     try:
-        calls = open_transcript(path).calls
-    except SessionError:
+        calls = read_transcript(path).calls
+    except TranscriptError:
         return 0.0
     return float(sum(float(call.get("cost") or 0.0) for call in calls))
 

@@ -50,7 +50,7 @@ from sandbox.batch.backends.ray_task import (
 from sandbox.batch.jobs import GameJob, GameResult
 from sandbox.batch.run import play_one_async
 from sandbox.models.gate import install_gate
-from sandbox.session import SessionError, open_transcript
+from sandbox.transcript import TranscriptError, read_transcript
 from sandbox.transcript.files import SUFFIX
 
 
@@ -167,8 +167,8 @@ async def play_or_resume_async(
     finished = False
     if partial is not None:
         try:
-            finished = open_transcript(partial).finished
-        except SessionError:  # lost while its header was being written: nothing to keep
+            finished = read_transcript(partial).finished
+        except TranscriptError:  # lost while its header was being written: nothing to keep
             partial.unlink()
             partial = None
     if partial is None:
