@@ -270,18 +270,6 @@ def read_belief(said: Any, truth: str) -> tuple[str, float | None, float | None,
     return label, probs[label], probs.get(truth, 0.0), brier
 
 
-def request_days(game: Transcript[EventRow]) -> dict[str, int]:
-    """request_id -> the day the decision was made (the last day seen before it)."""
-    days: dict[str, int] = {}
-    day = 0
-    for e in game.events:
-        if isinstance(e.get("day"), int):
-            day = int(e["day"])
-        if e.get("kind") == "core.decision":
-            days[str(e.get("request_id"))] = day
-    return days
-
-
 # Public speech events (the same set as sandbox.agents.llm.beliefs.SPEECH_KINDS,
 # the events after which probe_after_speech asks): every registered variant's
 # VariantInfo.speech_kinds, read from the registry when used.
