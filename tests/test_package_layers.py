@@ -11,6 +11,7 @@ import is still a circle a reader follows).
 from __future__ import annotations
 
 import ast
+import graphlib
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -60,21 +61,13 @@ def package_graph() -> dict[str, set[str]]:
 
 
 def cycle_among(graph: dict[str, set[str]], packages: tuple[str, ...]) -> list[str] | None:
-    """A cycle in ``graph`` restricted to ``packages``, or None."""
+    """A cycle in ``graph`` restricted to ``packages``, or None (the standard
+    library's topological sorter finds it)."""
     edges = {p: graph.get(p, set()) & set(packages) for p in packages}
-    for start in packages:
-        paths = {start: [start]}
-        frontier = [start]
-        while frontier:
-            following = []
-            for node in frontier:
-                for nxt in sorted(edges[node]):
-                    if nxt == start:
-                        return [*paths[node], start]
-                    if nxt not in paths:
-                        paths[nxt] = [*paths[node], nxt]
-                        following.append(nxt)
-            frontier = following
+    try:
+        tuple(graphlib.TopologicalSorter(edges).static_order())
+    except graphlib.CycleError as err:
+        return list(reversed(err.args[1]))
     return None
 
 
