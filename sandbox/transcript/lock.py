@@ -34,10 +34,12 @@ import sys
 import threading
 from collections.abc import Iterator
 from pathlib import Path
-
-from filelock import FileLock, Timeout
+from typing import TYPE_CHECKING
 
 from sandbox.transcript.schema import TranscriptError
+
+if TYPE_CHECKING:
+    from filelock import FileLock
 
 FOLDER_LOCK = ".sandbox.lock"
 MAX_INFO_BYTES = 4096  # a holder's line; more is not a lock file of ours
@@ -97,6 +99,9 @@ def holding(lock: Path, what: str) -> Iterator[None]:
 
 def acquire(lock: Path, what: str) -> None:
     """Take ``lock`` for this process or raise :class:`Busy` naming its holder."""
+    # imported when a lock is first taken: reading transcripts needs none
+    from filelock import FileLock, Timeout
+
     key = lock.absolute()
     with _held_guard:
         held = _held.get(key)
