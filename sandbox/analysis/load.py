@@ -13,7 +13,7 @@ from pathlib import Path
 
 from sandbox.transcript import EventRow, Transcript, each_game_once, read_game
 
-# The names these had before the recorded game was one type (sandbox.whatif,
+# The names these had before the recorded game was one type (sandbox.what_if,
 # the inspect adapter and the CLI still use them): the same type and reader.
 RawGame = Transcript[EventRow]
 read_raw = read_game

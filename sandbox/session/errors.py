@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from sandbox.transcript import read_transcript
 
-# The session's name for the one transcript reader (sandbox.whatif and older
+# The session's name for the one transcript reader (sandbox.what_if and older
 # callers still use it): a bad file raises TranscriptError, one line.
 open_transcript = read_transcript
 
