@@ -33,7 +33,7 @@ if TYPE_CHECKING:
     from sandbox.core.variant import Outcome
     from sandbox.session.api import new_game, play, play_sync
     from sandbox.session.driver import run_sync
-    from sandbox.session.play import GameRecord
+    from sandbox.session.play import GameRecord, PlayResult
     from sandbox.session.runner import RunStats
     from sandbox.transcript import GameLog, TranscriptError, load_transcript
     from sandbox.what_if import Intervention, WhatIfResult, whatif
@@ -60,7 +60,8 @@ _HOME = {
     "Intervention": "sandbox.what_if",
     "WhatIfResult": "sandbox.what_if",
     "whatif": "sandbox.what_if",
-    "GameRecord": "sandbox.session.play",
+    "GameRecord": "sandbox.session.play",  # PlayResult's name before
+    "PlayResult": "sandbox.session.play",
     "GameLog": "sandbox.transcript",
     "TranscriptError": "sandbox.transcript",
     "load_transcript": "sandbox.transcript",
@@ -80,6 +81,7 @@ __all__ = [
     "LLMAgent",
     "LLMSettings",
     "Outcome",
+    "PlayResult",
     "RandomAgent",
     "RemoteAgent",
     "RunStats",

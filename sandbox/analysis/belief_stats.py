@@ -20,9 +20,9 @@ from sandbox.agents.llm.beliefs import UNKNOWN
 from sandbox.analysis.intervals import bootstrap_ci95
 from sandbox.core.events import DecisionMade
 from sandbox.games.registry import get_variant
-from sandbox.study.sides import role_group
 from sandbox.transcript import Transcript
 from sandbox.transcript.audience import history_index, seat_numbers
+from sandbox.transcript.sides import role_group
 
 
 @dataclass(frozen=True)

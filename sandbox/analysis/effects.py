@@ -37,19 +37,21 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from sandbox.analysis.intervals import BOOTSTRAP_SAMPLES, BOOTSTRAP_SEED, Z95, wilson
-from sandbox.analysis.load import RawGame
 from sandbox.analysis.tables import belief_rows, winning_sides
-from sandbox.study.sides import sides_of
+from sandbox.transcript import EventRow, Transcript
+from sandbox.transcript.sides import sides_of
 
 VOTE_DECISION = "vote"
 
 
-def branch_at(game: RawGame) -> int:
+def branch_at(game: Transcript[EventRow]) -> int:
     link = game.header.get("forked_from") or {}
     return int(link.get("at") or 0)
 
 
-def next_vote(game: RawGame, at: int, decision: str = VOTE_DECISION) -> list[Any] | None:
+def next_vote(
+    game: Transcript[EventRow], at: int, decision: str = VOTE_DECISION
+) -> list[Any] | None:
     """The ballots (targets, None = abstain) of the first vote whose decisions
     come at or after ``at``; None when no vote came."""
     steps: dict[str, list[Any]] = {}
@@ -62,7 +64,7 @@ def next_vote(game: RawGame, at: int, decision: str = VOTE_DECISION) -> list[Any
     return next(iter(steps.values()), None)
 
 
-def listener_truth(game: RawGame, at: int, speaker: int | None) -> float | None:
+def listener_truth(game: Transcript[EventRow], at: int, speaker: int | None) -> float | None:
     """Mean over listeners of their mean p_true at their first probe at or after ``at``."""
     first: dict[int, int] = {}
     values: dict[tuple[int, int], list[float]] = {}
@@ -77,7 +79,7 @@ def listener_truth(game: RawGame, at: int, speaker: int | None) -> float | None:
 
 
 def branch_outcomes(
-    game: RawGame, against: Sequence[int] = (), speaker: int | None = None
+    game: Transcript[EventRow], against: Sequence[int] = (), speaker: int | None = None
 ) -> dict[str, float]:
     """Every outcome of one branch (see the module docstring)."""
     at = branch_at(game)

@@ -10,9 +10,9 @@ import json
 from collections.abc import Sequence
 from pathlib import Path
 
-from sandbox.analysis.load import RawGame
 from sandbox.analysis.tables import TABLES, Row, rows_of
 from sandbox.analysis.trajectories import trajectories
+from sandbox.transcript import EventRow, Transcript
 
 FORMATS = ("csv", "parquet", "trajectories", "trajectories-parquet")
 # The training-data files: one row per decision, one row per game.
@@ -30,7 +30,7 @@ def columns_of(rows: Sequence[Row]) -> list[str]:
     return names
 
 
-def export(games: Sequence[RawGame], out: Path, fmt: str) -> list[Path]:
+def export(games: Sequence[Transcript[EventRow]], out: Path, fmt: str) -> list[Path]:
     """Write one file per table into ``out``; returns the paths written."""
     if fmt not in FORMATS:
         allowed = ", ".join(FORMATS)
@@ -52,7 +52,9 @@ def export(games: Sequence[RawGame], out: Path, fmt: str) -> list[Path]:
     return written
 
 
-def export_trajectories(games: Sequence[RawGame], out: Path, *, parquet: bool) -> list[Path]:
+def export_trajectories(
+    games: Sequence[Transcript[EventRow]], out: Path, *, parquet: bool
+) -> list[Path]:
     """``trajectories`` (one row per decision) and ``trajectory_games`` (one row
     per game), as JSON Lines or as Parquet."""
     decisions, rows = trajectories(games)

@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from sandbox.analysis.load import RawGame
+from sandbox.transcript import EventRow, Transcript
 
 RULE_FAILURES = ("invalid", "provider", "timeout")
 HINGED_RULE = (
@@ -28,7 +28,7 @@ HINGED_RULE = (
 )
 
 
-def rule_failures(game: RawGame) -> list[dict[str, Any]]:
+def rule_failures(game: Transcript[EventRow]) -> list[dict[str, Any]]:
     """The game's fallen-back decisions with a rule-failure reason, in order:
     seat, contestant, decision, reason, seq."""
     who = game.contestants
@@ -47,7 +47,7 @@ def rule_failures(game: RawGame) -> list[dict[str, Any]]:
     ]
 
 
-def hinged(game: RawGame) -> bool:
+def hinged(game: Transcript[EventRow]) -> bool:
     """Whether the game's outcome hinged on a losing seat's rule failure (the
     module text states the rule)."""
     results = game.results
@@ -56,7 +56,7 @@ def hinged(game: RawGame) -> bool:
     return any(results.get(f["seat"]) != "win" for f in rule_failures(game))
 
 
-def failure_summary(games: Sequence[RawGame]) -> dict[str, Any]:
+def failure_summary(games: Sequence[Transcript[EventRow]]) -> dict[str, Any]:
     """Per contestant: its rule failures by reason, the games it made one in,
     the games it won while an opponent's failure was in play (``won_hinged``)
     and lost with a failure of its own (``lost_hinged``); and the hinged games."""
@@ -105,6 +105,6 @@ def _empty() -> dict[str, Any]:
     }
 
 
-def without_hinged(games: Sequence[RawGame]) -> list[RawGame]:
+def without_hinged(games: Sequence[Transcript[EventRow]]) -> list[Transcript[EventRow]]:
     """The games whose outcome did not hinge on a loser's rule failure."""
     return [g for g in games if not hinged(g)]

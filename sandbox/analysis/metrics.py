@@ -16,9 +16,9 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from sandbox.analysis.intervals import BOOTSTRAP_SEED, cluster_bootstrap, clustered_rate_interval
-from sandbox.analysis.load import RawGame
 from sandbox.core.variant import Metric, MetricItem
 from sandbox.games.registry import find_variant
+from sandbox.transcript import EventRow, Transcript
 
 Item = MetricItem  # one metric observation: (game, contestant, value)
 
@@ -32,7 +32,7 @@ def metrics_of(variant: str) -> Mapping[str, Metric]:
     return found.metrics() if found is not None else {}
 
 
-def items_of(games: Sequence[RawGame], metric: Metric) -> list[Item]:
+def items_of(games: Sequence[Transcript[EventRow]], metric: Metric) -> list[Item]:
     return [item for game in games for item in metric(game)]
 
 
@@ -54,7 +54,9 @@ def figure(items: Sequence[Item], rng: random.Random) -> dict[str, Any]:
     }
 
 
-def metrics_summary(games: Sequence[RawGame], seed: int = BOOTSTRAP_SEED) -> dict[str, Any]:
+def metrics_summary(
+    games: Sequence[Transcript[EventRow]], seed: int = BOOTSTRAP_SEED
+) -> dict[str, Any]:
     """variant -> metric -> {overall, by_contestant} over finished games."""
     out: dict[str, Any] = {}
     for variant in sorted({g.variant for g in games}):

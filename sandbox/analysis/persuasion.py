@@ -33,17 +33,17 @@ from itertools import pairwise
 from typing import Any
 
 from sandbox.analysis.intervals import BOOTSTRAP_SEED
-from sandbox.analysis.load import RawGame
 from sandbox.analysis.metrics import Item, figure
 from sandbox.analysis.tables import SPEECH_KINDS, probe_series, speech_persuasion_rows
+from sandbox.transcript import EventRow, Transcript
 
 
-def probes_of(game: RawGame) -> dict[int, list[tuple[int, dict[int, float]]]]:
+def probes_of(game: Transcript[EventRow]) -> dict[int, list[tuple[int, dict[int, float]]]]:
     """seat -> [(seq, {target: p_true})] in game order (tables.probe_series)."""
     return probe_series(game)
 
 
-def persuasion_items(game: RawGame) -> list[tuple[Item, str]]:
+def persuasion_items(game: Transcript[EventRow]) -> list[tuple[Item, str]]:
     """(item for the speaker's contestant, speaker's side) per speech and listener."""
     speeches = [(int(e["seq"]), int(e["seat"])) for e in game.of_kind(*SPEECH_KINDS) if "seat" in e]
     items: list[tuple[Item, str]] = []
@@ -62,7 +62,7 @@ def persuasion_items(game: RawGame) -> list[tuple[Item, str]]:
 
 
 def persuasion_summary(
-    games: Sequence[RawGame], seed: int = BOOTSTRAP_SEED
+    games: Sequence[Transcript[EventRow]], seed: int = BOOTSTRAP_SEED
 ) -> dict[str, Any] | None:
     """overall, by_contestant and by_side persuasion with cluster-bootstrap intervals."""
     pairs = [pair for game in games for pair in persuasion_items(game)]
@@ -80,7 +80,7 @@ def persuasion_summary(
 
 
 def speech_persuasion_summary(
-    games: Sequence[RawGame], seed: int = BOOTSTRAP_SEED
+    games: Sequence[Transcript[EventRow]], seed: int = BOOTSTRAP_SEED
 ) -> dict[str, Any] | None:
     """Persuasion per speech (docs/studies.md): each (speech, listener) row's
     ``delta`` is an item of the speaker's contestant; overall, by_contestant,

@@ -24,8 +24,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from sandbox.analysis.intervals import BOOTSTRAP_SEED, percentile_interval
-from sandbox.analysis.load import RawGame
 from sandbox.analysis.plackett_luce import MU, SIGMA, rate_teams
+from sandbox.transcript import EventRow, Transcript
 
 BOOTSTRAP_SAMPLES = 200
 ELO_BASE = 1500.0
@@ -51,7 +51,7 @@ class Match:
         return (self.teams, self.ranks, self.key)
 
 
-def match_of(game: RawGame, per_role: bool = False) -> Match | None:
+def match_of(game: Transcript[EventRow], per_role: bool = False) -> Match | None:
     """The game as teams; None if it is unfinished or one player holds every side."""
     if game.outcome is None:
         return None
@@ -70,7 +70,7 @@ def match_of(game: RawGame, per_role: bool = False) -> Match | None:
     return Match(tuple(tuple(sorted(teams[s])) for s in names), ranks, game.game_id)
 
 
-def matches_of(games: Sequence[RawGame], per_role: bool = False) -> list[Match]:
+def matches_of(games: Sequence[Transcript[EventRow]], per_role: bool = False) -> list[Match]:
     """The games as matches in canonical order (never by start time: two runs
     of one study give the same list)."""
     found = (match_of(g, per_role) for g in games)
@@ -179,7 +179,10 @@ def bradley_terry(
 
 
 def rate(
-    games: Sequence[RawGame], per_role: bool = False, seed: int = BOOTSTRAP_SEED, samples: int = 0
+    games: Sequence[Transcript[EventRow]],
+    per_role: bool = False,
+    seed: int = BOOTSTRAP_SEED,
+    samples: int = 0,
 ) -> dict[str, dict[str, Any]]:
     """player -> OpenSkill mu/sigma/ordinal and Bradley–Terry Elo, each with a
     95% bootstrap interval over games (``samples`` resamples; 0 = the default)."""

@@ -12,7 +12,7 @@ in an all-draw that says nothing about the game, so the rates leave them out
 unless asked; they still count under reasons, fallbacks and usage.
 
 A game is counted once: copies of one study or batch game (same identity,
-sandbox/study/identity.py, e.g. a re-run batch in the same folder) are skipped
+sandbox/transcript/identity.py, e.g. a re-run batch in the same folder) are skipped
 and counted under ``duplicates``. Each variant lists its setups (game file name,
 player count) and says plainly when it pools several (``--by-setup`` splits
 them), and gives win rates per contestant (or model) and side with Wilson
@@ -33,9 +33,9 @@ from sandbox.analysis.intervals import BOOTSTRAP_SEED, bootstrap_ci95, wilson
 from sandbox.analysis.tables import setup_name
 from sandbox.core.events import DecisionMade
 from sandbox.session.runner import ABORTED
-from sandbox.study.identity import each_game_once
-from sandbox.study.sides import role_group, side_of
-from sandbox.transcript import Transcript, TranscriptError, latency_of, load
+from sandbox.transcript import Transcript, TranscriptError, latency_of, read_transcript
+from sandbox.transcript.identity import each_game_once
+from sandbox.transcript.sides import role_group, side_of
 
 # BOOTSTRAP_SEED and role_group are named here too because ``sandbox stats``,
 # batches and the Ray backend import them from this module.
@@ -144,7 +144,7 @@ def gather(
     the reason. A game with an identity counts once (its first finished copy)."""
 
     def read(path: Path) -> tuple[dict[str, Any], GameFacts | None, BeliefFacts | None]:
-        transcript = load(path)
+        transcript = read_transcript(path)
         probed = belief_facts(transcript) if beliefs else None
         return transcript.header, game_facts(transcript), probed
 

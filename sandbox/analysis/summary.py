@@ -13,16 +13,17 @@ from typing import Any
 from sandbox.analysis.failures import failure_summary, without_hinged
 from sandbox.analysis.frontier import frontier
 from sandbox.analysis.intervals import BOOTSTRAP_SEED, wilson
-from sandbox.analysis.load import Loaded, RawGame
+from sandbox.analysis.load import Loaded
 from sandbox.analysis.metrics import Item, figure, metrics_summary
 from sandbox.analysis.nash import nash_summary
 from sandbox.analysis.persuasion import persuasion_summary, speech_persuasion_summary
 from sandbox.analysis.ratings import matches_of, pairwise, rate
 from sandbox.analysis.tables import belief_rows, call_rows, game_name, seat_rows
 from sandbox.session.runner import ABORTED
+from sandbox.transcript import EventRow, Transcript
 
 
-def setups(games: Sequence[RawGame]) -> list[dict[str, Any]]:
+def setups(games: Sequence[Transcript[EventRow]]) -> list[dict[str, Any]]:
     """The distinct setups (variant, game file name, player count) with their game counts."""
     counts: dict[tuple[str, str, int], int] = {}
     for game in games:
@@ -51,7 +52,7 @@ def _rate(hits: int, n: int) -> dict[str, Any]:
     }
 
 
-def win_rates(games: Sequence[RawGame]) -> dict[str, dict[str, Any]]:
+def win_rates(games: Sequence[Transcript[EventRow]]) -> dict[str, dict[str, Any]]:
     """contestant -> side -> wins over games (one observation per game: the seats
     of one side share their result)."""
     tally: dict[str, dict[str, list[int]]] = {}
@@ -73,7 +74,7 @@ def win_rates(games: Sequence[RawGame]) -> dict[str, dict[str, Any]]:
     }
 
 
-def head_to_head(games: Sequence[RawGame]) -> dict[str, dict[str, Any]]:
+def head_to_head(games: Sequence[Transcript[EventRow]]) -> dict[str, dict[str, Any]]:
     """a -> b -> share of a's meetings with b (on opposite sides) that a won;
     draws count half."""
     wins = pairwise(matches_of(games))
@@ -90,7 +91,7 @@ def head_to_head(games: Sequence[RawGame]) -> dict[str, dict[str, Any]]:
     return table
 
 
-def usage(games: Sequence[RawGame]) -> dict[str, dict[str, Any]]:
+def usage(games: Sequence[Transcript[EventRow]]) -> dict[str, dict[str, Any]]:
     """Per contestant: decisions, fallback and repair rates, calls, tokens, cost,
     latency (each model's first call of a game left out: start-up)."""
     seats = [row for g in games for row in seat_rows(g)]
@@ -126,7 +127,7 @@ def _share(part: int, whole: int) -> float | None:
 
 
 def calibration(
-    games: Sequence[RawGame], bins: int = 10, seed: int = BOOTSTRAP_SEED
+    games: Sequence[Transcript[EventRow]], bins: int = 10, seed: int = BOOTSTRAP_SEED
 ) -> dict[str, Any] | None:
     """Belief probes: accuracy of the most likely side (with a cluster-bootstrap
     interval over games), Brier score, log loss and expected calibration error
@@ -178,7 +179,7 @@ def expected_calibration_error(
 
 
 def without_failures(
-    rated: Sequence[RawGame],
+    rated: Sequence[Transcript[EventRow]],
     ratings: dict[str, Any],
     nash: dict[str, Any],
     seed: int,

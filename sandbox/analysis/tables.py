@@ -13,14 +13,13 @@ import math
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from sandbox.analysis.load import RawGame, agent_label
 from sandbox.games import registry
-from sandbox.transcript import latency_of
+from sandbox.transcript import EventRow, Transcript, agent_label, latency_of
 
 Row = dict[str, Any]
 
 
-def _base(game: RawGame) -> Row:
+def _base(game: Transcript[EventRow]) -> Row:
     study = game.study
     return {
         "game_id": game.game_id,
@@ -29,7 +28,7 @@ def _base(game: RawGame) -> Row:
     }
 
 
-def game_name(game: RawGame) -> str:
+def game_name(game: Transcript[EventRow]) -> str:
     """The game file's name, else the variant (for grouping setups)."""
     return setup_name(game.header)
 
@@ -40,12 +39,12 @@ def setup_name(header: Mapping[str, Any]) -> str:
     return str(name or header.get("variant"))
 
 
-def winning_sides(game: RawGame) -> list[str]:
+def winning_sides(game: Transcript[EventRow]) -> list[str]:
     sides = game.sides
     return sorted({sides[s] for s, r in game.results.items() if r == "win" and s in sides})
 
 
-def game_row(game: RawGame) -> Row:
+def game_row(game: Transcript[EventRow]) -> Row:
     outcome = game.outcome or {}
     calls = game.calls
     return {
@@ -68,12 +67,12 @@ def game_row(game: RawGame) -> Row:
     }
 
 
-def last_day(game: RawGame) -> int:
+def last_day(game: Transcript[EventRow]) -> int:
     days = [int(e["day"]) for e in game.events if isinstance(e.get("day"), int)]
     return max(days, default=0)
 
 
-def seat_rows(game: RawGame) -> list[Row]:
+def seat_rows(game: Transcript[EventRow]) -> list[Row]:
     sides, who, agents, results = game.sides, game.contestants, game.agents, game.results
     decisions = game.of_kind("core.decision")
     dead = dead_seats(game)
@@ -105,7 +104,7 @@ def seat_rows(game: RawGame) -> list[Row]:
     return rows
 
 
-def dead_seats(game: RawGame) -> set[int]:
+def dead_seats(game: Transcript[EventRow]) -> set[int]:
     """Seats that died, read from the events the variant declares as deaths
     (``VariantInfo.death_fields``: e.g. a night victim, a seat voted out)."""
     variant = registry.find_variant(game.variant)
@@ -119,7 +118,7 @@ def dead_seats(game: RawGame) -> set[int]:
     }
 
 
-def decision_rows(game: RawGame) -> list[Row]:
+def decision_rows(game: Transcript[EventRow]) -> list[Row]:
     sides, who = game.sides, game.contestants
     return [
         {
@@ -138,7 +137,7 @@ def decision_rows(game: RawGame) -> list[Row]:
     ]
 
 
-def call_rows(game: RawGame) -> list[Row]:
+def call_rows(game: Transcript[EventRow]) -> list[Row]:
     """One row per model call; ``first_call`` marks each model's first call of the
     game (server start-up, cold caches), left out of the latency figures."""
     sides, who = game.sides, game.contestants
@@ -170,14 +169,14 @@ def call_rows(game: RawGame) -> list[Row]:
     return rows
 
 
-def belief_rows(game: RawGame) -> list[Row]:
+def belief_rows(game: Transcript[EventRow]) -> list[Row]:
     """One row per (probe, target seat): where the probe sits (``seq``: it saw
     events 0..seq-1), the side said (most likely, or 'unknown'), the whole
     distribution, the probability of the truth, the Brier score and log loss
     (see read_belief). A decision's probe whose decision is not in the file (a
     torn game) has no ``seq`` (None) and counts as day 0."""
     roles, who = game.roles, game.contestants
-    from sandbox.study.sides import role_group
+    from sandbox.transcript.sides import role_group
 
     truth = {s: role_group(r) for s, r in roles.items()}
     seq_of = {str(e.get("request_id")): int(e["seq"]) for e in game.of_kind("core.decision")}
@@ -238,7 +237,7 @@ def distribution_of(said: Any) -> dict[str, float]:
     return {} if str(said) == "unknown" else {str(said): 1.0}
 
 
-def days_by_seq(game: RawGame) -> list[int]:
+def days_by_seq(game: Transcript[EventRow]) -> list[int]:
     """The day at each event position: the last day announced before it (0
     before day 1); one entry more than there are events (the end)."""
     days, day = [], 0
@@ -271,18 +270,6 @@ def read_belief(said: Any, truth: str) -> tuple[str, float | None, float | None,
     return label, probs[label], probs.get(truth, 0.0), brier
 
 
-def request_days(game: RawGame) -> dict[str, int]:
-    """request_id -> the day the decision was made (the last day seen before it)."""
-    days: dict[str, int] = {}
-    day = 0
-    for e in game.events:
-        if isinstance(e.get("day"), int):
-            day = int(e["day"])
-        if e.get("kind") == "core.decision":
-            days[str(e.get("request_id"))] = day
-    return days
-
-
 # Public speech events (the same set as sandbox.agents.llm.beliefs.SPEECH_KINDS,
 # the events after which probe_after_speech asks): every registered variant's
 # VariantInfo.speech_kinds, read from the registry when used.
@@ -294,7 +281,7 @@ QUIET_KINDS = ("core.decision", "core.step")
 Probes = list[tuple[int, dict[int, float]]]
 
 
-def probe_series(game: RawGame) -> dict[int, Probes]:
+def probe_series(game: Transcript[EventRow]) -> dict[int, Probes]:
     """seat -> [(seq, {target: p_true})] in game order, every probe of the
     seat (with its decisions and after speeches); 'unknown' targets left out."""
     found: dict[tuple[int, int], dict[int, float]] = {}
@@ -307,7 +294,7 @@ def probe_series(game: RawGame) -> dict[int, Probes]:
     return out
 
 
-def speech_persuasion_rows(game: RawGame) -> list[Row]:
+def speech_persuasion_rows(game: Transcript[EventRow]) -> list[Row]:
     """One row per (speech, listener) with a probe right before and right after
     the speech (docs/studies.md, "Persuasion per speech"): the listener's last
     probe at or before the speech's seq and its first probe after it, with no
@@ -364,7 +351,7 @@ def _around(
     return (before[-1], after[0]) if before and after else None
 
 
-def _quiet(game: RawGame, listener: int, start: int, end: int, speech: int) -> bool:
+def _quiet(game: Transcript[EventRow], listener: int, start: int, end: int, speech: int) -> bool:
     """No event but the speech in [start, end) told the listener anything."""
     for i in range(start, min(end, len(game.events))):
         kind = str(game.events[i].get("kind"))
@@ -375,7 +362,7 @@ def _quiet(game: RawGame, listener: int, start: int, end: int, speech: int) -> b
     return True
 
 
-def rows_of(games: Iterable[RawGame], table: str) -> list[Row]:
+def rows_of(games: Iterable[Transcript[EventRow]], table: str) -> list[Row]:
     makers = {
         "games": lambda g: [game_row(g)],
         "seats": seat_rows,

@@ -24,11 +24,10 @@ from typing import Any
 from sandbox.agents.base import DecisionContext
 from sandbox.agents.llm.prompt import RecordMemo
 from sandbox.agents.observation import observe
-from sandbox.analysis.load import RawGame
 from sandbox.core.events import DecisionMade
 from sandbox.core.game import Game
 from sandbox.session.replay import game_config_of
-from sandbox.transcript import load
+from sandbox.transcript import EventRow, Transcript, read_transcript
 
 Row = dict[str, Any]
 REWARDS: Mapping[str, float] = {"win": 1.0, "draw": 0.0, "lose": -1.0}
@@ -40,7 +39,9 @@ def reward_of(result: str | None, rewards: Mapping[str, float] = REWARDS) -> flo
     return None if result is None else float(rewards[result])
 
 
-def trajectory_rows(game: RawGame, rewards: Mapping[str, float] = REWARDS) -> tuple[list[Row], Row]:
+def trajectory_rows(
+    game: Transcript[EventRow], rewards: Mapping[str, float] = REWARDS
+) -> tuple[list[Row], Row]:
     """(one row per decision, the game's row) of one finished game."""
     roles, sides, results = game.roles, game.sides, game.results
     texts = dict(observation_texts(game))
@@ -76,7 +77,7 @@ def trajectory_rows(game: RawGame, rewards: Mapping[str, float] = REWARDS) -> tu
     return rows, game_row(game, rewards, len(rows))
 
 
-def game_row(game: RawGame, rewards: Mapping[str, float], decisions: int) -> Row:
+def game_row(game: Transcript[EventRow], rewards: Mapping[str, float], decisions: int) -> Row:
     outcome = game.outcome or {}
     results = game.results
     return {
@@ -111,7 +112,7 @@ def _calls_by_request(calls: Sequence[Mapping[str, Any]]) -> dict[tuple[int, str
     return found
 
 
-def observation_texts(game: RawGame) -> Iterator[tuple[str, str]]:
+def observation_texts(game: Transcript[EventRow]) -> Iterator[tuple[str, str]]:
     """(request id, the observation text) of every decision of ``game``."""
     recorded: dict[str, str] = {}
     for call in game.calls:
@@ -136,10 +137,10 @@ def prompt_text(messages: Sequence[Mapping[str, Any]]) -> str:
     return "\n\n".join(str(m.get("content") or "") for m in messages)
 
 
-def _rendered(game: RawGame, wanted: set[str]) -> Iterator[tuple[str, str]]:
+def _rendered(game: Transcript[EventRow], wanted: set[str]) -> Iterator[tuple[str, str]]:
     """Rebuild the game from its seed and recorded decisions, rendering the
     observation of each decision in ``wanted`` just before it is submitted."""
-    transcript = load(game.path)
+    transcript = read_transcript(game.path)
     variant, config = game_config_of(transcript)
     rebuilt = Game.new(variant, config, int(transcript.header["seed"]))
     languages = {s: str(a.get("language") or "en") for s, a in game.agents.items()}
@@ -165,7 +166,7 @@ def _rendered(game: RawGame, wanted: set[str]) -> Iterator[tuple[str, str]]:
 
 
 def trajectories(
-    games: Sequence[RawGame], rewards: Mapping[str, float] = REWARDS
+    games: Sequence[Transcript[EventRow]], rewards: Mapping[str, float] = REWARDS
 ) -> tuple[list[Row], list[Row]]:
     """(every decision row, every game row) of ``games`` (finished games)."""
     decisions: list[Row] = []

@@ -19,7 +19,7 @@ class GameJob:
     out: str
     header_extra: Mapping[str, Any] | None = None
     resume: str | None = None  # an interrupted transcript of this game, to finish
-    key: str = ""  # the game's identity (sandbox/study/identity.py)
+    key: str = ""  # the game's identity (sandbox/transcript/identity.py)
     providers: tuple[str, ...] = ()  # model providers its seats call
 
     @property

@@ -14,7 +14,7 @@ local model start their server inside each worker. A game that raises is
 recorded with its seed and one-line error; the others go on.
 
 Re-running a batch into the same folder plays only what is missing: each game's
-header records ``batch = {config: <digest>, seed}`` (sandbox/study/identity.py),
+header records ``batch = {config: <digest>, seed}`` (sandbox/transcript/identity.py),
 finished games are skipped and interrupted ones are finished from their
 transcripts. A job is handed to a worker only when it may start at once, so
 after Ctrl-C (or SIGTERM, handled the same way) no new game starts.
@@ -48,17 +48,17 @@ from sandbox.batch.jobs import (
 from sandbox.core.words import one_line
 from sandbox.models.client import QuotaExhausted
 from sandbox.session import (
-    GameRecord,
     LiveHooks,
+    PlayResult,
     play_game,
     play_game_async,
     resume,
     resume_async,
 )
 from sandbox.session.gamefile import LoadedConfig, parse_config
-from sandbox.study.identity import config_digest, plan_of, scan
-from sandbox.study.sides import role_group
 from sandbox.transcript import TranscriptWriteError
+from sandbox.transcript.identity import config_digest, plan_of, scan
+from sandbox.transcript.sides import role_group
 
 # ---------------------------------------------------------------- one game
 
@@ -128,7 +128,7 @@ def lost_game(job: GameJob, error: str) -> GameResult:
     )
 
 
-def _finished(base: GameResult, record: GameRecord) -> GameResult:
+def _finished(base: GameResult, record: PlayResult) -> GameResult:
     outcome = record.outcome
     winners: tuple[str, ...] = ()
     if outcome is not None:
@@ -140,7 +140,7 @@ def _finished(base: GameResult, record: GameRecord) -> GameResult:
     )
 
 
-def _play_or_resume(job: GameJob, hooks: LiveHooks) -> GameRecord:
+def _play_or_resume(job: GameJob, hooks: LiveHooks) -> PlayResult:
     if job.resume is not None:
         return resume(Path(job.resume), hooks=hooks)
     loaded = parse_config(job.raw_config)

@@ -20,7 +20,7 @@ from rich.table import Table
 
 from sandbox.analysis.export import ExportError, export
 from sandbox.analysis.intervals import BOOTSTRAP_SEED
-from sandbox.analysis.load import Loaded, RawGame, load_games
+from sandbox.analysis.load import Loaded, load_games
 from sandbox.analysis.summary import summarise_games
 from sandbox.batch.backends import backend_notes
 from sandbox.batch.jobs import BatchResult, GameResult
@@ -50,7 +50,7 @@ from sandbox.study.run import (
     study_specs,
 )
 from sandbox.study.spec import Study, load_study
-from sandbox.transcript import folder_lock
+from sandbox.transcript import EventRow, Transcript, folder_lock
 
 # ------------------------------------------------------------------- study
 
@@ -180,7 +180,7 @@ def study_games(out: Path, name: str) -> Loaded:
     """The games of study ``name`` in its folder (other files there are ignored)."""
     loaded = load_games([out])
 
-    def mine(games: list[RawGame]) -> list[RawGame]:
+    def mine(games: list[Transcript[EventRow]]) -> list[Transcript[EventRow]]:
         return [g for g in games if g.study.get("name") == name]
 
     return Loaded(mine(loaded.games), mine(loaded.unfinished), loaded.duplicates, loaded.skipped)

@@ -22,12 +22,11 @@ from sandbox.session import (
     fork,
     game_config_of,
     loaded_of,
-    open_transcript,
     replay_transcript,
     resume,
 )
 from sandbox.session.gamefile import LoadedConfig, load_config
-from sandbox.transcript import Transcript
+from sandbox.transcript import Transcript, read_transcript
 
 QuietOption = Annotated[bool, typer.Option(help="no live event stream")]
 
@@ -35,7 +34,7 @@ QuietOption = Annotated[bool, typer.Option(help="no live event stream")]
 def replay(transcript: Annotated[Path, typer.Argument(help="a .jsonl transcript")]) -> None:
     """Re-referee a transcript from its seed, config and decisions; compare every event."""
     with bad_input_is_one_line():
-        recorded = open_transcript(transcript)
+        recorded = read_transcript(transcript)
         divergence = replay_transcript(recorded)
     if divergence is not None:
         print(f"DIVERGED at {divergence}")
@@ -55,7 +54,7 @@ def resume_game(
     """Finish an interrupted game, appending to the same file."""
     console, err = consoles(False)
     with bad_input_is_one_line():
-        recorded = open_transcript(transcript)
+        recorded = read_transcript(transcript)
         display = _seat_display(loaded_of(recorded), recorded, as_seat, quiet, console, err)
         try:
             record = resume(transcript, display.hooks("resumed"))
@@ -80,7 +79,7 @@ def fork_game(
     console, err = consoles(False)
     with bad_input_is_one_line():
         other = load_config(config) if config is not None else None
-        recorded = open_transcript(transcript)
+        recorded = read_transcript(transcript)
         playing = other or loaded_of(recorded)
         folder = out_folder(out, playing)
         display = _seat_display(playing, recorded, as_seat, quiet, console, err)

@@ -16,7 +16,7 @@ from sandbox.cli.errors import bad_input_is_one_line, fail
 from sandbox.cli.options import check_seat
 from sandbox.cli.stats import plural
 from sandbox.games.words import LANGUAGES
-from sandbox.session import SessionError, open_transcript
+from sandbox.transcript import TranscriptError, read_transcript
 from sandbox.transcript.files import transcript_files
 from sandbox.viewer.site import game_page, game_row, write_site
 from sandbox.viewer.terminal import Filters, print_timeline
@@ -44,7 +44,7 @@ def view(
         if transcript.is_dir():
             _view_folder(transcript, html, language, seat, day, grep, calls)
             return
-        loaded = open_transcript(transcript)
+        loaded = read_transcript(transcript)
         check_seat(seat, len(seat_numbers(loaded)))
         if calls and seat is not None:
             fail("--calls shows the referee's model calls; it cannot be combined with --seat")
@@ -89,8 +89,8 @@ def _print_games(folder: Path) -> None:
     rows = []
     for path in transcript_files([folder]):
         try:
-            loaded = open_transcript(path)
-        except SessionError:
+            loaded = read_transcript(path)
+        except TranscriptError:
             continue
         rows.append(game_row(loaded, str(path.relative_to(folder)), ""))
     if not rows:

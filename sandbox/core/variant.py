@@ -405,8 +405,9 @@ class MetricItem:
 
 
 class GameRecord(Protocol):
-    """A game as the analysis reads it from its transcript
-    (:class:`sandbox.analysis.load.RawGame`): what a metric may use."""
+    """What a metric may read of a recorded game: the face of
+    ``sandbox.transcript.Transcript`` read as rows (``read_game``), named here
+    as a protocol because the engine sits below the transcript package."""
 
     events: list[dict[str, Any]]  # {"seq", "kind", **data} in order
     outcome: dict[str, Any] | None  # the outcome line; None: unfinished

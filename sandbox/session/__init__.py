@@ -29,6 +29,7 @@ from sandbox.session.header import (
 from sandbox.session.play import (
     GameRecord,
     LiveHooks,
+    PlayResult,
     close_all,
     play_game,
     play_game_async,
@@ -62,6 +63,7 @@ from sandbox.session.resume import (
 __all__ = [
     "GameRecord",
     "LiveHooks",
+    "PlayResult",
     "Rebuilt",
     "SessionError",
     "build_header",

@@ -33,7 +33,7 @@ from sandbox.session.header import (
     transcript_path,
     utc_now,
 )
-from sandbox.session.play import GameRecord, close_all, play_seated
+from sandbox.session.play import PlayResult, close_all, play_seated
 from sandbox.transcript import TranscriptWriter
 from sandbox.transcript.writer import closed_on_error
 
@@ -64,7 +64,7 @@ async def play(
     *,
     abort_share: float | None = 0.25,
     on_event: Callable[[int, Event], None] | None = None,
-) -> GameRecord:
+) -> PlayResult:
     """Play ``game`` to its end with ``seats``, writing its transcript into the folder
     ``transcript`` (None: no file). Returns the result: ``outcome``, ``by_role()``,
     ``by_seat()``, ``stats`` and ``transcript_path``."""
@@ -87,7 +87,7 @@ def play_sync(
     *,
     abort_share: float | None = 0.25,
     on_event: Callable[[int, Event], None] | None = None,
-) -> GameRecord:
+) -> PlayResult:
     """:func:`play` from synchronous code: a script, or a notebook cell whose event
     loop is already running."""
     return run_sync(play(game, seats, transcript, abort_share=abort_share, on_event=on_event))

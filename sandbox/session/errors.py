@@ -1,24 +1,17 @@
-"""The one error every session operation raises, the transcript opener, and how
-any error message is put on one line."""
+"""The one error every session operation raises for a session that cannot go on.
+
+A transcript that cannot be read is not a session's error but the transcript's:
+its reader raises :class:`~sandbox.transcript.TranscriptError` with one line.
+"""
 
 from __future__ import annotations
 
-from pathlib import Path
+from sandbox.transcript import read_transcript
 
-from sandbox.transcript import Transcript, TranscriptError, load
+# The session's name for the one transcript reader (sandbox.what_if and older
+# callers still use it): a bad file raises TranscriptError, one line.
+open_transcript = read_transcript
 
 
 class SessionError(Exception):
-    """A session that cannot go on (bad transcript, bad fork point, mismatch). One line."""
-
-
-def open_transcript(path: Path) -> Transcript:
-    """Load, turning every reading problem into a one-line SessionError."""
-    if path.is_dir():
-        raise SessionError(f"{path}: is a directory, not a transcript file")
-    try:
-        return load(path)
-    except TranscriptError as err:
-        raise SessionError(str(err)) from None
-    except (OSError, UnicodeDecodeError, ValueError, TypeError, KeyError) as err:
-        raise SessionError(f"{path}: not a readable transcript ({err})") from None
+    """A session that cannot go on (bad fork point, mismatch, a refused change). One line."""

@@ -25,8 +25,10 @@ from sandbox.transcript import TranscriptWriter
 
 
 @dataclass
-class GameRecord:
-    """What one finished (or interrupted) game produced."""
+class PlayResult:
+    """What playing one game produced (finished or interrupted): its outcome, run
+    statistics and where its transcript is. The recorded game itself, read back
+    from that file, is a :class:`sandbox.transcript.Transcript`."""
 
     path: Path | None
     variant: str
@@ -95,7 +97,7 @@ async def play_game_async(
     game_config: BaseModel | None = None,
     hooks: LiveHooks | None = None,
     header_extra: Mapping[str, Any] | None = None,
-) -> GameRecord:
+) -> PlayResult:
     """Play one game of a game file to its end, writing its transcript into ``out``.
     Cancellation (Ctrl-C) propagates and leaves the file resumable; the record's
     path is known from ``hooks.on_start``."""
@@ -121,7 +123,7 @@ async def play_seated(
     *,
     abort_share: float | None,
     on_event: EventHook | None = None,
-) -> GameRecord:
+) -> PlayResult:
     """Play ``game`` to its end with its seated ``agents``; the runner writes every
     event to ``writer`` (None: no file) and the outcome line ends it. Every agent is
     closed, however the game ends; the writer is its opener's to close."""
@@ -134,7 +136,7 @@ async def play_seated(
         writer.outcome(outcome_line(outcome, runner.stats))
     path = writer.path if writer is not None else None
     roles = dict(game.roles())
-    return GameRecord(
+    return PlayResult(
         path, game.variant.name, game.seed, roles, outcome, runner.stats, game.state, game.config
     )
 
@@ -147,7 +149,7 @@ def play_game(
     game_config: BaseModel | None = None,
     hooks: LiveHooks | None = None,
     header_extra: Mapping[str, Any] | None = None,
-) -> GameRecord:
+) -> PlayResult:
     """:func:`play_game_async` from synchronous code (also inside a running loop)."""
     return run_sync(
         play_game_async(
@@ -163,11 +165,11 @@ def play_series(
     out: Path,
     *,
     hooks: LiveHooks | None = None,
-    on_game_done: Callable[[GameRecord], None] = lambda record: None,
-) -> list[GameRecord]:
+    on_game_done: Callable[[PlayResult], None] = lambda record: None,
+) -> list[PlayResult]:
     """K consecutive games; each config comes from the variant's next_in_series (KG-5).
     Game k (0-based) is played with seed ``seed + k``."""
-    records: list[GameRecord] = []
+    records: list[PlayResult] = []
     config = loaded.game_config
     for index in range(count):
         extra = {"series": {"index": index + 1, "of": count, "first_seed": seed}}
@@ -215,3 +217,8 @@ async def close_all(agents: Mapping[int, Agent]) -> None:
             failures.append(err)
     if failures:
         raise failures[0]
+
+
+# Its name before it was told apart from the recorded game (the public API and
+# older callers still import it): the same class.
+GameRecord = PlayResult

@@ -20,11 +20,11 @@ from sandbox.core.variant import Variant
 from sandbox.core.visibility import Visibility
 from sandbox.games.registry import get_variant
 from sandbox.session.driver import run_sync
-from sandbox.session.errors import SessionError, open_transcript
+from sandbox.session.errors import SessionError
 from sandbox.session.gamefile import LoadedConfig, parse_config
 from sandbox.session.hearing import Hearing, hearing_of
 from sandbox.session.runner import RunStats
-from sandbox.transcript import Transcript
+from sandbox.transcript import Transcript, read_transcript
 
 
 @dataclass
@@ -178,7 +178,7 @@ def check_visibility(transcript: Transcript) -> str | None:
 
 def replay(path: Path) -> str | None:
     """Re-referee a transcript file. Returns None when every event is identical."""
-    return replay_transcript(open_transcript(path))
+    return replay_transcript(read_transcript(path))
 
 
 def replay_transcript(transcript: Transcript) -> str | None:

@@ -15,11 +15,11 @@ from sandbox.core.events import DecisionMade, Event
 from sandbox.core.game import Game
 from sandbox.core.variant import Outcome
 from sandbox.session.driver import run_sync
-from sandbox.session.errors import SessionError, open_transcript
+from sandbox.session.errors import SessionError
 from sandbox.session.gamefile import LoadedConfig
 from sandbox.session.header import build_header, outcome_line, transcript_path
 from sandbox.session.hearing import hearing_of
-from sandbox.session.play import GameRecord, LiveHooks, run_to_end, runner_for
+from sandbox.session.play import LiveHooks, PlayResult, run_to_end, runner_for
 from sandbox.session.replay import (
     check_fork_point,
     check_header,
@@ -32,7 +32,7 @@ from sandbox.session.replay import (
 )
 from sandbox.session.runner import RunStats
 from sandbox.session.seating import build_agents
-from sandbox.transcript import Transcript, TranscriptWriteError, TranscriptWriter
+from sandbox.transcript import Transcript, TranscriptWriteError, TranscriptWriter, read_transcript
 from sandbox.transcript.lock import LockUnavailable, acquire, release, transcript_lock_path
 
 
@@ -72,12 +72,12 @@ async def continue_game(
     return await run_to_end(runner, agents), runner.stats
 
 
-async def resume_async(path: Path, hooks: LiveHooks | None = None) -> GameRecord:
+async def resume_async(path: Path, hooks: LiveHooks | None = None) -> PlayResult:
     """Finish an interrupted game in the same file. The transcript's lock is
     taken before the file is read or repaired: a second resume (or a study
     finishing the same game) is refused with one line naming the holder."""
     if not path.is_file():
-        open_transcript(path)  # its one-line error: a folder, no such file
+        read_transcript(path)  # its one-line error: a folder, no such file
     lock = transcript_lock_path(path)
     try:
         acquire(lock, str(path))
@@ -89,8 +89,8 @@ async def resume_async(path: Path, hooks: LiveHooks | None = None) -> GameRecord
         release(lock)
 
 
-async def _resume_locked(path: Path, hooks: LiveHooks) -> GameRecord:
-    transcript = open_transcript(path)
+async def _resume_locked(path: Path, hooks: LiveHooks) -> PlayResult:
+    transcript = read_transcript(path)
     if transcript.finished:
         raise SessionError(f"{path}: this game is already finished; nothing to resume")
     # always: a complete last line without its newline (a kill before the last
@@ -123,10 +123,10 @@ async def _resume_locked(path: Path, hooks: LiveHooks) -> GameRecord:
         )
         total = counters_of(transcript, transcript.events) + stats
         writer.outcome(outcome_line(outcome, total))
-    return GameRecord(path, variant.name, seed, roles, outcome, total, game.state, config)
+    return PlayResult(path, variant.name, seed, roles, outcome, total, game.state, config)
 
 
-def resume(path: Path, hooks: LiveHooks | None = None) -> GameRecord:
+def resume(path: Path, hooks: LiveHooks | None = None) -> PlayResult:
     """:func:`resume_async` from synchronous code."""
     return run_sync(resume_async(path, hooks))
 
@@ -137,10 +137,10 @@ async def fork_async(
     other: LoadedConfig | None,
     out: Path | None,
     hooks: LiveHooks | None = None,
-) -> GameRecord:
+) -> PlayResult:
     """A new game that shares the first ``at`` events, then goes on with other agents."""
     hooks = hooks or LiveHooks()
-    transcript = open_transcript(path)
+    transcript = read_transcript(path)
     check_fork_point(transcript.events, at)
     variant, config = game_config_of(transcript)
     if other is None:
@@ -188,7 +188,7 @@ async def fork_async(
         outcome, stats = await continue_game(game, loaded, seated, writer, at, hooks)
         total = counters_of(transcript, prefix, _calls_of(transcript, prefix)) + stats
         writer.outcome(outcome_line(outcome, total))
-    return GameRecord(target, variant.name, seed, roles, outcome, total, game.state, config)
+    return PlayResult(target, variant.name, seed, roles, outcome, total, game.state, config)
 
 
 def fork(
@@ -197,7 +197,7 @@ def fork(
     other: LoadedConfig | None,
     out: Path | None,
     hooks: LiveHooks | None = None,
-) -> GameRecord:
+) -> PlayResult:
     """:func:`fork_async` from synchronous code."""
     return run_sync(fork_async(path, at, other, out, hooks))
 

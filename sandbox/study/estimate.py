@@ -41,7 +41,7 @@ from typing import Any
 
 from sandbox.analysis.intervals import BOOTSTRAP_SEED, cluster_bootstrap
 from sandbox.batch.jobs import GameJob, GameResult
-from sandbox.transcript import load
+from sandbox.transcript import read_transcript
 
 DEFAULT_SAMPLE = 6  # games played to estimate a plan
 DEFAULT_LATENCY_S = 2.0  # assumed seconds per call of a real provider, for hours
@@ -152,7 +152,7 @@ def seat_models(job: GameJob, roles: Mapping[str, str]) -> dict[int, str]:
 
 def cost_of_game(path: Path, job: GameJob, prices: Prices) -> GameCost:
     """One sampled transcript's figures, each call priced at its seat's model."""
-    lines = load(path)
+    lines = read_transcript(path)
     seat_model = seat_models(job, lines.header.get("roles") or {})
     calls = tokens_in = tokens_out = 0
     dollars = 0.0
@@ -198,7 +198,9 @@ def estimate(
         for result in (r for r in results if r.finished):
             path = Path(result.transcript or "")
             costs.append(cost_of_game(path, by_ident[result.ident], price))
-            seen.update(seat_models(by_ident[result.ident], load(path).header["roles"]).values())
+            seen.update(
+                seat_models(by_ident[result.ident], read_transcript(path).header["roles"]).values()
+            )
         failed = len(picked) - len(costs)
     if any(r.interrupted for r in results):
         raise KeyboardInterrupt

@@ -5,7 +5,7 @@ Each game is ``session.play_game`` on the study's game file with one extra
 ``study = {name, cell, index, sides}`` and ``contestants`` (seat -> name). A
 re-run of the same study skips the games that finished, finishes interrupted
 ones from their transcripts, and never plays a game twice (identity = study,
-cell, seed; sandbox/study/identity.py).
+cell, seed; sandbox/transcript/identity.py).
 """
 
 from __future__ import annotations
@@ -21,9 +21,10 @@ from sandbox.batch.backends import Backend, BackendOptions, backend_for
 from sandbox.batch.jobs import BatchResult, GameJob, GameResult, OnResult
 from sandbox.batch.policy import Capacity, agent_specs, capacity
 from sandbox.session.gamefile import AgentSpec, LLMSpec
-from sandbox.study.identity import plan_of, scan
 from sandbox.study.schedule import Planned, plan
 from sandbox.study.spec import Study
+from sandbox.transcript import read_game
+from sandbox.transcript.identity import plan_of, scan
 
 
 def provider_of(spec: AgentSpec) -> str | None:
@@ -182,10 +183,8 @@ def study_specs(study: Study) -> list[AgentSpec]:
 
 def spent_on(paths: Sequence[str]) -> float:
     """What the games already played cost (their transcripts' call lines)."""
-    from sandbox.analysis.load import read_raw
-
     total = 0.0
     for path in paths:
-        raw = read_raw(Path(path))
+        raw = read_game(Path(path))
         total += sum(float(c.get("cost") or 0.0) for c in raw.calls)
     return total

@@ -28,7 +28,7 @@ from pydantic import BaseModel
 
 from sandbox.core.game import Game
 from sandbox.core.variant import Variant
-from sandbox.study.sides import side_of, sides_of
+from sandbox.transcript.sides import side_of, sides_of
 
 Cell = Mapping[str, str]  # side -> contestant
 

@@ -14,7 +14,7 @@ from typing import Any
 from sandbox.core.events import Event
 from sandbox.core.variant import HistoryItem, Variant
 from sandbox.core.visibility import Visibility
-from sandbox.transcript.reader import Transcript
+from sandbox.transcript.record import Transcript
 
 
 def vis_of(raw: object) -> tuple[int, ...] | str:

@@ -1,11 +1,11 @@
 """One writer per transcript and per study or batch folder (docs/faults.md).
 
-A lock is an exclusive ``flock`` on a small lock file, held for as long as the
-writer runs. The kernel drops a flock when its holder's file is closed, so a
-holder that crashes or is killed (SIGKILL included) leaves nothing stuck: the
-next writer finds the file unlocked and takes it over. While held, the file
-names its holder (pid, host, command, since), so a refused writer can say who
-is in the way in one line.
+A lock is a :class:`filelock.FileLock` on a small lock file, held for as long
+as the writer runs. The operating system drops such a lock when its holder's
+file is closed, so a holder that crashes or is killed (SIGKILL included) leaves
+nothing stuck: the next writer finds the file unlocked and takes it over.
+While held, the file names its holder (pid, host, command, since), so a refused
+writer can say who is in the way in one line.
 
 * A transcript's lock is ``.<name>.lock`` beside it; every
   :class:`~sandbox.transcript.writer.TranscriptWriter` takes it, and ``resume``
@@ -17,15 +17,15 @@ Within one process a lock is re-entrant (resume's writer re-takes the lock
 resume took), so only other processes are refused. The folder lock is the
 commands' (``cli/study.py``, ``cli/batch.py``): ``run_study`` and ``run_batch``
 called from Python take none, and their transcripts' locks still keep two
-writers off one file. Lock files are removed on release; the check that the
-file locked is still the one at the path keeps that removal race-free.
+writers off one file. Lock files are removed on release, while still held:
+filelock refuses an inode that is no longer at the path, so removing it cannot
+let two processes hold one lock.
 """
 
 from __future__ import annotations
 
 import contextlib
 import datetime as dt
-import fcntl
 import json
 import os
 import shlex
@@ -33,10 +33,13 @@ import socket
 import sys
 import threading
 from collections.abc import Iterator
-from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from sandbox.transcript.schema import TranscriptError
+
+if TYPE_CHECKING:
+    from filelock import FileLock
 
 FOLDER_LOCK = ".sandbox.lock"
 MAX_INFO_BYTES = 4096  # a holder's line; more is not a lock file of ours
@@ -53,13 +56,9 @@ class LockUnavailable(OSError):
         return f"cannot write {self.filename}: {self.strerror}"
 
 
-@dataclass
-class _Held:
-    fd: int
-    count: int
-
-
-_held: dict[Path, _Held] = {}
+# The count of holds is ours, not filelock's: the last release removes the
+# file before it unlocks, which filelock's own counter cannot tell us.
+_held: dict[Path, tuple[FileLock, int]] = {}
 _held_guard = threading.Lock()
 
 
@@ -100,13 +99,30 @@ def holding(lock: Path, what: str) -> Iterator[None]:
 
 def acquire(lock: Path, what: str) -> None:
     """Take ``lock`` for this process or raise :class:`Busy` naming its holder."""
+    # imported when a lock is first taken: reading transcripts needs none
+    from filelock import FileLock, Timeout
+
     key = lock.absolute()
     with _held_guard:
         held = _held.get(key)
         if held is not None:
-            held.count += 1
+            _held[key] = (held[0], held[1] + 1)
             return
-        _held[key] = _Held(_lock_fd(key, what), 1)
+        # one hold per process, shared by its threads; no soft fallback, whose
+        # marker a killed holder would leave locked
+        file_lock = FileLock(
+            key, thread_local=False, fallback_to_soft=False, on_acquired=_write_holder
+        )
+        try:
+            file_lock.acquire(timeout=0)
+        except Timeout:
+            message = (
+                f"{what} is in use by another sandbox: {_read_holder(key)}; wait for it to end"
+            )
+            raise Busy(message) from None
+        except OSError as err:
+            raise LockUnavailable(err.errno, err.strerror, str(key)) from None
+        _held[key] = (file_lock, 1)
 
 
 def release(lock: Path) -> None:
@@ -115,47 +131,14 @@ def release(lock: Path) -> None:
         held = _held.get(key)
         if held is None:
             return
-        held.count -= 1
-        if held.count > 0:
+        file_lock, count = held
+        if count > 1:
+            _held[key] = (file_lock, count - 1)
             return
         del _held[key]
-        # Remove the file while still holding it: whoever opened it meanwhile
-        # sees (after locking) that it is no longer the file at the path and
-        # retries with a fresh one, so two processes never both hold the lock.
         with contextlib.suppress(OSError):
             key.unlink()
-        os.close(held.fd)
-
-
-def _lock_fd(lock: Path, what: str) -> int:
-    while True:
-        try:
-            fd = os.open(lock, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o644)
-        except OSError as err:
-            raise LockUnavailable(err.errno, err.strerror, str(lock)) from None
-        try:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
-            holder = _read_holder(fd)
-            os.close(fd)
-            message = f"{what} is in use by another sandbox: {holder}; wait for it to end"
-            raise Busy(message) from None
-        except OSError:
-            os.close(fd)
-            raise
-        if _same_file(fd, lock):
-            _write_holder(fd)
-            return fd
-        os.close(fd)  # the holder removed it as we opened it: try the new one
-
-
-def _same_file(fd: int, lock: Path) -> bool:
-    try:
-        on_path = os.stat(lock)
-    except FileNotFoundError:
-        return False
-    mine = os.fstat(fd)
-    return (mine.st_dev, mine.st_ino) == (on_path.st_dev, on_path.st_ino)
+        file_lock.release()
 
 
 def _write_holder(fd: int) -> None:
@@ -166,12 +149,14 @@ def _write_holder(fd: int) -> None:
     text = (json.dumps({**info, "since": since}, ensure_ascii=False) + "\n").encode()
     with contextlib.suppress(OSError):
         os.ftruncate(fd, 0)
-        os.pwrite(fd, text[:MAX_INFO_BYTES], 0)
+        os.lseek(fd, 0, os.SEEK_SET)
+        os.write(fd, text[:MAX_INFO_BYTES])
 
 
-def _read_holder(fd: int) -> str:
+def _read_holder(lock: Path) -> str:
     try:
-        info = json.loads(os.pread(fd, MAX_INFO_BYTES, 0) or b"{}")
+        with lock.open("rb") as fh:
+            info = json.loads(fh.read(MAX_INFO_BYTES) or b"{}")
     except (OSError, ValueError):
         info = {}
     if not isinstance(info, dict) or "pid" not in info:

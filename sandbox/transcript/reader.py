@@ -1,21 +1,30 @@
-"""Reading a transcript back: the one reader that the session, viewer, stats and
-analysis all use (docs/transcript.md).
+"""Reading a transcript back: the one family of read functions over the one
+recorded-game type, :class:`~sandbox.transcript.record.Transcript`
+(docs/transcript.md). The session, viewer, stats, analysis, studies and batches
+all read through here.
 
-:func:`read_lines` is the boundary every file passes: it refuses what is not a
-transcript and, through :meth:`Lines.objects`, every bad line, except a torn
-last line (a crash mid-write; everything before it is intact), which it drops.
-On top of it, :func:`load` checks each line against its model and rebuilds the
-engine's events, and :func:`load_transcript` gives the typed :class:`GameLog`.
-Analysis reads the checked lines as they are (``sandbox.analysis.load``), so
-hand-made transcripts and files of other schema versions still read there.
+* :func:`read_transcript` gives ``Transcript[Event]``: a transcript of this
+  schema version whose variant is installed, every line checked, the engine's
+  events rebuilt (replay, resume, fork, the viewer);
+* :func:`read_game` gives ``Transcript[EventRow]``: each event line as a row, from
+  any schema version and any variant (analysis, studies, metrics);
+* :func:`load_transcript` gives the public API's typed :class:`GameLog`.
+
+Each raises one :class:`TranscriptError` with a one-line message for a file that
+cannot be read as a transcript: missing, a folder, not JSON Lines, no header, a
+header cut short, another schema version, a bad line. A torn last line (a crash
+mid-write; everything before it is intact) is not an error: it is dropped and
+the transcript's ``torn_tail`` says so. Underneath, :func:`read_lines` is the
+boundary every file passes.
 """
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import json
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -23,6 +32,8 @@ from pydantic import TypeAdapter, ValidationError
 
 from sandbox.core.events import Event, event_from_json
 from sandbox.core.visibility import Visibility
+from sandbox.core.words import one_line
+from sandbox.transcript.record import EventRow, Transcript
 from sandbox.transcript.schema import (
     LINE_MODELS,
     SCHEMA_VERSION,
@@ -93,42 +104,11 @@ def read_lines(path: Path) -> Lines:
     return Lines(path, first, lines[0][0], lines[1:])
 
 
-@dataclass
-class Transcript:
-    """A transcript read back: header, events in order, calls, outcome (if finished)."""
-
-    path: Path
-    header: dict[str, Any]
-    events: list[Event] = field(default_factory=list)
-    visibility: list[Any] = field(default_factory=list)
-    calls: list[dict[str, Any]] = field(default_factory=list)
-    controls: list[dict[str, Any]] = field(default_factory=list)
-    outcome: dict[str, Any] | None = None
-    torn_tail: bool = False
-
-    @property
-    def finished(self) -> bool:
-        return self.outcome is not None
-
-    def agent_at(self, seat: int, seq: int) -> Mapping[str, Any]:
-        """Who controlled ``seat`` when event ``seq`` happened (the agent's own
-        description): the last control line at or before ``seq`` (a take-over or
-        hand-back); else, in a fork, the source's agent for events before the fork
-        point; else the header's agent."""
-        for control in reversed(self.controls):
-            if int(control.get("seat", -1)) == seat and int(control.get("seq", 0)) <= seq:
-                return dict(control.get("to") or {})
-        fork = self.header.get("forked_from")
-        if isinstance(fork, Mapping) and seq < int(fork.get("at") or 0):
-            original = (fork.get("agents") or {}).get(str(seat))
-            if original is not None:
-                return dict(original)
-        return dict((self.header.get("agents") or {}).get(str(seat)) or {})
-
-
 @dataclass(frozen=True)
 class GameLog:
-    """A transcript as typed objects (what :func:`load_transcript` returns)."""
+    """A transcript as the public API's typed objects (what :func:`load_transcript`
+    returns): the :class:`Transcript` of :func:`read_transcript` with its header,
+    calls and outcome as their line models."""
 
     path: Path
     header: TranscriptHeader
@@ -142,22 +122,60 @@ class GameLog:
         return self.outcome is not None
 
 
-def load(path: Path) -> Transcript:
+def read_transcript(path: Path | str) -> Transcript[Event]:
     """Read a transcript of this schema version whose variant is installed, every
-    line checked. Raises TranscriptError with a clear message."""
-    lines = read_lines(path)
-    header = lines.header
-    if header.get("schema") != SCHEMA_VERSION:
-        raise TranscriptError(
-            f"{path}: transcript schema {header.get('schema')!r}; this sandbox reads "
-            f"schema {SCHEMA_VERSION}"
-        )
-    _ensure_variant_loaded(str(header.get("variant")))
-    _check(TranscriptHeader, header, path, lines.header_number)
-    out = Transcript(path, header, torn_tail=lines.torn_tail)
-    for number, obj in lines.objects():
-        _add_line(out, obj, path, number)
-    return out
+    line checked and its events rebuilt. Raises TranscriptError (one line)."""
+    path = Path(path)
+    with _one_error(path):
+        lines = read_lines(path)
+        header = lines.header
+        if header.get("schema") != SCHEMA_VERSION:
+            raise TranscriptError(
+                f"{path}: transcript schema {header.get('schema')!r}; this sandbox reads "
+                f"schema {SCHEMA_VERSION}"
+            )
+        _ensure_variant_loaded(str(header.get("variant")))
+        _check(TranscriptHeader, header, path, lines.header_number)
+        out: Transcript[Event] = Transcript(path, header, torn_tail=lines.torn_tail)
+        for number, obj in lines.objects():
+            _add_line(out, obj, path, number)
+        return out
+
+
+load = read_transcript  # its name before the recorded game had one family of readers
+
+
+def read_game(path: Path | str) -> Transcript[EventRow]:
+    """Read a transcript's lines as they are, each event line as a row: any
+    schema version, any variant (installed or not), hand-made files too. Raises
+    TranscriptError (one line) when it is not a transcript, or when a field the
+    analysis reads has the wrong shape (``"agents": true``)."""
+    path = Path(path)
+    with _one_error(path):
+        lines = read_lines(path)
+        game: Transcript[EventRow] = Transcript(path, lines.header, torn_tail=lines.torn_tail)
+        try:
+            for _, obj in lines.objects():
+                _add_row(game, obj)
+            # every reader of a game's rows uses these: a bad shape is found here, once
+            _ = (game.roles, game.agents, game.contestants, game.results)
+        except (TypeError, ValueError, AttributeError) as err:
+            raise TranscriptError(f"{path}: a field has the wrong shape ({err})") from None
+        return game
+
+
+@contextlib.contextmanager
+def _one_error(path: Path) -> Iterator[None]:
+    """Every way a file fails to read as a transcript, as one TranscriptError
+    on one line (a folder, an unreadable file, a value no model expected)."""
+    if path.is_dir():
+        raise TranscriptError(f"{path}: is a directory, not a transcript file")
+    try:
+        yield
+    except TranscriptError as err:
+        raise type(err)(one_line(err)) from None
+    except (OSError, UnicodeDecodeError, ValueError, TypeError, KeyError) as err:
+        raise TranscriptError(one_line(f"{path}: not a readable transcript ({err})")) from None
 
 
 def _check(model: type[LineModel], obj: object, path: Path, number: int) -> LineModel:
@@ -170,7 +188,7 @@ def _check(model: type[LineModel], obj: object, path: Path, number: int) -> Line
         raise TranscriptError(f"{path}:{number}: {where}: {first['msg']}") from None
 
 
-def _add_line(out: Transcript, obj: dict[str, Any], path: Path, number: int) -> None:
+def _add_line(out: Transcript[Event], obj: dict[str, Any], path: Path, number: int) -> None:
     kind = obj.get("type")
     model = LINE_MODELS.get(str(kind))
     if model is None:
@@ -196,6 +214,32 @@ def _add_line(out: Transcript, obj: dict[str, Any], path: Path, number: int) -> 
         if out.outcome is not None:
             raise TranscriptError(f"{path}:{number}: a second outcome line")
         out.outcome = obj
+
+
+def _add_row(game: Transcript[EventRow], obj: Mapping[str, Any]) -> None:
+    kind = obj.get("type")
+    if kind == "event":
+        _check_row(obj)
+        game.events.append({"seq": obj.get("seq"), "kind": obj.get("kind"), **obj.get("data", {})})
+        game.visibility.append(obj.get("vis", "public"))
+    elif kind == "call":
+        game.calls.append(dict(obj))
+    elif kind == "control":
+        game.controls.append(dict(obj))
+    elif kind == "outcome":
+        game.outcome = dict(obj)
+
+
+def _check_row(obj: Mapping[str, Any]) -> None:
+    """An event line's own fields as the schema has them (EventLine): every
+    table reads them, so a damaged one skips the game here, in one line."""
+    seq, kind, data, vis = obj.get("seq"), obj.get("kind"), obj.get("data", {}), obj.get("vis")
+    if not (isinstance(seq, int) and not isinstance(seq, bool) and seq >= 0):
+        raise TypeError(f"event seq {seq!r}")
+    if not isinstance(kind, str) or not isinstance(data, Mapping):
+        raise TypeError(f"event {seq}: kind {kind!r}, data {type(data).__name__}")
+    if not (vis is None or isinstance(vis, str | list)):
+        raise TypeError(f"event {seq}: vis {vis!r}")
 
 
 _ADAPTERS: dict[str, TypeAdapter[Event]] = {}
@@ -225,7 +269,7 @@ def load_transcript(path: Path | str) -> GameLog:
     """Read a transcript into typed objects: the header, the engine's events (with
     their visibility), the model calls and the outcome line. Raises TranscriptError
     (one line naming the file and line) for anything malformed."""
-    raw = load(Path(path))
+    raw = read_transcript(path)
     return GameLog(
         path=raw.path,
         header=TranscriptHeader.model_validate(raw.header),

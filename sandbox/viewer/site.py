@@ -8,7 +8,7 @@ from pathlib import Path
 
 from sandbox.core.events import DecisionMade
 from sandbox.games.words import controller_of
-from sandbox.transcript import Transcript, TranscriptError, load
+from sandbox.transcript import Transcript, TranscriptError, read_transcript
 from sandbox.transcript.files import SUFFIX, transcript_files
 from sandbox.viewer.html import GameRow, render_html, render_index
 from sandbox.viewer.timeline import build_timeline, card_versions, seat_numbers
@@ -34,7 +34,7 @@ def write_site(folder: Path, out: Path, language: str | None) -> tuple[int, list
     for path in transcript_files([folder]):
         name = str(path.relative_to(folder))
         try:
-            transcript = load(path)
+            transcript = read_transcript(path)
         except (TranscriptError, ValueError, KeyError, TypeError) as err:
             skipped.append((name, str(err).splitlines()[0] if str(err) else "unreadable"))
             continue

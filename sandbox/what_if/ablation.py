@@ -37,11 +37,11 @@ from typing import Any
 import sandbox.models.remote as remote
 from sandbox.analysis.effects import listener_truth, next_vote
 from sandbox.analysis.intervals import BOOTSTRAP_SEED, cluster_bootstrap
-from sandbox.analysis.load import RawGame, read_raw
 from sandbox.analysis.persuasion import speech_persuasion_summary
 from sandbox.analysis.tables import SPEECH_KINDS, winning_sides
 from sandbox.core.errors import ConfigError
 from sandbox.session.errors import SessionError
+from sandbox.transcript import EventRow, Transcript, read_game
 from sandbox.what_if.branches import branch_path, finished_on_disk, play_branch
 from sandbox.what_if.intervention import CONTROL, Intervention, Prepared, prepare
 
@@ -82,7 +82,7 @@ class Speech:
         }
 
 
-def speeches_of(game: RawGame) -> list[Speech]:
+def speeches_of(game: Transcript[EventRow]) -> list[Speech]:
     # A branch starts at the first fork point after the speech: a step's end
     # with a decision still to come (core.game.fork_points). A speech after
     # the last such end has nothing to play again: the game's last step, or
@@ -111,7 +111,7 @@ def speeches_of(game: RawGame) -> list[Speech]:
     return found
 
 
-def sample(games: Sequence[RawGame], count: int, by: str, seed: int) -> list[Speech]:
+def sample(games: Sequence[Transcript[EventRow]], count: int, by: str, seed: int) -> list[Speech]:
     """``count`` speeches, spread evenly over the strata of ``by`` (seeded):
     one from each stratum in turn, each stratum's speeches in a shuffled order."""
     if by not in STRATA:
@@ -182,7 +182,7 @@ _AFTER: dict[tuple[str, int], list[dict[str, Any]]] = {}
 def _after(speech: Speech) -> list[dict[str, Any]]:
     key = (str(speech.path), speech.seq)
     if key not in _AFTER:
-        game = read_raw(speech.path)
+        game = read_game(speech.path)
         later = {
             str(e.get("request_id"))
             for e in game.of_kind("core.decision")
@@ -279,7 +279,7 @@ async def play_plan(plan: Plan, jobs: int, budget: Budget, on_unit: OnUnit) -> R
 
 
 def _providers(speech: Speech) -> set[str]:
-    header = read_raw(speech.path).header
+    header = read_game(speech.path).header
     models = [str(a.get("model")) for a in (header.get("agents") or {}).values() if a.get("model")]
     return {provider_of_model(m) for m in models}
 
@@ -287,7 +287,7 @@ def _providers(speech: Speech) -> set[str]:
 # ------------------------------------------------------------------ measuring
 
 
-def outcomes(game: RawGame, speech: Speech) -> dict[str, float]:
+def outcomes(game: Transcript[EventRow], speech: Speech) -> dict[str, float]:
     at = int((game.header.get("forked_from") or {}).get("at") or 0)
     ballots = next_vote(game, at) or []
     out = {
@@ -308,7 +308,7 @@ def speech_effects(plan: Plan) -> list[dict[str, Any]]:
         means: dict[str, dict[str, float]] = {}
         for arm in (CONTROL, *plan.arms):
             found = [
-                outcomes(read_raw(p), speech)
+                outcomes(read_game(p), speech)
                 for b in range(1, plan.branches + 1)
                 if finished_on_disk(p := plan.path_of(speech, arm, b))
             ]
@@ -346,7 +346,7 @@ def effect_figure(rows: Sequence[Row], rng: random.Random) -> dict[str, Any]:
     }
 
 
-def summarise(plan: Plan, games: Sequence[RawGame], seed: int = 0) -> dict[str, Any]:
+def summarise(plan: Plan, games: Sequence[Transcript[EventRow]], seed: int = 0) -> dict[str, Any]:
     """Effects per arm and outcome, by contestant and by side, with cluster-bootstrap
     intervals over games, and the observational per-speech persuasion beside them."""
     rows = speech_effects(plan)

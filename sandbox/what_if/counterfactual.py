@@ -14,8 +14,8 @@ from pathlib import Path
 from typing import Any
 
 from sandbox.analysis.effects import branch_outcomes, effects
-from sandbox.analysis.load import read_raw
 from sandbox.session.driver import run_sync
+from sandbox.transcript import read_game
 from sandbox.what_if.branches import Branch, OnBranch, check_branches, run_arms
 from sandbox.what_if.intervention import CONTROL, Intervention, Prepared, prepare
 
@@ -71,7 +71,7 @@ def measure(
     """The effect rows of the intervention arm against the control."""
     per_arm: dict[str, list[dict[str, float]]] = {}
     for branch in sorted(branches, key=lambda b: (b.arm, b.branch_seed)):
-        game = read_raw(branch.path)
+        game = read_game(branch.path)
         outcomes = branch_outcomes(game, against, prepared.speaker)
         per_arm.setdefault(branch.arm, []).append(outcomes)
     return effects(per_arm.get(prepared.arm, []), per_arm.get(CONTROL, []))

@@ -11,8 +11,8 @@ from pathlib import Path
 
 from inspect_ai.log import read_eval_log
 
-from sandbox.analysis.load import read_raw
 from sandbox.games.registry import get_variant
+from sandbox.transcript import read_game
 
 TIMEOUT_S = 240
 
@@ -65,7 +65,7 @@ def test_inspect_eval_runs_the_task_with_its_options(tmp_path: Path) -> None:
         assert sample.scores is not None and "win" in sample.scores["game"].value  # type: ignore[operator]
         transcript = Path(meta["transcript"])
         assert transcript.parent == tmp_path / "transcripts"  # -T transcripts' default
-        game = read_raw(transcript)
+        game = read_game(transcript)
         killers = sorted(s for s, r in game.roles.items() if variant.study_side(r) == "killer")
         assert meta["side"] == "killer" and meta["seats"] == killers
         others = sorted(s for s in game.roles if s not in killers)

@@ -22,9 +22,9 @@ from inspect_ai.model import Model, get_model
 
 from sandbox.adapters.inspect_ai.mock import MOCK_MODEL, legal_outputs
 from sandbox.adapters.inspect_ai.tasks import TASKS
-from sandbox.analysis.load import RawGame, read_raw
 from sandbox.games.registry import get_variant
 from sandbox.session import replay
+from sandbox.transcript import EventRow, Transcript, read_game
 
 VARIANTS = ("killer", "four_factions", "werewolf")
 MAX_REPAIRS = 2
@@ -43,14 +43,16 @@ def model_calls(sample: EvalSample) -> int:
     return sum(1 for event in sample.events if isinstance(event, ModelEvent))
 
 
-def evaluated_lines(game: RawGame, seat: int) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+def evaluated_lines(
+    game: Transcript[EventRow], seat: int
+) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
     """The seat's decisions (core.decision events) and its call lines."""
     decisions = [e for e in game.of_kind("core.decision") if e["seat"] == seat]
     calls = [c for c in game.calls if c.get("seat") == seat and not c.get("probe")]
     return decisions, calls
 
 
-def check_sample(variant: str, sample: EvalSample, index: int) -> RawGame:
+def check_sample(variant: str, sample: EvalSample, index: int) -> Transcript[EventRow]:
     """What every sample carries: a score, and the game's metadata."""
     score = sample.scores["game"] if sample.scores else None
     assert score is not None and isinstance(score.value, dict)
@@ -58,7 +60,7 @@ def check_sample(variant: str, sample: EvalSample, index: int) -> RawGame:
     seats = get_variant(variant).seat_count(get_variant(variant).parse_config({}))
     # Sample i plays seat i mod seats + 1 of the game with seed i (no casting given).
     assert (meta["seed"], meta["seats"]) == (index, [index % seats + 1])
-    game = read_raw(Path(meta["transcript"]))
+    game = read_game(Path(meta["transcript"]))
     seat = meta["seats"][0]
     role = game.roles[seat]
     assert meta["roles"] == {str(seat): role}
@@ -126,7 +128,7 @@ def test_a_side_is_played_by_every_seat_on_it(tmp_path: Path) -> None:
     sides = []
     for sample in log.samples:
         meta = sample.metadata
-        game = read_raw(Path(meta["transcript"]))
+        game = read_game(Path(meta["transcript"]))
         assert meta["seed"] == 0
         on_side = sorted(s for s, r in game.roles.items() if variant.study_side(r) == meta["side"])
         assert meta["seats"] == on_side and len(on_side) > 1
@@ -145,7 +147,7 @@ def test_the_fake_model_fills_opponent_seats(tmp_path: Path) -> None:
     log = evaluate("killer", tmp_path, opponents="fake", games=1, seat=1)
     assert log.samples is not None
     [sample] = log.samples
-    game = read_raw(Path(sample.metadata["transcript"]))
+    game = read_game(Path(sample.metadata["transcript"]))
     others = [s for s in game.roles if s != 1]
     assert {game.agents[s]["model"] for s in others} == {"fake/legal-random"}
     assert {sample.metadata["opponents"][str(s)] for s in others} == {"fake"}
@@ -162,7 +164,7 @@ def test_the_belief_probe_is_scored_as_calibration(tmp_path: Path) -> None:
     )
     assert log.samples is not None and log.results is not None
     [sample] = log.samples
-    game = read_raw(Path(sample.metadata["transcript"]))
+    game = read_game(Path(sample.metadata["transcript"]))
     assert len(game.roles) == 13  # the rulings reached the game
     seat = sample.metadata["seats"][0]
     probes = [c for c in game.calls if c.get("seat") == seat and isinstance(c.get("beliefs"), dict)]
@@ -190,5 +192,5 @@ def test_an_inspect_limit_stops_the_game_unfinished(tmp_path: Path) -> None:
     value = sample.scores["game"].value
     assert isinstance(value, dict) and all(math.isnan(float(v)) for v in value.values())  # type: ignore[arg-type]
     [path] = (tmp_path / "transcripts").glob("*.jsonl")
-    game = read_raw(path)
+    game = read_game(path)
     assert game.outcome is None and game.of_kind("core.decision")

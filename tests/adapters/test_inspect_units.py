@@ -35,7 +35,6 @@ from sandbox.agents.llm.agent import LLMAgent
 from sandbox.agents.llm.beliefs import probe_for
 from sandbox.agents.llm.settings import LIMITS, LLMSettings
 from sandbox.analysis.intervals import BOOTSTRAP_SEED, wilson
-from sandbox.analysis.load import RawGame
 from sandbox.analysis.metrics import figure
 from sandbox.core.errors import ConfigError
 from sandbox.core.rng import derived_seed
@@ -43,6 +42,7 @@ from sandbox.core.variant import MetricItem
 from sandbox.games.registry import variant_names
 from sandbox.models.client import attempt_seed
 from sandbox.session.api import new_game
+from sandbox.transcript import EventRow, Transcript
 from tests.prompts.harness import new_game as harness_game
 from tests.prompts.harness import play
 
@@ -145,10 +145,10 @@ def test_a_bad_pool_is_refused_before_any_game(
 # ------------------------------------------------------------------ scoring
 
 
-def killer_game(events: list[dict[str, Any]]) -> RawGame:
+def killer_game(events: list[dict[str, Any]]) -> Transcript[EventRow]:
     roles = {1: "killer", 2: "police", 3: "civilian", 4: "civilian"}
     header = {"variant": "killer", "roles": {str(s): r for s, r in roles.items()}}
-    return RawGame(Path("hand-built.jsonl"), header, events, outcome={"reason": "x"})
+    return Transcript(Path("hand-built.jsonl"), header, events, outcome={"reason": "x"})
 
 
 def test_behaviour_items_are_the_evaluated_seats_only() -> None:

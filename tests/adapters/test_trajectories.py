@@ -13,12 +13,11 @@ import pytest
 from typer.testing import CliRunner
 
 from sandbox.adapters.step import SteppedGame
-from sandbox.analysis.load import read_raw
 from sandbox.analysis.trajectories import trajectory_rows
 from sandbox.batch.run import jobs_for, run_batch
 from sandbox.cli.main import app
 from sandbox.session.gamefile import parse_config
-from sandbox.transcript import load
+from sandbox.transcript import load, read_game
 
 GAMES = 20
 REWARD = {"win": 1.0, "draw": 0.0, "lose": -1.0}
@@ -130,7 +129,7 @@ def test_the_observation_of_a_bot_is_the_prompt_the_stepped_seat_was_shown(
             game.step(obs["moves"][-1])
         path = game.transcript_path
     assert path is not None and shown
-    rows, row = trajectory_rows(read_raw(path))
+    rows, row = trajectory_rows(read_game(path))
     mine = {r["request_id"]: r["observation"] for r in rows if r["seat"] == 3}
     assert mine == shown
     assert row["decisions"] == len(rows)

@@ -8,10 +8,10 @@ from typing import Any
 
 import pytest
 
-from sandbox.analysis.load import read_raw
 from sandbox.analysis.metrics import metrics_summary
 from sandbox.games.four_factions.metrics import METRICS as FF_METRICS
 from sandbox.games.killer.metrics import METRICS as KILLER_METRICS
+from sandbox.transcript import read_game
 from tests.analysis.builders import (
     FF_EVENTS,
     FF_RESULTS,
@@ -68,7 +68,7 @@ def killer_game(tmp_path: Path) -> Any:
     path = write_transcript(
         tmp_path / "k.jsonl", "killer", KILLER_ROLES, KILLER_WHO, KILLER_EVENTS, KILLER_RESULTS
     )
-    return read_raw(path)
+    return read_game(path)
 
 
 @pytest.fixture
@@ -76,7 +76,7 @@ def ff_game(tmp_path: Path) -> Any:
     path = write_transcript(
         tmp_path / "f.jsonl", "four_factions", FF_ROLES, FF_WHO, FF_EVENTS, FF_RESULTS
     )
-    return read_raw(path)
+    return read_game(path)
 
 
 def tally(items: list[Any]) -> dict[str, tuple[int, int]]:
@@ -115,7 +115,7 @@ def test_missing_claim_keys_count_as_no_claim(tmp_path: Path) -> None:
     path = write_transcript(
         tmp_path / "bare.jsonl", "killer", KILLER_ROLES, KILLER_WHO, bare, KILLER_RESULTS
     )
-    game = read_raw(path)
+    game = read_game(path)
     assert list(KILLER_METRICS["claim_honesty"](game)) == []
     assert tally(list(KILLER_METRICS["self_exposure"](game))) == {"K": (0, 3)}
     assert list(KILLER_METRICS["accusation_accuracy"](game)) == []

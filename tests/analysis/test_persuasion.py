@@ -7,9 +7,9 @@ from typing import Any
 
 import pytest
 
-from sandbox.analysis.load import read_raw
 from sandbox.analysis.persuasion import persuasion_items, persuasion_summary
 from sandbox.analysis.summary import calibration
+from sandbox.transcript import read_game
 from tests.analysis.builders import KILLER_RESULTS, KILLER_ROLES, KILLER_WHO, write_transcript
 
 
@@ -64,7 +64,7 @@ def game(tmp_path: Path) -> Any:
         KILLER_RESULTS,
         calls=CALLS,
     )
-    return read_raw(path)
+    return read_game(path)
 
 
 def test_speeches_between_two_probes_share_the_change(game: Any) -> None:

@@ -8,12 +8,12 @@ import random
 from pathlib import Path
 from typing import Any
 
-from sandbox.analysis.load import read_raw
 from sandbox.analysis.metrics import figure, items_of
 from sandbox.games.killer.metrics import METRICS as KILLER
 from sandbox.games.killer.metrics import speech_vote_pairs as killer_pairs
 from sandbox.games.werewolf.metrics import METRICS as WEREWOLF
 from sandbox.games.werewolf.metrics import speech_vote_pairs as werewolf_pairs
+from sandbox.transcript import read_game
 from tests.analysis.builders import write_transcript
 from tests.analysis.test_metrics import tally
 
@@ -54,7 +54,7 @@ def test_killer_pairs_and_consistency(tmp_path: Path) -> None:
     path = write_transcript(
         tmp_path / "k.jsonl", "killer", K_ROLES, K_WHO, KILLER_EVENTS, {s: "draw" for s in K_ROLES}
     )
-    game = read_raw(path)
+    game = read_game(path)
     assert list(killer_pairs(game)) == [
         (3, {1}, 1),
         (5, {2, 6}, 6),
@@ -102,6 +102,6 @@ WEREWOLF_EVENTS: list[tuple[str, dict[str, Any]]] = [
 
 def test_werewolf_pairs_and_consistency(tmp_path: Path) -> None:
     path = write_transcript(tmp_path / "w.jsonl", "werewolf", W_ROLES, W_WHO, WEREWOLF_EVENTS, None)
-    game = read_raw(path)
+    game = read_game(path)
     assert list(werewolf_pairs(game)) == [(3, {1}, 1), (1, {3}, 5)]
     assert tally(list(WEREWOLF["speech_action_consistency"](game))) == {"V": (1, 1), "W": (0, 1)}

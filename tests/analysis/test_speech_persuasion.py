@@ -13,11 +13,12 @@ from typing import Any
 import pytest
 
 from sandbox.analysis.export import export
-from sandbox.analysis.load import load_games, read_raw
+from sandbox.analysis.load import load_games
 from sandbox.analysis.persuasion import speech_persuasion_summary
 from sandbox.analysis.summary import calibration, summarise_games
 from sandbox.analysis.tables import belief_rows, speech_persuasion_rows
 from sandbox.report.page import write_report
+from sandbox.transcript import read_game
 from tests.analysis.builders import KILLER_RESULTS, KILLER_ROLES, KILLER_WHO, write_transcript
 
 # Seats 1, 2 killers (contestant K); 3, 4 police and 5, 6 civilians (contestant P).
@@ -101,7 +102,7 @@ def game(tmp_path: Path) -> Any:
         KILLER_RESULTS,
         calls=CALLS,
     )
-    return read_raw(path)
+    return read_game(path)
 
 
 def test_each_speech_is_credited_with_the_change_right_around_it(game: Any) -> None:
@@ -148,7 +149,7 @@ def test_no_probes_no_persuasion(tmp_path: Path) -> None:
     path = write_transcript(
         tmp_path / "n.jsonl", "killer", KILLER_ROLES, KILLER_WHO, EVENTS, KILLER_RESULTS
     )
-    assert speech_persuasion_summary([read_raw(path)]) is None
+    assert speech_persuasion_summary([read_game(path)]) is None
 
 
 # ----------------------------------------------------------- calibration
@@ -179,7 +180,7 @@ def test_brier_log_loss_and_ece_of_probabilities(tmp_path: Path) -> None:
         KILLER_RESULTS,
         calls=CAL_CALLS,
     )
-    game = read_raw(path)
+    game = read_game(path)
     rows = {r["target"]: r for r in belief_rows(game)}
     # target 1 (killer) .8 right; target 5 (civilian) said killer .5; target 2 (killer) p 0
     assert rows[1]["brier"] == pytest.approx(0.04 + 0.01 + 0.01)

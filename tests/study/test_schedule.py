@@ -9,7 +9,7 @@ import pytest
 
 from sandbox.session.gamefile import parse_config
 from sandbox.study.schedule import cell_id, matrix_cells, plan, round_robin_cells
-from sandbox.study.sides import side_of
+from sandbox.transcript.sides import side_of
 
 NAMES = ["a", "b", "c"]
 

@@ -9,8 +9,9 @@ from typing import Any
 
 import pytest
 
-from sandbox.transcript import TranscriptError, latency_of, read_lines
+from sandbox.transcript import TranscriptError, latency_of
 from sandbox.transcript.files import read_head, transcript_files
+from sandbox.transcript.reader import read_lines
 
 HEADER = {"type": "header", "schema": 1, "variant": "killer", "seed": 1, "roles": {"1": "killer"}}
 OUTCOME = {"type": "outcome", "reason": "hand", "results": {"1": "win"}}

@@ -17,8 +17,9 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from sandbox.analysis.load import RawGame, load_games
+from sandbox.analysis.load import load_games
 from sandbox.cli.main import app
+from sandbox.transcript import Transcript
 from sandbox.what_if.ablation import Budget, effect_figure, prices, sample, speeches_of
 from sandbox.what_if.branches import finished_on_disk
 
@@ -199,5 +200,5 @@ def test_a_speech_with_no_fork_point_after_it_is_never_sampled() -> None:
         {"seq": 5, "kind": "core.step"},
         {"seq": 6, "kind": "killer.game_ended"},
     ]
-    game = RawGame(Path("hand-built.jsonl"), header, events)
+    game = Transcript(Path("hand-built.jsonl"), header, events)
     assert [s.seq for s in speeches_of(game)] == [1]

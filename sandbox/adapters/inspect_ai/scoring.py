@@ -37,10 +37,10 @@ from inspect_ai.scorer import (
 from inspect_ai.solver import TaskState
 
 from sandbox.analysis.intervals import BOOTSTRAP_SEED, wilson
-from sandbox.analysis.load import RawGame, read_raw
 from sandbox.analysis.metrics import figure, metrics_of
 from sandbox.analysis.tables import belief_rows
 from sandbox.core.variant import MetricItem
+from sandbox.transcript import EventRow, Transcript, read_game
 
 WIN = "win"
 BELIEF_ACCURACY = "belief_accuracy"
@@ -58,7 +58,9 @@ def score_keys(variant: str, beliefs: bool) -> list[str]:
     return [*keys, BELIEF_ACCURACY, BELIEF_BRIER] if beliefs else keys
 
 
-def behaviour_items(game: RawGame, seats: Sequence[int], beliefs: bool) -> dict[str, list[float]]:
+def behaviour_items(
+    game: Transcript[EventRow], seats: Sequence[int], beliefs: bool
+) -> dict[str, list[float]]:
     """Each behaviour key's item values for ``seats`` in one game (the
     variant's metric functions, with the seats relabelled as contestants)."""
     labels = {str(s): EVALUATED if s in seats else OPPONENT for s in game.roles}
@@ -90,7 +92,7 @@ def score_game(metadata: Mapping[str, Any], keys: Sequence[str], beliefs: bool) 
             value=dict.fromkeys(keys, NAN), answer=str(why), explanation="the game did not finish"
         )
     seats = [int(s) for s in metadata["seats"]]
-    game = read_raw(Path(str(path)))
+    game = read_game(Path(str(path)))
     items = behaviour_items(game, seats, beliefs)
     value: dict[str, float] = {WIN: win_value(results, seats)}
     for key in keys[1:]:

@@ -70,7 +70,7 @@ from sandbox.batch.jobs import (
     never_halt,
 )
 from sandbox.batch.run import error_line
-from sandbox.session import SessionError, open_transcript
+from sandbox.transcript import TranscriptError, read_transcript
 
 MAX_ATTEMPTS = 3  # a game's task may be lost twice and still be finished
 STOP_WAIT_S = 15.0  # after Ctrl-C, how long a cancelled game may take to close its file
@@ -367,8 +367,8 @@ class RayBackend:
         the tracker or the staging folder)."""
         kept = salvage(job, self.options.transcripts, self.tracker)
         if kept is not None:
-            with contextlib.suppress(SessionError):
-                if open_transcript(Path(kept)).finished:
+            with contextlib.suppress(TranscriptError):
+                if read_transcript(Path(kept)).finished:
                     done = result_of_file(job, Path(kept))
                     self.spent += cost_of(Path(kept))
                     return dataclasses.replace(done, resumed=attempt > 0, cost=cost_of(Path(kept)))

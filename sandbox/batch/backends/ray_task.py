@@ -4,7 +4,7 @@ its own, streams its transcript to the tracker as it goes (``send`` mode), and
 hands back the result with the finished file (``send``) or moves the file into
 ``--out`` (``shared``). With games in flight the same steps run as coroutines
 of an async actor (sandbox/batch/backends/ray_worker.py), which reuses the
-steps that do not play: ``partial_in``, ``outcome_of``, ``result_of_file``."""
+steps that do not play: ``partial_in``, ``attempt_of``, ``outcome_of``, ``result_of_file``."""
 
 from __future__ import annotations
 
@@ -22,11 +22,11 @@ from sandbox.batch.backends.base import Limit
 from sandbox.batch.backends.ray_actors import RayGate
 from sandbox.batch.backends.ray_cluster import ray_module
 from sandbox.batch.jobs import GameJob, GameResult
-from sandbox.batch.run import error_line, play_one
+from sandbox.batch.run import play_one
 from sandbox.models.gate import install_gate
-from sandbox.session import SessionError, open_transcript, resume
-from sandbox.study.sides import role_group
+from sandbox.transcript import TranscriptError, read_transcript
 from sandbox.transcript.files import SUFFIX
+from sandbox.transcript.sides import role_group
 
 TAIL_PERIOD_S = 0.2  # how often a task sends its new transcript lines to the tracker
 
@@ -97,29 +97,35 @@ def partial_in(folder: Path, plan: TaskPlan) -> Path | None:
     return files[0]
 
 
-def _play_or_resume(job: GameJob, folder: Path, partial: Path | None) -> tuple[GameResult, bool]:
+def attempt_of(job: GameJob, folder: Path, partial: Path | None) -> GameJob | Path:
+    """What this attempt at a game does, for a Ray task and an actor alike: a
+    fresh game into ``folder``, the partial transcript a lost attempt left
+    resumed in place, or, when that transcript already finished (the game was
+    lost on its way back), its path, to read the result from; nothing is
+    played then. A partial lost while its header was being written is removed."""
     if partial is not None:
         try:
-            finished = open_transcript(partial).finished
-        except SessionError:  # lost while its header was being written: nothing to keep
+            if read_transcript(partial).finished:
+                return partial
+        except TranscriptError:  # nothing to keep
             partial.unlink()
             partial = None
     if partial is None:
-        return play_one(dataclasses.replace(job, out=str(folder), resume=None)), False
-    base = GameResult(job.seed, str(partial), key=job.key, resumed=True)
-    try:
-        if not finished:  # a finished game was lost on its way back: nothing to play
-            resume(partial)
-    except KeyboardInterrupt:
-        return dataclasses.replace(base, interrupted=True), True
-    except Exception as err:  # a broken resume fails this game, not the batch
-        return dataclasses.replace(base, error=error_line(err)), True
-    return result_of_file(job, partial), True
+        return dataclasses.replace(job, out=str(folder), resume=None)
+    return dataclasses.replace(job, resume=str(partial))
+
+
+def _play_or_resume(job: GameJob, folder: Path, partial: Path | None) -> tuple[GameResult, bool]:
+    """(the game's result, whether it went on from a lost attempt's transcript)."""
+    attempt = attempt_of(job, folder, partial)
+    if isinstance(attempt, Path):
+        return result_of_file(job, attempt), True
+    return play_one(attempt), attempt.resume is not None
 
 
 def result_of_file(job: GameJob, path: Path) -> GameResult:
     """What play_one would have said, read back from the finished transcript."""
-    transcript = open_transcript(path)
+    transcript = read_transcript(path)
     outcome = transcript.outcome or {}
     roles = {str(s): str(r) for s, r in transcript.header["roles"].items()}
     results = outcome.get("results") or {}
@@ -148,8 +154,8 @@ def outcome_of(job: GameJob, plan: TaskPlan, result: GameResult, resumed: bool) 
 
 def cost_of(path: Path) -> float:
     try:
-        calls = open_transcript(path).calls
-    except SessionError:
+        calls = read_transcript(path).calls
+    except TranscriptError:
         return 0.0
     return float(sum(float(call.get("cost") or 0.0) for call in calls))
 

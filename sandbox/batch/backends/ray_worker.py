@@ -29,7 +29,6 @@ differs is shared by the actor's games:
 from __future__ import annotations
 
 import asyncio
-import dataclasses
 import os
 import shutil
 import tempfile
@@ -43,6 +42,7 @@ from sandbox.batch.backends.ray_task import (
     TAIL_PERIOD_S,
     TaskOutcome,
     TaskPlan,
+    attempt_of,
     outcome_of,
     partial_in,
     result_of_file,
@@ -50,7 +50,6 @@ from sandbox.batch.backends.ray_task import (
 from sandbox.batch.jobs import GameJob, GameResult
 from sandbox.batch.run import play_one_async
 from sandbox.models.gate import install_gate
-from sandbox.session import SessionError, open_transcript
 from sandbox.transcript.files import SUFFIX
 
 
@@ -161,19 +160,9 @@ class GameWorker:
 async def play_or_resume_async(
     job: GameJob, folder: Path, partial: Path | None
 ) -> tuple[GameResult, bool]:
-    """The coroutine form of ray_task's ``_play_or_resume``: a fresh game into
-    ``folder``, or the partial transcript finished in place (cancelling the
-    coroutine leaves it resumable, reported as interrupted)."""
-    finished = False
-    if partial is not None:
-        try:
-            finished = open_transcript(partial).finished
-        except SessionError:  # lost while its header was being written: nothing to keep
-            partial.unlink()
-            partial = None
-    if partial is None:
-        fresh = dataclasses.replace(job, out=str(folder), resume=None)
-        return await play_one_async(fresh), False
-    if finished:  # a finished game was lost on its way back: nothing to play
-        return result_of_file(job, partial), True
-    return await play_one_async(dataclasses.replace(job, resume=str(partial))), True
+    """ray_task's ``_play_or_resume`` as a coroutine (cancelling it leaves the
+    transcript resumable, reported as interrupted)."""
+    attempt = attempt_of(job, folder, partial)
+    if isinstance(attempt, Path):
+        return result_of_file(job, attempt), True
+    return await play_one_async(attempt), attempt.resume is not None

@@ -9,10 +9,10 @@ from typing import Any
 
 import pytest
 
-from sandbox.analysis.load import read_raw
 from sandbox.analysis.metrics import metrics_summary
 from sandbox.games.registry import get_variant
 from sandbox.games.werewolf.metrics import METRICS
+from sandbox.transcript import read_game
 from tests.analysis.builders import write_transcript
 from tests.analysis.test_metrics import tally
 
@@ -111,7 +111,9 @@ EXPECTED: dict[str, dict[str, tuple[int, int]]] = {
 
 @pytest.fixture
 def game(tmp_path: Path) -> Any:
-    return read_raw(write_transcript(tmp_path / "w.jsonl", "werewolf", ROLES, WHO, EVENTS, RESULTS))
+    return read_game(
+        write_transcript(tmp_path / "w.jsonl", "werewolf", ROLES, WHO, EVENTS, RESULTS)
+    )
 
 
 @pytest.mark.parametrize("name", sorted(EXPECTED))
@@ -126,7 +128,7 @@ def test_every_metric_has_a_hand_worked_answer_and_is_the_variants() -> None:
 
 def test_an_unfinished_game_has_no_survival_figure(tmp_path: Path) -> None:
     path = write_transcript(tmp_path / "torn.jsonl", "werewolf", ROLES, WHO, EVENTS[:10], None)
-    assert list(METRICS["werewolf_survival"](read_raw(path))) == []
+    assert list(METRICS["werewolf_survival"](read_game(path))) == []
 
 
 def test_the_summary_reports_them(game: Any) -> None:

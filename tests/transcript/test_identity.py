@@ -8,8 +8,8 @@ import shutil
 from pathlib import Path
 from typing import Any
 
-from sandbox.study.identity import each_game_once
-from sandbox.transcript import TranscriptError, read_lines
+from sandbox.transcript import TranscriptError, read_game
+from sandbox.transcript.identity import each_game_once
 
 
 def transcript(path: Path, seed: int, finished: bool, study: bool = True) -> Path:
@@ -67,7 +67,7 @@ def test_files_that_are_not_transcripts_are_skipped_each(tmp_path: Path) -> None
     for folder in ("a", "b"):
         (tmp_path / folder).mkdir()
         (tmp_path / folder / "x.jsonl").write_text("junk\n", encoding="utf-8")
-    found = each_game_once([tmp_path], read_lines)
+    found = each_game_once([tmp_path], read_game)
     assert found.games == [] and found.duplicates == []
     assert [why for _, why in found.skipped] == [
         "not a transcript (first line is not a header)"

@@ -10,24 +10,34 @@ its first '/').
 from __future__ import annotations
 
 from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
 
-from sandbox.games.registry import find_variant
+if TYPE_CHECKING:
+    from sandbox.core.variant import Variant
 
 
 def role_group(role: str) -> str:
     return role.split("/", 1)[0]
 
 
+def _variant(name: str) -> Variant[Any] | None:
+    # the registry when asked, not on import: reading a transcript's lines
+    # needs no variant (sandbox.transcript stays light to import)
+    from sandbox.games.registry import find_variant
+
+    return find_variant(name)
+
+
 def side_of(variant: str, role: str) -> str:
     """The side a seat with ``role`` plays for."""
-    found = find_variant(variant)
+    found = _variant(variant)
     return found.study_side(role) if found is not None else role_group(role)
 
 
 def sides_of(variant: str, roles: Mapping[int, str]) -> tuple[str, ...]:
     """The variant's sides in their documented order; sides of variants that do
     not declare them are read from the roles dealt."""
-    found = find_variant(variant)
+    found = _variant(variant)
     known = found.study_sides() if found is not None else ()
     if known:
         return known

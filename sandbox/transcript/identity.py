@@ -17,8 +17,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Generic, TypeVar
 
-from sandbox.transcript import TranscriptError
 from sandbox.transcript.files import OnDisk, read_head, transcript_files
+from sandbox.transcript.schema import TranscriptError
 
 T = TypeVar("T")
 
