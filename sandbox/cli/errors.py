@@ -2,7 +2,8 @@
 line on stderr and exit code 2, never a traceback; a disk that refuses a write
 (full, read-only) is one line and exit code 1, every transcript left a readable,
 resumable prefix (docs/faults.md); Ctrl-C is exit code 130 with the command that
-resumes the game (``interrupts``). Under ``--json`` an error is one JSON
+resumes the game (``interrupts``). Every command's help lists its options
+without type labels (``untyped``). Under ``--json`` an error is one JSON
 object on that line instead (``{"error": ..., "exit_code": ...}``), the exit
 code unchanged."""
 
@@ -10,7 +11,7 @@ from __future__ import annotations
 
 import json
 import sys
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, NoReturn
@@ -111,8 +112,6 @@ class OneLineErrors(TyperGroup):
     an optional dependency which is not installed: the line names the extra."""
 
     def get_params(self, ctx: Any) -> list[Any]:
-        from sandbox.cli.options import untyped  # options imports this module
-
         return untyped(super().get_params(ctx))
 
     def main(  # type: ignore[override]
@@ -145,6 +144,21 @@ class OneLineErrors(TyperGroup):
         if not standalone_mode:
             return code
         sys.exit(code if isinstance(code, int) else 0)
+
+
+def _no_type(ctx: Any) -> None:
+    return None
+
+
+def untyped(params: Iterable[Any]) -> list[Any]:
+    """``params`` shown in the help without their type label (``<bool>``,
+    ``<str>``, ``<path>``: noise beside every option, the help says what is
+    expected); a number's range is still shown. Only the help's display
+    changes: parsing and the usage line read other attributes."""
+    shown = list(params)
+    for param in shown:
+        setattr(param, "display_type_rich", _no_type)  # noqa: B010  (an instance's own display)
+    return shown
 
 
 def _hint(err: Exception) -> str:

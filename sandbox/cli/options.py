@@ -5,7 +5,6 @@ command class every command is built with (help without type labels)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -13,7 +12,7 @@ import typer
 from typer.core import TyperCommand
 
 from sandbox.batch.policy import LLM_GAMES_IN_FLIGHT
-from sandbox.cli.errors import fail
+from sandbox.cli.errors import fail, untyped
 from sandbox.session.gamefile import LoadedConfig
 
 ConfigArgument = Annotated[Path, typer.Argument(help="game file (TOML)")]
@@ -59,21 +58,6 @@ def check_seat(seat: int | None, count: int) -> None:
     """``--seat``/``--as-seat`` N must be one of the game's seats."""
     if seat is not None and not 1 <= seat <= count:
         fail(f"seat {seat} out of range; this game has seats 1..{count}")
-
-
-def _no_type(ctx: Any) -> None:
-    return None
-
-
-def untyped(params: Iterable[Any]) -> list[Any]:
-    """``params`` shown in the help without their type label (``<bool>``,
-    ``<str>``, ``<path>``: noise beside every option, the help says what is
-    expected); a number's range is still shown. Only the help's display
-    changes: parsing and the usage line read other attributes."""
-    shown = list(params)
-    for param in shown:
-        setattr(param, "display_type_rich", _no_type)  # noqa: B010  (an instance's own display)
-    return shown
 
 
 class Command(TyperCommand):
