@@ -95,7 +95,11 @@ def test_vf_eval_plays_killer_seats_to_the_end_with_legal_answers(
 def test_a_model_that_never_answers_validly_scores_below_any_loser(
     fake: FakeLLMServer, tmp_path: Path
 ) -> None:
-    rows = vf_eval(fake, tmp_path, "fake-illegal", 1, variant="four_factions", opponents="fake")
+    # LLM opponents on the fake provider too; a short day limit keeps the game short
+    rows = vf_eval(
+        fake, tmp_path, "fake-illegal", 1, variant="four_factions", opponents="fake",
+        rules={"day_limit": 2},
+    )  # fmt: skip
     (row,) = rows
     check_rollout(row)
     assert row["valid_answer_rate"] == 0.0 and row["fallback_count"] > 0
@@ -103,7 +107,10 @@ def test_a_model_that_never_answers_validly_scores_below_any_loser(
 
 
 def test_self_play_takes_every_seat_of_one_side(fake: FakeLLMServer, tmp_path: Path) -> None:
-    (row,) = vf_eval(fake, tmp_path, "fake-legal-random", 1, variant="werewolf", side="werewolves")
+    (row,) = vf_eval(
+        fake, tmp_path, "fake-legal-random", 1, variant="werewolf", side="werewolves",
+        rules={"day_limit": 2},
+    )  # fmt: skip
     check_rollout(row)
     seats = row["sandbox"]["seats"]
     assert len(seats) > 1 and {s["side"] for s in seats.values()} == {"werewolves"}
