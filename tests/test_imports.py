@@ -12,6 +12,7 @@ to follow (name what is needed with a Protocol instead).
 from __future__ import annotations
 
 import ast
+import importlib.util
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -37,6 +38,18 @@ def module_files() -> dict[str, Path]:
 
 
 MODULES = module_files()
+# Modules of the optional rl extra, which make setup does not install: each is
+# imported where its library is (without it, it raises an ImportError naming
+# the extra, as tests/adapters/test_verifiers_env.py's skip says).
+NEEDS = {
+    "sandbox.adapters.rl.verifiers_env": "verifiers",
+    "sandbox.adapters.rl.openenv_env": "openenv",
+}
+
+
+def importable(module: str) -> bool:
+    library = NEEDS.get(module)
+    return library is None or importlib.util.find_spec(library) is not None
 
 
 def _import_alone(module: str) -> tuple[str, str | None]:
@@ -55,9 +68,9 @@ def _import_alone(module: str) -> tuple[str, str | None]:
 @pytest.mark.timeout(900)
 def test_every_module_imports_alone_in_a_fresh_interpreter() -> None:
     with ThreadPoolExecutor(WORKERS) as pool:
-        results = dict(pool.map(_import_alone, MODULES))
+        results = dict(pool.map(_import_alone, filter(importable, MODULES)))
     failed = {m: error for m, error in results.items() if error is not None}
-    assert len(results) == len(MODULES) > 40
+    assert len(results) == len([m for m in MODULES if importable(m)]) > 40
     assert not failed, failed
 
 

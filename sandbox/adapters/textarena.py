@@ -45,12 +45,9 @@ except ImportError as err:  # the envs extra is optional: say which one
         "pip install -e '.[envs]'"
     ) from err
 
+from sandbox.adapters.chat import SeatChats, hint
 from sandbox.adapters.external import Verdict
 from sandbox.adapters.step import DEFAULT_ATTEMPTS, External, Opponents, SteppedGame
-from sandbox.agents.llm import answer_format
-from sandbox.agents.llm.parse import render_repair
-from sandbox.agents.llm.settings import limits_for
-from sandbox.core.requests import DecisionRequest
 from sandbox.games.registry import get_variant, variant_names
 from sandbox.session.api import new_game
 
@@ -93,7 +90,7 @@ class SandboxTextArenaEnv(ta.Env):  # type: ignore[misc]
         self.stepped: SteppedGame | None = None
         self._stepped_rules: dict[str, Any] | None = None
         self.seats: list[int] = []  # player id -> seat
-        self._sent: dict[int, str] = {}  # player id -> the record sent so far
+        self._chats = SeatChats(language)  # what each seat has been sent so far
         self._refused: dict[int, int] = {}
 
     # ------------------------------------------------------------ TextArena
@@ -111,8 +108,10 @@ class SandboxTextArenaEnv(ta.Env):  # type: ignore[misc]
         roles = stepped.roles()
         secret = {pid: roles[seat] for pid, seat in enumerate(self.seats)}
         self.state.standard_resets(game_state={}, role_mapping=names, secret_roles=secret)
-        self._sent = {}
+        self._chats.reset()
         self._refused = dict.fromkeys(range(num_players), 0)
+        for pid in range(num_players):  # documented keys, present at 0 too
+            self.state.game_info[pid]["fallbacks"] = 0
         self._ask()
 
     def step(self, action: str) -> tuple[bool, dict[str, Any]]:
@@ -170,29 +169,17 @@ class SandboxTextArenaEnv(ta.Env):  # type: ignore[misc]
         return self.stepped
 
     def _ask(self) -> None:
-        """Queue the current seat's question: the system text the first time,
-        the record's new lines, the question and its answer format."""
+        """Queue the current seat's question (``sandbox.adapters.chat``): the
+        system text the first time, the record's new lines, the question and
+        its answer format."""
         stepped = self._game()
         seat = stepped.current_seat()
         assert seat is not None
         pid = self.seats.index(seat)
         self.state.current_player_id = pid
-        obs = stepped.observation(seat)
-        if obs["attempt"]:
-            return  # asked again: the refusal is already queued
-        prompt = obs["prompt"]
-        user, cut = prompt["user"], prompt["record_chars"]
-        record, question = user[:cut], user[cut:]
-        sent = self._sent.get(pid)
-        if sent is None:
-            self._say(pid, prompt["system"], ta.ObservationType.PROMPT)
-            sent = ""
-        # The record only grows between a seat's decisions; were it ever
-        # rewritten (condensed), it is sent again whole.
-        new = record[len(sent) :] if record.startswith(sent) else record
-        self._sent[pid] = record
-        request = stepped.desk.question(seat).ctx.request  # frozen: safe to read here
-        self._say(pid, (new + question + hint(request, self.language)).strip("\n"))
+        for message in self._chats.question(stepped, seat):
+            kind = ta.ObservationType.PROMPT if message.role == "system" else None
+            self._say(pid, message.content, kind or ta.ObservationType.GAME_MESSAGE)
 
     def _note(self, pid: int, verdict: Verdict) -> dict[str, Any]:
         info: dict[str, Any] = {"accepted": verdict.accepted, "attempts": verdict.attempts}
@@ -206,13 +193,11 @@ class SandboxTextArenaEnv(ta.Env):  # type: ignore[misc]
         if verdict.fallback:
             player["turn_count"] += 1
             player["invalid_move"] = True  # at least one decision fell back
-            player["fallbacks"] = player.get("fallbacks", 0) + 1
+            player["fallbacks"] += 1
             info["fallback"] = True
-            text = f"{verdict.error} The referee applied the fallback for this decision."
-            self._say(pid, text, ta.ObservationType.GAME_ADMIN)
-        else:
-            repair = render_repair(str(verdict.error), self.language)
-            self._say(pid, repair, ta.ObservationType.GAME_ADMIN)
+        message = self._chats.verdict(verdict)
+        assert message is not None  # refused: the repair or the fallback note
+        self._say(pid, message.content, ta.ObservationType.GAME_ADMIN)
         return info
 
     def _finish(self) -> None:
@@ -251,12 +236,6 @@ def _check_count(variant: str, seats: int, num_players: int) -> None:
         )
 
 
-def hint(request: DecisionRequest, language: str) -> str:
-    """The answer format in words, as an LLM seat without structured output
-    gets it after the question (its schema holds ``reasoning`` first)."""
-    return answer_format.schema_instructions(request, None, limits_for("full"), language)
-
-
 def register() -> list[str]:
     """Register every installed variant (once); the ids registered."""
     ids: list[str] = []
@@ -270,5 +249,7 @@ def register() -> list[str]:
         ids.append(ident)
     return ids
 
+
+__all__ = ["ENV_IDS", "SandboxTextArenaEnv", "env_id", "hint", "register"]
 
 ENV_IDS = register()

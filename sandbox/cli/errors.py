@@ -2,12 +2,16 @@
 line on stderr and exit code 2, never a traceback; a disk that refuses a write
 (full, read-only) is one line and exit code 1, every transcript left a readable,
 resumable prefix (docs/faults.md); Ctrl-C is exit code 130 with the command that
-resumes the game (``interrupts``)."""
+resumes the game (``interrupts``). Every command's help lists its options
+without type labels (``untyped``). Under ``--json`` an error is one JSON
+object on that line instead (``{"error": ..., "exit_code": ...}``), the exit
+code unchanged."""
 
 from __future__ import annotations
 
+import json
 import sys
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, NoReturn
@@ -33,9 +37,24 @@ EXIT_FAULT = 1  # the machine, not the input: a full disk, a read-only folder
 STOPPING_ERRORS = (ConfigError, SessionError, AgentSetupError, ScriptError, TranscriptWriteError)
 
 
+JSON_FLAG = "--json"
+# Set from the command line before the command runs (``OneLineErrors.main``):
+# a command given --json reports its errors as JSON too.
+_errors_as_json = False
+
+
+def say_error(text: str, code: int) -> None:
+    """One error line on stderr: ``error: text``, or under ``--json`` one JSON
+    object (a program reading the output parses it like the rest)."""
+    if _errors_as_json:
+        print(json.dumps({"error": text, "exit_code": code}, ensure_ascii=False), file=sys.stderr)
+    else:
+        print(f"error: {text}", file=sys.stderr)
+
+
 def fail(message: str, code: int = EXIT_BAD_INPUT) -> NoReturn:
     first = message.strip().splitlines()[0] if message.strip() else "unknown error"
-    print(f"error: {first}", file=sys.stderr)
+    say_error(first, code)
     raise typer.Exit(code)
 
 
@@ -92,6 +111,9 @@ class OneLineErrors(TyperGroup):
     instead of typer's usage text and boxed panel. So does a command that needs
     an optional dependency which is not installed: the line names the extra."""
 
+    def get_params(self, ctx: Any) -> list[Any]:
+        return untyped(super().get_params(ctx))
+
     def main(  # type: ignore[override]
         self,
         args: Sequence[str] | None = None,
@@ -100,12 +122,14 @@ class OneLineErrors(TyperGroup):
         standalone_mode: bool = True,
         **extra: Any,
     ) -> Any:
+        global _errors_as_json
+        _errors_as_json = JSON_FLAG in (sys.argv[1:] if args is None else list(args))
         try:
             code = super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
         except typer.TyperException as err:  # typer's (vendored) click errors
             # typer has already printed the help text for a bare `sandbox`
             if type(err).__name__ != "NoArgsIsHelpError":
-                print(f"error: {error_text(err.format_message())}{_hint(err)}", file=sys.stderr)
+                say_error(f"{error_text(err.format_message())}{_hint(err)}", EXIT_BAD_INPUT)
             code = EXIT_BAD_INPUT
         except typer.Abort:
             print("aborted.", file=sys.stderr)
@@ -115,11 +139,26 @@ class OneLineErrors(TyperGroup):
             hint = install_hint(err.name or "")
             if hint is None:
                 raise
-            print(f"error: this command {hint}", file=sys.stderr)
+            say_error(f"this command {hint}", EXIT_BAD_INPUT)
             code = EXIT_BAD_INPUT
         if not standalone_mode:
             return code
         sys.exit(code if isinstance(code, int) else 0)
+
+
+def _no_type(ctx: Any) -> None:
+    return None
+
+
+def untyped(params: Iterable[Any]) -> list[Any]:
+    """``params`` shown in the help without their type label (``<bool>``,
+    ``<str>``, ``<path>``: noise beside every option, the help says what is
+    expected); a number's range is still shown. Only the help's display
+    changes: parsing and the usage line read other attributes."""
+    shown = list(params)
+    for param in shown:
+        setattr(param, "display_type_rich", _no_type)  # noqa: B010  (an instance's own display)
+    return shown
 
 
 def _hint(err: Exception) -> str:

@@ -13,6 +13,8 @@ from __future__ import annotations
 
 import os
 import sys
+from importlib.metadata import PackageNotFoundError, version
+from typing import Annotated
 
 from sandbox.cli.interrupts import EXIT_INTERRUPTED, ctrl_c_ends_quietly
 
@@ -23,6 +25,7 @@ with ctrl_c_ends_quietly():
 
     from sandbox.cli import batch, play, stats, study, tools, transcripts, view, whatif
     from sandbox.cli.errors import OneLineErrors
+    from sandbox.cli.options import Command
 
 app = typer.Typer(
     name="sandbox",
@@ -31,23 +34,49 @@ app = typer.Typer(
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
+    # -h as well as --help, on every command (click passes it down to each)
+    context_settings={"help_option_names": ["-h", "--help"]},
 )
+DISTRIBUTION = "llm-deduction-sandbox"
 
-app.command("run")(play.run)
-app.command("batch")(batch.batch)
-app.command("rules")(tools.rules)
-app.command("validate")(tools.validate)
-app.command("view")(view.view)
-app.command("replay")(transcripts.replay)
-app.command("resume")(transcripts.resume_game)
-app.command("fork")(transcripts.fork_game)
-app.command("whatif")(whatif.whatif_cmd)
-app.command("ablate")(whatif.ablate_cmd)
-app.command("stats")(stats.stats)
-app.command("fake-llm")(tools.fake_llm)
-app.command("study")(study.study_cmd)
-app.command("export")(study.export_cmd)
-app.command("report")(study.report_cmd)
+
+def _print_version(asked: bool) -> None:
+    if asked:
+        try:
+            number = version(DISTRIBUTION)
+        except PackageNotFoundError:  # a source tree without install metadata
+            number = "unknown"
+        print(f"sandbox {number}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _root(
+    show_version: Annotated[
+        bool,
+        typer.Option(
+            "--version", help="print the version and exit", is_eager=True, callback=_print_version
+        ),
+    ] = False,
+) -> None:
+    pass
+
+
+app.command("run", cls=Command)(play.run)
+app.command("batch", cls=Command)(batch.batch)
+app.command("rules", cls=Command)(tools.rules)
+app.command("validate", cls=Command)(tools.validate)
+app.command("view", cls=Command)(view.view)
+app.command("replay", cls=Command)(transcripts.replay)
+app.command("resume", cls=Command)(transcripts.resume_game)
+app.command("fork", cls=Command)(transcripts.fork_game)
+app.command("whatif", cls=Command)(whatif.whatif_cmd)
+app.command("ablate", cls=Command)(whatif.ablate_cmd)
+app.command("stats", cls=Command)(stats.stats)
+app.command("fake-llm", cls=Command)(tools.fake_llm)
+app.command("study", cls=Command)(study.study_cmd)
+app.command("export", cls=Command)(study.export_cmd)
+app.command("report", cls=Command)(study.report_cmd)
 
 EXIT_BROKEN_PIPE = 141  # what a shell reports for a command killed by SIGPIPE
 

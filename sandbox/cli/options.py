@@ -1,16 +1,18 @@
 """Command-line options and arguments shared by several commands (the game file,
 ``--out``, ``--json``, ``--as-seat``; the backend, its cluster-wide limits and
-games in flight of ``batch`` and ``study``), and the checks they share."""
+games in flight of ``batch`` and ``study``), the checks they share, and the
+command class every command is built with (help without type labels)."""
 
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
+from typer.core import TyperCommand
 
 from sandbox.batch.policy import LLM_GAMES_IN_FLIGHT
-from sandbox.cli.errors import fail
+from sandbox.cli.errors import fail, untyped
 from sandbox.session.gamefile import LoadedConfig
 
 ConfigArgument = Annotated[Path, typer.Argument(help="game file (TOML)")]
@@ -56,3 +58,10 @@ def check_seat(seat: int | None, count: int) -> None:
     """``--seat``/``--as-seat`` N must be one of the game's seats."""
     if seat is not None and not 1 <= seat <= count:
         fail(f"seat {seat} out of range; this game has seats 1..{count}")
+
+
+class Command(TyperCommand):
+    """Every ``sandbox`` command: its help lists its options without type labels."""
+
+    def get_params(self, ctx: Any) -> list[Any]:
+        return untyped(super().get_params(ctx))

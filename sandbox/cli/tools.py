@@ -11,19 +11,23 @@ from pathlib import Path
 from typing import Annotated, Any
 
 import typer
+from pydantic import ValidationError
 
-from sandbox.cli.errors import bad_input_is_one_line, fail
+from sandbox.cli.errors import EXIT_BAD_INPUT, bad_input_is_one_line, error_text, fail, say_error
 from sandbox.cli.options import ConfigArgument
+from sandbox.core.errors import ConfigError
 from sandbox.games.registry import get_variant, variant_names
 from sandbox.games.words import LANGUAGES
 from sandbox.session.gamefile import (
     AgentSpec,
+    GameFile,
     HumanSpec,
     LLMSpec,
     LoadedConfig,
     ScriptedSpec,
     check_setup,
     config_warnings,
+    describe_error,
     load_config,
     non_default_rules,
     uses_llm,
@@ -57,9 +61,15 @@ def rules(
 
 
 def validate(config: ConfigArgument) -> None:
-    """Check a game file and summarise it."""
+    """Check a game file and summarise it (or list every error found in it)."""
     with bad_input_is_one_line():
-        loaded = load_config(config)
+        try:
+            loaded = load_config(config)
+        except ConfigError as err:
+            *others, last = every_error(err, config)
+            for line in others:
+                say_error(error_text(line), EXIT_BAD_INPUT)
+            fail(last)
         check_setup(loaded)  # everything `run` checks before its first event
         seats = loaded.variant.seat_count(loaded.game_config)
         print(f"ok: {config}")
@@ -75,6 +85,23 @@ def validate(config: ConfigArgument) -> None:
         print(f"run: out={run.out}, series={run.series}, abort_share={run.abort_share}")
         for warning in config_warnings(loaded.file):
             print(f"warning: {warning}", file=sys.stderr)
+
+
+def every_error(err: ConfigError, path: Path) -> list[str]:
+    """Each error of a game file the schema refused, one line each, as the
+    one-line message words the first (which ends "[+N more error(s)]"); any
+    other error alone. The schema's errors are the ConfigError's context."""
+    found = err.__context__
+    if not isinstance(found, ValidationError):
+        return [str(err)]
+    section = None if found.title == GameFile.__name__ else "rules"
+    lines = []
+    for detail in found.errors(include_url=False):
+        raw: dict[str, Any] = dict(detail)
+        keep = {k: raw[k] for k in ("type", "loc", "input", "ctx") if k in raw}
+        one = ValidationError.from_exception_data(found.title, [keep])  # type: ignore[list-item]
+        lines.append(f"{path}: {describe_error(one, section=section)}")
+    return lines
 
 
 def _selector(spec: AgentSpec) -> str:

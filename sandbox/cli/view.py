@@ -28,7 +28,10 @@ def view(
     seat: Annotated[int | None, typer.Option(help="only what seat N may see")] = None,
     html: Annotated[
         Path | None,
-        typer.Option(help="write the interactive page (for a folder: a folder with an index)"),
+        typer.Option(
+            help="write the interactive page to this file, or into this existing folder "
+            "(for a folder of games: a folder with an index)"
+        ),
     ] = None,
     day: Annotated[int | None, typer.Option(help="only the lines of day N")] = None,
     grep: Annotated[str | None, typer.Option(help="only the lines containing this text")] = None,
@@ -51,8 +54,10 @@ def view(
         if html is not None:
             if day is not None or grep is not None or calls:
                 fail("--day, --grep and --calls filter the terminal view; the page has its own")
-            html.write_text(game_page(loaded, seat, language, str(transcript)), encoding="utf-8")
-            print(f"wrote {html}")
+            # an existing folder gets the page named after the game's transcript
+            page = html / f"{transcript.stem}.html" if html.is_dir() else html
+            page.write_text(game_page(loaded, seat, language, str(transcript)), encoding="utf-8")
+            print(f"wrote {page}")
             return
         timeline = build_timeline(loaded, seat, language)
         print_timeline(Console(highlight=False), timeline, Filters(day, grep, calls))

@@ -21,6 +21,7 @@ from typing import Any
 
 from websockets.exceptions import ConnectionClosed, InvalidHandshake
 from websockets.sync.client import ClientConnection, connect
+from websockets.sync.connection import Connection
 
 Policy = Callable[[dict[str, Any], str | None], Any]
 CONNECT_RETRY_S = 0.1
@@ -49,7 +50,7 @@ class RemoteClient:
         with self.connect() as socket:
             return self.serve(socket, policy)
 
-    def serve(self, socket: ClientConnection, policy: Policy) -> dict[str, Any] | None:
+    def serve(self, socket: Connection, policy: Policy) -> dict[str, Any] | None:
         last: dict[str, Any] | None = None
         try:
             for raw in socket:
@@ -68,7 +69,7 @@ class RemoteClient:
         return None
 
     @staticmethod
-    def answer(socket: ClientConnection, observation: dict[str, Any], answer: Any) -> None:
+    def answer(socket: Connection, observation: dict[str, Any], answer: Any) -> None:
         request_id = observation["request_id"]
         socket.send(json.dumps({"type": "answer", "request_id": request_id, "answer": answer}))
 

@@ -171,3 +171,13 @@ def test_a_players_first_message_is_the_system_text_then_only_new_lines() -> Non
     ]
     assert "Missing field" in refusal[1][1]
     env.close()
+
+
+def test_fallbacks_is_in_every_players_game_info_zero_included() -> None:
+    """The documented ``fallbacks`` key is there for a player that never fell
+    back (0), and counts the decisions that did."""
+    _, info = loop("Killer-v0", 12, RandomLegal, 3, transcript=None)
+    assert all(info[pid]["fallbacks"] == 0 for pid in range(12))
+    _, info = loop("Killer-v0", 12, lambda pid: Garbage(), 2, transcript=None, day_limit=1)
+    assert all("fallbacks" in info[pid] for pid in range(12))
+    assert any(info[pid]["fallbacks"] > 0 for pid in range(12))

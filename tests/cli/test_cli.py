@@ -99,6 +99,12 @@ def test_config_error_is_one_line_exit_2_and_writes_nothing(
     assert result.exit_code == 2
     assert result.stdout == ""
     lines = result.stderr.strip().splitlines()
+    # under --json the one line is a JSON object (tests/cli/test_conventions.py)
+    assert len(lines) == 1 and json.loads(lines[0])["exit_code"] == 2
+    assert json.loads(lines[0])["error"]
+    plain = invoke("run", str(toy_file(body)))
+    assert plain.exit_code == 2 and plain.stdout == ""
+    lines = plain.stderr.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("error: ")
     assert not (tmp_path / "out").exists()
 
@@ -525,6 +531,8 @@ def test_stats_with_nothing_readable_is_an_error(tmp_path: Path, content: str | 
         result = invoke("stats", str(target), *extra)
         assert result.exit_code == 2 and result.stdout == ""
         lines = result.stderr.strip().splitlines()
+        if extra:  # under --json the one line is a JSON object
+            lines = [f"error: {json.loads(line)['error']}" for line in lines]
         assert len(lines) == 1 and lines[0].startswith("error: ") and str(target) in lines[0]
 
 
@@ -532,7 +540,7 @@ def test_negative_seeds_are_refused(toy_file: ToyFile, tmp_path: Path) -> None:
     flag = invoke("run", str(toy_file()), "--seed", "-1", "--json")
     assert flag.exit_code == 2 and flag.stderr.count("\n") == 1 and "--seed" in flag.stderr
     in_file = invoke("run", str(toy_file(seed=-3)), "--json")
-    assert in_file.exit_code == 2 and in_file.stderr.startswith("error: ")
+    assert in_file.exit_code == 2 and json.loads(in_file.stderr)["exit_code"] == 2
     assert "seed" in in_file.stderr and "-3" in in_file.stderr
     assert not (tmp_path / "out").exists()
 

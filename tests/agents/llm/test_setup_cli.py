@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -10,6 +11,11 @@ from typer.testing import CliRunner
 from sandbox.cli.main import app
 
 MISSING = "SANDBOX_TEST_NEVER_SET_KEY"
+
+
+def error_lines(stderr: str) -> list[str]:
+    """Under --json each error line is one JSON object: its text as ``error: ...``."""
+    return [f"error: {json.loads(line)['error']}" for line in stderr.strip().splitlines()]
 
 
 def test_run_with_unset_key_variable_is_one_error_line_exit_2_and_no_transcript(
@@ -28,7 +34,7 @@ def test_run_with_unset_key_variable_is_one_error_line_exit_2_and_no_transcript(
     result = CliRunner().invoke(app, ["run", str(config), "--json"])
     assert result.exit_code == 2
     assert result.stdout == ""
-    lines = result.stderr.strip().splitlines()
+    lines = error_lines(result.stderr)
     assert lines == [f"error: seat 2: environment variable {MISSING} (api_key_env) is not set"]
     assert not out.exists() or not any(out.iterdir())
 
@@ -43,7 +49,7 @@ def run_with_agent(tmp_path: Path, agent: str) -> tuple[int, list[str], Path]:
         encoding="utf-8",
     )
     result = CliRunner().invoke(app, ["run", str(config), "--json"])
-    return result.exit_code, result.stderr.strip().splitlines(), out
+    return result.exit_code, error_lines(result.stderr), out
 
 
 def test_run_with_unknown_fake_policy_is_one_error_line_exit_2(tmp_path: Path) -> None:
