@@ -107,7 +107,7 @@ def _web_run(
     if "referee" in watch and humans:
         print("warning: --watch referee shows everything to spectators while a person "
               "plays; do not let them help", file=sys.stderr)  # fmt: skip
-    run = web.start_run(web.WebRun(host=host, host_panel=host_panel, watch=watch, pace_s=pace))
+    run = web.WebRun(host=host, host_panel=host_panel, watch=watch, pace_s=pace)
     if host_panel:
         run.panel()
     return run

@@ -59,17 +59,27 @@ class SeatView:
     ``public``: derived knowledge at this moment (day, phase, living seats, …),
     built only from events visible to the seat.
     ``history``: the visible events in order, ready for rendering.
+    ``variant``: the variant played (the object itself: a seat asks it for its
+    words and templates, never a registry for a name).
     """
 
-    variant: str
+    variant: Variant[Any, Any]
     seat: int
     private: Mapping[str, Any]
     public: Mapping[str, Any]
     history: tuple[HistoryItem, ...]
 
     def to_json(self) -> dict[str, Any]:
-        """Plain JSON form (tuples become lists), for golden files and audits."""
-        return cast(dict[str, Any], _thaw(dataclasses.asdict(self)))
+        """Plain JSON form (tuples become lists, the variant its name), for
+        golden files, audits and remote programs."""
+        plain = {
+            "variant": self.variant.name,
+            "seat": self.seat,
+            "private": self.private,
+            "public": self.public,
+            "history": [dataclasses.asdict(item) for item in self.history],
+        }
+        return cast(dict[str, Any], _thaw(plain))
 
 
 class ViewFold(Protocol):
@@ -350,7 +360,7 @@ class Variant(ABC, Generic[S, C]):
         return None
 
     def baseline_bot(self, seed: int, language: str = "en") -> Any:
-        """A new baseline bot (a :class:`sandbox.agents.base.Agent`) seeded with
+        """A new baseline bot (a :class:`sandbox.core.seat.Agent`) seeded with
         ``seed`` that speaks ``language`` (a bot with one language may ignore it),
         or None when the variant has none (a game file's ``kind = "baseline"`` is
         then refused). Import the bot's module inside the override: agent code

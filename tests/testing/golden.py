@@ -17,10 +17,10 @@ import random
 from pathlib import Path
 from typing import Any
 
-from sandbox.agents.base import decide_now
 from sandbox.agents.simple import RandomAgent
 from sandbox.core.events import _thaw
 from sandbox.core.game import Game
+from sandbox.core.seat import decide_now
 from sandbox.core.variant import SeatView, Variant
 from tests.testing.driver import context
 

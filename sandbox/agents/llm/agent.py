@@ -28,14 +28,6 @@ import sandbox.agents.llm.prompt as prompt
 import sandbox.models.endpoints as endpoints
 import sandbox.models.local.slots as local_slots
 import sandbox.models.remote as remote
-from sandbox.agents.base import (
-    FALLBACK_INVALID,
-    FALLBACK_PROVIDER,
-    Agent,
-    AgentAnswer,
-    AgentSetupError,
-    DecisionContext,
-)
 from sandbox.agents.llm.answer_format import AnswerFormat
 from sandbox.agents.llm.beliefs import PROBE_DECISION, BeliefProbe, probe_for
 from sandbox.agents.llm.parse import AnswerError, ParsedAnswer, parse_answer, render_repair
@@ -59,6 +51,15 @@ from sandbox.agents.llm.setup import (
 from sandbox.core.errors import IllegalDecision
 from sandbox.core.requests import DecisionRequest, Text
 from sandbox.core.rng import derived_seed
+from sandbox.core.seat import (
+    FALLBACK_INVALID,
+    FALLBACK_PROVIDER,
+    Agent,
+    AgentAnswer,
+    AgentSetupError,
+    DecisionContext,
+    Seating,
+)
 from sandbox.models.capabilities import Learned, Reasoning
 from sandbox.models.client import (
     CallSettings,
@@ -140,9 +141,9 @@ class LLMAgent(Agent):
         endpoints.check_local(self.target)
         endpoints.check_key(self.target)
 
-    def attach(self, seat: int, game_seed: int, variant: str) -> None:
-        self.seat = seat
-        warm_up(variant, self.settings.language)
+    def attach(self, seating: Seating) -> None:
+        self.seat = seating.seat
+        warm_up(seating.variant, self.settings.language)
 
     def sample_with(self, seed: int) -> None:
         """Send a sampling seed on every call (a what-if branch, sandbox.session.

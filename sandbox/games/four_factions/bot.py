@@ -26,14 +26,13 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 import sandbox.games.four_factions.talk as talk
-from sandbox.agents.base import FALLBACK_INVALID, Agent, AgentAnswer, DecisionContext
-from sandbox.agents.simple import draw_payload
-from sandbox.agents.talk import Phrasebook
 from sandbox.core.errors import IllegalDecision
-from sandbox.core.requests import Choice
+from sandbox.core.requests import Choice, draw_payload
+from sandbox.core.seat import FALLBACK_INVALID, Agent, AgentAnswer, DecisionContext
 from sandbox.games.four_factions.beliefs import RIVAL, beliefs, hostile_weapons
 from sandbox.games.four_factions.info import FACTIONS
 from sandbox.games.four_factions.strikes import BEATS, STRIKE_TABLE
+from sandbox.games.phrasebook import Phrasebook
 
 TRUTH_RATE = 0.6
 STAY_HOME_RATE = 0.05

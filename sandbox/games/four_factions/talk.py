@@ -11,8 +11,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from sandbox.agents.talk import Phrasebook, Phrases
 from sandbox.games.four_factions.vocabulary import VOCABULARY
+from sandbox.games.phrasebook import Phrasebook, Phrases
 
 PHRASES: Phrases = {
     "proofs": {

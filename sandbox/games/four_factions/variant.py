@@ -34,7 +34,7 @@ from sandbox.games.four_factions.info import INFO, SEATS, role_label
 from sandbox.games.four_factions.state import FFState, apply_event
 
 if TYPE_CHECKING:
-    from sandbox.agents.base import Agent
+    from sandbox.core.seat import Agent
 
 
 class FourFactions(Variant[FFState, FourFactionsConfig]):
@@ -69,10 +69,10 @@ class FourFactions(Variant[FFState, FourFactionsConfig]):
         return resolve.resolve(state, config, answers)
 
     def build_view(self, seat: int, events: Sequence[tuple[int, Event]]) -> SeatView:
-        return view.build_view(seat, events)
+        return view.build_view(self, seat, events)
 
     def view_fold(self, seat: int) -> ViewFold:
-        return view.view_fold(seat)
+        return view.view_fold(self, seat)
 
     def roles(self, state: FFState) -> Mapping[int, str]:
         return {s: role_label(f, state.elite[s]) for s, f in sorted(state.faction.items())}

@@ -31,7 +31,7 @@ from sandbox.games.killer.info import INFO
 from sandbox.games.killer.state import KillerState, fold
 
 if TYPE_CHECKING:
-    from sandbox.agents.base import Agent
+    from sandbox.core.seat import Agent
 
 
 class Killer(Variant[KillerState, KillerConfig]):
@@ -66,10 +66,10 @@ class Killer(Variant[KillerState, KillerConfig]):
         return resolve.resolve(state, answers, rng)
 
     def build_view(self, seat: int, events: Sequence[tuple[int, Event]]) -> SeatView:
-        return view.build_view(self.name, seat, events)
+        return view.build_view(self, seat, events)
 
     def view_fold(self, seat: int) -> ViewFold:
-        return view.ViewFold(self.name, seat)
+        return view.ViewFold(self, seat)
 
     def roles(self, state: KillerState) -> Mapping[int, str]:
         return dict(state.roles)

@@ -26,11 +26,11 @@ import random
 from dataclasses import dataclass, field
 from typing import Any
 
-from sandbox.agents.base import FALLBACK_INVALID, Agent, AgentAnswer, DecisionContext
-from sandbox.agents.talk import Phrasebook
 from sandbox.core.errors import IllegalDecision
 from sandbox.core.requests import Choice
+from sandbox.core.seat import FALLBACK_INVALID, Agent, AgentAnswer, DecisionContext
 from sandbox.core.variant import SeatView
+from sandbox.games.phrasebook import Phrasebook
 from sandbox.games.werewolf.talk import PHRASES, worded
 
 W_SEER_CLAIM = 6.0  # a seer claimant's accusation

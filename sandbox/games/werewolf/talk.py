@@ -12,8 +12,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from sandbox.agents.talk import Phrasebook, Phrases
 from sandbox.core.variant import SeatView
+from sandbox.games.phrasebook import Phrasebook, Phrases
 
 REMARK_RATE = 0.7  # how often a speech opens with the latest death
 

@@ -31,7 +31,7 @@ from sandbox.games.werewolf.info import INFO, ROLES, team_of
 from sandbox.games.werewolf.state import WerewolfState, fold
 
 if TYPE_CHECKING:
-    from sandbox.agents.base import Agent
+    from sandbox.core.seat import Agent
 
 
 class Werewolf(Variant[WerewolfState, WerewolfConfig]):
@@ -65,10 +65,10 @@ class Werewolf(Variant[WerewolfState, WerewolfConfig]):
         return resolve.resolve(state, answers, rng)
 
     def build_view(self, seat: int, events: Sequence[tuple[int, Event]]) -> SeatView:
-        return view.build_view(self.name, seat, events)
+        return view.build_view(self, seat, events)
 
     def view_fold(self, seat: int) -> ViewFold:
-        return view.ViewFold(self.name, seat)
+        return view.ViewFold(self, seat)
 
     def roles(self, state: WerewolfState) -> Mapping[int, str]:
         return dict(state.roles)

@@ -7,6 +7,8 @@ import pytest
 
 from sandbox.agents.llm.agent import LLMAgent
 from sandbox.agents.llm.answer_format import AnswerFormat
+from sandbox.core.seat import Seating
+from sandbox.games.registry import get_variant
 from sandbox.models.endpoints import Endpoint
 from sandbox.models.local import ServerSettings
 from sandbox.models.local.slots import request_fields, slot_of, takes_grammar
@@ -42,7 +44,7 @@ def test_local_calls_carry_the_grammar_and_the_seats_slot(
 ) -> None:
     monkeypatch.setenv("SANDBOX_LOCAL_PIN_SLOTS", "1")
     agent = LLMAgent("local/smollm2")
-    agent.attach(5, 1, "killer")
+    agent.attach(Seating(5, 1, get_variant("killer")))
     local = Endpoint("openai/smollm2", "http://127.0.0.1:1/v1", "k", "local")
     fake = Endpoint("openai/fake-x", "http://127.0.0.1:1/v1", "k", "fake")
     fmt = AnswerFormat(object, None, None, extra_body={"grammar": 'root ::= "{}"'})  # type: ignore[arg-type]
