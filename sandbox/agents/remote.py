@@ -61,12 +61,7 @@ class RemoteAgent(Agent):
         self._seat: Agent | None = None
 
     def attach(self, seating: Seating) -> None:
-        host = self.host or seating.host
-        if host is None:
-            raise AgentSetupError(
-                "a remote seat needs web pages to serve its endpoint: play it with "
-                "`sandbox run`, or pass host=sandbox.web.WebRun()"
-            )
+        host = seating.host_for("a remote seat", self.host)
         self._seat = host.remote_agent(
             seating.seat, self.port, self.token, self.settings, self.language
         )

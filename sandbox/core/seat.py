@@ -146,6 +146,17 @@ class Seating:
     variant: Variant[Any, Any]
     host: SeatHost | None = None
 
+    def host_for(self, what: str, own: SeatHost | None = None) -> SeatHost:
+        """The host serving ``what`` (e.g. "a browser seat"): the seat's ``own``
+        when it was given one, else this seating's; AgentSetupError when neither."""
+        host = own or self.host
+        if host is None:
+            raise AgentSetupError(
+                f"{what} needs web pages to serve it: play it with `sandbox run`, "
+                "or pass host=sandbox.web.WebRun()"
+            )
+        return host
+
 
 class Agent(ABC):
     """A seat's decision maker.

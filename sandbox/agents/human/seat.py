@@ -54,12 +54,7 @@ class HumanAgent(Agent):
     def attach(self, seating: Seating) -> None:
         if self.interface == "browser":
             # The host's server keeps one page (address) per seat for every game of a series.
-            host = self.host or seating.host
-            if host is None:
-                raise AgentSetupError(
-                    "a browser seat needs web pages to serve it: play it with "
-                    "`sandbox run`, or pass host=sandbox.web.WebRun()"
-                )
+            host = seating.host_for("a browser seat", self.host)
             self._seat = host.browser_agent(
                 seating.seat, self.port, self.decision_timeout_s, self.language, self.pace_s
             )
