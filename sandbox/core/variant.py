@@ -77,7 +77,10 @@ class SeatView:
             "seat": self.seat,
             "private": self.private,
             "public": self.public,
-            "history": [dataclasses.asdict(item) for item in self.history],
+            "history": [
+                {f.name: getattr(item, f.name) for f in dataclasses.fields(item)}
+                for item in self.history
+            ],
         }
         return cast(dict[str, Any], _thaw(plain))
 

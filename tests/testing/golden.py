@@ -79,7 +79,7 @@ def view_json(view: SeatView) -> dict[str, Any]:
     """SeatView.to_json without dataclasses.asdict's deep copies (5x faster);
     the golden test checks it equals to_json on the final views."""
     return {
-        "variant": view.variant,
+        "variant": view.variant.name,
         "seat": view.seat,
         "private": _thaw(view.private),
         "public": _thaw(view.public),
