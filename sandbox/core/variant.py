@@ -10,10 +10,11 @@ registry of variants lives with the games (:mod:`sandbox.games.registry`).
 from __future__ import annotations
 
 import dataclasses
+import importlib
 import random
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from enum import StrEnum
 from importlib.resources.abc import Traversable
 from typing import Any, ClassVar, Generic, Protocol, cast
@@ -72,17 +73,9 @@ class SeatView:
     def to_json(self) -> dict[str, Any]:
         """Plain JSON form (tuples become lists, the variant its name), for
         golden files, audits and remote programs."""
-        plain = {
-            "variant": self.variant.name,
-            "seat": self.seat,
-            "private": self.private,
-            "public": self.public,
-            "history": [
-                {f.name: getattr(item, f.name) for f in dataclasses.fields(item)}
-                for item in self.history
-            ],
-        }
-        return cast(dict[str, Any], _thaw(plain))
+        items = [{f.name: getattr(i, f.name) for f in dataclasses.fields(i)} for i in self.history]
+        plain = {"variant": self.variant.name, "seat": self.seat, "private": self.private}
+        return cast(dict[str, Any], _thaw({**plain, "public": self.public, "history": items}))
 
 
 class ViewFold(Protocol):
@@ -92,29 +85,6 @@ class ViewFold(Protocol):
     def add(self, seq: int, event: Event) -> None: ...
 
     def snapshot(self) -> SeatView: ...
-
-
-def marked_public(item: HistoryItem, event: Event) -> HistoryItem:
-    """``item`` flagged ``public`` when its event is visible to every seat."""
-    return replace(item, public=True) if event.visibility().scope == "public" else item
-
-
-def fold_all(fold: ViewFold, events: Sequence[tuple[int, Event]]) -> SeatView:
-    """``fold`` fed every (seq, event) pair: ``build_view`` for a variant whose
-    view is its incremental fold."""
-    for seq, event in events:
-        fold.add(seq, event)
-    return fold.snapshot()
-
-
-def detached(value: Any) -> Any:
-    """A copy of plain nested data (dicts, lists) so a snapshot never changes
-    when the fold that produced it goes on folding."""
-    if isinstance(value, dict):
-        return {k: detached(v) for k, v in value.items()}
-    if isinstance(value, list):
-        return [detached(v) for v in value]
-    return value
 
 
 class Result(StrEnum):
@@ -362,18 +332,21 @@ class Variant(ABC, Generic[S, C]):
         :meth:`describe_event`, decisions as their fields."""
         return None
 
+    # Where its bot and its metrics live ("module:name"), imported only when asked
+    # for, so that bot and analysis code never load with the engine.
+    bot_class: ClassVar[str] = ""  # an Agent class, built as (seed, language)
+    metrics_table: ClassVar[str] = ""  # a mapping name -> Metric
+
     def baseline_bot(self, seed: int, language: str = "en") -> Any:
-        """A new baseline bot (a :class:`sandbox.core.seat.Agent`) seeded with
-        ``seed`` that speaks ``language`` (a bot with one language may ignore it),
-        or None when the variant has none (a game file's ``kind = "baseline"`` is
-        then refused). Import the bot's module inside the override: agent code
-        must not load with the engine."""
-        return None
+        """A new baseline bot (a :class:`sandbox.core.seat.Agent`, ``bot_class``)
+        seeded with ``seed`` that speaks ``language``, or None when the variant has
+        none (a game file's ``kind = "baseline"`` is then refused)."""
+        return _named(self.bot_class)(seed, language) if self.bot_class else None
 
     def metrics(self) -> Mapping[str, Metric]:
-        """The variant's behaviour metrics, name -> :data:`Metric` (study
+        """The behaviour metrics, name -> :data:`Metric` (``metrics_table``; study
         summaries and ``sandbox report`` show them). Default: none."""
-        return {}
+        return cast(Mapping[str, Metric], _named(self.metrics_table)) if self.metrics_table else {}
 
     def prompt_templates(self) -> Traversable | None:
         """The folder of this variant's prompt templates (``<lang>/<name>.j2``
@@ -402,6 +375,12 @@ class Variant(ABC, Generic[S, C]):
         """The sides a study matches contestants over, in ``info.sides`` order
         (empty: not declared; a study then reads them from the roles dealt)."""
         return tuple(dict.fromkeys(self.info.seated_with.get(s, s) for s in self.info.sides))
+
+
+def _named(where: str) -> Any:
+    """The object ``"module:name"`` names, its module imported now."""
+    module, _, name = where.partition(":")
+    return getattr(importlib.import_module(module), name)
 
 
 # ------------------------------------------------------------ behaviour metrics

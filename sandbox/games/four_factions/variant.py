@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterator, Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import sandbox.games.four_factions.outcome as outcome
 import sandbox.games.four_factions.requests as requests
@@ -27,19 +27,18 @@ import sandbox.games.four_factions.view as view
 import sandbox.games.four_factions.words as wording
 from sandbox.core.events import Event
 from sandbox.core.requests import DecisionRequest, Payload
-from sandbox.core.variant import Metric, SeatView, Variant, ViewFold
+from sandbox.core.variant import SeatView, Variant, ViewFold
 from sandbox.core.words import VariantWords
 from sandbox.games.four_factions.config import FourFactionsConfig
 from sandbox.games.four_factions.info import INFO, SEATS, role_label
 from sandbox.games.four_factions.state import FFState, apply_event
 
-if TYPE_CHECKING:
-    from sandbox.core.seat import Agent
-
 
 class FourFactions(Variant[FFState, FourFactionsConfig]):
     info = INFO
     config_model = FourFactionsConfig
+    bot_class = "sandbox.games.four_factions.bot:BaselineBot"
+    metrics_table = "sandbox.games.four_factions.metrics:METRICS"
     # The referee calls these after every event or answer: the module functions
     # themselves, not methods that only pass their arguments on (one call less).
     apply = staticmethod(apply_event)
@@ -88,16 +87,6 @@ class FourFactions(Variant[FFState, FourFactionsConfig]):
 
     def words(self) -> VariantWords:
         return wording.WORDS
-
-    def baseline_bot(self, seed: int, language: str = "en") -> Agent:
-        from sandbox.games.four_factions.bot import BaselineBot
-
-        return BaselineBot(seed, language)
-
-    def metrics(self) -> Mapping[str, Metric]:
-        from sandbox.games.four_factions.metrics import METRICS
-
-        return METRICS
 
     def known_seats(self, private: Mapping[str, Any]) -> set[int]:
         """FF-9: an elite is told the regulars' factions; FF-10: a regular knows its elite."""

@@ -27,7 +27,8 @@ from typing import Any
 
 import sandbox.games.four_factions.events as ev
 from sandbox.core.events import DecisionMade, Event, GameEnded
-from sandbox.core.variant import HistoryItem, SeatView, Variant, detached
+from sandbox.core.folds import detached
+from sandbox.core.variant import HistoryItem, SeatView, Variant
 from sandbox.games.four_factions.info import SEATS, Phase, Stage
 
 

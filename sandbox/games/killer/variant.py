@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterator, Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import sandbox.games.killer.outcome as outcome
 import sandbox.games.killer.requests as requests
@@ -24,19 +24,18 @@ import sandbox.games.killer.view as view
 import sandbox.games.killer.words as wording
 from sandbox.core.events import Event
 from sandbox.core.requests import DecisionRequest, Payload
-from sandbox.core.variant import Metric, SeatView, Variant, ViewFold
+from sandbox.core.variant import SeatView, Variant, ViewFold
 from sandbox.core.words import VariantWords
 from sandbox.games.killer.config import KillerConfig
 from sandbox.games.killer.info import INFO
 from sandbox.games.killer.state import KillerState, fold
 
-if TYPE_CHECKING:
-    from sandbox.core.seat import Agent
-
 
 class Killer(Variant[KillerState, KillerConfig]):
     info = INFO
     config_model = KillerConfig
+    bot_class = "sandbox.games.killer.bot:BaselineBot"
+    metrics_table = "sandbox.games.killer.metrics:METRICS"
     # The referee calls these after every event or answer: the module functions
     # themselves, not methods that only pass their arguments on (one call less).
     apply = staticmethod(fold)
@@ -82,16 +81,6 @@ class Killer(Variant[KillerState, KillerConfig]):
 
     def words(self) -> VariantWords:
         return wording.WORDS
-
-    def baseline_bot(self, seed: int, language: str = "en") -> Agent:
-        from sandbox.games.killer.bot import BaselineBot
-
-        return BaselineBot(seed, language)
-
-    def metrics(self) -> Mapping[str, Metric]:
-        from sandbox.games.killer.metrics import METRICS
-
-        return METRICS
 
     def known_seats(self, private: Mapping[str, Any]) -> set[int]:
         """KG-2: killers know each other, police know each other."""

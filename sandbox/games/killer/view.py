@@ -10,14 +10,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from sandbox.core.events import DecisionMade, Event, GameEnded, StepResolved
-from sandbox.core.variant import (
-    HistoryItem,
-    SeatView,
-    Variant,
-    detached,
-    fold_all,
-    marked_public,
-)
+from sandbox.core.folds import detached, fold_all, marked_public
+from sandbox.core.variant import HistoryItem, SeatView, Variant
 from sandbox.games.killer.events import (
     Ballots,
     CheckResult,

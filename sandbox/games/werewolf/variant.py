@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterator, Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import sandbox.games.werewolf.outcome as outcome
 import sandbox.games.werewolf.requests as requests
@@ -24,19 +24,18 @@ import sandbox.games.werewolf.view as view
 import sandbox.games.werewolf.words as wording
 from sandbox.core.events import Event
 from sandbox.core.requests import DecisionRequest, Payload
-from sandbox.core.variant import Metric, SeatView, Variant, ViewFold
+from sandbox.core.variant import SeatView, Variant, ViewFold
 from sandbox.core.words import VariantWords
 from sandbox.games.werewolf.config import WerewolfConfig
 from sandbox.games.werewolf.info import INFO, ROLES, team_of
 from sandbox.games.werewolf.state import WerewolfState, fold
 
-if TYPE_CHECKING:
-    from sandbox.core.seat import Agent
-
 
 class Werewolf(Variant[WerewolfState, WerewolfConfig]):
     info = INFO
     config_model = WerewolfConfig
+    bot_class = "sandbox.games.werewolf.bot:BaselineBot"
+    metrics_table = "sandbox.games.werewolf.metrics:METRICS"
     # Called after every event or answer: the module functions themselves.
     apply = staticmethod(fold)
     open_requests = staticmethod(requests.open_requests)
@@ -81,16 +80,6 @@ class Werewolf(Variant[WerewolfState, WerewolfConfig]):
 
     def words(self) -> VariantWords:
         return wording.WORDS
-
-    def baseline_bot(self, seed: int, language: str = "en") -> Agent:
-        from sandbox.games.werewolf.bot import BaselineBot
-
-        return BaselineBot(seed, language)
-
-    def metrics(self) -> Mapping[str, Metric]:
-        from sandbox.games.werewolf.metrics import METRICS
-
-        return METRICS
 
     def belief_labels(self) -> tuple[str, ...]:
         """The roles, not the two teams: a werewolf hunting the seer and a

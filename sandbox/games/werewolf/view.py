@@ -11,14 +11,8 @@ from typing import Any
 
 import sandbox.games.werewolf.events as ev
 from sandbox.core.events import DecisionMade, Event, GameEnded, StepResolved
-from sandbox.core.variant import (
-    HistoryItem,
-    SeatView,
-    Variant,
-    detached,
-    fold_all,
-    marked_public,
-)
+from sandbox.core.folds import detached, fold_all, marked_public
+from sandbox.core.variant import HistoryItem, SeatView, Variant
 from sandbox.games.werewolf.info import DOCTOR, SEER, WEREWOLF, Phase, team_of
 
 
