@@ -264,14 +264,20 @@ class Variant(ABC, Generic[S, C]):
     def outcome(self, state: S) -> Outcome | None:
         """The result once the game is over, else None."""
 
-    @abstractmethod
     def build_view(self, seat: int, events: Sequence[tuple[int, Event]]) -> SeatView:
-        """A seat's knowledge from (seq, event) pairs it was allowed to see."""
+        """A seat's knowledge from (seq, event) pairs it was allowed to see.
+        Default: its :meth:`view_fold` fed every pair (define one or both)."""
+        fold = self.view_fold(seat)
+        if fold is None:
+            raise NotImplementedError(f"{self.name} defines neither build_view nor view_fold")
+        for seq, event in events:
+            fold.add(seq, event)
+        return fold.snapshot()
 
     def view_fold(self, seat: int) -> ViewFold | None:
-        """Optional fast path: an incremental fold of ``seat``'s view. The core
-        then feeds it only new events instead of rebuilding from the start.
-        It must agree with ``build_view`` (the conformance tests check this)."""
+        """An incremental fold of ``seat``'s view: the core then feeds it only new
+        events instead of rebuilding from the start. It must agree with
+        ``build_view`` (the conformance tests check this). None: none."""
         return None
 
     @abstractmethod

@@ -15,7 +15,7 @@ rules_text.py (the rules with the rulings); strikes.py, the strike table
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterator, Mapping
 from typing import Any
 
 import sandbox.games.four_factions.outcome as outcome
@@ -27,7 +27,7 @@ import sandbox.games.four_factions.view as view
 import sandbox.games.four_factions.words as wording
 from sandbox.core.events import Event
 from sandbox.core.requests import DecisionRequest, Payload
-from sandbox.core.variant import SeatView, Variant, ViewFold
+from sandbox.core.variant import Variant, ViewFold
 from sandbox.core.words import VariantWords
 from sandbox.games.four_factions.config import FourFactionsConfig
 from sandbox.games.four_factions.info import INFO, SEATS, role_label
@@ -45,15 +45,13 @@ class FourFactions(Variant[FFState, FourFactionsConfig]):
     open_requests = staticmethod(requests.open_requests)
     check = staticmethod(requests.check)
     outcome = staticmethod(outcome.outcome)
+    setup = staticmethod(setup.setup_events)
 
     def seat_count(self, config: FourFactionsConfig) -> int:
         return SEATS  # FF-1
 
     def initial_state(self, config: FourFactionsConfig) -> FFState:
         return FFState()
-
-    def setup(self, config: FourFactionsConfig, rng: random.Random) -> Iterator[Event]:
-        return setup.setup_events(config, rng)
 
     def fallback(self, state: FFState, request: DecisionRequest) -> Payload:
         return requests.fallback(state, request)
@@ -66,9 +64,6 @@ class FourFactions(Variant[FFState, FourFactionsConfig]):
         rng: random.Random,
     ) -> Iterator[Event]:
         return resolve.resolve(state, config, answers)
-
-    def build_view(self, seat: int, events: Sequence[tuple[int, Event]]) -> SeatView:
-        return view.build_view(self, seat, events)
 
     def view_fold(self, seat: int) -> ViewFold:
         return view.view_fold(self, seat)

@@ -22,7 +22,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import Any
 
 import sandbox.games.four_factions.events as ev
@@ -248,15 +247,6 @@ _FOLDERS: dict[type[Event], Any] = {
     ev.DawnReport: _dawn,
     GameEnded: _ended,
 }
-
-
-def build_view(
-    variant: Variant[Any, Any], seat: int, events: Sequence[tuple[int, Event]]
-) -> SeatView:
-    builder = _ViewBuilder(variant, seat)
-    for seq, event in events:
-        builder.add(seq, event)
-    return SeatView(variant, seat, builder.private, builder.public, tuple(builder.history))
 
 
 def view_fold(variant: Variant[Any, Any], seat: int) -> _ViewBuilder:

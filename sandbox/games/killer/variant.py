@@ -12,7 +12,7 @@ metrics) are imported only when asked for.
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterator, Mapping
 from typing import Any
 
 import sandbox.games.killer.outcome as outcome
@@ -24,7 +24,7 @@ import sandbox.games.killer.view as view
 import sandbox.games.killer.words as wording
 from sandbox.core.events import Event
 from sandbox.core.requests import DecisionRequest, Payload
-from sandbox.core.variant import SeatView, Variant, ViewFold
+from sandbox.core.variant import Variant, ViewFold
 from sandbox.core.words import VariantWords
 from sandbox.games.killer.config import KillerConfig
 from sandbox.games.killer.info import INFO
@@ -42,15 +42,13 @@ class Killer(Variant[KillerState, KillerConfig]):
     open_requests = staticmethod(requests.open_requests)
     check = staticmethod(requests.check)
     outcome = staticmethod(outcome.outcome)
+    setup = staticmethod(setup.setup_events)
 
     def seat_count(self, config: KillerConfig) -> int:
         return config.players
 
     def initial_state(self, config: KillerConfig) -> KillerState:
         return KillerState()  # the rulings arrive in the public GameStarted event
-
-    def setup(self, config: KillerConfig, rng: random.Random) -> Iterator[Event]:
-        return setup.setup_events(config, rng)
 
     def fallback(self, state: KillerState, request: DecisionRequest) -> Payload:
         return requests.fallback(request)
@@ -63,9 +61,6 @@ class Killer(Variant[KillerState, KillerConfig]):
         rng: random.Random,
     ) -> Iterator[Event]:
         return resolve.resolve(state, answers, rng)
-
-    def build_view(self, seat: int, events: Sequence[tuple[int, Event]]) -> SeatView:
-        return view.build_view(self, seat, events)
 
     def view_fold(self, seat: int) -> ViewFold:
         return view.ViewFold(self, seat)

@@ -5,12 +5,11 @@ See the package docstring (sandbox/games/killer/__init__.py) for the fields.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from sandbox.core.events import DecisionMade, Event, GameEnded, StepResolved
-from sandbox.core.folds import detached, fold_all, marked_public
+from sandbox.core.folds import detached, marked_public
 from sandbox.core.variant import HistoryItem, SeatView, Variant
 from sandbox.games.killer.events import (
     Ballots,
@@ -52,12 +51,6 @@ class _Fold:
     def living(self) -> list[int]:
         gone = {d["seat"] for d in self.dead}
         return [s for s in range(1, self.players + 1) if s not in gone]
-
-
-def build_view(
-    variant: Variant[Any, Any], seat: int, events: Sequence[tuple[int, Event]]
-) -> SeatView:
-    return fold_all(ViewFold(variant, seat), events)
 
 
 class ViewFold:

@@ -12,7 +12,7 @@ baseline bot) and metrics.py (behaviour metrics) are imported only when asked fo
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterator, Mapping
 from typing import Any
 
 import sandbox.games.werewolf.outcome as outcome
@@ -24,7 +24,7 @@ import sandbox.games.werewolf.view as view
 import sandbox.games.werewolf.words as wording
 from sandbox.core.events import Event
 from sandbox.core.requests import DecisionRequest, Payload
-from sandbox.core.variant import SeatView, Variant, ViewFold
+from sandbox.core.variant import Variant, ViewFold
 from sandbox.core.words import VariantWords
 from sandbox.games.werewolf.config import WerewolfConfig
 from sandbox.games.werewolf.info import INFO, ROLES, team_of
@@ -41,15 +41,13 @@ class Werewolf(Variant[WerewolfState, WerewolfConfig]):
     open_requests = staticmethod(requests.open_requests)
     check = staticmethod(requests.check)
     outcome = staticmethod(outcome.outcome)
+    setup = staticmethod(setup.setup_events)
 
     def seat_count(self, config: WerewolfConfig) -> int:
         return config.players
 
     def initial_state(self, config: WerewolfConfig) -> WerewolfState:
         return WerewolfState()  # the rulings arrive in the public GameStarted event
-
-    def setup(self, config: WerewolfConfig, rng: random.Random) -> Iterator[Event]:
-        return setup.setup_events(config, rng)
 
     def fallback(self, state: WerewolfState, request: DecisionRequest) -> Payload:
         return requests.fallback(request)
@@ -62,9 +60,6 @@ class Werewolf(Variant[WerewolfState, WerewolfConfig]):
         rng: random.Random,
     ) -> Iterator[Event]:
         return resolve.resolve(state, answers, rng)
-
-    def build_view(self, seat: int, events: Sequence[tuple[int, Event]]) -> SeatView:
-        return view.build_view(self, seat, events)
 
     def view_fold(self, seat: int) -> ViewFold:
         return view.ViewFold(self, seat)
