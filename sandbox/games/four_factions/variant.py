@@ -2,9 +2,9 @@
 Variant contract.
 
 Module map (the same in every variant): info.py (name, seats, factions, pairs,
-decisions, the enums), config.py (rulings and [[seat]] tables), setup.py
-(dealing, FF-8), events.py, state.py (the fold), requests.py (decisions, checks,
-fallbacks), resolve.py (steps into events), outcome.py (endings, results),
+decisions, the enums), config.py (rulings and [[seat]] tables), events.py,
+state.py (the fold), requests.py (decisions, checks, fallbacks), resolve.py (the
+deal, FF-8; steps into events; endings and results),
 view.py (what a seat may know; its docstring lists every view field), words.py
 (every event in words, the log lines, the card's duel table, the board),
 rules_text.py (the rules with the rulings); strikes.py, the strike table
@@ -18,11 +18,9 @@ import random
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-import sandbox.games.four_factions.outcome as outcome
 import sandbox.games.four_factions.requests as requests
 import sandbox.games.four_factions.resolve as resolve
 import sandbox.games.four_factions.rules_text as rules_text
-import sandbox.games.four_factions.setup as setup
 import sandbox.games.four_factions.view as view
 import sandbox.games.four_factions.words as wording
 from sandbox.core.events import Event
@@ -44,8 +42,8 @@ class FourFactions(Variant[FFState, FourFactionsConfig]):
     apply = staticmethod(apply_event)
     open_requests = staticmethod(requests.open_requests)
     check = staticmethod(requests.check)
-    outcome = staticmethod(outcome.outcome)
-    setup = staticmethod(setup.setup_events)
+    outcome = staticmethod(resolve.outcome)
+    setup = staticmethod(resolve.setup_events)
 
     def seat_count(self, config: FourFactionsConfig) -> int:
         return SEATS  # FF-1

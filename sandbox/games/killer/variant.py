@@ -1,9 +1,9 @@
 """The Killer variant: wires its modules into the engine's Variant contract.
 
 Module map (the same in every variant): info.py (name, seats, roles, decisions,
-the enums), config.py (rulings), setup.py (dealing, KG-2), events.py, state.py
-(the fold), requests.py (open decisions, checks, fallbacks), resolve.py (steps
-into events), outcome.py (endings, results), view.py (what a seat may know),
+the enums), config.py (rulings), events.py, state.py (the fold), requests.py
+(open decisions, checks, fallbacks), resolve.py (the deal, KG-2; steps into
+events; endings and results), view.py (what a seat may know),
 words.py (every event in words, the log lines, the board), rules_text.py (the
 rules with the rulings); bot.py (the baseline bot) and metrics.py (behaviour
 metrics) are imported only when asked for.
@@ -15,11 +15,9 @@ import random
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-import sandbox.games.killer.outcome as outcome
 import sandbox.games.killer.requests as requests
 import sandbox.games.killer.resolve as resolve
 import sandbox.games.killer.rules_text as rules_text
-import sandbox.games.killer.setup as setup
 import sandbox.games.killer.view as view
 import sandbox.games.killer.words as wording
 from sandbox.core.events import Event
@@ -41,8 +39,8 @@ class Killer(Variant[KillerState, KillerConfig]):
     apply = staticmethod(fold)
     open_requests = staticmethod(requests.open_requests)
     check = staticmethod(requests.check)
-    outcome = staticmethod(outcome.outcome)
-    setup = staticmethod(setup.setup_events)
+    outcome = staticmethod(resolve.outcome)
+    setup = staticmethod(resolve.setup_events)
 
     def seat_count(self, config: KillerConfig) -> int:
         return config.players

@@ -1,9 +1,9 @@
 """The Werewolf variant: wires its modules into the engine's Variant contract.
 
 Module map (as in every variant): info.py (name, seats, roles, decisions, the
-enums), config.py (rulings, presets), setup.py (dealing, WW-2), events.py,
-state.py (the fold), requests.py (open decisions, checks, fallbacks), resolve.py
-(steps into events; soften.py for WW-13), outcome.py (endings, results), view.py
+enums), config.py (rulings, presets), events.py, state.py (the fold), requests.py
+(open decisions, checks, fallbacks), resolve.py (the deal, WW-2; steps into
+events, soften.py for WW-13; endings and results), view.py
 (what a seat may know), words.py (every event in words, the board; its game words
 in vocabulary.py), rules_text.py (the rules with the rulings); bot.py (the
 baseline bot) and metrics.py (behaviour metrics) are imported only when asked for.
@@ -15,11 +15,9 @@ import random
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-import sandbox.games.werewolf.outcome as outcome
 import sandbox.games.werewolf.requests as requests
 import sandbox.games.werewolf.resolve as resolve
 import sandbox.games.werewolf.rules_text as rules_text
-import sandbox.games.werewolf.setup as setup
 import sandbox.games.werewolf.view as view
 import sandbox.games.werewolf.words as wording
 from sandbox.core.events import Event
@@ -40,8 +38,8 @@ class Werewolf(Variant[WerewolfState, WerewolfConfig]):
     apply = staticmethod(fold)
     open_requests = staticmethod(requests.open_requests)
     check = staticmethod(requests.check)
-    outcome = staticmethod(outcome.outcome)
-    setup = staticmethod(setup.setup_events)
+    outcome = staticmethod(resolve.outcome)
+    setup = staticmethod(resolve.setup_events)
 
     def seat_count(self, config: WerewolfConfig) -> int:
         return config.players
