@@ -17,6 +17,7 @@ from collections.abc import Iterator, Mapping
 
 from sandbox.core.events import Event
 from sandbox.core.requests import Payload
+from sandbox.core.rng import deal_roles
 from sandbox.core.variant import Outcome, Result
 from sandbox.games.killer.config import KillerConfig, lineup
 from sandbox.games.killer.events import (
@@ -260,14 +261,8 @@ def setup_events(config: KillerConfig, rng: random.Random) -> Iterator[Event]:
 
 def deal(config: KillerConfig, rng: random.Random) -> dict[int, str]:
     """KG-2: fixed [[seat]] roles first, the remaining cards shuffled over the other seats."""
-    roles = {fix.seat: str(fix.role) for fix in config.seat}
-    deck: list[str] = []
-    for role, count in lineup(config.players).items():
-        deck += [role] * (count - sum(1 for r in roles.values() if r == role))
-    rng.shuffle(deck)
-    free = [s for s in range(1, config.players + 1) if s not in roles]
-    roles.update(zip(free, deck, strict=True))
-    return dict(sorted(roles.items()))
+    fixed = {fix.seat: str(fix.role) for fix in config.seat}
+    return deal_roles(fixed, lineup(config.players), config.players, rng)
 
 
 # ------------------------------------------------------------ the end

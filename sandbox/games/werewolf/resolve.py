@@ -25,6 +25,7 @@ from typing import Any
 import sandbox.games.werewolf.events as ev
 from sandbox.core.events import Event
 from sandbox.core.requests import Payload
+from sandbox.core.rng import deal_roles
 from sandbox.core.variant import Outcome, Result
 from sandbox.games.werewolf.config import WerewolfConfig
 from sandbox.games.werewolf.events import GameStarted, NightFell, Pack, RoleCard
@@ -370,14 +371,8 @@ def setup_events(config: WerewolfConfig, rng: random.Random) -> Iterator[Event]:
 def deal(config: WerewolfConfig, rng: random.Random) -> dict[int, str]:
     """WW-2: fixed [[seat]] roles first, the other cards shuffled by the seeded
     generator over the other seats."""
-    roles = {fix.seat: str(fix.role) for fix in config.seat}
-    deck: list[str] = []
-    for role, count in config.counts().items():
-        deck += [role] * (count - sum(1 for r in roles.values() if r == role))
-    rng.shuffle(deck)
-    free = [s for s in range(1, config.players + 1) if s not in roles]
-    roles.update(zip(free, deck, strict=True))
-    return dict(sorted(roles.items()))
+    fixed = {fix.seat: str(fix.role) for fix in config.seat}
+    return deal_roles(fixed, config.counts(), config.players, rng)
 
 
 # ------------------------------------------------------------ the end
