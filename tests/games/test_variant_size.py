@@ -20,7 +20,7 @@ TARGET_METHODS = 12
 TARGET_MODULES = 12
 # Where things stand (lower these as the item goes on; never raise them).
 NOW_METHODS = 29
-NOW_MODULES = {"four_factions": 21, "killer": 18, "werewolf": 17}
+NOW_MODULES = {"four_factions": 19, "killer": 18, "werewolf": 16}
 
 
 def public_methods(cls: type) -> list[str]:
