@@ -40,9 +40,9 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from sandbox.agents.base import Agent, AgentAnswer, DecisionContext, decide_now
 from sandbox.agents.baseline import baseline_bot
 from sandbox.core.game import Game
+from sandbox.core.seat import Agent, AgentAnswer, DecisionContext, decide_now
 from sandbox.core.variant import Outcome
 from sandbox.games.registry import get_variant
 from sandbox.session.seating import seat_seed
@@ -150,7 +150,7 @@ def play(
     """One game of baseline seats; returns the finished game and its fallback count."""
     variant = get_variant(variant_name)
     game = Game.new(variant, variant.parse_config(raw_config), seed)
-    agents = {s: baseline_bot(variant_name, seat_seed(seed, s), language) for s in game.seats}
+    agents = {s: baseline_bot(variant, seat_seed(seed, s), language) for s in game.seats}
     fallbacks = 0
     while not game.over:
         for request in game.pending():

@@ -27,10 +27,10 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from sandbox.agents.base import Agent, AgentSetupError, DecisionContext, decide_now, rules_book
 from sandbox.agents.baseline import baseline_bot
 from sandbox.agents.simple import RandomAgent
 from sandbox.core.game import Game
+from sandbox.core.seat import Agent, AgentSetupError, DecisionContext, decide_now, rules_book
 from sandbox.core.variant import Variant
 from sandbox.games.registry import get_variant, variant_names
 
@@ -95,10 +95,10 @@ def play_timed(
 
 def baseline_factory(variant: str) -> Callable[[int], Agent] | None:
     try:
-        baseline_bot(variant, 0)
+        baseline_bot(get_variant(variant), 0)
     except AgentSetupError:
         return None
-    return lambda seed: baseline_bot(variant, seed)
+    return lambda seed: baseline_bot(get_variant(variant), seed)
 
 
 def bench(name: str, games: int) -> None:

@@ -46,8 +46,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from sandbox.agents.base import AgentAnswer
 from sandbox.core.game import Game
+from sandbox.core.seat import AgentAnswer
 from sandbox.models import remote
 from sandbox.models.endpoints import ROUTE_ENV
 from sandbox.models.fake.server import common_prefix

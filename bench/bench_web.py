@@ -29,7 +29,7 @@ import websockets.sync.client as ws_client
 
 from sandbox.session import LiveHooks, play_game
 from sandbox.session.gamefile import parse_config
-from sandbox.web.run import WebRun, start_run
+from sandbox.web.run import WebRun
 
 
 def first_legal(form_html: str) -> dict[str, object]:
@@ -48,7 +48,7 @@ def first_legal(form_html: str) -> dict[str, object]:
 
 
 def one_game(seed: int, out: Path) -> tuple[list[float], float]:
-    web = start_run(WebRun(announce=lambda line: None))
+    web = WebRun(announce=lambda line: None)
     loaded = parse_config(
         {
             "variant": "killer",

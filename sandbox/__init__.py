@@ -22,7 +22,6 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from sandbox.agents.base import Agent, AgentAnswer, AgentSetupError, DecisionContext
     from sandbox.agents.baseline import BaselineAgent
     from sandbox.agents.human.seat import HumanAgent
     from sandbox.agents.llm.agent import LLMAgent
@@ -30,6 +29,7 @@ if TYPE_CHECKING:
     from sandbox.agents.remote import RemoteAgent
     from sandbox.agents.simple import RandomAgent, ScriptedAgent
     from sandbox.core.game import Game
+    from sandbox.core.seat import Agent, AgentAnswer, AgentSetupError, DecisionContext
     from sandbox.core.variant import Outcome
     from sandbox.session.api import new_game, play, play_sync
     from sandbox.session.driver import run_sync
@@ -39,10 +39,10 @@ if TYPE_CHECKING:
     from sandbox.what_if import Intervention, WhatIfResult, whatif
 
 _HOME = {
-    "Agent": "sandbox.agents.base",
-    "AgentAnswer": "sandbox.agents.base",
-    "AgentSetupError": "sandbox.agents.base",
-    "DecisionContext": "sandbox.agents.base",
+    "Agent": "sandbox.core.seat",
+    "AgentAnswer": "sandbox.core.seat",
+    "AgentSetupError": "sandbox.core.seat",
+    "DecisionContext": "sandbox.core.seat",
     "BaselineAgent": "sandbox.agents.baseline",
     "HumanAgent": "sandbox.agents.human.seat",
     "LLMAgent": "sandbox.agents.llm.agent",

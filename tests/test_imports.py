@@ -15,7 +15,7 @@ import ast
 import importlib.util
 import subprocess
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
@@ -190,3 +190,98 @@ def test_relative_and_lazy_imports_are_in_the_graph() -> None:
 def test_the_import_graph_of_sandbox_has_no_cycle() -> None:
     found = cycles(import_graph())
     assert not found, "import cycles:\n" + "\n".join(" -> ".join(c) for c in found)
+
+
+# ------------------------------------------------------- the package graph
+
+# The layers of sandbox/, lowest first (docs/architecture.md): a package
+# imports only packages of lower layers, and neighbours only in the two top
+# layers (the display and research packages, the entry points), never back
+# up. Lazy and type-only imports count, as above.
+LAYERS: tuple[tuple[str, ...], ...] = (
+    ("core",),  # the referee and the seat contract
+    ("games", "models", "deduction"),  # the variants; the model providers; beliefs and speech reading
+    ("agents",),  # the seats
+    ("transcript",),
+    ("session",),
+    # display | research
+    ("viewer", "web", "analysis", "study", "batch", "report", "what_if"),
+    ("cli", "adapters", "testing"),  # the entry points and kits
+)
+NEIGHBOURS_FROM = len(LAYERS) - 2  # layers from here on may import within the layer
+
+# Pairs of packages allowed to import each other: none (issue 36).
+KNOWN_PAIRS: frozenset[frozenset[str]] = frozenset()
+
+# The seats know a variant only through the core's contract (the view's
+# Variant object). What is left: the words dispatcher the human seats use,
+# which issue 36's words step moves out of games/ (taking the Variant object).
+SEATS_READING_GAMES = {
+    ("sandbox.agents.human.terminal", "sandbox.games.words"),
+    ("sandbox.agents.human.readable", "sandbox.games.words"),
+}
+
+
+def package_of(module: str) -> str | None:
+    """The package of sandbox/ a module belongs to (None: sandbox's own top)."""
+    parts = module.split(".")
+    if len(parts) >= 3 or (len(parts) == 2 and MODULES[module].name == "__init__.py"):
+        return parts[1]
+    return None
+
+
+def package_graph(
+    graph: dict[str, set[str]], package: Callable[[str], str | None] = package_of
+) -> dict[str, set[str]]:
+    """package -> the other packages its modules import."""
+    folded: dict[str, set[str]] = {}
+    for module, imported in graph.items():
+        source = package(module)
+        if source is None:
+            continue
+        targets = {package(m) for m in imported} - {source, None}
+        folded.setdefault(source, set()).update(t for t in targets if t is not None)
+    return folded
+
+
+def test_the_package_graph_folds_modules_into_their_packages() -> None:
+    modules = {"s.a.x": {"s.b.y"}, "s.b.y": {"s.b.z"}, "s.b.z": {"s.a.w"}, "s.a.w": set()}
+    folded = package_graph(modules, lambda m: m.split(".")[1])
+    assert folded == {"a": {"b"}, "b": {"a"}}
+    assert cycles(folded) == [["a", "b", "a"]]  # no module cycle, yet a package cycle
+
+
+def test_no_two_packages_of_sandbox_import_each_other() -> None:
+    graph = package_graph(import_graph())
+    for pair in KNOWN_PAIRS:
+        first, second = sorted(pair)
+        graph.get(first, set()).discard(second)
+        graph.get(second, set()).discard(first)
+    found = cycles({p: graph.get(p, set()) for p in graph})
+    assert not found, "package cycles:\n" + "\n".join(" -> ".join(c) for c in found)
+
+
+def test_every_package_is_in_a_layer_and_imports_only_downward() -> None:
+    rank = {package: i for i, layer in enumerate(LAYERS) for package in layer}
+    graph = package_graph(import_graph())
+    assert set(graph) <= set(rank), f"place these packages in LAYERS: {set(graph) - set(rank)}"
+    upward = sorted(
+        (source, target)
+        for source, targets in graph.items()
+        for target in targets
+        if rank[target] > rank[source]
+        or (rank[target] == rank[source] and rank[source] < NEIGHBOURS_FROM)
+    )
+    assert not upward, f"imports against the layers: {upward}"
+
+
+def test_seats_import_nothing_of_the_games_but_their_words() -> None:
+    graph = import_graph()
+    found = {
+        (module, target)
+        for module, imported in graph.items()
+        if module.startswith("sandbox.agents.")
+        for target in imported
+        if target == "sandbox.games" or target.startswith("sandbox.games.")
+    }
+    assert found <= SEATS_READING_GAMES, sorted(found - SEATS_READING_GAMES)

@@ -25,10 +25,10 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from sandbox.agents.base import FALLBACK_INVALID, Agent, AgentAnswer, DecisionContext
 from sandbox.agents.llm.parse import strip_fences
 from sandbox.agents.observation import plain
 from sandbox.core.errors import IllegalDecision
+from sandbox.core.seat import FALLBACK_INVALID, Agent, AgentAnswer, DecisionContext
 
 EXTERNAL = "external"
 # Keys an LLM-style answer may carry beside the decision's fields: the private

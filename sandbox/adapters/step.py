@@ -37,12 +37,12 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from sandbox.adapters.external import Desk, ExternalSeat, Verdict
-from sandbox.agents.base import Agent, AgentSetupError
 from sandbox.agents.baseline import BaselineAgent
 from sandbox.agents.llm.prompt import RecordMemo
 from sandbox.agents.llm.settings import LLMSettings, PromptStyle
 from sandbox.agents.observation import legal_moves, observe
 from sandbox.core.game import Game
+from sandbox.core.seat import Agent, AgentSetupError, Seating
 from sandbox.core.variant import Outcome
 from sandbox.session.api import PLAYED_FROM_PYTHON, new_game
 from sandbox.session.gamefile import GameFile, LoadedConfig, load_config
@@ -238,7 +238,7 @@ class SteppedGame:
                 continue
             else:
                 agent = BaselineAgent()
-            agent.attach(seat, game.seed, game.variant.name)
+            agent.attach(Seating(seat, game.seed, game.variant))
             agents[seat] = agent
         return agents
 

@@ -4,8 +4,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from sandbox.agents.base import Agent, AgentAnswer, AgentSetupError, DecisionContext, seat_seed
-from sandbox.games.registry import find_variant
+from sandbox.core.seat import (
+    Agent,
+    AgentAnswer,
+    AgentSetupError,
+    DecisionContext,
+    Seating,
+    seat_seed,
+)
+from sandbox.core.variant import Variant
 
 
 class BaselineAgent(Agent):
@@ -21,9 +28,9 @@ class BaselineAgent(Agent):
         self.language = language
         self._bot: Agent | None = None
 
-    def attach(self, seat: int, game_seed: int, variant: str) -> None:
-        seed = seat_seed(game_seed, seat) if self.seed is None else self.seed
-        self._bot = baseline_bot(variant, seed, self.language)
+    def attach(self, seating: Seating) -> None:
+        seed = seat_seed(seating.game_seed, seating.seat) if self.seed is None else self.seed
+        self._bot = baseline_bot(seating.variant, seed, self.language)
 
     async def decide(self, ctx: DecisionContext) -> AgentAnswer:
         if self._bot is None:
@@ -34,20 +41,20 @@ class BaselineAgent(Agent):
         return {"kind": self.kind}
 
 
-def baseline_bot(variant: str, seed: int, language: str = "en") -> Agent:
+def baseline_bot(variant: Variant[Any, Any], seed: int, language: str = "en") -> Agent:
     """A new baseline bot of ``variant`` speaking ``language``
     (``Variant.baseline_bot``, which imports the bot's code only when a seat plays it)."""
     bot = baseline_bot_or_none(variant, seed, language)
     if bot is None:
-        raise AgentSetupError(f"no baseline bot for variant {variant!r}")
+        raise AgentSetupError(f"no baseline bot for variant {variant.name!r}")
     return bot
 
 
-def baseline_bot_or_none(variant: str, seed: int, language: str = "en") -> Agent | None:
-    """``variant``'s baseline bot seeded with ``seed``, or None when it has none
-    (or is not registered)."""
-    found = find_variant(variant)
-    bot = found.baseline_bot(seed, language) if found is not None else None
+def baseline_bot_or_none(
+    variant: Variant[Any, Any], seed: int, language: str = "en"
+) -> Agent | None:
+    """``variant``'s baseline bot seeded with ``seed``, or None when it has none."""
+    bot = variant.baseline_bot(seed, language)
     if bot is not None and not isinstance(bot, Agent):
-        raise AgentSetupError(f"{variant}'s baseline_bot gave {bot!r}, not an Agent")
+        raise AgentSetupError(f"{variant.name}'s baseline_bot gave {bot!r}, not an Agent")
     return bot

@@ -30,11 +30,11 @@ import itertools
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any
 
-from sandbox.agents.base import DecisionContext
 from sandbox.agents.llm.prompt import RecordMemo, render_prompt
 from sandbox.agents.llm.settings import PromptStyle
 from sandbox.core.errors import IllegalDecision
 from sandbox.core.requests import Choice, DecisionRequest, Field, MultiChoice, Scalar, Text
+from sandbox.core.seat import DecisionContext
 from sandbox.core.variant import SeatView
 
 OBSERVATION_VERSION = 1
@@ -66,7 +66,7 @@ def observe(
     moves, complete = legal_moves(request, ctx.validate)
     return {
         "version": OBSERVATION_VERSION,
-        "variant": ctx.variant,
+        "variant": ctx.variant.name,
         "seat": ctx.seat,
         "language": language,
         "view": view_data(view, items),
@@ -100,7 +100,7 @@ def view_data(view: SeatView, items: dict[int, dict[str, Any]] | None = None) ->
             }
         history.append(data)
     return {
-        "variant": view.variant,
+        "variant": view.variant.name,
         "seat": view.seat,
         "private": _thaw(view.private),
         "public": _thaw(view.public),

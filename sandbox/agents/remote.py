@@ -1,7 +1,9 @@
 """A seat played by a program outside the sandbox, in any language, over a WebSocket.
 
-``RemoteAgent()`` serves one endpoint on the run's web server (loopback by
-default) when seated; the run announces its address. The program receives
+``RemoteAgent()`` serves one endpoint on the web server of the host that seats
+it (the run's pages, loopback by default); the run announces its address. The
+host comes with the seating (``sandbox run``) or as ``host=`` (a script:
+``RemoteAgent(host=sandbox.web.WebRun())``). The program receives
 the seat's observation for each decision as JSON and answers JSON; the
 protocol is in docs/remote-agents.md and ``sandbox/web/remote.py``.
 """
@@ -11,7 +13,15 @@ from __future__ import annotations
 import os
 from typing import Any
 
-from sandbox.agents.base import Agent, AgentAnswer, AgentSetupError, DecisionContext
+from sandbox.core.seat import (
+    Agent,
+    AgentAnswer,
+    AgentSetupError,
+    DecisionContext,
+    RemoteSettings,
+    SeatHost,
+    Seating,
+)
 
 
 class RemoteAgent(Agent):
@@ -19,7 +29,8 @@ class RemoteAgent(Agent):
     with the address); ``token_env`` names an environment variable holding it
     instead (never written to the transcript). ``decision_timeout_s``,
     ``max_invalid``, ``reconnect_s`` and ``connect_timeout_s``: see
-    :class:`sandbox.web.remote.RemoteSettings`."""
+    :class:`sandbox.core.seat.RemoteSettings`. ``host``: the web pages that
+    serve the endpoint, when the seating brings none."""
 
     kind = "remote"
 
@@ -34,6 +45,7 @@ class RemoteAgent(Agent):
         reconnect_s: float = 5.0,
         connect_timeout_s: float = 60.0,
         language: str = "en",
+        host: SeatHost | None = None,
     ) -> None:
         if token is None and token_env is not None:
             token = os.environ.get(token_env)
@@ -41,20 +53,19 @@ class RemoteAgent(Agent):
                 raise AgentSetupError(f"remote seat: environment variable {token_env} is not set")
         self.port = port
         self.token = token
-        self.timing = (decision_timeout_s, max_invalid, reconnect_s, connect_timeout_s)
+        self.settings = RemoteSettings(
+            decision_timeout_s, max_invalid, reconnect_s, connect_timeout_s
+        )
         self.language = language
+        self.host = host
         self._seat: Agent | None = None
 
-    def attach(self, seat: int, game_seed: int, variant: str) -> None:
-        # Imported here: only a game with a remote seat starts the web server.
-        from sandbox.web.remote import RemoteSettings
-        from sandbox.web.run import current_run
-
-        timeout, invalid, reconnect, connect = self.timing
-        settings = RemoteSettings(timeout, invalid, reconnect, connect)
-        run = current_run()
-        self._seat = run.remote_agent(seat, self.port, self.token, settings, self.language)
-        self._seat.attach(seat, game_seed, variant)
+    def attach(self, seating: Seating) -> None:
+        host = seating.host_for("a remote seat", self.host)
+        self._seat = host.remote_agent(
+            seating.seat, self.port, self.token, self.settings, self.language
+        )
+        self._seat.attach(seating)
 
     @property
     def seated_agent(self) -> Agent:

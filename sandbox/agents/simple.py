@@ -6,48 +6,20 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import Any, Literal
 
-from sandbox.agents.base import (
+from sandbox.core.errors import IllegalDecision
+from sandbox.core.requests import draw_payload
+from sandbox.core.seat import (
     FALLBACK_EXHAUSTED,
     FALLBACK_INVALID,
     FALLBACK_UNLISTED,
     Agent,
     AgentAnswer,
     DecisionContext,
+    Seating,
     seat_seed,
 )
-from sandbox.core.errors import IllegalDecision
-from sandbox.core.requests import Choice, DecisionRequest, MultiChoice, Scalar, Text
 
 RANDOM_TRIES = 64
-
-
-def draw_payload(
-    request: DecisionRequest, rng: random.Random, *, disjoint: bool = False
-) -> dict[str, Any]:
-    """One uniform draw over each field's legal values (shape-legal, not rule-checked).
-
-    ``disjoint``: lists over the same options never share a value (a later list
-    draws its size and its values from what the earlier ones left), as Killer's
-    claims require of the accused and vouched seats (KG-14); the random seat uses
-    it so that it rarely has to redraw. Without it the draws are as they always
-    were (seeded tests and goldens depend on them)."""
-    payload: dict[str, Any] = {}
-    named: dict[tuple[Scalar, ...], list[Scalar]] = {}  # options -> values drawn so far
-    for f in request.fields:
-        if isinstance(f, Choice):
-            payload[f.name] = rng.choice(f.legal())
-        elif isinstance(f, MultiChoice):
-            pool = list(f.options)
-            if disjoint:
-                drawn = named.setdefault(f.options, [])
-                pool = [o for o in pool if o not in drawn]
-            k = rng.randint(0, min(f.max_items, len(pool)))
-            payload[f.name] = rng.sample(pool, k)
-            if disjoint:
-                drawn += payload[f.name]
-        elif isinstance(f, Text):
-            payload[f.name] = f"(seat {request.seat} says nothing of note)"
-    return payload
 
 
 class RandomAgent(Agent):
@@ -63,9 +35,9 @@ class RandomAgent(Agent):
         self.seed = seed
         self.rng = random.Random(seed)
 
-    def attach(self, seat: int, game_seed: int, variant: str) -> None:
+    def attach(self, seating: Seating) -> None:
         if self.seed is None:
-            self.rng = random.Random(seat_seed(game_seed, seat))
+            self.rng = random.Random(seat_seed(seating.game_seed, seating.seat))
 
     async def decide(self, ctx: DecisionContext) -> AgentAnswer:
         for _ in range(RANDOM_TRIES):
@@ -111,8 +83,8 @@ class ScriptedAgent(Agent):
         self.used = 0
         self.random = RandomAgent(seed)
 
-    def attach(self, seat: int, game_seed: int, variant: str) -> None:
-        self.random.attach(seat, game_seed, variant)
+    def attach(self, seating: Seating) -> None:
+        self.random.attach(seating)
 
     def describe(self) -> dict[str, Any]:
         return {"kind": self.kind, "decisions": len(self.queue), "then": self.then}

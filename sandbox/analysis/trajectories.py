@@ -21,11 +21,11 @@ import json
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
-from sandbox.agents.base import DecisionContext
 from sandbox.agents.llm.prompt import RecordMemo
 from sandbox.agents.observation import observe
 from sandbox.core.events import DecisionMade
 from sandbox.core.game import Game
+from sandbox.core.seat import DecisionContext
 from sandbox.session.replay import game_config_of
 from sandbox.transcript import EventRow, Transcript, read_transcript
 

@@ -19,11 +19,11 @@ from typing import Any, NoReturn
 import typer
 from typer.core import TyperGroup
 
-from sandbox.agents.base import AgentSetupError
 from sandbox.agents.simple import ScriptError
 from sandbox.cli.extras import install_hint
 from sandbox.cli.interrupts import EXIT_INTERRUPTED
 from sandbox.core.errors import ConfigError
+from sandbox.core.seat import AgentSetupError
 from sandbox.core.words import one_line
 from sandbox.session import SessionError
 from sandbox.transcript import TranscriptError, TranscriptWriteError

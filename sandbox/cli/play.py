@@ -73,7 +73,7 @@ def run(
         if _terminal_human(loaded):
             display.status = None  # no spinner over what the person types
         folder = out_folder(out, loaded)
-        web = _web_run(loaded, host_panel, host, watch or [], pace)
+        web = web_run(loaded, host_panel, host, watch or [], pace)
         try:
             records = _play(loaded, seed_used, count, folder, display, web)
             if web is not None:
@@ -89,10 +89,16 @@ def _terminal_human(loaded: LoadedConfig) -> bool:
     return any(s.kind == "human" and s.interface == "terminal" for s in specs)
 
 
-def _web_run(
-    loaded: LoadedConfig, host_panel: bool, host: str, watch: list[str], pace: float
+def web_run(
+    loaded: LoadedConfig,
+    host_panel: bool = False,
+    host: str = "127.0.0.1",
+    watch: list[str] | None = None,
+    pace: float = 0.0,
 ) -> Any:
-    """The run's web pages (seats, host panel, spectators), when it has any."""
+    """The run's web pages (seats, host panel, spectators), when it has any: the
+    host that seats its browser and remote seats (handed over in its hooks)."""
+    watch = watch or []
     specs = [loaded.file.default_agent, *loaded.file.agent]
     browser = any(isinstance(s, HumanSpec) and s.interface == "browser" for s in specs)
     remote = any(s.kind == "remote" for s in specs)  # its endpoint is on the run's server
@@ -107,7 +113,7 @@ def _web_run(
     if "referee" in watch and humans:
         print("warning: --watch referee shows everything to spectators while a person "
               "plays; do not let them help", file=sys.stderr)  # fmt: skip
-    run = web.start_run(web.WebRun(host=host, host_panel=host_panel, watch=watch, pace_s=pace))
+    run = web.WebRun(host=host, host_panel=host_panel, watch=watch, pace_s=pace)
     if host_panel:
         run.panel()
     return run

@@ -4,6 +4,8 @@ event and play on with other agents)."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Annotated
 
@@ -18,6 +20,7 @@ from sandbox.cli.errors import (
     stopped,
 )
 from sandbox.cli.options import AsSeatOption, check_seat, out_folder
+from sandbox.cli.play import web_run
 from sandbox.session import (
     fork,
     game_config_of,
@@ -26,6 +29,7 @@ from sandbox.session import (
     resume,
 )
 from sandbox.session.gamefile import LoadedConfig, load_config
+from sandbox.session.play import LiveHooks
 from sandbox.transcript import Transcript, read_transcript
 
 QuietOption = Annotated[bool, typer.Option(help="no live event stream")]
@@ -55,9 +59,11 @@ def resume_game(
     console, err = consoles(False)
     with bad_input_is_one_line():
         recorded = read_transcript(transcript)
-        display = _seat_display(loaded_of(recorded), recorded, as_seat, quiet, console, err)
+        loaded = loaded_of(recorded)
+        display = _seat_display(loaded, recorded, as_seat, quiet, console, err)
         try:
-            record = resume(transcript, display.hooks("resumed"))
+            with _hosted(loaded, display.hooks("resumed")) as hooks:
+                record = resume(transcript, hooks)
         except KeyboardInterrupt:
             display.stop()
             interrupted(transcript)
@@ -84,7 +90,8 @@ def fork_game(
         folder = out_folder(out, playing)
         display = _seat_display(playing, recorded, as_seat, quiet, console, err)
         try:
-            record = fork(transcript, at, other, folder, display.hooks(f"fork at {at}"))
+            with _hosted(playing, display.hooks(f"fork at {at}")) as hooks:
+                record = fork(transcript, at, other, folder, hooks)
         except KeyboardInterrupt:
             display.stop()
             interrupted(display.current)
@@ -92,6 +99,20 @@ def fork_game(
             display.stop()
             stopped(error, display.current)
         print_record(console, record)
+
+
+@contextmanager
+def _hosted(loaded: LoadedConfig, hooks: LiveHooks) -> Iterator[LiveHooks]:
+    """``hooks`` with the web pages that serve the game's browser and remote
+    seats, as ``sandbox run`` has them (none needed: the hooks as they are)."""
+    web = web_run(loaded)
+    if web is None:
+        yield hooks
+        return
+    try:
+        yield web.hooks(hooks)
+    finally:
+        web.stop()
 
 
 def _seat_display(

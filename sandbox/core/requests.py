@@ -11,6 +11,7 @@ give them; scripted seats and answers recorded before the field existed need not
 
 from __future__ import annotations
 
+import random
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -109,6 +110,35 @@ def _field_schema(f: Field) -> dict[str, Any]:
             "description": f.description,
         }
     return {"enum": list(f.legal()), "description": f.description}
+
+
+def draw_payload(
+    request: DecisionRequest, rng: random.Random, *, disjoint: bool = False
+) -> dict[str, Any]:
+    """One uniform draw over each field's legal values (shape-legal, not rule-checked).
+
+    ``disjoint``: lists over the same options never share a value (a later list
+    draws its size and its values from what the earlier ones left), as Killer's
+    claims require of the accused and vouched seats (KG-14); the random seat uses
+    it so that it rarely has to redraw. Without it the draws are as they always
+    were (seeded tests and goldens depend on them)."""
+    payload: dict[str, Any] = {}
+    named: dict[tuple[Scalar, ...], list[Scalar]] = {}  # options -> values drawn so far
+    for f in request.fields:
+        if isinstance(f, Choice):
+            payload[f.name] = rng.choice(f.legal())
+        elif isinstance(f, MultiChoice):
+            pool = list(f.options)
+            if disjoint:
+                drawn = named.setdefault(f.options, [])
+                pool = [o for o in pool if o not in drawn]
+            k = rng.randint(0, min(f.max_items, len(pool)))
+            payload[f.name] = rng.sample(pool, k)
+            if disjoint:
+                drawn += payload[f.name]
+        elif isinstance(f, Text):
+            payload[f.name] = f"(seat {request.seat} says nothing of note)"
+    return payload
 
 
 def check_shape(request: DecisionRequest, payload: object) -> dict[str, Any]:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import hashlib
 import random
+from collections.abc import Mapping
 from typing import Any
 
 SeedValue = int | float | str | bytes | bytearray | None
@@ -65,3 +66,18 @@ class LazyRandom(random.Random):
     def setstate(self, state: tuple[Any, ...]) -> None:
         self._deferred = None
         super().setstate(state)
+
+
+def deal_roles(
+    fixed: Mapping[int, str], counts: Mapping[str, int], seats: int, rng: random.Random
+) -> dict[int, str]:
+    """Seat -> role: the ``fixed`` seats' roles first, the remaining cards of the
+    line-up (role -> how many) shuffled by ``rng`` over the other seats 1..``seats``."""
+    roles = dict(fixed)
+    deck: list[str] = []
+    for role, count in counts.items():
+        deck += [role] * (count - sum(1 for r in roles.values() if r == role))
+    rng.shuffle(deck)
+    free = [s for s in range(1, seats + 1) if s not in roles]
+    roles.update(zip(free, deck, strict=True))
+    return dict(sorted(roles.items()))

@@ -10,10 +10,11 @@ registry of variants lives with the games (:mod:`sandbox.games.registry`).
 from __future__ import annotations
 
 import dataclasses
+import importlib
 import random
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from enum import StrEnum
 from importlib.resources.abc import Traversable
 from typing import Any, ClassVar, Generic, Protocol, cast
@@ -59,17 +60,22 @@ class SeatView:
     ``public``: derived knowledge at this moment (day, phase, living seats, …),
     built only from events visible to the seat.
     ``history``: the visible events in order, ready for rendering.
+    ``variant``: the variant played (the object itself: a seat asks it for its
+    words and templates, never a registry for a name).
     """
 
-    variant: str
+    variant: Variant[Any, Any]
     seat: int
     private: Mapping[str, Any]
     public: Mapping[str, Any]
     history: tuple[HistoryItem, ...]
 
     def to_json(self) -> dict[str, Any]:
-        """Plain JSON form (tuples become lists), for golden files and audits."""
-        return cast(dict[str, Any], _thaw(dataclasses.asdict(self)))
+        """Plain JSON form (tuples become lists, the variant its name), for
+        golden files, audits and remote programs."""
+        items = [{f.name: getattr(i, f.name) for f in dataclasses.fields(i)} for i in self.history]
+        plain = {"variant": self.variant.name, "seat": self.seat, "private": self.private}
+        return cast(dict[str, Any], _thaw({**plain, "public": self.public, "history": items}))
 
 
 class ViewFold(Protocol):
@@ -79,29 +85,6 @@ class ViewFold(Protocol):
     def add(self, seq: int, event: Event) -> None: ...
 
     def snapshot(self) -> SeatView: ...
-
-
-def marked_public(item: HistoryItem, event: Event) -> HistoryItem:
-    """``item`` flagged ``public`` when its event is visible to every seat."""
-    return replace(item, public=True) if event.visibility().scope == "public" else item
-
-
-def fold_all(fold: ViewFold, events: Sequence[tuple[int, Event]]) -> SeatView:
-    """``fold`` fed every (seq, event) pair: ``build_view`` for a variant whose
-    view is its incremental fold."""
-    for seq, event in events:
-        fold.add(seq, event)
-    return fold.snapshot()
-
-
-def detached(value: Any) -> Any:
-    """A copy of plain nested data (dicts, lists) so a snapshot never changes
-    when the fold that produced it goes on folding."""
-    if isinstance(value, dict):
-        return {k: detached(v) for k, v in value.items()}
-    if isinstance(value, list):
-        return [detached(v) for v in value]
-    return value
 
 
 class Result(StrEnum):
@@ -281,14 +264,20 @@ class Variant(ABC, Generic[S, C]):
     def outcome(self, state: S) -> Outcome | None:
         """The result once the game is over, else None."""
 
-    @abstractmethod
     def build_view(self, seat: int, events: Sequence[tuple[int, Event]]) -> SeatView:
-        """A seat's knowledge from (seq, event) pairs it was allowed to see."""
+        """A seat's knowledge from (seq, event) pairs it was allowed to see.
+        Default: its :meth:`view_fold` fed every pair (define one or both)."""
+        fold = self.view_fold(seat)
+        if fold is None:
+            raise NotImplementedError(f"{self.name} defines neither build_view nor view_fold")
+        for seq, event in events:
+            fold.add(seq, event)
+        return fold.snapshot()
 
     def view_fold(self, seat: int) -> ViewFold | None:
-        """Optional fast path: an incremental fold of ``seat``'s view. The core
-        then feeds it only new events instead of rebuilding from the start.
-        It must agree with ``build_view`` (the conformance tests check this)."""
+        """An incremental fold of ``seat``'s view: the core then feeds it only new
+        events instead of rebuilding from the start. It must agree with
+        ``build_view`` (the conformance tests check this). None: none."""
         return None
 
     @abstractmethod
@@ -349,18 +338,21 @@ class Variant(ABC, Generic[S, C]):
         :meth:`describe_event`, decisions as their fields."""
         return None
 
+    # Where its bot and its metrics live ("module:name"), imported only when asked
+    # for, so that bot and analysis code never load with the engine.
+    bot_class: ClassVar[str] = ""  # an Agent class, built as (seed, language)
+    metrics_table: ClassVar[str] = ""  # a mapping name -> Metric
+
     def baseline_bot(self, seed: int, language: str = "en") -> Any:
-        """A new baseline bot (a :class:`sandbox.agents.base.Agent`) seeded with
-        ``seed`` that speaks ``language`` (a bot with one language may ignore it),
-        or None when the variant has none (a game file's ``kind = "baseline"`` is
-        then refused). Import the bot's module inside the override: agent code
-        must not load with the engine."""
-        return None
+        """A new baseline bot (a :class:`sandbox.core.seat.Agent`, ``bot_class``)
+        seeded with ``seed`` that speaks ``language``, or None when the variant has
+        none (a game file's ``kind = "baseline"`` is then refused)."""
+        return _named(self.bot_class)(seed, language) if self.bot_class else None
 
     def metrics(self) -> Mapping[str, Metric]:
-        """The variant's behaviour metrics, name -> :data:`Metric` (study
+        """The behaviour metrics, name -> :data:`Metric` (``metrics_table``; study
         summaries and ``sandbox report`` show them). Default: none."""
-        return {}
+        return cast(Mapping[str, Metric], _named(self.metrics_table)) if self.metrics_table else {}
 
     def prompt_templates(self) -> Traversable | None:
         """The folder of this variant's prompt templates (``<lang>/<name>.j2``
@@ -389,6 +381,12 @@ class Variant(ABC, Generic[S, C]):
         """The sides a study matches contestants over, in ``info.sides`` order
         (empty: not declared; a study then reads them from the roles dealt)."""
         return tuple(dict.fromkeys(self.info.seated_with.get(s, s) for s in self.info.sides))
+
+
+def _named(where: str) -> Any:
+    """The object ``"module:name"`` names, its module imported now."""
+    module, _, name = where.partition(":")
+    return getattr(importlib.import_module(module), name)
 
 
 # ------------------------------------------------------------ behaviour metrics

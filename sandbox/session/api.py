@@ -19,10 +19,10 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from sandbox.agents.base import Agent, AgentSetupError
 from sandbox.core.errors import ConfigError
 from sandbox.core.events import Event
 from sandbox.core.game import Game
+from sandbox.core.seat import Agent, AgentSetupError, Seating
 from sandbox.games.registry import get_variant, variant_names
 from sandbox.session.driver import run_sync
 from sandbox.session.gamefile import describe_error
@@ -110,7 +110,7 @@ def seat_agents(game: Game, seats: Seats) -> dict[int, Agent]:
     if len({id(a) for a in agents.values()}) < len(agents):
         raise AgentSetupError("one agent object plays two seats; give each seat its own")
     for seat, agent in sorted(agents.items()):
-        agent.attach(seat, game.seed, game.variant.name)
+        agent.attach(Seating(seat, game.seed, game.variant))
     return agents
 
 

@@ -25,7 +25,6 @@ from pydantic import (
     model_validator,
 )
 
-from sandbox.agents.base import Agent, AgentSetupError
 from sandbox.agents.baseline import BaselineAgent
 from sandbox.agents.human.seat import HumanAgent
 from sandbox.agents.llm.agent import LLMAgent
@@ -33,6 +32,7 @@ from sandbox.agents.llm.settings import Language, LLMSettings
 from sandbox.agents.remote import RemoteAgent
 from sandbox.agents.simple import RandomAgent, ScriptedAgent
 from sandbox.core.errors import ConfigError
+from sandbox.core.seat import Agent, AgentSetupError, Seating
 from sandbox.core.variant import Variant
 from sandbox.games.registry import get_variant, variant_names
 from sandbox.session.script_check import check_script
@@ -462,7 +462,7 @@ def check_setup(loaded: LoadedConfig) -> None:
         try:
             agent = spec.build(1, 0, loaded.file.llm)
             if isinstance(agent, BaselineAgent):
-                agent.attach(1, 0, loaded.variant.name)
+                agent.attach(Seating(1, 0, loaded.variant))
         except AgentSetupError as err:
             raise ConfigError(f"{name}: {err}") from None
 

@@ -12,7 +12,7 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from sandbox.agents.base import Agent
+from sandbox.core.seat import Agent
 from sandbox.core.variant import Outcome
 from sandbox.session.gamefile import LoadedConfig
 from sandbox.session.runner import RunStats

@@ -26,9 +26,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, TypeGuard
 
-from sandbox.agents.base import Agent, AgentAnswer, DecisionContext
 from sandbox.core.events import Event
 from sandbox.core.game import Game
+from sandbox.core.seat import Agent, AgentAnswer, DecisionContext
 from sandbox.core.variant import SeatView
 from sandbox.session.errors import SessionError
 

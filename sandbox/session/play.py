@@ -12,9 +12,9 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from sandbox.agents.base import Agent
 from sandbox.core.events import Event
 from sandbox.core.game import Game
+from sandbox.core.seat import Agent, SeatHost
 from sandbox.core.variant import Outcome
 from sandbox.session.driver import run_sync
 from sandbox.session.gamefile import LoadedConfig
@@ -87,6 +87,9 @@ class LiveHooks:
     seat_agents: Callable[[Game, dict[int, Agent], TranscriptWriter], dict[int, Agent]] = (
         lambda game, agents, writer: agents
     )
+    # The host that seats the game (the run's web pages): it serves the seats that
+    # need a page or an endpoint. None: no web pages in this run.
+    host: SeatHost | None = None
 
 
 async def play_game_async(
@@ -105,7 +108,7 @@ async def play_game_async(
     config = game_config or loaded.game_config
     game = Game.new(loaded.variant, config, seed)
     roles = dict(game.roles())
-    agents = build_agents(loaded, roles, seed)
+    agents = build_agents(loaded, roles, seed, host=hooks.host)
     path = transcript_path(out, loaded.variant.name, seed)
     with TranscriptWriter(path) as writer:
         agents = hooks.seat_agents(game, agents, writer)

@@ -11,11 +11,11 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from sandbox.agents.base import Agent, DecisionContext
 from sandbox.core.errors import ConfigError, RefereeError
 from sandbox.core.events import DecisionMade, Event
 from sandbox.core.game import Game, fork_points
 from sandbox.core.requests import DecisionRequest
+from sandbox.core.seat import Agent, DecisionContext
 from sandbox.core.variant import Variant
 from sandbox.core.visibility import Visibility
 from sandbox.games.registry import get_variant

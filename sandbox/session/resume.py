@@ -10,9 +10,9 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from sandbox.agents.base import Agent
 from sandbox.core.events import DecisionMade, Event
 from sandbox.core.game import Game
+from sandbox.core.seat import Agent
 from sandbox.core.variant import Outcome
 from sandbox.session.driver import run_sync
 from sandbox.session.errors import SessionError
@@ -102,7 +102,8 @@ async def _resume_locked(path: Path, hooks: LiveHooks) -> PlayResult:
     roles = {int(s): r for s, r in transcript.header["roles"].items()}
     # a what-if branch's seats draw from the branch's seed and stay deaf to what
     # its header hides (sandbox.session.whatif, sandbox.session.hearing)
-    agents = build_agents(loaded, roles, seed, int(transcript.header.get("branch_seed") or 0))
+    branch_seed = int(transcript.header.get("branch_seed") or 0)
+    agents = build_agents(loaded, roles, seed, branch_seed, hooks.host)
     problem = check_hearing(transcript)
     if problem:
         raise SessionError(f"{path}: the recorded game does not replay: {problem}")
@@ -159,7 +160,7 @@ async def fork_async(
         raise SessionError(f"{path}: the recorded game does not replay: {rebuilt.divergence}")
     game = rebuilt.game
     roles = dict(game.roles())
-    agents = build_agents(loaded, roles, seed)
+    agents = build_agents(loaded, roles, seed, host=hooks.host)
     # a fork of a what-if branch keeps its seats deaf to what the branch hid
     hearing = hearing_of(transcript.header).before(at)
     await rebuild(variant, config, seed, prefix, agents, hearing)  # warm the new agents

@@ -9,7 +9,12 @@ from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol, cast
 
-from sandbox.agents.base import (
+from sandbox.agents.llm.beliefs import is_living, probe_request
+from sandbox.core.errors import IllegalDecision
+from sandbox.core.events import DecisionMade, Event, StepResolved
+from sandbox.core.game import Game
+from sandbox.core.requests import DecisionRequest
+from sandbox.core.seat import (
     FALLBACK_INVALID,
     FALLBACK_PROVIDER,
     Agent,
@@ -17,11 +22,6 @@ from sandbox.agents.base import (
     DecisionContext,
     rules_book,
 )
-from sandbox.agents.llm.beliefs import SPEECH_KINDS, is_living, probe_request
-from sandbox.core.errors import IllegalDecision
-from sandbox.core.events import DecisionMade, Event, StepResolved
-from sandbox.core.game import Game
-from sandbox.core.requests import DecisionRequest
 from sandbox.core.variant import Outcome
 from sandbox.transcript import TranscriptWriter
 
@@ -177,7 +177,8 @@ class Runner:
         the seats in ``done``) gets a probe-only call, all at once, recorded in
         seat order at ``seq`` = the events so far. Nothing reaches the referee."""
         events = self.game.events
-        speakers = {getattr(e, "seat", None) for e in events[start:] if e.kind in SPEECH_KINDS}
+        speeches = self.game.variant.info.speech_kinds  # the public speeches (VariantInfo)
+        speakers = {getattr(e, "seat", None) for e in events[start:] if e.kind in speeches}
         if not speakers or self.game.over:
             return
         seq = len(events)

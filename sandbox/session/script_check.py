@@ -19,10 +19,10 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from sandbox.agents.simple import RANDOM_TRIES, draw_payload
+from sandbox.agents.simple import RANDOM_TRIES
 from sandbox.core.errors import ConfigError, IllegalDecision
 from sandbox.core.game import Game
-from sandbox.core.requests import Choice, DecisionRequest, MultiChoice, Scalar, Text
+from sandbox.core.requests import Choice, DecisionRequest, MultiChoice, Scalar, Text, draw_payload
 from sandbox.core.variant import Variant
 
 # Keys of a scripted entry that are not answer fields.

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from sandbox.agents.base import Agent, AgentSetupError, seat_seed
 from sandbox.agents.human.seat import HumanAgent
 from sandbox.agents.llm.agent import LLMAgent
 from sandbox.core.rng import derive_rng
+from sandbox.core.seat import Agent, AgentSetupError, SeatHost, Seating, seat_seed
 from sandbox.session.gamefile import AgentSpec, LoadedConfig, role_matches
 
 __all__ = [
@@ -40,26 +40,37 @@ def spec_for(loaded: LoadedConfig, seat: int, role: str) -> AgentSpec:
 
 
 def build_agents(
-    loaded: LoadedConfig, roles: Mapping[int, str], game_seed: int, branch_seed: int = 0
+    loaded: LoadedConfig,
+    roles: Mapping[int, str],
+    game_seed: int,
+    branch_seed: int = 0,
+    host: SeatHost | None = None,
 ) -> dict[int, Agent]:
-    """One seated agent per seat, from the spec that selects it."""
+    """One seated agent per seat, from the spec that selects it; ``host``: the
+    web pages of the run, for the seats that need them (a person's page, a
+    program's endpoint)."""
     return {
-        seat: seat_agent(loaded, spec_for(loaded, seat, role), seat, game_seed, branch_seed)
+        seat: seat_agent(loaded, spec_for(loaded, seat, role), seat, game_seed, branch_seed, host)
         for seat, role in sorted(roles.items())
     }
 
 
 def seat_agent(
-    loaded: LoadedConfig, spec: AgentSpec, seat: int, game_seed: int, branch_seed: int = 0
+    loaded: LoadedConfig,
+    spec: AgentSpec,
+    seat: int,
+    game_seed: int,
+    branch_seed: int = 0,
+    host: SeatHost | None = None,
 ) -> Agent:
-    """``spec``'s agent for ``seat``, built and seated (``attach``); one that cannot
-    be is an AgentSetupError naming the seat. In a what-if branch (``branch_seed``
-    > 0) every seat draws from the branch's own seed, and a model seat sends a
-    sampling seed derived from it on every call."""
+    """``spec``'s agent for ``seat``, built and seated (``attach``) by ``host``; one
+    that cannot be is an AgentSetupError naming the seat. In a what-if branch
+    (``branch_seed`` > 0) every seat draws from the branch's own seed, and a model
+    seat sends a sampling seed derived from it on every call."""
     try:
         seed = branch_seat_seed(game_seed, branch_seed, seat)
         agent = spec.build(seat, seed, loaded.file.llm)
-        agent.attach(seat, game_seed, loaded.variant.name)
+        agent.attach(Seating(seat, game_seed, loaded.variant, host))
         if branch_seed and isinstance(agent, LLMAgent):
             agent.sample_with(seed)
     except AgentSetupError as err:

@@ -10,11 +10,10 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from sandbox.agents.simple import draw_payload
 from sandbox.core.errors import IllegalDecision
 from sandbox.core.events import Event
 from sandbox.core.game import Game
-from sandbox.core.requests import DecisionRequest
+from sandbox.core.requests import DecisionRequest, draw_payload
 from sandbox.core.variant import Variant
 
 # One decision of a played game: request id, seat, and "payload" or "fallback".

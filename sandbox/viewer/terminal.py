@@ -7,14 +7,13 @@ can never pass for a referee line.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
 
 from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
+from sandbox.agents.human.terminal import print_card
 from sandbox.core.events import DecisionMade, Event, GameEnded, StepResolved
 from sandbox.core.game import Game
 from sandbox.core.variant import HistoryItem
@@ -24,7 +23,6 @@ from sandbox.games.words import (
     SPEECH,
     Tag,
     Words,
-    card_rows,
     item_words,
     sanitise,
     tag_text,
@@ -131,19 +129,6 @@ def print_outcome(console: Console, timeline: Timeline) -> None:
     for row in timeline.outcome_rows:
         table.add_row(str(row.seat), row.role or "?", row.agent or "?", row.result or "-")
     console.print(table)
-
-
-def print_card(console: Console, private: Mapping[str, Any], language: str = "en") -> None:
-    """The seat's role card, one fact a line, in words; Four Factions duels as a table."""
-    rows, duels = card_rows(private, language)
-    console.print("[magenta]Your card:[/magenta]")
-    for key, words in rows:
-        console.print(f"  [magenta]{escape(key)}:[/magenta] {escape(words)}")
-    if duels:
-        table = Table(*duels[0], title="duels")
-        for row in duels[1:]:
-            table.add_row(*row)
-        console.print(table)
 
 
 class LiveRenderer:

@@ -12,7 +12,7 @@ what a browser may send).
 from __future__ import annotations
 
 from sandbox.web.hub import HubError, WebHub
-from sandbox.web.run import WebRun, current_run
+from sandbox.web.run import WebRun
 from sandbox.web.seat import HumanBrowserAgent
 
-__all__ = ["HubError", "HumanBrowserAgent", "WebHub", "WebRun", "current_run"]
+__all__ = ["HubError", "HumanBrowserAgent", "WebHub", "WebRun"]

@@ -21,7 +21,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from sandbox.agents.base import Agent, AgentAnswer, DecisionContext
+from sandbox.core.seat import Agent, AgentAnswer, DecisionContext
 from sandbox.web.seat import HANDED_BACK, HumanBrowserAgent
 
 

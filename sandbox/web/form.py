@@ -101,6 +101,6 @@ def decision_notes(
     a duel); none without a view or a note for the decision."""
     if view is None:
         return []
-    words = variant_words(view.variant)
+    words = variant_words(view.variant.name)
     note = words.notes.get(request.decision) if words is not None else None
-    return note(view.private, lang(language, view.variant)) if note is not None else []
+    return note(view.private, lang(language, view.variant.name)) if note is not None else []

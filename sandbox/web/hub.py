@@ -32,7 +32,7 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Route, WebSocketRoute
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from sandbox.agents.base import AgentSetupError
+from sandbox.core.seat import AgentSetupError
 from sandbox.web.board import Board
 from sandbox.web.guard import (
     LOOPBACK,

@@ -71,12 +71,12 @@ def history_words(
     board both read them). ``kept``: the words already said for this seat's view
     of this game, by sequence number (an item never changes once seen), filled in."""
     if kept is None:
-        return [item_words(view.variant, item, view.seat, language) for item in view.history]
+        return [item_words(view.variant.name, item, view.seat, language) for item in view.history]
     said = []
     for item in view.history:
         words = kept.get(item.seq)
         if words is None:
-            words = kept[item.seq] = item_words(view.variant, item, view.seat, language)
+            words = kept[item.seq] = item_words(view.variant.name, item, view.seat, language)
         said.append(words)
     return said
 
@@ -88,7 +88,7 @@ def history_sections(
     sentences (the words of ``sandbox view``); ``said``: its items' words, if known."""
     sections: list[Section] = []
     where: tuple[int, str] | None = None
-    L = lang(language, view.variant)
+    L = lang(language, view.variant.name)
     said = said if said is not None else history_words(view, language)
     for item, words in zip(view.history, said, strict=True):
         if words.speaker == view.seat and words.category != DECISION:
@@ -121,10 +121,10 @@ def entry_of(seq: int, words: Words, new: bool = False) -> Entry | None:
 def card_words(view: SeatView, language: str) -> tuple[list[tuple[str, str]], list[Any]]:
     """The seat's card said to it (its variant's ``VariantWords.card``, else its
     facts) and the table of a list fact (e.g. its duels)."""
-    rows, duels = card_rows(view.private, language, view.variant)
-    words = variant_words(view.variant)
+    rows, duels = card_rows(view.private, language, view.variant.name)
+    words = variant_words(view.variant.name)
     if words is not None and words.card is not None:
-        rows = words.card(view.private, lang(language, view.variant))
+        rows = words.card(view.private, lang(language, view.variant.name))
     return rows, duels
 
 
@@ -141,7 +141,7 @@ def render_view(
         t=ui(language),
         card=rows,
         duels=duels,
-        now=lang(language, view.variant).facts(known_facts(view.public)),
+        now=lang(language, view.variant.name).facts(known_facts(view.public)),
         sections=history_sections(view, language, last_seen, said),
         final=False,
         board=board,

@@ -15,10 +15,10 @@ import threading
 from collections.abc import Mapping
 from typing import Any, Protocol
 
-from sandbox.agents.base import Agent, seat_seed
 from sandbox.agents.baseline import baseline_bot_or_none
 from sandbox.agents.simple import RandomAgent
 from sandbox.core.game import Game
+from sandbox.core.seat import Agent, Seating, seat_seed
 from sandbox.web.board import Board
 from sandbox.web.control import SwitchableSeat
 from sandbox.web.hub import WebHub
@@ -87,7 +87,7 @@ class HostPanel:
                 person.rules_text = self.run.rules_for(person.language)
                 game = self.run._game
                 if game is not None:
-                    person.attach(seat, game.seed, game.variant.name)
+                    person.attach(Seating(seat, game.seed, game.variant))
                 switchable.switch_to(person)
                 self.run.show_now(person)  # the seat's view at once, not at its next decision
             self.refresh()
@@ -115,7 +115,7 @@ class HostPanel:
         seed = seat_seed(game.seed, switchable.seat)
         if to == "random":
             return RandomAgent(seed)
-        bot = baseline_bot_or_none(game.variant.name, seed)
+        bot = baseline_bot_or_none(game.variant, seed)
         return bot if bot is not None else RandomAgent(seed)  # a variant without a bot
 
     def watch(self, target: str) -> str:

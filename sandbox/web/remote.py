@@ -28,15 +28,17 @@ from typing import Any
 
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from sandbox.agents.base import (
+from sandbox.agents.observation import observe
+from sandbox.core.errors import IllegalDecision, RefereeError
+from sandbox.core.seat import (
     FALLBACK_INVALID,
     FALLBACK_TIMEOUT,
     Agent,
     AgentAnswer,
     DecisionContext,
+    RemoteSettings,
+    Seating,
 )
-from sandbox.agents.observation import observe
-from sandbox.core.errors import IllegalDecision, RefereeError
 from sandbox.web.board import Board
 from sandbox.web.hub import Audience, WebHub
 
@@ -44,14 +46,6 @@ PROTOCOL = 1
 FALLBACK_DISCONNECTED = "disconnected"  # the remote program was not connected
 KEEP_MESSAGES = 32  # sent messages a slow socket may still be catching up on
 POLL_S = 0.05
-
-
-@dataclass
-class RemoteSettings:
-    decision_timeout_s: float = 60.0
-    max_invalid: int = 3
-    reconnect_s: float = 5.0
-    connect_timeout_s: float = 60.0  # the first connection, before the first decision
 
 
 @dataclass
@@ -108,8 +102,8 @@ class RemoteSeat(Agent):
     def url(self) -> str:
         return f"ws://{self.hub.shown_host}:{self.hub.port}/agent?t={self.audience.token}"
 
-    def attach(self, seat: int, game_seed: int, variant: str) -> None:
-        self._variant = variant
+    def attach(self, seating: Seating) -> None:
+        self._variant = seating.variant.name
 
     def describe(self) -> dict[str, Any]:
         # Never the token: the transcript header is shared with researchers.

@@ -19,9 +19,9 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from sandbox.agents.base import Agent
 from sandbox.core.events import Event, GameEnded
 from sandbox.core.game import Game
+from sandbox.core.seat import Agent, RemoteSettings
 from sandbox.games.words import role_words
 from sandbox.transcript import TranscriptWriter
 from sandbox.web.board import Board
@@ -31,7 +31,7 @@ from sandbox.web.guard import LOOPBACK
 from sandbox.web.hub import Audience, WebHub, print_to_stderr
 from sandbox.web.pages import SeatResult, render_end, render_final
 from sandbox.web.panel import REFEREE, HostPanel, who
-from sandbox.web.remote import RemoteSeat, RemoteSettings
+from sandbox.web.remote import RemoteSeat
 from sandbox.web.seat import HumanBrowserAgent, seat_audience
 from sandbox.web.words import ui
 
@@ -150,7 +150,9 @@ class WebRun:
         ) -> dict[int, Agent]:
             return self.seat_agents(game, inner.seat_agents(game, agents, writer), writer)
 
-        return dataclasses.replace(inner, on_event=on_event, seat_agents=seat_agents)
+        # This run is the host that seats the game: its browser and remote seats
+        # get their pages and endpoints from it (passed in, never looked up).
+        return dataclasses.replace(inner, on_event=on_event, seat_agents=seat_agents, host=self)
 
     def seat_agents(
         self, game: Game, agents: dict[int, Agent], writer: TranscriptWriter
@@ -375,29 +377,4 @@ def _seat_number(target: str, seats: Sequence[int]) -> int:
     return seat
 
 
-# The run the CLI set up; a browser seat built outside the CLI (a test, a script)
-# gets a default loopback run of its own.
-_CURRENT: WebRun | None = None
-
-
-def current_run() -> WebRun:
-    global _CURRENT
-    if _CURRENT is None:
-        _CURRENT = WebRun()
-    return _CURRENT
-
-
-def start_run(run: WebRun) -> WebRun:
-    global _CURRENT
-    _CURRENT = run
-    return run
-
-
-def end_run() -> None:
-    global _CURRENT
-    if _CURRENT is not None:
-        _CURRENT.stop()
-    _CURRENT = None
-
-
-__all__ = ["REFEREE", "HostPanel", "Spectator", "WebRun", "current_run", "end_run", "start_run"]
+__all__ = ["REFEREE", "HostPanel", "Spectator", "WebRun"]

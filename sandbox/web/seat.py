@@ -22,16 +22,17 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
-from sandbox.agents.base import (
+from sandbox.agents.human.refusal import refusal_words
+from sandbox.agents.human.terminal import for_people
+from sandbox.core.errors import IllegalDecision, RefereeError
+from sandbox.core.seat import (
     FALLBACK_QUIT,
     FALLBACK_TIMEOUT,
     Agent,
     AgentAnswer,
     DecisionContext,
+    Seating,
 )
-from sandbox.agents.human.refusal import refusal_words
-from sandbox.agents.human.terminal import for_people
-from sandbox.core.errors import IllegalDecision, RefereeError
 from sandbox.core.variant import SeatView
 from sandbox.core.words import Words
 from sandbox.games.words import lang, phase_title
@@ -102,8 +103,8 @@ class HumanBrowserAgent(Agent):
             status=WAITING, form_html="", request_id=None, end_html="", error="", out=""
         )
 
-    def attach(self, seat: int, game_seed: int, variant: str) -> None:
-        self._game = str(game_seed)
+    def attach(self, seating: Seating) -> None:
+        self._game = str(seating.game_seed)
 
     @property
     def url(self) -> str:
@@ -317,7 +318,7 @@ def out_words(view: SeatView, language: str) -> str:
     how = ""
     if record is not None and record.get("cause"):
         cause = str(record["cause"])
-        words = t.get(f"cause_{cause}") or lang(language, view.variant).term(cause)
+        words = t.get(f"cause_{cause}") or lang(language, view.variant.name).term(cause)
         when = phase_title(record.get("day"), "day", language)
         how = t["out_how"].format(cause=words, when=when)
     return t["out_note"].format(how=how)

@@ -16,6 +16,7 @@ from inspect_ai.scorer import SampleScore, Score
 from inspect_ai.tool import ToolChoice, ToolInfo
 from inspect_ai.util import LimitExceededError, registry_info, token_limit
 
+import sandbox.core.seat as contract
 from sandbox.adapters.inspect_ai.agent import InspectAgent, chat_messages, response_schema
 from sandbox.adapters.inspect_ai.mock import MOCK_MODEL, legal_outputs
 from sandbox.adapters.inspect_ai.opponents import Seating, check_pool, parse_pool
@@ -29,7 +30,6 @@ from sandbox.adapters.inspect_ai.scoring import (
     win_value,
 )
 from sandbox.adapters.inspect_ai.tasks import TASKS
-from sandbox.agents.base import DecisionContext
 from sandbox.agents.llm import answer_format
 from sandbox.agents.llm.agent import LLMAgent
 from sandbox.agents.llm.beliefs import probe_for
@@ -38,8 +38,9 @@ from sandbox.analysis.intervals import BOOTSTRAP_SEED, wilson
 from sandbox.analysis.metrics import figure
 from sandbox.core.errors import ConfigError
 from sandbox.core.rng import derived_seed
+from sandbox.core.seat import DecisionContext
 from sandbox.core.variant import MetricItem
-from sandbox.games.registry import variant_names
+from sandbox.games.registry import get_variant, variant_names
 from sandbox.models.client import attempt_seed
 from sandbox.session.api import new_game
 from sandbox.transcript import EventRow, Transcript
@@ -306,7 +307,7 @@ def test_the_inspect_seat_sends_one_schema_form(asked: str, sent: str) -> None:
 
 async def test_invalid_answers_are_repaired_then_fall_back() -> None:
     agent = InspectAgent(get_model(MOCK_MODEL, memoize=False), max_repairs=1)
-    agent.attach(1, 0, "killer")
+    agent.attach(contract.Seating(1, 0, get_variant("killer")))
     answer = await agent.decide(first_context())
     assert answer.payload is None and answer.fallback_reason == "invalid"
     assert [c["repair"] for c in answer.calls] == [0, 1] and answer.repairs == 1
@@ -318,7 +319,7 @@ async def test_a_legal_answer_is_accepted_in_one_call(structured: str) -> None:
     model = get_model(MOCK_MODEL, custom_outputs=legal_outputs(seed=2), memoize=False)
     agent = InspectAgent(model, structured=structured)
     ctx = first_context()
-    agent.attach(ctx.seat, 0, "killer")
+    agent.attach(contract.Seating(ctx.seat, 0, get_variant("killer")))
     answer = await agent.decide(ctx)
     assert answer.fallback_reason is None and answer.payload is not None
     assert len(answer.calls) == 1 and answer.calls[0]["parsed"] == answer.payload
@@ -333,7 +334,7 @@ def failing(
 
 async def test_a_failing_provider_is_the_provider_fallback() -> None:
     agent = InspectAgent(get_model(MOCK_MODEL, custom_outputs=failing, memoize=False))
-    agent.attach(1, 0, "killer")
+    agent.attach(contract.Seating(1, 0, get_variant("killer")))
     answer = await agent.decide(first_context())
     assert answer.payload is None and answer.fallback_reason == "provider"
     assert answer.calls[-1]["error"] == "RuntimeError: the provider is down"
@@ -341,7 +342,7 @@ async def test_a_failing_provider_is_the_provider_fallback() -> None:
 
 async def test_an_inspect_limit_is_not_swallowed() -> None:
     agent = InspectAgent(get_model(MOCK_MODEL, memoize=False))
-    agent.attach(1, 0, "killer")
+    agent.attach(contract.Seating(1, 0, get_variant("killer")))
     with pytest.raises(LimitExceededError), token_limit(10):
         await agent.decide(first_context())
 
@@ -364,7 +365,7 @@ async def test_a_what_if_seed_goes_as_the_inspect_seed(branch_seed: int | None) 
 
     agent = InspectAgent(get_model(MOCK_MODEL, custom_outputs=capture, memoize=False))
     ctx = first_context()
-    agent.attach(ctx.seat, 0, "killer")
+    agent.attach(contract.Seating(ctx.seat, 0, get_variant("killer")))
     if branch_seed is not None:
         agent.sample_with(branch_seed)
     answer = await agent.decide(ctx)

@@ -13,13 +13,13 @@ from typing import Any
 
 import pytest
 
-from sandbox.agents.base import DecisionContext, decide_now
 from sandbox.agents.llm.agent import LLMAgent
 from sandbox.agents.observation import field_masks, legal_moves, observe
 from sandbox.agents.simple import RandomAgent
 from sandbox.core.errors import IllegalDecision
 from sandbox.core.game import Game
 from sandbox.core.requests import Choice, DecisionRequest, MultiChoice, Text
+from sandbox.core.seat import DecisionContext, decide_now
 from sandbox.games.registry import get_variant
 
 VOTE = DecisionRequest(

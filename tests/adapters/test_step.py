@@ -11,9 +11,9 @@ import pytest
 
 from sandbox.adapters.external import EXTERNAL
 from sandbox.adapters.step import DEFAULT_ATTEMPTS, SteppedGame
-from sandbox.agents.base import FALLBACK_INVALID
 from sandbox.agents.llm.agent import LLMAgent
 from sandbox.agents.simple import RandomAgent, ScriptError
+from sandbox.core.seat import FALLBACK_INVALID
 from sandbox.session.gamefile import parse_config
 from sandbox.session.replay import replay
 from sandbox.transcript import load

@@ -18,11 +18,11 @@ import pytest
 from rich.console import Console
 from typer.testing import CliRunner
 
-from sandbox.agents.base import FALLBACK_QUIT, DecisionContext
 from sandbox.agents.human.terminal import BadInput, HumanTerminalAgent, options_text, parse_answer
 from sandbox.cli.main import app
 from sandbox.core.game import Game
 from sandbox.core.requests import Choice, MultiChoice
+from sandbox.core.seat import FALLBACK_QUIT, DecisionContext
 from sandbox.games.registry import get_variant
 
 ROOT = Path(__file__).resolve().parents[2]

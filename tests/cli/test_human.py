@@ -17,11 +17,11 @@ from pathlib import Path
 import pytest
 from rich.console import Console
 
-from sandbox.agents.base import FALLBACK_QUIT, FALLBACK_TIMEOUT, DecisionContext
 from sandbox.agents.human.terminal import BadInput, HumanTerminalAgent, options_text, parse_answer
 from sandbox.core.errors import IllegalDecision
 from sandbox.core.game import Game
 from sandbox.core.requests import Choice, MultiChoice
+from sandbox.core.seat import FALLBACK_QUIT, FALLBACK_TIMEOUT, DecisionContext
 from sandbox.games.registry import get_variant
 from tests.core.toy import Secret, Toy, ToyConfig
 

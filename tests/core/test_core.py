@@ -142,7 +142,7 @@ def test_from_events_cut_mid_resolution_is_refused() -> None:
 
 
 def test_decide_now_runs_a_non_awaiting_agent_and_refuses_one_that_awaits() -> None:
-    from sandbox.agents.base import Agent, AgentAnswer, AgentAwaited, DecisionContext, decide_now
+    from sandbox.core.seat import Agent, AgentAnswer, AgentAwaited, DecisionContext, decide_now
 
     game = Game.new(TOY, ToyConfig(), 1)
     ctx = DecisionContext.for_request(game, game.pending()[0])

@@ -11,11 +11,17 @@ from typing import Any
 
 import pytest
 
-from sandbox.agents.simple import draw_payload
 from sandbox.core.errors import IllegalDecision, UnknownRequest
 from sandbox.core.events import DecisionMade
 from sandbox.core.game import Game
-from sandbox.core.requests import Choice, DecisionRequest, MultiChoice, Text, check_shape
+from sandbox.core.requests import (
+    Choice,
+    DecisionRequest,
+    MultiChoice,
+    Text,
+    check_shape,
+    draw_payload,
+)
 from sandbox.core.rng import LazyRandom, derive_rng
 from tests.games.killer.helpers import new_game, night
 

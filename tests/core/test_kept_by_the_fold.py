@@ -12,12 +12,12 @@ from typing import Any
 
 import pytest
 
-from sandbox.agents.base import DecisionContext, decide_now
 from sandbox.agents.simple import RandomAgent
 from sandbox.core.errors import IllegalDecision
 from sandbox.core.game import Game
 from sandbox.core.requests import Choice, DecisionRequest, Text, check_shape
 from sandbox.core.rng import LazyRandom, derive_rng
+from sandbox.core.seat import DecisionContext, decide_now
 from sandbox.games.registry import get_variant
 
 

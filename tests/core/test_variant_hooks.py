@@ -9,9 +9,9 @@ import random
 
 import pytest
 
-from sandbox.agents.simple import draw_payload
 from sandbox.core.errors import IllegalDecision
 from sandbox.core.game import Game
+from sandbox.core.requests import draw_payload
 from sandbox.games.registry import get_variant
 
 SEEDS = (1, 2, 3)

@@ -161,7 +161,7 @@ class Toy(Variant[ToyState, ToyConfig]):
                 history.append(HistoryItem(seq, e.kind, 0, "day", e.seat, e.text))
             else:
                 history.append(HistoryItem(seq, e.kind, 0, "day"))
-        return SeatView(self.name, seat, private, {}, tuple(history))
+        return SeatView(self, seat, private, {}, tuple(history))
 
     def roles(self, state: ToyState) -> Mapping[int, str]:
         return {s: f"lucky{v}" for s, v in state.lucky.items()}

@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 from sandbox.session import LiveHooks, fork_points, play_game
 from sandbox.session.gamefile import parse_config
 from sandbox.transcript import load
-from sandbox.web.run import WebRun, start_run
+from sandbox.web.run import WebRun
 from tests.hardening.helpers import invoke, read_lines
 from tests.hardening.test_fuzz import clean_failure, edits, json_values, mutate, toml_values
 from tests.web.helpers import Client, quiet
@@ -119,7 +119,7 @@ class PanelGame(threading.Thread):
 
 @pytest.fixture(scope="module")
 def panel(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Client]:
-    web = start_run(WebRun(host_panel=True, announce=quiet))
+    web = WebRun(host_panel=True, announce=quiet)
     try:
         PanelGame(web, tmp_path_factory.mktemp("panel")).start()
         host_page = web.panel()

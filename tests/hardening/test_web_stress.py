@@ -25,7 +25,7 @@ from sandbox.session.gamefile import parse_config
 from sandbox.transcript import Transcript, load
 from sandbox.web.board import Board
 from sandbox.web.hub import FLOOD_REFUSAL, Audience, WebHub
-from sandbox.web.run import WebRun, start_run
+from sandbox.web.run import WebRun
 from tests.web.helpers import WAIT_S, Client, first_legal, quiet
 from tests.web.test_control import PanelGame, all_ai_killer, host_client, post
 
@@ -101,7 +101,7 @@ def switches(transcript: Transcript) -> list[tuple[int, str, str, str]]:
 def test_two_host_pages_take_the_same_seat_at_once(tmp_path: Path) -> None:
     """Both "take" clicks get the same person's page; of two "hand back" clicks
     one is done and the other refused in one line; one switch each way."""
-    web = start_run(WebRun(host_panel=True, announce=quiet))
+    web = WebRun(host_panel=True, announce=quiet)
     try:
         game = PanelGame(web, tmp_path)
         game.start()
@@ -140,7 +140,7 @@ def test_a_seat_handed_back_before_its_person_is_asked(tmp_path: Path) -> None:
     """Taken and handed back before its next decision: the page says it is no
     longer this person's seat (it used to wait forever), the panel offers the seat
     again, and a new take gives a new page; the first person never played."""
-    web = start_run(WebRun(host_panel=True, announce=quiet))
+    web = WebRun(host_panel=True, announce=quiet)
     try:
         game = PanelGame(web, tmp_path)
         game.start()
@@ -181,7 +181,7 @@ def test_hand_back_and_take_again_while_the_question_is_open(tmp_path: Path) -> 
     """The host hands a seat back and takes it again before the game's loop turns:
     the new person's page gets the same open question (the old page is released);
     the panel used to hand back the old, released page and let the AI play."""
-    web = start_run(WebRun(host_panel=True, announce=quiet))
+    web = WebRun(host_panel=True, announce=quiet)
     try:
         game = PanelGame(web, tmp_path)
         game.start()
@@ -231,7 +231,7 @@ def test_take_over_and_hand_back_in_sealed_decisions(tmp_path: Path) -> None:
     it used to be waited out), and the team's sealed opinions hold the person's
     answer. At the next sealed ballot, handed back while the person's question is
     open: the AI answers it. Each decision is attributed to whoever made it."""
-    web = start_run(WebRun(host_panel=True, announce=quiet))
+    web = WebRun(host_panel=True, announce=quiet)
     try:
         game = PanelGame(web, tmp_path)
         game.start()
@@ -295,7 +295,7 @@ def test_a_persons_answer_and_the_hand_back_at_the_same_moment(tmp_path: Path) -
     Exactly one wins: either the person's answer is recorded (and the AI plays from
     the seat's next decision), or the page is told in one line that the question
     is no longer open and the AI answered it. (This held on main already.)"""
-    web = start_run(WebRun(host_panel=True, announce=quiet))
+    web = WebRun(host_panel=True, announce=quiet)
     raced: list[tuple[str, int, dict[str, object]]] = []
     try:
         game = PanelGame(web, tmp_path)
@@ -446,7 +446,7 @@ def test_fifty_spectators_a_stalled_one_and_a_flooder_change_nothing(tmp_path: P
     and the outcome are identical and every reader ends on the end screen."""
     events, outcome = plain_events(tmp_path)
     # a short pace before each AI answer: the server pushes states all game long
-    web = start_run(WebRun(host_panel=True, pace_s=0.01, announce=quiet))
+    web = WebRun(host_panel=True, pace_s=0.01, announce=quiet)
     try:
         game = PanelGame(web, tmp_path)
         game.start()
@@ -512,7 +512,7 @@ def test_every_socket_refusal_is_one_json_line(tmp_path: Path) -> None:
     """A socket with a wrong token, or a page's token on a remote program's route,
     is refused before it opens with the same one-line JSON error as every other
     refusal (it used to be a bare 403)."""
-    web = start_run(WebRun(host_panel=True, announce=quiet))
+    web = WebRun(host_panel=True, announce=quiet)
     try:
         host = host_client(web)
         port = web.hub().port

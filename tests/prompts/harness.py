@@ -9,10 +9,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from sandbox.agents.llm.prompt.render import RenderedPrompt, render_prompt
-from sandbox.agents.simple import draw_payload
 from sandbox.core.errors import IllegalDecision
 from sandbox.core.game import Game
-from sandbox.core.requests import DecisionRequest, Text
+from sandbox.core.requests import DecisionRequest, Text, draw_payload
 from sandbox.core.variant import SeatView
 from sandbox.games.registry import get_variant
 

@@ -23,6 +23,7 @@ from sandbox.agents.llm.settings import PromptStyle
 from sandbox.core.game import Game
 from sandbox.core.requests import DecisionRequest
 from sandbox.core.variant import HistoryItem, SeatView
+from tests.core.toy import Toy
 from tests.prompts.harness import Captured, new_game, play
 
 CORPUS: tuple[str, ...] = (
@@ -175,7 +176,7 @@ def check_contained(
 
 def test_template_syntax_in_a_speech_is_never_evaluated() -> None:
     history = (HistoryItem(0, "x.speech", 1, "day", 2, CORPUS[13]),)
-    view = SeatView("no_such_variant", 1, {}, {}, history)
+    view = SeatView(Toy(), 1, {}, {}, history)  # a variant without templates of its own
     request = DecisionRequest("r", 1, "speak", "X-1", "Speak.", ())
     user = render_prompt(view, request).messages[1]["content"]
     assert json.dumps(CORPUS[13], ensure_ascii=False) in user

@@ -77,13 +77,14 @@ def test_render_prompt_takes_only_the_view_the_request_and_public_text() -> None
 
 
 def test_candidates_fall_back_to_english_then_to_the_generic_templates() -> None:
-    assert candidates("killer", "zh", "primer.j2") == [
+    assert candidates(get_variant("killer"), "zh", "primer.j2") == [
         "killer/zh/primer.j2",
         "killer/en/primer.j2",
         "_generic/zh/primer.j2",
         "_generic/en/primer.j2",
     ]
-    assert candidates("killer", "en", "x.j2") == ["killer/en/x.j2", "_generic/en/x.j2"]
+    killer = get_variant("killer")
+    assert candidates(killer, "en", "x.j2") == ["killer/en/x.j2", "_generic/en/x.j2"]
 
 
 def test_a_missing_chinese_template_falls_back_to_english(
@@ -284,6 +285,6 @@ def test_cached_history_lines_follow_the_facts_each_seat_saw() -> None:
         for answer in ("killer", "civilian")
     ]
     for item in (*shown, *shown):
-        view = SeatView("killer", 2, {}, {}, (item,))
+        view = SeatView(get_variant("killer"), 2, {}, {}, (item,))
         lines = record.history_lines(view, "en")
         assert lines[-1].endswith(f"seat 3 is: {item.facts['answer'].upper()}.")

@@ -194,11 +194,11 @@ def test_a_fallback_answer_stays_in_the_secret_record(monkeypatch: pytest.Monkey
         echo(2, fallback=True),  # "recorded as the judge's fallback": nowhere else
         HistoryItem(3, "killer.ballots", 1, "vote", public=True),
     )
-    view = SeatView("killer", 1, {}, {}, items)
+    view = SeatView(get_variant("killer"), 1, {}, {}, items)
     assert [i.seq for i in secret_record(view).history] == [2]
     # a variant that declares nothing restated keeps every secret item
-    monkeypatch.setattr(render, "find_variant", lambda name: Toy())  # TOY_INFO declares nothing
-    other = SeatView("toy", 1, {}, {}, (HistoryItem(0, "toy.role", 0, "setup"), echo(1, False)))
+    # TOY_INFO declares nothing
+    other = SeatView(Toy(), 1, {}, {}, (HistoryItem(0, "toy.role", 0, "setup"), echo(1, False)))
     assert secret_record(other).history == secret_view(other).history
 
 
@@ -322,7 +322,7 @@ def _field(kind: str, options: list[object]) -> dict[str, object]:
 
 
 def test_options_are_written_alike_only_where_they_are_the_living_but_ones_own() -> None:
-    view = SeatView("killer", 4, {}, {"living": [1, 2, 4, 7]}, ())
+    view = SeatView(get_variant("killer"), 4, {}, {"living": [1, 2, 4, 7]}, ())
     shared = render.shared_options(_field("choice", [1, 2, 7]), view)
     assert shared["options"] == [1, 2, 4, 7] and shared["not_self"] is True
     assert render.shared_options(_field("multi", [1, 2, 7]), view)["not_self"] is True
@@ -335,7 +335,7 @@ def test_options_are_written_alike_only_where_they_are_the_living_but_ones_own()
         ("text", []),
     ]:
         assert render.shared_options(_field(kind, options), view) == _field(kind, options)
-    dead = SeatView("killer", 3, {}, {"living": [1, 2, 4, 7]}, ())
+    dead = SeatView(get_variant("killer"), 3, {}, {"living": [1, 2, 4, 7]}, ())
     assert render.shared_options(_field("choice", [1, 2, 4, 7]), dead)["not_self"] is False
 
 

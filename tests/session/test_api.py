@@ -174,7 +174,7 @@ def test_scripted_and_random_agents_have_plain_constructors() -> None:
 def _any_legal(request: Any) -> dict[str, Any]:
     import random
 
-    from sandbox.agents.simple import draw_payload
+    from sandbox.core.requests import draw_payload
 
     return draw_payload(request, random.Random(0))
 

@@ -8,9 +8,9 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from sandbox.agents.base import Agent, DecisionContext, decide_now
 from sandbox.agents.simple import RandomAgent
 from sandbox.core.game import Game
+from sandbox.core.seat import Agent, DecisionContext, decide_now
 from sandbox.core.variant import Variant
 
 

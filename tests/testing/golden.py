@@ -17,10 +17,10 @@ import random
 from pathlib import Path
 from typing import Any
 
-from sandbox.agents.base import decide_now
 from sandbox.agents.simple import RandomAgent
 from sandbox.core.events import _thaw
 from sandbox.core.game import Game
+from sandbox.core.seat import decide_now
 from sandbox.core.variant import SeatView, Variant
 from tests.testing.driver import context
 
@@ -79,7 +79,7 @@ def view_json(view: SeatView) -> dict[str, Any]:
     """SeatView.to_json without dataclasses.asdict's deep copies (5x faster);
     the golden test checks it equals to_json on the final views."""
     return {
-        "variant": view.variant,
+        "variant": view.variant.name,
         "seat": view.seat,
         "private": _thaw(view.private),
         "public": _thaw(view.public),

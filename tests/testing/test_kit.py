@@ -168,7 +168,10 @@ def gossiping_killer() -> Variant[Any]:
             return None
 
         def build_view(self, seat: int, events: Sequence[tuple[int, Event]]) -> SeatView:
-            view = super().build_view(seat, events)
+            fold = base.view_fold(self, seat)  # Killer's own view, with no fast path
+            for seq, event in events:
+                fold.add(seq, event)
+            view = fold.snapshot()
             return replace(view, public={**view.public, "roles": getattr(self, "heard", {})})
 
     return Gossip()

@@ -13,8 +13,8 @@ from html.parser import HTMLParser
 from pathlib import Path
 from typing import Any
 
-from sandbox.agents.base import Agent
 from sandbox.core.game import Game
+from sandbox.core.seat import Agent
 from sandbox.core.variant import Outcome
 from sandbox.session import GameRecord, LiveHooks, play_game
 from sandbox.session.gamefile import LoadedConfig

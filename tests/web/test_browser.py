@@ -19,7 +19,7 @@ from typing import Any
 import pytest
 
 from sandbox.session.gamefile import parse_config
-from sandbox.web.run import WebRun, start_run
+from sandbox.web.run import WebRun
 from tests.chromium import CHROMIUM, require_chromium
 from tests.chromium import CHROMIUM_ARGS as ARGS
 from tests.web.helpers import Client, SessionThread, other_token, quiet
@@ -115,7 +115,7 @@ def fill_and_send(page: Any, speech: str) -> None:
 
 
 def test_a_whole_killer_game_through_the_page(page: Any, tmp_path: Path) -> None:
-    web = start_run(WebRun(announce=quiet))
+    web = WebRun(announce=quiet)
     try:
         game = killer_seat3_game(web, tmp_path, 5)
         url = _seat_url(web, 3)
@@ -175,7 +175,7 @@ def test_a_whole_killer_game_through_the_page(page: Any, tmp_path: Path) -> None
 
 
 def test_take_over_hand_back_and_a_live_spectator(browser: Any, tmp_path: Path) -> None:
-    web = start_run(WebRun(host_panel=True, announce=quiet))
+    web = WebRun(host_panel=True, announce=quiet)
     context = browser.new_context(viewport={"width": 1100, "height": 900})
     context.set_default_timeout(STEP_MS)
     errors = script_errors(context)
@@ -229,7 +229,7 @@ def test_take_over_hand_back_and_a_live_spectator(browser: Any, tmp_path: Path) 
 
 
 def test_wrong_token_is_403_and_the_phone_layout(browser: Any) -> None:
-    web = start_run(WebRun(announce=quiet))
+    web = WebRun(announce=quiet)
     try:
         from sandbox.web.seat import HumanBrowserAgent
 
@@ -280,7 +280,7 @@ def test_out_of_the_game_the_page_follows_at_reading_pace(page: Any, tmp_path: P
     page opens 6 s after that question was asked: its 30 s clock starts only then
     (a clock that ran would read 24 s or less; 25 s leaves 5 s for a loaded machine);
     it says the seat is out, and goes on following the game (paced) to its end."""
-    web = start_run(WebRun(announce=quiet))
+    web = WebRun(announce=quiet)
     try:
         game = killer_seat3_game(web, tmp_path, 37, pace_s=0.05, decision_timeout_s=30)
         _seat_url(web, 3)
@@ -321,7 +321,7 @@ def test_drafts_checks_marks_and_labelled_confirmations(page: Any, tmp_path: Pat
     answer is caught by the page; a speech and ticked boxes survive a reload; an
     accusation that is also a vouch is refused in words (KG-14) before any
     confirmation; the confirmation quotes the speech; its own speech reads "You"."""
-    web = start_run(WebRun(announce=quiet))
+    web = WebRun(announce=quiet)
     try:
         game = killer_seat3_game(web, tmp_path)
         page.goto(_seat_url(web, 3))
@@ -414,7 +414,7 @@ def test_drafts_checks_marks_and_labelled_confirmations(page: Any, tmp_path: Pat
 def test_the_page_answers_before_any_pushed_state(page: Any, tmp_path: Path) -> None:
     """A WebSocket that never connects (a proxy that blocks it): the question the
     page came with still checks, confirms and sends, and the referee takes it."""
-    web = start_run(WebRun(announce=quiet))
+    web = WebRun(announce=quiet)
     try:
         game = killer_seat3_game(web, tmp_path)
         url = _seat_url(web, 3)

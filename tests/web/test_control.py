@@ -12,7 +12,7 @@ from sandbox.core.events import DecisionMade
 from sandbox.session import LiveHooks, play_game
 from sandbox.session.gamefile import parse_config
 from sandbox.transcript import Transcript, load
-from sandbox.web.run import WebRun, start_run
+from sandbox.web.run import WebRun
 from tests.web.helpers import Client, first_legal, quiet
 
 
@@ -52,7 +52,7 @@ def post(client: Client, path: str, body: dict[str, object]) -> tuple[int, dict[
 
 
 def test_take_over_and_hand_back_mid_game(tmp_path: Path) -> None:
-    web = start_run(WebRun(host_panel=True, announce=quiet))
+    web = WebRun(host_panel=True, announce=quiet)
     try:
         game = PanelGame(web, tmp_path)
         game.start()
@@ -106,7 +106,7 @@ def _seq(transcript: Transcript, event: DecisionMade) -> int:
 
 
 def test_referee_spectators_when_nobody_plays_and_bad_requests(tmp_path: Path) -> None:
-    web = start_run(WebRun(host_panel=True, announce=quiet))
+    web = WebRun(host_panel=True, announce=quiet)
     try:
         game = PanelGame(web, tmp_path)
         game.start()
@@ -129,7 +129,7 @@ def test_referee_spectators_when_nobody_plays_and_bad_requests(tmp_path: Path) -
 
 
 def test_a_configured_person_is_handed_to_the_bot(tmp_path: Path) -> None:
-    web = start_run(WebRun(host_panel=True, announce=quiet))
+    web = WebRun(host_panel=True, announce=quiet)
     raw = {
         **all_ai_killer(),
         "agent": [{"kind": "human", "seats": [3], "interface": "browser"}],

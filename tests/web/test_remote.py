@@ -23,7 +23,7 @@ from sandbox.session.replay import replay
 from sandbox.transcript import load
 from sandbox.web.client import RemoteClient, random_move
 from sandbox.web.remote import FALLBACK_DISCONNECTED
-from sandbox.web.run import WebRun, start_run
+from sandbox.web.run import WebRun
 from tests.web.helpers import SessionThread, quiet
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -52,7 +52,7 @@ def remote_file(port: int, **remote: object) -> dict[str, object]:
 @pytest.fixture
 def run(monkeypatch: pytest.MonkeyPatch) -> Any:
     monkeypatch.setenv("SANDBOX_TEST_REMOTE_TOKEN", TOKEN)
-    web = start_run(WebRun(announce=quiet))
+    web = WebRun(announce=quiet)
     port = web.hub(0).port
     yield web, port
     web.stop()

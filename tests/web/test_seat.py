@@ -10,18 +10,18 @@ from pathlib import Path
 
 import pytest
 
-from sandbox.agents.base import FALLBACK_QUIT, FALLBACK_TIMEOUT, Agent, DecisionContext
 from sandbox.agents.human.terminal import HumanTerminalAgent
 from sandbox.agents.simple import RandomAgent
 from sandbox.core.events import DecisionMade
 from sandbox.core.game import Game
 from sandbox.core.requests import Choice, DecisionRequest, MultiChoice, Text
+from sandbox.core.seat import FALLBACK_QUIT, FALLBACK_TIMEOUT, Agent, DecisionContext
 from sandbox.session.gamefile import parse_config
 from sandbox.session.seating import build_agents
 from sandbox.transcript import load
 from sandbox.web.form import render_form
 from sandbox.web.pages import render_view
-from sandbox.web.run import WebRun, start_run
+from sandbox.web.run import WebRun
 from sandbox.web.seat import HumanBrowserAgent
 from tests.core.toy import Toy, ToyConfig
 from tests.web.helpers import (
@@ -180,7 +180,6 @@ def test_a_time_limit_falls_back_with_reason_timeout(web: WebRun) -> None:
 
 
 def test_game_file_time_limit_is_recorded_as_timeout(web: WebRun, tmp_path: Path) -> None:
-    start_run(web)
     loaded = parse_config(killer_file(decision_timeout_s=0.2))
     record = SessionThread(loaded, 5, tmp_path, web)
     record.start()
@@ -195,7 +194,6 @@ def test_game_file_time_limit_is_recorded_as_timeout(web: WebRun, tmp_path: Path
 
 
 def test_end_screen_is_a_results_panel_over_the_final_view(web: WebRun, tmp_path: Path) -> None:
-    start_run(web)
     raw = tomllib.loads((ROOT / "configs" / "killer_human_browser.toml").read_text())
     raw["agent"][0]["port"] = 0  # 8765 may be taken on a shared machine
     raw["agent"][0]["pace_s"] = 0  # tests go at full speed
@@ -237,7 +235,7 @@ def test_end_screen_is_a_results_panel_over_the_final_view(web: WebRun, tmp_path
 
 def test_the_pace_waits_after_each_event_the_persons_page_shows(tmp_path: Path) -> None:
     slept: list[float] = []
-    web = start_run(WebRun(announce=quiet, sleep=slept.append))
+    web = WebRun(announce=quiet, sleep=slept.append)
     try:
         thread = SessionThread(parse_config(killer_file(pace_s=0.25)), 5, tmp_path, web)
         thread.start()
@@ -270,7 +268,7 @@ def wait_for_seat(web: WebRun, seat: int) -> str:
 def test_config_dispatch_and_one_address_per_series(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    run = start_run(WebRun())
+    run = WebRun()
     try:
 
         def seated(interface: str) -> object:
@@ -281,7 +279,7 @@ def test_config_dispatch_and_one_address_per_series(
                     "agent": [{"kind": "human", "seats": [3], "interface": interface}],
                 }
             )
-            return build_agents(loaded, {3: "civilian"}, 1)[3]
+            return build_agents(loaded, {3: "civilian"}, 1, host=run)[3]
 
         terminal = seated("terminal")
         assert isinstance(terminal, HumanTerminalAgent)
@@ -319,7 +317,6 @@ def test_hostile_speech_is_text_under_its_speaker(web: WebRun) -> None:
 
 
 def test_chinese_page_and_rules_in_the_seats_language(web: WebRun, tmp_path: Path) -> None:
-    start_run(web)
     loaded = parse_config(killer_file(language="zh"))
     thread = SessionThread(loaded, 5, tmp_path, web)
     thread.start()

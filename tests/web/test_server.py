@@ -11,8 +11,8 @@ import pytest
 import websockets.sync.client as ws_client
 from websockets.exceptions import InvalidStatus
 
-from sandbox.agents.base import DecisionContext
 from sandbox.core.game import Game
+from sandbox.core.seat import DecisionContext
 from sandbox.web.board import Board
 from sandbox.web.hub import Audience, HubError, WebHub
 from sandbox.web.limits import MAX_DEPTH, nesting_depth, parse_body, wait_seconds

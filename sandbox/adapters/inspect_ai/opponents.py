@@ -23,10 +23,12 @@ from dataclasses import dataclass
 
 from inspect_ai.model import get_model
 
+import sandbox.core.seat as contract
 from sandbox.adapters.inspect_ai.agent import KIND, InspectAgent
-from sandbox.agents.base import Agent, AgentSetupError, seat_seed
 from sandbox.agents.llm.settings import LLMSettings
 from sandbox.core.errors import ConfigError
+from sandbox.core.seat import Agent, AgentSetupError, seat_seed
+from sandbox.games.registry import get_variant
 from sandbox.session.gamefile import BaselineSpec, LLMSpec, RandomSpec
 
 DEFAULT_POOL = ("baseline",)
@@ -82,7 +84,7 @@ def check_pool(pool: Sequence[Opponent], settings: LLMSettings, variant: str) ->
     sample runs; a ConfigError names the entry."""
     for opponent in pool:
         try:
-            opponent.build(0, 0, settings).attach(0, 0, variant)
+            opponent.build(0, 0, settings).attach(contract.Seating(0, 0, get_variant(variant)))
         except AgentSetupError as err:
             raise ConfigError(f"opponents: {opponent.entry}: {err}") from None
 

@@ -26,10 +26,10 @@ from sandbox.adapters.inspect_ai.agent import InspectAgent
 from sandbox.adapters.inspect_ai.opponents import Seating, check_pool, parse_pool
 from sandbox.adapters.inspect_ai.samples import Casting, GamePlan, samples_of
 from sandbox.adapters.inspect_ai.scoring import game_scorer, score_keys
-from sandbox.agents.base import Agent, AgentSetupError
 from sandbox.agents.llm.settings import LLMSettings
 from sandbox.agents.llm.setup import one_error
 from sandbox.core.errors import ConfigError
+from sandbox.core.seat import Agent, AgentSetupError
 from sandbox.core.variant import MIXED, CoreEnding
 from sandbox.games.registry import get_variant, variant_names
 from sandbox.session.api import play

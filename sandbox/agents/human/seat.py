@@ -4,7 +4,14 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from sandbox.agents.base import Agent, AgentAnswer, AgentSetupError, DecisionContext
+from sandbox.core.seat import (
+    Agent,
+    AgentAnswer,
+    AgentSetupError,
+    DecisionContext,
+    SeatHost,
+    Seating,
+)
 
 Interface = Literal["terminal", "browser"]
 
@@ -15,7 +22,9 @@ class HumanAgent(Agent):
     bounds each decision (then the documented fallback, reason ``timeout``);
     ``language`` is the page's and the rules' language; ``pace_s`` (browser) is
     how long the game waits after each event the page shows, so a person can
-    read. The seat's page or prompt is set up when the agent is seated."""
+    read. The seat's page or prompt is set up when the agent is seated; a page
+    is served by the host that seats it (``sandbox run``'s web pages), or by
+    ``host`` (a script: ``HumanAgent("browser", host=sandbox.web.WebRun())``)."""
 
     kind = "human"
 
@@ -27,6 +36,7 @@ class HumanAgent(Agent):
         decision_timeout_s: float | None = None,
         language: str = "en",
         pace_s: float = 0.0,
+        host: SeatHost | None = None,
     ) -> None:
         if interface not in ("terminal", "browser"):
             raise AgentSetupError(
@@ -38,24 +48,24 @@ class HumanAgent(Agent):
         self.language = language
         # browser: seconds the game waits after each event the page shows
         self.pace_s = pace_s
+        self.host = host
         self._seat: Agent | None = None
 
-    def attach(self, seat: int, game_seed: int, variant: str) -> None:
+    def attach(self, seating: Seating) -> None:
         if self.interface == "browser":
-            # Imported here: a terminal seat needs no web server code. The run's
-            # server keeps one page (address) per seat for every game of a series.
-            from sandbox.web.run import current_run
-
-            self._seat = current_run().browser_agent(
-                seat, self.port, self.decision_timeout_s, self.language, self.pace_s
+            # The host's server keeps one page (address) per seat for every game of a series.
+            host = seating.host_for("a browser seat", self.host)
+            self._seat = host.browser_agent(
+                seating.seat, self.port, self.decision_timeout_s, self.language, self.pace_s
             )
         else:
+            # Imported here: a browser seat needs no terminal prompt code.
             from sandbox.agents.human.terminal import HumanTerminalAgent
 
             self._seat = HumanTerminalAgent(
-                seat, decision_timeout_s=self.decision_timeout_s, language=self.language
+                seating.seat, decision_timeout_s=self.decision_timeout_s, language=self.language
             )
-        self._seat.attach(seat, game_seed, variant)
+        self._seat.attach(seating)
 
     @property
     def seated_agent(self) -> Agent:

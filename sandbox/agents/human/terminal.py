@@ -27,22 +27,30 @@ from typing import IO, Any
 
 from rich.console import Console
 from rich.markup import escape
+from rich.table import Table
 
-from sandbox.agents.base import (
+from sandbox.agents.human.readable import fact_lines
+from sandbox.agents.human.refusal import refusal_words, refused_fields
+from sandbox.core.errors import IllegalDecision
+from sandbox.core.requests import Field, MultiChoice, Scalar, Text
+from sandbox.core.seat import (
     FALLBACK_QUIT,
     FALLBACK_TIMEOUT,
     Agent,
     AgentAnswer,
     DecisionContext,
 )
-from sandbox.agents.human.readable import fact_lines
-from sandbox.agents.human.refusal import refusal_words, refused_fields
-from sandbox.core.errors import IllegalDecision
-from sandbox.core.requests import Field, MultiChoice, Scalar, Text
 from sandbox.core.variant import HistoryItem, SeatView
 from sandbox.core.words import as_you
-from sandbox.games.words import BOOKKEEPING, DECISION, item_words, lang, phase_title, variant_words
-from sandbox.viewer.terminal import print_card
+from sandbox.games.words import (
+    BOOKKEEPING,
+    DECISION,
+    card_rows,
+    item_words,
+    lang,
+    phase_title,
+    variant_words,
+)
 
 QUIT = "quit"
 RULES = "rules"
@@ -122,7 +130,7 @@ class HumanTerminalAgent(Agent):
                 self.console.print(f"  [dim]{escape(key)}:[/dim] {escape(words)}")
         for item in view.history:
             if item.seq > self.last_seq:
-                line = history_line(item, view.variant, self.seat)
+                line = history_line(item, view.variant.name, self.seat)
                 if line:
                     self.console.print(line)
         if view.history:
@@ -206,6 +214,19 @@ class HumanTerminalAgent(Agent):
         return line
 
 
+def print_card(console: Console, private: Mapping[str, Any], language: str = "en") -> None:
+    """The seat's role card, one fact a line, in words; Four Factions duels as a table."""
+    rows, duels = card_rows(private, language)
+    console.print("[magenta]Your card:[/magenta]")
+    for key, words in rows:
+        console.print(f"  [magenta]{escape(key)}:[/magenta] {escape(words)}")
+    if duels:
+        table = Table(*duels[0], title="duels")
+        for row in duels[1:]:
+            table.add_row(*row)
+        console.print(table)
+
+
 def history_line(item: HistoryItem, variant: str, seat: int, language: str = "en") -> str:
     """One thing the seat saw, in the one words renderer's sentence (the words of
     `sandbox view`): a speech quoted after its speaker, the seat's own answers as
@@ -250,7 +271,7 @@ def _without_blanks(value: Any) -> Any:
 def seat_marks(view: SeatView) -> dict[int, str]:
     """The seat itself ("you") and the seats its card names as its side ("partner",
     the variant's ``VariantWords.team``), as its options mark them."""
-    words = variant_words(view.variant)
+    words = variant_words(view.variant.name)
     team = words.team(view.private) if words is not None and words.team is not None else ()
     marks = {int(seat): "partner" for seat in team}
     marks[view.seat] = "you"

@@ -25,14 +25,6 @@ import sandbox.agents.llm.answer_format as answer_format
 import sandbox.agents.llm.call_record as call_record
 import sandbox.agents.llm.ladder as ladder
 import sandbox.agents.llm.prompt as prompt
-from sandbox.agents.base import (
-    FALLBACK_INVALID,
-    FALLBACK_PROVIDER,
-    Agent,
-    AgentAnswer,
-    AgentSetupError,
-    DecisionContext,
-)
 from sandbox.agents.llm.answer_format import AnswerFormat
 from sandbox.agents.llm.beliefs import PROBE_DECISION, BeliefProbe, probe_for
 from sandbox.agents.llm.parse import AnswerError, ParsedAnswer, parse_answer, render_repair
@@ -54,6 +46,15 @@ from sandbox.agents.llm.setup import (
 from sandbox.core.errors import IllegalDecision
 from sandbox.core.requests import DecisionRequest, Text
 from sandbox.core.rng import derived_seed
+from sandbox.core.seat import (
+    FALLBACK_INVALID,
+    FALLBACK_PROVIDER,
+    Agent,
+    AgentAnswer,
+    AgentSetupError,
+    DecisionContext,
+    Seating,
+)
 from sandbox.models.capabilities import Learned, Reasoning
 from sandbox.models.client import (
     CallSettings,
@@ -130,9 +131,9 @@ class LLMAgent(Agent):
         self._learned = Learned()
         self._sampling_seed: int | None = None  # a what-if branch's (sample_with)
 
-    def attach(self, seat: int, game_seed: int, variant: str) -> None:
-        self.seat = seat
-        warm_up(variant, self.settings.language)
+    def attach(self, seating: Seating) -> None:
+        self.seat = seating.seat
+        warm_up(seating.variant, self.settings.language)
 
     def sample_with(self, seed: int) -> None:
         """Send a sampling seed on every call (a what-if branch, sandbox.session.

@@ -15,8 +15,7 @@ object in the schema, and the labels are the schema's enum.
   label (``{"<side 1>": 0.7, "<side 2>": 0.2, "<side 3>": 0.1}``); a
   distribution whose sum is within ``SUM_TOLERANCE`` of 1 is normalised, any
   other is dropped (schema.check_beliefs). No ``"unknown"``: an even spread
-  says it. A variant without labels (or not registered) is asked for a few
-  words of free text.
+  says it. A variant without labels is asked for a few words of free text.
 
 Everything comes from the seat's own view, never from the game state.
 
@@ -27,13 +26,12 @@ prompt's question is the ``decisions/belief_probe.j2`` template).
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence, Set
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from sandbox.core.requests import DecisionRequest
 from sandbox.core.variant import SeatView
-from sandbox.games import registry
 
 UNKNOWN = "unknown"  # the old label probe's "no guess" (still read from old transcripts)
 # A distribution is accepted when its numbers sum to 1 within this much, and
@@ -42,9 +40,6 @@ UNKNOWN = "unknown"  # the old label probe's "no guess" (still read from old tra
 # that writes 0.9 three times means nothing we can read.
 SUM_TOLERANCE = 0.05
 PROBE_DECISION = "belief_probe"  # the stand-in decision of a probe-only call
-# Public speech events after which probe_after_speech asks the listeners: each
-# registered variant's ``VariantInfo.speech_kinds`` (read when used).
-SPEECH_KINDS: Set[str] = registry.SPEECH_KINDS
 
 
 @dataclass(frozen=True)
@@ -61,12 +56,11 @@ class BeliefProbe:
 
 def probe_for(view: SeatView) -> BeliefProbe | None:
     """The probe for this view; None when no seat is left to ask about."""
-    variant = registry.find_variant(view.variant)
-    known = variant.known_seats(view.private) if variant is not None else set()
+    known = view.variant.known_seats(view.private)
     seats = tuple(s for s in living_others(view) if s not in known)
     if not seats:
         return None
-    return BeliefProbe(seats, variant.belief_labels() if variant is not None else ())
+    return BeliefProbe(seats, view.variant.belief_labels())
 
 
 def probe_request(seat: int, seq: int) -> DecisionRequest:

@@ -25,7 +25,7 @@ from pydantic import BaseModel, ValidationError
 from sandbox.agents.llm.answer_format import BELIEFS, REASONING
 from sandbox.agents.llm.beliefs import normalised
 from sandbox.agents.llm.prompt.escaping import safe_json
-from sandbox.agents.llm.prompt.templates import GENERIC, template
+from sandbox.agents.llm.prompt.templates import generic_template
 
 # The longest private note kept (a model that ignores the schema's limit is cut,
 # not refused: the note is private and no part of the decision).
@@ -190,4 +190,4 @@ def describe_validation(err: ValidationError) -> str:
 def render_repair(error_text: str, language: str = "en") -> str:
     """The follow-up message after a rejected answer. The referee's error is
     quoted (it may echo the model's own text), then the format is restated."""
-    return template(GENERIC, language, "repair.j2").render(error=safe_json(error_text))
+    return generic_template(language, "repair.j2").render(error=safe_json(error_text))

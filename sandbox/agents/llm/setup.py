@@ -11,6 +11,7 @@ from pydantic import ValidationError
 
 import sandbox.agents.llm.prompt as prompt
 from sandbox.agents.llm.settings import DEFAULT_TIMEOUT_S, LLMSettings
+from sandbox.core.variant import Variant
 from sandbox.models.capabilities import default_timeout
 from sandbox.models.client import RetryPolicy
 from sandbox.models.endpoints import Endpoint
@@ -27,7 +28,7 @@ def one_error(err: ValidationError) -> str:
     return f"{where}: {first['msg']} (got {first.get('input')!r})"
 
 
-def warm_up(variant: str, language: str) -> None:
+def warm_up(variant: Variant[Any, Any], language: str) -> None:
     """One-off costs paid at setup, not inside the first timed call: the
     openai SDK's import (about a second) and compiling the prompt templates."""
     import openai  # noqa: F401  (imported for its side effect: loaded once)

@@ -11,29 +11,175 @@ Policy (deliberately plain, so LLM seats have a fair yardstick):
 - Elite loadout: counters the weapon met most in its own duels (shield against
   it, weapon that beats it) with probability COUNTER_RATE, else a random pick.
 - Attacks: stays home with probability STAY_HOME_RATE; otherwise scores every
-  target by the faction beliefs of four_factions_beliefs (claims, accusations,
+  target by the faction beliefs below (claims, accusations,
   protections, what its own elite exposed or protected): rival faction is good,
   own faction bad, a likely faction-mate (>= MATE_LIMIT) or a known one is never
   attacked; a weapon it has seen its own beat adds, one that beats it subtracts.
 Every answer is checked with ctx.validate; if the preferred one is illegal the
 bot falls back to a legal draw over the request's options.
+
+Its words (FF day statements): the bot chooses each statement's structure (the
+faction it claims, whom it accuses of which faction, whom it protects); its
+phrasebook says it in the seat's language and, for open speech, grounds it in what
+the seat has seen: an accusation against it, its own last duel, the seats that died.
+
+Its beliefs about the others, from its view only, are plain weights per faction
+for each seat, built from the day 1–3 record (FF-13..FF-15) and the seat's own
+certain knowledge (FF-9, FF-10):
+- certain: an elite's known regulars; a regular's own elite;
+- day 1: a claim is weak evidence (anyone may lie, FF-13);
+- day 2: an accusation made by one's own elite names the target's true faction
+  (an elite knows every regular, FF-9); a seat that accused me or my elite is
+  probably my rival;
+- day 3: a seat my elite protected is probably my faction-mate.
 """
 
 from __future__ import annotations
 
 import random
+from collections import defaultdict
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-import sandbox.games.four_factions.talk as talk
-from sandbox.agents.base import FALLBACK_INVALID, Agent, AgentAnswer, DecisionContext
-from sandbox.agents.simple import draw_payload
-from sandbox.agents.talk import Phrasebook
 from sandbox.core.errors import IllegalDecision
-from sandbox.core.requests import Choice
-from sandbox.games.four_factions.beliefs import RIVAL, beliefs, hostile_weapons
-from sandbox.games.four_factions.info import FACTIONS
+from sandbox.core.requests import Choice, draw_payload
+from sandbox.core.seat import FALLBACK_INVALID, Agent, AgentAnswer, DecisionContext
+from sandbox.games.four_factions.info import FACTIONS, rival_of
 from sandbox.games.four_factions.strikes import BEATS, STRIKE_TABLE
+from sandbox.games.four_factions.vocabulary import VOCABULARY
+from sandbox.games.phrasebook import Phrasebook, Phrases
+
+# ------------------------------------------------------------ talk
+
+
+PHRASES: Phrases = {
+    "proofs": {
+        "en": [
+            "I am {am}; I am none of the other three.",
+            "My faction is {am}.",
+            "Count me with {am}.",
+        ],
+        "zh": ["我是{am}，不是另外三方。", "我的阵营是{am}。", "我站{am}。"],
+    },
+    "accusation": {
+        "en": [
+            "Seat {a} is really {faction}; its day-1 claim is false.",
+            "Seat {a} lied about its faction: it is {faction}.",
+            "Do not believe seat {a}: it is {faction}.",
+        ],
+        "zh": ["{a}号其实是{faction}，它第一天的声明是假的。", "{a}号谎报阵营，它是{faction}。"],
+    },
+    "protection": {
+        "en": ["I believe seat {a} told the truth.", "Seat {a} is honest; I protect it."],
+        "zh": ["我相信{a}号说的是真话。", "{a}号是诚实的，我保它。"],
+    },
+    "accused_me": {
+        "en": ["Seat {a} says I am {faction}; that is false.", "Seat {a} has my faction wrong."],
+        "zh": ["{a}号说我是{faction}，这是假的。", "{a}号把我的阵营说错了。"],
+    },
+    "my_duel": {
+        "en": ["Seat {a} and I fought on day {day}.", "My duel with seat {a} tells me a lot."],
+        "zh": ["第{day}天我和{a}号交过手。", "我和{a}号的决斗说明了很多。"],
+    },
+    "watching": {
+        "en": ["Day {day}: I keep my eyes on my rivals.", "I am watching who fights whom."],
+        "zh": ["第{day}天：我盯着对手。", "我在看谁和谁交手。"],
+    },
+}
+
+
+def faction_word(book: Phrasebook, faction: str) -> str:
+    return VOCABULARY.term(book.language, faction) or faction
+
+
+def statement(book: Phrasebook, key: str, **slots: Any) -> str:
+    """A day statement's words (``am`` and ``faction`` in the seat's language)."""
+    for name in ("am", "faction"):
+        if name in slots:
+            slots[name] = faction_word(book, str(slots[name]))
+    return book.say(key, **slots)
+
+
+def open_speech(book: Phrasebook, me: Mapping[str, Any], pub: Mapping[str, Any], seat: int) -> str:
+    """Free speech: answer an accusation against the seat, else recall its last
+    duel, else say it is watching."""
+    against = [a for a in pub.get("accusations", []) if a.get("target") == seat]
+    if against:
+        last = against[-1]
+        return statement(book, "accused_me", a=last["seat"], faction=last["faction"])
+    duels = [d for d in me.get("duels", []) if d.get("opponent") is not None]
+    if duels:
+        last_duel = duels[-1]
+        return book.say("my_duel", a=last_duel["opponent"], day=last_duel["day"])
+    return book.say("watching", day=pub.get("day", 1))
+
+
+# ------------------------------------------------------------ beliefs
+
+
+# The rules' own pairs (FF-25), never a copy of them.
+RIVAL = {faction: rival_of(faction) for faction in FACTIONS}
+
+W_CLAIM = 1.0
+W_ELITE_EXPOSED = 4.0
+W_ACCUSED_US = 1.5
+W_ELITE_PROTECTED = 3.0
+W_PRIOR = 0.5  # every faction stays possible
+
+
+def beliefs(me: Mapping[str, Any], pub: Mapping[str, Any]) -> dict[int, dict[str, float]]:
+    """For every other seat, the probability of each faction as this seat sees it."""
+    mine = str(me["faction"])
+    weight: dict[int, defaultdict[str, float]] = {
+        s: defaultdict(float) for s in range(1, 17) if s != me["seat"]
+    }
+    for seat, faction in dict(pub.get("claims", {})).items():
+        _add(weight, int(seat), str(faction), W_CLAIM)
+    elite = me.get("my_elite")
+    ours = {int(me["seat"])} | ({int(elite)} if elite is not None else set())
+    for entry in pub.get("accusations", []):
+        if entry["seat"] == elite and entry.get("faction"):
+            _add(weight, int(entry["target"]), str(entry["faction"]), W_ELITE_EXPOSED)
+        if entry["target"] in ours and entry["seat"] not in ours:
+            _add(weight, int(entry["seat"]), RIVAL[mine], W_ACCUSED_US)
+    for entry in pub.get("protections", []):
+        if entry["seat"] == elite:
+            _add(weight, int(entry["target"]), mine, W_ELITE_PROTECTED)
+    return {s: _certain_or_normalised(me, s, w) for s, w in weight.items()}
+
+
+def _add(weight: dict[int, defaultdict[str, float]], seat: int, faction: str, w: float) -> None:
+    if seat in weight and faction in FACTIONS:
+        weight[seat][faction] += w
+
+
+def _certain_or_normalised(
+    me: Mapping[str, Any], seat: int, weight: Mapping[str, float]
+) -> dict[str, float]:
+    known = dict(me.get("known_factions", {})).get(str(seat))
+    if known is None and me.get("my_elite") == seat:
+        known = me["faction"]
+    if known is not None:
+        return {f: float(f == known) for f in FACTIONS}
+    raw = {f: weight.get(f, 0.0) + W_PRIOR for f in FACTIONS}
+    total = sum(raw.values())
+    return {f: v / total for f, v in raw.items()}
+
+
+def hostile_weapons(me: Mapping[str, Any]) -> list[str]:
+    """Weapons this seat has met in its own duels (struck with or struck back with)."""
+    seen: list[str] = []
+    for duel in me.get("duels", []):
+        # FF-12: a defender learns the weapon it was struck with; an attacker the
+        # weapon the defender struck back with.
+        key = "weapon_struck_with" if duel.get("role") == "defender" else "weapon_struck_back_with"
+        if duel.get(key) is not None:
+            seen.append(str(duel[key]))
+    return seen
+
+
+# ------------------------------------------------------------ the bot
+
 
 TRUTH_RATE = 0.6
 STAY_HOME_RATE = 0.05
@@ -51,7 +197,7 @@ class BaselineBot(Agent):
 
     def __init__(self, seed: int, language: str = "en") -> None:
         self.rng = random.Random(seed)
-        self.book = Phrasebook(talk.PHRASES, language, seed)  # words only: never moves a decision
+        self.book = Phrasebook(PHRASES, language, seed)  # words only: never moves a decision
 
     async def decide(self, ctx: DecisionContext) -> AgentAnswer:
         view = ctx.view
@@ -74,7 +220,7 @@ class BaselineBot(Agent):
     def _proofs(self, me: dict[str, Any], pub: dict[str, Any], ctx: DecisionContext) -> Any:
         mine = str(me["faction"])
         claim = mine if self.rng.random() < TRUTH_RATE else self._other(mine)
-        return {"am": claim, "speech": talk.statement(self.book, "proofs", am=claim)}
+        return {"am": claim, "speech": statement(self.book, "proofs", am=claim)}
 
     def _accusation(self, me: dict[str, Any], pub: dict[str, Any], ctx: DecisionContext) -> Any:
         options = _options(ctx, "target")
@@ -90,7 +236,7 @@ class BaselineBot(Agent):
             target = self.rng.choice(options)
             claimed = claims.get(str(target))
             faction = rival if claimed != rival else self._other(str(claimed))
-        speech = talk.statement(self.book, "accusation", a=target, faction=faction)
+        speech = statement(self.book, "accusation", a=target, faction=faction)
         return {"target": target, "faction": faction, "speech": speech}
 
     def _protection(self, me: dict[str, Any], pub: dict[str, Any], ctx: DecisionContext) -> Any:
@@ -104,12 +250,12 @@ class BaselineBot(Agent):
             if s in friends and known.get(str(s), claims.get(str(s))) == claims.get(str(s))
         ]
         target = (honest_friends or [self.rng.choice(options)])[0]
-        return {"target": target, "speech": talk.statement(self.book, "protection", a=target)}
+        return {"target": target, "speech": statement(self.book, "protection", a=target)}
 
     def _speak(self, me: dict[str, Any], pub: dict[str, Any], ctx: DecisionContext) -> Any:
         if self.rng.random() >= SPEAK_RATE:
             return {"speech": ""}
-        return {"speech": talk.open_speech(self.book, me, pub, ctx.request.seat)}
+        return {"speech": open_speech(self.book, me, pub, ctx.request.seat)}
 
     # ---------------------------------------------------------------- night
     def _loadout(self, me: dict[str, Any], pub: dict[str, Any], ctx: DecisionContext) -> Any:

@@ -1,19 +1,43 @@
 """Resolving a complete step into events: statements (FF-13..15, FF-29),
 open-day speech (FF-17), loadouts (FF-5), half-nights (FF-19..22), pair
-results (FF-26), dawn (FF-28) and the day limit (FF-27)."""
+results (FF-26), dawn (FF-28) and the day limit (FF-27).
+
+The deal, here too: setting up a Four Factions game: dealing roles (FF-8), a seeded shuffle of
+seats onto the sixteen role slots respecting every fixed [[seat]] entry (a
+perfect matching by augmenting paths honours any satisfiable set of fixed
+seats), then the role cards, the elites' knowledge (FF-9, FF-10) and day 1.
+
+The end, here too: how a Four Factions game ends: once both pairs' results are announced (FF-26,
+FF-27: only announced results count, so at dawn), or at the day limit, where an
+undecided pair is a draw by limit (FF-27).
+"""
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
-from typing import Any
+import random
+from collections.abc import Iterator, Mapping, Sequence
+from typing import TYPE_CHECKING, Any
 
 import sandbox.games.four_factions.events as ev
 from sandbox.core.events import Event
 from sandbox.core.requests import Payload
+from sandbox.core.variant import Outcome, Result
 from sandbox.games.four_factions.config import FourFactionsConfig
-from sandbox.games.four_factions.info import FIRST_FIGHT_DAY, Phase, Stage, pair_name
+from sandbox.games.four_factions.info import (
+    FIRST_FIGHT_DAY,
+    PAIRS,
+    WEAPONS,
+    Ending,
+    Phase,
+    Stage,
+    pair_name,
+)
+from sandbox.games.four_factions.slots import FixedSeat, match_seats
 from sandbox.games.four_factions.state import FFState
-from sandbox.games.four_factions.strikes import Fighter, Strike, duel
+from sandbox.games.four_factions.strikes import Fighter, Strike, duel, shield_of
+
+if TYPE_CHECKING:  # only for annotations: the config check needs slots.py, not this
+    from sandbox.games.four_factions.config import FourFactionsConfig
 
 
 def resolve(
@@ -181,3 +205,78 @@ def _dawn_or_limit(state: FFState, config: FourFactionsConfig) -> Iterator[Event
         return
     day = state.day + 1
     yield ev.PhaseStarted(day, Phase.DAY, day_stage(day))
+
+
+# ------------------------------------------------------------ the deal
+
+
+def deal(
+    specs: Sequence[FixedSeat], balanced: bool, rng: random.Random
+) -> dict[int, tuple[str, bool, str | None]]:
+    """Seat -> (faction, elite, weapon). Random mode draws unfixed weapons (FF-8)."""
+    slots = match_seats(specs, balanced=balanced, order=rng)
+    fixed_weapon = {s.seat: s.weapon for s in specs if s.weapon is not None}
+    roles: dict[int, tuple[str, bool, str | None]] = {}
+    for seat in sorted(slots):
+        slot = slots[seat]
+        weapon = slot.weapon
+        if not slot.elite and weapon is None:
+            weapon = fixed_weapon.get(seat) or rng.choice(WEAPONS)
+        roles[seat] = (slot.faction, slot.elite, weapon)
+    return roles
+
+
+def setup_events(config: FourFactionsConfig, rng: random.Random) -> Iterator[Event]:
+    roles = deal(config.seat, config.weapon_assignment == "balanced", rng)  # FF-8
+    for seat, (faction, elite, weapon) in roles.items():
+        shield = None if weapon is None else shield_of(weapon)  # FF-6
+        yield ev.RoleDealt(seat, faction, elite, weapon, shield, config.seat_hp(seat))
+    elites = {f: s for s, (f, e, _) in roles.items() if e}
+    for seat, (faction, elite, _) in roles.items():
+        if elite:
+            yield ev.EliteKnowledge(seat, _known_regulars(config, roles, faction))  # FF-9
+        else:
+            yield ev.EliteKnown(seat, elites[faction])  # FF-10
+    yield ev.PhaseStarted(1, Phase.DAY, Stage.PROOFS)
+
+
+def _known_regulars(
+    config: FourFactionsConfig,
+    roles: Mapping[int, tuple[str, bool, str | None]],
+    faction: str,
+) -> dict[str, str]:
+    own_only = config.elite_knowledge == "own_faction"
+    return {
+        str(s): f
+        for s, (f, elite, _) in sorted(roles.items())
+        if not elite and (not own_only or f == faction)
+    }
+
+
+# ------------------------------------------------------------ the end
+
+
+def outcome(state: FFState) -> Outcome | None:
+    if len(state.pair_results) < len(PAIRS) and not state.limit_reached:
+        return None  # asked after every step: the usual answer without building lists
+    undecided = state.unannounced_pairs()
+    if undecided and not state.limit_reached:
+        return None
+    by_faction: dict[str, str] = {}
+    for result in state.pair_results.values():
+        by_faction.update(result)
+    for pair in undecided:  # FF-27: draw by limit
+        by_faction.update({f: Result.DRAW.value for f in pair})
+    results = {s: by_faction[f] for s, f in sorted(state.faction.items())}
+    ending = Ending.DAY_LIMIT if undecided else Ending.PAIRS_DECIDED
+    return Outcome(ending, results, _summary(state, by_faction, undecided))
+
+
+def _summary(state: FFState, by_faction: dict[str, str], undecided: list[tuple[str, str]]) -> str:
+    parts = []
+    for x, y in PAIRS:
+        name = pair_name((x, y))
+        how = " (day limit)" if (x, y) in undecided else ""
+        parts.append(f"{name}: {x} {by_faction[x]}, {y} {by_faction[y]}{how}")
+    end = f"Day limit {state.limit_day} reached" if undecided else "Both pairs decided"
+    return f"{end} on day {state.day}. " + "; ".join(parts) + "."

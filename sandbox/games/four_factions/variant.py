@@ -2,9 +2,9 @@
 Variant contract.
 
 Module map (the same in every variant): info.py (name, seats, factions, pairs,
-decisions, the enums), config.py (rulings and [[seat]] tables), setup.py
-(dealing, FF-8), events.py, state.py (the fold), requests.py (decisions, checks,
-fallbacks), resolve.py (steps into events), outcome.py (endings, results),
+decisions, the enums), config.py (rulings and [[seat]] tables), events.py,
+state.py (the fold), requests.py (decisions, checks, fallbacks), resolve.py (the
+deal, FF-8; steps into events; endings and results),
 view.py (what a seat may know; its docstring lists every view field), words.py
 (every event in words, the log lines, the card's duel table, the board),
 rules_text.py (the rules with the rulings); strikes.py, the strike table
@@ -15,46 +15,41 @@ rules_text.py (the rules with the rulings); strikes.py, the strike table
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator, Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from collections.abc import Iterator, Mapping
+from typing import Any
 
-import sandbox.games.four_factions.outcome as outcome
 import sandbox.games.four_factions.requests as requests
 import sandbox.games.four_factions.resolve as resolve
 import sandbox.games.four_factions.rules_text as rules_text
-import sandbox.games.four_factions.setup as setup
 import sandbox.games.four_factions.view as view
 import sandbox.games.four_factions.words as wording
 from sandbox.core.events import Event
 from sandbox.core.requests import DecisionRequest, Payload
-from sandbox.core.variant import Metric, SeatView, Variant, ViewFold
+from sandbox.core.variant import Variant, ViewFold
 from sandbox.core.words import VariantWords
 from sandbox.games.four_factions.config import FourFactionsConfig
 from sandbox.games.four_factions.info import INFO, SEATS, role_label
 from sandbox.games.four_factions.state import FFState, apply_event
 
-if TYPE_CHECKING:
-    from sandbox.agents.base import Agent
-
 
 class FourFactions(Variant[FFState, FourFactionsConfig]):
     info = INFO
     config_model = FourFactionsConfig
+    bot_class = "sandbox.games.four_factions.bot:BaselineBot"
+    metrics_table = "sandbox.games.four_factions.metrics:METRICS"
     # The referee calls these after every event or answer: the module functions
     # themselves, not methods that only pass their arguments on (one call less).
     apply = staticmethod(apply_event)
     open_requests = staticmethod(requests.open_requests)
     check = staticmethod(requests.check)
-    outcome = staticmethod(outcome.outcome)
+    outcome = staticmethod(resolve.outcome)
+    setup = staticmethod(resolve.setup_events)
 
     def seat_count(self, config: FourFactionsConfig) -> int:
         return SEATS  # FF-1
 
     def initial_state(self, config: FourFactionsConfig) -> FFState:
         return FFState()
-
-    def setup(self, config: FourFactionsConfig, rng: random.Random) -> Iterator[Event]:
-        return setup.setup_events(config, rng)
 
     def fallback(self, state: FFState, request: DecisionRequest) -> Payload:
         return requests.fallback(state, request)
@@ -68,11 +63,8 @@ class FourFactions(Variant[FFState, FourFactionsConfig]):
     ) -> Iterator[Event]:
         return resolve.resolve(state, config, answers)
 
-    def build_view(self, seat: int, events: Sequence[tuple[int, Event]]) -> SeatView:
-        return view.build_view(seat, events)
-
     def view_fold(self, seat: int) -> ViewFold:
-        return view.view_fold(seat)
+        return view.view_fold(self, seat)
 
     def roles(self, state: FFState) -> Mapping[int, str]:
         return {s: role_label(f, state.elite[s]) for s, f in sorted(state.faction.items())}
@@ -88,16 +80,6 @@ class FourFactions(Variant[FFState, FourFactionsConfig]):
 
     def words(self) -> VariantWords:
         return wording.WORDS
-
-    def baseline_bot(self, seed: int, language: str = "en") -> Agent:
-        from sandbox.games.four_factions.bot import BaselineBot
-
-        return BaselineBot(seed, language)
-
-    def metrics(self) -> Mapping[str, Metric]:
-        from sandbox.games.four_factions.metrics import METRICS
-
-        return METRICS
 
     def known_seats(self, private: Mapping[str, Any]) -> set[int]:
         """FF-9: an elite is told the regulars' factions; FF-10: a regular knows its elite."""

@@ -22,19 +22,18 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import Any
 
 import sandbox.games.four_factions.events as ev
 from sandbox.core.events import DecisionMade, Event, GameEnded
-from sandbox.core.variant import HistoryItem, SeatView, detached
-from sandbox.games.four_factions.info import INFO, SEATS, Phase, Stage
-
-NAME = INFO.name
+from sandbox.core.folds import detached
+from sandbox.core.variant import HistoryItem, SeatView, Variant
+from sandbox.games.four_factions.info import SEATS, Phase, Stage
 
 
 class _ViewBuilder:
-    def __init__(self, seat: int) -> None:
+    def __init__(self, variant: Variant[Any, Any], seat: int) -> None:
+        self.variant = variant
         self.seat = seat
         self.private: dict[str, Any] = {
             "seat": seat,
@@ -68,7 +67,7 @@ class _ViewBuilder:
 
     def snapshot(self) -> SeatView:
         return SeatView(
-            NAME,
+            self.variant,
             self.seat,
             detached(self.private),
             detached(self.public),
@@ -250,13 +249,6 @@ _FOLDERS: dict[type[Event], Any] = {
 }
 
 
-def build_view(seat: int, events: Sequence[tuple[int, Event]]) -> SeatView:
-    builder = _ViewBuilder(seat)
-    for seq, event in events:
-        builder.add(seq, event)
-    return SeatView(NAME, seat, builder.private, builder.public, tuple(builder.history))
-
-
-def view_fold(seat: int) -> _ViewBuilder:
+def view_fold(variant: Variant[Any, Any], seat: int) -> _ViewBuilder:
     """The incremental form of build_view, used by the core to serve views fast."""
-    return _ViewBuilder(seat)
+    return _ViewBuilder(variant, seat)

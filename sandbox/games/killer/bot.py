@@ -22,12 +22,12 @@ import random
 from typing import Any
 
 import sandbox.games.killer.evidence as ev
-from sandbox.agents.base import FALLBACK_INVALID, Agent, AgentAnswer, DecisionContext
-from sandbox.agents.talk import Phrasebook
 from sandbox.core.errors import IllegalDecision
 from sandbox.core.requests import Choice
+from sandbox.core.seat import FALLBACK_INVALID, Agent, AgentAnswer, DecisionContext
 from sandbox.core.variant import SeatView
 from sandbox.games.killer.talk import PHRASES, Plan, speech_payload
+from sandbox.games.phrasebook import Phrasebook
 
 SHARE_RATE = 0.3  # police seats that also publish their clears as soon as they have them
 FAKE_CLAIM_RATE = 0.35  # killer seats willing to fake a police claim

@@ -16,7 +16,7 @@ from sandbox.core.requests import (
 )
 from sandbox.games.killer.config import OWN_SIDE
 from sandbox.games.killer.info import KILLER, POLICE, Claim, Context, Decision, Phase
-from sandbox.games.killer.outcome import decided
+from sandbox.games.killer.resolve import decided
 from sandbox.games.killer.state import KillerState
 
 SPEECH_CHARS = 1200

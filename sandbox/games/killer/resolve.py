@@ -1,6 +1,13 @@
 """Resolving a complete Killer step into events: the night's majorities (KG-3,
 KG-4), dawn (KG-6), last words (KG-7), speeches (KG-8, KG-13), votes and ties
-(KG-9, KG-10), and the next night or the day limit (KG-11, KG-12)."""
+(KG-9, KG-10), and the next night or the day limit (KG-11, KG-12).
+
+The deal, here too: setting up a Killer game (KG-1, KG-2, KG-5, KG-7, KG-11): the public line-up and
+rulings, the dealt cards, the team lists, then night 1.
+
+The end, here too: how a Killer game ends (KG-10, KG-12, KG-13): the ending, the winning side and
+each seat's result.
+"""
 
 from __future__ import annotations
 
@@ -10,6 +17,9 @@ from collections.abc import Iterator, Mapping
 
 from sandbox.core.events import Event
 from sandbox.core.requests import Payload
+from sandbox.core.rng import deal_roles
+from sandbox.core.variant import Outcome, Result
+from sandbox.games.killer.config import KillerConfig, lineup
 from sandbox.games.killer.events import (
     Ballots,
     CheckResult,
@@ -17,6 +27,7 @@ from sandbox.games.killer.events import (
     Dawn,
     DayLimitReached,
     ForcedDraw,
+    GameStarted,
     KillChosen,
     LastWords,
     NightFell,
@@ -24,12 +35,13 @@ from sandbox.games.killer.events import (
     Opinions,
     PhaseStarted,
     PoliceTurn,
+    RoleCard,
     Speech,
+    TeamList,
     Tied,
     VotedOut,
 )
-from sandbox.games.killer.info import KILLER, POLICE, Claim, Context, Phase
-from sandbox.games.killer.outcome import decided
+from sandbox.games.killer.info import CIVILIAN, KILLER, POLICE, Claim, Context, Ending, Phase
 from sandbox.games.killer.state import KillerState
 
 MAX_TIE_ROUND = 2  # KG-10: two revotes, then a forced draw
@@ -221,3 +233,102 @@ def _end_day(state: KillerState) -> Event:
     if state.day >= state.day_limit:
         return DayLimitReached(state.day)  # KG-12 ruling
     return NightFell(state.day + 1)  # KG-11
+
+
+# ------------------------------------------------------------ the deal
+
+
+def setup_events(config: KillerConfig, rng: random.Random) -> Iterator[Event]:
+    counts = lineup(config.players)
+    yield GameStarted(
+        config.players,
+        counts[KILLER],
+        counts[POLICE],
+        counts[KILLER],  # KG-7: the quota equals the number of killers at the start
+        config.day_limit,
+        config.check_answer,
+        config.reveal_role_on_death,
+        config.previous_first_victim,
+        config.concede,
+    )
+    roles = deal(config, rng)
+    for seat, role in roles.items():
+        yield RoleCard(seat, role)
+    for team in (KILLER, POLICE):
+        yield TeamList(team, tuple(s for s, r in roles.items() if r == team))
+    yield NightFell(1)  # KG-11: the game starts with night 1
+
+
+def deal(config: KillerConfig, rng: random.Random) -> dict[int, str]:
+    """KG-2: fixed [[seat]] roles first, the remaining cards shuffled over the other seats."""
+    fixed = {fix.seat: str(fix.role) for fix in config.seat}
+    return deal_roles(fixed, lineup(config.players), config.players, rng)
+
+
+# ------------------------------------------------------------ the end
+
+
+SUMMARIES = {
+    Ending.KILLERS_ELIMINATED: "All killers are dead: the police and the civilians win (KG-12).",
+    Ending.POLICE_ELIMINATED: "All police are dead: the killers win (KG-12).",
+    Ending.CIVILIANS_ELIMINATED: "All civilians are dead: a draw (KG-12).",
+    Ending.FORCED_DRAW: "The vote stayed tied after two revotes: a forced draw (KG-10).",
+    Ending.DAY_LIMIT: "The day limit passed without an end: a draw by limit (KG-12 ruling).",
+}
+
+
+def outcome(state: KillerState) -> Outcome | None:
+    ending = end_reason(state)
+    if ending is None:
+        return None
+    side = winner(state, ending)
+    results = {seat: _result(role, side) for seat, role in state.roles.items()}
+    return Outcome(ending, results, _summary(state, ending))
+
+
+def _summary(state: KillerState, ending: Ending) -> str:
+    if ending == Ending.SURRENDER:
+        return f"The {state.conceded_side} side conceded and loses (KG-13)."
+    return SUMMARIES[ending]
+
+
+def _result(role: str, winning_side: str | None) -> Result:
+    if winning_side is None:
+        return Result.DRAW
+    side = POLICE if role == CIVILIAN else role  # civilians share the police's result
+    return Result.WIN if side == winning_side else Result.LOSE
+
+
+def decided(state: KillerState) -> bool:
+    return end_reason(state) is not None
+
+
+def end_reason(state: KillerState) -> Ending | None:
+    """KG-12/KG-13/KG-10 ends, each its own ending."""
+    if not state.roles:
+        return None
+    if state.conceded_side is not None:
+        return Ending.SURRENDER
+    if state.forced_draw:
+        return Ending.FORCED_DRAW
+    if state.side_count(KILLER) == 0:
+        return Ending.KILLERS_ELIMINATED
+    if state.side_count(POLICE) == 0:
+        return Ending.POLICE_ELIMINATED
+    if state.side_count(CIVILIAN) == 0:
+        return Ending.CIVILIANS_ELIMINATED
+    if state.day_limit_hit:
+        return Ending.DAY_LIMIT
+    return None
+
+
+def winner(state: KillerState, ending: Ending) -> str | None:
+    """The winning side ("killer" or "police"; civilians share the police's result),
+    or None for a draw."""
+    if ending == Ending.SURRENDER:
+        return POLICE if state.conceded_side == KILLER else KILLER
+    if ending == Ending.KILLERS_ELIMINATED:
+        return POLICE
+    if ending == Ending.POLICE_ELIMINATED:
+        return KILLER
+    return None

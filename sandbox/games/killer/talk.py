@@ -16,8 +16,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import sandbox.games.killer.evidence as ev
-from sandbox.agents.talk import Phrasebook, Phrases
 from sandbox.core.variant import SeatView
+from sandbox.games.phrasebook import Phrasebook, Phrases
 
 REMARK_RATE = 0.7  # how often a speech opens with the latest death
 

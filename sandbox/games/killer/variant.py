@@ -1,9 +1,9 @@
 """The Killer variant: wires its modules into the engine's Variant contract.
 
 Module map (the same in every variant): info.py (name, seats, roles, decisions,
-the enums), config.py (rulings), setup.py (dealing, KG-2), events.py, state.py
-(the fold), requests.py (open decisions, checks, fallbacks), resolve.py (steps
-into events), outcome.py (endings, results), view.py (what a seat may know),
+the enums), config.py (rulings), events.py, state.py (the fold), requests.py
+(open decisions, checks, fallbacks), resolve.py (the deal, KG-2; steps into
+events; endings and results), view.py (what a seat may know),
 words.py (every event in words, the log lines, the board), rules_text.py (the
 rules with the rulings); bot.py (the baseline bot) and metrics.py (behaviour
 metrics) are imported only when asked for.
@@ -12,46 +12,41 @@ metrics) are imported only when asked for.
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator, Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from collections.abc import Iterator, Mapping
+from typing import Any
 
-import sandbox.games.killer.outcome as outcome
 import sandbox.games.killer.requests as requests
 import sandbox.games.killer.resolve as resolve
 import sandbox.games.killer.rules_text as rules_text
-import sandbox.games.killer.setup as setup
 import sandbox.games.killer.view as view
 import sandbox.games.killer.words as wording
 from sandbox.core.events import Event
 from sandbox.core.requests import DecisionRequest, Payload
-from sandbox.core.variant import Metric, SeatView, Variant, ViewFold
+from sandbox.core.variant import Variant, ViewFold
 from sandbox.core.words import VariantWords
 from sandbox.games.killer.config import KillerConfig
 from sandbox.games.killer.info import INFO
 from sandbox.games.killer.state import KillerState, fold
 
-if TYPE_CHECKING:
-    from sandbox.agents.base import Agent
-
 
 class Killer(Variant[KillerState, KillerConfig]):
     info = INFO
     config_model = KillerConfig
+    bot_class = "sandbox.games.killer.bot:BaselineBot"
+    metrics_table = "sandbox.games.killer.metrics:METRICS"
     # The referee calls these after every event or answer: the module functions
     # themselves, not methods that only pass their arguments on (one call less).
     apply = staticmethod(fold)
     open_requests = staticmethod(requests.open_requests)
     check = staticmethod(requests.check)
-    outcome = staticmethod(outcome.outcome)
+    outcome = staticmethod(resolve.outcome)
+    setup = staticmethod(resolve.setup_events)
 
     def seat_count(self, config: KillerConfig) -> int:
         return config.players
 
     def initial_state(self, config: KillerConfig) -> KillerState:
         return KillerState()  # the rulings arrive in the public GameStarted event
-
-    def setup(self, config: KillerConfig, rng: random.Random) -> Iterator[Event]:
-        return setup.setup_events(config, rng)
 
     def fallback(self, state: KillerState, request: DecisionRequest) -> Payload:
         return requests.fallback(request)
@@ -65,11 +60,8 @@ class Killer(Variant[KillerState, KillerConfig]):
     ) -> Iterator[Event]:
         return resolve.resolve(state, answers, rng)
 
-    def build_view(self, seat: int, events: Sequence[tuple[int, Event]]) -> SeatView:
-        return view.build_view(self.name, seat, events)
-
     def view_fold(self, seat: int) -> ViewFold:
-        return view.ViewFold(self.name, seat)
+        return view.ViewFold(self, seat)
 
     def roles(self, state: KillerState) -> Mapping[int, str]:
         return dict(state.roles)
@@ -82,16 +74,6 @@ class Killer(Variant[KillerState, KillerConfig]):
 
     def words(self) -> VariantWords:
         return wording.WORDS
-
-    def baseline_bot(self, seed: int, language: str = "en") -> Agent:
-        from sandbox.games.killer.bot import BaselineBot
-
-        return BaselineBot(seed, language)
-
-    def metrics(self) -> Mapping[str, Metric]:
-        from sandbox.games.killer.metrics import METRICS
-
-        return METRICS
 
     def known_seats(self, private: Mapping[str, Any]) -> set[int]:
         """KG-2: killers know each other, police know each other."""

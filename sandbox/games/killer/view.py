@@ -5,12 +5,12 @@ See the package docstring (sandbox/games/killer/__init__.py) for the fields.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from sandbox.core.events import DecisionMade, Event, GameEnded, StepResolved
-from sandbox.core.variant import HistoryItem, SeatView, detached, fold_all, marked_public
+from sandbox.core.folds import detached, marked_public
+from sandbox.core.variant import HistoryItem, SeatView, Variant
 from sandbox.games.killer.events import (
     Ballots,
     CheckResult,
@@ -53,14 +53,10 @@ class _Fold:
         return [s for s in range(1, self.players + 1) if s not in gone]
 
 
-def build_view(variant: str, seat: int, events: Sequence[tuple[int, Event]]) -> SeatView:
-    return fold_all(ViewFold(variant, seat), events)
-
-
 class ViewFold:
     """The incremental form of build_view, used by the core to serve views fast."""
 
-    def __init__(self, variant: str, seat: int) -> None:
+    def __init__(self, variant: Variant[Any, Any], seat: int) -> None:
         self.variant = variant
         self.fold = _Fold(seat)
 

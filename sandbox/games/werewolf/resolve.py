@@ -3,19 +3,43 @@ dawn (WW-11), discussion and bidding (WW-12, WW-13), the vote and the exile
 (WW-14, WW-15), the end checks (WW-17..WW-21).
 
 Every draw comes from the step's seeded generator, so a seed and its decisions
-replay exactly (WW-2, WW-24)."""
+replay exactly (WW-2, WW-24).
+
+The deal, here too: setting up a Werewolf game (WW-1, WW-2, WW-4): the public announcement with the
+rulings, the dealt role cards, the pack's list, then night 1 (WW-5).
+
+The end, here too: how a Werewolf game ends (WW-17..WW-21): the winning team and each seat's result.
+
+The end is checked by the resolution at exactly the points WW-17 names (after a
+night's resolution, after an exile) and at the day limit; it then announces every
+role (``RolesRevealed``), and only that event makes the game over.
+"""
 
 from __future__ import annotations
 
 import random
 from collections import Counter
 from collections.abc import Callable, Generator, Iterator, Mapping
+from typing import Any
 
 import sandbox.games.werewolf.events as ev
 from sandbox.core.events import Event
 from sandbox.core.requests import Payload
-from sandbox.games.werewolf.info import DOCTOR, SEER, Claim, Ending, Phase, team_of
-from sandbox.games.werewolf.outcome import decided
+from sandbox.core.rng import deal_roles
+from sandbox.core.variant import Outcome, Result
+from sandbox.games.werewolf.config import WerewolfConfig
+from sandbox.games.werewolf.events import GameStarted, NightFell, Pack, RoleCard
+from sandbox.games.werewolf.info import (
+    DOCTOR,
+    SEER,
+    VILLAGE,
+    WEREWOLF,
+    WEREWOLVES,
+    Claim,
+    Ending,
+    Phase,
+    team_of,
+)
 from sandbox.games.werewolf.requests import kill_options, vote_options
 from sandbox.games.werewolf.soften import soften
 from sandbox.games.werewolf.state import WerewolfState
@@ -311,3 +335,87 @@ _STEPS: dict[str, Callable[[WerewolfState, Answers, random.Random], Iterator[Eve
     Phase.LAST_WORDS: _last_words,
     Phase.VOTE: _vote,
 }
+
+
+# ------------------------------------------------------------ the deal
+
+
+# Keys of the config that are not rulings everyone is told (WW-4): the fixed
+# seats are the scenario author's, and they name roles.
+PRIVATE_KEYS = frozenset({"seat"})
+
+
+def rulings(config: WerewolfConfig) -> dict[str, Any]:
+    """Every active ruling, as announced to all seats (WW-4)."""
+    return {k: v for k, v in config.model_dump(mode="json").items() if k not in PRIVATE_KEYS}
+
+
+def setup_events(config: WerewolfConfig, rng: random.Random) -> Iterator[Event]:
+    counts = config.counts()
+    yield GameStarted(
+        config.players,
+        counts["werewolf"],
+        counts["seer"],
+        counts["doctor"],
+        counts["villager"],
+        rulings(config),
+    )
+    roles = deal(config, rng)
+    for seat, role in roles.items():
+        yield RoleCard(seat, role)
+    # WW-4: the werewolves learn each other's seats; nobody else learns anything.
+    yield Pack(WEREWOLF, tuple(s for s, r in roles.items() if r == WEREWOLF))
+    yield NightFell(1)  # WW-5: night 1 comes before day 1
+
+
+def deal(config: WerewolfConfig, rng: random.Random) -> dict[int, str]:
+    """WW-2: fixed [[seat]] roles first, the other cards shuffled by the seeded
+    generator over the other seats."""
+    fixed = {fix.seat: str(fix.role) for fix in config.seat}
+    return deal_roles(fixed, config.counts(), config.players, rng)
+
+
+# ------------------------------------------------------------ the end
+
+
+SUMMARIES = {
+    Ending.VILLAGE_WINS: "No werewolf is alive: the village team wins (WW-18).",
+    Ending.WEREWOLVES_WIN: (
+        "The living werewolves are as many as the other living seats: the werewolves win (WW-19)."
+    ),
+    Ending.DAY_LIMIT: "The last day ended without a winner: a draw for every seat (WW-21).",
+}
+
+
+def decided(state: WerewolfState) -> Ending | None:
+    """WW-18/WW-19 on the living seats (None: the game goes on)."""
+    wolves = len(state.living_wolves())
+    if wolves == 0:
+        return Ending.VILLAGE_WINS
+    if wolves >= len(state.living_village()):
+        return Ending.WEREWOLVES_WIN
+    return None
+
+
+def winner(ending: Ending) -> str | None:
+    """The winning team, or None for a draw."""
+    if ending == Ending.VILLAGE_WINS:
+        return VILLAGE
+    if ending == Ending.WEREWOLVES_WIN:
+        return WEREWOLVES
+    return None
+
+
+def outcome(state: WerewolfState) -> Outcome | None:
+    if state.ending is None:
+        return None
+    ending = Ending(state.ending)
+    team = winner(ending)
+    # WW-20: every seat of the winning team wins, dead or alive.
+    results = {
+        seat: Result.DRAW
+        if team is None
+        else (Result.WIN if team_of(role) == team else Result.LOSE)
+        for seat, role in state.roles.items()
+    }
+    return Outcome(ending, results, SUMMARIES[ending])

@@ -1,9 +1,9 @@
 """The Werewolf variant: wires its modules into the engine's Variant contract.
 
 Module map (as in every variant): info.py (name, seats, roles, decisions, the
-enums), config.py (rulings, presets), setup.py (dealing, WW-2), events.py,
-state.py (the fold), requests.py (open decisions, checks, fallbacks), resolve.py
-(steps into events; soften.py for WW-13), outcome.py (endings, results), view.py
+enums), config.py (rulings, presets), events.py, state.py (the fold), requests.py
+(open decisions, checks, fallbacks), resolve.py (the deal, WW-2; steps into
+events, soften.py for WW-13; endings and results), view.py
 (what a seat may know), words.py (every event in words, the board; its game words
 in vocabulary.py), rules_text.py (the rules with the rulings); bot.py (the
 baseline bot) and metrics.py (behaviour metrics) are imported only when asked for.
@@ -12,45 +12,40 @@ baseline bot) and metrics.py (behaviour metrics) are imported only when asked fo
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator, Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from collections.abc import Iterator, Mapping
+from typing import Any
 
-import sandbox.games.werewolf.outcome as outcome
 import sandbox.games.werewolf.requests as requests
 import sandbox.games.werewolf.resolve as resolve
 import sandbox.games.werewolf.rules_text as rules_text
-import sandbox.games.werewolf.setup as setup
 import sandbox.games.werewolf.view as view
 import sandbox.games.werewolf.words as wording
 from sandbox.core.events import Event
 from sandbox.core.requests import DecisionRequest, Payload
-from sandbox.core.variant import Metric, SeatView, Variant, ViewFold
+from sandbox.core.variant import Variant, ViewFold
 from sandbox.core.words import VariantWords
 from sandbox.games.werewolf.config import WerewolfConfig
 from sandbox.games.werewolf.info import INFO, ROLES, team_of
 from sandbox.games.werewolf.state import WerewolfState, fold
 
-if TYPE_CHECKING:
-    from sandbox.agents.base import Agent
-
 
 class Werewolf(Variant[WerewolfState, WerewolfConfig]):
     info = INFO
     config_model = WerewolfConfig
+    bot_class = "sandbox.games.werewolf.bot:BaselineBot"
+    metrics_table = "sandbox.games.werewolf.metrics:METRICS"
     # Called after every event or answer: the module functions themselves.
     apply = staticmethod(fold)
     open_requests = staticmethod(requests.open_requests)
     check = staticmethod(requests.check)
-    outcome = staticmethod(outcome.outcome)
+    outcome = staticmethod(resolve.outcome)
+    setup = staticmethod(resolve.setup_events)
 
     def seat_count(self, config: WerewolfConfig) -> int:
         return config.players
 
     def initial_state(self, config: WerewolfConfig) -> WerewolfState:
         return WerewolfState()  # the rulings arrive in the public GameStarted event
-
-    def setup(self, config: WerewolfConfig, rng: random.Random) -> Iterator[Event]:
-        return setup.setup_events(config, rng)
 
     def fallback(self, state: WerewolfState, request: DecisionRequest) -> Payload:
         return requests.fallback(request)
@@ -64,11 +59,8 @@ class Werewolf(Variant[WerewolfState, WerewolfConfig]):
     ) -> Iterator[Event]:
         return resolve.resolve(state, answers, rng)
 
-    def build_view(self, seat: int, events: Sequence[tuple[int, Event]]) -> SeatView:
-        return view.build_view(self.name, seat, events)
-
     def view_fold(self, seat: int) -> ViewFold:
-        return view.ViewFold(self.name, seat)
+        return view.ViewFold(self, seat)
 
     def roles(self, state: WerewolfState) -> Mapping[int, str]:
         return dict(state.roles)
@@ -81,16 +73,6 @@ class Werewolf(Variant[WerewolfState, WerewolfConfig]):
 
     def words(self) -> VariantWords:
         return wording.WORDS
-
-    def baseline_bot(self, seed: int, language: str = "en") -> Agent:
-        from sandbox.games.werewolf.bot import BaselineBot
-
-        return BaselineBot(seed, language)
-
-    def metrics(self) -> Mapping[str, Metric]:
-        from sandbox.games.werewolf.metrics import METRICS
-
-        return METRICS
 
     def belief_labels(self) -> tuple[str, ...]:
         """The roles, not the two teams: a werewolf hunting the seer and a

@@ -13,10 +13,10 @@ from typing import Any
 
 import pytest
 
-from sandbox.agents.base import Agent, AgentAnswer, DecisionContext
 from sandbox.agents.llm.settings import LLMSettings
 from sandbox.core.game import Game
 from sandbox.core.requests import DecisionRequest
+from sandbox.core.seat import Agent, AgentAnswer, DecisionContext
 from sandbox.models.fake import FakeLLMServer
 from sandbox.session.gamefile import AgentSpec, GameFile, LLMSpec, LoadedConfig
 from sandbox.session.runner import Runner

@@ -10,9 +10,9 @@ from typing import Any
 
 import pytest
 
-from sandbox.agents.base import FALLBACK_PROVIDER
 from sandbox.agents.llm.settings import LLMSettings
 from sandbox.core.game import Game
+from sandbox.core.seat import FALLBACK_PROVIDER
 from sandbox.games.registry import get_variant
 from sandbox.models import remote
 from sandbox.models.client import CallSettings, ModelClient, RetryPolicy

@@ -9,10 +9,10 @@ from pathlib import Path
 
 import pytest
 
-from sandbox.agents.base import AgentAnswer, DecisionContext
 from sandbox.agents.llm.agent import LLMAgent
 from sandbox.core.game import Game
 from sandbox.core.requests import DecisionRequest
+from sandbox.core.seat import AgentAnswer, DecisionContext
 from sandbox.models import endpoints
 from sandbox.session.gamefile import load_config
 from sandbox.session.seating import build_agents

@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from sandbox.agents.base import FALLBACK_INVALID
+from sandbox.core.seat import FALLBACK_INVALID
 from sandbox.models.fake import FakeLLMServer
 from sandbox.session import play_game
 from sandbox.session.gamefile import parse_config

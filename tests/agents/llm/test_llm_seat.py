@@ -14,11 +14,11 @@ from typing import Any
 
 import pytest
 
-from sandbox.agents.base import FALLBACK_INVALID, FALLBACK_PROVIDER, AgentAnswer, AgentSetupError
 from sandbox.agents.llm.settings import LLMSettings
 from sandbox.core.errors import IllegalDecision
 from sandbox.core.game import Game
 from sandbox.core.requests import DecisionRequest
+from sandbox.core.seat import FALLBACK_INVALID, FALLBACK_PROVIDER, AgentAnswer, AgentSetupError
 from sandbox.games.registry import get_variant
 from sandbox.models.client import CallSettings, ModelClient, ProviderFailure, RetryPolicy
 from sandbox.models.endpoints import Endpoint

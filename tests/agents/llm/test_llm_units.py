@@ -11,11 +11,11 @@ from typing import Any
 
 import pytest
 
-from sandbox.agents.base import FALLBACK_INVALID
 from sandbox.agents.llm.answer_format import decision_model, model_response_format, strict_schema
 from sandbox.agents.llm.beliefs import BeliefProbe
 from sandbox.agents.llm.parse import AnswerError, parse_answer
 from sandbox.core.requests import Choice, DecisionRequest, MultiChoice, Text
+from sandbox.core.seat import FALLBACK_INVALID
 from sandbox.models.secrets import MASK, redact, redact_text, secret_values
 from sandbox.session.gamefile import LLMSpec
 from tests.agents.llm.conftest import decide_once

@@ -12,8 +12,8 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner
 
-from sandbox.agents.llm.beliefs import SPEECH_KINDS
 from sandbox.cli.main import app
+from sandbox.games.registry import SPEECH_KINDS
 
 GAME = """variant = "killer"
 seed = 5

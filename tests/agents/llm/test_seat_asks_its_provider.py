@@ -8,6 +8,7 @@ from typing import Any
 
 from sandbox.agents.llm.agent import LLMAgent
 from sandbox.core.game import Game
+from sandbox.core.seat import Seating
 from sandbox.models.capabilities import Rung
 from sandbox.models.endpoints import Endpoint, Target
 from sandbox.models.fake import FakeLLMServer
@@ -41,7 +42,7 @@ async def test_a_new_provider_changes_the_calls_without_touching_the_seat(
     target = Target("fake/legal-random", fake.base_url)
     agent = LLMAgent(target.model, api_base=fake.base_url, provider=PlainWords(target))
     agent.settings = agent.settings.override({**FAST_RETRY, "timeout_s": 2.0})
-    agent.attach(request.seat, 1, "toy")
+    agent.attach(Seating(request.seat, 1, TOY))
     try:
         answer = await agent.decide(context(game, request))
         assert agent._window == 4096  # the provider's window, none configured

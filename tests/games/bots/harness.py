@@ -5,10 +5,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from sandbox.agents.base import Agent, AgentAnswer, DecisionContext, decide_now
 from sandbox.agents.baseline import baseline_bot
 from sandbox.core.game import Game
 from sandbox.core.requests import DecisionRequest
+from sandbox.core.seat import Agent, AgentAnswer, DecisionContext, decide_now
 from sandbox.core.variant import SeatView
 from sandbox.games.registry import get_variant
 from sandbox.session.seating import seat_seed
@@ -26,7 +26,7 @@ def context(game: Game, request: DecisionRequest) -> DecisionContext:
 
 
 def bots_for(variant: str, game: Game, seed: int, language: str = "en") -> dict[int, Agent]:
-    return {s: baseline_bot(variant, seat_seed(seed, s), language) for s in game.seats}
+    return {s: baseline_bot(game.variant, seat_seed(seed, s), language) for s in game.seats}
 
 
 def new_game(variant: str, raw: dict[str, Any], seed: int) -> Game:

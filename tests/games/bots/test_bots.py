@@ -7,8 +7,8 @@ from typing import Any
 
 import pytest
 
-from sandbox.agents.base import AgentAnswer
 from sandbox.core.requests import DecisionRequest
+from sandbox.core.seat import AgentAnswer
 from sandbox.core.variant import SeatView
 from tests.games.bots.harness import answer, bots_for, context, play
 

@@ -13,10 +13,11 @@ from typing import Any
 
 import pytest
 
-from sandbox.agents.talk import Phrasebook
 from sandbox.core.game import Game
 from sandbox.core.variant import HistoryItem, SeatView
 from sandbox.games.killer import evidence as ev
+from sandbox.games.phrasebook import Phrasebook
+from sandbox.games.registry import get_variant
 from tests.games.bots.harness import play
 
 SEAT_RE = re.compile(r"(?:[Ss]eat (\d+))|(?:(\d+)号)")
@@ -143,7 +144,7 @@ def test_evidence_reads_claims_the_same_from_structure_or_phrasebook() -> None:
         _item(2, 3, "I suspect seat 5. Pass."),
     )
     tables = [
-        ev.read_table(SeatView("killer", 9, {}, {"dead": []}, items))
+        ev.read_table(SeatView(get_variant("killer"), 9, {}, {"dead": []}, items))
         for items in (structured, phrased)
     ]
     for table in tables:

@@ -8,9 +8,9 @@ from typing import Any
 
 import pytest
 
-from sandbox.agents.base import decide_now
 from sandbox.core.errors import ConfigError
 from sandbox.core.game import Game
+from sandbox.core.seat import decide_now
 from sandbox.games.four_factions.bot import BaselineBot
 from sandbox.session.gamefile import load_config, parse_config
 from sandbox.session.runner import Runner

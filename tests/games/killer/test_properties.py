@@ -13,10 +13,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from sandbox.agents.simple import draw_payload
 from sandbox.core.errors import IllegalDecision
 from sandbox.core.events import DecisionMade
 from sandbox.core.game import Game
+from sandbox.core.requests import draw_payload
 from sandbox.games.killer.events import (
     Ballots,
     CheckResult,

@@ -18,9 +18,9 @@ import pytest
 from pydantic import BaseModel
 from typer.testing import CliRunner
 
-from sandbox.agents.base import DecisionContext
 from sandbox.cli.main import app
 from sandbox.core.game import Game
+from sandbox.core.seat import DecisionContext
 from sandbox.core.variant import Variant
 from sandbox.games.four_factions import rules_text as ff_text
 from sandbox.games.killer import rules_text as killer_text

@@ -10,8 +10,8 @@ from typing import Any
 
 import pytest
 
-from sandbox.agents.base import DecisionContext, decide_now, seat_seed
 from sandbox.core.game import Game
+from sandbox.core.seat import DecisionContext, decide_now, seat_seed
 from sandbox.games.werewolf.bot import BaselineBot
 from tests.games.werewolf.helpers import WW, new_game, night
 

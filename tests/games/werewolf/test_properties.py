@@ -12,10 +12,10 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from sandbox.agents.simple import draw_payload
 from sandbox.core.errors import IllegalDecision
 from sandbox.core.events import DecisionMade
 from sandbox.core.game import Game
+from sandbox.core.requests import draw_payload
 from sandbox.games.werewolf import events as ev
 from sandbox.games.werewolf.info import team_of
 from tests.games.werewolf.helpers import WW

@@ -7,6 +7,8 @@ import pytest
 
 from sandbox.agents.llm.agent import LLMAgent
 from sandbox.agents.llm.answer_format import AnswerFormat
+from sandbox.core.seat import Seating
+from sandbox.games.registry import get_variant
 from sandbox.models.local import ServerSettings
 from sandbox.models.local.slots import request_fields, slot_of, takes_grammar
 
@@ -41,9 +43,9 @@ def test_local_calls_carry_the_grammar_and_the_seats_slot(
 ) -> None:
     monkeypatch.setenv("SANDBOX_LOCAL_PIN_SLOTS", "1")
     agent = LLMAgent("local/smollm2")
-    agent.attach(5, 1, "killer")
+    agent.attach(Seating(5, 1, get_variant("killer")))
     fake = LLMAgent("fake/legal-random", api_base="http://127.0.0.1:1/v1")
-    fake.attach(5, 1, "killer")
+    fake.attach(Seating(5, 1, get_variant("killer")))
     fmt = AnswerFormat(object, None, None, extra_body={"grammar": 'root ::= "{}"'})  # type: ignore[arg-type]
     body = agent._extra_body(fmt)
     assert body == {"grammar": 'root ::= "{}"', "id_slot": 4, "cache_prompt": True}

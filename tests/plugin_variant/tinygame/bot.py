@@ -11,9 +11,9 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from sandbox.agents.base import FALLBACK_INVALID, Agent, AgentAnswer, DecisionContext
 from sandbox.core.errors import IllegalDecision
 from sandbox.core.requests import Choice
+from sandbox.core.seat import FALLBACK_INVALID, Agent, AgentAnswer, DecisionContext
 from tinygame.info import FOX
 
 

@@ -40,7 +40,7 @@ from tinygame.events import Ballots, Ejected, GameStarted, RoleCard, RoundStarte
 from tinygame.info import FOX, HEN, INFO, MAX_SEATS, MIN_SEATS, Decision, Ending, Phase
 
 if TYPE_CHECKING:
-    from sandbox.agents.base import Agent
+    from sandbox.core.seat import Agent
 
 
 class TinyConfig(BaseModel):
@@ -196,7 +196,7 @@ class TinyGame(Variant[TinyState, TinyConfig]):
                 public["living"] = [s for s in public["living"] if s != event.seat]
                 public["ejected"] = [*public["ejected"], {"seat": event.seat, "role": event.role}]
             history.append(_item(seq, event, public))
-        return SeatView(self.name, seat, private, public, tuple(history))
+        return SeatView(self, seat, private, public, tuple(history))
 
     def roles(self, state: TinyState) -> Mapping[int, str]:
         return dict(state.roles)

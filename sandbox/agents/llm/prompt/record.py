@@ -57,7 +57,7 @@ def history_lines(
         if (item.day, item.phase) != current:
             current = (item.day, item.phase)
             lines.append(scrub(macros.phase_header(item.day, item.phase)))
-        item_text = _cached_item_lines(item, macros, view.variant, language)
+        item_text = _cached_item_lines(item, macros, view.variant.name, language)
         if not speeches:
             item_text = [line for line in item_text if line.startswith(MARK_OPEN)]
         lines.extend(item_text)
@@ -115,7 +115,7 @@ class RecordMemo:
         self.held: HeldStep | None = None
 
     def lines(self, view: SeatView, language: str, first: int) -> list[str]:
-        key = (view.variant, language, first)
+        key = (view.variant.name, language, first)
         history = view.history
         count = len(self._items)
         if key != self._key or count > len(history) - first or not self._continues(history, first):
@@ -126,7 +126,7 @@ class RecordMemo:
             if (item.day, item.phase) != self._current:
                 self._current = (item.day, item.phase)
                 self._lines.append(scrub(macros.phase_header(item.day, item.phase)))
-            self._lines.extend(_cached_item_lines(item, macros, view.variant, language))
+            self._lines.extend(_cached_item_lines(item, macros, view.variant.name, language))
             self._items.append(item)
         return list(self._lines)
 

@@ -65,8 +65,7 @@ from sandbox.agents.llm.prompt.templates import (
 from sandbox.agents.llm.settings import PromptStyle, limits_for
 from sandbox.core.events import DecisionMade
 from sandbox.core.requests import Choice, DecisionRequest, Field, MultiChoice, Text
-from sandbox.core.variant import HistoryItem, SeatView
-from sandbox.games.registry import find_variant
+from sandbox.core.variant import HistoryItem, SeatView, Variant
 
 
 @dataclass(frozen=True)
@@ -290,11 +289,10 @@ def step_under_way(history: Sequence[HistoryItem]) -> tuple[int, int, str] | Non
     return len(history) - count, last.day, last.phase
 
 
-def own_field_names(variant: str, request: DecisionRequest) -> tuple[str, ...]:
+def own_field_names(variant: Variant[Any, Any], request: DecisionRequest) -> tuple[str, ...]:
     """The request's fields that only some seats of a step are asked (the
     variant's ``own_fields``): the shared layout lists them after the card."""
-    found = find_variant(variant)
-    own = found.info.own_fields if found is not None else frozenset()
+    own = variant.info.own_fields
     return tuple(f.name for f in request.fields if f.name in own)
 
 
@@ -329,10 +327,7 @@ def secret_record(view: SeatView) -> SeatView:
     """The secret items the shared record shows after the role card: those of
     :func:`secret_view` less what the card or the public record says again
     (the variant's ``card_kinds`` and ``restated_answers``)."""
-    variant = find_variant(view.variant)
-    if variant is None:
-        return secret_view(view)
-    info = variant.info
+    info = view.variant.info
 
     def restated(item: HistoryItem) -> bool:
         if item.kind in info.card_kinds:
@@ -362,7 +357,7 @@ def render_system(
     names = functools.partial(candidates, view.variant, language, style=style)
     return template(view.variant, language, "system.j2", style).render(
         reasoning_chars=limits_for(style).reasoning_chars,
-        variant=view.variant,
+        variant=view.variant.name,
         seat=view.seat,
         private=view.private,
         rules_text=rules_text if style != COMPACT else "",
@@ -414,7 +409,7 @@ def render_user(
         own = [f for f in fields if f["name"] in mine]
         fields = [f for f in fields if f["name"] not in mine]
     return template(view.variant, language, "user.j2", style).render(
-        variant=view.variant,
+        variant=view.variant.name,
         seat=view.seat,
         private=view.private,
         public=view.public,
@@ -479,7 +474,7 @@ def shared_options(f: dict[str, Any], view: SeatView) -> dict[str, Any]:
 
 
 def _fields(
-    variant: str, language: str, request: DecisionRequest, text_cap: int | None
+    variant: Variant[Any, Any], language: str, request: DecisionRequest, text_cap: int | None
 ) -> list[dict[str, Any]]:
     wording: Any = template(variant, language, "fields.j2").module
     return [

@@ -32,8 +32,8 @@ from jinja2 import BaseLoader, Environment, StrictUndefined, Template, TemplateN
 from jinja2.loaders import split_template_path
 
 from sandbox.agents.llm.prompt.escaping import safe_json
+from sandbox.core.variant import Variant
 from sandbox.core.words import one_line
-from sandbox.games.registry import find_variant
 
 # The installed templates (tests may point this at a copy: any Traversable,
 # e.g. a pathlib.Path, will do). Always read as templates.PROMPTS_DIR, at call
@@ -72,13 +72,25 @@ def _find(root: Traversable, name: str) -> Traversable | None:
         resource = resource.joinpath(part)
     if resource.is_file():
         return resource
-    variant = find_variant(parts[0]) if len(parts) > 1 else None
-    own = variant.prompt_templates() if variant is not None else None
+    own = _OWN_FOLDERS.get(parts[0]) if len(parts) > 1 else None
     if own is None:
         return None
     for part in parts[1:]:
         own = own.joinpath(part)
     return own if own.is_file() else None
+
+
+# The variants' own template folders (``Variant.prompt_templates``), by name, as
+# the seats rendering for them handed the variants in: the loader is given only
+# template names, and finds a variant's folder here, never in a registry.
+_OWN_FOLDERS: dict[str, Traversable | None] = {}
+
+
+def _folder_of(variant: Variant[Any, Any]) -> str:
+    """``variant``'s folder name, its own templates noted for the loader."""
+    if variant.name not in _OWN_FOLDERS:
+        _OWN_FOLDERS[variant.name] = variant.prompt_templates()
+    return variant.name
 
 
 # One environment per templates root (keyed by its text: a Traversable need
@@ -124,16 +136,22 @@ def omit(mapping: Mapping[str, Any], *keys: str) -> dict[str, Any]:
     return {k: v for k, v in mapping.items() if k not in keys}
 
 
-def candidates(variant: str, language: str, name: str, style: str = "full") -> list[str]:
+def candidates(
+    variant: Variant[Any, Any], language: str, name: str, style: str = "full"
+) -> list[str]:
     """Template names to try, most specific first. A compact style tries
     ``compact/<name>`` before the full template, per variant and language."""
+    return _names((_folder_of(variant), GENERIC), language, name, style)
+
+
+def _names(folders: Sequence[str], language: str, name: str, style: str) -> list[str]:
     langs = [language] if language == FALLBACK_LANGUAGE else [language, FALLBACK_LANGUAGE]
     styles = [f"{COMPACT}/{name}", name] if style == COMPACT else [name]
-    return [f"{v}/{lang}/{n}" for v in (variant, GENERIC) for lang in langs for n in styles]
+    return [f"{v}/{lang}/{n}" for v in folders for lang in langs for n in styles]
 
 
 def decision_candidates(
-    variant: str, language: str, decision: str, style: str = "full"
+    variant: Variant[Any, Any], language: str, decision: str, style: str = "full"
 ) -> list[str]:
     """A decision's own template (zh, then en), else the generic default."""
     own = [
@@ -165,17 +183,22 @@ def _first_existing(root: Traversable, names: Sequence[str]) -> str:
     raise TemplateNotFound(names[0] if names else "(none)")
 
 
-def template(variant: str, language: str, name: str, style: str = "full") -> Template:
+def template(variant: Variant[Any, Any], language: str, name: str, style: str = "full") -> Template:
     """The compiled template ``name`` for a variant, language and style."""
     return environment().get_template(resolve(candidates(variant, language, name, style)))
 
 
-def precompile(variant: str, language: str) -> None:
+def generic_template(language: str, name: str) -> Template:
+    """A template no variant has its own of (``_generic/<lang>/<name>``)."""
+    return environment().get_template(resolve(_names((GENERIC,), language, name, "full")))
+
+
+def precompile(variant: Variant[Any, Any], language: str) -> None:
     """Compile every template a seat of ``variant`` may use, once per process
     (at seat setup, so no decision pays for it)."""
     env = environment()
     langs = {language, FALLBACK_LANGUAGE}
-    for folder in (variant, GENERIC):
+    for folder in (_folder_of(variant), GENERIC):
         for lang in langs:
             for name in _template_names(PROMPTS_DIR / folder / lang, f"{folder}/{lang}"):
                 env.get_template(name)

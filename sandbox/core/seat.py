@@ -1,4 +1,12 @@
-"""The one async interface every kind of seat implements."""
+"""The seat contract: the one async interface every kind of seat implements,
+what it is handed to decide, and what the host that seats it offers.
+
+It lives beside the referee because the engine defines it: seats (``agents/``)
+implement it, variants' bots (``games/``) implement it, the session seats them
+and the display layer (``web/``) is a host. A seat gets everything from the
+:class:`Seating` it is attached with and the :class:`DecisionContext` of each
+decision, never from a process-wide global.
+"""
 
 from __future__ import annotations
 
@@ -7,11 +15,11 @@ from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar, Protocol
 
 from sandbox.core.requests import DecisionRequest
 from sandbox.core.rng import derive_rng
-from sandbox.core.variant import HistoryItem, SeatView
+from sandbox.core.variant import HistoryItem, SeatView, Variant
 
 if TYPE_CHECKING:  # only for the annotation; agents never hold a Game at run time
     from sandbox.core.game import Game
@@ -33,7 +41,7 @@ class DecisionContext:
     get the game state.
     """
 
-    variant: str
+    variant: Variant[Any, Any]
     request: DecisionRequest
     view_fn: Callable[[], SeatView]
     validate: Callable[[object], dict[str, Any]]
@@ -50,7 +58,7 @@ class DecisionContext:
         """The context of one open request: the seat's own view, a dry-run check
         against the referee and the rules text, nothing else of the game."""
         return cls(
-            variant=game.variant.name,
+            variant=game.variant,
             request=request,
             view_fn=lambda: game.view(request.seat),
             validate=lambda payload: game.validate(request.id, payload),
@@ -92,6 +100,64 @@ class AgentSetupError(Exception):
     an unset key variable). One line, raised before the game's first event."""
 
 
+@dataclass
+class RemoteSettings:
+    """The timing of a seat played by a program (``sandbox.web.remote``)."""
+
+    decision_timeout_s: float = 60.0
+    max_invalid: int = 3
+    reconnect_s: float = 5.0
+    connect_timeout_s: float = 60.0  # the first connection, before the first decision
+
+
+class SeatHost(Protocol):
+    """What the host that seats a game offers the seats that need more than the
+    game: a page for a person, an endpoint for a program. The run's web pages
+    (``sandbox.web.run.WebRun``) are one; the session hands it to the seats in
+    their :class:`Seating`, so no seat ever reaches for a global."""
+
+    def browser_agent(
+        self, seat: int, port: int | None, timeout_s: float | None, language: str, pace_s: float
+    ) -> Agent:
+        """A person's page for ``seat`` (the same page serves every game of a series)."""
+        ...
+
+    def remote_agent(
+        self,
+        seat: int,
+        port: int | None,
+        token: str | None,
+        settings: RemoteSettings,
+        language: str,
+    ) -> Agent:
+        """An endpoint for a program playing ``seat`` over a WebSocket."""
+        ...
+
+
+@dataclass(frozen=True)
+class Seating:
+    """What a seat is told when it is seated (:meth:`Agent.attach`): its seat, the
+    game's seed (agents built without a seed derive theirs from it), the variant
+    played, and the host that seats it (None: no host, e.g. a game played from
+    Python without web pages)."""
+
+    seat: int
+    game_seed: int
+    variant: Variant[Any, Any]
+    host: SeatHost | None = None
+
+    def host_for(self, what: str, own: SeatHost | None = None) -> SeatHost:
+        """The host serving ``what`` (e.g. "a browser seat"): the seat's ``own``
+        when it was given one, else this seating's; AgentSetupError when neither."""
+        host = own or self.host
+        if host is None:
+            raise AgentSetupError(
+                f"{what} needs web pages to serve it: play it with `sandbox run`, "
+                "or pass host=sandbox.web.WebRun()"
+            )
+        return host
+
+
 class Agent(ABC):
     """A seat's decision maker.
 
@@ -104,10 +170,10 @@ class Agent(ABC):
     kind: ClassVar[str] = ""
     replayable: ClassVar[bool] = False
 
-    def attach(self, seat: int, game_seed: int, variant: str) -> None:  # noqa: B027
+    def attach(self, seating: Seating) -> None:  # noqa: B027
         """Called once before the game starts (optional hook), with the seat this
-        agent plays, the game's seed (agents built without a seed derive theirs from
-        it) and the variant's name. Raise AgentSetupError if it cannot play there."""
+        agent plays, the game's seed, the variant and the host (:class:`Seating`).
+        Raise AgentSetupError if it cannot play there."""
 
     @abstractmethod
     async def decide(self, ctx: DecisionContext) -> AgentAnswer: ...
