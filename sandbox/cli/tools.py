@@ -15,7 +15,6 @@ import typer
 from sandbox.cli.errors import bad_input_is_one_line, fail
 from sandbox.cli.options import ConfigArgument
 from sandbox.games.registry import get_variant, variant_names
-from sandbox.games.words import LANGUAGES
 from sandbox.session.gamefile import (
     AgentSpec,
     HumanSpec,
@@ -28,6 +27,7 @@ from sandbox.session.gamefile import (
     non_default_rules,
     uses_llm,
 )
+from sandbox.words import LANGUAGES
 
 
 def _either(names: list[str]) -> str:

@@ -102,7 +102,7 @@ class Lang:
     """A language: its vocabulary and how it names seats, lists and values.
 
     ``vocabulary``: the game words to use on top of :data:`SHARED` (a variant's
-    own, see :func:`sandbox.games.words.lang`); without one only the shared
+    own, see :func:`sandbox.words.lang`); without one only the shared
     words are translated."""
 
     def __init__(self, code: str, vocabulary: Vocabulary | None = None) -> None:

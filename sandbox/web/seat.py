@@ -34,12 +34,12 @@ from sandbox.agents.human.terminal import for_people
 from sandbox.core.errors import IllegalDecision, RefereeError
 from sandbox.core.variant import SeatView
 from sandbox.core.words import Words
-from sandbox.games.words import lang, phase_title
 from sandbox.web.board import Board
 from sandbox.web.form import render_form
 from sandbox.web.hub import Audience, NoOpenDecision, WebHub
 from sandbox.web.pages import render_view
-from sandbox.web.words import ui
+from sandbox.web.words import ui, variant_of
+from sandbox.words import lang, phase_title
 
 WAITING = "waiting"
 YOUR_TURN = "your_turn"
@@ -317,8 +317,9 @@ def out_words(view: SeatView, language: str) -> str:
     how = ""
     if record is not None and record.get("cause"):
         cause = str(record["cause"])
-        words = t.get(f"cause_{cause}") or lang(language, view.variant).term(cause)
-        when = phase_title(record.get("day"), "day", language)
+        variant = variant_of(view)
+        words = t.get(f"cause_{cause}") or lang(language, variant).term(cause)
+        when = phase_title(record.get("day"), "day", language, variant)
         how = t["out_how"].format(cause=words, when=when)
     return t["out_note"].format(how=how)
 

@@ -10,6 +10,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from sandbox.core.variant import SeatView, Variant
+from sandbox.games.registry import find_variant
+
 UI: Mapping[str, Mapping[str, str]] = {
     "en": {
         "seat": "Seat {n}",
@@ -245,3 +248,12 @@ def value_words(value: Any, t: Mapping[str, str]) -> str:
 def option_words(option: Any, t: Mapping[str, str]) -> str:
     """A choice as the button says it (None is the explicit abstain option)."""
     return t["none_option"] if option is None else value_words(option, t)
+
+
+def variant_of(view: SeatView) -> Variant[Any, Any] | None:
+    """The variant a seat's view belongs to, as the object the words take (a
+    view that names its variant has it looked up; None: not installed)."""
+    variant: object = view.variant
+    if isinstance(variant, Variant):
+        return variant
+    return find_variant(str(variant))

@@ -39,10 +39,11 @@ from sandbox.agents.human.readable import fact_lines
 from sandbox.agents.human.refusal import refusal_words, refused_fields
 from sandbox.core.errors import IllegalDecision
 from sandbox.core.requests import Field, MultiChoice, Scalar, Text
-from sandbox.core.variant import HistoryItem, SeatView
+from sandbox.core.variant import HistoryItem, SeatView, Variant
 from sandbox.core.words import as_you
-from sandbox.games.words import BOOKKEEPING, DECISION, item_words, lang, phase_title, variant_words
+from sandbox.games.registry import find_variant
 from sandbox.viewer.terminal import print_card
+from sandbox.words import BOOKKEEPING, DECISION, item_words, lang, phase_title, variant_words
 
 QUIT = "quit"
 RULES = "rules"
@@ -206,15 +207,16 @@ class HumanTerminalAgent(Agent):
         return line
 
 
-def history_line(item: HistoryItem, variant: str, seat: int, language: str = "en") -> str:
+def history_line(item: HistoryItem, variant: object, seat: int, language: str = "en") -> str:
     """One thing the seat saw, in the one words renderer's sentence (the words of
     `sandbox view`): a speech quoted after its speaker, the seat's own answers as
     "You vote for seat 5.", the rest in the referee's voice. '' for nothing to show."""
-    words = item_words(variant, item, seat, language)
+    found = _variant(variant)
+    words = item_words(found, item, seat, language)
     if words.speaker == seat and words.category != DECISION:  # "You say", not "Seat 3 says"
-        sentence = as_you(words.sentence, seat, lang(language, variant))
+        sentence = as_you(words.sentence, seat, lang(language, found))
         words = replace(words, sentence=sentence)
-    when = phase_title(item.day, item.phase, language)
+    when = phase_title(item.day, item.phase, language, found)
     where = f"[dim]{escape(when)}[/dim]"
     if words.category == BOOKKEEPING or (words.category == DECISION and words.speech is not None):
         return ""  # engine bookkeeping; an own speech is shown under its speaker
@@ -250,7 +252,7 @@ def _without_blanks(value: Any) -> Any:
 def seat_marks(view: SeatView) -> dict[int, str]:
     """The seat itself ("you") and the seats its card names as its side ("partner",
     the variant's ``VariantWords.team``), as its options mark them."""
-    words = variant_words(view.variant)
+    words = variant_words(_variant(view.variant))
     team = words.team(view.private) if words is not None and words.team is not None else ()
     marks = {int(seat): "partner" for seat in team}
     marks[view.seat] = "you"
@@ -332,3 +334,11 @@ def _pick(options: tuple[Scalar, ...], text: str) -> Scalar:
         return by_name[wanted]
     letters = LETTERS[: min(len(options), 26)]
     raise BadInput(f"'{text}' is not one of the letters {', '.join(letters)}; try again.")
+
+
+def _variant(variant: object) -> Variant[Any, Any] | None:
+    """The view's variant object; a view that still names it has it looked up
+    (to go once the view carries the object, issue 36 item 1)."""
+    if isinstance(variant, Variant):
+        return variant
+    return find_variant(str(variant))
