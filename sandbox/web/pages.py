@@ -9,14 +9,13 @@ game data itself.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Any
 
 from jinja2 import Environment, PackageLoader, StrictUndefined, select_autoescape
 
 from sandbox.agents.human.terminal import known_facts
 from sandbox.core.variant import SeatView
-from sandbox.core.words import as_you
 from sandbox.web.table import seat_board
 from sandbox.web.words import ui, variant_of
 from sandbox.words import (
@@ -24,9 +23,9 @@ from sandbox.words import (
     DECISION,
     Words,
     card_rows,
-    item_words,
     lang,
     phase_title,
+    seat_words,
     variant_words,
 )
 
@@ -72,12 +71,12 @@ def history_words(
     of this game, by sequence number (an item never changes once seen), filled in."""
     variant = variant_of(view)
     if kept is None:
-        return [item_words(variant, item, view.seat, language) for item in view.history]
+        return [seat_words(variant, item, view.seat, language) for item in view.history]
     said = []
     for item in view.history:
         words = kept.get(item.seq)
         if words is None:
-            words = kept[item.seq] = item_words(variant, item, view.seat, language)
+            words = kept[item.seq] = seat_words(variant, item, view.seat, language)
         said.append(words)
     return said
 
@@ -90,11 +89,8 @@ def history_sections(
     sections: list[Section] = []
     where: tuple[int, str] | None = None
     variant = variant_of(view)
-    L = lang(language, variant)
     said = said if said is not None else history_words(view, language)
     for item, words in zip(view.history, said, strict=True):
-        if words.speaker == view.seat and words.category != DECISION:
-            words = replace(words, sentence=as_you(words.sentence, view.seat, L))
         entry = entry_of(item.seq, words, item.seq > last_seen)
         if entry is None:
             continue

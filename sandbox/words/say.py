@@ -39,6 +39,7 @@ from __future__ import annotations
 import contextlib
 import json
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from typing import Any
 
 from sandbox.core.events import event_from_json
@@ -59,6 +60,7 @@ from sandbox.core.words import (
     VariantWords,
     Vocabulary,
     Words,
+    as_you,
     lead,
     sanitise,
 )
@@ -85,6 +87,7 @@ __all__ = [
     "phase_title",
     "role_words",
     "sanitise",
+    "seat_words",
     "tag_text",
     "variant_words",
     "words_for",
@@ -185,6 +188,19 @@ def item_words(
     if not item.kind.startswith("core."):
         data.setdefault("day", item.day)
     return words_for(variant, item.kind, data, language, you=seat)
+
+
+def seat_words(
+    variant: AnyVariant | None, item: HistoryItem, seat: int, language: str = "en"
+) -> Words:
+    """A seat's history item as told to that seat: :func:`item_words`, and a
+    line about the seat itself in the second person ("Seat 3 is dealt the
+    police card" → "You are dealt the police card"). What its page, its
+    terminal and its prompt say."""
+    words = item_words(variant, item, seat, language)
+    if words.speaker != seat or words.category == DECISION:
+        return words  # its own decisions are already said to it
+    return replace(words, sentence=as_you(words.sentence, seat, lang(language, variant)))
 
 
 def _decision(

@@ -286,4 +286,5 @@ def test_cached_history_lines_follow_the_facts_each_seat_saw() -> None:
     for item in (*shown, *shown):
         view = SeatView("killer", 2, {}, {}, (item,))
         lines = record.history_lines(view, "en")
-        assert lines[-1].endswith(f"seat 3 is: {item.facts['answer'].upper()}.")
+        answer = {"killer": "a killer", "civilian": "a civilian"}[item.facts["answer"]]
+        assert lines[-1].endswith(f"seat 3 is {answer}.")

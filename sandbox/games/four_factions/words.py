@@ -132,7 +132,7 @@ def proofs(d: D, L: Lang) -> Words:  # FF-13: one "am", three "am not"
 
 def accusation(d: D, L: Lang) -> Words:  # FF-14
     seat, target, faction = L.seat(d["seat"], capital=True), L.seat(d["target"]), d.get("faction")
-    claim = L.say(en=f"accuses {target} of {faction}", zh=f"指控{target}是{L.term(faction)}")
+    claim = L.say(en=f"accuses {target} of {faction}", zh=f"指控{target}其实是{L.term(faction)}")
     lead = L.say(
         en=f"{seat} accuses {target} of being {faction}",
         zh=f"{seat}指控{target}其实是{L.term(faction)}",
@@ -354,7 +354,7 @@ def _proofs(a: Answer, L: Lang, you: bool) -> str:  # FF-13
 def _accusation(a: Answer, L: Lang, you: bool) -> str:  # FF-14
     target, faction = L.seat(a["target"]), a["faction"]
     return L.say(
-        en=f"accuse{_s(you)} {target} of being {faction}", zh=f"指控{target}是{L.term(faction)}"
+        en=f"accuse{_s(you)} {target} of being {faction}", zh=f"指控{target}其实是{L.term(faction)}"
     )
 
 

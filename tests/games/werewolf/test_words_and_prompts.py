@@ -102,7 +102,7 @@ def test_log_lines_are_the_english_sentences() -> None:
     )
     speech = ev.Speech(1, 3, 1, "you idiot", "you ***", claim="seer", accuse=(5,))
     assert werewolf.describe_event(speech) == (
-        'Seat 3 says (claims seer; accuses seat 5) [softened]: "you ***"'
+        'Seat 3 says (accuses seat 5; claims seer) [softened]: "you ***"'
     )
 
 

@@ -32,6 +32,7 @@ from jinja2 import BaseLoader, Environment, StrictUndefined, Template, TemplateN
 from jinja2.loaders import split_template_path
 
 from sandbox.agents.llm.prompt.escaping import safe_json
+from sandbox.core.variant import Variant
 from sandbox.core.words import one_line
 from sandbox.games.registry import find_variant
 
@@ -79,6 +80,15 @@ def _find(root: Traversable, name: str) -> Traversable | None:
     for part in parts[1:]:
         own = own.joinpath(part)
     return own if own.is_file() else None
+
+
+def variant_object(variant: object) -> Variant[Any, Any] | None:
+    """The view's variant as the object the words take; a view that still
+    names it has it looked up (to go once the view carries the object, issue
+    36 item 1). None: not installed (its items are said as their fields)."""
+    if isinstance(variant, Variant):
+        return variant
+    return find_variant(str(variant))
 
 
 # One environment per templates root (keyed by its text: a Traversable need
