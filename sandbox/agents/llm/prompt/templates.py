@@ -14,7 +14,12 @@ without a template falls back to ``_generic``; the compact style tries
     _generic/<lang>/<name>   _generic/en/<name>
 
 ``<variant>/`` is the variant's folder here or, for a variant from another
-package, the folder its ``Variant.prompt_templates()`` gives.
+package, the folder its ``Variant.prompt_templates()`` gives. The functions
+take the variant object (its own folder is remembered by its name, as the
+loader sees only names) or, from a caller that holds only a name, the name.
+
+The events of a seat's record are not worded here: each is its variant's
+sentence (:mod:`sandbox.words`); ``events.j2`` lays the record out.
 
 Decision templates are ``decisions/<decision>.j2``; a decision without one
 uses ``decisions/_default.j2``. Player text is always a template variable,
@@ -73,13 +78,41 @@ def _find(root: Traversable, name: str) -> Traversable | None:
         resource = resource.joinpath(part)
     if resource.is_file():
         return resource
-    variant = find_variant(parts[0]) if len(parts) > 1 else None
-    own = variant.prompt_templates() if variant is not None else None
+    own = _own_folder(parts[0]) if len(parts) > 1 else None
     if own is None:
         return None
     for part in parts[1:]:
         own = own.joinpath(part)
     return own if own.is_file() else None
+
+
+VariantRef = Variant[Any, Any] | str
+"""A variant as the lookups take it: the object, or (from a caller that holds
+only a name, or a template folder such as ``_generic``) its name."""
+
+# The own template folders of the variants handed in, by name (None: the
+# project's prompts/<name>/). Filled by name_of; the loader reads it.
+_OWN: dict[str, Traversable | None] = {}
+
+
+def name_of(variant: VariantRef) -> str:
+    """The folder name of ``variant``; an object's own templates are noted."""
+    if isinstance(variant, str):
+        return variant
+    if variant.name not in _OWN:
+        _OWN[variant.name] = variant.prompt_templates()
+    return variant.name
+
+
+def _own_folder(name: str) -> Traversable | None:
+    """The own templates of the variant ``name`` (a variant from another
+    package), as handed in; a name never handed in is looked up."""
+    if name not in _OWN:
+        found = find_variant(name)
+        if found is None:
+            return None
+        name_of(found)
+    return _OWN[name]
 
 
 def variant_object(variant: object) -> Variant[Any, Any] | None:
@@ -134,16 +167,17 @@ def omit(mapping: Mapping[str, Any], *keys: str) -> dict[str, Any]:
     return {k: v for k, v in mapping.items() if k not in keys}
 
 
-def candidates(variant: str, language: str, name: str, style: str = "full") -> list[str]:
+def candidates(variant: VariantRef, language: str, name: str, style: str = "full") -> list[str]:
     """Template names to try, most specific first. A compact style tries
     ``compact/<name>`` before the full template, per variant and language."""
     langs = [language] if language == FALLBACK_LANGUAGE else [language, FALLBACK_LANGUAGE]
     styles = [f"{COMPACT}/{name}", name] if style == COMPACT else [name]
-    return [f"{v}/{lang}/{n}" for v in (variant, GENERIC) for lang in langs for n in styles]
+    folder = name_of(variant)
+    return [f"{v}/{lang}/{n}" for v in (folder, GENERIC) for lang in langs for n in styles]
 
 
 def decision_candidates(
-    variant: str, language: str, decision: str, style: str = "full"
+    variant: VariantRef, language: str, decision: str, style: str = "full"
 ) -> list[str]:
     """A decision's own template (zh, then en), else the generic default."""
     own = [
@@ -175,17 +209,17 @@ def _first_existing(root: Traversable, names: Sequence[str]) -> str:
     raise TemplateNotFound(names[0] if names else "(none)")
 
 
-def template(variant: str, language: str, name: str, style: str = "full") -> Template:
+def template(variant: VariantRef, language: str, name: str, style: str = "full") -> Template:
     """The compiled template ``name`` for a variant, language and style."""
     return environment().get_template(resolve(candidates(variant, language, name, style)))
 
 
-def precompile(variant: str, language: str) -> None:
+def precompile(variant: VariantRef, language: str) -> None:
     """Compile every template a seat of ``variant`` may use, once per process
     (at seat setup, so no decision pays for it)."""
     env = environment()
     langs = {language, FALLBACK_LANGUAGE}
-    for folder in (variant, GENERIC):
+    for folder in (name_of(variant), GENERIC):
         for lang in langs:
             for name in _template_names(PROMPTS_DIR / folder / lang, f"{folder}/{lang}"):
                 env.get_template(name)
