@@ -74,6 +74,7 @@ __all__ = [
     "REFEREE",
     "SPEECH",
     "Lang",
+    "Speakers",
     "Tag",
     "Words",
     "board_columns",
