@@ -179,7 +179,7 @@ def _cached_item_lines(item: HistoryItem, macros: Any, view: SeatView, language:
     key = (
         str(templates.PROMPTS_DIR),
         str(view.variant),
-        view.seat,
+        None if item.public else view.seat,  # a public item reads alike for all
         language,
         item.seq,
         item.kind,
