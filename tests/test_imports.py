@@ -200,7 +200,8 @@ def test_the_import_graph_of_sandbox_has_no_cycle() -> None:
 # up. Lazy and type-only imports count, as above.
 LAYERS: tuple[tuple[str, ...], ...] = (
     ("core",),  # the referee and the seat contract
-    ("games", "models", "deduction"),  # the variants; the model providers; beliefs and speech reading
+    ("words",),  # the one words renderer (takes the Variant object)
+    ("games", "models", "deduction"),  # variants; model providers; beliefs, speech reading
     ("agents",),  # the seats
     ("transcript",),
     ("session",),
@@ -214,12 +215,8 @@ NEIGHBOURS_FROM = len(LAYERS) - 2  # layers from here on may import within the l
 KNOWN_PAIRS: frozenset[frozenset[str]] = frozenset()
 
 # The seats know a variant only through the core's contract (the view's
-# Variant object). What is left: the words dispatcher the human seats use,
-# which issue 36's words step moves out of games/ (taking the Variant object).
-SEATS_READING_GAMES = {
-    ("sandbox.agents.human.terminal", "sandbox.games.words"),
-    ("sandbox.agents.human.readable", "sandbox.games.words"),
-}
+# Variant object); its words come from sandbox.words, which takes that object.
+SEATS_READING_GAMES: set[tuple[str, str]] = set()
 
 
 def package_of(module: str) -> str | None:

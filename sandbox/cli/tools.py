@@ -17,7 +17,6 @@ from sandbox.cli.errors import EXIT_BAD_INPUT, bad_input_is_one_line, error_text
 from sandbox.cli.options import ConfigArgument
 from sandbox.core.errors import ConfigError
 from sandbox.games.registry import get_variant, variant_names
-from sandbox.games.words import LANGUAGES
 from sandbox.session.gamefile import (
     AgentSpec,
     GameFile,
@@ -32,6 +31,7 @@ from sandbox.session.gamefile import (
     non_default_rules,
     uses_llm,
 )
+from sandbox.words import LANGUAGES
 
 
 def _either(names: list[str]) -> str:

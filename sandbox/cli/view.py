@@ -15,12 +15,12 @@ from rich.table import Table
 from sandbox.cli.errors import bad_input_is_one_line, fail
 from sandbox.cli.options import check_seat
 from sandbox.cli.stats import plural
-from sandbox.games.words import LANGUAGES
 from sandbox.transcript import TranscriptError, read_transcript
 from sandbox.transcript.files import transcript_files
 from sandbox.viewer.site import game_page, game_row, write_site
 from sandbox.viewer.terminal import Filters, print_timeline
 from sandbox.viewer.timeline import build_timeline, seat_numbers
+from sandbox.words import LANGUAGES
 
 
 def view(

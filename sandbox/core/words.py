@@ -102,7 +102,7 @@ class Lang:
     """A language: its vocabulary and how it names seats, lists and values.
 
     ``vocabulary``: the game words to use on top of :data:`SHARED` (a variant's
-    own, see :func:`sandbox.games.words.lang`); without one only the shared
+    own, see :func:`sandbox.words.lang`); without one only the shared
     words are translated."""
 
     def __init__(self, code: str, vocabulary: Vocabulary | None = None) -> None:
@@ -357,17 +357,21 @@ _CONTROLS = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]"
 def speech_claims(d: Mapping[str, Any], L: Lang) -> tuple[str, ...]:
     """The structured claims a speech may carry (``claim``: a role, ``accuse`` and
     ``vouch``: seat lists) in words: the speaker's words, never confirmed by the
-    referee (KG-14, WW-12). Absent keys (older transcripts) say nothing."""
+    referee (KG-14, WW-12). Absent keys (older transcripts) say nothing.
+
+    The role comes last, so that no list of seats is ever followed by a role
+    word ("claims police; vouches for seats 2, 5" reads as if seat 5 were
+    police); a seat's record also opens with whom it accuses."""
     claims: list[str] = []
-    claim = d.get("claim")
-    if claim and claim != "none":
-        claims.append(L.say(en=f"claims {claim}", zh=f"自称{L.term(claim)}"))
     if d.get("accuse"):
         claims.append(L.say(en=f"accuses {L.seats(d['accuse'])}", zh=f"指认{L.seats(d['accuse'])}"))
     if d.get("vouch"):
         claims.append(
             L.say(en=f"vouches for {L.seats(d['vouch'])}", zh=f"担保{L.seats(d['vouch'])}")
         )
+    claim = d.get("claim")
+    if claim and claim != "none":
+        claims.append(L.say(en=f"claims {claim}", zh=f"自称{L.term(claim)}"))
     return tuple(claims)
 
 

@@ -13,8 +13,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from sandbox.core.variant import Variant
 from sandbox.core.words import BoardEffects, BoardMaker, Words
-from sandbox.games.words import every_variants_words, lang, variant_words
+from sandbox.games.registry import get_variant, variant_names
+from sandbox.words import lang, variant_words, words_of
 
 # {"dead": [seat], "hp": {seat: hp}, "role": {seat: words}, "claim": {seat: words}}
 Effects = BoardEffects
@@ -25,20 +27,26 @@ def effects_of(
     data: Mapping[str, Any],
     words: Words,
     language: str = "en",
-    variant: str | None = None,
+    variant: Variant[Any, Any] | None = None,
 ) -> Effects:
     """The board effects of one event of ``variant`` (without it, the variant
     whose board knows ``kind``: event kinds carry their variant's prefix)."""
     maker = _maker(kind, variant)
-    L = lang(language, variant)
+    L = lang(language, variant if variant is not None else known_variants())
     fx: Effects = dict(maker(data, L)) if maker is not None else {}
     if words.claims and words.speaker is not None:
         fx["claim"] = {str(words.speaker): L.items(words.claims)}
     return {k: v for k, v in fx.items() if v}
 
 
-def _maker(kind: str, variant: str | None) -> BoardMaker | None:
+def _maker(kind: str, variant: Variant[Any, Any] | None) -> BoardMaker | None:
     if variant is not None:
         found = variant_words(variant)
         return found.board.get(kind) if found is not None else None
-    return next((w.board[kind] for w in every_variants_words() if kind in w.board), None)
+    return next((w.board[kind] for w in words_of(known_variants()) if kind in w.board), None)
+
+
+def known_variants() -> list[Variant[Any, Any]]:
+    """Every registered variant, by name: whose words a line says when it
+    belongs to no one game (a role label in a header, a phase title)."""
+    return [get_variant(name) for name in variant_names()]

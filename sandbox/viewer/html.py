@@ -24,8 +24,9 @@ from typing import Any
 
 from jinja2 import Environment, PackageLoader, StrictUndefined
 
-from sandbox.games.words import card_rows, phase_title
+from sandbox.viewer.board import known_variants
 from sandbox.viewer.timeline import Entry, Timeline
+from sandbox.words import card_rows, phase_title
 
 # Inline script and style only; nothing may be fetched (no network).
 CSP = (
@@ -213,7 +214,7 @@ def _page_entry(entry: Entry, timeline: Timeline, fork_file: str | None) -> Page
         seq=entry.seq,
         day=entry.day,
         phase=entry.phase,
-        title=phase_title(entry.day, entry.phase, timeline.language),
+        title=phase_title(entry.day, entry.phase, timeline.language, known_variants()),
         kind=entry.kind,
         category=entry.category,
         vis=entry.vis if isinstance(entry.vis, str) else " ".join(map(str, entry.vis)),
@@ -284,7 +285,7 @@ def _card_blocks(
     blocks = []
     for seat, versions in sorted(cards.items()):
         for seq, private in versions:
-            rows, duels = card_rows(private, language)
+            rows, duels = card_rows(private, language, known_variants())
             blocks.append({"seat": seat, "seq": seq, "rows": rows, "duels": duels})
     return blocks
 

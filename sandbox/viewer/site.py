@@ -7,11 +7,11 @@ from collections import Counter
 from pathlib import Path
 
 from sandbox.core.events import DecisionMade
-from sandbox.games.words import controller_of
 from sandbox.transcript import Transcript, TranscriptError, read_transcript
 from sandbox.transcript.files import SUFFIX, transcript_files
 from sandbox.viewer.html import GameRow, render_html, render_index
 from sandbox.viewer.timeline import build_timeline, card_versions, seat_numbers
+from sandbox.words import controller_of
 
 
 def game_page(

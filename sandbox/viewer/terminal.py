@@ -18,7 +18,10 @@ from sandbox.core.events import DecisionMade, Event, GameEnded, StepResolved
 from sandbox.core.game import Game
 from sandbox.core.variant import HistoryItem
 from sandbox.core.words import Lang
-from sandbox.games.words import (
+from sandbox.viewer.board import known_variants
+from sandbox.viewer.calls import CallLine
+from sandbox.viewer.timeline import Entry, Timeline, quoted_by, tag_of
+from sandbox.words import (
     DECISION,
     SPEECH,
     Tag,
@@ -28,8 +31,6 @@ from sandbox.games.words import (
     tag_text,
     words_for,
 )
-from sandbox.viewer.calls import CallLine
-from sandbox.viewer.timeline import Entry, Timeline, quoted_by, tag_of
 
 STYLES = {SPEECH: "white", DECISION: "dim"}
 
@@ -37,7 +38,11 @@ STYLES = {SPEECH: "white", DECISION: "dim"}
 def words_markup(words: Words, tag: Tag | None = None, language: str = "en") -> str:
     """One line as rich markup: a dim tag, the sentence, the quoted (escaped) speech."""
     L = Lang(language)
-    head = f"[dim]{escape(tag_text(tag, language))}[/dim]  " if tag is not None else ""
+    head = (
+        f"[dim]{escape(tag_text(tag, language, known_variants()))}[/dim]  "
+        if tag is not None
+        else ""
+    )
     style = STYLES.get(words.category, "cyan")
     body = f"[{style}]{escape(words.sentence)}[/{style}]"
     if words.speech is not None:
@@ -162,7 +167,7 @@ class LiveRenderer:
         self._print(game, seq, event)
 
     def _print(self, game: Game, seq: int, event: Event) -> None:
-        words = words_for(game.variant.name, event.kind, event.to_json()["data"], self.language)
+        words = words_for(game.variant, event.kind, event.to_json()["data"], self.language)
         self.console.print(words_markup(words, Tag(seq=seq), self.language))
 
     def _release(self, game: Game, following: Event | None) -> None:
@@ -183,7 +188,7 @@ class LiveRenderer:
         if isinstance(event, StepResolved):
             return
         data = event.to_json()["data"]
-        words = words_for(game.variant.name, event.kind, data, self.language, you=self.seat)
+        words = words_for(game.variant, event.kind, data, self.language, you=self.seat)
         self.console.print(words_markup(words, Tag(seq=seq), self.language))
 
 
@@ -191,5 +196,5 @@ def seat_item_text(
     game: Game, item: HistoryItem, seat: int | None = None, language: str = "en"
 ) -> str:
     """One item of a seat's history as markup, in the words `sandbox view` uses."""
-    words = item_words(game.variant.name, item, seat, language)
+    words = item_words(game.variant, item, seat, language)
     return words_markup(words, Tag(seq=item.seq), language)

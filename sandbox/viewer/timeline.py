@@ -4,7 +4,7 @@ The terminal and HTML viewers both draw from a :class:`Timeline`, so what a
 seat's view shows is decided in one place: only events whose recorded
 visibility admits the seat are ever looked at (never the referee's calls and
 notes, the seed, or other seats' roles and controllers). Every line is said by
-the one words renderer (:mod:`sandbox.games.words`).
+the one words renderer (:mod:`sandbox.words`).
 """
 
 from __future__ import annotations
@@ -17,7 +17,12 @@ from sandbox.core.events import DecisionMade, Event, GameEnded, StepResolved
 from sandbox.core.variant import HistoryItem, Variant
 from sandbox.core.words import LANGUAGES, Lang
 from sandbox.games.registry import get_variant
-from sandbox.games.words import (
+from sandbox.session.hearing import hearing_of
+from sandbox.transcript import Transcript
+from sandbox.transcript.audience import history_index, seat_numbers, vis_of, visible_pairs
+from sandbox.viewer.board import Effects, effects_of, known_variants
+from sandbox.viewer.calls import CallLine, calls_by_request
+from sandbox.words import (
     BOOKKEEPING,
     DECISION,
     ENDING,
@@ -32,11 +37,6 @@ from sandbox.games.words import (
     role_words,
     words_for,
 )
-from sandbox.session.hearing import hearing_of
-from sandbox.transcript import Transcript
-from sandbox.transcript.audience import history_index, seat_numbers, vis_of, visible_pairs
-from sandbox.viewer.board import Effects, effects_of
-from sandbox.viewer.calls import CallLine, calls_by_request
 
 __all__ = [
     "BOOKKEEPING",
@@ -109,7 +109,7 @@ class Section:
 
     @property
     def title(self) -> str:
-        return phase_title(self.day, self.phase, self.language)
+        return phase_title(self.day, self.phase, self.language, known_variants())
 
 
 @dataclass
@@ -149,7 +149,7 @@ class Timeline:
     @property
     def card(self) -> list[tuple[str, str]]:
         """The seat's role card as (label, words) lines, for people to read."""
-        return card_rows(self.private, self.language)[0]
+        return card_rows(self.private, self.language, known_variants())[0]
 
 
 # ------------------------------------------------------------- the story
@@ -165,7 +165,7 @@ def build_timeline(
     variant = get_variant(str(transcript.header["variant"]))
     pairs = seat_pairs(transcript, seat)
     index = history_index(variant, transcript, seat_numbers(transcript))
-    entries = _entries(variant.name, transcript, pairs, index, seat, language)
+    entries = _entries(variant, transcript, pairs, index, seat, language)
     private, cards = _cards(variant, transcript, seat, language)
     truth = seat is None
     return Timeline(
@@ -177,7 +177,7 @@ def build_timeline(
         private=private,
         cards=cards,
         sections=_sections(entries, language),
-        outcome_summary=_summary(pairs, language, variant.name),
+        outcome_summary=_summary(pairs, language, variant),
         outcome_rows=_outcome_rows(transcript, pairs, seat, language),
         finished=transcript.finished,
         seats=seat_numbers(transcript),
@@ -201,7 +201,7 @@ def default_language(transcript: Transcript) -> str:
 
 
 def _entries(
-    variant: str,
+    variant: Variant[Any],
     transcript: Transcript,
     pairs: Sequence[tuple[int, Event]],
     index: Mapping[int, HistoryItem],
@@ -317,7 +317,7 @@ def _cards(
 
 def _roles(transcript: Transcript, language: str) -> dict[int, str]:
     roles = transcript.header.get("roles") or {}
-    return {int(s): role_words(str(r), language) for s, r in roles.items()}
+    return {int(s): role_words(str(r), language, known_variants()) for s, r in roles.items()}
 
 
 def _controllers(transcript: Transcript) -> dict[int, str]:
@@ -345,7 +345,9 @@ def _aud(seat: int | None) -> str:
     return "referee (everything)" if seat is None else f"seat {seat} (only what it may see)"
 
 
-def _summary(pairs: Sequence[tuple[int, Event]], language: str, variant: str) -> str | None:
+def _summary(
+    pairs: Sequence[tuple[int, Event]], language: str, variant: Variant[Any]
+) -> str | None:
     for _, event in pairs:
         if isinstance(event, GameEnded):
             if language == "en":
@@ -370,7 +372,9 @@ def _outcome_rows(
         rows.append(
             OutcomeRow(
                 number,
-                role_words(str(roles.get(key)), language) if own or ended is not None else None,
+                role_words(str(roles.get(key)), language, known_variants())
+                if own or ended is not None
+                else None,
                 controller_of(agents.get(key)) if own else None,
                 ended.results.get(key) if ended else None,
             )

@@ -19,10 +19,10 @@ from dataclasses import dataclass, field
 
 from sandbox.core.game import Game
 from sandbox.core.words import Words
-from sandbox.games.words import words_for
 from sandbox.web.hub import Audience
 from sandbox.web.pages import Entry, entry_of, render_entries, render_view
 from sandbox.web.seat import HumanBrowserAgent
+from sandbox.words import words_for
 
 
 @dataclass(eq=False)
@@ -51,7 +51,7 @@ class Spectator:
         events = game.events
         for seq in range(self._done, len(events)):
             data = events[seq].to_json()
-            words = words_for(game.variant.name, data["kind"], data["data"], language)
+            words = words_for(game.variant, data["kind"], data["data"], language)
             entry = entry_of(seq, words)
             if entry is not None:
                 self._entries.append(entry)

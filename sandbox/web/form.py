@@ -11,10 +11,10 @@ from dataclasses import dataclass
 from sandbox.agents.human.terminal import for_people
 from sandbox.core.requests import Choice, DecisionRequest, Field, MultiChoice, Text
 from sandbox.core.variant import SeatView
-from sandbox.games.words import lang, variant_words
 from sandbox.web.pages import render
 from sandbox.web.table import seat_marks
 from sandbox.web.words import field_words, label, option_words, ui
+from sandbox.words import lang, variant_words
 
 # Up to this many options a choice is a row of radio buttons, beyond it a select.
 RADIO_LIMIT = 20  # 16 Killer players and "nobody" stay radios
@@ -78,7 +78,9 @@ def render_form(
     choices = [f for f in request.fields if isinstance(f, Choice) and not f.optional]
     t = ui(language)
     # A question with one required choice names it after the decision: "Your vote".
-    decision = t["your_field"].format(what=lang(language).term(request.decision))
+    decision = t["your_field"].format(
+        what=lang(language, view.variant if view is not None else None).term(request.decision)
+    )
     return render(
         "_form.html",
         t=t,
@@ -101,6 +103,6 @@ def decision_notes(
     a duel); none without a view or a note for the decision."""
     if view is None:
         return []
-    words = variant_words(view.variant.name)
+    words = variant_words(view.variant)
     note = words.notes.get(request.decision) if words is not None else None
-    return note(view.private, lang(language, view.variant.name)) if note is not None else []
+    return note(view.private, lang(language, view.variant)) if note is not None else []

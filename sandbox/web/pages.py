@@ -9,26 +9,25 @@ game data itself.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Any
 
 from jinja2 import Environment, PackageLoader, StrictUndefined, select_autoescape
 
 from sandbox.agents.human.terminal import known_facts
 from sandbox.core.variant import SeatView
-from sandbox.core.words import as_you
-from sandbox.games.words import (
+from sandbox.web.table import seat_board
+from sandbox.web.words import ui
+from sandbox.words import (
     BOOKKEEPING,
     DECISION,
     Words,
     card_rows,
-    item_words,
     lang,
     phase_title,
+    seat_words,
     variant_words,
 )
-from sandbox.web.table import seat_board
-from sandbox.web.words import ui
 
 _ENV = Environment(
     loader=PackageLoader("sandbox.web.assets", "templates"),
@@ -70,13 +69,14 @@ def history_words(
     """Each history item of the view in words, once (the history and the seat
     board both read them). ``kept``: the words already said for this seat's view
     of this game, by sequence number (an item never changes once seen), filled in."""
+    variant = view.variant
     if kept is None:
-        return [item_words(view.variant.name, item, view.seat, language) for item in view.history]
+        return [seat_words(variant, item, view.seat, language) for item in view.history]
     said = []
     for item in view.history:
         words = kept.get(item.seq)
         if words is None:
-            words = kept[item.seq] = item_words(view.variant.name, item, view.seat, language)
+            words = kept[item.seq] = seat_words(variant, item, view.seat, language)
         said.append(words)
     return said
 
@@ -88,17 +88,15 @@ def history_sections(
     sentences (the words of ``sandbox view``); ``said``: its items' words, if known."""
     sections: list[Section] = []
     where: tuple[int, str] | None = None
-    L = lang(language, view.variant.name)
+    variant = view.variant
     said = said if said is not None else history_words(view, language)
     for item, words in zip(view.history, said, strict=True):
-        if words.speaker == view.seat and words.category != DECISION:
-            words = replace(words, sentence=as_you(words.sentence, view.seat, L))
         entry = entry_of(item.seq, words, item.seq > last_seen)
         if entry is None:
             continue
         if (item.day, item.phase) != where:
             where = (item.day, item.phase)
-            sections.append(Section(phase_title(item.day, item.phase, language)))
+            sections.append(Section(phase_title(item.day, item.phase, language, variant)))
         sections[-1].entries.append(entry)
     return sections
 
@@ -121,10 +119,11 @@ def entry_of(seq: int, words: Words, new: bool = False) -> Entry | None:
 def card_words(view: SeatView, language: str) -> tuple[list[tuple[str, str]], list[Any]]:
     """The seat's card said to it (its variant's ``VariantWords.card``, else its
     facts) and the table of a list fact (e.g. its duels)."""
-    rows, duels = card_rows(view.private, language, view.variant.name)
-    words = variant_words(view.variant.name)
+    variant = view.variant
+    rows, duels = card_rows(view.private, language, variant)
+    words = variant_words(variant)
     if words is not None and words.card is not None:
-        rows = words.card(view.private, lang(language, view.variant.name))
+        rows = words.card(view.private, lang(language, variant))
     return rows, duels
 
 
@@ -141,7 +140,7 @@ def render_view(
         t=ui(language),
         card=rows,
         duels=duels,
-        now=lang(language, view.variant.name).facts(known_facts(view.public)),
+        now=lang(language, view.variant).facts(known_facts(view.public)),
         sections=history_sections(view, language, last_seen, said),
         final=False,
         board=board,

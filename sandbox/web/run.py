@@ -22,7 +22,7 @@ from typing import Any
 from sandbox.core.events import Event, GameEnded
 from sandbox.core.game import Game
 from sandbox.core.seat import Agent, RemoteSettings
-from sandbox.games.words import role_words
+from sandbox.games.registry import find_variant
 from sandbox.transcript import TranscriptWriter
 from sandbox.web.board import Board
 from sandbox.web.control import Switch, SwitchableSeat
@@ -34,6 +34,7 @@ from sandbox.web.panel import REFEREE, HostPanel, who
 from sandbox.web.remote import RemoteSeat
 from sandbox.web.seat import HumanBrowserAgent, seat_audience
 from sandbox.web.words import ui
+from sandbox.words import role_words
 
 _HUB_LOCK = threading.Lock()
 _PANEL_LOCK = threading.Lock()
@@ -337,7 +338,12 @@ def _results(
     language: str,
 ) -> list[SeatResult]:
     return [
-        SeatResult(seat, role_words(roles.get(seat, "?"), language, variant), result, seat == mine)
+        SeatResult(
+            seat,
+            role_words(roles.get(seat, "?"), language, find_variant(variant)),
+            result,
+            seat == mine,
+        )
         for seat, result in sorted(results.items())
     ]
 

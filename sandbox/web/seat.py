@@ -35,12 +35,12 @@ from sandbox.core.seat import (
 )
 from sandbox.core.variant import SeatView
 from sandbox.core.words import Words
-from sandbox.games.words import lang, phase_title
 from sandbox.web.board import Board
 from sandbox.web.form import render_form
 from sandbox.web.hub import Audience, NoOpenDecision, WebHub
 from sandbox.web.pages import render_view
 from sandbox.web.words import ui
+from sandbox.words import lang, phase_title
 
 WAITING = "waiting"
 YOUR_TURN = "your_turn"
@@ -318,8 +318,8 @@ def out_words(view: SeatView, language: str) -> str:
     how = ""
     if record is not None and record.get("cause"):
         cause = str(record["cause"])
-        words = t.get(f"cause_{cause}") or lang(language, view.variant.name).term(cause)
-        when = phase_title(record.get("day"), "day", language)
+        words = t.get(f"cause_{cause}") or lang(language, view.variant).term(cause)
+        when = phase_title(record.get("day"), "day", language, view.variant)
         how = t["out_how"].format(cause=words, when=when)
     return t["out_note"].format(how=how)
 

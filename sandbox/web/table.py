@@ -15,9 +15,9 @@ from dataclasses import dataclass, field
 
 from sandbox.core.variant import SeatView
 from sandbox.core.words import Words
-from sandbox.games.words import board_columns, item_words, lang, phase_title, variant_words
 from sandbox.viewer.board import effects_of
 from sandbox.web.words import ui
+from sandbox.words import board_columns, item_words, lang, phase_title, variant_words
 
 
 def seat_marks(view: SeatView | None, language: str) -> dict[int, str]:
@@ -26,7 +26,7 @@ def seat_marks(view: SeatView | None, language: str) -> dict[int, str]:
     if view is None:
         return {}
     t = ui(language)
-    words = variant_words(view.variant.name)
+    words = variant_words(view.variant)
     team = words.team(view.private) if words is not None and words.team is not None else ()
     marks = {int(seat): t["partner_mark"] for seat in team}
     marks[view.seat] = t["you_mark"]
@@ -52,14 +52,15 @@ def seat_board(
     seats = _seats(view)
     marks = seat_marks(view, language)
     rows = {s: SeatRow(s, marks.get(s, "")) for s in seats}
-    hp = "hp" in board_columns(view.variant.name)
-    L = lang(language, view.variant.name)
+    variant = view.variant
+    hp = variant is not None and "hp" in board_columns(variant)
+    L = lang(language, variant)
     if said is None:
-        said = [item_words(view.variant.name, item, view.seat, language) for item in view.history]
+        said = [item_words(variant, item, view.seat, language) for item in view.history]
     for item, words in zip(view.history, said, strict=True):
         data = {**item.facts, "seat": item.speaker} if item.speaker is not None else item.facts
-        fx = effects_of(item.kind, data, words, language, view.variant.name)
-        when = phase_title(item.day, "day", language, view.variant.name)
+        fx = effects_of(item.kind, data, words, language, variant)
+        when = phase_title(item.day, "day", language, variant)
         for seat in fx.get("dead", ()):
             _row(rows, seat).alive = False
         for seat, value in (fx.get("hp") or {}).items():

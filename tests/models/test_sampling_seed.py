@@ -194,7 +194,7 @@ def test_reactive_without_accusations_is_random_legal() -> None:
 
 
 # the referee's lines as the Chinese prompts of Killer and Werewolf word them
-# (prompts/killer/zh/events.j2, claims_line), copied from a real prompt
+# (prompts/killer/zh/events.j2, claims_line, before issue 36), copied from a real prompt
 PROMPT_ZH = [
     {
         "role": "user",
@@ -245,3 +245,14 @@ def test_reactive_follows_the_accusations_of_a_chinese_killer_game(tmp_path: Any
         if "accuse" in decision.payload and top is not None and top != decision.seat:
             followed.append(list(decision.payload["accuse"]) == [top])
     assert len(followed) >= 5 and sum(followed) >= 0.7 * len(followed), followed
+
+
+def test_most_accused_reads_an_accusation_inside_a_speech_line() -> None:
+    """Issue 36: a speech's claims are its words' sentence, "Seat 3 says
+    (accuses …)", in both languages; a vouch still counts for nothing."""
+    en = "⟦REFEREE⟧ Seat 3 says (accuses seats 5, 6; vouches for seat 2; claims police)."
+    zh = "⟦裁判⟧ 4号说（指认6号；担保5号）。"
+    assert most_accused([{"role": "user", "content": en}]) == 5
+    assert most_accused([{"role": "user", "content": f"{en}\n{zh}"}]) == 6
+    vouch = "⟦REFEREE⟧ Seat 3 says (vouches for seat 2)."
+    assert most_accused([{"role": "user", "content": vouch}]) is None

@@ -10,6 +10,7 @@ quoted line decodes back to exactly the speech.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import random
 from typing import Any
@@ -114,7 +115,7 @@ def with_speeches(view: SeatView, text: str | None) -> SeatView:
     if text is None:
         return view
     history = tuple(
-        HistoryItem(h.seq, h.kind, h.day, h.phase, h.speaker, text, h.facts)
+        dataclasses.replace(h, speech=text)  # the same item otherwise (public or not)
         if h.speech is not None
         else h
         for h in view.history

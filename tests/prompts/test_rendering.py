@@ -287,4 +287,14 @@ def test_cached_history_lines_follow_the_facts_each_seat_saw() -> None:
     for item in (*shown, *shown):
         view = SeatView(get_variant("killer"), 2, {}, {}, (item,))
         lines = record.history_lines(view, "en")
-        assert lines[-1].endswith(f"seat 3 is: {item.facts['answer'].upper()}.")
+        answer = {"killer": "a killer", "civilian": "a civilian"}[item.facts["answer"]]
+        assert lines[-1].endswith(f"seat 3 is {answer}.")
+
+
+def test_a_template_is_found_from_the_variant_object_as_from_its_name() -> None:
+    """Issue 36: a view carries its variant object; the lookups take it."""
+    killer = get_variant("killer")
+    assert candidates(killer, "zh", "role_card.j2") == candidates("killer", "zh", "role_card.j2")
+    assert templates.template(killer, "en", "events.j2") is templates.template(
+        "killer", "en", "events.j2"
+    )

@@ -25,7 +25,9 @@ from tests.core.toy import Toy
 from tests.prompts.harness import Captured, new_game, play
 
 # Killer's lines that its card or public record says again (card_kinds, restated_answers)
-RESTATED = re.compile(r"You received your card|You opened your eyes|Your answer \(")
+# What the card and the seat's own answers say again: lines told to the seat
+# itself ("You are dealt the police card", "You vote for seat 5") and its team.
+RESTATED = re.compile(r"⟦REFEREE⟧ You |⟦REFEREE⟧ The \w+ team is ")
 
 
 def vote_views(variant: str, seed: int) -> list[Captured]:
@@ -177,7 +179,7 @@ def test_the_shared_record_leaves_out_what_the_card_and_public_record_restate() 
     user = prompt.messages[1]["content"]
     secret = user[user.index("# Your secret record") :]
     assert not RESTATED.search(secret)
-    assert "The killer opinions of night 1" in secret  # the team's night is kept
+    assert "Night 1, the killer opinions" in secret  # the team's night is kept
     # the answers and the card are still in the seat's view, only not said twice
     kinds = {i.kind for i in secret_view(killer.view).history}
     assert {"killer.role", "killer.team", "core.decision"} <= kinds

@@ -26,9 +26,9 @@ from pydantic import BaseModel, ValidationError
 from sandbox.core.events import DecisionMade
 from sandbox.core.words import Answer, UndeclaredField
 from sandbox.games.registry import get_variant, variant_names
-from sandbox.games.words import LANGUAGES, declared_fields, lang, line_text, sanitise, words_for
-from sandbox.games.words import variant_words as words_of
 from sandbox.testing import play_random
+from sandbox.words import LANGUAGES, declared_fields, lang, line_text, sanitise, words_for
+from sandbox.words import variant_words as words_of
 
 CONFIGS = Path(__file__).parents[2] / "configs"
 SEEDS = range(3)
@@ -90,7 +90,7 @@ def emptied(value: object) -> tuple[object, ...]:
 def line(variant: str, decision: Decision, language: str, payload: Mapping[str, Any]) -> str:
     """The decision as its own seat reads it (no seat number in the subject)."""
     data = {**decision, "payload": dict(payload)}
-    words = words_for(variant, "core.decision", data, language, you=decision["seat"])
+    words = words_for(get_variant(variant), "core.decision", data, language, you=decision["seat"])
     return line_text(words, None, language)
 
 
@@ -102,7 +102,7 @@ def shows(value: object, text: str, variant: str, language: str) -> bool:
     if isinstance(value, int):
         return re.search(rf"(?<!\d){value}(?!\d)", text) is not None
     if isinstance(value, str):
-        return lang(language, variant).term(value) in text or sanitise(value) in text
+        return lang(language, get_variant(variant)).term(value) in text or sanitise(value) in text
     if isinstance(value, list | tuple):
         return all(shows(v, text, variant, language) for v in value)
     return str(value) in text
@@ -114,7 +114,9 @@ def ignored_fields(variant: str) -> list[str]:
     found: dict[str, str] = {}
     for decision in decisions(variant):
         payload: dict[str, Any] = decision.get("payload") or {}
-        names = dict.fromkeys([*declared_fields(variant, decision["decision"]), *payload])
+        names = dict.fromkeys(
+            [*declared_fields(get_variant(variant), decision["decision"]), *payload]
+        )
         for name in names:
             value = payload.get(name)
             if not said(value):
@@ -151,7 +153,7 @@ def test_every_decision_sentence_says_every_field_of_its_answer(variant: str) ->
 
 @pytest.mark.parametrize("variant", variant_names())
 def test_a_decision_phrase_names_a_declared_decision(variant: str) -> None:
-    words = words_of(variant)
+    words = words_of(get_variant(variant))
     own = set(words.decisions) if words is not None else set()
     assert own <= set(get_variant(variant).info.decisions), "phrases of undeclared decisions"
 
@@ -168,10 +170,19 @@ def test_a_phrase_cannot_read_a_field_its_decision_lacks() -> None:
 def test_a_police_check_says_its_suspect() -> None:
     """The case of issue 20, in both persons and languages."""
     check = {"seat": 5, "decision": "check_opinion", "payload": {"suspect": 1}}
-    assert words_for("killer", "core.decision", check).sentence == "Seat 5 wants seat 1 checked."
-    assert words_for("killer", "core.decision", check, you=5).sentence == (
+    assert (
+        words_for(get_variant("killer"), "core.decision", check).sentence
+        == "Seat 5 wants seat 1 checked."
+    )
+    assert words_for(get_variant("killer"), "core.decision", check, you=5).sentence == (
         "You want seat 1 checked."
     )
-    assert words_for("killer", "core.decision", check, "zh", you=5).sentence == "你主张查验1号。"
+    assert (
+        words_for(get_variant("killer"), "core.decision", check, "zh", you=5).sentence
+        == "你主张查验1号。"
+    )
     none = {**check, "payload": {"suspect": None}}
-    assert words_for("killer", "core.decision", none).sentence == "Seat 5 gives no opinion."
+    assert (
+        words_for(get_variant("killer"), "core.decision", none).sentence
+        == "Seat 5 gives no opinion."
+    )

@@ -23,6 +23,7 @@ from sandbox.cli.main import app
 from sandbox.core.events import DecisionMade
 from sandbox.core.game import Game
 from sandbox.games.killer.info import Decision
+from sandbox.games.registry import get_variant
 from sandbox.session.replay import game_config_of, rebuild
 from sandbox.transcript import Transcript
 from sandbox.viewer.site import game_page
@@ -114,7 +115,7 @@ def test_the_seats_own_history_says_each_check_as_given(games: list[Transcript])
         game = rebuilt(transcript)
         for seat in police_seats(transcript):
             view = game.view(seat)
-            terminal = {i.seq: history_line(i, "killer", seat) for i in view.history}
+            terminal = {i.seq: history_line(i, get_variant("killer"), seat) for i in view.history}
             page = {e.seq: e.text for s in history_sections(view, "en") for e in s.entries}
             for check in (c for c in checks(transcript) if c.seat == seat):
                 assert check.reads_right(terminal[check.seq]), terminal[check.seq]

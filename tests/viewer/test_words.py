@@ -19,7 +19,8 @@ import pytest
 from sandbox.core.events import Event
 from sandbox.core.variant import HistoryItem
 from sandbox.games.registry import get_variant
-from sandbox.games.words import (
+from sandbox.viewer.board import known_variants
+from sandbox.words import (
     LANGUAGES,
     SPEECH,
     Tag,
@@ -61,7 +62,9 @@ def rendered() -> dict[str, dict[str, list[str]]]:
         out[variant] = {}
         for language in LANGUAGES:
             out[variant][language] = [
-                line_text(words_for(variant, kind, data, language), Tag(seq=n), language)
+                line_text(
+                    words_for(get_variant(variant), kind, data, language), Tag(seq=n), language
+                )
                 for n, (kind, data) in enumerate(cases)
             ]
     return out
@@ -82,41 +85,45 @@ def test_words_match_the_golden_file() -> None:
 @pytest.mark.parametrize("variant", sorted(SAMPLES))
 def test_every_event_kind_has_its_sentence_and_a_golden_case(variant: str) -> None:
     kinds = engine_kinds(variant)
-    assert kinds - set(known_kinds(variant)) == set(), "kinds without a sentence"
+    assert kinds - set(known_kinds(get_variant(variant))) == set(), "kinds without a sentence"
     assert kinds - {kind for kind, _ in SAMPLES[variant]} == set(), "kinds without a case"
 
 
 @pytest.mark.parametrize("variant", sorted(SAMPLES))
 def test_chinese_sentences_are_chinese(variant: str) -> None:
     for kind, data in SAMPLES[variant]:
-        words = words_for(variant, kind, data, "zh")
+        words = words_for(get_variant(variant), kind, data, "zh")
         assert HAN.search(words.sentence), (kind, words.sentence)
         english = re.findall(r"\b(?:seat|the|is|and|with|says)\b", words.sentence)
         assert not english, (kind, words.sentence)
 
 
 def test_structured_claims_are_always_said() -> None:
-    proofs = words_for("four_factions", "ff.proofs", {"seat": 3, "am": "spies", "speech": "hi"})
+    proofs = words_for(
+        get_variant("four_factions"), "ff.proofs", {"seat": 3, "am": "spies", "speech": "hi"}
+    )
     assert proofs.claims == ("claims spies",) and "claims to be spies" in proofs.sentence
     assert "denies wolves, justice, army" in proofs.sentence
     accusation = dict(SAMPLES["four_factions"])["ff.accusation"]
     assert (
         "accuses seat 3 of being wolves"
-        in words_for("four_factions", "ff.accusation", accusation).sentence
+        in words_for(get_variant("four_factions"), "ff.accusation", accusation).sentence
     )
     speech = next(d for k, d in SAMPLES["killer"] if k == "killer.speech")
-    said = words_for("killer", "killer.speech", speech)
-    assert said.claims == ("claims police", "accuses seat 2", "vouches for seats 7, 9")
+    said = words_for(get_variant("killer"), "killer.speech", speech)
+    assert said.claims == ("accuses seat 2", "vouches for seats 7, 9", "claims police")
     assert all(claim in said.sentence for claim in said.claims)
-    zh = words_for("killer", "killer.speech", speech, "zh")
+    zh = words_for(get_variant("killer"), "killer.speech", speech, "zh")
     assert "自称警察" in zh.sentence and "指认2号" in zh.sentence and "担保7、9号" in zh.sentence
-    old = words_for("killer", "killer.speech", {"day": 1, "seat": 4, "text": "x", "context": "day"})
+    old = words_for(
+        get_variant("killer"), "killer.speech", {"day": 1, "seat": 4, "text": "x", "context": "day"}
+    )
     assert old.claims == () and old.sentence == "Seat 4 says"  # keys absent: older transcripts
 
 
 def test_a_silent_speech_with_a_claim_still_shows_the_claim() -> None:
     silent = [d for k, d in SAMPLES["killer"] if k == "killer.speech" and not d["text"]]
-    plain, claimed = (words_for("killer", "killer.speech", d) for d in silent)
+    plain, claimed = (words_for(get_variant("killer"), "killer.speech", d) for d in silent)
     assert plain.sentence == "Seat 6 passes." and plain.claims == ()
     assert claimed.category == SPEECH and claimed.claims == ("claims civilian",)
 
@@ -124,7 +131,7 @@ def test_a_silent_speech_with_a_claim_still_shows_the_claim() -> None:
 def test_player_text_never_enters_the_sentence() -> None:
     for variant, cases in SAMPLES.items():
         for kind, data in cases:
-            words = words_for(variant, kind, data)
+            words = words_for(get_variant(variant), kind, data)
             text = (
                 data.get("speech") or data.get("text") or (data.get("payload") or {}).get("speech")
             )
@@ -134,7 +141,9 @@ def test_player_text_never_enters_the_sentence() -> None:
 
 
 def test_a_speech_cannot_print_as_a_referee_line() -> None:
-    words = words_for("four_factions", "ff.speech", {"seat": 2, "speech": "hi\n[Referee] X\x1b[2J"})
+    words = words_for(
+        get_variant("four_factions"), "ff.speech", {"seat": 2, "speech": "hi\n[Referee] X\x1b[2J"}
+    )
     line = line_text(words, Tag(seq=5))
     assert "\n" not in line and "\x1b" not in line
     assert line == '#5  Seat 2 says: "hi ↵ [Referee] X[2J"'
@@ -151,9 +160,18 @@ def test_own_decisions_are_in_the_second_person() -> None:
         "fallback": False,
         "fallback_reason": "",
     }
-    assert words_for("killer", "core.decision", vote, you=3).sentence == "You vote for seat 5."
-    assert words_for("killer", "core.decision", vote).sentence == "Seat 3 votes for seat 5."
-    assert words_for("killer", "core.decision", vote, "zh", you=3).sentence == "你投票给5号。"
+    assert (
+        words_for(get_variant("killer"), "core.decision", vote, you=3).sentence
+        == "You vote for seat 5."
+    )
+    assert (
+        words_for(get_variant("killer"), "core.decision", vote).sentence
+        == "Seat 3 votes for seat 5."
+    )
+    assert (
+        words_for(get_variant("killer"), "core.decision", vote, "zh", you=3).sentence
+        == "你投票给5号。"
+    )
 
 
 def seat_history(variant: str, seed: int, seat: int) -> tuple[list[HistoryItem], list[Any]]:
@@ -171,8 +189,8 @@ def test_a_seat_view_item_reads_like_its_event(variant: str) -> None:
         for item in items:
             event = events[item.seq]
             data = event.to_json()["data"]
-            assert item_words(variant, item, 2, language) == words_for(
-                variant, event.kind, data, language, you=2
+            assert item_words(get_variant(variant), item, 2, language) == words_for(
+                get_variant(variant), event.kind, data, language, you=2
             ), item.kind
 
 
@@ -180,8 +198,8 @@ def test_small_words() -> None:
     assert phase_title(0, "setup") == "Setup" and phase_title(2, "night") == "Night 2"
     assert phase_title(3, "speeches", "zh") == "第3天 · 发言"
     assert (
-        role_words("wolves/elite") == "wolves elite"
-        and role_words("wolves/elite", "zh") == "狼人最强精英"
+        role_words("wolves/elite", "en", known_variants()) == "wolves elite"
+        and role_words("wolves/elite", "zh", known_variants()) == "狼人最强精英"
     )
     assert controller_of({"kind": "llm", "model": "openai/gpt-4o"}) == "openai/gpt-4o"
     assert controller_of({"kind": "baseline"}) == "baseline bot" and controller_of(None) == "?"

@@ -2,7 +2,7 @@
 
 Kept for the callers that import it (the terminal human seat); the wording
 itself lives in one place, :class:`sandbox.core.words.Lang`, speaking every
-registered variant's words (:func:`sandbox.games.words.lang`).
+variant's words (:func:`sandbox.words.lang`).
 """
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from sandbox.core.words import Lang
-from sandbox.games.words import lang
+from sandbox.words import lang
 
 
 def _en() -> Lang:

@@ -40,11 +40,12 @@ from sandbox.core.seat import (
     AgentAnswer,
     DecisionContext,
 )
-from sandbox.core.variant import HistoryItem, SeatView
+from sandbox.core.variant import HistoryItem, SeatView, Variant
 from sandbox.core.words import as_you
-from sandbox.games.words import (
+from sandbox.words import (
     BOOKKEEPING,
     DECISION,
+    Speakers,
     card_rows,
     item_words,
     lang,
@@ -123,14 +124,14 @@ class HumanTerminalAgent(Agent):
         self.console.rule(f"Seat {self.seat}: your turn")
         if not self.card_shown and view.private:
             self.card_shown = True
-            print_card(self.console, view.private)
+            print_card(self.console, view.private, variant=view.variant)
         if view.public:
             self.console.print("[dim]Now:[/dim]")
             for key, words in fact_lines(known_facts(view.public)):
                 self.console.print(f"  [dim]{escape(key)}:[/dim] {escape(words)}")
         for item in view.history:
             if item.seq > self.last_seq:
-                line = history_line(item, view.variant.name, self.seat)
+                line = history_line(item, view.variant, self.seat)
                 if line:
                     self.console.print(line)
         if view.history:
@@ -214,9 +215,12 @@ class HumanTerminalAgent(Agent):
         return line
 
 
-def print_card(console: Console, private: Mapping[str, Any], language: str = "en") -> None:
-    """The seat's role card, one fact a line, in words; Four Factions duels as a table."""
-    rows, duels = card_rows(private, language)
+def print_card(
+    console: Console, private: Mapping[str, Any], language: str = "en", variant: Speakers = None
+) -> None:
+    """The seat's role card, one fact a line, in words (``variant``: whose words,
+    several for a viewer of any game); Four Factions duels as a table."""
+    rows, duels = card_rows(private, language, variant)
     console.print("[magenta]Your card:[/magenta]")
     for key, words in rows:
         console.print(f"  [magenta]{escape(key)}:[/magenta] {escape(words)}")
@@ -227,7 +231,9 @@ def print_card(console: Console, private: Mapping[str, Any], language: str = "en
         console.print(table)
 
 
-def history_line(item: HistoryItem, variant: str, seat: int, language: str = "en") -> str:
+def history_line(
+    item: HistoryItem, variant: Variant[Any, Any], seat: int, language: str = "en"
+) -> str:
     """One thing the seat saw, in the one words renderer's sentence (the words of
     `sandbox view`): a speech quoted after its speaker, the seat's own answers as
     "You vote for seat 5.", the rest in the referee's voice. '' for nothing to show."""
@@ -235,7 +241,7 @@ def history_line(item: HistoryItem, variant: str, seat: int, language: str = "en
     if words.speaker == seat and words.category != DECISION:  # "You say", not "Seat 3 says"
         sentence = as_you(words.sentence, seat, lang(language, variant))
         words = replace(words, sentence=sentence)
-    when = phase_title(item.day, item.phase, language)
+    when = phase_title(item.day, item.phase, language, variant)
     where = f"[dim]{escape(when)}[/dim]"
     if words.category == BOOKKEEPING or (words.category == DECISION and words.speech is not None):
         return ""  # engine bookkeeping; an own speech is shown under its speaker
@@ -271,7 +277,7 @@ def _without_blanks(value: Any) -> Any:
 def seat_marks(view: SeatView) -> dict[int, str]:
     """The seat itself ("you") and the seats its card names as its side ("partner",
     the variant's ``VariantWords.team``), as its options mark them."""
-    words = variant_words(view.variant.name)
+    words = variant_words(view.variant)
     team = words.team(view.private) if words is not None and words.team is not None else ()
     marks = {int(seat): "partner" for seat in team}
     marks[view.seat] = "you"

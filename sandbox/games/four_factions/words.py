@@ -132,7 +132,7 @@ def proofs(d: D, L: Lang) -> Words:  # FF-13: one "am", three "am not"
 
 def accusation(d: D, L: Lang) -> Words:  # FF-14
     seat, target, faction = L.seat(d["seat"], capital=True), L.seat(d["target"]), d.get("faction")
-    claim = L.say(en=f"accuses {target} of {faction}", zh=f"指控{target}是{L.term(faction)}")
+    claim = L.say(en=f"accuses {target} of {faction}", zh=f"指控{target}其实是{L.term(faction)}")
     lead = L.say(
         en=f"{seat} accuses {target} of being {faction}",
         zh=f"{seat}指控{target}其实是{L.term(faction)}",
@@ -242,17 +242,18 @@ def attack_report(d: D, L: Lang) -> Words:  # FF-12
 
 
 def defence_report(d: D, L: Lang) -> Words:  # FF-12: the attacker only under the option
-    seat, weapon = L.seat(d["seat"], capital=True), d.get("struck_with")
+    # The weapon it was struck with is said once, in the strikes (the first is
+    # the attacker's, FF-22): a weapon right before a seat reads as its role.
+    seat = L.seat(d["seat"], capital=True)
     known = d.get("attacker") is not None
     attacker = L.seat(d["attacker"]) if known else L.say(en="the attacker", zh="攻击者")
     by_en = f" by {attacker}" if known else ""
     by_zh = f"{attacker}的" if known else ""
     strikes = _outcomes(d["outcomes"], L.seat(d["seat"]), attacker, L)
     text = L.say(
-        en=f"{_when(d, L)}: {seat} was attacked{by_en} with {weapon}: {strikes}; "
+        en=f"{_when(d, L)}: {seat} was attacked{by_en}: {strikes}; "
         f"{seat}'s HP is now {d.get('hp_after')}",
-        zh=f"{_when(d, L)}：{seat}遭到{by_zh}攻击（对方用{L.term(weapon)}）：{strikes}；"
-        f"{seat}现在生命值{d.get('hp_after')}",
+        zh=f"{_when(d, L)}：{seat}遭到{by_zh}攻击：{strikes}；{seat}现在生命值{d.get('hp_after')}",
     )
     return _ref("ff.defence_report", L.end(text), d["seat"])
 
@@ -354,7 +355,7 @@ def _proofs(a: Answer, L: Lang, you: bool) -> str:  # FF-13
 def _accusation(a: Answer, L: Lang, you: bool) -> str:  # FF-14
     target, faction = L.seat(a["target"]), a["faction"]
     return L.say(
-        en=f"accuse{_s(you)} {target} of being {faction}", zh=f"指控{target}是{L.term(faction)}"
+        en=f"accuse{_s(you)} {target} of being {faction}", zh=f"指控{target}其实是{L.term(faction)}"
     )
 
 

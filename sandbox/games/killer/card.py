@@ -1,5 +1,6 @@
-"""A Killer seat's card said to the seat (KG-2, KG-3, KG-4), and the words of a
-police check's answer (also said by the check's sentence in words.py)."""
+"""A Killer seat's card said to the seat (KG-2, KG-3, KG-4), the words of a
+police check's answer (also said by the check's sentence in words.py) and of
+the rulings a game started under."""
 
 from __future__ import annotations
 
@@ -92,3 +93,37 @@ def _night_opinion(o: D, L: Lang) -> str:
 def team_of(p: D) -> tuple[int, ...]:
     """KG-2: killers know each other, and so do the police."""
     return tuple(int(s) for s in (*p.get("fellow_killers", ()), *p.get("fellow_police", ())))
+
+
+def rulings(d: D, L: Lang) -> list[str]:
+    """The rulings a game started under, a sentence each (KG-5..KG-7, KG-15);
+    a transcript from before they were recorded says none of them."""
+    exact, shown, barred = (
+        d.get("check_answer") == "identity",
+        d.get("reveal_role_on_death"),
+        d.get("barred_first_victim"),
+    )
+    said = [
+        (
+            d.get("last_words_quota"),
+            f"Last-words quota: {d.get('last_words_quota')}",
+            f"遗言名额：{d.get('last_words_quota')}",
+        ),
+        (d.get("day_limit"), f"Day limit: {d.get('day_limit')}", f"天数上限：{d.get('day_limit')}"),
+        (
+            d.get("check_answer"),
+            f"Police checks reveal {'the exact role' if exact else 'only killer or not killer'}",
+            f"警察查验{'得知确切身份' if exact else '只得知是否杀手'}",
+        ),
+        (
+            shown,
+            f"Roles are {'' if shown else 'not '}revealed on death",
+            f"死亡时{'' if shown else '不'}公布身份",
+        ),
+        (
+            barred,
+            f"{L.seat(barred, capital=True)} may not be the first night's victim (KG-5)",
+            f"{L.seat(barred)}不能成为第一夜的死者（KG-5）",
+        ),
+    ]
+    return [L.end(L.say(en=en, zh=zh)) for known, en, zh in said if known is not None]

@@ -27,7 +27,7 @@ from sandbox.core.words import (
     speech_claims,
 )
 from sandbox.games.killer.board import BOARD
-from sandbox.games.killer.card import answer_en, answer_zh, card, team_of
+from sandbox.games.killer.card import answer_en, answer_zh, card, rulings, team_of
 from sandbox.games.killer.info import Decision, Phase
 from sandbox.games.killer.vocabulary import VOCABULARY
 
@@ -40,11 +40,13 @@ def _ref(kind: str, sentence: str, speaker: int | None = None) -> Words:
 
 def game_started(d: D, L: Lang) -> Words:  # KG-1
     players, killers, police = d.get("players"), d.get("killers"), d.get("police")
-    text = L.say(
-        en=f"Killer with {players} players: {killers} killers, {police} police",
-        zh=f"杀人游戏，共{players}名玩家：{killers}名杀手、{police}名警察",
+    text = L.end(
+        L.say(
+            en=f"Killer with {players} players: {killers} killers, {police} police",
+            zh=f"杀人游戏，共{players}名玩家：{killers}名杀手、{police}名警察",
+        )
     )
-    return _ref("killer.game_started", L.end(text))
+    return _ref("killer.game_started", L.say(en=" ", zh="").join([text, *rulings(d, L)]))
 
 
 def role_card(d: D, L: Lang) -> Words:  # KG-2

@@ -61,6 +61,9 @@ def game_started(d: D, L: Lang) -> Words:  # WW-1, WW-4
         en=f"Werewolf with {p} seats: {w} werewolves, {s} seer, {doc} doctor, {v} villagers",
         zh=f"狼人杀，共{p}个座位：{w}名狼人、{s}名预言家、{doc}名医生、{v}名村民",
     )
+    limit = (d.get("rulings") or {}).get("day_limit")  # WW-21
+    if limit is not None:
+        text = L.end(text) + L.say(en=f" Day limit: {limit}", zh=f"天数上限：{limit}")
     return _ref("werewolf.game_started", L.end(text))
 
 

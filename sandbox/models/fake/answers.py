@@ -187,8 +187,8 @@ def approx_tokens(text: str, per_token: float = CHARS_PER_TOKEN) -> int:
 # so a what-if experiment on the fake provider has a cause to find. With
 # probability REACTIVE_P it names the seat most accused in the prompt's
 # speeches (the referee's accusation lines, which the prompts of Killer and
-# Werewolf give in both languages: "⟦REFEREE⟧ Seat N accuses seat(s) a, b ..."
-# and "⟦裁判⟧ N号指认a、b号..."; ties: the lowest seat) wherever that seat is a
+# Werewolf give in both languages: "⟦REFEREE⟧ Seat N says (accuses seat(s) a,
+# b ...)" and "⟦裁判⟧ N号说（指认a、b号..."; ties: the lowest seat) wherever that seat is a
 # legal choice: a ballot or night target (``target``), a police suspect
 # (``suspect``), a speech's ``accuse`` (then that seat alone, and never vouched
 # for). Otherwise, and for everything else, it answers like ``legal-random``.
@@ -199,8 +199,8 @@ REACTIVE_CHOICES = ("target", "suspect")
 # agents/llm/prompt/escaping.py): one pattern per prompt language, with the
 # accused seats in group 1 and the separator between them
 ACCUSATIONS = (
-    (re.compile(r"⟦REFEREE⟧ Seat \d+ accuses seats? (\d+(?:, \d+)*)"), ", "),
-    (re.compile(r"⟦裁判⟧ \d+号指认(\d+(?:、\d+)*)号"), "、"),
+    (re.compile(r"⟦REFEREE⟧ Seat \d+\b[^\n]*?\baccuses seats? (\d+(?:, \d+)*)"), ", "),
+    (re.compile(r"⟦裁判⟧ \d+号[^\n]*?指认(\d+(?:、\d+)*)号"), "、"),
 )
 
 

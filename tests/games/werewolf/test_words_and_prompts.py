@@ -10,7 +10,7 @@ import random
 import pytest
 
 import sandbox.games.werewolf.events as ev
-import sandbox.games.words as words
+import sandbox.words as words
 from sandbox.agents.llm.prompt.render import render_prompt
 from sandbox.core.events import Event
 from sandbox.core.words import Answer, Lang
@@ -56,7 +56,7 @@ def test_every_event_of_a_game_is_said_in_both_languages(language: str) -> None:
     game = new_game("werewolf", 3, RULINGS)
     play(game, random.Random(3))
     said = set()
-    L = words.lang(language, "werewolf")
+    L = words.lang(language, get_variant("werewolf"))
     for event in game.events:
         data = event.to_json()["data"]
         line = (
@@ -81,14 +81,14 @@ def test_every_event_of_a_game_is_said_in_both_languages(language: str) -> None:
 def test_the_renderer_finds_the_table_through_the_variant() -> None:
     assert get_variant("werewolf").words() is WORDS
     dawn = ev.Dawn(2, 5, "villager").to_json()
-    assert words.words_for("werewolf", dawn["kind"], dawn["data"]).sentence == (
+    assert words.words_for(get_variant("werewolf"), dawn["kind"], dawn["data"]).sentence == (
         "Day 2 dawns; seat 5 died in the night (villager)."
     )
     decision = {"seat": 3, "decision": "vote", "payload": {"target": 5}}
-    assert words.words_for("werewolf", "core.decision", decision, "zh", you=3).sentence == (
-        "你投票放逐5号。"
-    )
-    assert words.words_for("werewolf", dawn["kind"], dawn["data"], "zh").sentence == (
+    assert words.words_for(
+        get_variant("werewolf"), "core.decision", decision, "zh", you=3
+    ).sentence == ("你投票放逐5号。")
+    assert words.words_for(get_variant("werewolf"), dawn["kind"], dawn["data"], "zh").sentence == (
         "第2天天亮，5号昨夜死亡（村民）。"
     )
 
@@ -102,7 +102,7 @@ def test_log_lines_are_the_english_sentences() -> None:
     )
     speech = ev.Speech(1, 3, 1, "you idiot", "you ***", claim="seer", accuse=(5,))
     assert werewolf.describe_event(speech) == (
-        'Seat 3 says (claims seer; accuses seat 5) [softened]: "you ***"'
+        'Seat 3 says (accuses seat 5; claims seer) [softened]: "you ***"'
     )
 
 

@@ -1,10 +1,13 @@
 """The seat's record: every history item it has seen, as prompt lines.
 
 Each item becomes at most two lines: the referee's wording of what happened
-(the variant's ``events.j2`` macros, the marker first) and, for a speech, who
-spoke and the JSON-quoted words. Items are grouped under day/phase headers, in
-event order, and only ever appended to between a seat's decisions, so a seat's
-next prompt starts with its previous record byte for byte (the prefix cache).
+(the marker first), and, for a speech, who spoke and the JSON-quoted words.
+The wording is the variant's words (:mod:`sandbox.words`), the very sentences
+the viewer and the human seats show; the variant's ``events.j2`` gives only
+the record's layout (its day/phase headers and the speech labels). Items are
+grouped under day/phase headers, in event order, and only ever appended to
+between a seat's decisions, so a seat's next prompt starts with its previous
+record byte for byte (the prefix cache).
 A summary keeps only the referee's lines (see ``budget``).
 """
 
@@ -13,8 +16,6 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
-
-from jinja2 import TemplateError
 
 import sandbox.agents.llm.prompt.templates as templates
 from sandbox.agents.llm.lru import ByteLRU
@@ -25,7 +26,8 @@ from sandbox.agents.llm.prompt.escaping import (
     scrub,
 )
 from sandbox.core.variant import HistoryItem, SeatView
-from sandbox.core.words import one_line
+from sandbox.core.words import BOOKKEEPING, Lang, Words
+from sandbox.words import item_words, lang, seat_words
 
 
 def speech_line(item: HistoryItem, language: str, occasion: str = "") -> str:
@@ -57,7 +59,7 @@ def history_lines(
         if (item.day, item.phase) != current:
             current = (item.day, item.phase)
             lines.append(scrub(macros.phase_header(item.day, item.phase)))
-        item_text = _cached_item_lines(item, macros, view.variant.name, language)
+        item_text = _cached_item_lines(item, macros, view, language)
         if not speeches:
             item_text = [line for line in item_text if line.startswith(MARK_OPEN)]
         lines.extend(item_text)
@@ -126,7 +128,7 @@ class RecordMemo:
             if (item.day, item.phase) != self._current:
                 self._current = (item.day, item.phase)
                 self._lines.append(scrub(macros.phase_header(item.day, item.phase)))
-            self._lines.extend(_cached_item_lines(item, macros, view.variant.name, language))
+            self._lines.extend(_cached_item_lines(item, macros, view, language))
             self._items.append(item)
         return list(self._lines)
 
@@ -165,17 +167,19 @@ def summarized_record(view: SeatView, language: str, upto: int, keep: int | None
 
 
 # Rendered lines per history item. A seat's history is re-rendered at every
-# decision and the same event reaches every seat; running the jinja macros
-# again cost ~8 ms per late-game decision. Keyed by everything but the facts,
-# which are compared on a hit (seats may see different facts of one event).
+# decision and the same event reaches every seat; saying it again cost ~8 ms
+# per late-game decision. Keyed by everything but the facts, which are
+# compared on a hit (seats may see different facts of one event); the seat is
+# in the key because its own answers are said to it ("You vote for seat 5").
 # Bounded in bytes (lru.py), not in entries: a long study only fills it.
 _LINES_CACHE: ByteLRU[tuple[Any, ...], tuple[Mapping[str, Any], list[str]]] = ByteLRU(8 << 20)
 
 
-def _cached_item_lines(item: HistoryItem, macros: Any, variant: str, language: str) -> list[str]:
+def _cached_item_lines(item: HistoryItem, macros: Any, view: SeatView, language: str) -> list[str]:
     key = (
         str(templates.PROMPTS_DIR),
-        variant,
+        view.variant.name,
+        None if item.public else view.seat,  # a public item reads alike for all
         language,
         item.seq,
         item.kind,
@@ -187,7 +191,12 @@ def _cached_item_lines(item: HistoryItem, macros: Any, variant: str, language: s
     hit = _LINES_CACHE.get(key)
     if hit is not None and (hit[0] is item.facts or hit[0] == item.facts):
         return hit[1]
-    lines = item_lines(item, macros, language)
+    variant = view.variant
+    # A public item reads alike for every seat (the shared record is one
+    # prefix for all): only the seat's own items are said to it as "You".
+    say = item_words if item.public else seat_words
+    words = say(variant, item, view.seat, language)
+    lines = item_lines(item, macros, words, lang(language, variant))
     _LINES_CACHE.put(key, (item.facts, lines))
     return lines
 
@@ -205,41 +214,25 @@ def history_start(count: int, limit: int | None) -> int:
     return -(-(count - limit) // step) * step  # ceil to the next step
 
 
-def item_lines(item: HistoryItem, macros: Any, language: str) -> list[str]:
+def item_lines(item: HistoryItem, macros: Any, words: Words, L: Lang) -> list[str]:
+    """The item's lines: the referee's announcement (its words' sentence), then
+    for a speech the JSON-quoted words under its occasion's label."""
     out: list[str] = []
-    text = describe_fact(item, macros)
+    text = announcement(item, words, L)
     if text:
-        out.append(referee_line(text, language))
+        out.append(referee_line(text, L.code))
     if item.speech is not None:
         occasion = macros.speech_label(item.kind) if hasattr(macros, "speech_label") else ""
-        out.append(speech_line(item, language, occasion))
+        out.append(speech_line(item, L.code, occasion))
     return out
 
 
-# Facts that only repeat who is speaking: a speech needs no extra referee line.
-_SPEAKER_KEYS = frozenset({"seat", "speaker", "day", "context"})
-# Structured claims that a speech left empty (Killer: no claim, nobody accused).
-_EMPTY_CLAIMS = {"claim": "none", "accuse": (), "vouch": ()}
-
-
-def _news_beyond_speaker(facts: Mapping[str, Any]) -> bool:
-    """Whether a speech's facts say more than who spoke (a claim, an accusation)."""
-    return any(
-        key not in _SPEAKER_KEYS and not ((key in _EMPTY_CLAIMS and not value) or value == "none")
-        for key, value in facts.items()
-    )
-
-
-def describe_fact(item: HistoryItem, macros: Any) -> str:
-    """The variant's wording of an announcement; a JSON listing when it has none
-    (or when its template no longer matches the facts' fields). Empty when the
-    item is a speech whose facts say nothing beyond its speaker."""
-    try:
-        text = one_line(macros.fact(item))
-    except TemplateError:
-        text = ""
-    if text:
-        return text
-    if item.speech is not None and not _news_beyond_speaker(item.facts):
+def announcement(item: HistoryItem, words: Words, L: Lang) -> str:
+    """What the referee says of an item: its sentence, with a full stop. A
+    speech is announced only when it carries claims, the speaker's and never
+    confirmed (KG-14, WW-12): its quoted line says who spoke. Engine
+    bookkeeping is not announced."""
+    if words.category == BOOKKEEPING or (item.speech is not None and not words.claims):
         return ""
-    return f"{item.kind} {safe_json(dict(item.facts))}"
+    sentence = words.sentence
+    return sentence if sentence.endswith((".", "。", "!", "?")) else L.end(sentence)

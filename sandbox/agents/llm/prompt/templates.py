@@ -14,7 +14,12 @@ without a template falls back to ``_generic``; the compact style tries
     _generic/<lang>/<name>   _generic/en/<name>
 
 ``<variant>/`` is the variant's folder here or, for a variant from another
-package, the folder its ``Variant.prompt_templates()`` gives.
+package, the folder its ``Variant.prompt_templates()`` gives. The functions
+take the variant object (its own folder is remembered by its name, as the
+loader sees only names) or, from a caller that holds only a name, the name.
+
+The events of a seat's record are not worded here: each is its variant's
+sentence (:mod:`sandbox.words`); ``events.j2`` lays the record out.
 
 Decision templates are ``decisions/<decision>.j2``; a decision without one
 uses ``decisions/_default.j2``. Player text is always a template variable,

@@ -2,15 +2,23 @@
 
 Each variant declares its words once (``Variant.words()``: a
 :class:`~sandbox.core.words.VariantWords` with a sentence per event kind, its
-decision phrases and vocabulary); this module only dispatches to them through
-the registry, and says what no variant has to: the core's events, and a
+decision phrases and vocabulary); this module only dispatches to them, and
+says what no variant has to: the core's events, and a
 variant's events or decisions it has no words for (their fields, or its
 ``describe_event``). A decision's phrase is handed only the fields its variant
 declares for that decision (``VariantInfo.decisions``), so it cannot read one
 the decision lacks. Structured claims are always said. The input is an event's
 JSON form (``kind`` + ``data``, as in a transcript line) or a seat view's
 :class:`HistoryItem`, so the renderer is independent of engine internals and
-serves the terminal stream, ``sandbox view``, the HTML viewer and the human seats.
+serves the terminal stream, ``sandbox view``, the HTML viewer, the human seats
+and the model seats' record (the prompts' event lines).
+
+Every function takes the :class:`~sandbox.core.variant.Variant` object, never a
+name to look up: this package imports only the core, so the seats may use it
+without the playing layer. A caller holding only a name asks
+``sandbox.games.registry.find_variant`` first. Where words are said without one
+variant (a header's role labels across games), a sequence of variants may be
+given: their vocabularies together (:data:`Speakers`).
 
 API (stable):
 
@@ -28,12 +36,14 @@ API (stable):
 
 from __future__ import annotations
 
+import contextlib
 import json
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from typing import Any
 
 from sandbox.core.events import event_from_json
-from sandbox.core.variant import HistoryItem
+from sandbox.core.variant import HistoryItem, Variant
 from sandbox.core.words import (
     BOOKKEEPING,
     CATEGORIES,
@@ -50,10 +60,10 @@ from sandbox.core.words import (
     VariantWords,
     Vocabulary,
     Words,
+    as_you,
     lead,
     sanitise,
 )
-from sandbox.games.registry import find_variant, get_variant, variant_names
 
 __all__ = [
     "BOOKKEEPING",
@@ -64,6 +74,7 @@ __all__ = [
     "REFEREE",
     "SPEECH",
     "Lang",
+    "Speakers",
     "Tag",
     "Words",
     "board_columns",
@@ -77,65 +88,73 @@ __all__ = [
     "phase_title",
     "role_words",
     "sanitise",
+    "seat_words",
     "tag_text",
     "variant_words",
     "words_for",
+    "words_of",
 ]
 
 D = Mapping[str, Any]
+AnyVariant = Variant[Any, Any]
+Speakers = AnyVariant | Sequence[AnyVariant] | None
+"""Whose game words to speak: one variant's, several variants' together (the
+first listed wins a word they share), or only the shared words (None)."""
 CORE_KINDS = ("core.decision", "core.step", "core.game_ended")
 
 
-def variant_words(variant: str) -> VariantWords | None:
-    """The words ``variant`` declares (None: it has none, or is not registered)."""
-    found = find_variant(variant)
-    return found.words() if found is not None else None
+def variant_words(variant: AnyVariant | None) -> VariantWords | None:
+    """The words ``variant`` declares (None: it has none, or there is no variant)."""
+    return variant.words() if variant is not None else None
 
 
-def every_variants_words() -> list[VariantWords]:
-    """The words of every registered variant, by name."""
-    return [w for w in map(variant_words, variant_names()) if w is not None]
+def words_of(speakers: Speakers) -> list[VariantWords]:
+    """The words of each of ``speakers``, in their order."""
+    if speakers is None:
+        return []
+    found = [speakers] if isinstance(speakers, Variant) else speakers
+    return [w for w in map(variant_words, found) if w is not None]
 
 
-_ALL: dict[tuple[str, ...], Vocabulary] = {}
+_MERGED: dict[tuple[str, ...], Vocabulary] = {}
 
 
-def _every_vocabulary() -> Vocabulary:
-    """The vocabularies of every registered variant together (for words said
-    without a variant: a header's role labels, a phase title)."""
-    names = tuple(variant_names())
-    found = _ALL.get(names)
+def _vocabulary(speakers: Speakers) -> Vocabulary | None:
+    """The vocabulary of ``speakers`` (several: merged once, by their names)."""
+    if speakers is None or isinstance(speakers, Variant):
+        words = variant_words(speakers)
+        return words.vocabulary if words is not None else None
+    names = tuple(v.name for v in speakers)
+    found = _MERGED.get(names)
     if found is None:
-        found = _ALL[names] = Vocabulary().merged(*(w.vocabulary for w in every_variants_words()))
+        found = _MERGED[names] = Vocabulary().merged(*(w.vocabulary for w in words_of(speakers)))
     return found
 
 
-def lang(language: str, variant: str | None = None) -> Lang:
-    """``language`` speaking ``variant``'s game words, or every registered
-    variant's when no variant is given."""
-    if variant is None:
-        return Lang(language, _every_vocabulary())
-    words = variant_words(variant)
-    return Lang(language, words.vocabulary if words is not None else None)
+def lang(language: str, variant: Speakers = None) -> Lang:
+    """``language`` speaking ``variant``'s game words (several variants': all of
+    theirs; None: the shared words only)."""
+    return Lang(language, _vocabulary(variant))
 
 
-def known_kinds(variant: str) -> tuple[str, ...]:
+def known_kinds(variant: AnyVariant) -> tuple[str, ...]:
     """Every event kind that has its own sentence in ``variant`` (core kinds included)."""
     words = variant_words(variant)
     return (*CORE_KINDS, *(words.sentences if words is not None else ()))
 
 
-def board_columns(variant: str) -> tuple[str, ...]:
+def board_columns(variant: AnyVariant) -> tuple[str, ...]:
     """The extra seat-board columns ``variant``'s events fill (e.g. ``"hp"``)."""
     words = variant_words(variant)
     return words.board_columns if words is not None else ()
 
 
 def words_for(
-    variant: str, kind: str, data: D, language: str = "en", *, you: int | None = None
+    variant: AnyVariant | None, kind: str, data: D, language: str = "en", *, you: int | None = None
 ) -> Words:
     """One event in words. ``you``: the seat whose page this is (its own decisions
-    are said in the second person)."""
+    are said in the second person). Without a variant (one no longer
+    installed), its fields."""
     words = variant_words(variant)
     L = Lang(language, words.vocabulary if words is not None else None)
     if kind == "core.decision":
@@ -154,7 +173,7 @@ def words_for(
 
 
 def item_words(
-    variant: str, item: HistoryItem, seat: int | None = None, language: str = "en"
+    variant: AnyVariant | None, item: HistoryItem, seat: int | None = None, language: str = "en"
 ) -> Words:
     """A seat view's history item in words (the view keeps the speech apart from
     the facts; both are put back as the event's data, under the usual keys, and
@@ -172,7 +191,22 @@ def item_words(
     return words_for(variant, item.kind, data, language, you=seat)
 
 
-def _decision(variant: str, words: VariantWords | None, d: D, L: Lang, you: int | None) -> Words:
+def seat_words(
+    variant: AnyVariant | None, item: HistoryItem, seat: int, language: str = "en"
+) -> Words:
+    """A seat's history item as told to that seat: :func:`item_words`, and a
+    line about the seat itself in the second person ("Seat 3 is dealt the
+    police card" → "You are dealt the police card"). What its page, its
+    terminal and its prompt say."""
+    words = item_words(variant, item, seat, language)
+    if words.speaker != seat or words.category == DECISION:
+        return words  # its own decisions are already said to it
+    return replace(words, sentence=as_you(words.sentence, seat, lang(language, variant)))
+
+
+def _decision(
+    variant: AnyVariant | None, words: VariantWords | None, d: D, L: Lang, you: int | None
+) -> Words:
     seat = d.get("seat")
     payload: D = d.get("payload") or {}
     if words is None:
@@ -213,7 +247,7 @@ def _plain(value: object) -> str:
 
 
 def _phrase(
-    variant: str, words: VariantWords, decision: str, payload: D, L: Lang, you: bool
+    variant: AnyVariant | None, words: VariantWords, decision: str, payload: D, L: Lang, you: bool
 ) -> str:
     """What the seat answered: the decision's own phrase, given only the fields
     the variant declares for it; else the catch-all phrase; else its fields."""
@@ -227,11 +261,10 @@ def _phrase(
     return _generic_answer(decision, payload, L, you, words.text_fields)
 
 
-def declared_fields(variant: str, decision: str) -> tuple[str, ...]:
+def declared_fields(variant: AnyVariant | None, decision: str) -> tuple[str, ...]:
     """The answer fields ``variant`` declares for ``decision`` (empty: none, or
-    the variant is not registered)."""
-    found = find_variant(variant)
-    return tuple(found.info.decisions.get(decision, ())) if found is not None else ()
+    no variant)."""
+    return tuple(variant.info.decisions.get(decision, ())) if variant is not None else ()
 
 
 def _generic_answer(
@@ -259,18 +292,19 @@ def _ended(d: D, L: Lang) -> Words:
     return Words("core.game_ended", ENDING, f"游戏结束（{reason}）。" + "；".join(groups) + "。")
 
 
-def _generic(variant: str, kind: str, d: D, L: Lang) -> Words:
+def _generic(variant: AnyVariant | None, kind: str, d: D, L: Lang) -> Words:
     """A kind with no sentence here (a variant added without a words table): the
-    variant's own one-line description, or its fields when it is not registered."""
+    variant's own one-line description, or its fields without a variant."""
     seat = d.get("seat") if isinstance(d.get("seat"), int) else None
     speech = next((str(d[k]) for k in ("speech", "text") if isinstance(d.get(k), str)), None)
     if speech is not None:
         lead = L.say(en=f"{L.seat(seat, capital=True)} says", zh=f"{L.seat(seat)}说")
         return Words(kind, SPEECH, lead, seat, speech)
-    try:
-        sentence = get_variant(variant).describe_event(event_from_json({"kind": kind, "data": d}))
-    except (KeyError, ValueError, TypeError):
-        sentence = f"{kind}: " + ", ".join(f"{k}={v}" for k, v in d.items())
+    sentence = f"{kind}: " + ", ".join(f"{k}={v}" for k, v in d.items())
+    if variant is not None:
+        # facts the variant's events no longer match keep their fields
+        with contextlib.suppress(KeyError, ValueError, TypeError):
+            sentence = variant.describe_event(event_from_json({"kind": kind, "data": d}))
     return Words(kind, REFEREE, sentence, seat)
 
 
@@ -278,7 +312,7 @@ def _generic(variant: str, kind: str, d: D, L: Lang) -> Words:
 
 
 def phase_title(
-    day: int | None, phase: str | None, language: str = "en", variant: str | None = None
+    day: int | None, phase: str | None, language: str = "en", variant: Speakers = None
 ) -> str:
     """``Day 2 · speeches`` / ``第2天 · 发言``, ``Night 2`` / ``第2夜``; ``Setup`` first."""
     L = lang(language, variant)
@@ -292,21 +326,24 @@ def phase_title(
     return L.say(en=f"Day {day} · {name}", zh=f"第{day}天 · {name}")
 
 
-def tag_text(tag: Tag, language: str = "en") -> str:
-    """``#42 · day 1, vote · <role words>, gpt-4o`` — the parts that are known."""
+def tag_text(tag: Tag, language: str = "en", variant: Speakers = None) -> str:
+    """``#42 · day 1, vote · <role words>, gpt-4o`` — the parts that are known
+    (phase and role in ``variant``'s words)."""
     L = Lang(language)
     parts = []
     if tag.seq is not None:
         parts.append(f"#{tag.seq}")
     if tag.day is not None or tag.phase is not None:
-        parts.append(phase_title(tag.day, tag.phase, language).replace(" · ", ", "))
-    who = [w for w in (tag.role and role_words(tag.role, language), tag.controller) if w]
+        parts.append(phase_title(tag.day, tag.phase, language, variant).replace(" · ", ", "))
+    who = [w for w in (tag.role and role_words(tag.role, language, variant), tag.controller) if w]
     if who:
         parts.append(L.items(who) if L.zh else ", ".join(who))
     return " · ".join(parts)
 
 
-def line_text(words: Words, tag: Tag | None = None, language: str = "en") -> str:
+def line_text(
+    words: Words, tag: Tag | None = None, language: str = "en", variant: Speakers = None
+) -> str:
     """One plain line: the tag, the sentence and the quoted speech. Player text is
     sanitised (no control characters, no line breaks) and always inside quotes."""
     L = Lang(language)
@@ -319,11 +356,11 @@ def line_text(words: Words, tag: Tag | None = None, language: str = "en") -> str
         body += L.say(
             en=f' [note: "{sanitise(words.note)}"]', zh=f"［私下理由：“{sanitise(words.note)}”］"
         )
-    head = tag_text(tag, language) if tag is not None else ""
+    head = tag_text(tag, language, variant) if tag is not None else ""
     return f"{head}  {body}" if head else body
 
 
-def role_words(role: str, language: str = "en", variant: str | None = None) -> str:
+def role_words(role: str, language: str = "en", variant: Speakers = None) -> str:
     """A role label from the header in words, each ``/``-part a game word
     (``group/rank`` reads "group rank")."""
     L = lang(language, variant)
@@ -345,20 +382,16 @@ def controller_of(agent: Mapping[str, Any] | None) -> str:
 
 
 def card_rows(
-    private: Mapping[str, Any], language: str = "en", variant: str | None = None
+    private: Mapping[str, Any], language: str = "en", variant: Speakers = None
 ) -> tuple[list[tuple[str, str]], list[tuple[str, ...]]]:
     """A seat's card: (label, words) rows, and a list fact its variant shows as a
     table (``VariantWords.card_tables``, e.g. a seat's duels) as that table,
     header row first, instead of one long paragraph; no such fact, no table.
-    Without ``variant``, the words and tables of every registered variant."""
+    Several variants: the words and tables of all of them."""
     L = lang(language, variant)
-    if variant is None:
-        tables: dict[str, CardTable] = {}
-        for words in every_variants_words():
-            tables.update((k, t) for k, t in words.card_tables.items() if k not in tables)
-    else:
-        own = variant_words(variant)
-        tables = dict(own.card_tables) if own is not None else {}
+    tables: dict[str, CardTable] = {}
+    for words in words_of(variant):
+        tables.update((k, t) for k, t in words.card_tables.items() if k not in tables)
     shown = next((key for key in tables if private.get(key)), None)
     rows = L.facts({k: v for k, v in private.items() if k not in tables})
     if shown is None:
