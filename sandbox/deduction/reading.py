@@ -24,7 +24,8 @@ from sandbox.deduction.tables import Roles, RoleTable
 
 SEAT = r"@(\d+)"
 # One seat, or a list of them ("@4 and @6", "@4, @6", "@4和@6").
-SEATS = r"(@\d+(?:\s*(?:and|&|or|和|、|跟|与)\s*@\d+)*)"
+# Whole numbers only: "@11" never reads as "@1" followed by a stray digit.
+SEATS = r"(@\d+(?!\d)(?:\s*(?:and|&|or|和|、|跟|与)\s*@\d+(?!\d))*)"
 ROLE = r"%(\d+)%"
 # The same, as the named groups the builders below read.
 SEATS_NAMED = SEATS.replace("(", "(?P<seats>", 1)

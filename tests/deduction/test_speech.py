@@ -124,3 +124,15 @@ def test_the_words_come_from_the_table_alone() -> None:
 )
 def test_chinese_numerals(text: str, value: int) -> None:
     assert number(text) == value
+
+
+def test_a_two_digit_seat_is_never_read_as_its_first_digit() -> None:
+    """Seat 11 is not seat 1: a doubt about seat 11's claim, said by seat 1, is
+    no accusation of seat 1 (which would have read as seat 1 owning up to
+    being a killer)."""
+    t = table("killer")
+    assert parse_speech("I doubt seat 11's police claim on seat 7.", 1, t, range(1, 13)) == ()
+    got = parse_speech("I suspect seat 11.", 1, t, range(1, 13))
+    assert got and all(
+        getattr(e, "speaker", None) != 1 or not isinstance(e, RoleClaim) for e in got
+    )
