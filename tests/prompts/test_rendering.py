@@ -291,10 +291,18 @@ def test_cached_history_lines_follow_the_facts_each_seat_saw() -> None:
         assert lines[-1].endswith(f"seat 3 is {answer}.")
 
 
-def test_a_template_is_found_from_the_variant_object_as_from_its_name() -> None:
-    """Issue 36: a view carries its variant object; the lookups take it."""
+def test_a_template_is_found_from_the_variant_object() -> None:
+    """Issue 36: a view carries its variant object and the lookups take it (no
+    name is looked up in a registry): the variant's own folder first, in the
+    asked language then English, then the generic folder; one compiled
+    template per name."""
     killer = get_variant("killer")
-    assert candidates(killer, "zh", "role_card.j2") == candidates("killer", "zh", "role_card.j2")
+    assert candidates(killer, "zh", "role_card.j2") == [
+        "killer/zh/role_card.j2",
+        "killer/en/role_card.j2",
+        "_generic/zh/role_card.j2",
+        "_generic/en/role_card.j2",
+    ]
     assert templates.template(killer, "en", "events.j2") is templates.template(
-        "killer", "en", "events.j2"
+        get_variant("killer"), "en", "events.j2"
     )

@@ -154,7 +154,7 @@ def test_the_removed_speech_is_in_no_listener_prompt_after_the_fork(
     reacted: Any, source: Path, cases: dict[str, Any]
 ) -> None:
     speech = next(s for s in _speeches(source) if s["seq"] == cases["reacted"])
-    line = f"Seat {speech['seat']} accuses seats "
+    line = f"Seat {speech['seat']} says (accuses seat"
     for branch in reacted.branches:
         recorded = open_transcript(branch.path)
         after = [c for c in recorded.calls if c.get("seed") is not None]
@@ -206,12 +206,17 @@ def test_pass_and_replace_speech_rereferee_the_speakers_decision(
     run_sync(run_arms(passed, 1, tmp_path / "pass", arms=["pass_speech"]))
     said = _events(tmp_path / "pass" / "pass_speech-b001.jsonl")[seq]
     assert said["text"] == "pass" and said["accuse"] == [] and said["vouch"] == []
-    fields = {"text": "Seat 2 is lying.", "accuse": [2]}
+    speaker = _events(source)[seq]["seat"]
+    other = next(s for s in (2, 3) if s != speaker)
+    # The new speech replaces the old one's fields too: no vouch left from the old
+    # speech may name the seat it now accuses (KG-14).
+    fields = {"text": f"Seat {other} is lying.", "accuse": [other], "vouch": []}
     replaced = prepare(source, Intervention("replace_speech", seq=seq, fields=fields))
     run_sync(run_arms(replaced, 1, tmp_path / "replace", arms=["replace_speech"]))
     path = tmp_path / "replace" / "replace_speech-b001.jsonl"
     said = _events(path)[seq]
-    assert said["text"] == "Seat 2 is lying." and said["accuse"] == [2]
+    assert said["text"] == f"Seat {other} is lying." and said["accuse"] == [other]
+    assert said["vouch"] == []
     assert replay_transcript(open_transcript(path)) is None
     # the speaker's old call lines are not copied for the decision it no longer made
     request = next(e["request_id"] for e in _events(source) if e["seq"] == replaced.decision_seq)

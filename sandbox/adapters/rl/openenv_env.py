@@ -70,7 +70,7 @@ class SandboxEnvironment(Environment):  # type: ignore[misc]
 
     SUPPORTS_CONCURRENT_SESSIONS = True  # each session has an episode of its own
 
-    def __init__(self, variant: str = "killer", **options: Any) -> None:
+    def __init__(self, variant: str, **options: Any) -> None:
         super().__init__()
         self.episode = Episode(variant, **options)
         self._state = SandboxState(variant=variant)
@@ -130,7 +130,7 @@ class SandboxClient(EnvClient[SandboxAction, SandboxObservation, SandboxState]):
         return SandboxState(**payload)
 
 
-def app(variant: str = "killer", max_sessions: int = MAX_SESSIONS, **options: Any) -> Any:
+def app(variant: str, max_sessions: int = MAX_SESSIONS, **options: Any) -> Any:
     """The OpenEnv server's FastAPI app for ``variant`` (``options``: an
     ``Episode``'s, e.g. ``opponents="fake"``, ``transcripts=None``)."""
     factory: Callable[[], SandboxEnvironment] = lambda: SandboxEnvironment(variant, **options)  # noqa: E731
@@ -146,7 +146,9 @@ def app(variant: str = "killer", max_sessions: int = MAX_SESSIONS, **options: An
 def main(argv: Sequence[str] | None = None) -> None:
     """Serve one variant on loopback (Ctrl-C stops it)."""
     parser = argparse.ArgumentParser(prog="python -m sandbox.adapters.rl.openenv_env")
-    parser.add_argument("--variant", default="killer")
+    parser.add_argument(
+        "--variant", required=True, help="a registered variant, e.g. from `sandbox rules`"
+    )
     parser.add_argument("--host", default="127.0.0.1")
     parser.add_argument("--port", type=int, default=8001)
     parser.add_argument("--opponents", default="baseline", help="baseline, random, fake, ...")

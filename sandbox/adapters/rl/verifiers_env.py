@@ -174,7 +174,7 @@ def rubric(weights: RewardWeights) -> vf.Rubric:
 
 
 def load_environment(
-    variant: str = "killer",
+    variant: str,
     *,
     seat: int | None = None,
     side: str | None = None,
