@@ -1,6 +1,7 @@
 """A real ``sandbox batch`` process stopped from outside: SIGTERM behaves like
 Ctrl-C (no worker survives, games resumable), and a worker killed outright
-fails only its own games, which a re-run finishes identically."""
+fails only its own games, which a re-run finishes identically; every worker
+starts with SIGINT blocked, the first one too."""
 
 from __future__ import annotations
 
@@ -183,3 +184,45 @@ def test_a_killed_worker_fails_its_games_and_a_rerun_finishes_them_identically(
     for seed in first:
         mine, theirs = comparable(first[seed]), comparable(second[seed])
         assert mine[0] == theirs[0], f"seed {seed}: events or outcome differ"
+
+
+# A worker that reports the signal mask it was started with (/proc's SigBlk) and
+# exits: it stands in for worker_main, so nothing of a game runs.
+PROBE = """
+from pathlib import Path
+
+def report_mask(conn, play):
+    status = Path("/proc/self/status").read_text()
+    conn.send(next(line.split()[1] for line in status.splitlines() if line.startswith("SigBlk:")))
+    conn.close()
+"""
+# Starts two workers as run_pool does, in a fresh interpreter: multiprocessing's
+# resource tracker is not running yet, as at the start of a real batch.
+SPAWN_TWO = """
+import multiprocessing
+import probe
+import sandbox.batch.workers as workers
+workers.worker_main = probe.report_mask
+context = multiprocessing.get_context("spawn")
+pool = [workers._spawn(context, None) for _ in range(2)]
+for worker in pool:
+    print(worker.conn.recv())
+    worker.process.join()
+"""
+
+
+def test_every_batch_worker_starts_with_sigint_blocked(tmp_path: Path) -> None:
+    """The first worker too: starting multiprocessing's resource tracker (at the
+    first start()) unblocked SIGINT before the worker was spawned, so a Ctrl-C
+    while it loaded killed it ("WorkerLost ... exit code 130")."""
+    (tmp_path / "probe.py").write_text(PROBE, encoding="utf-8")
+    root = Path(__file__).resolve().parents[2]
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(tmp_path), str(root)]))
+    done = subprocess.run(
+        [sys.executable, "-c", SPAWN_TWO], capture_output=True, text=True, env=env, timeout=WAIT_S
+    )
+    assert done.returncode == 0, done.stderr
+    masks = [int(line, 16) for line in done.stdout.split()]
+    assert len(masks) == 2, done.stdout
+    sigint = 1 << (signal.SIGINT - 1)
+    assert [bool(mask & sigint) for mask in masks] == [True, True], done.stdout
