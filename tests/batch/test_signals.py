@@ -30,6 +30,9 @@ def slow_fake() -> Iterator[FakeLLMServer]:
         yield server
 
 
+# A bound on each child process, never an expected duration (see the tests).
+WAIT_S = 120
+
 # The command line as a user runs it (the console script's entry point).
 SANDBOX = [sys.executable, "-c", "from sandbox.cli.main import main; main()"]
 
