@@ -61,7 +61,9 @@ def gated_fake() -> Iterator[GatedFake]:
         yield server
 
 
-# A bound on each child process, never an expected duration (see the tests).
+# A bound on each wait for a child or a condition, not its duration: with both
+# cores kept busy (2026-12-06, load 11-13) the longest of these tests took 108 s
+# in all, its two re-runs included, and each wait here a small part of that.
 WAIT_S = 120
 
 # The command line as a user runs it (the console script's entry point).

@@ -24,7 +24,8 @@ from sandbox.session import resume
 from tests.batch.ray.conftest import by_seed, comparable, events_of, loaded_of, play_local, play_ray
 
 pytestmark = pytest.mark.usefixtures("cluster")
-# A bound on a Ray worker's start, not its expected duration (seconds).
+# A bound on a Ray worker's start, not its duration: the whole Ctrl-C test took
+# 11 s with both cores kept busy (2026-12-06, load 11-13).
 START_BOUND_S = 120
 
 BOTS = """
