@@ -26,7 +26,7 @@ HOOKS = ROOT / "tests" / "cli" / "sitehooks"  # sitecustomize: blocked imports, 
 SANDBOX = [str(Path(sys.executable).with_name("sandbox"))]
 KILLER_11 = ROOT / "configs" / "killer_11.toml"
 # A bound on every child, not its duration: with both cores kept busy (2026-12-06,
-# load 11-13) the invalid-UTF-8 test took at most 3.5 s and each Ctrl-C test at
+# load 11-13, two runs) the invalid-UTF-8 test took at most 4.3 s and each Ctrl-C test at
 # most 7.4 s from start to end; 120 s leaves a margin of 15x and more.
 WAIT_S = 120
 

@@ -134,7 +134,7 @@ def test_ablation_resumes_after_ctrl_c_without_repeating_a_branch_and_reports(
         text=True,
     )
     # Bounds, not durations: this whole test (both runs and the report) took
-    # 42 s at load 6 and 98 s with both cores kept busy (2026-12-06, load 11-13).
+    # 42 s at load 6, 62 s and 98 s with both cores kept busy (2026-12-06, load 11-13).
     deadline = time.monotonic() + 240
     while not out.exists() or sum(_branches(out).values()) < 3:
         assert first.poll() is None, first.communicate()
