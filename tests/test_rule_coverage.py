@@ -1,6 +1,13 @@
-"""Every rule ID of the shared rules specs (RULES-SPEC.md: Killer and Four
-Factions; RULES-WEREWOLF.md: Werewolf) is cited by a test, and every "Tested by"
-cell of the rules docs names tests that exist and cite that rule.
+"""Every rule of the project's rules docs (docs/rules-killer.md, docs/rules-four-
+factions.md: the KG and FF families; docs/rules-werewolf.md: WW) is cited by a
+test, and every "Tested by" cell of those docs names tests that exist and cite
+that rule.
+
+The docs restate each rule in the project's own words, so the suite needs
+nothing outside the repository. They are written from the rules references
+(RULES-SPEC.md, RULES-WEREWOLF.md) kept beside the team's checkouts; where a
+copy is found there, one more test checks that the docs still list every ID it
+defines (skipped in a clone of this repository alone).
 
 A test cites a rule by its name (``test_kg5_...``), by a ``@pytest.mark.rule("KG-5")``
 marker (on the test, its class or the module's ``pytestmark``) or by its own
@@ -11,7 +18,6 @@ The test files are read with ``ast``: nothing is imported or run.
 from __future__ import annotations
 
 import ast
-import os
 import re
 from collections import defaultdict
 from collections.abc import Iterator
@@ -21,29 +27,53 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 TESTS = ROOT / "tests"
-# Each spec in shared/ with the rule families it defines.
-SPECS = {"RULES-SPEC.md": ("KG", "FF"), "RULES-WEREWOLF.md": ("WW",)}
-# The rules doc of each rule family.
+# The rules doc of each rule family: the list of rules the suite checks.
 DOCS = {
     "KG": ROOT / "docs" / "rules-killer.md",
     "FF": ROOT / "docs" / "rules-four-factions.md",
     "WW": ROOT / "docs" / "rules-werewolf.md",
 }
+# The references the docs are written from, with the families each defines.
+# Not part of the repository: only test_rules_docs_list_every_reference_rule
+# reads them, when a copy is found beside the checkout.
+REFERENCES = {"RULES-SPEC.md": ("KG", "FF"), "RULES-WEREWOLF.md": ("WW",)}
 MARKER = "rule"
 
 FAMILIES = "|".join(DOCS)
 RULE_ID = re.compile(rf"\b({FAMILIES})-(\d+)\b")
-# A rule as the spec defines it: a list item that opens with the bold ID.
+# A rule as a reference defines it: a list item that opens with the bold ID.
 SPEC_ITEM = re.compile(rf"^- \*\*((?:{FAMILIES})-\d+)\b", re.MULTILINE)
 # The same ID inside a test's name: kg5, ff_21, ww7 (names cannot hold a hyphen).
 NAME_ID = re.compile(rf"(?:^|_)({FAMILIES.lower()})_?(\d+)(?=_|$)")
+# A rule as a doc restates it: a table row that opens with the ID.
+DOC_ID = re.compile(rf"^\| ((?:{FAMILIES})-\d+) \|", re.MULTILINE)
 DOC_ROW = re.compile(rf"^\| ((?:{FAMILIES})-\d+) \|.*\|([^|]*)\|\s*$", re.MULTILINE)
 DOC_REF = re.compile(r"`(tests/[\w/]+\.py)::(\w+)`")
 
 
-def spec_path(name: str) -> Path | None:
-    """The spec ``name`` in ``shared/`` beside the checkout (CI puts a copy there),
-    or beside one of its parent folders (a worktree kept inside the project)."""
+def doc_ids(family: str) -> list[str]:
+    """The IDs of ``family`` its rules doc restates, each once, in order."""
+    found = DOC_ID.findall(DOCS[family].read_text(encoding="utf-8"))
+    return list(dict.fromkeys(rule for rule in found if rule.startswith(f"{family}-")))
+
+
+@pytest.fixture(scope="module")
+def spec_ids() -> list[str]:
+    """Every rule ID the project's rules docs restate."""
+    return [rule for family in DOCS for rule in doc_ids(family)]
+
+
+@pytest.mark.parametrize("family", sorted(DOCS))
+def test_rules_doc_numbers_its_family_without_a_gap(family: str) -> None:
+    """A family's rules are numbered 1..N: a row lost from a doc shows as a gap."""
+    numbers = sorted(int(rule.split("-")[1]) for rule in doc_ids(family))
+    assert numbers, f"{DOCS[family].name} restates no {family} rule"
+    assert numbers == list(range(1, len(numbers) + 1)), f"{family}: {numbers}"
+
+
+def reference_path(name: str) -> Path | None:
+    """The reference ``name`` in a ``shared/`` folder beside the checkout or
+    one of its parent folders (a worktree kept inside the project), if any."""
     for folder in ROOT.parents:
         candidate = folder / "shared" / name
         if candidate.is_file():
@@ -51,21 +81,18 @@ def spec_path(name: str) -> Path | None:
     return None
 
 
-@pytest.fixture(scope="module")
-def spec_ids() -> list[str]:
-    ids: list[str] = []
-    for name, families in SPECS.items():
-        path = spec_path(name)
-        if path is None:
-            if os.environ.get("CI"):
-                pytest.fail(f"CI: shared/{name} is missing beside the checkout", pytrace=False)
-            pytest.skip(f"shared/{name} not found beside the checkout")
-        found = SPEC_ITEM.findall(path.read_text(encoding="utf-8"))
-        assert found, f"no rule IDs found in {path}"
-        strays = [rule for rule in found if rule.split("-")[0] not in families]
-        assert not strays, f"{path.name} defines IDs of another spec's families: {strays}"
-        ids += found
-    return ids
+@pytest.mark.parametrize("name", sorted(REFERENCES))
+def test_rules_docs_list_every_reference_rule(name: str, spec_ids: list[str]) -> None:
+    """Where the team's reference is at hand, the docs restate each of its rules."""
+    path = reference_path(name)
+    if path is None:
+        pytest.skip(f"{name} is not beside this checkout (the docs carry its rules)")
+    found = SPEC_ITEM.findall(path.read_text(encoding="utf-8"))
+    assert found, f"no rule IDs found in {path}"
+    strays = [rule for rule in found if rule.split("-")[0] not in REFERENCES[name]]
+    assert not strays, f"{path.name} defines IDs of another reference's families: {strays}"
+    missing = [rule for rule in found if rule not in spec_ids]
+    assert not missing, f"rules of {path.name} no rules doc restates: {missing}"
 
 
 def _ids_in_text(text: str | None) -> set[str]:

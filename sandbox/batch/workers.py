@@ -32,6 +32,7 @@ import time
 import warnings
 from collections.abc import Awaitable, Callable, Iterator, Sequence
 from dataclasses import dataclass, field
+from multiprocessing import resource_tracker
 from multiprocessing.connection import Connection, wait
 from multiprocessing.context import SpawnContext, SpawnProcess
 from types import FrameType
@@ -99,7 +100,11 @@ def _spawn(context: SpawnContext, play: Play) -> _Worker:
     # The new process inherits a blocked SIGINT and keeps it blocked while it
     # starts (imports): Ctrl-C in that window stays pending until worker_main
     # ignores it, so no worker prints a KeyboardInterrupt traceback. Here it
-    # is delivered as soon as start() returns.
+    # is delivered as soon as start() returns. The first start() of a run
+    # would also launch multiprocessing's resource tracker, which unblocks
+    # SIGINT again once the tracker is up, before the worker itself is
+    # spawned: so the tracker is started first, outside the blocked window.
+    resource_tracker.ensure_running()
     blocked = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
     try:
         process.start()

@@ -1,6 +1,7 @@
 """A real ``sandbox batch`` process stopped from outside: SIGTERM behaves like
 Ctrl-C (no worker survives, games resumable), and a worker killed outright
-fails only its own games, which a re-run finishes identically."""
+fails only its own games, which a re-run finishes identically; every worker
+starts with SIGINT blocked, the first one too."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ import os
 import signal
 import subprocess
 import sys
+import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -22,12 +24,47 @@ from tests.batch.helpers import by_seed, comparable, fake_file
 pytestmark = pytest.mark.skipif(sys.platform != "linux", reason="reads /proc")
 
 
+class GatedFake(FakeLLMServer):
+    """A fake server that answers its first ``passed`` requests and holds every
+    later one until :meth:`open` (or its stop). No game of these tests can end
+    in so few calls, so while it holds, a batch is provably mid-game: a signal
+    sent then cannot come after the batch finished, however busy the machine."""
+
+    def __init__(self, passed: int) -> None:
+        super().__init__()
+        self.passed = passed
+        self.gate = threading.Event()
+        self.held = 0
+
+    def enter(self, record: dict[str, Any], wire: str) -> tuple[str | None, float]:
+        taken = super().enter(record, wire)
+        with self._lock:
+            self.passed -= 1
+            hold = self.passed < 0
+            self.held += hold
+        while hold and not (self.gate.is_set() or self._stopping.is_set()):
+            self.gate.wait(0.05)  # re-checks the stop: wait(None) could outlive the server
+        return taken
+
+    def open(self) -> None:
+        self.gate.set()
+
+    def stop(self) -> None:
+        self.open()
+        super().stop()
+
+
 @pytest.fixture()
-def slow_fake() -> Iterator[FakeLLMServer]:
-    """Calls take 40 ms: a game lasts a few seconds, long enough to stop mid-way."""
-    with FakeLLMServer(latency_s=0.04) as server:
+def gated_fake() -> Iterator[GatedFake]:
+    """Holds every request after the first 8 (Killer at 11 seats makes dozens a game)."""
+    with GatedFake(passed=8) as server:
         yield server
 
+
+# A bound on each wait for a child or a condition, not its duration: with both
+# cores kept busy (2026-12-06, load 11-13) the longest of these tests took 108 s
+# in all, its two re-runs included, and each wait here a small part of that.
+WAIT_S = 120
 
 # The command line as a user runs it (the console script's entry point).
 SANDBOX = [sys.executable, "-c", "from sandbox.cli.main import main; main()"]
@@ -74,7 +111,7 @@ def alive(pid: int) -> bool:
     return state != "Z"
 
 
-def wait_for(predicate: Any, timeout: float = 60.0) -> None:
+def wait_for(predicate: Any, timeout: float = WAIT_S) -> None:
     deadline = time.monotonic() + timeout
     while not predicate():
         assert time.monotonic() < deadline, "timed out"
@@ -86,23 +123,25 @@ def started_games(out: Path) -> int:
 
 
 def test_sigterm_stops_the_batch_like_ctrl_c_and_leaves_no_worker(
-    tmp_path: Path, slow_fake: FakeLLMServer
+    tmp_path: Path, gated_fake: GatedFake
 ) -> None:
-    config = fake_file(tmp_path, slow_fake.base_url)
+    config = fake_file(tmp_path, gated_fake.base_url)
     out = tmp_path / "out"
     proc = start_batch(config, "--games", "6", "--jobs", "2", "--games-in-flight", "1")
-    wait_for(lambda: started_games(out) >= 2)  # both workers are playing
+    # Both workers are playing, and the fake holds calls: no game can end now.
+    wait_for(lambda: started_games(out) >= 2 and gated_fake.held > 0)
     workers = workers_of(proc.pid)
     assert len(workers) == 2
     helpers = [p for p in children(proc.pid) if alive(p)]
     proc.send_signal(signal.SIGTERM)
-    stdout, stderr = proc.communicate(timeout=60)
+    stdout, stderr = proc.communicate(timeout=WAIT_S)
     assert proc.returncode == 130, stderr
     assert "interrupted:" in stderr and "Traceback" not in stderr
-    wait_for(lambda: not any(alive(p) for p in helpers), timeout=10)
+    wait_for(lambda: not any(alive(p) for p in helpers))
     obj = json.loads(stdout)
     assert obj["interrupted"] is True
     assert started_games(out) < 6  # no new game started after the signal
+    gated_fake.open()  # the re-run plays every game to its end
     again = subprocess.run(
         [
             *SANDBOX,
@@ -124,16 +163,19 @@ def test_sigterm_stops_the_batch_like_ctrl_c_and_leaves_no_worker(
 
 
 def test_a_killed_worker_fails_its_games_and_a_rerun_finishes_them_identically(
-    tmp_path: Path, slow_fake: FakeLLMServer
+    tmp_path: Path, gated_fake: GatedFake
 ) -> None:
-    config = fake_file(tmp_path / "a", slow_fake.base_url)
+    config = fake_file(tmp_path / "a", gated_fake.base_url)
     out = tmp_path / "a" / "out"
     proc = start_batch(config, "--games", "4", "--jobs", "2", "--games-in-flight", "2")
-    wait_for(lambda: started_games(out) >= 4)
-    time.sleep(0.5)  # mid-game: lines are queued to the background writer
+    # All four games started (two per worker) and the fake holds calls: each
+    # worker has games mid-way, none can end before the kill.
+    wait_for(lambda: started_games(out) >= 4 and gated_fake.held > 0)
     victim = min(workers_of(proc.pid))
     os.kill(victim, signal.SIGKILL)
-    stdout, stderr = proc.communicate(timeout=120)
+    wait_for(lambda: not alive(victim))
+    gated_fake.open()  # the other worker's games go on to their end
+    stdout, stderr = proc.communicate(timeout=WAIT_S)
     assert proc.returncode == 1, stderr  # failed games, not a crash of the batch
     obj = json.loads(stdout)
     lost = [g for g in obj["failed"] if "WorkerLost" in (g["error"] or "")]
@@ -160,7 +202,7 @@ def test_a_killed_worker_fails_its_games_and_a_rerun_finishes_them_identically(
     assert sorted(g["seed"] for g in rerun["games"] if g["resumed"]) == sorted(
         g["seed"] for g in lost
     )
-    clean = fake_file(tmp_path / "b", slow_fake.base_url)
+    clean = fake_file(tmp_path / "b", gated_fake.base_url)
     done = subprocess.run(
         [
             *SANDBOX,
@@ -183,3 +225,45 @@ def test_a_killed_worker_fails_its_games_and_a_rerun_finishes_them_identically(
     for seed in first:
         mine, theirs = comparable(first[seed]), comparable(second[seed])
         assert mine[0] == theirs[0], f"seed {seed}: events or outcome differ"
+
+
+# A worker that reports the signal mask it was started with (/proc's SigBlk) and
+# exits: it stands in for worker_main, so nothing of a game runs.
+PROBE = """
+from pathlib import Path
+
+def report_mask(conn, play):
+    status = Path("/proc/self/status").read_text()
+    conn.send(next(line.split()[1] for line in status.splitlines() if line.startswith("SigBlk:")))
+    conn.close()
+"""
+# Starts two workers as run_pool does, in a fresh interpreter: multiprocessing's
+# resource tracker is not running yet, as at the start of a real batch.
+SPAWN_TWO = """
+import multiprocessing
+import probe
+import sandbox.batch.workers as workers
+workers.worker_main = probe.report_mask
+context = multiprocessing.get_context("spawn")
+pool = [workers._spawn(context, None) for _ in range(2)]
+for worker in pool:
+    print(worker.conn.recv())
+    worker.process.join()
+"""
+
+
+def test_every_batch_worker_starts_with_sigint_blocked(tmp_path: Path) -> None:
+    """The first worker too: starting multiprocessing's resource tracker (at the
+    first start()) unblocked SIGINT before the worker was spawned, so a Ctrl-C
+    while it loaded killed it ("WorkerLost ... exit code 130")."""
+    (tmp_path / "probe.py").write_text(PROBE, encoding="utf-8")
+    root = Path(__file__).resolve().parents[2]
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(tmp_path), str(root)]))
+    done = subprocess.run(
+        [sys.executable, "-c", SPAWN_TWO], capture_output=True, text=True, env=env, timeout=WAIT_S
+    )
+    assert done.returncode == 0, done.stderr
+    masks = [int(line, 16) for line in done.stdout.split()]
+    assert len(masks) == 2, done.stdout
+    sigint = 1 << (signal.SIGINT - 1)
+    assert [bool(mask & sigint) for mask in masks] == [True, True], done.stdout

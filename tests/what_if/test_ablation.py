@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import random
 import signal
 import subprocess
@@ -103,7 +104,38 @@ def test_ablation_resumes_after_ctrl_c_without_repeating_a_branch_and_reports(
     study: Path, tmp_path: Path
 ) -> None:
     out = study.parent / "games-ablation"
-    first = _ablate(study)
+    # The first run's fake provider holds every request once 3 branches are
+    # finished on disk (until the process exits): from then on the run cannot
+    # finish, so the Ctrl-C below provably lands mid-work, however busy the
+    # machine. A sitecustomize loaded by the subprocess (and only by it) wraps
+    # the built-in fake server's request intake.
+    hooks = tmp_path / "hooks"
+    hooks.mkdir()
+    (hooks / "sitecustomize.py").write_text(
+        "import importlib, os\n"
+        "from pathlib import Path\n"
+        "from sandbox.models.fake.server import FakeLLMServer\n"
+        f"finished = importlib.import_module({finished_on_disk.__module__!r}).finished_on_disk\n"
+        f"out = Path({str(out)!r})\n"
+        "intake = FakeLLMServer.enter\n"
+        "def enter(self, record, wire):\n"
+        "    taken = intake(self, record, wire)\n"
+        "    if out.exists() and sum(map(finished, out.rglob('*.jsonl'))) >= 3:\n"
+        "        self._stopping.wait()  # held until the server stops (at exit)\n"
+        "    return taken\n"
+        "FakeLLMServer.enter = enter\n",
+        encoding="utf-8",
+    )
+    first = subprocess.Popen(
+        [sys.executable, "-m", "sandbox.cli.main", "ablate", str(study), *ARGS],
+        cwd=ROOT,
+        env=dict(os.environ, PYTHONPATH=os.pathsep.join([str(hooks), str(ROOT)])),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    # Bounds, not durations: this whole test (both runs and the report) took
+    # 42 s at load 6, 62 s and 98 s with both cores kept busy (2026-12-06, load 11-13).
     deadline = time.monotonic() + 240
     while not out.exists() or sum(_branches(out).values()) < 3:
         assert first.poll() is None, first.communicate()

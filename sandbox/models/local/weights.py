@@ -114,9 +114,11 @@ def prepared_file(name: str) -> Path:
     return PREPARED_DIR / f"{stem}.{PREPARED_TYPE}.gguf"
 
 
-def prepare_packaged(quantize: Path) -> list[Path]:
-    """Re-encode every installed shipped model for fast prompt reading (run
-    by `make setup` with the llama-quantize it built); existing copies stay."""
+def prepare_packaged(quantize: Path | None = None) -> list[Path]:
+    """Re-encode every installed shipped model for fast prompt reading (run by
+    `make setup`); existing copies stay. ``quantize``: the llama-quantize that
+    `make setup-from-source` built; without it the ``gguf`` package does the
+    same re-encoding (requantize.py: the same bytes)."""
     made: list[Path] = []
     for name in PACKAGED_MODELS:
         target = prepared_file(name)
@@ -125,6 +127,17 @@ def prepare_packaged(quantize: Path) -> list[Path]:
         source = shipped_file(name)
         target.parent.mkdir(parents=True, exist_ok=True)
         partial = target.with_suffix(".partial")
+        if quantize is None:
+            from sandbox.models.local.requantize import requantize_q8_0
+
+            try:
+                requantize_q8_0(source, partial)
+            except BaseException:
+                partial.unlink(missing_ok=True)
+                raise
+            partial.replace(target)
+            made.append(target)
+            continue
         done = subprocess.run(
             [str(quantize), "--allow-requantize", str(source), str(partial), PREPARED_TYPE],
             capture_output=True, text=True, check=False,

@@ -24,6 +24,9 @@ from sandbox.session import resume
 from tests.batch.ray.conftest import by_seed, comparable, events_of, loaded_of, play_local, play_ray
 
 pytestmark = pytest.mark.usefixtures("cluster")
+# A bound on a Ray worker's start, not its duration: the whole Ctrl-C test took
+# 11 s and 23 s in two runs with both cores kept busy (2026-12-06, load 11-13).
+START_BOUND_S = 120
 
 BOTS = """
 variant = "killer"
@@ -216,15 +219,22 @@ def test_ctrl_c_stops_the_batch_with_resumable_transcripts(
     out = tmp_path / "ray"
     out.mkdir()
     backend = RayBackend(BackendOptions("ray", workers=2))
-
-    def stop(result: object) -> None:
-        raise KeyboardInterrupt  # what Ctrl-C does while the driver hands on a result
-
     # Seed 21 is a one-day game (43 decisions), seed 25 a long one (108): 21
     # ends while 25 plays.
     short = loaded_of(text.replace("day_limit = 2", "day_limit = 1"))
     long = loaded_of(text.replace("day_limit = 2", "day_limit = 4"))
     jobs = jobs_for(short, [21], out) + jobs_for(long, [25, 23, 24], out)
+    playing = game_ident(jobs[1])
+
+    def stop(result: object) -> None:
+        # Ctrl-C once 25 provably plays (its worker has sent transcript lines):
+        # on a busy machine its worker may still be starting when 21 ends.
+        deadline = time.monotonic() + START_BOUND_S
+        while backend.running().get(playing, (0, 0))[1] == 0:
+            assert time.monotonic() < deadline, "seed 25 never started"
+            time.sleep(0.05)
+        raise KeyboardInterrupt  # what Ctrl-C does while the driver hands on a result
+
     batch = backend.run(jobs, stop)
     assert batch.interrupted
     results = by_seed(batch)
