@@ -37,6 +37,7 @@ class RunSide(Protocol):
     def humans_playing(self) -> bool: ...
     def rules_for(self, language: str) -> str | None: ...
     def show_now(self, person: HumanBrowserAgent) -> None: ...
+    def seating_changed(self) -> None: ...
     def spectate(self, target: str) -> str: ...
 
 
@@ -89,6 +90,8 @@ class HostPanel:
                 if game is not None:
                     person.attach(Seating(seat, game.seed, game.variant))
                 switchable.switch_to(person)
+                # fair play: spectator pages narrow before the person sees anything
+                self.run.seating_changed()
                 self.run.show_now(person)  # the seat's view at once, not at its next decision
             self.refresh()
             return person.url

@@ -88,6 +88,13 @@ UI: Mapping[str, Mapping[str, str]] = {
         "server_gone": "The game has finished and its server has closed.",
         "watching": "Watching {who}",
         "referee_view": "the referee's view",
+        "narrowed": (
+            "A person plays at this table: until the game ends this page shows only "
+            "what every player is told."
+        ),
+        "seat_win": "Seat {n} won (it was {role}).",
+        "seat_lose": "Seat {n} lost (it was {role}).",
+        "seat_draw": "A draw for seat {n} (it was {role}).",
         "host_panel": "Host panel",
         "controller": "Played by",
         "take_over": "Hand to a person",
@@ -174,6 +181,10 @@ UI: Mapping[str, Mapping[str, str]] = {
         "server_gone": "游戏已结束，服务器已关闭。",
         "watching": "观看：{who}",
         "referee_view": "裁判视角",
+        "narrowed": "有真人在这局游戏中就座：直到游戏结束，本页只显示所有玩家都能看到的内容。",
+        "seat_win": "{n}号赢了（身份：{role}）。",
+        "seat_lose": "{n}号输了（身份：{role}）。",
+        "seat_draw": "{n}号这局是平局（身份：{role}）。",
         "host_panel": "主持面板",
         "controller": "操控者",
         "take_over": "交给真人",

@@ -13,42 +13,15 @@ from sandbox.session import LiveHooks, play_game
 from sandbox.session.gamefile import parse_config
 from sandbox.transcript import Transcript, load
 from sandbox.web.run import WebRun
-from tests.web.helpers import Client, first_legal, quiet
-
-
-def all_ai_killer() -> dict[str, object]:
-    return {"variant": "killer", "rules": {"players": 11}, "default_agent": {"kind": "baseline"}}
-
-
-class PanelGame(threading.Thread):
-    """A session game with the host panel; it waits for the panel's Start."""
-
-    def __init__(self, web: WebRun, out: Path) -> None:
-        super().__init__(daemon=True)
-        self.web, self.out = web, out
-        self.path: Path | None = None
-
-    def run(self) -> None:
-        hooks = self.web.hooks(LiveHooks())
-        self.path = play_game(parse_config(all_ai_killer()), 7, self.out, hooks=hooks).path
-
-    def ready(self, host: Client) -> list[dict[str, object]]:
-        """The panel's seat rows once the game is set up (and waiting for Start)."""
-        state = host.wait_for(lambda s: s["status"] == "ready" and bool(s["seats"]))
-        rows: list[dict[str, object]] = state["seats"]
-        return rows
-
-
-def host_client(web: WebRun) -> Client:
-    panel = web.panel()
-    audience = next(a for a in web.hub().audiences() if a.host is panel)
-    return Client(web.hub(), audience)
-
-
-def post(client: Client, path: str, body: dict[str, object]) -> tuple[int, dict[str, object]]:
-    status, text = client.request("POST", path, body)
-    reply: dict[str, object] = json.loads(text)
-    return status, reply
+from tests.web.helpers import (
+    Client,
+    PanelGame,
+    all_ai_killer,
+    first_legal,
+    host_client,
+    post,
+    quiet,
+)
 
 
 def test_take_over_and_hand_back_mid_game(tmp_path: Path) -> None:
