@@ -133,3 +133,23 @@ def test_a_configured_person_is_handed_to_the_bot(tmp_path: Path) -> None:
     assert (control["from"]["kind"], control["to"]["kind"]) == ("human", "baseline")
     mine = [e for e in transcript.events if isinstance(e, DecisionMade) and e.seat == 3]
     assert mine and not any(d.fallback for d in mine)  # the bot answered every one
+
+
+def test_a_seat_spectator_is_told_the_seat_won_never_you(tmp_path: Path) -> None:
+    """Issue 38 item 5: a spectator of seat 6 reads "Seat 6 won/lost (it was …)"."""
+    web = WebRun(host_panel=True, announce=quiet)
+    try:
+        game = PanelGame(web, tmp_path)
+        game.start()
+        host = host_client(web)
+        game.ready(host)
+        status, reply = post(host, "/api/host/watch", {"target": "6"})
+        assert status == 200
+        spectator = Client.of_url(str(reply["url"]))
+        post(host, "/api/host/start", {})
+        game.join(30)
+        end = spectator.wait_for(lambda s: s["status"] == "ended")["end_html"]
+    finally:
+        web.stop()
+    assert re.search(r"Seat 6 (won|lost) \(it was ", end), end
+    assert "You won" not in end and "You lost" not in end and "(you)" not in end
