@@ -38,6 +38,7 @@ class RunSide(Protocol):
     def rules_for(self, language: str) -> str | None: ...
     def show_now(self, person: HumanBrowserAgent) -> None: ...
     def seating_changed(self) -> None: ...
+    def handed_back(self, person: HumanBrowserAgent) -> None: ...
     def spectate(self, target: str) -> str: ...
 
 
@@ -104,7 +105,10 @@ class HostPanel:
             if switchable.person is None:
                 now = _controller_words(switchable.next_controller().describe())
                 raise ValueError(f"seat {seat} is not played by a person (it is {now})")
+            person = switchable.person
             switchable.switch_to(self._ai(switchable, to))
+            if person is not None:
+                self.run.handed_back(person)  # its page keeps following the seat
             self.refresh()
 
     def _ai(self, switchable: SwitchableSeat, to: str) -> Agent:

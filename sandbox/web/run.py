@@ -66,6 +66,8 @@ class WebRun:
     # Seats a person plays or has played in this game (fair play: see seated()).
     _seated: set[int] = field(default_factory=set)
     _seated_lock: threading.Lock = field(default_factory=threading.Lock)
+    # Pages of people whose seat was handed back in this game: they follow it as spectators.
+    _former: list[HumanBrowserAgent] = field(default_factory=list)
 
     # ------------------------------------------------------------ the server
     def hub(self, port: int | None = None) -> WebHub:
@@ -165,6 +167,7 @@ class WebRun:
         self._stale.reset()
         with self._seated_lock:
             self._seated = set()
+        self._former = []
         if self.host_panel:
             agents = {
                 seat: SwitchableSeat(seat, agent, self._record_switch, self.pace_s)
@@ -193,8 +196,9 @@ class WebRun:
             if spectator.target is None or event.visibility().visible_to(spectator.target):
                 self._stale.spectator(spectator)
         shown_to = [p for p in self.people() if event.visibility().visible_to(p.seat)]
-        for person in shown_to:
-            self._stale.person(person)
+        for person in shown_to + [p for p in self._former if p not in shown_to]:
+            if event.visibility().visible_to(person.seat):
+                self._stale.person(person)
         if isinstance(event, GameEnded):
             self._render_stale()
             self._end_screens(game)
@@ -212,6 +216,9 @@ class WebRun:
         if game is None:
             return
         for person in people:
+            spectating = person.watching and person not in self.people()
+            if spectating and self.allowed(person.seat) != FULL:
+                continue  # another person plays: the seat's view could help them
             person.follow(game.view(person.seat))
         for spectator in spectators:
             spectator.refresh(game, self.language)
@@ -246,6 +253,14 @@ class WebRun:
         game = self._game
         if game is not None:
             self._on_game_loop(lambda: person.follow(game.view(person.seat)))
+
+    def handed_back(self, person: HumanBrowserAgent) -> None:
+        """The host gave ``person``'s seat to an AI: the page keeps following the
+        seat as its spectator (and shows the end screen as one: "Seat 3 won")."""
+        person.watching = True
+        if person not in self._former:
+            self._former.append(person)
+        self.seating_changed()
 
     def _on_game_loop(self, work: Callable[[], None]) -> None:
         """``work`` (which reads the game) on the game's loop, never beside the
@@ -345,6 +360,11 @@ class WebRun:
             final = render_final(game.view(person.seat), person.language)
             results = _results(outcome.results, roles, person.seat, variant, person.language)
             person.finish(render_end(outcome.summary, results, person.language), final)
+        results = _results(outcome.results, roles, None, variant, self.language)
+        for former in self._former:
+            if former not in self.people():  # a page handed back: the seat's spectator
+                end = render_end(outcome.summary, results, former.language, watched=former.seat)
+                former.finish(end, render_final(game.view(former.seat), former.language))
         for spectator in self._spectators:
             spectator.refresh(game, self.language)
             # a spectator is no player: "Seat 3 won", never "You won" (issue 38)

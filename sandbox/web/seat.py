@@ -99,6 +99,9 @@ class HumanBrowserAgent(Agent):
         self._game = ""  # the game's seed, in the key of the page's drafts
         self._words: dict[int, Words] = {}  # this game's history in words, by seq
         self.out = False
+        # Handed back by the host: the page keeps following the seat as its spectator
+        # (issue 38 item 5), as far as fair play allows (the run decides; web/run.py).
+        self.watching = False
         self.board.update(
             status=WAITING, form_html="", request_id=None, end_html="", error="", out=""
         )
@@ -185,8 +188,10 @@ class HumanBrowserAgent(Agent):
 
     def follow(self, view: SeatView) -> None:
         """The seat saw an event: its page shows the view now (items since its
-        last turn marked new), unless the seat was handed back or the game is over."""
-        if self.board.get("status") in (HANDED_BACK, ENDED):
+        last turn marked new), unless the game is over or the seat was handed back
+        (a page handed back follows it as a spectator: :attr:`watching`)."""
+        status = self.board.get("status")
+        if status == ENDED or (status == HANDED_BACK and not self.watching):
             return
         self._note_out(view)
         self.board.update(view_html=render_view(view, self.language, self._last_seen, self._words))

@@ -17,7 +17,10 @@ UI: Mapping[str, Mapping[str, str]] = {
         "your_turn": "Your turn",
         "waiting": "Waiting for the other seats…",
         "left": "You left the game; the referee plays your fallbacks.",
-        "handed_back": "This seat was handed back to an AI player.",
+        "handed_back": (
+            "This seat was handed back to an AI player; this page keeps following it "
+            "as a spectator."
+        ),
         "ended": "The game is over",
         "reconnecting": "Connection lost — reconnecting…",
         "not_sent": "Not sent: the connection to the game was lost. Try again.",
@@ -113,7 +116,7 @@ UI: Mapping[str, Mapping[str, str]] = {
         "your_turn": "轮到你了",
         "waiting": "等待其他玩家…",
         "left": "你已离开游戏；之后的决定由裁判按规则代为处理。",
-        "handed_back": "这个座位已交还给 AI 玩家。",
+        "handed_back": "这个座位已交还给 AI 玩家；本页会以观战者身份继续跟进这个座位。",
         "ended": "游戏结束",
         "reconnecting": "连接中断，正在重新连接…",
         "not_sent": "未发送：与游戏的连接中断了，请重试。",

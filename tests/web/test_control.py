@@ -153,3 +153,30 @@ def test_a_seat_spectator_is_told_the_seat_won_never_you(tmp_path: Path) -> None
         web.stop()
     assert re.search(r"Seat 6 (won|lost) \(it was ", end), end
     assert "You won" not in end and "You lost" not in end and "(you)" not in end
+
+
+def test_a_handed_back_page_keeps_following_as_the_seat_spectator(tmp_path: Path) -> None:
+    """Issue 38 item 5: handed back, the person's page follows the seat to the end
+    (the AI's moves included) and ends as a spectator's ("Seat 4 won/lost")."""
+    web = WebRun(host_panel=True, announce=quiet)
+    try:
+        game = PanelGame(web, tmp_path)
+        game.start()
+        host = host_client(web)
+        game.ready(host)
+        person = Client.of_url(str(post(host, "/api/host/take", {"seat": 4})[1]["url"]))
+        post(host, "/api/host/start", {})
+        state = person.my_turn()
+        assert person.answer(state["request_id"], first_legal(state["form_html"]))[0] == 200
+        assert post(host, "/api/host/return", {"seat": 4})[0] == 200
+        released = person.wait_for(lambda s: s["status"] == "handed_back")
+        game.join(30)
+        assert not game.is_alive()
+        end = person.wait_for(lambda s: s["status"] == "ended")
+    finally:
+        web.stop()
+    seqs = {int(s) for s in re.findall(r'data-seq="(\d+)"', end["view_html"])}
+    before = {int(s) for s in re.findall(r'data-seq="(\d+)"', released["view_html"])}
+    assert max(seqs) > max(before)  # it went on following after the hand-back
+    assert re.search(r"Seat 4 (won|lost) \(it was ", end["end_html"]), end["end_html"]
+    assert "You won" not in end["end_html"] and "You lost" not in end["end_html"]
