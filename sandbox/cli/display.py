@@ -11,10 +11,14 @@ from rich.markup import escape
 from rich.status import Status
 from rich.table import Table
 
+from sandbox.agents.human.seat import HumanAgent
+from sandbox.agents.human.terminal import HumanTerminalAgent
 from sandbox.core.events import Event
 from sandbox.core.game import Game
+from sandbox.core.seat import Agent
 from sandbox.session import GameRecord, LiveHooks
 from sandbox.session.gamefile import LoadedConfig
+from sandbox.transcript import TranscriptWriter
 from sandbox.viewer.terminal import LiveRenderer
 
 
@@ -44,10 +48,22 @@ class Display:
         # then the terminal prints only what every seat is told, until the game ends.
         self.narrowed: Callable[[int | None], bool] | None = None
         self._public: LiveRenderer | None = None
+        # The game's terminal seats: each follows the game once out (issue 38 item 8).
+        self.terminal_seats: dict[int, HumanTerminalAgent] = {}
 
     def hooks(self, label: str) -> LiveHooks:
         self.label = label
-        return LiveHooks(on_start=self._start, on_event=self._event)
+        return LiveHooks(on_start=self._start, on_event=self._event, seat_agents=self._seated)
+
+    def _seated(
+        self, game: Game, agents: dict[int, Agent], writer: TranscriptWriter
+    ) -> dict[int, Agent]:
+        self.terminal_seats = {}
+        for seat, agent in agents.items():
+            person = agent.seated_agent if isinstance(agent, HumanAgent) else agent
+            if isinstance(person, HumanTerminalAgent):
+                self.terminal_seats[seat] = person
+        return agents
 
     def _start(self, game: Game, path: Path) -> None:
         self.current = path
@@ -58,6 +74,9 @@ class Display:
             self.status.start()
 
     def _event(self, game: Game, seq: int, event: Event) -> None:
+        for seat, person in self.terminal_seats.items():
+            if event.visibility().visible_to(seat):
+                person.follow(game.view(seat), over=game.over)
         if self.renderer is not None:
             # once narrowed, to the game's last event (its final step is flushed
             # after the game is decided)

@@ -22,6 +22,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
+from sandbox.agents.human.readable import own_death, seat_alive
 from sandbox.agents.human.refusal import refusal_words
 from sandbox.agents.human.terminal import for_people
 from sandbox.core.errors import IllegalDecision, RefereeError
@@ -199,7 +200,7 @@ class HumanBrowserAgent(Agent):
     def _note_out(self, view: SeatView) -> None:
         """The first view in which the seat is no longer alive sets the page's
         "you are out" notice (it stays until the game ends)."""
-        if self.out or _alive(view):
+        if self.out or seat_alive(view):
             return
         self.out = True
         self.board.update(out=out_words(view, self.language))
@@ -300,26 +301,10 @@ class HumanBrowserAgent(Agent):
         )
 
 
-def _alive(view: SeatView) -> bool:
-    """Whether the seat is still in the game, by its own view: the living seats
-    when the view lists them, else its card's ``alive``."""
-    living = view.public.get("living")
-    if isinstance(living, list | tuple):
-        return view.seat in living
-    return bool(view.private.get("alive", True))
-
-
 def out_words(view: SeatView, language: str) -> str:
     """ "You are out of the game (voted out, day 2). ..." from the seat's own view."""
     t = ui(language)
-    record = next(
-        (
-            d
-            for d in view.public.get("dead") or ()
-            if isinstance(d, dict) and d.get("seat") == view.seat
-        ),
-        None,
-    )
+    record = own_death(view)
     how = ""
     if record is not None and record.get("cause"):
         cause = str(record["cause"])
