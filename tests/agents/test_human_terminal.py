@@ -18,7 +18,13 @@ import pytest
 from rich.console import Console
 from typer.testing import CliRunner
 
-from sandbox.agents.human.terminal import BadInput, HumanTerminalAgent, options_text, parse_answer
+from sandbox.agents.human.terminal import (
+    BadInput,
+    HumanTerminalAgent,
+    QuitGame,
+    options_text,
+    parse_answer,
+)
 from sandbox.cli.main import app
 from sandbox.core.game import Game
 from sandbox.core.requests import Choice, MultiChoice
@@ -176,7 +182,7 @@ def test_card_shows_the_role_card_again_and_now_shows_only_what_changed() -> Non
     screen = io.StringIO()
     console = Console(file=screen, width=250, color_system=None)
     agent = HumanTerminalAgent(ctx.seat, io.StringIO("card\nquit\nn\n"), console)
-    with pytest.raises(Exception):  # noqa: B017,PT011 — the input ends: the person is gone
+    with pytest.raises(QuitGame):  # the input ends: the person is gone
         asyncio.run(agent._ask_until_legal(ctx))
     agent._show_news(ctx)
     first = screen.getvalue()
