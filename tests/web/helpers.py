@@ -8,7 +8,8 @@ import http.client
 import json
 import threading
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import contextmanager
 from html.parser import HTMLParser
 from pathlib import Path
 from typing import Any
@@ -115,6 +116,23 @@ class PanelGame(threading.Thread):
         state = host.wait_for(lambda s: s["status"] == "ready" and bool(s["seats"]))
         rows: list[dict[str, object]] = state["seats"]
         return rows
+
+
+@contextmanager
+def panel_table(
+    out: Path, inner: LiveHooks | None = None
+) -> Iterator[tuple[WebRun, PanelGame, Client]]:
+    """A host-panel run of an all-AI Killer game, set up and waiting for Start: the
+    run, the game's thread and the host's client; the server stopped at the end."""
+    web = WebRun(host_panel=True, announce=quiet)
+    try:
+        game = PanelGame(web, out, inner)
+        game.start()
+        host = host_client(web)
+        game.ready(host)
+        yield web, game, host
+    finally:
+        web.stop()
 
 
 def host_client(web: WebRun) -> Client:

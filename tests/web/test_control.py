@@ -19,6 +19,7 @@ from tests.web.helpers import (
     all_ai_killer,
     first_legal,
     host_client,
+    panel_table,
     post,
     quiet,
 )
@@ -137,20 +138,13 @@ def test_a_configured_person_is_handed_to_the_bot(tmp_path: Path) -> None:
 
 def test_a_seat_spectator_is_told_the_seat_won_never_you(tmp_path: Path) -> None:
     """Issue 38 item 5: a spectator of seat 6 reads "Seat 6 won/lost (it was …)"."""
-    web = WebRun(host_panel=True, announce=quiet)
-    try:
-        game = PanelGame(web, tmp_path)
-        game.start()
-        host = host_client(web)
-        game.ready(host)
+    with panel_table(tmp_path) as (_web, game, host):
         status, reply = post(host, "/api/host/watch", {"target": "6"})
         assert status == 200
         spectator = Client.of_url(str(reply["url"]))
         post(host, "/api/host/start", {})
         game.join(30)
         end = spectator.wait_for(lambda s: s["status"] == "ended")["end_html"]
-    finally:
-        web.stop()
     assert re.search(r"Seat 6 (won|lost) \(it was ", end), end
     assert "You won" not in end and "You lost" not in end and "(you)" not in end
 
@@ -158,12 +152,7 @@ def test_a_seat_spectator_is_told_the_seat_won_never_you(tmp_path: Path) -> None
 def test_a_handed_back_page_keeps_following_as_the_seat_spectator(tmp_path: Path) -> None:
     """Issue 38 item 5: handed back, the person's page follows the seat to the end
     (the AI's moves included) and ends as a spectator's ("Seat 4 won/lost")."""
-    web = WebRun(host_panel=True, announce=quiet)
-    try:
-        game = PanelGame(web, tmp_path)
-        game.start()
-        host = host_client(web)
-        game.ready(host)
+    with panel_table(tmp_path) as (_web, game, host):
         person = Client.of_url(str(post(host, "/api/host/take", {"seat": 4})[1]["url"]))
         post(host, "/api/host/start", {})
         state = person.my_turn()
@@ -173,8 +162,6 @@ def test_a_handed_back_page_keeps_following_as_the_seat_spectator(tmp_path: Path
         game.join(30)
         assert not game.is_alive()
         end = person.wait_for(lambda s: s["status"] == "ended")
-    finally:
-        web.stop()
     seqs = {int(s) for s in re.findall(r'data-seq="(\d+)"', end["view_html"])}
     before = {int(s) for s in re.findall(r'data-seq="(\d+)"', released["view_html"])}
     assert max(seqs) > max(before)  # it went on following after the hand-back

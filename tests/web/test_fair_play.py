@@ -19,7 +19,16 @@ from sandbox.cli.display import Display
 from sandbox.transcript import load
 from sandbox.web.run import WebRun
 from sandbox.web.seat import HumanBrowserAgent
-from tests.web.helpers import WAIT_S, Client, PanelGame, host_client, play_out, post, quiet
+from tests.web.helpers import (
+    WAIT_S,
+    Client,
+    PanelGame,
+    host_client,
+    panel_table,
+    play_out,
+    post,
+    quiet,
+)
 
 SEQ = re.compile(r'data-seq="(\d+)"')
 
@@ -66,12 +75,7 @@ def take(host: Client, seat: int) -> Client:
 
 
 def test_a_referee_page_opened_before_a_take_over_narrows_at_once(tmp_path: Path) -> None:
-    web = WebRun(host_panel=True, announce=quiet)
-    try:
-        game = PanelGame(web, tmp_path)
-        game.start()
-        host = host_client(web)
-        game.ready(host)
+    with panel_table(tmp_path) as (web, game, host):
         referee = watch(host, "referee")
         url = f"ws://127.0.0.1:{web.hub().port}/ws?t={referee.token}"
         with ws_client.connect(url, open_timeout=5) as socket_:
@@ -105,20 +109,13 @@ def test_a_referee_page_opened_before_a_take_over_narrows_at_once(tmp_path: Path
         end = referee.wait_for(lambda s: s["status"] == "ended")
         assert shown(end) & secret  # the game is over: the whole game again
         assert "narrowed" not in end["view_html"]
-    finally:
-        web.stop()
 
 
 def test_seat_pages_opened_during_and_after_a_take_over(tmp_path: Path) -> None:
     """Opened while the person plays seat 4: seat 6's page is narrowed, seat 4's
     own page is whole; after the hand-back the game stays narrowed (the person
     could be handed the seat again) and a referee link stays refused."""
-    web = WebRun(host_panel=True, announce=quiet)
-    try:
-        game = PanelGame(web, tmp_path)
-        game.start()
-        host = host_client(web)
-        game.ready(host)
+    with panel_table(tmp_path) as (_web, game, host):
         person = take(host, 4)
         other, own = watch(host, "6"), watch(host, "4")
         post(host, "/api/host/start", {})
@@ -145,17 +142,10 @@ def test_seat_pages_opened_during_and_after_a_take_over(tmp_path: Path) -> None:
                 assert "narrowed" in seen["view_html"] and not shown(seen) & secret
             end = recorder.page.wait_for(lambda s: s["status"] == "ended")
             assert "narrowed" not in end["view_html"]
-    finally:
-        web.stop()
 
 
 def test_several_people_seated_narrow_each_others_seat_pages(tmp_path: Path) -> None:
-    web = WebRun(host_panel=True, announce=quiet)
-    try:
-        game = PanelGame(web, tmp_path)
-        game.start()
-        host = host_client(web)
-        game.ready(host)
+    with panel_table(tmp_path) as (_web, game, host):
         four, six = watch(host, "4"), watch(host, "6")
         first = take(host, 4)
         assert "narrowed" in six.state()["view_html"]  # seat 4's person could be helped
@@ -178,8 +168,6 @@ def test_several_people_seated_narrow_each_others_seat_pages(tmp_path: Path) -> 
             for seen in recorder.states:
                 if playing(seen):
                     assert "narrowed" in seen["view_html"] and not shown(seen) & secret
-    finally:
-        web.stop()
 
 
 def test_a_page_rendered_just_before_a_take_over_is_withheld(web: WebRun) -> None:
