@@ -193,51 +193,45 @@ def test_a_page_rendered_just_before_a_take_over_is_withheld(web: WebRun) -> Non
     assert status == 200 and "whole view" not in page
 
 
-def test_the_host_terminal_narrows_while_the_host_plays(tmp_path: Path) -> None:
-    """`sandbox run --host-panel` prints the referee's stream in the terminal;
-    once a seat is handed to a person only what every seat is told is printed."""
+def host_terminal(out: Path, person_at: int | None) -> tuple[str, Path]:
+    """What `sandbox run --host-panel` prints in the terminal (the referee's stream,
+    wired as play.py wires it) for a game where ``person_at`` is handed to a
+    person (answering its first options) or nobody; and the transcript."""
     console = Console(record=True, width=400, highlight=False, color_system=None)
     display = Display(console, console, None, live=True)
     web = WebRun(host_panel=True, announce=quiet)
     display.narrowed = web.narrowed
     try:
-        game = PanelGame(web, tmp_path, inner=display.hooks("killer"))
+        game = PanelGame(web, out, inner=display.hooks("killer"))
         game.start()
         host = host_client(web)
         game.ready(host)
-        person = take(host, 4)
+        person = take(host, person_at) if person_at is not None else None
         post(host, "/api/host/start", {})
-        play_out(person, game)
-        game.join(WAIT_S)
+        if person is not None:
+            play_out(person, game)
+        game.join(30)
         assert game.path is not None
     finally:
         web.stop()
-    printed = console.export_text()
+    return console.export_text(), game.path
+
+
+def test_the_host_terminal_narrows_while_the_host_plays(tmp_path: Path) -> None:
+    """`sandbox run --host-panel` prints the referee's stream in the terminal;
+    once a seat is handed to a person only what every seat is told is printed."""
+    printed, path = host_terminal(tmp_path, 4)
     assert "A person plays at this table" in printed
-    secret = private_seqs(game.path)
-    leaked = printed_seqs(printed) & secret
+    leaked = printed_seqs(printed) & private_seqs(path)
     assert not leaked, f"private events printed in the host's terminal: {sorted(leaked)}"
     assert printed_seqs(printed)  # the public events were printed
 
 
 def test_the_terminal_shows_the_referee_view_when_nobody_plays(tmp_path: Path) -> None:
     """The other side of the test above: without a person the whole game is printed."""
-    console = Console(record=True, width=400, highlight=False, color_system=None)
-    display = Display(console, console, None, live=True)
-    web = WebRun(host_panel=True, announce=quiet)
-    display.narrowed = web.narrowed
-    try:
-        game = PanelGame(web, tmp_path, inner=display.hooks("killer"))
-        game.start()
-        game.ready(host_client(web))
-        web.panel().start()
-        game.join(30)
-        assert game.path is not None
-    finally:
-        web.stop()
-    printed = console.export_text()
+    printed, path = host_terminal(tmp_path, None)
     assert "A person plays" not in printed
-    assert printed_seqs(printed) & private_seqs(game.path)
+    assert printed_seqs(printed) & private_seqs(path)
 
 
 def printed_seqs(printed: str) -> set[int]:
