@@ -363,8 +363,11 @@ class WebRun:
         results = _results(outcome.results, roles, None, variant, self.language)
         for former in self._former:
             if former not in self.people():  # a page handed back: the seat's spectator
+                # its status stays "handed back" (the page says whose seat it no longer
+                # is), under the spectator's end screen and the final view
                 end = render_end(outcome.summary, results, former.language, watched=former.seat)
-                former.finish(end, render_final(game.view(former.seat), former.language))
+                final = render_final(game.view(former.seat), former.language)
+                former.board.update(end_html=end, view_html=final)
         for spectator in self._spectators:
             spectator.refresh(game, self.language)
             # a spectator is no player: "Seat 3 won", never "You won" (issue 38)

@@ -161,7 +161,8 @@ def test_a_handed_back_page_keeps_following_as_the_seat_spectator(tmp_path: Path
         released = person.wait_for(lambda s: s["status"] == "handed_back")
         game.join(30)
         assert not game.is_alive()
-        end = person.wait_for(lambda s: s["status"] == "ended")
+        end = person.wait_for(lambda s: bool(s["end_html"]))
+        assert end["status"] == "handed_back"  # the page still says whose seat it was
     seqs = {int(s) for s in re.findall(r'data-seq="(\d+)"', end["view_html"])}
     before = {int(s) for s in re.findall(r'data-seq="(\d+)"', released["view_html"])}
     assert max(seqs) > max(before)  # it went on following after the hand-back
