@@ -3,6 +3,7 @@ stream of events or a progress line, and each finished game's result table."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 from rich.console import Console
@@ -10,10 +11,14 @@ from rich.markup import escape
 from rich.status import Status
 from rich.table import Table
 
+from sandbox.agents.human.seat import HumanAgent
+from sandbox.agents.human.terminal import HumanTerminalAgent
 from sandbox.core.events import Event
 from sandbox.core.game import Game
+from sandbox.core.seat import Agent
 from sandbox.session import GameRecord, LiveHooks
 from sandbox.session.gamefile import LoadedConfig
+from sandbox.transcript import TranscriptWriter
 from sandbox.viewer.terminal import LiveRenderer
 
 
@@ -38,24 +43,63 @@ class Display:
         self.current: Path | None = None
         self.label = ""
         self.progress = ""
+        # Fair play (issue 38): a run with web pages says, at every event, whether a
+        # person plays a seat this stream could help (the host may be that person);
+        # then the terminal prints only what every seat is told, until the game ends.
+        self.narrowed: Callable[[int | None], bool] | None = None
+        self._public: LiveRenderer | None = None
+        # The game's terminal seats: each follows the game once out (issue 38 item 8).
+        self.terminal_seats: dict[int, HumanTerminalAgent] = {}
 
     def hooks(self, label: str) -> LiveHooks:
         self.label = label
-        return LiveHooks(on_start=self._start, on_event=self._event)
+        return LiveHooks(on_start=self._start, on_event=self._event, seat_agents=self._seated)
+
+    def _seated(
+        self, game: Game, agents: dict[int, Agent], writer: TranscriptWriter
+    ) -> dict[int, Agent]:
+        self.terminal_seats = {}
+        for seat, agent in agents.items():
+            person = agent.seated_agent if isinstance(agent, HumanAgent) else agent
+            if isinstance(person, HumanTerminalAgent):
+                self.terminal_seats[seat] = person
+        return agents
 
     def _start(self, game: Game, path: Path) -> None:
         self.current = path
+        self._public = None
         if self.renderer is not None:
             self.console.rule(f"{escape(self.label)} · {escape(path.name)}")
         elif self.status is not None:
             self.status.start()
 
     def _event(self, game: Game, seq: int, event: Event) -> None:
+        for seat, person in self.terminal_seats.items():
+            if event.visibility().visible_to(seat):
+                person.follow(game.view(seat), over=game.over)
         if self.renderer is not None:
-            self.renderer.on_event(game, seq, event)
+            # once narrowed, to the game's last event (its final step is flushed
+            # after the game is decided)
+            fair = self.narrowed
+            if self._public is not None or (fair is not None and fair(self.renderer.seat)):
+                self._narrow(game, seq, event)
+            else:
+                self.renderer.on_event(game, seq, event)
         elif self.status is not None:
             self.progress = f"{self.label}: step {game.step}, {seq + 1} events"
             self.status.update(self.progress)
+
+    def _narrow(self, game: Game, seq: int, event: Event) -> None:
+        """A person plays: only the public events, in the referee's words (which,
+        for a public event, every seat is told)."""
+        if self._public is None:
+            self.console.print(
+                "[dim]A person plays at this table: until the game ends the terminal "
+                "shows only what every player is told.[/dim]"
+            )
+            self._public = LiveRenderer(self.console, None)
+        if event.visibility().scope == "public":
+            self._public.on_event(game, seq, event)
 
     def stop(self) -> None:
         if self.status is not None:

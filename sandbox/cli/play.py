@@ -74,6 +74,8 @@ def run(
             display.status = None  # no spinner over what the person types
         folder = out_folder(out, loaded)
         web = web_run(loaded, host_panel, host, watch or [], pace)
+        if web is not None:
+            display.narrowed = web.narrowed  # the host may play: see Display.narrowed
         try:
             records = _play(loaded, seed_used, count, folder, display, web)
             if web is not None:
@@ -111,8 +113,8 @@ def web_run(
     web = importlib.import_module("sandbox.web.run")  # uvicorn only when needed
     humans = any(s.kind == "human" for s in specs)
     if "referee" in watch and humans:
-        print("warning: --watch referee shows everything to spectators while a person "
-              "plays; do not let them help", file=sys.stderr)  # fmt: skip
+        print("note: --watch referee shows only what every player is told while a "
+              "person plays (fair play); the whole game once it ends", file=sys.stderr)  # fmt: skip
     run = web.WebRun(host=host, host_panel=host_panel, watch=watch, pace_s=pace)
     if host_panel:
         run.panel()

@@ -8,6 +8,14 @@ words are kept by sequence number, per game), and the pages an event changed are
 only *marked*; they are rendered once when the game's loop next turns (after the
 step's events are all flushed), or at once before a pace wait, so that a person
 reads each paced event as it comes.
+
+Fair play: while a person plays (or has played) a seat of the game, a spectator
+page that could help them — the referee's, or another seat's — is *narrowed* to
+the public events only. The run says, at any moment, what a target's page may
+show (:data:`FULL` or :data:`PUBLIC`); a page records what it was rendered for,
+and the server checks that record against the run at every push and page load
+(:meth:`Spectator.vet`), so a page rendered a moment before a take-over is never
+sent after it: it is withheld until it is rendered again, narrowed.
 """
 
 from __future__ import annotations
@@ -16,13 +24,26 @@ import asyncio
 import contextlib
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any
+
+from markupsafe import escape
 
 from sandbox.core.game import Game
 from sandbox.core.words import Words
 from sandbox.web.hub import Audience
 from sandbox.web.pages import Entry, entry_of, render_entries, render_view
 from sandbox.web.seat import HumanBrowserAgent
+from sandbox.web.words import ui
 from sandbox.words import words_for
+
+FULL = "full"  # the target's whole view (nobody plays, or only the target's own person)
+PUBLIC = "public"  # narrowed: only what every seat is told
+# What a target's page may show now (the run's answer, asked at every push).
+Scope = Callable[[int | None], str]
+
+
+def _everything(target: int | None) -> str:
+    return FULL
 
 
 @dataclass(eq=False)
@@ -31,6 +52,7 @@ class Spectator:
 
     target: int | None  # None: the referee
     audience: Audience
+    allowed: Scope = _everything
     _game: Game | None = field(default=None, repr=False)
     _entries: list[Entry] = field(default_factory=list, repr=False)
     _done: int = 0  # the game's events already in _entries (the referee's page)
@@ -40,11 +62,25 @@ class Spectator:
         """The page from the game as it is now (on the game's loop only)."""
         if game is not self._game:  # a new game of a series: start its words afresh
             self._game, self._entries, self._done, self._words = game, [], 0, {}
-        if self.target is None:
+        scope = self.allowed(self.target)
+        if scope != FULL:  # a person plays: what every seat is told, nothing more
+            public = [e for e in self._referee_entries(game, language) if _public(game, e.seq)]
+            html = narrowed_note(language) + render_entries(public, language)
+        elif self.target is None:
             html = render_entries(self._referee_entries(game, language), language)
         else:
             html = render_view(game.view(self.target), language, words=self._words)
-        self.audience.board.update(view_html=html, status_text=self.audience.title)
+        self.audience.board.update(view_html=html, status_text=self.audience.title, scope=scope)
+
+    def vet(self, state: dict[str, Any]) -> dict[str, Any]:
+        """``state`` as it may be sent now: a page rendered for a wider audience
+        than the table allows at this moment (a person has just taken a seat) is
+        withheld — the history and end screen replaced by the narrowing note —
+        until the run renders it again (checked at every push and page load)."""
+        if state.get("scope") == self.allowed(self.target):
+            return state
+        language = self.audience.language
+        return {**state, "view_html": narrowed_note(language), "end_html": "", "withheld": True}
 
     def _referee_entries(self, game: Game, language: str) -> list[Entry]:
         """Every event in the one words renderer's sentences, the new ones added."""
@@ -57,6 +93,15 @@ class Spectator:
                 self._entries.append(entry)
         self._done = len(events)
         return self._entries
+
+
+def _public(game: Game, seq: int) -> bool:
+    return seq < len(game.events) and game.events[seq].visibility().scope == "public"
+
+
+def narrowed_note(language: str) -> str:
+    """The line atop a narrowed spectator page (HTML, escaped)."""
+    return f'<p class="narrowed">{escape(ui(language)["narrowed"])}</p>'
 
 
 class Stale:

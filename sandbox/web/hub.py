@@ -94,6 +94,9 @@ class Audience:
     host: HostActions | None = None
     # kind "agent": a remote program's seat, which serves its own socket (web/remote.py)
     socket: Callable[[WebSocket], Awaitable[None]] | None = None
+    # A spectator's check of its board against who sits at the table now
+    # (web/follow.py): what of the state may be sent, asked at every push.
+    vet: Callable[[dict[str, Any]], dict[str, Any]] | None = None
     # (version, JSON text) of the last state pushed without a clock: fifty pages of
     # one spectator link get one encoding per change, not fifty (server loop only)
     encoded: tuple[int, str] | None = field(default=None, repr=False)
@@ -102,10 +105,12 @@ class Audience:
 def encode_state(audience: Audience, state: dict[str, Any]) -> str:
     """``state`` as the JSON text a page is sent, reused while its version holds."""
     cached = audience.encoded
-    if state["remaining_s"] is None and cached is not None and cached[0] == state["version"]:
+    # A withheld state (see Audience.vet) shares its version with the full one: never cached.
+    reusable = state["remaining_s"] is None and not state.get("withheld")
+    if reusable and cached is not None and cached[0] == state["version"]:
         return cached[1]
     text = json.dumps(state, ensure_ascii=False)
-    if state["remaining_s"] is None:
+    if reusable:
         audience.encoded = (state["version"], text)
     return text
 
@@ -158,8 +163,11 @@ def print_to_stderr(line: str) -> None:
 
 
 def public_state(audience: Audience) -> dict[str, Any]:
-    """The board as sent to a page: a deadline becomes the seconds left now."""
+    """The board as sent to a page: a deadline becomes the seconds left now, and
+    a spectator's board only as far as the table allows at this moment."""
     state = audience.board.snapshot()
+    if audience.vet is not None:
+        state = audience.vet(state)
     deadline = state.pop("deadline", None)
     state["remaining_s"] = None if deadline is None else max(0.0, deadline - time.monotonic())
     return state

@@ -178,18 +178,22 @@ class SeatResult:
     mine: bool
 
 
-def render_end(summary: str, results: Sequence[SeatResult], language: str) -> str:
+def render_end(
+    summary: str, results: Sequence[SeatResult], language: str, watched: int | None = None
+) -> str:
     """The results panel: the outcome, the winners, the seat's own result (on
-    its page) and every seat's revealed role and result."""
+    its page; on a spectator page of seat ``watched``, that seat's result by
+    number) and every seat's revealed role and result."""
     t = ui(language)
     mine = next((r for r in results if r.mine), None)
+    seen = next((r for r in results if r.seat == watched), None)
     return render(
         "_end.html",
         t=t,
         summary=summary,
         results=results,
         winners=winners_words(results, language),
-        own=_own_outcome(mine, t),
+        own=_own_outcome(mine, t) or _watched_outcome(seen, t),
         result_words={key: t[f"result_{key}"] for key in ("win", "lose", "draw")},
     )
 
@@ -213,6 +217,12 @@ def _own_outcome(mine: SeatResult | None, t: Mapping[str, str]) -> str:
     if mine is None:
         return ""
     return t[f"you_{mine.result}"].format(role=mine.role) if f"you_{mine.result}" in t else ""
+
+
+def _watched_outcome(seen: SeatResult | None, t: Mapping[str, str]) -> str:
+    if seen is None or f"seat_{seen.result}" not in t:
+        return ""
+    return t[f"seat_{seen.result}"].format(n=seen.seat, role=seen.role)
 
 
 def render_entries(entries: Sequence[Entry], language: str) -> str:

@@ -37,6 +37,8 @@ class RunSide(Protocol):
     def humans_playing(self) -> bool: ...
     def rules_for(self, language: str) -> str | None: ...
     def show_now(self, person: HumanBrowserAgent) -> None: ...
+    def seating_changed(self) -> None: ...
+    def handed_back(self, person: HumanBrowserAgent) -> None: ...
     def spectate(self, target: str) -> str: ...
 
 
@@ -89,6 +91,8 @@ class HostPanel:
                 if game is not None:
                     person.attach(Seating(seat, game.seed, game.variant))
                 switchable.switch_to(person)
+                # fair play: spectator pages narrow before the person sees anything
+                self.run.seating_changed()
                 self.run.show_now(person)  # the seat's view at once, not at its next decision
             self.refresh()
             return person.url
@@ -101,7 +105,10 @@ class HostPanel:
             if switchable.person is None:
                 now = _controller_words(switchable.next_controller().describe())
                 raise ValueError(f"seat {seat} is not played by a person (it is {now})")
+            person = switchable.person
             switchable.switch_to(self._ai(switchable, to))
+            if person is not None:
+                self.run.handed_back(person)  # its page keeps following the seat
             self.refresh()
 
     def _ai(self, switchable: SwitchableSeat, to: str) -> Agent:

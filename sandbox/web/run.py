@@ -26,7 +26,7 @@ from sandbox.games.registry import find_variant
 from sandbox.transcript import TranscriptWriter
 from sandbox.web.board import Board
 from sandbox.web.control import Switch, SwitchableSeat
-from sandbox.web.follow import Spectator, Stale
+from sandbox.web.follow import FULL, PUBLIC, Spectator, Stale
 from sandbox.web.guard import LOOPBACK
 from sandbox.web.hub import Audience, WebHub, print_to_stderr
 from sandbox.web.pages import SeatResult, render_end, render_final
@@ -64,6 +64,11 @@ class WebRun:
     _loop: asyncio.AbstractEventLoop | None = None  # the game's, while it plays
     _playing: bool = False  # a decision was made: setup is over, the pace applies
     _stale: Stale = field(default_factory=Stale)  # pages to render when the loop turns
+    # Seats a person plays or has played in this game (fair play: see seated()).
+    _seated: set[int] = field(default_factory=set)
+    _seated_lock: threading.Lock = field(default_factory=threading.Lock)
+    # Pages of people whose seat was handed back in this game: they follow it as spectators.
+    _former: list[HumanBrowserAgent] = field(default_factory=list)
 
     # ------------------------------------------------------------ the server
     def hub(self, port: int | None = None) -> WebHub:
@@ -161,6 +166,9 @@ class WebRun:
         """Called by the session once per game, before the transcript header."""
         self._game, self._writer, self._playing = game, writer, False
         self._stale.reset()
+        with self._seated_lock:
+            self._seated = set()
+        self._former = []
         if self.host_panel:
             agents = {
                 seat: SwitchableSeat(seat, agent, self._record_switch, self.pace_s)
@@ -189,8 +197,9 @@ class WebRun:
             if spectator.target is None or event.visibility().visible_to(spectator.target):
                 self._stale.spectator(spectator)
         shown_to = [p for p in self.people() if event.visibility().visible_to(p.seat)]
-        for person in shown_to:
-            self._stale.person(person)
+        for person in shown_to + [p for p in self._former if p not in shown_to]:
+            if event.visibility().visible_to(person.seat):
+                self._stale.person(person)
         if isinstance(event, GameEnded):
             self._render_stale()
             self._end_screens(game)
@@ -208,6 +217,9 @@ class WebRun:
         if game is None:
             return
         for person in people:
+            spectating = person.watching and person not in self.people()
+            if spectating and self.allowed(person.seat) != FULL:
+                continue  # another person plays: the seat's view could help them
             person.follow(game.view(person.seat))
         for spectator in spectators:
             spectator.refresh(game, self.language)
@@ -243,6 +255,14 @@ class WebRun:
         if game is not None:
             self._on_game_loop(lambda: person.follow(game.view(person.seat)))
 
+    def handed_back(self, person: HumanBrowserAgent) -> None:
+        """The host gave ``person``'s seat to an AI: the page keeps following the
+        seat as its spectator (and shows the end screen as one: "Seat 3 won")."""
+        person.watching = True
+        if person not in self._former:
+            self._former.append(person)
+        self.seating_changed()
+
     def _on_game_loop(self, work: Callable[[], None]) -> None:
         """``work`` (which reads the game) on the game's loop, never beside the
         game's own work — or here while the first game waits for the host's Start
@@ -273,14 +293,52 @@ class WebRun:
 
     # ------------------------------------------------------------ spectators
     def humans_playing(self) -> bool:
-        return any(_has_person(agent) for agent in self._seats.values())
+        return bool(self.seated())
+
+    def seated(self) -> frozenset[int]:
+        """The seats a person plays, is about to play, or has played in this game
+        (a person handed back may be handed the seat again: what they see meanwhile
+        must not help them); none once the game is over (nothing can help anyone)."""
+        game = self._game
+        if game is not None and game.over:
+            return frozenset()
+        now = {seat for seat, agent in self._seats.items() if _has_person(agent)}
+        with self._seated_lock:
+            self._seated |= now
+            return frozenset(self._seated)
+
+    def allowed(self, target: int | None) -> str:
+        """What a spectator page of ``target`` (None: the referee) may show now:
+        everything, unless a person plays a seat it could help — then only what
+        every seat is told (fair play; asked at every push, web/follow.py)."""
+        others = self.seated() - ({target} if target is not None else set())
+        return PUBLIC if others else FULL
+
+    def narrowed(self, target: int | None) -> bool:
+        """Whether a stream of ``target`` (the host's terminal too) is narrowed now."""
+        return self.allowed(target) != FULL
+
+    def seating_changed(self) -> None:
+        """A person took a seat (or was handed one back): every spectator page is
+        checked again at once — a page that may no longer show what it shows is
+        withheld by the server (its board is poked) and rendered again, narrowed."""
+        for spectator in self._spectators:
+            spectator.audience.board.update(scope_check=spectator.audience.board.version)
+        self._on_game_loop(self._refresh_spectators)
+
+    def _refresh_spectators(self) -> None:
+        game = self._game
+        if game is not None:
+            for spectator in self._spectators:
+                spectator.refresh(game, self.language)
 
     def spectate(self, target: str) -> str:
         """A new spectator page of ``target`` (a seat number or 'referee'); its URL."""
         seat = None if target == REFEREE else _seat_number(target, sorted(self._seats))
         title = ui(self.language)["watching"].format(who=who(target))
         audience = Audience("watch", Board(status="watching", title=title), title, self.language)
-        spectator = Spectator(seat, audience)
+        spectator = Spectator(seat, audience, self.allowed)
+        audience.vet = spectator.vet  # checked at every push: see web/follow.py
         self.hub().add(audience)
         self._spectators.append(spectator)
         game = self._game
@@ -303,12 +361,20 @@ class WebRun:
             final = render_final(game.view(person.seat), person.language)
             results = _results(outcome.results, roles, person.seat, variant, person.language)
             person.finish(render_end(outcome.summary, results, person.language), final)
+        results = _results(outcome.results, roles, None, variant, self.language)
+        for former in self._former:
+            if former not in self.people():  # a page handed back: the seat's spectator
+                # its status stays "handed back" (the page says whose seat it no longer
+                # is), under the spectator's end screen and the final view
+                end = render_end(outcome.summary, results, former.language, watched=former.seat)
+                final = render_final(game.view(former.seat), former.language)
+                former.board.update(end_html=end, view_html=final)
         for spectator in self._spectators:
             spectator.refresh(game, self.language)
-            results = _results(outcome.results, roles, spectator.target, variant, self.language)
-            spectator.audience.board.update(
-                status="ended", end_html=render_end(outcome.summary, results, self.language)
-            )
+            # a spectator is no player: "Seat 3 won", never "You won" (issue 38)
+            results = _results(outcome.results, roles, None, variant, self.language)
+            end = render_end(outcome.summary, results, self.language, watched=spectator.target)
+            spectator.audience.board.update(status="ended", end_html=end)
 
     # ------------------------------------------------------------ the panel
     def panel(self) -> HostPanel:

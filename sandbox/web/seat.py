@@ -22,6 +22,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
+from sandbox.agents.human.readable import own_death, seat_alive
 from sandbox.agents.human.refusal import refusal_words
 from sandbox.agents.human.terminal import for_people
 from sandbox.core.errors import IllegalDecision, RefereeError
@@ -99,6 +100,9 @@ class HumanBrowserAgent(Agent):
         self._game = ""  # the game's seed, in the key of the page's drafts
         self._words: dict[int, Words] = {}  # this game's history in words, by seq
         self.out = False
+        # Handed back by the host: the page keeps following the seat as its spectator
+        # (issue 38 item 5), as far as fair play allows (the run decides; web/run.py).
+        self.watching = False
         self.board.update(
             status=WAITING, form_html="", request_id=None, end_html="", error="", out=""
         )
@@ -185,8 +189,10 @@ class HumanBrowserAgent(Agent):
 
     def follow(self, view: SeatView) -> None:
         """The seat saw an event: its page shows the view now (items since its
-        last turn marked new), unless the seat was handed back or the game is over."""
-        if self.board.get("status") in (HANDED_BACK, ENDED):
+        last turn marked new), unless the game is over or the seat was handed back
+        (a page handed back follows it as a spectator: :attr:`watching`)."""
+        status = self.board.get("status")
+        if status == ENDED or (status == HANDED_BACK and not self.watching):
             return
         self._note_out(view)
         self.board.update(view_html=render_view(view, self.language, self._last_seen, self._words))
@@ -194,7 +200,7 @@ class HumanBrowserAgent(Agent):
     def _note_out(self, view: SeatView) -> None:
         """The first view in which the seat is no longer alive sets the page's
         "you are out" notice (it stays until the game ends)."""
-        if self.out or _alive(view):
+        if self.out or seat_alive(view):
             return
         self.out = True
         self.board.update(out=out_words(view, self.language))
@@ -295,26 +301,10 @@ class HumanBrowserAgent(Agent):
         )
 
 
-def _alive(view: SeatView) -> bool:
-    """Whether the seat is still in the game, by its own view: the living seats
-    when the view lists them, else its card's ``alive``."""
-    living = view.public.get("living")
-    if isinstance(living, list | tuple):
-        return view.seat in living
-    return bool(view.private.get("alive", True))
-
-
 def out_words(view: SeatView, language: str) -> str:
     """ "You are out of the game (voted out, day 2). ..." from the seat's own view."""
     t = ui(language)
-    record = next(
-        (
-            d
-            for d in view.public.get("dead") or ()
-            if isinstance(d, dict) and d.get("seat") == view.seat
-        ),
-        None,
-    )
+    record = own_death(view)
     how = ""
     if record is not None and record.get("cause"):
         cause = str(record["cause"])

@@ -17,7 +17,10 @@ UI: Mapping[str, Mapping[str, str]] = {
         "your_turn": "Your turn",
         "waiting": "Waiting for the other seats…",
         "left": "You left the game; the referee plays your fallbacks.",
-        "handed_back": "This seat was handed back to an AI player.",
+        "handed_back": (
+            "This seat was handed back to an AI player; this page keeps following it "
+            "as a spectator."
+        ),
         "ended": "The game is over",
         "reconnecting": "Connection lost — reconnecting…",
         "not_sent": "Not sent: the connection to the game was lost. Try again.",
@@ -88,6 +91,13 @@ UI: Mapping[str, Mapping[str, str]] = {
         "server_gone": "The game has finished and its server has closed.",
         "watching": "Watching {who}",
         "referee_view": "the referee's view",
+        "narrowed": (
+            "A person plays at this table: until the game ends this page shows only "
+            "what every player is told."
+        ),
+        "seat_win": "Seat {n} won (it was {role}).",
+        "seat_lose": "Seat {n} lost (it was {role}).",
+        "seat_draw": "A draw for seat {n} (it was {role}).",
         "host_panel": "Host panel",
         "controller": "Played by",
         "take_over": "Hand to a person",
@@ -106,7 +116,7 @@ UI: Mapping[str, Mapping[str, str]] = {
         "your_turn": "轮到你了",
         "waiting": "等待其他玩家…",
         "left": "你已离开游戏；之后的决定由裁判按规则代为处理。",
-        "handed_back": "这个座位已交还给 AI 玩家。",
+        "handed_back": "这个座位已交还给 AI 玩家；本页会以观战者身份继续跟进这个座位。",
         "ended": "游戏结束",
         "reconnecting": "连接中断，正在重新连接…",
         "not_sent": "未发送：与游戏的连接中断了，请重试。",
@@ -174,6 +184,10 @@ UI: Mapping[str, Mapping[str, str]] = {
         "server_gone": "游戏已结束，服务器已关闭。",
         "watching": "观看：{who}",
         "referee_view": "裁判视角",
+        "narrowed": "有真人在这局游戏中就座：直到游戏结束，本页只显示所有玩家都能看到的内容。",
+        "seat_win": "{n}号赢了（身份：{role}）。",
+        "seat_lose": "{n}号输了（身份：{role}）。",
+        "seat_draw": "{n}号这局是平局（身份：{role}）。",
         "host_panel": "主持面板",
         "controller": "操控者",
         "take_over": "交给真人",

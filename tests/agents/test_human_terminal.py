@@ -18,7 +18,13 @@ import pytest
 from rich.console import Console
 from typer.testing import CliRunner
 
-from sandbox.agents.human.terminal import BadInput, HumanTerminalAgent, options_text, parse_answer
+from sandbox.agents.human.terminal import (
+    BadInput,
+    HumanTerminalAgent,
+    QuitGame,
+    options_text,
+    parse_answer,
+)
 from sandbox.cli.main import app
 from sandbox.core.game import Game
 from sandbox.core.requests import Choice, MultiChoice
@@ -135,6 +141,11 @@ def test_a_killer_game_in_a_real_terminal(tmp_path: Path) -> None:
         assert _wait_for(session, "Leave the game?")
         keys(session, "y")
         assert _wait_for(session, "transcript:", timeout=60)
+        # issue 38 item 8: told it is out, then the rest of the game, to its end
+        screen = _capture(session)
+        assert "You are out of the game (killed in the night, Day 1)" in screen
+        after = screen.split("Leave the game?")[-1]
+        assert "Day 2" in after and "The game ends" in after
         assert list(out.glob("killer-s37-*.jsonl"))
     finally:
         subprocess.run(["tmux", "kill-session", "-t", session], check=False)
@@ -147,7 +158,7 @@ def keys(session: str, text: str) -> None:
 
 def _capture(session: str) -> str:
     done = subprocess.run(
-        ["tmux", "capture-pane", "-p", "-J", "-t", session, "-S", "-400"],
+        ["tmux", "capture-pane", "-p", "-J", "-t", session, "-S", "-5000"],
         capture_output=True,
         text=True,
         check=False,
@@ -162,3 +173,54 @@ def _wait_for(session: str, text: str, timeout: float = 30.0, count: int = 1) ->
             return True
         time.sleep(0.2)
     return False
+
+
+def test_card_shows_the_role_card_again_and_now_shows_only_what_changed() -> None:
+    """Issue 38 item 8: `card` prints the card again, then the question; a later
+    turn shows only the facts of "Now" that changed, not the whole block."""
+    game, ctx = killer_speech()
+    screen = io.StringIO()
+    console = Console(file=screen, width=250, color_system=None)
+    agent = HumanTerminalAgent(ctx.seat, io.StringIO("card\nquit\nn\n"), console)
+    with pytest.raises(QuitGame):  # the input ends: the person is gone
+        asyncio.run(agent._ask_until_legal(ctx))
+    agent._show_news(ctx)
+    first = screen.getvalue()
+    assert first.count("Your card:") == 2  # the `card` command, then the first turn's
+    assert "'card' shows your card" in first
+    assert first.count("Now:") == 1
+    screen.truncate(0)
+    screen.seek(0)
+    while True:  # the seat's next question, the others answered by the referee
+        for request in game.pending():
+            if request.seat != ctx.seat or request.id == ctx.request.id:
+                game.submit_fallback(request.id, "test")
+        later = [r for r in game.pending() if r.seat == ctx.seat]
+        if later:
+            break
+    agent._show_news(DecisionContext.for_request(game, later[0]))
+    second = screen.getvalue()
+    assert "Now:" not in second and "Your card:" not in second
+    assert "Now (what changed):" in second
+    assert second.count("\n  ") < first.count("\n  ")  # fewer fact lines than the block
+
+
+def test_a_seat_out_of_the_game_follows_it_to_the_end(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Seed 37: seat 3 is killed on night 1. Told "You are out", the person then
+    sees each event the seat may see, days 2 and later included, and the end."""
+    from sandbox.cli.display import Display
+    from sandbox.session import play_game
+    from sandbox.session.gamefile import load_config
+
+    monkeypatch.setattr(sys, "stdin", io.StringIO("quit\ny\n"))
+    console = Console(file=io.StringIO(), width=250, color_system=None)
+    display = Display(console, console, None, live=False)
+    display.status = None
+    play_game(load_config(TERMINAL_FILE), 37, tmp_path, hooks=display.hooks("killer"))
+    shown = capsys.readouterr().err
+    assert "You are out of the game (killed in the night, Day 1)" in shown, shown
+    after = shown.split("You are out of the game")[1]
+    assert "Day 2" in after and "The game ends" in after
+    assert after.index("Day 2") < after.index("The game ends")

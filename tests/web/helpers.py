@@ -8,7 +8,8 @@ import http.client
 import json
 import threading
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import contextmanager
 from html.parser import HTMLParser
 from pathlib import Path
 from typing import Any
@@ -17,7 +18,7 @@ from sandbox.core.game import Game
 from sandbox.core.seat import Agent
 from sandbox.core.variant import Outcome
 from sandbox.session import GameRecord, LiveHooks, play_game
-from sandbox.session.gamefile import LoadedConfig
+from sandbox.session.gamefile import LoadedConfig, parse_config
 from sandbox.session.runner import Runner
 from sandbox.web.hub import Audience, WebHub
 from sandbox.web.run import WebRun
@@ -91,6 +92,59 @@ class SessionThread(threading.Thread):
             raise self.error
         assert self.record is not None
         return self.record
+
+
+def all_ai_killer() -> dict[str, object]:
+    return {"variant": "killer", "rules": {"players": 11}, "default_agent": {"kind": "baseline"}}
+
+
+class PanelGame(threading.Thread):
+    """A session game with the host panel; it waits for the panel's Start."""
+
+    def __init__(self, web: WebRun, out: Path, inner: LiveHooks | None = None) -> None:
+        super().__init__(daemon=True)
+        self.web, self.out = web, out
+        self.inner = inner or LiveHooks()  # the terminal's hooks, as `sandbox run` has them
+        self.path: Path | None = None
+
+    def run(self) -> None:
+        hooks = self.web.hooks(self.inner)
+        self.path = play_game(parse_config(all_ai_killer()), 7, self.out, hooks=hooks).path
+
+    def ready(self, host: Client) -> list[dict[str, object]]:
+        """The panel's seat rows once the game is set up (and waiting for Start)."""
+        state = host.wait_for(lambda s: s["status"] == "ready" and bool(s["seats"]))
+        rows: list[dict[str, object]] = state["seats"]
+        return rows
+
+
+@contextmanager
+def panel_table(
+    out: Path, inner: LiveHooks | None = None
+) -> Iterator[tuple[WebRun, PanelGame, Client]]:
+    """A host-panel run of an all-AI Killer game, set up and waiting for Start: the
+    run, the game's thread and the host's client; the server stopped at the end."""
+    web = WebRun(host_panel=True, announce=quiet)
+    try:
+        game = PanelGame(web, out, inner)
+        game.start()
+        host = host_client(web)
+        game.ready(host)
+        yield web, game, host
+    finally:
+        web.stop()
+
+
+def host_client(web: WebRun) -> Client:
+    panel = web.panel()
+    audience = next(a for a in web.hub().audiences() if a.host is panel)
+    return Client(web.hub(), audience)
+
+
+def post(client: Client, path: str, body: dict[str, object]) -> tuple[int, dict[str, object]]:
+    status, text = client.request("POST", path, body)
+    reply: dict[str, object] = json.loads(text)
+    return status, reply
 
 
 class Client:

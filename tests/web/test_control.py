@@ -13,42 +13,16 @@ from sandbox.session import LiveHooks, play_game
 from sandbox.session.gamefile import parse_config
 from sandbox.transcript import Transcript, load
 from sandbox.web.run import WebRun
-from tests.web.helpers import Client, first_legal, quiet
-
-
-def all_ai_killer() -> dict[str, object]:
-    return {"variant": "killer", "rules": {"players": 11}, "default_agent": {"kind": "baseline"}}
-
-
-class PanelGame(threading.Thread):
-    """A session game with the host panel; it waits for the panel's Start."""
-
-    def __init__(self, web: WebRun, out: Path) -> None:
-        super().__init__(daemon=True)
-        self.web, self.out = web, out
-        self.path: Path | None = None
-
-    def run(self) -> None:
-        hooks = self.web.hooks(LiveHooks())
-        self.path = play_game(parse_config(all_ai_killer()), 7, self.out, hooks=hooks).path
-
-    def ready(self, host: Client) -> list[dict[str, object]]:
-        """The panel's seat rows once the game is set up (and waiting for Start)."""
-        state = host.wait_for(lambda s: s["status"] == "ready" and bool(s["seats"]))
-        rows: list[dict[str, object]] = state["seats"]
-        return rows
-
-
-def host_client(web: WebRun) -> Client:
-    panel = web.panel()
-    audience = next(a for a in web.hub().audiences() if a.host is panel)
-    return Client(web.hub(), audience)
-
-
-def post(client: Client, path: str, body: dict[str, object]) -> tuple[int, dict[str, object]]:
-    status, text = client.request("POST", path, body)
-    reply: dict[str, object] = json.loads(text)
-    return status, reply
+from tests.web.helpers import (
+    Client,
+    PanelGame,
+    all_ai_killer,
+    first_legal,
+    host_client,
+    panel_table,
+    post,
+    quiet,
+)
 
 
 def test_take_over_and_hand_back_mid_game(tmp_path: Path) -> None:
@@ -160,3 +134,37 @@ def test_a_configured_person_is_handed_to_the_bot(tmp_path: Path) -> None:
     assert (control["from"]["kind"], control["to"]["kind"]) == ("human", "baseline")
     mine = [e for e in transcript.events if isinstance(e, DecisionMade) and e.seat == 3]
     assert mine and not any(d.fallback for d in mine)  # the bot answered every one
+
+
+def test_a_seat_spectator_is_told_the_seat_won_never_you(tmp_path: Path) -> None:
+    """Issue 38 item 5: a spectator of seat 6 reads "Seat 6 won/lost (it was …)"."""
+    with panel_table(tmp_path) as (_web, game, host):
+        status, reply = post(host, "/api/host/watch", {"target": "6"})
+        assert status == 200
+        spectator = Client.of_url(str(reply["url"]))
+        post(host, "/api/host/start", {})
+        game.join(30)
+        end = spectator.wait_for(lambda s: s["status"] == "ended")["end_html"]
+    assert re.search(r"Seat 6 (won|lost) \(it was ", end), end
+    assert "You won" not in end and "You lost" not in end and "(you)" not in end
+
+
+def test_a_handed_back_page_keeps_following_as_the_seat_spectator(tmp_path: Path) -> None:
+    """Issue 38 item 5: handed back, the person's page follows the seat to the end
+    (the AI's moves included) and ends as a spectator's ("Seat 4 won/lost")."""
+    with panel_table(tmp_path) as (_web, game, host):
+        person = Client.of_url(str(post(host, "/api/host/take", {"seat": 4})[1]["url"]))
+        post(host, "/api/host/start", {})
+        state = person.my_turn()
+        assert person.answer(state["request_id"], first_legal(state["form_html"]))[0] == 200
+        assert post(host, "/api/host/return", {"seat": 4})[0] == 200
+        released = person.wait_for(lambda s: s["status"] == "handed_back")
+        game.join(30)
+        assert not game.is_alive()
+        end = person.wait_for(lambda s: bool(s["end_html"]))
+        assert end["status"] == "handed_back"  # the page still says whose seat it was
+    seqs = {int(s) for s in re.findall(r'data-seq="(\d+)"', end["view_html"])}
+    before = {int(s) for s in re.findall(r'data-seq="(\d+)"', released["view_html"])}
+    assert max(seqs) > max(before)  # it went on following after the hand-back
+    assert re.search(r"Seat 4 (won|lost) \(it was ", end["end_html"]), end["end_html"]
+    assert "You won" not in end["end_html"] and "You lost" not in end["end_html"]

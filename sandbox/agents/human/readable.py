@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from sandbox.core.variant import SeatView
 from sandbox.core.words import Lang
 from sandbox.words import lang
 
@@ -36,3 +37,24 @@ def fact_lines(facts: Mapping[str, Any]) -> list[tuple[str, str]]:
 def facts_text(facts: Mapping[str, Any]) -> str:
     """All facts on one line: ``seat: 4 · living: 1, 2, 4``."""
     return " · ".join(f"{key}: {words}" for key, words in fact_lines(facts))
+
+
+def seat_alive(view: SeatView) -> bool:
+    """Whether the seat is still in the game, by its own view: the living seats
+    when the view lists them, else its card's ``alive``."""
+    living = view.public.get("living")
+    if isinstance(living, list | tuple):
+        return view.seat in living
+    return bool(view.private.get("alive", True))
+
+
+def own_death(view: SeatView) -> Mapping[str, Any] | None:
+    """The seat's own record among the dead (cause, day), from its view."""
+    return next(
+        (
+            d
+            for d in view.public.get("dead") or ()
+            if isinstance(d, Mapping) and d.get("seat") == view.seat
+        ),
+        None,
+    )

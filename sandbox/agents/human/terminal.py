@@ -8,7 +8,12 @@ kept. Digits always mean seats: a choice among seats is typed as the seat
 number itself (typing ``9`` means seat 9, never the 9th option), any other
 choice by its letter or its word, a yes/no question by y/n (yes/no, 是/否);
 the seat itself and its side are marked ("[3] seat 3 (you)"). ``rules`` prints
-the rules a model seat is given, then the question again. Typing ``quit`` (once
+the rules a model seat is given, ``card`` the seat's role card, then the
+question again. Each turn shows the facts of "Now" that changed since the last
+one (all of them the first time), then what happened since. Once the seat is
+out, the person is told so ("You are out") and then shown each event the seat
+may see as it comes, to the game's end (:meth:`HumanTerminalAgent.follow`,
+called by the CLI's display). Typing ``quit`` (once
 confirmed) leaves the game: this and every later decision get the referee's
 documented fallback, recorded as FALLBACK_QUIT. With a
 ``decision_timeout_s``, a question left unanswered that long gets the fallback,
@@ -29,7 +34,7 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
-from sandbox.agents.human.readable import fact_lines
+from sandbox.agents.human.readable import fact_lines, own_death, seat_alive
 from sandbox.agents.human.refusal import refusal_words, refused_fields
 from sandbox.core.errors import IllegalDecision
 from sandbox.core.requests import Field, MultiChoice, Scalar, Text
@@ -55,6 +60,14 @@ from sandbox.words import (
 
 QUIT = "quit"
 RULES = "rules"
+CARD = "card"
+# How a seat left the game, as "You are out (voted out, day 2)" says it.
+CAUSES = {
+    "night": "killed in the night",
+    "vote": "voted out",
+    "exile": "exiled",
+    "duel": "killed in a duel",
+}
 NULL_WORDS = frozenset({"none", "nobody", "null", "-"})
 YES_WORDS = frozenset({"y", "yes", "true", "是"})
 NO_WORDS = frozenset({"n", "no", "false", "否"})
@@ -95,6 +108,9 @@ class HumanTerminalAgent(Agent):
         self.last_seq = -1
         self.card_shown = False
         self.left = False
+        self.out = False  # told "You are out"; from then on it follows every event
+        self._facts: dict[str, str] = {}  # "Now" as last shown: only changes are shown
+        self._card: Mapping[str, Any] = {}
 
     def describe(self) -> dict[str, Any]:
         described: dict[str, Any] = {"kind": self.kind, "interface": "terminal"}
@@ -122,20 +138,46 @@ class HumanTerminalAgent(Agent):
     def _show_news(self, ctx: DecisionContext) -> None:
         view = ctx.view
         self.console.rule(f"Seat {self.seat}: your turn")
+        self._card = view.private
         if not self.card_shown and view.private:
             self.card_shown = True
             print_card(self.console, view.private, variant=view.variant)
-        if view.public:
-            self.console.print("[dim]Now:[/dim]")
-            for key, words in fact_lines(known_facts(view.public)):
+        self._show_changed_facts(view)
+        self._show_history(view)
+
+    def _show_changed_facts(self, view: SeatView) -> None:
+        """ "Now": every fact the first time, later only those that changed (a whole
+        status block every turn buried the news; issue 38 item 8)."""
+        lines = dict(fact_lines(known_facts(view.public)))
+        changed = {k: v for k, v in lines.items() if self._facts.get(k) != v}
+        if changed:
+            title = "Now:" if not self._facts else "Now (what changed):"
+            self.console.print(f"[dim]{title}[/dim]")
+            for key, words in changed.items():
                 self.console.print(f"  [dim]{escape(key)}:[/dim] {escape(words)}")
+        self._facts = lines
+
+    def _show_history(self, view: SeatView) -> None:
+        """What the seat saw since it was last shown anything."""
         for item in view.history:
             if item.seq > self.last_seq:
                 line = history_line(item, view.variant, self.seat)
                 if line:
                     self.console.print(line)
         if view.history:
-            self.last_seq = max(item.seq for item in view.history)
+            self.last_seq = max(self.last_seq, max(item.seq for item in view.history))
+
+    def follow(self, view: SeatView, over: bool = False) -> None:
+        """The seat saw an event (the CLI's display calls this after each one).
+        While the seat plays, its news waits for its next turn; once it is out
+        the person is told so, then sees each event as it comes; at the end, the
+        last events (who won) whatever the seat's state (issue 38 item 8)."""
+        if not self.out and not seat_alive(view):
+            self.out = True
+            self.console.rule(f"Seat {self.seat}: you are out")
+            self.console.print(f"[yellow]{escape(out_line(view))}[/yellow]")
+        if self.out or over:
+            self._show_history(view)
 
     # ------------------------------------------------------------- asking
     async def _ask_until_legal(self, ctx: DecisionContext) -> dict[str, Any]:
@@ -162,7 +204,7 @@ class HumanTerminalAgent(Agent):
         within = f"; {limit:g} s to answer" if limit is not None else ""
         self.console.print(
             f"[bold]{escape(for_people(request.instruction))}[/bold] [dim]({request.rule}; "
-            f"'{RULES}' shows the rules, '{QUIT}' leaves{within})[/dim]"
+            f"'{CARD}' shows your card, '{RULES}' shows the rules, '{QUIT}' leaves{within})[/dim]"
         )
         self.console.print(f"[bold]{f.name}[/bold]: {escape(for_people(f.description))}")
         self.console.print(escape(options_text(f, marks)))  # "[a]" is no markup tag
@@ -175,6 +217,10 @@ class HumanTerminalAgent(Agent):
             if command == RULES:
                 self.console.print(escape(self._rules or "(no rules text for this game)"))
                 self._ask_question(ctx, f, marks)  # the question again, not a bare prompt
+                continue
+            if command == CARD:
+                print_card(self.console, ctx.view.private)
+                self._ask_question(ctx, f, marks)
                 continue
             if command == QUIT:
                 if await self._quit_confirmed():
@@ -229,6 +275,20 @@ def print_card(
         for row in duels[1:]:
             table.add_row(*row)
         console.print(table)
+
+
+def out_line(view: SeatView, language: str = "en") -> str:
+    """ "You are out (voted out, day 2). ..." from the seat's own view."""
+    record = own_death(view)
+    how = ""
+    if record is not None and record.get("cause"):
+        cause = str(record["cause"])
+        cause = CAUSES.get(cause) or lang(language, view.variant).term(cause)
+        how = f" ({cause}, {phase_title(record.get('day'), 'day', language, view.variant)})"
+    return (
+        f"You are out of the game{how}. You will see each event your seat may see "
+        "until the game ends."
+    )
 
 
 def history_line(
