@@ -35,7 +35,6 @@ DEFAULT_POOL = ("baseline",)
 FAKE = "fake"
 FAKE_LEGAL = "fake/legal-random"
 INSPECT_PREFIX = f"{KIND}:"
-BOT_KINDS = ("baseline", "random")
 
 
 @dataclass(frozen=True)
