@@ -30,7 +30,8 @@ from sandbox.cli.options import (
     out_folder,
 )
 from sandbox.session import GameRecord, play_series, random_seed
-from sandbox.session.gamefile import HumanSpec, LoadedConfig, config_warnings, load_config
+from sandbox.session.agent_specs import HumanSpec
+from sandbox.session.gamefile import LoadedConfig, config_warnings, load_config
 
 
 def run(
