@@ -15,11 +15,8 @@ from rich.markup import escape
 
 from sandbox.cli.display import Display, consoles, live_seat, print_record
 from sandbox.cli.errors import (
-    STOPPING_ERRORS,
     bad_input_is_one_line,
     fail,
-    interrupted,
-    stopped,
 )
 from sandbox.cli.options import (
     AsSeatOption,
@@ -126,22 +123,18 @@ def _play(
     label = f"{loaded.variant.name} seed {seed}"
     hooks = display.hooks(label) if web is None else web.hooks(display.hooks(label))
     try:
-        return play_series(
-            loaded,
-            seed,
-            count,
-            out,
-            hooks=hooks,
-            on_game_done=display.game_done,
-        )
-    except KeyboardInterrupt:
-        display.stop()
-        interrupted(display.current)
-    except STOPPING_ERRORS as err:
-        display.stop()
-        stopped(err, display.current)
+        with display.stopping():
+            records = play_series(
+                loaded,
+                seed,
+                count,
+                out,
+                hooks=hooks,
+                on_game_done=display.game_done,
+            )
     finally:
         display.stop()
+    return records
 
 
 def _report(records: list[GameRecord], console: Console, as_json: bool) -> None:
