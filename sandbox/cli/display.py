@@ -3,8 +3,6 @@ stream of events or a progress line, and each finished game's result table."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 
 from rich.console import Console
@@ -12,7 +10,6 @@ from rich.markup import escape
 from rich.status import Status
 from rich.table import Table
 
-from sandbox.cli.errors import STOPPING_ERRORS, interrupted, stopped
 from sandbox.core.events import Event
 from sandbox.core.game import Game
 from sandbox.session import GameRecord, LiveHooks
@@ -63,20 +60,6 @@ class Display:
     def stop(self) -> None:
         if self.status is not None:
             self.status.stop()
-
-    @contextmanager
-    def stopping(self) -> Iterator[None]:
-        """Within the block, Ctrl-C or an error that stops the game first stops
-        the live output, then ends the command with its one line naming the
-        transcript in progress (resumable)."""
-        try:
-            yield
-        except KeyboardInterrupt:
-            self.stop()
-            interrupted(self.current)
-        except STOPPING_ERRORS as err:
-            self.stop()
-            stopped(err, self.current)
 
     def game_done(self, record: GameRecord) -> None:
         self.stop()

@@ -17,6 +17,7 @@ from sandbox.cli.display import Display, consoles, live_seat, print_record
 from sandbox.cli.errors import (
     bad_input_is_one_line,
     fail,
+    game_stops_cleanly,
 )
 from sandbox.cli.options import (
     AsSeatOption,
@@ -123,7 +124,7 @@ def _play(
     label = f"{loaded.variant.name} seed {seed}"
     hooks = display.hooks(label) if web is None else web.hooks(display.hooks(label))
     try:
-        with display.stopping():
+        with game_stops_cleanly(display):
             records = play_series(
                 loaded,
                 seed,

@@ -15,6 +15,7 @@ from rich.console import Console
 from sandbox.cli.display import Display, consoles, live_seat, print_record
 from sandbox.cli.errors import (
     bad_input_is_one_line,
+    game_stops_cleanly,
     interrupted,
 )
 from sandbox.cli.options import AsSeatOption, check_seat, out_folder
@@ -87,7 +88,7 @@ def fork_game(
         playing = other or loaded_of(recorded)
         folder = out_folder(out, playing)
         display = _seat_display(playing, recorded, as_seat, quiet, console, err)
-        with display.stopping(), _hosted(playing, display.hooks(f"fork at {at}")) as hooks:
+        with game_stops_cleanly(display), _hosted(playing, display.hooks(f"fork at {at}")) as hooks:
             record = fork(transcript, at, other, folder, hooks)
         print_record(console, record)
 
