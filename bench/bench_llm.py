@@ -51,7 +51,8 @@ from sandbox.core.seat import AgentAnswer
 from sandbox.models import remote
 from sandbox.models.endpoints import ROUTE_ENV
 from sandbox.models.fake.server import common_prefix
-from sandbox.session.gamefile import AgentSpec, LoadedConfig, load_config
+from sandbox.session.agent_specs import AgentSpec
+from sandbox.session.gamefile import LoadedConfig, load_config
 from sandbox.session.runner import Runner
 from sandbox.session.seating import build_agents
 from sandbox.transcript import TranscriptWriter

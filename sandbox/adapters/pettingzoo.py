@@ -41,15 +41,14 @@ from typing import Any, ClassVar
 
 import numpy as np
 
+from sandbox.adapters.extras import missing_extra
+
 try:
     import gymnasium
     from pettingzoo import AECEnv
     from pettingzoo.utils.wrappers import OrderEnforcingWrapper
 except ImportError as err:  # the envs extra is optional: say which one
-    raise ImportError(
-        f"sandbox.adapters.pettingzoo needs pettingzoo and gymnasium ({err.name} is missing): "
-        "pip install -e '.[envs]'"
-    ) from err
+    raise missing_extra(__name__, "pettingzoo and gymnasium", "envs", err) from err
 
 from sandbox.adapters.step import DEFAULT_ATTEMPTS, External, Opponents, SteppedGame
 from sandbox.agents.llm.parse import render_repair

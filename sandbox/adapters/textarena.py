@@ -35,15 +35,14 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from sandbox.adapters.extras import missing_extra
+
 try:
     import textarena as ta
     from textarena.envs.registration import ENV_REGISTRY, register_with_versions
     from textarena.wrappers import LLMObservationWrapper
 except ImportError as err:  # the envs extra is optional: say which one
-    raise ImportError(
-        f"sandbox.adapters.textarena needs textarena ({err.name} is missing): "
-        "pip install -e '.[envs]'"
-    ) from err
+    raise missing_extra(__name__, "textarena", "envs", err) from err
 
 from sandbox.adapters.chat import SeatChats, hint
 from sandbox.adapters.external import Verdict

@@ -33,6 +33,7 @@ from typing import Any
 from sandbox.agents.llm.prompt import RecordMemo, render_prompt
 from sandbox.agents.llm.settings import PromptStyle
 from sandbox.core.errors import IllegalDecision
+from sandbox.core.events import thaw
 from sandbox.core.requests import Choice, DecisionRequest, Field, MultiChoice, Scalar, Text
 from sandbox.core.seat import DecisionContext
 from sandbox.core.variant import SeatView
@@ -95,26 +96,17 @@ def view_data(view: SeatView, items: dict[int, dict[str, Any]] | None = None) ->
                 "phase": item.phase,
                 "speaker": item.speaker,
                 "speech": item.speech,
-                "facts": _thaw(item.facts),
+                "facts": thaw(item.facts),
                 "public": item.public,
             }
         history.append(data)
     return {
         "variant": view.variant.name,
         "seat": view.seat,
-        "private": _thaw(view.private),
-        "public": _thaw(view.public),
+        "private": thaw(view.private),
+        "public": thaw(view.public),
         "history": history,
     }
-
-
-def _thaw(value: Any) -> Any:
-    """Plain JSON data: tuples become lists, mappings dicts (a copy throughout)."""
-    if isinstance(value, tuple | list):
-        return [_thaw(v) for v in value]
-    if isinstance(value, Mapping):
-        return {k: _thaw(v) for k, v in value.items()}
-    return value
 
 
 def request_data(request: DecisionRequest) -> dict[str, Any]:

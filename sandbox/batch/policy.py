@@ -21,7 +21,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from sandbox.models.local import is_local_model
-from sandbox.session.gamefile import AgentSpec, LLMSpec, LoadedConfig
+from sandbox.session.agent_specs import AgentSpec, LLMSpec
+from sandbox.session.gamefile import LoadedConfig
 
 # Games each worker plays at once when LLM seats call a provider (docs/cli.md).
 LLM_GAMES_IN_FLIGHT = 16

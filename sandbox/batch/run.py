@@ -78,12 +78,8 @@ def play_one(job: GameJob) -> GameResult:
         record = _play_or_resume(job, hooks)
     except KeyboardInterrupt:
         return _with(base, transcript=_first(started) or job.resume, interrupted=True)
-    except QuotaExhausted as err:  # resumable; no further game starts
-        return _quota(base, _first(started) or job.resume, err)
-    except TranscriptWriteError as err:  # the disk, not the game: stop the batch
-        return _with(base, transcript=_first(started) or job.resume, fault=str(err))
     except Exception as err:  # a broken game must not end the batch
-        return _with(base, transcript=_first(started) or job.resume, error=error_line(err))
+        return _failed(base, _first(started) or job.resume, err)
     return _finished(base, record)
 
 
@@ -104,13 +100,19 @@ async def play_one_async(job: GameJob) -> GameResult:
             )
     except asyncio.CancelledError:
         return _with(base, transcript=_first(started) or job.resume, interrupted=True)
-    except QuotaExhausted as err:  # resumable; no further game starts
-        return _quota(base, _first(started) or job.resume, err)
-    except TranscriptWriteError as err:  # the disk, not the game: stop the batch
-        return _with(base, transcript=_first(started) or job.resume, fault=str(err))
     except Exception as err:  # a broken game must not end the batch
-        return _with(base, transcript=_first(started) or job.resume, error=error_line(err))
+        return _failed(base, _first(started) or job.resume, err)
     return _finished(base, record)
+
+
+def _failed(base: GameResult, transcript: str | None, err: Exception) -> GameResult:
+    """The result of a game that raised ``err`` (``transcript``: its file, if
+    it has one yet), shared by :func:`play_one` and :func:`play_one_async`."""
+    if isinstance(err, QuotaExhausted):  # resumable; no further game starts
+        return _quota(base, transcript, err)
+    if isinstance(err, TranscriptWriteError):  # the disk, not the game: stop the batch
+        return _with(base, transcript=transcript, fault=str(err))
+    return _with(base, transcript=transcript, error=error_line(err))
 
 
 def _quota(base: GameResult, transcript: str | None, err: QuotaExhausted) -> GameResult:

@@ -44,7 +44,8 @@ from sandbox.cli.options import (
 )
 from sandbox.cli.progress import progress_bar
 from sandbox.cli.stats import print_variant_stats
-from sandbox.session.gamefile import AgentSpec, load_config
+from sandbox.session.agent_specs import AgentSpec
+from sandbox.session.gamefile import load_config
 from sandbox.transcript import folder_lock
 
 # A batch's games are listed up front; a million is a large study, a billion a typo.

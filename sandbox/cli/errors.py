@@ -14,7 +14,7 @@ import sys
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import Any, NoReturn, Protocol
 
 import typer
 from typer.core import TyperGroup
@@ -86,6 +86,30 @@ def stopped(err: Exception, path: Path | None) -> NoReturn:
         fail(f"{error_text(str(err))}{again}", EXIT_FAULT)
     partial = f" (the unfinished transcript is {path})" if path is not None else ""
     fail(f"{error_text(str(err))}{partial}")
+
+
+class LiveGame(Protocol):
+    """What :func:`game_stops_cleanly` needs of a command's live output
+    (``cli.display.Display`` is one)."""
+
+    current: Path | None  # the transcript being written, if a game is under way
+
+    def stop(self) -> None: ...
+
+
+@contextmanager
+def game_stops_cleanly(live: LiveGame) -> Iterator[None]:
+    """Within the block, Ctrl-C or an error that stops the game first stops
+    the live output, then ends the command with its one line naming the
+    transcript in progress (resumable)."""
+    try:
+        yield
+    except KeyboardInterrupt:
+        live.stop()
+        interrupted(live.current)
+    except STOPPING_ERRORS as err:
+        live.stop()
+        stopped(err, live.current)
 
 
 def stopped_by_fault(fault: str, finished: int, total: int) -> NoReturn:

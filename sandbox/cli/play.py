@@ -15,11 +15,9 @@ from rich.markup import escape
 
 from sandbox.cli.display import Display, consoles, live_seat, print_record
 from sandbox.cli.errors import (
-    STOPPING_ERRORS,
     bad_input_is_one_line,
     fail,
-    interrupted,
-    stopped,
+    game_stops_cleanly,
 )
 from sandbox.cli.options import (
     AsSeatOption,
@@ -30,7 +28,8 @@ from sandbox.cli.options import (
     out_folder,
 )
 from sandbox.session import GameRecord, play_series, random_seed
-from sandbox.session.gamefile import HumanSpec, LoadedConfig, config_warnings, load_config
+from sandbox.session.agent_specs import HumanSpec
+from sandbox.session.gamefile import LoadedConfig, config_warnings, load_config
 
 
 def run(
@@ -127,22 +126,18 @@ def _play(
     label = f"{loaded.variant.name} seed {seed}"
     hooks = display.hooks(label) if web is None else web.hooks(display.hooks(label))
     try:
-        return play_series(
-            loaded,
-            seed,
-            count,
-            out,
-            hooks=hooks,
-            on_game_done=display.game_done,
-        )
-    except KeyboardInterrupt:
-        display.stop()
-        interrupted(display.current)
-    except STOPPING_ERRORS as err:
-        display.stop()
-        stopped(err, display.current)
+        with game_stops_cleanly(display):
+            records = play_series(
+                loaded,
+                seed,
+                count,
+                out,
+                hooks=hooks,
+                on_game_done=display.game_done,
+            )
     finally:
         display.stop()
+    return records
 
 
 def _report(records: list[GameRecord], console: Console, as_json: bool) -> None:

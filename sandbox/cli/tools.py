@@ -17,13 +17,10 @@ from sandbox.cli.errors import EXIT_BAD_INPUT, bad_input_is_one_line, error_text
 from sandbox.cli.options import ConfigArgument
 from sandbox.core.errors import ConfigError
 from sandbox.games.registry import get_variant, variant_names
+from sandbox.session.agent_specs import AgentSpec, HumanSpec, LLMSpec, ScriptedSpec
 from sandbox.session.gamefile import (
-    AgentSpec,
     GameFile,
-    HumanSpec,
-    LLMSpec,
     LoadedConfig,
-    ScriptedSpec,
     check_setup,
     config_warnings,
     describe_error,

@@ -14,10 +14,9 @@ from rich.console import Console
 
 from sandbox.cli.display import Display, consoles, live_seat, print_record
 from sandbox.cli.errors import (
-    STOPPING_ERRORS,
     bad_input_is_one_line,
+    game_stops_cleanly,
     interrupted,
-    stopped,
 )
 from sandbox.cli.options import AsSeatOption, check_seat, out_folder
 from sandbox.cli.play import web_run
@@ -89,15 +88,8 @@ def fork_game(
         playing = other or loaded_of(recorded)
         folder = out_folder(out, playing)
         display = _seat_display(playing, recorded, as_seat, quiet, console, err)
-        try:
-            with _hosted(playing, display.hooks(f"fork at {at}")) as hooks:
-                record = fork(transcript, at, other, folder, hooks)
-        except KeyboardInterrupt:
-            display.stop()
-            interrupted(display.current)
-        except STOPPING_ERRORS as error:
-            display.stop()
-            stopped(error, display.current)
+        with game_stops_cleanly(display), _hosted(playing, display.hooks(f"fork at {at}")) as hooks:
+            record = fork(transcript, at, other, folder, hooks)
         print_record(console, record)
 
 

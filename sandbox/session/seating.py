@@ -8,7 +8,8 @@ from sandbox.agents.human.seat import HumanAgent
 from sandbox.agents.llm.agent import LLMAgent
 from sandbox.core.rng import derive_rng
 from sandbox.core.seat import Agent, AgentSetupError, SeatHost, Seating, seat_seed
-from sandbox.session.gamefile import AgentSpec, LoadedConfig, role_matches
+from sandbox.session.agent_specs import AgentSpec
+from sandbox.session.gamefile import LoadedConfig, role_matches
 
 __all__ = [
     "AgentSetupError",

@@ -138,7 +138,8 @@ def on_fake(job: GameJob, base_url: str, folder: Path) -> GameJob:
 
 def seat_models(job: GameJob, roles: Mapping[str, str]) -> dict[int, str]:
     """Each LLM seat's model in the plan's own game file (not the stand-in's)."""
-    from sandbox.session.gamefile import LLMSpec, parse_config
+    from sandbox.session.agent_specs import LLMSpec
+    from sandbox.session.gamefile import parse_config
     from sandbox.session.seating import spec_for
 
     loaded = parse_config(job.raw_config)

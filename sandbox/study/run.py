@@ -20,7 +20,7 @@ from typing import Any
 from sandbox.batch.backends import Backend, BackendOptions, backend_for
 from sandbox.batch.jobs import BatchResult, GameJob, GameResult, OnResult
 from sandbox.batch.policy import Capacity, agent_specs, capacity
-from sandbox.session.gamefile import AgentSpec, LLMSpec
+from sandbox.session.agent_specs import AgentSpec, LLMSpec
 from sandbox.study.schedule import Planned, plan
 from sandbox.study.spec import Study
 from sandbox.transcript import read_game

@@ -15,13 +15,8 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from sandbox.core.errors import ConfigError
-from sandbox.session.gamefile import (
-    AgentSpec,
-    LoadedConfig,
-    describe_error,
-    load_config,
-    parse_agent_spec,
-)
+from sandbox.session.agent_specs import AgentSpec, parse_agent_spec
+from sandbox.session.gamefile import LoadedConfig, describe_error, load_config
 
 
 class Contestant(BaseModel):

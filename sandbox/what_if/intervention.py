@@ -20,8 +20,9 @@ from sandbox.core.game import Game, fork_points
 from sandbox.core.requests import DecisionRequest
 from sandbox.core.variant import Variant
 from sandbox.core.words import TEXT_FIELDS
+from sandbox.session.agent_specs import parse_agent_spec
 from sandbox.session.errors import SessionError, open_transcript
-from sandbox.session.gamefile import LoadedConfig, describe_error, parse_agent_spec, parse_config
+from sandbox.session.gamefile import LoadedConfig, describe_error, parse_config
 from sandbox.session.hearing import Hearing, hearing_of
 from sandbox.session.replay import check_fork_point, game_config_of, loaded_of
 from sandbox.transcript import Transcript

@@ -15,8 +15,10 @@ import pytest
 
 from sandbox.agents.llm.answer_format import grammar_format
 from sandbox.agents.llm.prompt import render
+from sandbox.agents.llm.prompt import shared as layout
 from sandbox.agents.llm.prompt.record import RecordMemo, current_step, summarized_record
-from sandbox.agents.llm.prompt.render import render_prompt, secret_record, secret_view
+from sandbox.agents.llm.prompt.render import render_prompt
+from sandbox.agents.llm.prompt.shared import secret_record, secret_view
 from sandbox.agents.llm.settings import limits_for
 from sandbox.core.variant import HistoryItem, SeatView
 from sandbox.core.visibility import PUBLIC
@@ -325,9 +327,9 @@ def _field(kind: str, options: list[object]) -> dict[str, object]:
 
 def test_options_are_written_alike_only_where_they_are_the_living_but_ones_own() -> None:
     view = SeatView(get_variant("killer"), 4, {}, {"living": [1, 2, 4, 7]}, ())
-    shared = render.shared_options(_field("choice", [1, 2, 7]), view)
+    shared = layout.shared_options(_field("choice", [1, 2, 7]), view)
     assert shared["options"] == [1, 2, 4, 7] and shared["not_self"] is True
-    assert render.shared_options(_field("multi", [1, 2, 7]), view)["not_self"] is True
+    assert layout.shared_options(_field("multi", [1, 2, 7]), view)["not_self"] is True
     # a revote between two other seats, a list that holds the seat, words, free
     # text, a dead seat: left as they are (still exact, only not shared)
     for kind, options in [
@@ -336,9 +338,9 @@ def test_options_are_written_alike_only_where_they_are_the_living_but_ones_own()
         ("choice", ["none", "police"]),
         ("text", []),
     ]:
-        assert render.shared_options(_field(kind, options), view) == _field(kind, options)
+        assert layout.shared_options(_field(kind, options), view) == _field(kind, options)
     dead = SeatView(get_variant("killer"), 3, {}, {"living": [1, 2, 4, 7]}, ())
-    assert render.shared_options(_field("choice", [1, 2, 4, 7]), dead)["not_self"] is False
+    assert layout.shared_options(_field("choice", [1, 2, 4, 7]), dead)["not_self"] is False
 
 
 def test_the_step_under_way_is_its_last_day_and_phase() -> None:
@@ -360,17 +362,17 @@ def test_a_condensation_ending_inside_the_step_still_moves_the_steps_items() -> 
     game = new_game("killer", 4)
     captured = play(game, random.Random(4), pick=lambda g, r: r.decision == "speech")
     c = [c for c in captured if c.view.public["day"] == 1][5]  # the sixth speaker
-    view = render.public_view(c.view)
+    view = layout.public_view(c.view)
     count = current_step(view.history)
     assert count >= 4
     upto = len(view.history) - 2  # the step's last two items in full
     record = summarized_record(view, "en", upto, None)
     history = record.lines[record.summary_lines :]
-    before, step = render.split_step(view, "en", history, record.first)
+    before, step = layout.split_step(view, "en", history, record.first)
     assert before == [] and step == history, "every item in full is the step's"
     assert step[0] == "--- Day 1: speeches ---"
     assert sum(" said (speech): " in line for line in step) == 2
-    assert render.split_step(view, "en", history) == (history, [])  # the step's start is gone
+    assert layout.split_step(view, "en", history) == (history, [])  # the step's start is gone
 
 
 def test_a_field_only_some_seats_are_asked_comes_after_the_card() -> None:

@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from sandbox.agents.simple import RandomAgent
-from sandbox.core.events import _thaw
+from sandbox.core.events import thaw
 from sandbox.core.game import Game
 from sandbox.core.seat import decide_now
 from sandbox.core.variant import SeatView, Variant
@@ -81,8 +81,8 @@ def view_json(view: SeatView) -> dict[str, Any]:
     return {
         "variant": view.variant.name,
         "seat": view.seat,
-        "private": _thaw(view.private),
-        "public": _thaw(view.public),
+        "private": thaw(view.private),
+        "public": thaw(view.public),
         "history": [
             {
                 "seq": h.seq,
@@ -91,7 +91,7 @@ def view_json(view: SeatView) -> dict[str, Any]:
                 "phase": h.phase,
                 "speaker": h.speaker,
                 "speech": h.speech,
-                "facts": _thaw(h.facts),
+                "facts": thaw(h.facts),
                 "public": h.public,
             }
             for h in view.history

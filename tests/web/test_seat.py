@@ -332,7 +332,8 @@ def test_chinese_page_and_rules_in_the_seats_language(web: WebRun, tmp_path: Pat
 
 
 def test_pace_defaults_to_reading_speed_and_is_a_browser_setting() -> None:
-    from sandbox.session.gamefile import HumanSpec, config_warnings
+    from sandbox.session.agent_specs import HumanSpec
+    from sandbox.session.gamefile import config_warnings
 
     raw = killer_file()
     del raw["agent"][0]["pace_s"]  # type: ignore[index]

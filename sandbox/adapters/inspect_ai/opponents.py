@@ -29,13 +29,12 @@ from sandbox.agents.llm.settings import LLMSettings
 from sandbox.core.errors import ConfigError
 from sandbox.core.seat import Agent, AgentSetupError, seat_seed
 from sandbox.games.registry import get_variant
-from sandbox.session.gamefile import BaselineSpec, LLMSpec, RandomSpec
+from sandbox.session.agent_specs import BaselineSpec, LLMSpec, RandomSpec
 
 DEFAULT_POOL = ("baseline",)
 FAKE = "fake"
 FAKE_LEGAL = "fake/legal-random"
 INSPECT_PREFIX = f"{KIND}:"
-BOT_KINDS = ("baseline", "random")
 
 
 @dataclass(frozen=True)

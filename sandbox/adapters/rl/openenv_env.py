@@ -25,6 +25,8 @@ import argparse
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from sandbox.adapters.extras import missing_extra
+
 try:
     import uvicorn
     from openenv.core.client_types import StepResult
@@ -33,10 +35,7 @@ try:
     from openenv.core.env_server.interfaces import Environment
     from openenv.core.env_server.types import Action, Observation, State
 except ImportError as err:  # the rl extra is optional: say which one
-    raise ImportError(
-        f"sandbox.adapters.rl.openenv_env needs openenv-core ({err.name} is missing): "
-        "pip install -e '.[rl]'"
-    ) from err
+    raise missing_extra(__name__, "openenv-core", "rl", err) from err
 
 from pydantic import Field
 

@@ -25,14 +25,13 @@ import asyncio
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from sandbox.adapters.extras import missing_extra
+
 try:
     import verifiers as vf
     from datasets import Dataset
 except ImportError as err:  # the rl extra is optional: say which one
-    raise ImportError(
-        f"sandbox.adapters.rl.verifiers_env needs verifiers ({err.name} is missing): "
-        "pip install -e '.[rl]'"
-    ) from err
+    raise missing_extra(__name__, "verifiers", "rl", err) from err
 
 from sandbox.adapters.rl.episode import Episode, RewardWeights
 from sandbox.adapters.step import DEFAULT_ATTEMPTS

@@ -81,9 +81,6 @@ class LLMSettings(BaseModel):
         return LLMSettings.model_validate({**self.model_dump(), **changes})
 
 
-SETTING_KEYS = frozenset(LLMSettings.model_fields)
-
-
 @dataclass(frozen=True)
 class AnswerLimits:
     """Lengths the answer schema asks for, per prompt style.

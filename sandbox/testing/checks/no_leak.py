@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import json
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 from sandbox.core.events import Event
@@ -105,25 +105,18 @@ class PromptAudit:
 
 def view_text(view: SeatView) -> str:
     """The view itself, one line per entry: what any renderer could show."""
+    # The prompts' own JSON reading of facts; imported here, as in prompt_text.
+    from sandbox.agents.llm.prompt.escaping import plain
+
     lines = [
         f"- {key}: {json.dumps(value, ensure_ascii=False)}"
         for part in (view.private, view.public)
-        for key, value in _plain(part).items()
+        for key, value in plain(part).items()
     ]
     lines += [
-        f"{item.kind} {json.dumps(_plain(item.facts), ensure_ascii=False)}" for item in view.history
+        f"{item.kind} {json.dumps(plain(item.facts), ensure_ascii=False)}" for item in view.history
     ]
     return "\n".join(lines)
-
-
-def _plain(value: Any) -> Any:
-    """Nested mappings and sequences as JSON-ready dicts and lists."""
-    if isinstance(value, Mapping):
-        return {str(k): _plain(v) for k, v in value.items()}
-    if isinstance(value, list | tuple | set | frozenset):
-        items = sorted(value, key=str) if isinstance(value, set | frozenset) else value
-        return [_plain(v) for v in items]
-    return value
 
 
 def prompt_text(view: SeatView, request: DecisionRequest, language: str = "en") -> str:

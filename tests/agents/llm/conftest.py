@@ -18,7 +18,8 @@ from sandbox.core.game import Game
 from sandbox.core.requests import DecisionRequest
 from sandbox.core.seat import Agent, AgentAnswer, DecisionContext
 from sandbox.models.fake import FakeLLMServer
-from sandbox.session.gamefile import AgentSpec, GameFile, LLMSpec, LoadedConfig
+from sandbox.session.agent_specs import AgentSpec, LLMSpec
+from sandbox.session.gamefile import GameFile, LoadedConfig
 from sandbox.session.runner import Runner
 from sandbox.session.seating import seat_agent
 from sandbox.transcript import TranscriptWriter

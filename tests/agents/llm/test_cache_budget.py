@@ -20,7 +20,8 @@ from sandbox.models.endpoints import Endpoint
 from sandbox.models.fake import FakeLLMServer
 from sandbox.models.fake.server import PrefixCache, common_prefix
 from sandbox.models.remote import needs_cache_control, with_cache_control
-from sandbox.session.gamefile import GameFile, LLMSpec, LoadedConfig
+from sandbox.session.agent_specs import LLMSpec
+from sandbox.session.gamefile import GameFile, LoadedConfig
 from sandbox.session.runner import Runner
 from sandbox.transcript import TranscriptWriter, load
 from tests.agents.llm.conftest import FAST_RETRY, llm_spec, make_llm_agent, play_toy, toy_loaded

@@ -12,7 +12,7 @@ import threading
 
 from sandbox.core.game import Game
 from sandbox.models import endpoints, pool
-from sandbox.session.gamefile import LLMSpec
+from sandbox.session.agent_specs import LLMSpec
 from sandbox.session.runner import Runner
 from tests.agents.llm.conftest import TOY, make_llm_agent, toy_loaded
 

@@ -24,7 +24,8 @@ from sandbox.models.client import CallSettings, ModelClient, ProviderFailure, Re
 from sandbox.models.endpoints import Endpoint
 from sandbox.models.fake import FakeLLMServer
 from sandbox.models.fake.answers import POLICIES
-from sandbox.session.gamefile import AgentSpec, GameFile, LLMSpec, LoadedConfig, RandomSpec
+from sandbox.session.agent_specs import AgentSpec, LLMSpec, RandomSpec
+from sandbox.session.gamefile import GameFile, LoadedConfig
 from sandbox.session.runner import ABORTED
 from sandbox.transcript import TranscriptWriter, iter_lines
 from tests.agents.llm.conftest import (

@@ -17,7 +17,7 @@ from sandbox.agents.llm.parse import AnswerError, parse_answer
 from sandbox.core.requests import Choice, DecisionRequest, MultiChoice, Text
 from sandbox.core.seat import FALLBACK_INVALID
 from sandbox.models.secrets import MASK, redact, redact_text, secret_values
-from sandbox.session.gamefile import LLMSpec
+from sandbox.session.agent_specs import LLMSpec
 from tests.agents.llm.conftest import decide_once
 
 ROOT = Path(__file__).resolve().parents[3]

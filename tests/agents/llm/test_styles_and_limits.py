@@ -23,7 +23,7 @@ from sandbox.models.endpoints import Target
 from sandbox.models.fake import FakeLLMServer
 from sandbox.models.local import RECOMMENDED_CONCURRENCY
 from sandbox.models.providers import provider_class
-from sandbox.session.gamefile import LLMSpec
+from sandbox.session.agent_specs import LLMSpec
 from tests.agents.llm.conftest import decide_once, llm_spec
 
 SPEAK = DecisionRequest(

@@ -37,16 +37,18 @@ def safe_json(value: Any) -> str:
 
     Used as the ``json`` filter (instead of ``|tojson``, which HTML-escapes).
     """
-    text = json.dumps(_plain(value), ensure_ascii=False)
+    text = json.dumps(plain(value), ensure_ascii=False)
     return _ESCAPED.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
 
 
-def _plain(value: Any) -> Any:
+def plain(value: Any) -> Any:
+    """Nested mappings and sequences as JSON-ready dicts and lists (sets sorted,
+    so the same facts always read the same)."""
     if isinstance(value, Mapping):
-        return {str(k): _plain(v) for k, v in value.items()}
+        return {str(k): plain(v) for k, v in value.items()}
     if isinstance(value, list | tuple | set | frozenset):
         items = sorted(value, key=str) if isinstance(value, set | frozenset) else value
-        return [_plain(v) for v in items]
+        return [plain(v) for v in items]
     return value
 
 

@@ -37,7 +37,6 @@ public rules text, never from the game state.
 
 from __future__ import annotations
 
-import dataclasses
 import functools
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
@@ -50,10 +49,17 @@ from sandbox.agents.llm.prompt.record import (
     HeldStep,
     Record,
     RecordMemo,
-    current_step,
     full_record,
     history_lines,
     history_start,
+)
+from sandbox.agents.llm.prompt.shared import (
+    own_field_names,
+    public_view,
+    secret_record,
+    shared_options,
+    split_step,
+    step_under_way,
 )
 from sandbox.agents.llm.prompt.templates import (
     COMPACT,
@@ -63,9 +69,8 @@ from sandbox.agents.llm.prompt.templates import (
     template,
 )
 from sandbox.agents.llm.settings import PromptStyle, limits_for
-from sandbox.core.events import DecisionMade
 from sandbox.core.requests import Choice, DecisionRequest, Field, MultiChoice, Text
-from sandbox.core.variant import HistoryItem, SeatView, Variant
+from sandbox.core.variant import SeatView, Variant
 
 
 @dataclass(frozen=True)
@@ -279,23 +284,6 @@ def hold(memo: RecordMemo, rendered: RenderedPrompt, sent: Sequence[Mapping[str,
     )
 
 
-def step_under_way(history: Sequence[HistoryItem]) -> tuple[int, int, str] | None:
-    """Where the step under way begins in ``history``, its day and phase
-    (None: no item yet)."""
-    count = current_step(history)
-    if not count:
-        return None
-    last = history[-1]
-    return len(history) - count, last.day, last.phase
-
-
-def own_field_names(variant: Variant[Any, Any], request: DecisionRequest) -> tuple[str, ...]:
-    """The request's fields that only some seats of a step are asked (the
-    variant's ``own_fields``): the shared layout lists them after the card."""
-    own = variant.info.own_fields
-    return tuple(f.name for f in request.fields if f.name in own)
-
-
 def shared_layout(style: PromptStyle, shared_record: bool) -> bool:
     """Whether prompts take the shared record's layout (compact style only)."""
     return shared_record and style == COMPACT
@@ -311,36 +299,6 @@ def cut_answer_mark(text: str) -> tuple[str, int | None]:
     """The text without ANSWER_MARK, and where the mark was (None: no mark)."""
     head, found, tail = text.partition(ANSWER_MARK)
     return (head + tail, len(head)) if found else (text, None)
-
-
-def public_view(view: SeatView) -> SeatView:
-    """The view with only the history items every seat saw."""
-    return dataclasses.replace(view, history=tuple(i for i in view.history if i.public))
-
-
-def secret_view(view: SeatView) -> SeatView:
-    """The view with only the history items some seats did not see."""
-    return dataclasses.replace(view, history=tuple(i for i in view.history if not i.public))
-
-
-def secret_record(view: SeatView) -> SeatView:
-    """The secret items the shared record shows after the role card: those of
-    :func:`secret_view` less what the card or the public record says again
-    (the variant's ``card_kinds`` and ``restated_answers``)."""
-    info = view.variant.info
-
-    def restated(item: HistoryItem) -> bool:
-        if item.kind in info.card_kinds:
-            return True
-        facts = item.facts
-        return (
-            item.kind == DecisionMade.kind
-            and facts.get("decision") in info.restated_answers
-            and not facts.get("fallback")
-        )
-
-    secret = secret_view(view)
-    return dataclasses.replace(secret, history=tuple(i for i in secret.history if not restated(i)))
 
 
 def render_system(
@@ -434,43 +392,6 @@ def render_user(
         role_card=resolve(names("role_card.j2")),
         held=held,
     )
-
-
-def split_step(
-    view: SeatView, language: str, lines: list[str], first: int = 0
-) -> tuple[list[str], list[str]]:
-    """The shared record's lines before the step under way, and the step's
-    own lines (its header and items: :func:`record.current_step`). Shown after
-    the question, the step's lines are what changes between the seats who act
-    in turn (each speech), so a seat re-reads only the newest item and its own
-    card, not the question again; the step's first seat reads them once.
-    ``first``: the first item ``lines`` show in full (a condensation may end
-    inside the step: then only the step's items in full move)."""
-    count = current_step(view.history)
-    if not count:
-        return lines, []
-    step = history_lines(view, language, max(len(view.history) - count, first))
-    if len(step) > len(lines) or lines[len(lines) - len(step) :] != step:
-        return lines, []  # condensed away: nothing to move
-    return lines[: len(lines) - len(step)], step
-
-
-def shared_options(f: dict[str, Any], view: SeatView) -> dict[str, Any]:
-    """A field as every seat of a step can read it alike: options that are
-    the living seats but the seat's own are shown as all living seats, "never
-    your own seat" (the card, after them, says which). Other options are
-    left as they are (still exact, only not shared)."""
-    living = view.public.get("living")
-    options = f["options"]
-    if (
-        f["kind"] not in ("choice", "multi")
-        or not isinstance(living, list)
-        or view.seat not in living
-        or view.seat in options
-        or sorted(map(str, [*options, view.seat])) != sorted(map(str, living))
-    ):
-        return f
-    return {**f, "options": list(living), "not_self": True}
 
 
 def _fields(
