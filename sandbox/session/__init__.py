@@ -17,7 +17,7 @@ subpackage of the same name would hide once imported.)
 """
 
 from sandbox.core.game import fork_points
-from sandbox.session.errors import SessionError, open_transcript
+from sandbox.session.errors import SessionError
 from sandbox.session.header import (
     build_header,
     outcome_line,
@@ -80,7 +80,6 @@ __all__ = [
     "fork_points",
     "game_config_of",
     "loaded_of",
-    "open_transcript",
     "outcome_line",
     "play_game",
     "play_game_async",

@@ -6,12 +6,6 @@ its reader raises :class:`~sandbox.transcript.TranscriptError` with one line.
 
 from __future__ import annotations
 
-from sandbox.transcript import read_transcript
-
-# The session's name for the one transcript reader (sandbox.what_if and older
-# callers still use it): a bad file raises TranscriptError, one line.
-open_transcript = read_transcript
-
 
 class SessionError(Exception):
     """A session that cannot go on (bad fork point, mismatch, a refused change). One line."""

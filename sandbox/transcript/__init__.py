@@ -23,7 +23,6 @@ from sandbox.transcript.lock import Busy, folder_lock, transcript_lock
 from sandbox.transcript.reader import (
     GameLog,
     iter_lines,
-    load,
     load_transcript,
     read_game,
     read_transcript,
@@ -64,7 +63,6 @@ __all__ = [
     "identity_of",
     "iter_lines",
     "latency_of",
-    "load",
     "load_transcript",
     "read_game",
     "read_transcript",

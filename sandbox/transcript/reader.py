@@ -142,9 +142,6 @@ def read_transcript(path: Path | str) -> Transcript[Event]:
         return out
 
 
-load = read_transcript  # its name before the recorded game had one family of readers
-
-
 def read_game(path: Path | str) -> Transcript[EventRow]:
     """Read a transcript's lines as they are, each event line as a row: any
     schema version, any variant (installed or not), hand-made files too. Raises

@@ -41,13 +41,13 @@ from typing import Any
 from sandbox.core.errors import ConfigError
 from sandbox.core.events import DecisionMade, Event
 from sandbox.core.game import Game
-from sandbox.session.errors import SessionError, open_transcript
+from sandbox.session.errors import SessionError
 from sandbox.session.header import build_header, outcome_line
 from sandbox.session.play import GameRecord, LiveHooks
 from sandbox.session.replay import counters_of, game_config_of, rebuild
 from sandbox.session.resume import continue_game, resume_async
 from sandbox.session.seating import build_agents
-from sandbox.transcript import TranscriptWriter
+from sandbox.transcript import TranscriptWriter, read_transcript
 from sandbox.transcript.files import read_head
 from sandbox.what_if.intervention import CONTROL, Intervention, Prepared, prefix_events
 
@@ -129,7 +129,7 @@ async def resume_branch(path: Path, hooks: LiveHooks | None = None) -> GameRecor
     """Finish an interrupted branch in its own file, with its branch seed and
     what its seats never heard: ``sandbox resume``'s path, which reads both from
     the header. A finished one is returned as it is, never played again."""
-    transcript = open_transcript(path)
+    transcript = read_transcript(path)
     if not transcript.finished:
         return await resume_async(path, hooks)
     variant, config = game_config_of(transcript)

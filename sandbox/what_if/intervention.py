@@ -21,11 +21,11 @@ from sandbox.core.requests import DecisionRequest
 from sandbox.core.variant import Variant
 from sandbox.core.words import TEXT_FIELDS
 from sandbox.session.agent_specs import parse_agent_spec
-from sandbox.session.errors import SessionError, open_transcript
+from sandbox.session.errors import SessionError
 from sandbox.session.gamefile import LoadedConfig, describe_error, parse_config
 from sandbox.session.hearing import Hearing, hearing_of
 from sandbox.session.replay import check_fork_point, game_config_of, loaded_of
-from sandbox.transcript import Transcript
+from sandbox.transcript import Transcript, read_transcript
 
 CONTROL = "control"
 KINDS = ("remove_speech", "replace_speech", "pass_speech", "change_decision", "replace_agent")
@@ -111,7 +111,7 @@ def prepare(path: Path, intervention: Intervention, at: int | None = None) -> Pr
     """Check ``intervention`` against the game in ``path`` (SessionError, one line)
     and find the fork point: ``at`` if given, else the first step boundary after
     the changed event."""
-    transcript = open_transcript(path)
+    transcript = read_transcript(path)
     variant, config = game_config_of(transcript)
     loaded = loaded_of(transcript)
     events = transcript.events

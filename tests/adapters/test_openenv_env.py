@@ -22,7 +22,7 @@ from openai import OpenAI  # noqa: E402
 from sandbox.adapters.rl.openenv_env import SandboxAction, SandboxClient  # noqa: E402
 from sandbox.models.fake import FakeLLMServer  # noqa: E402
 from sandbox.session.replay import replay  # noqa: E402
-from sandbox.transcript import load  # noqa: E402
+from sandbox.transcript import read_transcript  # noqa: E402
 
 
 def free_port() -> int:
@@ -77,7 +77,7 @@ def test_a_client_plays_a_killer_episode_through_the_server(server: str) -> None
     assert tally["fallbacks"] == 0 and summary["reward"] == summary["reward_parts"]["result"]
     path = Path(summary["transcript"])
     assert replay(path) is None
-    transcript = load(path)
+    transcript = read_transcript(path)
     assert transcript.outcome is not None
     assert transcript.outcome["reason"] == summary["outcome"]
     assert transcript.header["roles"][seat] == tally["role"]

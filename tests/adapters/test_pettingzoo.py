@@ -16,7 +16,7 @@ from pettingzoo.test import api_test, seed_test
 
 from sandbox.adapters.pettingzoo import MOVES, SandboxAECEnv, env, envs, raw_env
 from sandbox.session.replay import replay
-from sandbox.transcript import load
+from sandbox.transcript import read_transcript
 
 VARIANTS = ["killer", "four_factions", "werewolf"]
 
@@ -127,7 +127,7 @@ def test_free_text_goes_as_a_json_answer(tmp_path: Path) -> None:
     path = e.transcript_path
     e.close()
     assert path is not None
-    speeches = [ev for ev in load(path).events if getattr(ev, "text", None) == said]
+    speeches = [ev for ev in read_transcript(path).events if getattr(ev, "text", None) == said]
     assert speeches, "the free text was said in the game"
 
 

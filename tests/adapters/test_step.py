@@ -16,7 +16,7 @@ from sandbox.agents.simple import RandomAgent, ScriptError
 from sandbox.core.seat import FALLBACK_INVALID
 from sandbox.session.gamefile import parse_config
 from sandbox.session.replay import replay
-from sandbox.transcript import load
+from sandbox.transcript import read_transcript
 
 VARIANTS = ["killer", "four_factions", "werewolf"]
 
@@ -42,7 +42,7 @@ def test_a_stepped_game_writes_a_transcript_that_replay_reproduces(
         answers = play_out(game, pick=1)
         assert game.transcript_path is not None
         assert replay(game.transcript_path) is None
-        transcript = load(game.transcript_path)
+        transcript = read_transcript(game.transcript_path)
     decisions = [e for e in transcript.events if e.kind == "core.decision"]
     assert answers == len(decisions) > 10  # every seat external: every decision was stepped
     assert transcript.header["stepped"] == {"external": list(range(1, len(game.roles()) + 1))}
@@ -82,7 +82,7 @@ def test_an_illegal_answer_gets_the_referees_error_and_the_same_seat_again(
         path = game.transcript_path
         assert path is not None
     assert replay(path) is None  # the counters of the outcome line agree with the lines
-    transcript = load(path)
+    transcript = read_transcript(path)
     made = next(e for e in transcript.events if getattr(e, "request_id", None) == request["id"])
     assert made.fallback and made.fallback_reason == FALLBACK_INVALID  # type: ignore[attr-defined]
     assert "[referee] The answer must be one JSON object." in made.note  # type: ignore[attr-defined]
@@ -101,7 +101,9 @@ def test_a_reasoning_key_is_kept_as_the_private_note(tmp_path: Path) -> None:
         request_id = obs["request"]["id"]
         game.close()
         assert game.transcript_path is not None
-        made = [e for e in load(game.transcript_path).events if e.kind == "core.decision"]
+        made = [
+            e for e in read_transcript(game.transcript_path).events if e.kind == "core.decision"
+        ]
     mine = next(e for e in made if e.request_id == request_id)  # type: ignore[attr-defined]
     assert mine.note == "my plan"  # type: ignore[attr-defined]
 
@@ -156,7 +158,7 @@ def test_opponents_from_a_factory_and_rewards_from_a_table(tmp_path: Path) -> No
         assert game.rewards() == expected
         assert game.transcript_path is not None
         assert replay(game.transcript_path) is None
-        agents = load(game.transcript_path).header["agents"]
+        agents = read_transcript(game.transcript_path).header["agents"]
     assert {a["kind"] for s, a in agents.items() if int(s) not in seer} == {"random"}
 
 
@@ -173,7 +175,7 @@ def test_other_seats_from_a_game_file_and_an_llm_opponent(tmp_path: Path) -> Non
         game.reset(seed=5)
         play_out(game)
         assert game.transcript_path is not None
-        header = load(game.transcript_path).header
+        header = read_transcript(game.transcript_path).header
         assert replay(game.transcript_path) is None
     assert header["agents"]["2"]["kind"] == "llm" and header["agents"]["3"]["kind"] == "random"
     assert header["config"]["default_agent"] == {"kind": "random"}  # the game file, as given
@@ -188,7 +190,7 @@ def test_llm_opponents_from_a_mapping_play_through_the_loop(tmp_path: Path) -> N
         game.reset(seed=8)
         play_out(game)
         assert game.transcript_path is not None
-        calls = load(game.transcript_path).calls
+        calls = read_transcript(game.transcript_path).calls
     assert any("fake-legal-random" in str(c.get("model")) for c in calls)
 
 
@@ -214,7 +216,7 @@ def test_reset_mid_game_leaves_the_first_transcript_unfinished(tmp_path: Path) -
         first = game.transcript_path
         game.reset(seed=2)
         assert game.transcript_path != first and game.current_seat() is not None
-    assert first is not None and load(first).outcome is None
+    assert first is not None and read_transcript(first).outcome is None
     assert replay(first) is None  # an unfinished prefix, still the referee's
 
 

@@ -16,7 +16,7 @@ ta = pytest.importorskip("textarena")  # the envs extra (installed by make setup
 from sandbox.adapters import textarena as adapter  # noqa: E402
 from sandbox.core.errors import ConfigError  # noqa: E402
 from sandbox.session.replay import replay  # noqa: E402
-from sandbox.transcript import load  # noqa: E402
+from sandbox.transcript import read_transcript  # noqa: E402
 
 IDS = {"killer": "Killer-v0", "four_factions": "FourFactions-v0", "werewolf": "Werewolf-v0"}
 SEATS = {"killer": 12, "four_factions": 16, "werewolf": 8}
@@ -107,7 +107,7 @@ def test_a_random_legal_agent_finishes_with_a_reward_for_every_seat(
     paths = {info[pid]["transcript"] for pid in range(players)}
     assert len(paths) == 1
     path = Path(paths.pop())
-    transcript = load(path)
+    transcript = read_transcript(path)
     assert replay(path) is None
     roles = transcript.header["roles"]
     assert all(info[pid]["role"] == roles[str(pid + 1)] for pid in range(players))
@@ -127,7 +127,7 @@ def test_an_agent_that_answers_garbage_finishes_with_recorded_fallbacks(
     )
     assert sorted(rewards) == list(range(players))
     path = Path(info[0]["transcript"])
-    decisions = [e for e in load(path).events if e.kind == "core.decision"]
+    decisions = [e for e in read_transcript(path).events if e.kind == "core.decision"]
     assert decisions and all(
         e.fallback and e.fallback_reason == "invalid"  # type: ignore[attr-defined]
         for e in decisions

@@ -17,7 +17,7 @@ from sandbox.analysis.trajectories import trajectory_rows
 from sandbox.batch.run import jobs_for, run_batch
 from sandbox.cli.main import app
 from sandbox.session.gamefile import parse_config
-from sandbox.transcript import load, read_game
+from sandbox.transcript import read_game, read_transcript
 
 GAMES = 20
 REWARD = {"win": 1.0, "draw": 0.0, "lose": -1.0}
@@ -59,7 +59,7 @@ def test_a_batch_exports_one_row_per_decision_and_rewards_that_add_up(
     assert done.exit_code == 0, done.output
     decisions = read_jsonl(out / "trajectories.jsonl")
     games = read_jsonl(out / "trajectory_games.jsonl")
-    transcripts = [load(p) for p in sorted(batch.glob("*.jsonl"))]
+    transcripts = [read_transcript(p) for p in sorted(batch.glob("*.jsonl"))]
     assert len(games) == len(transcripts) == GAMES
     made = [(str(t.header["seed"]), e) for t in transcripts for e in t.events]
     recorded = [e for _, e in made if e.kind == "core.decision"]
@@ -100,7 +100,7 @@ def test_parquet_holds_the_same_rows(batch: Path, tmp_path: Path) -> None:
     )
     assert done.exit_code == 0, done.output
     frame = pd.read_parquet(out / "trajectories.parquet")
-    transcripts = [load(p) for p in sorted(batch.glob("*.jsonl"))]
+    transcripts = [read_transcript(p) for p in sorted(batch.glob("*.jsonl"))]
     assert len(frame) == sum(1 for t in transcripts for e in t.events if e.kind == "core.decision")
     games = pd.read_parquet(out / "trajectory_games.parquet")
     assert len(games) == GAMES

@@ -22,7 +22,7 @@ need("verifiers")
 from sandbox.adapters.rl.episode import Episode, RewardWeights, opponent_factory  # noqa: E402
 from sandbox.models.fake import FakeLLMServer  # noqa: E402
 from sandbox.session.replay import replay  # noqa: E402
-from sandbox.transcript import load  # noqa: E402
+from sandbox.transcript import read_transcript  # noqa: E402
 
 VF_EVAL = Path(sys.executable).with_name("vf-eval")
 ENV_ID = "sandbox.adapters.rl.verifiers_env"
@@ -67,7 +67,7 @@ def check_rollout(row: dict[str, Any]) -> None:
     assert summary["reward"] == pytest.approx(row["reward"])
     path = Path(summary["transcript"])
     assert replay(path) is None
-    transcript = load(path)
+    transcript = read_transcript(path)
     assert transcript.outcome is not None
     assert summary["outcome"] == transcript.outcome["reason"]
     decisions = [e for e in transcript.events if e.kind == "core.decision"]

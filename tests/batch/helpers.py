@@ -6,7 +6,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from sandbox.transcript import load
+from sandbox.transcript import read_transcript
 
 BOTS = """variant = "killer"
 seed = 11
@@ -80,7 +80,7 @@ def _without_volatile(value: Any) -> Any:
 
 def by_seed(folder: Path) -> dict[int, Path]:
     """Every transcript in ``folder`` by its game's seed."""
-    return {int(load(p).header["seed"]): p for p in sorted(folder.glob("*.jsonl"))}
+    return {int(read_transcript(p).header["seed"]): p for p in sorted(folder.glob("*.jsonl"))}
 
 
 def events_and_outcome(path: Path) -> tuple[list[dict[str, Any]], dict[str, Any] | None]:

@@ -17,7 +17,7 @@ from sandbox.batch.policy import LLM_GAMES_IN_FLIGHT, agent_specs, in_flight_for
 from sandbox.batch.run import GameJob, GameResult, jobs_for, run_batch
 from sandbox.cli.main import app
 from sandbox.session.gamefile import load_config, parse_config
-from sandbox.transcript import load
+from sandbox.transcript import read_transcript
 from tests.batch.helpers import bots_file, by_seed, comparable, fake_file
 
 
@@ -130,7 +130,7 @@ def test_ctrl_c_with_games_in_flight_starts_nothing_new_and_resumes(tmp_path: Pa
     assert 1 <= len(files) <= 3  # only the games in flight when the first result came
     assert len(batch.cut_short) >= 1 and len(batch.finished) >= 1
     for cut in batch.cut_short:
-        assert cut.transcript is not None and load(Path(cut.transcript)).outcome is None
+        assert cut.transcript is not None and read_transcript(Path(cut.transcript)).outcome is None
     again = batch_json(fake_file(tmp_path), "--games", "6", "--games-in-flight", "6")
     assert again["finished"] == 6
     assert sum(g["resumed"] for g in again["games"]) == len(batch.cut_short)
@@ -183,7 +183,9 @@ def test_results_arrive_one_by_one_while_games_play(tmp_path: Path) -> None:
 
     def on_result(result: GameResult) -> None:
         assert result.transcript is not None
-        assert load(Path(result.transcript)).outcome is not None  # written before reported
+        assert (
+            read_transcript(Path(result.transcript)).outcome is not None
+        )  # written before reported
         on_disk.append(len(list((tmp_path / "out").glob("*.jsonl"))))
 
     batch = run_batch(jobs, 2, on_result, in_flight=2)

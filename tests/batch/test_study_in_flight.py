@@ -9,7 +9,7 @@ from pathlib import Path
 from sandbox.batch.run import GameResult, run_batch
 from sandbox.study.run import Budget, plan_run
 from sandbox.study.spec import load_study
-from sandbox.transcript import load
+from sandbox.transcript import read_transcript
 from tests.batch.helpers import comparable
 from tests.study.test_study_run import files, run, study_file
 
@@ -31,7 +31,7 @@ def games(folder: Path) -> dict[tuple[str, int], Path]:
     """A study's transcripts by (cell, seed)."""
     out: dict[tuple[str, int], Path] = {}
     for path in files(folder):
-        header = load(path).header
+        header = read_transcript(path).header
         out[(str(header["study"]["cell"]), int(header["seed"]))] = path
     return out
 

@@ -18,7 +18,7 @@ from sandbox.batch.run import BatchResult, GameResult, jobs_for, run_batch
 from sandbox.cli.main import app
 from sandbox.core.game import Game
 from sandbox.session.gamefile import load_config, parse_config
-from sandbox.transcript import load
+from sandbox.transcript import read_transcript
 from tests.cli.conftest import ToyFile
 
 KILLER = """variant = "killer"
@@ -74,7 +74,7 @@ def event_lines(path: Path) -> list[dict[str, Any]]:
 
 def by_seed(obj: dict[str, Any]) -> dict[int, Path]:
     paths = [Path(p) for p in obj["transcripts"]]
-    return {int(load(p).header["seed"]): p for p in paths}
+    return {int(read_transcript(p).header["seed"]): p for p in paths}
 
 
 # ------------------------------------------------------------ parallel play
@@ -102,7 +102,7 @@ def test_each_game_entry_describes_its_own_transcript(tmp_path: Path) -> None:
     obj = batch_json(killer_file(tmp_path), "--games", "4", "--jobs", "2", "--seed", "30")
     assert [g["seed"] for g in obj["games"]] == [30, 31, 32, 33]
     for game in obj["games"]:
-        transcript = load(Path(game["transcript"]))
+        transcript = read_transcript(Path(game["transcript"]))
         assert transcript.header["seed"] == game["seed"] and game["error"] is None
         assert transcript.outcome is not None
         assert game["reason"] == transcript.outcome["reason"]
@@ -114,7 +114,7 @@ def test_each_game_entry_describes_its_own_transcript(tmp_path: Path) -> None:
 def test_json_summary_counts_the_written_transcripts(tmp_path: Path) -> None:
     obj = batch_json(killer_file(tmp_path), "--games", "5", "--jobs", "2", "--seed", "40")
     figures = obj["stats"]["killer"]
-    outcomes = [load(Path(p)).outcome for p in obj["transcripts"]]
+    outcomes = [read_transcript(Path(p)).outcome for p in obj["transcripts"]]
     assert figures["games"] == 5 and obj["seeds"] == [40, 41, 42, 43, 44]
     reasons: dict[str, int] = {}
     for outcome in outcomes:
@@ -124,8 +124,8 @@ def test_json_summary_counts_the_written_transcripts(tmp_path: Path) -> None:
     killer_wins = sum(
         1
         for p in obj["transcripts"]
-        for seat, role in load(Path(p)).header["roles"].items()
-        if role == "killer" and (load(Path(p)).outcome or {})["results"][seat] == "win"
+        for seat, role in read_transcript(Path(p)).header["roles"].items()
+        if role == "killer" and (read_transcript(Path(p)).outcome or {})["results"][seat] == "win"
     )
     assert figures["roles"]["killer"]["win"]["rate"] == round(killer_wins / 15, 4)  # 3 per game
     # the same figures as `sandbox stats` over the same files
@@ -141,7 +141,9 @@ def test_a_batch_game_is_the_run_game_of_its_seed(tmp_path: Path) -> None:
     from_run = Path(json.loads(ran.stdout)["transcript"])
     from_batch = by_seed(batch)[6]
     assert event_lines(from_batch) == event_lines(from_run)
-    assert load(from_batch).header["config"] == load(from_run).header["config"]
+    assert (
+        read_transcript(from_batch).header["config"] == read_transcript(from_run).header["config"]
+    )
 
 
 def test_seed_defaults_to_zero_without_one_in_the_file(tmp_path: Path) -> None:
@@ -245,7 +247,7 @@ def test_interrupt_from_the_parent_stops_the_pool_and_keeps_finished_games(
     assert [r.seed for r in batch.results] == sorted(r.seed for r in batch.results)
     for result in batch.finished:
         assert result.transcript is not None
-        assert load(Path(result.transcript)).outcome is not None
+        assert read_transcript(Path(result.transcript)).outcome is not None
 
 
 def test_ctrl_c_mid_game_says_how_many_finished(
@@ -298,7 +300,7 @@ def test_an_interrupted_batch_game_is_finished_from_its_transcript(tmp_path: Pat
     assert again["already_played"] == 1
     assert [(g["seed"], g["resumed"]) for g in again["games"]] == [(71, True)]
     assert again["games"][0]["transcript"] == str(victim)
-    assert load(victim).outcome is not None
+    assert read_transcript(victim).outcome is not None
     assert len(list((tmp_path / "out").glob("*.jsonl"))) == 2
 
 

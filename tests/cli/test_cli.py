@@ -13,7 +13,7 @@ from typer.testing import CliRunner
 
 from sandbox.cli.main import app
 from sandbox.core.visibility import Visibility
-from sandbox.transcript import load
+from sandbox.transcript import read_transcript
 from sandbox.viewer.timeline import build_timeline
 from tests.cli.conftest import ToyFile
 
@@ -47,7 +47,7 @@ def event_lines(path: Path) -> list[dict[str, Any]]:
 def test_run_json_prints_one_object_matching_the_transcript(toy_file: ToyFile) -> None:
     obj = run_json(toy_file())
     path = Path(obj["transcript"])
-    transcript = load(path)
+    transcript = read_transcript(path)
     assert obj["variant"] == "toy" and obj["seed"] == 7
     assert transcript.outcome is not None
     assert obj["reason"] == transcript.outcome["reason"]
@@ -61,7 +61,7 @@ def test_run_json_prints_one_object_matching_the_transcript(toy_file: ToyFile) -
 
 
 def test_header_records_config_agents_and_version(toy_file: ToyFile) -> None:
-    header = load(Path(run_json(toy_file(MIXED))["transcript"])).header
+    header = read_transcript(Path(run_json(toy_file(MIXED))["transcript"])).header
     assert header["config"]["variant"] == "toy"
     assert header["agents"]["1"]["kind"] == "scripted"
     assert header["agents"]["2"]["kind"] == "random"
@@ -72,7 +72,7 @@ def test_random_seed_is_recorded_when_none_given(toy_file: ToyFile) -> None:
     result = invoke("run", str(toy_file(seed=None)), "--json")
     obj = json.loads(result.stdout)
     assert f"seed: {obj['seed']}" in result.stderr
-    assert load(Path(obj["transcript"])).header["seed"] == obj["seed"]
+    assert read_transcript(Path(obj["transcript"])).header["seed"] == obj["seed"]
 
 
 def test_series_plays_k_games_with_their_own_transcripts(toy_file: ToyFile) -> None:
@@ -80,7 +80,7 @@ def test_series_plays_k_games_with_their_own_transcripts(toy_file: ToyFile) -> N
     games = obj["games"]
     assert [g["seed"] for g in games] == [7, 8, 9]
     assert len({g["transcript"] for g in games}) == 3
-    assert all(load(Path(g["transcript"])).finished for g in games)
+    assert all(read_transcript(Path(g["transcript"])).finished for g in games)
 
 
 @pytest.mark.parametrize(
@@ -119,7 +119,7 @@ def test_validate_summarises_and_rejects(toy_file: ToyFile) -> None:
 
 def test_view_as_seat_shows_only_its_events(toy_file: ToyFile, tmp_path: Path) -> None:
     path = Path(run_json(toy_file())["transcript"])
-    transcript = load(path)
+    transcript = read_transcript(path)
     for seat in (1, 2, 3):
         shown = {e.seq for s in build_timeline(transcript, seat).sections for e in s.entries}
         allowed = {
@@ -220,11 +220,11 @@ def test_resume_after_crash_matches_uninterrupted_run(
     full = Path(run_json(toy_file(MIXED))["transcript"])
     cut = tmp_path / "crashed.jsonl"
     cut.write_bytes(full.read_bytes()[: _cut_points(full)[where]])
-    assert not load(cut).finished
+    assert not read_transcript(cut).finished
     result = invoke("resume", str(cut), "--quiet")
     assert result.exit_code == 0, result.stderr
     assert event_lines(cut) == event_lines(full)
-    resumed, original = load(cut), load(full)
+    resumed, original = read_transcript(cut), read_transcript(full)
     assert resumed.outcome is not None and original.outcome is not None
     assert resumed.outcome["results"] == original.outcome["results"]
     assert resumed.outcome["stats"]["decisions"] == original.outcome["stats"]["decisions"]
@@ -259,7 +259,7 @@ def test_fork_copies_prefix_and_continues_with_other_agents(
     )
     assert result.exit_code == 0, result.stderr
     (forked,) = (tmp_path / "forks").glob("*.jsonl")
-    branch = load(forked)
+    branch = read_transcript(forked)
     assert event_lines(forked)[:at] == events[:at]
     assert branch.header["forked_from"]["at"] == at
     later = [e for e in branch.events[at:] if e.kind == "core.decision"]
@@ -299,7 +299,7 @@ def test_stats_on_a_folder_with_junk(toy_file: ToyFile, tmp_path: Path) -> None:
     wins = sum(
         1
         for p in folder.glob("toy-*.jsonl")
-        for r in (load(p).outcome or {})["results"].values()
+        for r in (read_transcript(p).outcome or {})["results"].values()
         if r == "win"
     )
     counted = sum(
@@ -360,7 +360,7 @@ def test_human_seat_via_stdin_quits_into_recorded_fallbacks(toy_file: ToyFile) -
     config = toy_file("[[agent]]\nkind = 'human'\nseats = [2]\n")
     result = invoke("run", str(config), "--json", input="nine\n1\nquit\n")
     assert result.exit_code == 0, result.stderr
-    transcript = load(Path(json.loads(result.stdout)["transcript"]))
+    transcript = read_transcript(Path(json.loads(result.stdout)["transcript"]))
     mine = [e.to_json()["data"] for e in transcript.events if e.kind == "core.decision"]
     mine = [d for d in mine if d["seat"] == 2]
     assert mine[0]["payload"] == {"pick": 1} and not mine[0]["fallback"]
@@ -385,7 +385,7 @@ def test_real_variants_resume_and_seat_views(tmp_path: Path, variant: str) -> No
     cut.write_bytes(full.read_bytes()[: _cut_points(full)["mid_step"]])
     assert invoke("resume", str(cut), "--quiet").exit_code == 0
     assert event_lines(cut) == event_lines(full)
-    transcript = load(full)
+    transcript = read_transcript(full)
     for seat in (1, 5):
         shown = {e.seq for s in build_timeline(transcript, seat).sections for e in s.entries}
         vis = transcript.visibility
@@ -431,7 +431,7 @@ def test_resume_and_fork_check_the_seat_range(toy_file: ToyFile, tmp_path: Path)
     cut = _cut_copy(full, tmp_path, "cut.jsonl")
     resumed = invoke("resume", str(cut), "--as-seat", "99")
     assert resumed.exit_code == 2 and "seat 99 out of range" in resumed.stderr
-    assert not load(cut).finished  # refused before anything was appended
+    assert not read_transcript(cut).finished  # refused before anything was appended
     forked = invoke("fork", str(full), "--at", "1", "--as-seat", "4")
     assert forked.exit_code == 2 and "seat 4 out of range" in forked.stderr
 
@@ -505,7 +505,7 @@ def test_stats_leaves_aborted_games_out_of_the_rates(toy_file: ToyFile, tmp_path
     (folder / "a.jsonl").write_bytes(finished.read_bytes())
     _as_aborted(finished, folder / "b.jsonl")
     default = json.loads(invoke("stats", str(folder), "--json").stdout)["variants"]["toy"]
-    outcome = load(finished).outcome
+    outcome = read_transcript(finished).outcome
     assert outcome is not None
     assert default["reasons"] == {outcome["reason"]: 1, "aborted": 1}
     assert default["games"] == 2 and default["rated"] == 1
@@ -557,5 +557,5 @@ def test_replay_of_an_unfinished_game_says_so(toy_file: ToyFile, tmp_path: Path)
     cut = _cut_copy(full, tmp_path, "cut.jsonl")
     result = invoke("replay", str(cut))
     assert result.exit_code == 0
-    assert f"unfinished: {len(load(cut).events)} events, no outcome" in result.stdout
+    assert f"unfinished: {len(read_transcript(cut).events)} events, no outcome" in result.stdout
     assert "unfinished" not in invoke("replay", str(full)).stdout

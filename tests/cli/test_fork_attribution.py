@@ -7,8 +7,9 @@ from pathlib import Path
 
 from sandbox.analysis.stats import game_facts
 from sandbox.core.events import DecisionMade
-from sandbox.session import fork, fork_points, open_transcript, play_game
+from sandbox.session import fork, fork_points, play_game
 from sandbox.session.gamefile import parse_config
+from sandbox.transcript import read_transcript
 from sandbox.viewer.timeline import build_timeline
 
 KILLER = {"variant": "killer", "rules": {"players": 11}}
@@ -20,7 +21,7 @@ def test_copied_decisions_keep_their_original_controller(tmp_path: Path) -> None
     original = parse_config({**KILLER, "default_agent": {"kind": "scripted"}})
     record = play_game(original, 4, tmp_path / "a")
     assert record.path is not None
-    source = open_transcript(record.path)
+    source = read_transcript(record.path)
     at = fork_points(source.events)[3]
     copied = sum(1 for e in source.events[:at] if isinstance(e, DecisionMade))
     assert copied > 0
@@ -28,7 +29,7 @@ def test_copied_decisions_keep_their_original_controller(tmp_path: Path) -> None
     randoms = parse_config({**KILLER, "default_agent": {"kind": "random"}})
     forked = fork(record.path, at, randoms, tmp_path / "b")
     assert forked.path is not None
-    transcript = open_transcript(forked.path)
+    transcript = read_transcript(forked.path)
 
     facts = game_facts(transcript)
     assert facts is not None

@@ -12,7 +12,7 @@ from typer.testing import CliRunner
 
 from sandbox.cli.main import app
 from sandbox.cli.stats import latency_text, plural
-from sandbox.transcript import load
+from sandbox.transcript import read_transcript
 from sandbox.viewer.timeline import build_timeline
 from tests.cli.conftest import ToyFile
 
@@ -137,6 +137,6 @@ def test_unfinished_seat_view_shows_only_its_own_role(tmp_path: Path) -> None:
     cut = tmp_path / "cut.jsonl"
     cut.write_text("\n".join(lines[:40]) + "\n", encoding="utf-8")
     roles = json.loads(lines[0])["roles"]
-    rows = build_timeline(load(cut), 3).outcome_rows
+    rows = build_timeline(read_transcript(cut), 3).outcome_rows
     assert {row.seat: row.role for row in rows if row.role is not None} == {3: roles["3"]}
     assert {row.seat: row.agent for row in rows if row.agent is not None} == {3: "baseline bot"}

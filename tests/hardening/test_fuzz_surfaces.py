@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 
 from sandbox.session import LiveHooks, fork_points, play_game
 from sandbox.session.gamefile import parse_config
-from sandbox.transcript import load
+from sandbox.transcript import read_transcript
 from sandbox.web.run import WebRun
 from tests.hardening.helpers import invoke, read_lines
 from tests.hardening.test_fuzz import clean_failure, edits, json_values, mutate, toml_values
@@ -175,7 +175,7 @@ def study_and_fork_lines(
     played = invoke("study", str(study), "--quiet", "--json")
     assert played.exit_code == 0, played.output
     game = sorted((study_folder / "out").glob("*.jsonl"))[0]
-    points = fork_points(load(game).events)
+    points = fork_points(read_transcript(game).events)
     at = points[len(points) // 2]
     out = tmp_path_factory.mktemp("fork")
     forked = invoke("fork", str(game), "--at", str(at), "--out", str(out), "--quiet")

@@ -6,8 +6,9 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from sandbox.session import counters_of, open_transcript, play_game, replay_transcript, resume
+from sandbox.session import counters_of, play_game, replay_transcript, resume
 from sandbox.session.gamefile import load_config
+from sandbox.transcript import read_transcript
 
 CONFIGS = Path(__file__).resolve().parents[2] / "configs"
 
@@ -23,11 +24,11 @@ def test_a_resumed_game_counts_every_repair(tmp_path: Path) -> None:
     )
     cut = tmp_path / "cut.jsonl"
     cut.write_text("\n".join(lines[: first_repair + 5]) + "\n", encoding="utf-8")
-    before = counters_of(open_transcript(cut), open_transcript(cut).events)
+    before = counters_of(read_transcript(cut), read_transcript(cut).events)
     assert before.repairs > 0
 
     resumed = resume(cut)
-    finished = open_transcript(cut)
+    finished = read_transcript(cut)
     assert finished.outcome is not None
     counted = counters_of(finished, finished.events)
     assert resumed.stats.repairs == counted.repairs >= before.repairs

@@ -22,7 +22,7 @@ from websockets.exceptions import ConnectionClosed, InvalidStatus
 from sandbox.core.events import DecisionMade
 from sandbox.session import play_game
 from sandbox.session.gamefile import parse_config
-from sandbox.transcript import Transcript, load
+from sandbox.transcript import Transcript, read_transcript
 from sandbox.web.board import Board
 from sandbox.web.hub import FLOOD_REFUSAL, Audience, WebHub
 from sandbox.web.run import WebRun
@@ -132,7 +132,9 @@ def test_two_host_pages_take_the_same_seat_at_once(tmp_path: Path) -> None:
         assert not game.is_alive() and game.path is not None
     finally:
         web.stop()
-    moves = [(seat, before, after) for seat, _, before, after in switches(load(game.path))]
+    moves = [
+        (seat, before, after) for seat, _, before, after in switches(read_transcript(game.path))
+    ]
     assert moves == [(4, "baseline", "human"), (4, "human", "baseline")]
 
 
@@ -165,7 +167,7 @@ def test_a_seat_handed_back_before_its_person_is_asked(tmp_path: Path) -> None:
         assert not game.is_alive() and game.path is not None
     finally:
         web.stop()
-    transcript = load(game.path)
+    transcript = read_transcript(game.path)
     assert [(s, b, a) for s, _, b, a in switches(transcript)] == [
         (5, "baseline", "human"),
         (5, "human", "baseline"),
@@ -213,7 +215,7 @@ def test_hand_back_and_take_again_while_the_question_is_open(tmp_path: Path) -> 
         assert not game.is_alive() and game.path is not None
     finally:
         web.stop()
-    transcript = load(game.path)
+    transcript = read_transcript(game.path)
     moves = switches(transcript)
     assert [(s, b, a) for s, _, b, a in moves] == [
         (4, "baseline", "human"),
@@ -276,7 +278,7 @@ def test_take_over_and_hand_back_in_sealed_decisions(tmp_path: Path) -> None:
         assert not game.is_alive() and game.path is not None
     finally:
         web.stop()
-    transcript = load(game.path)
+    transcript = read_transcript(game.path)
     moves = switches(transcript)
     assert moves == [(killer, night, "baseline", "human"), (killer, ballot, "human", "baseline")]
     made = decisions_of(transcript, killer)
@@ -328,7 +330,7 @@ def test_a_persons_answer_and_the_hand_back_at_the_same_moment(tmp_path: Path) -
     finally:
         web.stop()
     assert raced, "seat 6 was never asked"
-    transcript = load(game.path)
+    transcript = read_transcript(game.path)
     moves = switches(transcript)
     made = decisions_of(transcript, 6)
     for request_id, said, answer in raced:
@@ -433,7 +435,7 @@ def rss_kb() -> int:
 def plain_events(tmp_path: Path) -> tuple[list[dict[str, Any]], dict[str, Any] | None]:
     record = play_game(parse_config(all_ai_killer()), 7, tmp_path / "plain")
     assert record.path is not None
-    transcript = load(record.path)
+    transcript = read_transcript(record.path)
     return [e.to_json() for e in transcript.events], transcript.outcome
 
 
@@ -471,7 +473,7 @@ def test_fifty_spectators_a_stalled_one_and_a_flooder_change_nothing(tmp_path: P
     finally:
         web.stop()
     assert game.path is not None
-    transcript = load(game.path)
+    transcript = read_transcript(game.path)
     assert [e.to_json() for e in transcript.events] == events
     assert transcript.outcome is not None and outcome is not None
     assert transcript.outcome["results"] == outcome["results"]

@@ -21,7 +21,7 @@ from sandbox.models.endpoints import Endpoint
 from sandbox.models.fake import FakeLLMServer
 from sandbox.session import play_game, resume
 from sandbox.session.gamefile import parse_config
-from sandbox.transcript import load
+from sandbox.transcript import read_transcript
 from tests.agents.llm.wire_proxy import Behaviour, WireProxy
 
 HI = [{"role": "user", "content": 'Answer {"properties": {"x": {"type": "integer"}}}'}]
@@ -111,14 +111,14 @@ def test_a_spent_quota_stops_the_batch_and_a_rerun_finishes_it(
         assert batch.stopped is not None and "quota" in batch.stopped
         assert len(batch.results) == 1 and batch.results[0].stop is not None
         cut = batch.results[0]
-        assert cut.transcript is not None and not load(Path(cut.transcript)).finished
+        assert cut.transcript is not None and not read_transcript(Path(cut.transcript)).finished
         # The quota is back: the same batch again resumes the cut game and plays the rest.
         proxy.behaviour.faults.clear()
         todo, done = skip_done(jobs, out)
         assert not done and todo[0].resume == cut.transcript
         again = run_batch(todo, 1, seen.append)
     assert again.stopped is None and len(again.finished) == 3
-    assert load(Path(cut.transcript)).finished
+    assert read_transcript(Path(cut.transcript)).finished
 
 
 def test_a_spent_quota_mid_game_leaves_a_transcript_resume_finishes(
@@ -131,8 +131,8 @@ def test_a_spent_quota_mid_game_leaves_a_transcript_resume_finishes(
         with pytest.raises(QuotaExhausted):
             play_game(loaded, 4, out)
         (path,) = out.glob("*.jsonl")
-        assert not load(path).finished
+        assert not read_transcript(path).finished
         assert not [json.loads(x) for x in path.read_text().splitlines() if '"outcome"' in x[:20]]
         proxy.behaviour.faults.clear()
         record = resume(path)
-    assert record.outcome is not None and load(path).finished
+    assert record.outcome is not None and read_transcript(path).finished

@@ -225,7 +225,7 @@ def test_reactive_follows_the_accusations_of_a_chinese_killer_game(tmp_path: Any
     policy's 0.9), so the policy reads what the zh templates write."""
     from sandbox.session.gamefile import load_config
     from sandbox.session.play import play_game
-    from sandbox.transcript import load
+    from sandbox.transcript import read_transcript
 
     game_file = tmp_path / "zh.toml"
     game_file.write_text(
@@ -236,7 +236,7 @@ def test_reactive_follows_the_accusations_of_a_chinese_killer_game(tmp_path: Any
     )
     record = play_game(load_config(game_file), 3, tmp_path / "out")
     assert record.path is not None
-    transcript = load(record.path)
+    transcript = read_transcript(record.path)
     made = {e.request_id: e for e in transcript.events if isinstance(e, DecisionMade)}
     followed = []
     for call in transcript.calls:

@@ -15,7 +15,7 @@ from sandbox.cli.main import app
 from sandbox.study.estimate import Figure, estimate, on_fake, sample_jobs
 from sandbox.study.run import job_for, plan_run, planned_games, run_study
 from sandbox.study.spec import load_study
-from sandbox.transcript import load
+from sandbox.transcript import read_transcript
 
 # US$ per prompt token and per answer token: a fake price table.
 PRICES = {"fake/legal-random": (2e-6, 8e-6), "fake/legal-fenced": (5e-6, 1.5e-5)}
@@ -71,7 +71,7 @@ def real_cost(out: Path) -> tuple[float, int]:
     call line priced at its seat's model as the header records it."""
     dollars, calls = 0.0, 0
     for path in out.glob("*.jsonl"):
-        transcript = load(path)
+        transcript = read_transcript(path)
         models = {int(s): str(a.get("model", "")) for s, a in transcript.header["agents"].items()}
         for call in transcript.calls:
             p_in, p_out = price(models[int(call["seat"])])
@@ -161,7 +161,7 @@ def test_a_batch_sampled_whole_is_estimated_exactly(tmp_path: Path) -> None:
     assert not list((tmp_path / "out").glob("*.jsonl"))  # nothing played for real yet
     played = CliRunner().invoke(app, ["batch", str(game), "--games", "3", "--json"])
     assert played.exit_code == 0, played.stderr
-    calls = sum(len(load(p).calls) for p in (tmp_path / "out").glob("*.jsonl"))
+    calls = sum(len(read_transcript(p).calls) for p in (tmp_path / "out").glob("*.jsonl"))
     assert round(est["calls"]["value"]) == calls
     big = CliRunner().invoke(app, ["batch", str(game), "--games", "300", "--estimate", "--json"])
     assert json.loads(big.stdout)["estimate"]["sampled"] == 6

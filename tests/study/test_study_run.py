@@ -16,7 +16,7 @@ from typer.testing import CliRunner
 from sandbox.batch.run import GameJob, GameResult
 from sandbox.cli.main import app
 from sandbox.study.run import Budget
-from sandbox.transcript import load
+from sandbox.transcript import read_transcript
 
 STUDY = """name = "{name}"
 game = "game.toml"
@@ -79,7 +79,7 @@ def test_a_study_plays_every_cell_and_records_who_sat_where(tmp_path: Path) -> N
     assert "vote_accuracy" in obj["metrics"]["killer"]
     cells = set()
     for path in files(tmp_path):
-        transcript = load(path)
+        transcript = read_transcript(path)
         header = transcript.header
         study = header["study"]
         assert study["name"] == "s1"
@@ -119,7 +119,7 @@ def test_an_interrupted_game_is_finished_from_its_transcript(tmp_path: Path) -> 
     obj = run(path)
     assert obj["resumed_now"] == 1 and obj["played_now"] == 0 and obj["already_played"] == 3
     assert obj["finished"] == 4 and len(files(tmp_path)) == 4
-    assert load(victim).outcome is not None
+    assert read_transcript(victim).outcome is not None
 
 
 def test_ctrl_c_starts_no_new_game_and_a_rerun_finishes(

@@ -13,12 +13,11 @@ import pytest
 import sandbox
 from sandbox.analysis.load import load_games
 from sandbox.core.events import Event
-from sandbox.session import PlayResult, open_transcript, replay_transcript
+from sandbox.session import PlayResult, replay_transcript
 from sandbox.session.play import GameRecord
 from sandbox.transcript import (
     Transcript,
     TranscriptError,
-    load,
     load_transcript,
     read_game,
     read_transcript,
@@ -74,20 +73,25 @@ def test_another_schema_version_is_refused_by_the_engine_reader_only(tmp_path: P
     rest = SAMPLE.read_text(encoding="utf-8").splitlines()[1:]
     path = tmp_path / "future.jsonl"
     path.write_text("\n".join([json.dumps({**header, "schema": 99}), *rest]) + "\n", "utf-8")
-    for reader in (read_transcript, load_transcript, open_transcript):
+    for reader in (read_transcript, load_transcript):
         with pytest.raises(TranscriptError, match=r"schema 99.*this sandbox reads schema"):
             reader(path)
     assert read_game(path).finished  # analysis still counts it
 
 
 def test_the_session_opens_with_the_same_reader_and_error(tmp_path: Path) -> None:
-    """The session no longer has an opener of its own: a bad file is the
-    transcript's TranscriptError there too, not a SessionError."""
-    assert open_transcript is read_transcript and load is read_transcript
+    """The session has no opener of its own (nor the transcript package a second
+    name for its reader): a bad file is the transcript's TranscriptError, not a
+    SessionError."""
+    import sandbox.session
+    import sandbox.transcript
+
+    assert not hasattr(sandbox.session, "open_transcript")
+    assert not hasattr(sandbox.transcript, "load")
     with pytest.raises(TranscriptError, match="no such transcript file"):
-        open_transcript(tmp_path / "missing.jsonl")
+        read_transcript(tmp_path / "missing.jsonl")
     with pytest.raises(TranscriptError, match="is a directory"):
-        open_transcript(tmp_path)
+        read_transcript(tmp_path)
 
 
 def test_both_forms_are_the_one_type_and_agree() -> None:

@@ -9,7 +9,7 @@ from typer.testing import CliRunner
 
 from sandbox.cli.main import app
 from sandbox.session import fork_points
-from sandbox.transcript import Transcript, load
+from sandbox.transcript import Transcript, read_transcript
 
 GAME = """variant = "{variant}"
 seed = {seed}
@@ -30,7 +30,7 @@ def played_transcript(
     config.write_text(game, "utf-8")
     result = CliRunner().invoke(app, ["run", str(config), "--json"])
     assert result.exit_code == 0, result.stderr
-    return load(Path(json.loads(result.stdout)["transcript"]))
+    return read_transcript(Path(json.loads(result.stdout)["transcript"]))
 
 
 def with_speech(tmp_path: Path, transcript: Transcript, text: str, name: str) -> Transcript:
@@ -45,7 +45,7 @@ def with_speech(tmp_path: Path, transcript: Transcript, text: str, name: str) ->
             break
     path = tmp_path / name
     path.write_text("\n".join(lines) + "\n", "utf-8")
-    return load(path)
+    return read_transcript(path)
 
 
 def cut(tmp_path: Path, transcript: Transcript, about: int, name: str) -> Transcript:
@@ -63,4 +63,4 @@ def cut(tmp_path: Path, transcript: Transcript, about: int, name: str) -> Transc
             kept.append(line)
     path = tmp_path / name
     path.write_text("\n".join(kept) + "\n", "utf-8")
-    return load(path)
+    return read_transcript(path)

@@ -13,7 +13,7 @@ import pytest
 from typer.testing import CliRunner
 
 from sandbox.cli.main import app
-from sandbox.transcript import load
+from sandbox.transcript import read_transcript
 from sandbox.viewer.site import game_page
 from tests.viewer.games import played_transcript
 
@@ -34,7 +34,7 @@ def lines_of(path: Path) -> list[dict[str, Any]]:
 def test_the_sample_page_is_up_to_date() -> None:
     """Regenerate after a wording or viewer change:
     .venv/bin/sandbox view docs/sample/killer-sample.jsonl --html docs/sample-game.html"""
-    page = game_page(load(SAMPLE), None, None, SAMPLE_ARG)
+    page = game_page(read_transcript(SAMPLE), None, None, SAMPLE_ARG)
     assert SAMPLE_PAGE.read_text("utf-8") == page, "docs/sample-game.html is stale: regenerate it"
 
 

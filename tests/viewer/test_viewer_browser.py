@@ -19,7 +19,7 @@ import pytest
 
 from sandbox.core.game import Game
 from sandbox.games.registry import get_variant
-from sandbox.transcript import Transcript, load
+from sandbox.transcript import Transcript, read_transcript
 from sandbox.viewer.site import game_page, write_site
 from sandbox.viewer.timeline import build_timeline
 from tests.chromium import CHROMIUM, require_chromium
@@ -183,7 +183,7 @@ def test_stepping_jumping_and_filters(
 
 def test_model_panels_board_and_fork_command(page: Any, tmp_path: Path) -> None:
     sample = Path(__file__).parents[2] / "docs" / "sample" / "killer-sample.jsonl"
-    transcript = load(sample)
+    transcript = read_transcript(sample)
     open_page(page, transcript, tmp_path / "game.html")
     panel = page.locator("details.mcall").first
     panel.locator("summary").first.click()

@@ -11,7 +11,7 @@ from pathlib import Path
 from sandbox.core.events import DecisionMade
 from sandbox.session import LiveHooks, play_game
 from sandbox.session.gamefile import parse_config
-from sandbox.transcript import Transcript, load
+from sandbox.transcript import Transcript, read_transcript
 from sandbox.web.run import WebRun
 from tests.web.helpers import (
     Client,
@@ -62,7 +62,7 @@ def test_take_over_and_hand_back_mid_game(tmp_path: Path) -> None:
     finally:
         web.stop()
 
-    transcript = load(game.path)
+    transcript = read_transcript(game.path)
     controls = transcript.controls
     assert [(c["seat"], c["from"]["kind"], c["to"]["kind"]) for c in controls] == [
         (4, "baseline", "human"),
@@ -129,7 +129,7 @@ def test_a_configured_person_is_handed_to_the_bot(tmp_path: Path) -> None:
         assert not game.is_alive()
     finally:
         web.stop()
-    transcript = load(result[0])
+    transcript = read_transcript(result[0])
     (control,) = transcript.controls
     assert (control["from"]["kind"], control["to"]["kind"]) == ("human", "baseline")
     mine = [e for e in transcript.events if isinstance(e, DecisionMade) and e.seat == 3]

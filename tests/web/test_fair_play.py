@@ -16,7 +16,7 @@ import websockets.sync.client as ws_client
 from rich.console import Console
 
 from sandbox.cli.display import Display
-from sandbox.transcript import load
+from sandbox.transcript import read_transcript
 from sandbox.web.run import WebRun
 from sandbox.web.seat import HumanBrowserAgent
 from tests.web.helpers import (
@@ -44,7 +44,7 @@ def playing(state: dict[str, Any]) -> bool:
 
 def private_seqs(path: Path) -> set[int]:
     """The events of the game not told to every seat (by the transcript)."""
-    events = load(path).events
+    events = read_transcript(path).events
     return {seq for seq, event in enumerate(events) if event.visibility().scope != "public"}
 
 

@@ -20,7 +20,7 @@ from websockets.sync.client import connect
 from sandbox.core.events import DecisionMade
 from sandbox.session.gamefile import parse_config
 from sandbox.session.replay import replay
-from sandbox.transcript import load
+from sandbox.transcript import read_transcript
 from sandbox.web.client import RemoteClient, random_move
 from sandbox.web.remote import FALLBACK_DISCONNECTED
 from sandbox.web.run import WebRun
@@ -63,7 +63,7 @@ def url(port: int) -> str:
 
 
 def seat_decisions(path: Path) -> list[DecisionMade]:
-    events = load(path).events
+    events = read_transcript(path).events
     return [e for e in events if isinstance(e, DecisionMade) and e.seat == SEAT]
 
 
@@ -88,7 +88,7 @@ def test_a_program_plays_a_whole_game_and_replay_reproduces_it(run: Any, tmp_pat
     assert replay(record.path) is None  # the game replays exactly from its transcript
     text = record.path.read_text()
     assert TOKEN not in text  # the endpoint's secret never reaches the transcript
-    assert load(record.path).header["agents"][str(SEAT)]["kind"] == "remote"
+    assert read_transcript(record.path).header["agents"][str(SEAT)]["kind"] == "remote"
 
 
 def test_garbage_then_a_disconnect_ends_in_recorded_fallbacks(

@@ -18,7 +18,7 @@ from sandbox.core.requests import Choice, DecisionRequest, MultiChoice, Text
 from sandbox.core.seat import FALLBACK_QUIT, FALLBACK_TIMEOUT, Agent, DecisionContext
 from sandbox.session.gamefile import parse_config
 from sandbox.session.seating import build_agents
-from sandbox.transcript import load
+from sandbox.transcript import read_transcript
 from sandbox.web.form import render_form
 from sandbox.web.pages import render_view
 from sandbox.web.run import WebRun
@@ -189,7 +189,7 @@ def test_game_file_time_limit_is_recorded_as_timeout(web: WebRun, tmp_path: Path
         record.join(0.05)
     done = record.finish(60)
     assert set(done.stats.fallbacks[3]) == {FALLBACK_TIMEOUT}
-    header = load(done.path).header
+    header = read_transcript(done.path).header
     assert header["agents"]["3"]["decision_timeout_s"] == 0.2
 
 
@@ -247,12 +247,12 @@ def test_the_pace_waits_after_each_event_the_persons_page_shows(tmp_path: Path) 
     # by hand from the transcript: after the first decision, every event seat 3
     # may see except the engine's own (decisions, steps, the ending) waits once
     playing, expected = False, 0
-    for event in load(record.path).events:
+    for event in read_transcript(record.path).events:
         playing = playing or event.kind == "core.decision"
         if playing and not event.kind.startswith("core.") and event.visibility().visible_to(3):
             expected += 1
     assert expected > 20 and slept == [0.25] * expected
-    assert load(record.path).header["agents"]["3"]["pace_s"] == 0.25
+    assert read_transcript(record.path).header["agents"]["3"]["pace_s"] == 0.25
 
 
 def wait_for_seat(web: WebRun, seat: int) -> str:

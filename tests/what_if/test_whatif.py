@@ -22,9 +22,10 @@ import sandbox
 from sandbox.cli.main import app
 from sandbox.session import replay_transcript
 from sandbox.session.driver import run_sync
-from sandbox.session.errors import SessionError, open_transcript
+from sandbox.session.errors import SessionError
 from sandbox.session.gamefile import load_config
 from sandbox.session.play import play_game
+from sandbox.transcript import read_transcript
 from sandbox.what_if import CONTROL, Intervention, prepare, run_arms, whatif
 
 GAME_FILE = """
@@ -126,7 +127,7 @@ def test_every_branch_is_a_normal_transcript_linked_to_its_source(
     arms = {(b.arm, b.branch_seed) for b in reacted.branches}
     assert arms == {(a, k) for a in (CONTROL, "remove_speech") for k in range(1, K + 1)}
     for branch in reacted.branches:
-        recorded = open_transcript(branch.path)
+        recorded = read_transcript(branch.path)
         link = recorded.header["forked_from"]
         assert link["transcript"] == str(source.resolve()) and link["at"] == reacted.at
         assert link["arm"] == branch.arm and link["branch_seed"] == branch.branch_seed
@@ -139,7 +140,7 @@ def test_every_branch_is_a_normal_transcript_linked_to_its_source(
         mine = [c for c in recorded.calls if c["request_id"] in played]
         assert mine and all(isinstance(c.get("seed"), int) for c in mine)
     treated = next(b for b in reacted.branches if b.arm == "remove_speech")
-    assert open_transcript(treated.path).header["forked_from"]["hidden"][-1] == cases["reacted"]
+    assert read_transcript(treated.path).header["forked_from"]["hidden"][-1] == cases["reacted"]
 
 
 def test_sandbox_replay_and_view_take_a_branch(reacted: Any) -> None:
@@ -156,7 +157,7 @@ def test_the_removed_speech_is_in_no_listener_prompt_after_the_fork(
     speech = next(s for s in _speeches(source) if s["seq"] == cases["reacted"])
     line = f"Seat {speech['seat']} says (accuses seat"
     for branch in reacted.branches:
-        recorded = open_transcript(branch.path)
+        recorded = read_transcript(branch.path)
         after = [c for c in recorded.calls if c.get("seed") is not None]
         assert after
         heard = [c for c in after if any(line in m["content"] for m in c["messages"])]
@@ -189,8 +190,8 @@ def test_an_interrupted_branch_is_finished_in_its_own_file(reacted: Any, tmp_pat
     prepared = prepare(Path(reacted.source), reacted.intervention)
     played = run_sync(run_arms(prepared, 1, out, arms=["remove_speech"]))
     assert played[0].played
-    resumed = open_transcript(out / branch.path.name)
-    original = open_transcript(branch.path)
+    resumed = read_transcript(out / branch.path.name)
+    original = read_transcript(branch.path)
     assert resumed.finished and replay_transcript(resumed) is None
     assert [e.to_json() for e in resumed.events] == [e.to_json() for e in original.events]
 
@@ -217,10 +218,10 @@ def test_pass_and_replace_speech_rereferee_the_speakers_decision(
     said = _events(path)[seq]
     assert said["text"] == f"Seat {other} is lying." and said["accuse"] == [other]
     assert said["vouch"] == []
-    assert replay_transcript(open_transcript(path)) is None
+    assert replay_transcript(read_transcript(path)) is None
     # the speaker's old call lines are not copied for the decision it no longer made
     request = next(e["request_id"] for e in _events(source) if e["seq"] == replaced.decision_seq)
-    assert not [c for c in open_transcript(path).calls if c["request_id"] == request]
+    assert not [c for c in read_transcript(path).calls if c["request_id"] == request]
 
 
 def test_change_decision_and_replace_agent(source: Path, tmp_path: Path) -> None:
@@ -237,10 +238,10 @@ def test_change_decision_and_replace_agent(source: Path, tmp_path: Path) -> None
     agent = {"kind": "random"}
     swapped = prepare(source, Intervention("replace_agent", seat=3, agent=agent), at=at)
     run_sync(run_arms(swapped, 2, tmp_path / "a"))
-    header = open_transcript(tmp_path / "a" / "replace_agent-b001.jsonl").header
+    header = read_transcript(tmp_path / "a" / "replace_agent-b001.jsonl").header
     assert header["agents"]["3"]["kind"] == "random"
     assert header["forked_from"]["agents"]["3"]["model"] == "fake/reactive"  # before `at`
-    control = open_transcript(tmp_path / "a" / "control-b001.jsonl").header
+    control = read_transcript(tmp_path / "a" / "control-b001.jsonl").header
     assert control["agents"]["3"]["model"] == "fake/reactive"
 
 

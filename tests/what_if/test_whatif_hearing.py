@@ -23,11 +23,11 @@ from sandbox.cli.main import app
 from sandbox.core.game import fork_points
 from sandbox.session import replay_transcript
 from sandbox.session.driver import run_sync
-from sandbox.session.errors import SessionError, open_transcript
+from sandbox.session.errors import SessionError
 from sandbox.session.gamefile import load_config
 from sandbox.session.hearing import Hearing, hearing_of
 from sandbox.session.play import play_game
-from sandbox.transcript import Transcript
+from sandbox.transcript import Transcript, read_transcript
 from sandbox.viewer.timeline import build_timeline
 from sandbox.what_if import CONTROL, Intervention, prepare, run_arms
 from tests.what_if.test_whatif import _speeches, cases, source
@@ -96,16 +96,16 @@ def test_sandbox_resume_finishes_a_remove_speech_branch_as_it_first_went(
     """Cut at the fork point itself (nothing played yet) and at a later step:
     ``sandbox resume`` plays the rest with the speech unheard, so every event
     is the uninterrupted branch's (the fake answers per prompt and seed)."""
-    original = open_transcript(branch)
+    original = read_transcript(branch)
     at = int(original.header["forked_from"]["at"])
     later = [p for p in fork_points(original.events) if p > at]
     line = _heard_line(source, cases["reacted"])
     for keep in (at, later[len(later) // 2]):
         cut = _cut(branch, keep, tmp_path / f"cut{keep}")
-        assert not open_transcript(cut).finished and len(open_transcript(cut).events) == keep
+        assert not read_transcript(cut).finished and len(read_transcript(cut).events) == keep
         done = CliRunner().invoke(app, ["resume", str(cut), "--quiet"])
         assert done.exit_code == 0, done.output
-        resumed = open_transcript(cut)
+        resumed = read_transcript(cut)
         assert resumed.finished and replay_transcript(resumed) is None
         assert _event_lines(resumed) == _event_lines(original), keep
         assert resumed.header == original.header
@@ -117,7 +117,7 @@ def test_the_hiding_is_what_made_the_resumed_branch_match(
 ) -> None:
     """The same cut with the header's hiding taken out plays another game: its
     listeners hear the speech again (the premise of the test above)."""
-    original = open_transcript(branch)
+    original = read_transcript(branch)
     at = int(original.header["forked_from"]["at"])
     cut = _cut(branch, at, tmp_path / "deaf")
     lines = cut.read_text(encoding="utf-8").splitlines()
@@ -125,7 +125,7 @@ def test_the_hiding_is_what_made_the_resumed_branch_match(
     del header["forked_from"]["hidden"]
     cut.write_text("\n".join([json.dumps(header), *lines[1:]]) + "\n", encoding="utf-8")
     assert CliRunner().invoke(app, ["resume", str(cut), "--quiet"]).exit_code == 0
-    heard = open_transcript(cut)
+    heard = read_transcript(cut)
     line = _heard_line(source, cases["reacted"])
     assert [p for p in _prompts_after(heard, at) if line in p]
     assert _event_lines(heard) != _event_lines(original)
@@ -146,13 +146,13 @@ def test_a_resumed_branch_of_replayable_seats_warms_them_with_what_they_heard(
     prepared = prepare(record.path, Intervention("remove_speech", seq=speeches[0]["seq"]))
     run_sync(run_arms(prepared, 1, tmp_path / "out", arms=["remove_speech"]))
     played = tmp_path / "out" / "remove_speech-b001.jsonl"
-    original = _event_lines(open_transcript(played))
-    points = [p for p in fork_points(open_transcript(played).events) if p > prepared.at]
+    original = _event_lines(read_transcript(played))
+    points = [p for p in fork_points(read_transcript(played).events) if p > prepared.at]
     keeps = (points[1], points[len(points) // 2], points[-1])
     for keep in keeps:
         cut = _cut(played, keep, tmp_path / f"cut{keep}")
         assert CliRunner().invoke(app, ["resume", str(cut), "--quiet"]).exit_code == 0
-        assert _event_lines(open_transcript(cut)) == original, keep
+        assert _event_lines(read_transcript(cut)) == original, keep
     # the premise: warmed as if they had heard it, the bots go another way
     warm = replay_module._warm
 
@@ -162,7 +162,7 @@ def test_a_resumed_branch_of_replayable_seats_warms_them_with_what_they_heard(
     monkeypatch.setattr(replay_module, "_warm", heard_it_all)
     cut = _cut(played, keeps[1], tmp_path / "warmed-deaf")
     assert CliRunner().invoke(app, ["resume", str(cut), "--quiet"]).exit_code == 0
-    assert _event_lines(open_transcript(cut)) != original
+    assert _event_lines(read_transcript(cut)) != original
 
 
 # ------------------------------------------------------------------ replay
@@ -190,14 +190,14 @@ def test_sandbox_replay_passes_a_remove_speech_branch_and_refuses_a_bad_hiding(
 def test_sandbox_fork_of_a_branch_keeps_its_seats_deaf(
     branch: Path, source: Path, cases: dict[str, Any], tmp_path: Path
 ) -> None:
-    original = open_transcript(branch)
+    original = read_transcript(branch)
     at = int(original.header["forked_from"]["at"])
     later = next(p for p in fork_points(original.events) if p > at)
     args = ["fork", str(branch), "--at", str(later), "--out", str(tmp_path), "--quiet"]
     done = CliRunner().invoke(app, args)
     assert done.exit_code == 0, done.output
     (path,) = tmp_path.glob("*.jsonl")
-    forked = open_transcript(path)
+    forked = read_transcript(path)
     link = forked.header["forked_from"]
     # still left out from the branch's fork point (its copied decisions after
     # `at` were made deaf), and named so a resume of the fork reads it too
@@ -234,7 +234,7 @@ def test_a_whatif_of_a_branch_inherits_its_hiding_in_both_arms(
     run_sync(run_arms(prepared, 1, tmp_path))
     line = _heard_line(source, cases["reacted"])
     for arm in (CONTROL, "remove_speech"):
-        played = open_transcript(tmp_path / f"{arm}-b001.jsonl")
+        played = read_transcript(tmp_path / f"{arm}-b001.jsonl")
         hidden = set(played.header["forked_from"]["hidden"])
         assert cases["reacted"] in hidden and (cases["ignored"] in hidden) == (arm != CONTROL)
         assert not [p for p in _prompts_after(played, prepared.at) if line in p]
@@ -245,9 +245,9 @@ def test_a_change_after_an_inherited_hiding_is_refused(branch: Path, cases: dict
     """Re-refereeing from a decision before the hidden speech could move it; a
     fork point before the speech inherits nothing, so that change is taken."""
     seq = night_seq(branch)
-    fields = dict(getattr(open_transcript(branch).events[seq], "payload", {}))
+    fields = dict(getattr(read_transcript(branch).events[seq], "payload", {}))
     change = Intervention("change_decision", seq=seq, fields=fields)
-    at = int(open_transcript(branch).header["forked_from"]["at"])
+    at = int(read_transcript(branch).header["forked_from"]["at"])
     with pytest.raises(SessionError, match="branch its source game instead") as caught:
         prepare(branch, change, at=at)
     assert "\n" not in str(caught.value)
@@ -256,7 +256,7 @@ def test_a_change_after_an_inherited_hiding_is_refused(branch: Path, cases: dict
 
 
 def night_seq(path: Path) -> int:
-    return next(i for i, e in enumerate(open_transcript(path).events) if e.kind == "core.decision")
+    return next(i for i, e in enumerate(read_transcript(path).events) if e.kind == "core.decision")
 
 
 # ------------------------------------------------------------------ view
@@ -265,9 +265,9 @@ def night_seq(path: Path) -> int:
 def test_view_seat_does_not_show_the_removed_speech(
     branch: Path, source: Path, cases: dict[str, Any]
 ) -> None:
-    hidden = set(open_transcript(branch).header["forked_from"]["hidden"])
+    hidden = set(read_transcript(branch).header["forked_from"]["hidden"])
     assert cases["reacted"] in hidden
-    recorded = open_transcript(branch)
+    recorded = read_transcript(branch)
     for seat in range(1, 12):
         shown = {e.seq for e in build_timeline(recorded, seat).entries}
         assert not shown & hidden, seat

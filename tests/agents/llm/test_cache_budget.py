@@ -23,7 +23,7 @@ from sandbox.models.remote import needs_cache_control, with_cache_control
 from sandbox.session.agent_specs import LLMSpec
 from sandbox.session.gamefile import GameFile, LoadedConfig
 from sandbox.session.runner import Runner
-from sandbox.transcript import TranscriptWriter, load
+from sandbox.transcript import TranscriptWriter, read_transcript
 from tests.agents.llm.conftest import FAST_RETRY, llm_spec, make_llm_agent, play_toy, toy_loaded
 
 
@@ -44,7 +44,7 @@ async def test_cached_tokens_are_reported_recorded_and_counted(
     with TranscriptWriter(tmp_path / "t.jsonl") as writer:
         writer.header({"variant": "toy", "seed": 1, "roles": {}})
         await play_toy(loaded, writer=writer)
-    calls = load(tmp_path / "t.jsonl").calls
+    calls = read_transcript(tmp_path / "t.jsonl").calls
     assert len(calls) >= 6
     assert sum(c["cached_tokens"] for c in calls) == fake.cached_tokens > 0
     previous: dict[int, str] = {}
@@ -163,7 +163,7 @@ async def play_killer(loaded: LoadedConfig, tmp_path: Path, seed: int = 3) -> li
             await Runner(game, agents, writer, abort_share=None).run()
     finally:
         await asyncio.gather(*(a.close() for a in agents.values()))
-    return load(tmp_path / "k.jsonl").calls
+    return read_transcript(tmp_path / "k.jsonl").calls
 
 
 WINDOW = 1600  # tokens: the fake's window; late Killer prompts (no rules text) exceed it

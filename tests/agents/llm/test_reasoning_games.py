@@ -20,7 +20,7 @@ from sandbox.games.registry import get_variant
 from sandbox.models.fake import FakeLLMServer
 from sandbox.session import play_game
 from sandbox.session.gamefile import parse_config
-from sandbox.transcript import load
+from sandbox.transcript import read_transcript
 from sandbox.transcript.audience import seat_numbers, visible_pairs
 from tests.agents.llm.wire_proxy import MARK, Behaviour, WireProxy
 
@@ -62,7 +62,7 @@ def reasoning_leaks(path: Path) -> list[str]:
         else:
             elsewhere = json.dumps(line)
         found += [f"line {number} ({line['type']})" for t in thoughts if t in elsewhere]
-    transcript = load(path)
+    transcript = read_transcript(path)
     variant = get_variant(transcript.header["variant"])
     for seat in seat_numbers(transcript):
         view = repr(variant.build_view(seat, visible_pairs(transcript, seat)))

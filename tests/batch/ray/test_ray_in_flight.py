@@ -22,7 +22,8 @@ from sandbox.batch.jobs import GameResult
 from sandbox.batch.run import jobs_for
 from sandbox.cli.main import app
 from sandbox.models.fake import FakeLLMServer
-from sandbox.session import open_transcript, resume
+from sandbox.session import resume
+from sandbox.transcript import read_transcript
 from tests.batch.ray.conftest import by_seed, events_of, loaded_of, play_local, play_ray
 from tests.batch.ray.test_ray_backend import (
     FAKE,
@@ -136,7 +137,7 @@ def test_ctrl_c_starts_no_new_game_and_leaves_resumable_transcripts(
     assert batch.cut_short
     assert not list(out.glob("killer-s25-*")) and not list(out.glob("killer-s26-*"))
     for done in batch.finished:
-        assert open_transcript(Path(done.transcript or "")).finished
+        assert read_transcript(Path(done.transcript or "")).finished
     for cut in batch.cut_short:
         path = Path(cut.transcript or "")
         assert path.parent == out
