@@ -200,7 +200,11 @@ def test_the_import_graph_of_sandbox_has_no_cycle() -> None:
 # up. Lazy and type-only imports count, as above.
 LAYERS: tuple[tuple[str, ...], ...] = (
     ("core",),  # the referee and the seat contract
-    ("games", "models", "deduction"),  # the variants; the model providers; beliefs and speech reading
+    (
+        "games",
+        "models",
+        "deduction",
+    ),  # the variants; the model providers; beliefs and speech reading
     ("agents",),  # the seats
     ("transcript",),
     ("session",),

@@ -54,7 +54,7 @@ def baseline_bot_or_none(
     variant: Variant[Any, Any], seed: int, language: str = "en"
 ) -> Agent | None:
     """``variant``'s baseline bot seeded with ``seed``, or None when it has none."""
-    bot = variant.baseline_bot(seed, language)
+    bot = variant.research.baseline_bot(seed, language)
     if bot is not None and not isinstance(bot, Agent):
         raise AgentSetupError(f"{variant.name}'s baseline_bot gave {bot!r}, not an Agent")
     return bot

@@ -16,7 +16,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from sandbox.analysis.intervals import BOOTSTRAP_SEED, cluster_bootstrap, clustered_rate_interval
-from sandbox.core.variant import Metric, MetricItem
+from sandbox.core.metrics import Metric, MetricItem
 from sandbox.games.registry import find_variant
 from sandbox.transcript import EventRow, Transcript
 
@@ -29,7 +29,7 @@ def metrics_of(variant: str) -> Mapping[str, Metric]:
     """The behaviour metrics ``variant`` declares (``Variant.metrics``); none for
     a variant that declares none or is not registered."""
     found = find_variant(variant)
-    return found.metrics() if found is not None else {}
+    return found.research.metrics() if found is not None else {}
 
 
 def items_of(games: Sequence[Transcript[EventRow]], metric: Metric) -> list[Item]:

@@ -31,14 +31,14 @@ def _variant(name: str) -> Variant[Any] | None:
 def side_of(variant: str, role: str) -> str:
     """The side a seat with ``role`` plays for."""
     found = _variant(variant)
-    return found.study_side(role) if found is not None else role_group(role)
+    return found.research.study_side(role) if found is not None else role_group(role)
 
 
 def sides_of(variant: str, roles: Mapping[int, str]) -> tuple[str, ...]:
     """The variant's sides in their documented order; sides of variants that do
     not declare them are read from the roles dealt."""
     found = _variant(variant)
-    known = found.study_sides() if found is not None else ()
+    known = found.research.study_sides() if found is not None else ()
     if known:
         return known
     return tuple(sorted({side_of(variant, r) for r in roles.values()}))

@@ -7,12 +7,12 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 import pytest
+from sandbox.games.four_factions.talk import PHRASES as FOUR_FACTIONS_PHRASES
+from sandbox.games.werewolf.talk import PHRASES as WEREWOLF_PHRASES
 
 from sandbox.deduction.evidence import CheckReport, Evidence, RoleClaim, SeatIs, VotePromise
 from sandbox.deduction.speech import parse_speech
-from sandbox.games.four_factions.talk import PHRASES as FOUR_FACTIONS_PHRASES
 from sandbox.games.killer.talk import PHRASES as KILLER_PHRASES
-from sandbox.games.werewolf.talk import PHRASES as WEREWOLF_PHRASES
 from tests.deduction.corpus import SEATS, SPEAKER, table
 
 A, B = 4, 6  # the seats the phrases name

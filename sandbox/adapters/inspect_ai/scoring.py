@@ -39,7 +39,7 @@ from inspect_ai.solver import TaskState
 from sandbox.analysis.intervals import BOOTSTRAP_SEED, wilson
 from sandbox.analysis.metrics import figure, metrics_of
 from sandbox.analysis.tables import belief_rows
-from sandbox.core.variant import MetricItem
+from sandbox.core.metrics import MetricItem
 from sandbox.transcript import EventRow, Transcript, read_game
 
 WIN = "win"

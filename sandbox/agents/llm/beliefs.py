@@ -56,11 +56,11 @@ class BeliefProbe:
 
 def probe_for(view: SeatView) -> BeliefProbe | None:
     """The probe for this view; None when no seat is left to ask about."""
-    known = view.variant.known_seats(view.private)
+    known = view.variant.research.known_seats(view.private)
     seats = tuple(s for s in living_others(view) if s not in known)
     if not seats:
         return None
-    return BeliefProbe(seats, view.variant.belief_labels())
+    return BeliefProbe(seats, view.variant.research.belief_labels())
 
 
 def probe_request(seat: int, seq: int) -> DecisionRequest:

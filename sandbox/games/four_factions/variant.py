@@ -25,18 +25,14 @@ import sandbox.games.four_factions.view as view
 import sandbox.games.four_factions.words as wording
 from sandbox.core.events import Event
 from sandbox.core.requests import DecisionRequest, Payload
-from sandbox.core.variant import Variant, ViewFold
+from sandbox.core.variant import Research, Rules, Variant, ViewFold
 from sandbox.core.words import VariantWords
 from sandbox.games.four_factions.config import FourFactionsConfig
 from sandbox.games.four_factions.info import INFO, SEATS, role_label
 from sandbox.games.four_factions.state import FFState, apply_event
 
 
-class FourFactions(Variant[FFState, FourFactionsConfig]):
-    info = INFO
-    config_model = FourFactionsConfig
-    bot_class = "sandbox.games.four_factions.bot:BaselineBot"
-    metrics_table = "sandbox.games.four_factions.metrics:METRICS"
+class FourFactionsRules(Rules[FFState, FourFactionsConfig]):
     # The referee calls these after every event or answer: the module functions
     # themselves, not methods that only pass their arguments on (one call less).
     apply = staticmethod(apply_event)
@@ -63,14 +59,33 @@ class FourFactions(Variant[FFState, FourFactionsConfig]):
     ) -> Iterator[Event]:
         return resolve.resolve(state, config, answers)
 
-    def view_fold(self, seat: int) -> ViewFold:
-        return view.view_fold(self, seat)
-
     def roles(self, state: FFState) -> Mapping[int, str]:
         return {s: role_label(f, state.elite[s]) for s, f in sorted(state.faction.items())}
 
+
+class FourFactionsResearch(Research):
     def side_of(self, role: str) -> str:
         return role.split("/")[0]  # "wolves/elite" plays for the wolves (FF-2)
+
+    def known_seats(self, private: Mapping[str, Any]) -> set[int]:
+        """FF-9: an elite is told the regulars' factions; FF-10: a regular knows its elite."""
+        known = {int(s) for s in (private.get("known_factions") or {})}
+        elite = private.get("my_elite")
+        return known | ({int(elite)} if elite is not None else set())
+
+
+class FourFactions(Variant[FFState, FourFactionsConfig]):
+    info = INFO
+    config_model = FourFactionsConfig
+    rules = FourFactionsRules()
+    research = FourFactionsResearch(
+        INFO,
+        bot="sandbox.games.four_factions.bot:BaselineBot",
+        metrics="sandbox.games.four_factions.metrics:METRICS",
+    )
+
+    def view_fold(self, seat: int) -> ViewFold:
+        return view.view_fold(self, seat)
 
     def rules_text(self, config: FourFactionsConfig, language: str = "en") -> str:
         return rules_text.rules_text(config, language)
@@ -80,9 +95,3 @@ class FourFactions(Variant[FFState, FourFactionsConfig]):
 
     def words(self) -> VariantWords:
         return wording.WORDS
-
-    def known_seats(self, private: Mapping[str, Any]) -> set[int]:
-        """FF-9: an elite is told the regulars' factions; FF-10: a regular knows its elite."""
-        known = {int(s) for s in (private.get("known_factions") or {})}
-        elite = private.get("my_elite")
-        return known | ({int(elite)} if elite is not None else set())

@@ -22,18 +22,14 @@ import sandbox.games.killer.view as view
 import sandbox.games.killer.words as wording
 from sandbox.core.events import Event
 from sandbox.core.requests import DecisionRequest, Payload
-from sandbox.core.variant import Variant, ViewFold
+from sandbox.core.variant import Research, Rules, Variant, ViewFold
 from sandbox.core.words import VariantWords
 from sandbox.games.killer.config import KillerConfig
 from sandbox.games.killer.info import INFO
 from sandbox.games.killer.state import KillerState, fold
 
 
-class Killer(Variant[KillerState, KillerConfig]):
-    info = INFO
-    config_model = KillerConfig
-    bot_class = "sandbox.games.killer.bot:BaselineBot"
-    metrics_table = "sandbox.games.killer.metrics:METRICS"
+class KillerRules(Rules[KillerState, KillerConfig]):
     # The referee calls these after every event or answer: the module functions
     # themselves, not methods that only pass their arguments on (one call less).
     apply = staticmethod(fold)
@@ -60,11 +56,35 @@ class Killer(Variant[KillerState, KillerConfig]):
     ) -> Iterator[Event]:
         return resolve.resolve(state, answers, rng)
 
-    def view_fold(self, seat: int) -> ViewFold:
-        return view.ViewFold(self, seat)
-
     def roles(self, state: KillerState) -> Mapping[int, str]:
         return dict(state.roles)
+
+    def next_in_series(self, config: KillerConfig, finished_state: KillerState) -> KillerConfig:
+        """KG-5: the next game bars this game's first-night victim on its night 1."""
+        return config.model_copy(
+            update={"previous_first_victim": finished_state.first_night_victim}
+        )
+
+
+class KillerResearch(Research):
+    def known_seats(self, private: Mapping[str, Any]) -> set[int]:
+        """KG-2: killers know each other, police know each other."""
+        mates = private.get("fellow_killers") or private.get("fellow_police") or []
+        return {int(s) for s in mates}
+
+
+class Killer(Variant[KillerState, KillerConfig]):
+    info = INFO
+    config_model = KillerConfig
+    rules = KillerRules()
+    research = KillerResearch(
+        INFO,
+        bot="sandbox.games.killer.bot:BaselineBot",
+        metrics="sandbox.games.killer.metrics:METRICS",
+    )
+
+    def view_fold(self, seat: int) -> ViewFold:
+        return view.ViewFold(self, seat)
 
     def rules_text(self, config: KillerConfig, language: str = "en") -> str:
         return rules_text.rules_text(config, language)
@@ -74,14 +94,3 @@ class Killer(Variant[KillerState, KillerConfig]):
 
     def words(self) -> VariantWords:
         return wording.WORDS
-
-    def known_seats(self, private: Mapping[str, Any]) -> set[int]:
-        """KG-2: killers know each other, police know each other."""
-        mates = private.get("fellow_killers") or private.get("fellow_police") or []
-        return {int(s) for s in mates}
-
-    def next_in_series(self, config: KillerConfig, finished_state: KillerState) -> KillerConfig:
-        """KG-5: the next game bars this game's first-night victim on its night 1."""
-        return config.model_copy(
-            update={"previous_first_victim": finished_state.first_night_victim}
-        )

@@ -22,18 +22,14 @@ import sandbox.games.werewolf.view as view
 import sandbox.games.werewolf.words as wording
 from sandbox.core.events import Event
 from sandbox.core.requests import DecisionRequest, Payload
-from sandbox.core.variant import Variant, ViewFold
+from sandbox.core.variant import Research, Rules, Variant, ViewFold
 from sandbox.core.words import VariantWords
 from sandbox.games.werewolf.config import WerewolfConfig
 from sandbox.games.werewolf.info import INFO, ROLES, team_of
 from sandbox.games.werewolf.state import WerewolfState, fold
 
 
-class Werewolf(Variant[WerewolfState, WerewolfConfig]):
-    info = INFO
-    config_model = WerewolfConfig
-    bot_class = "sandbox.games.werewolf.bot:BaselineBot"
-    metrics_table = "sandbox.games.werewolf.metrics:METRICS"
+class WerewolfRules(Rules[WerewolfState, WerewolfConfig]):
     # Called after every event or answer: the module functions themselves.
     apply = staticmethod(fold)
     open_requests = staticmethod(requests.open_requests)
@@ -59,20 +55,13 @@ class Werewolf(Variant[WerewolfState, WerewolfConfig]):
     ) -> Iterator[Event]:
         return resolve.resolve(state, answers, rng)
 
-    def view_fold(self, seat: int) -> ViewFold:
-        return view.ViewFold(self, seat)
-
     def roles(self, state: WerewolfState) -> Mapping[int, str]:
         return dict(state.roles)
 
+
+class WerewolfResearch(Research):
     def side_of(self, role: str) -> str:
         return team_of(role)  # WW-3
-
-    def rules_text(self, config: WerewolfConfig, language: str = "en") -> str:
-        return rules_text.rules_text(config, language)
-
-    def words(self) -> VariantWords:
-        return wording.WORDS
 
     def belief_labels(self) -> tuple[str, ...]:
         """The roles, not the two teams: a werewolf hunting the seer and a
@@ -83,3 +72,23 @@ class Werewolf(Variant[WerewolfState, WerewolfConfig]):
     def known_seats(self, private: Mapping[str, Any]) -> set[int]:
         """WW-4: a werewolf knows the pack."""
         return {int(s) for s in private.get("fellow_werewolves") or ()}
+
+
+class Werewolf(Variant[WerewolfState, WerewolfConfig]):
+    info = INFO
+    config_model = WerewolfConfig
+    rules = WerewolfRules()
+    research = WerewolfResearch(
+        INFO,
+        bot="sandbox.games.werewolf.bot:BaselineBot",
+        metrics="sandbox.games.werewolf.metrics:METRICS",
+    )
+
+    def view_fold(self, seat: int) -> ViewFold:
+        return view.ViewFold(self, seat)
+
+    def rules_text(self, config: WerewolfConfig, language: str = "en") -> str:
+        return rules_text.rules_text(config, language)
+
+    def words(self) -> VariantWords:
+        return wording.WORDS
