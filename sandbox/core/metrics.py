@@ -35,7 +35,7 @@ class GameRecord(Protocol):
 
     @property
     def sides(self) -> dict[int, str]:
-        """seat -> its study side (:meth:`Variant.study_side`)."""
+        """seat -> its study side (:meth:`Variant.research.study_side`)."""
         ...
 
     @property

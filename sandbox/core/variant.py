@@ -136,7 +136,7 @@ class VariantInfo:
     """What a variant declares once about itself; config checks, role selectors,
     scripted seats and tools read it instead of asking the variant piecemeal.
 
-    ``roles``: every label ``Variant.roles`` can give (empty: not known before play).
+    ``roles``: every label ``Variant.rules.roles`` can give (empty: not known before play).
     ``sides``: the groups results are decided for (Killer's roles, Four Factions'
     factions); the belief probe asks about them. ``decisions``: each decision
     name with the field names of its answer (optional fields included; empty:

@@ -1,6 +1,6 @@
 """The sides contestants are matched over, per variant.
 
-Each variant says them (``Variant.study_sides`` and ``Variant.study_side``): its
+Each variant says them (``Variant.research.study_sides`` and ``Variant.research.study_side``): its
 declared sides, where sides that win and lose together are seated as one
 (``VariantInfo.seated_with``). A variant that is not registered here (a
 transcript from elsewhere) falls back to the role group (the role label up to

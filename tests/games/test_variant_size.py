@@ -21,7 +21,7 @@ TARGET_METHODS = 12
 TARGET_MODULES = 12
 # Where things stand (lower these as the item goes on; never raise them).
 NOW_METHODS = 10
-NOW_MODULES = {"four_factions": 19, "killer": 18, "werewolf": 16}
+NOW_MODULES = {"four_factions": 15, "killer": 17, "werewolf": 14}
 
 
 def public_methods(cls: type) -> list[str]:

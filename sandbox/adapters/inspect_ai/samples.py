@@ -8,7 +8,7 @@ Who the model plays (at most one of ``side``, ``role``, ``seat``):
 - ``seat=N``: seat N of every game (seeds ``seed + i``);
 - ``role=R``: one seat dealt R (``R`` matches ``R`` and ``R/...``); with several
   such seats, sample i takes the ``i mod count``-th;
-- ``side=S``: every seat on the study side S (``Variant.study_sides``);
+- ``side=S``: every seat on the study side S (``Variant.research.study_sides``);
 - ``side=each``: the sides in turn: sample i plays side ``i mod k`` in the game
   with seed ``seed + i div k``, so each seed is played once from every side.
 

@@ -6,12 +6,12 @@ object in the schema, and the labels are the schema's enum.
 
 - Seats: the other **living** seats (a guess about the dead tells nothing about
   the game ahead), minus the seats the viewer already knows for certain from its
-  own card (``Variant.known_seats``: its known teammates). What a seat learned
+  own card (``Variant.research.known_seats``: its known teammates). What a seat learned
   from the referee later (a check's answer, say) is *not* skipped: the answer
   may be partial, and a belief that contradicts it is itself a finding.
 - Keys: the seat number as a string (``"2"``); ``"seat_2"`` is accepted too.
 - Values: a probability distribution over the variant's labels
-  (``Variant.belief_labels``, by default its sides), one number in [0, 1] per
+  (``Variant.research.belief_labels``, by default its sides), one number in [0, 1] per
   label (``{"<side 1>": 0.7, "<side 2>": 0.2, "<side 3>": 0.1}``); a
   distribution whose sum is within ``SUM_TOLERANCE`` of 1 is normalised, any
   other is dropped (schema.check_beliefs). No ``"unknown"``: an even spread

@@ -3,7 +3,7 @@
 ``VARIANT`` is the instance the registry finds through the ``sandbox.variants``
 entry point ``killer`` (see :mod:`sandbox.games.registry`).
 
-Seat view (``SeatView`` built by :mod:`sandbox.games.killer.view`, only from the
+Seat view (``SeatView`` built by :mod:`sandbox.games.killer.variant`, only from the
 events the seat was allowed to see):
 
 ``private``

@@ -13,19 +13,35 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field
 from typing import Any
 
 import sandbox.games.killer.requests as requests
 import sandbox.games.killer.resolve as resolve
 import sandbox.games.killer.rules_text as rules_text
-import sandbox.games.killer.view as view
 import sandbox.games.killer.words as wording
-from sandbox.core.events import Event
+from sandbox.core.events import DecisionMade, Event, GameEnded, StepResolved
+from sandbox.core.folds import detached, marked_public
 from sandbox.core.requests import DecisionRequest, Payload
-from sandbox.core.variant import Research, Rules, Variant, ViewFold
+from sandbox.core.variant import HistoryItem, Research, Rules, SeatView, Variant, ViewFold
 from sandbox.core.words import VariantWords
 from sandbox.games.killer.config import KillerConfig
-from sandbox.games.killer.info import INFO
+from sandbox.games.killer.events import (
+    Ballots,
+    CheckResult,
+    Dawn,
+    GameStarted,
+    KillChosen,
+    LastWords,
+    NightFell,
+    Opinions,
+    PhaseStarted,
+    RoleCard,
+    Speech,
+    TeamList,
+    VotedOut,
+)
+from sandbox.games.killer.info import INFO, KILLER, POLICE, Phase
 from sandbox.games.killer.state import KillerState, fold
 
 
@@ -84,7 +100,7 @@ class Killer(Variant[KillerState, KillerConfig]):
     )
 
     def view_fold(self, seat: int) -> ViewFold:
-        return view.ViewFold(self, seat)
+        return SeatFold(self, seat)
 
     def rules_text(self, config: KillerConfig, language: str = "en") -> str:
         return rules_text.rules_text(config, language)
@@ -94,3 +110,167 @@ class Killer(Variant[KillerState, KillerConfig]):
 
     def words(self) -> VariantWords:
         return wording.WORDS
+
+
+# ------------------------------------------------------------ view
+# A seat's view of a Killer game, folded only from the events it may see.
+#
+# See the package docstring (sandbox/games/killer/__init__.py) for the fields.
+
+
+@dataclass
+class _Fold:
+    seat: int
+    day: int = 0
+    phase: str = Phase.SETUP
+    players: int = 0
+    rules: dict[str, Any] = field(default_factory=dict)
+    role: str | None = None
+    team: dict[str, list[int]] = field(default_factory=dict)
+    checks: list[dict[str, Any]] = field(default_factory=list)
+    opinions: list[dict[str, Any]] = field(default_factory=list)
+    kills: list[dict[str, Any]] = field(default_factory=list)
+    dead: list[dict[str, Any]] = field(default_factory=list)
+    last_words_used: int = 0
+    ballots: list[dict[str, Any]] = field(default_factory=list)
+    order: list[int] = field(default_factory=list)
+    candidates: list[int] = field(default_factory=list)
+    history: list[HistoryItem] = field(default_factory=list)
+
+    def living(self) -> list[int]:
+        gone = {d["seat"] for d in self.dead}
+        return [s for s in range(1, self.players + 1) if s not in gone]
+
+
+class SeatFold:
+    """The incremental form of build_view, used by the core to serve views fast."""
+
+    def __init__(self, variant: Variant[Any, Any], seat: int) -> None:
+        self.variant = variant
+        self.fold = _Fold(seat)
+
+    def add(self, seq: int, event: Event) -> None:
+        _apply(self.fold, event)
+        item = _history_item(self.fold, seq, event)
+        if item is not None:
+            self.fold.history.append(marked_public(item, event))
+
+    def snapshot(self) -> SeatView:
+        fold = self.fold
+        private, public = detached(_private(fold)), detached(_public(fold))
+        return SeatView(self.variant, fold.seat, private, public, tuple(fold.history))
+
+
+def _private(fold: _Fold) -> dict[str, Any]:
+    private: dict[str, Any] = {"seat": fold.seat, "role": fold.role}
+    if fold.role == KILLER:
+        private["fellow_killers"] = [s for s in fold.team.get(KILLER, []) if s != fold.seat]
+        private["kills"] = fold.kills
+    if fold.role == POLICE:
+        private["fellow_police"] = [s for s in fold.team.get(POLICE, []) if s != fold.seat]
+        private["checks"] = fold.checks
+    private["my_opinions"] = fold.opinions
+    return private
+
+
+def _public(fold: _Fold) -> dict[str, Any]:
+    return {
+        "day": fold.day,
+        "phase": fold.phase,
+        "players": fold.players,
+        "rules": fold.rules,
+        "living": fold.living(),
+        "dead": fold.dead,
+        "last_words_quota": fold.rules.get("last_words_quota", 0),
+        "last_words_used": fold.last_words_used,
+        "ballots_today": fold.ballots,
+        "speaking_order": fold.order,
+        "vote_candidates": fold.candidates,
+    }
+
+
+def _apply(fold: _Fold, event: Event) -> None:
+    if isinstance(event, GameStarted):
+        fold.players = event.players
+        fold.rules = {
+            "killers": event.killers,
+            "police": event.police,
+            "last_words_quota": event.last_words_quota,
+            "day_limit": event.day_limit,
+            "check_answer": event.check_answer,
+            "reveal_role_on_death": event.reveal_role_on_death,
+            "barred_first_victim": event.barred_first_victim,
+            "concede": event.concede,
+        }
+    elif isinstance(event, RoleCard) and event.seat == fold.seat:
+        fold.role = event.role
+    elif isinstance(event, TeamList):
+        fold.team[event.role] = list(event.members)
+    elif isinstance(event, NightFell):
+        fold.day, fold.phase = event.night, Phase.NIGHT
+        fold.ballots, fold.order, fold.candidates = [], [], []
+    elif isinstance(event, Opinions):
+        mine = event.opinions.get(str(fold.seat))
+        fold.opinions.append({"night": event.night, "about": event.role, "target": mine})
+    elif isinstance(event, KillChosen):
+        fold.kills.append({"night": event.night, "target": event.target})
+    elif isinstance(event, CheckResult) and event.suspect is not None:
+        fold.checks.append({"night": event.night, "suspect": event.suspect, "answer": event.answer})
+    elif isinstance(event, Dawn):
+        fold.phase = Phase.DAWN
+        if event.victim is not None:
+            fold.dead.append(_death(event.victim, event.day, "night", event.role))
+    elif isinstance(event, VotedOut):
+        fold.dead.append(_death(event.seat, event.day, "vote", event.role))
+    elif isinstance(event, PhaseStarted):
+        _phase(fold, event)
+    elif isinstance(event, Speech | LastWords) and fold.order:
+        fold.order.pop(0)
+    elif isinstance(event, Ballots):
+        fold.ballots.append({"round": event.round, "ballots": dict(event.ballots)})
+    elif isinstance(event, GameEnded):
+        fold.phase = Phase.OVER
+
+
+def _phase(fold: _Fold, event: PhaseStarted) -> None:
+    fold.phase = event.phase
+    fold.order = list(event.order)
+    fold.candidates = list(event.candidates)
+    if event.phase == Phase.LAST_WORDS:
+        fold.last_words_used += 1
+
+
+def _death(seat: int, day: int, cause: str, role: str | None) -> dict[str, Any]:
+    return {"seat": seat, "day": day, "cause": cause, "role": role}
+
+
+def _history_item(fold: _Fold, seq: int, event: Event) -> HistoryItem | None:
+    if isinstance(event, StepResolved):
+        return None
+    phase = fold.phase
+    if isinstance(event, Speech):
+        facts = {"context": event.context, **_claims(event)}
+        return HistoryItem(seq, event.kind, fold.day, phase, event.seat, event.text, facts)
+    if isinstance(event, LastWords):
+        return HistoryItem(
+            seq, event.kind, fold.day, Phase.LAST_WORDS, event.seat, event.text, _claims(event)
+        )
+    return HistoryItem(seq, event.kind, fold.day, phase, None, None, _facts(event))
+
+
+def _claims(event: Speech | LastWords) -> dict[str, Any]:
+    """KG-14: what the speaker claimed, as the referee recorded it (never confirmed)."""
+    return {"claim": event.claim, "accuse": list(event.accuse), "vouch": list(event.vouch)}
+
+
+def _facts(event: Event) -> dict[str, Any]:
+    if isinstance(event, DecisionMade):
+        # The seat's own decision (only its own are visible); the note stays out.
+        return {
+            "decision": event.decision,
+            "payload": dict(event.payload),
+            "fallback": event.fallback,
+        }
+    data: dict[str, Any] = event.to_json()["data"]
+    data.pop("audience", None)  # who saw it is not a fact about the game
+    return data

@@ -4,7 +4,7 @@
 entry point ``werewolf`` (see :mod:`sandbox.games.registry`). The rules are
 stated in RULES-WEREWOLF (docs/rules-werewolf.md maps them to the code).
 
-Seat view (``SeatView`` built by :mod:`sandbox.games.werewolf.view`, only from the
+Seat view (``SeatView`` built by :mod:`sandbox.games.werewolf.variant`, only from the
 events the seat was allowed to see):
 
 ``private``
