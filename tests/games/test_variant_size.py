@@ -21,7 +21,7 @@ TARGET_METHODS = 12
 TARGET_MODULES = 12
 # Where things stand (lower these as the item goes on; never raise them).
 NOW_METHODS = 10
-NOW_MODULES = {"four_factions": 15, "killer": 17, "werewolf": 14}
+NOW_MODULES = {"four_factions": 14, "killer": 16, "werewolf": 13}
 
 
 def public_methods(cls: type) -> list[str]:
@@ -51,7 +51,7 @@ def test_the_counters_count_what_they_say() -> None:
         def _hidden(self) -> None: ...
 
     assert public_methods(Small) == ["one", "two"]
-    assert "variant.py" in modules_of("killer")
+    assert "__init__.py" in modules_of("killer") and "bot.py" in modules_of("killer")
 
 
 def test_variant_grows_no_public_method() -> None:
