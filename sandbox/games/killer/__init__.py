@@ -61,6 +61,7 @@ from sandbox.games.killer.events import (
     Dawn,
     GameStarted,
     KillChosen,
+    KillerState,
     LastWords,
     NightFell,
     Opinions,
@@ -69,14 +70,14 @@ from sandbox.games.killer.events import (
     Speech,
     TeamList,
     VotedOut,
+    fold,
 )
 from sandbox.games.killer.info import INFO, KILLER, POLICE, Phase
-from sandbox.games.killer.state import KillerState, fold
 
 # ---------------------------------------------------------------- the declaration
 # Killer's modules: info.py (name, seats, roles, decisions, the enums), config.py
-# (rulings), events.py, state.py (the fold), requests.py (open decisions, checks,
-# fallbacks), resolve.py (the deal, KG-2; steps into events; endings and results),
+# (rulings), events.py (with the state, their fold), requests.py (open decisions,
+# checks, fallbacks), resolve.py (the deal, KG-2; steps into events; endings and results),
 # words.py, vocabulary.py, card.py and board.py (its words), rules_text.py (the
 # rules with the rulings); bot.py with talk.py and evidence.py (the baseline bot)
 # and metrics.py (behaviour metrics) are imported only when asked for. This module
