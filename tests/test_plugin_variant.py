@@ -230,7 +230,7 @@ def test_a_study_and_its_report(plugin: Plugin) -> None:
     study.write_text(STUDY.format(out=out.as_posix()), encoding="utf-8")
     summary = json.loads(plugin.sandbox("study", str(study), "--json"))
     text = json.dumps(summary)
-    assert '"fox_votes"' in text  # its metric, from Variant.metrics
+    assert '"fox_votes"' in text  # its metric, from Variant.research.metrics
     assert {"bot@fox", "bot@hen", "random@fox", "random@hen"} <= set(summary["ratings_by_role"])
     page = plugin.work / "report.html"
     plugin.sandbox("report", str(out), "--out", str(page))

@@ -198,7 +198,7 @@ class SteppedGame:
         if self.game is None:
             return {}
         variant = self.game.variant
-        return {seat: variant.side_of(role) for seat, role in self.roles().items()}
+        return {seat: variant.research.side_of(role) for seat, role in self.roles().items()}
 
     def close(self) -> None:
         """Stop the game in progress (if any) and the loop's thread."""

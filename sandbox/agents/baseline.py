@@ -16,7 +16,7 @@ from sandbox.core.variant import Variant
 
 
 class BaselineAgent(Agent):
-    """Plays the variant's own baseline bot (``Variant.baseline_bot``), chosen
+    """Plays the variant's own baseline bot (``Variant.research.baseline_bot``), chosen
     when the agent is seated. ``seed=None`` derives the bot's seed from the
     game's seed and the seat, exactly as a game file's ``kind = "baseline"`` does."""
 
@@ -43,7 +43,7 @@ class BaselineAgent(Agent):
 
 def baseline_bot(variant: Variant[Any, Any], seed: int, language: str = "en") -> Agent:
     """A new baseline bot of ``variant`` speaking ``language``
-    (``Variant.baseline_bot``, which imports the bot's code only when a seat plays it)."""
+    (``Variant.research.baseline_bot``, which imports the bot's code only when a seat plays it)."""
     bot = baseline_bot_or_none(variant, seed, language)
     if bot is None:
         raise AgentSetupError(f"no baseline bot for variant {variant.name!r}")
@@ -54,7 +54,7 @@ def baseline_bot_or_none(
     variant: Variant[Any, Any], seed: int, language: str = "en"
 ) -> Agent | None:
     """``variant``'s baseline bot seeded with ``seed``, or None when it has none."""
-    bot = variant.baseline_bot(seed, language)
+    bot = variant.research.baseline_bot(seed, language)
     if bot is not None and not isinstance(bot, Agent):
         raise AgentSetupError(f"{variant.name}'s baseline_bot gave {bot!r}, not an Agent")
     return bot

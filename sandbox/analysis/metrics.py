@@ -1,6 +1,6 @@
 """Behaviour metrics computed from the events alone (no model calls).
 
-Each variant declares its metrics (``Variant.metrics()``, in its folder's
+Each variant declares its metrics (``Variant.research.metrics()``, in its folder's
 ``metrics.py``); this module computes their figures. Every metric is a list of
 *items* (game, contestant, value): a rate metric's
 value is 1 or 0 (a hit or not), a timing metric's value is a day number. A
@@ -16,7 +16,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from sandbox.analysis.intervals import BOOTSTRAP_SEED, cluster_bootstrap, clustered_rate_interval
-from sandbox.core.variant import Metric, MetricItem
+from sandbox.core.metrics import Metric, MetricItem
 from sandbox.games.registry import find_variant
 from sandbox.transcript import EventRow, Transcript
 
@@ -26,10 +26,10 @@ __all__ = ["Item", "Metric", "figure", "items_of", "metrics_of", "metrics_summar
 
 
 def metrics_of(variant: str) -> Mapping[str, Metric]:
-    """The behaviour metrics ``variant`` declares (``Variant.metrics``); none for
+    """The behaviour metrics ``variant`` declares (``Variant.research.metrics``); none for
     a variant that declares none or is not registered."""
     found = find_variant(variant)
-    return found.metrics() if found is not None else {}
+    return found.research.metrics() if found is not None else {}
 
 
 def items_of(games: Sequence[Transcript[EventRow]], metric: Metric) -> list[Item]:

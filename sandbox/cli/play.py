@@ -58,7 +58,7 @@ def run(
     """Play a game (or a series) and write its transcript."""
     with bad_input_is_one_line():
         loaded = load_config(config)
-        check_seat(as_seat, loaded.variant.seat_count(loaded.game_config))
+        check_seat(as_seat, loaded.variant.rules.seat_count(loaded.game_config))
         chosen = seed if seed is not None else loaded.file.seed
         seed_used = chosen if chosen is not None else random_seed()
         count = series or loaded.file.run.series
@@ -105,7 +105,7 @@ def web_run(
     remote = any(s.kind == "remote" for s in specs)  # its endpoint is on the run's server
     if not (host_panel or watch or browser or remote):
         return None
-    seats = loaded.variant.seat_count(loaded.game_config)
+    seats = loaded.variant.rules.seat_count(loaded.game_config)
     for target in watch:
         if target != "referee" and not (target.isdigit() and 1 <= int(target) <= seats):
             fail(f"--watch {target}: give a seat number 1..{seats} or 'referee'")

@@ -68,7 +68,7 @@ def validate(config: ConfigArgument) -> None:
                 say_error(error_text(line), EXIT_BAD_INPUT)
             fail(last)
         check_setup(loaded)  # everything `run` checks before its first event
-        seats = loaded.variant.seat_count(loaded.game_config)
+        seats = loaded.variant.rules.seat_count(loaded.game_config)
         print(f"ok: {config}")
         print(f"variant: {loaded.variant.name} ({loaded.variant.title}), seats: {seats}")
         print(f"seed: {loaded.file.seed if loaded.file.seed is not None else 'random'}")

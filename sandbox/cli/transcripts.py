@@ -118,6 +118,6 @@ def _seat_display(
     """The live display of a continued game, under the same rules as ``run``: the
     seat is range-checked and a human at the table never sees the referee's view."""
     variant, game_config = game_config_of(recorded)
-    check_seat(as_seat, variant.seat_count(game_config))
+    check_seat(as_seat, variant.rules.seat_count(game_config))
     live, seat = live_seat(loaded, as_seat, err)
     return Display(console, err, seat, live and not quiet)

@@ -94,7 +94,7 @@ def whatif_cmd(
         if not transcript.is_file():
             fail(f"{transcript}: no such file")
         prepared = prepare(transcript, intervention, at)
-        seats = prepared.variant.seat_count(prepared.config)
+        seats = prepared.variant.rules.seat_count(prepared.config)
         for chosen in against or []:
             check_seat(chosen, seats)
         try:

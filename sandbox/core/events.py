@@ -74,11 +74,6 @@ def thaw(value: JSON) -> JSON:
     return value
 
 
-# The former private name, still imported by core/variant.py (owned by another
-# change of issue 36); drop it once that module imports ``thaw``.
-_thaw = thaw
-
-
 # --------------------------------------------------------------------------
 # Core events, shared by every variant.
 

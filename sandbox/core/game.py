@@ -32,7 +32,7 @@ class Game:
         self.variant = variant
         self.config = config
         self.seed = seed
-        self.state: Any = variant.initial_state(config)
+        self.state: Any = variant.rules.initial_state(config)
         self.events: list[Event] = []
         self._vis: list[Visibility] = []
         self.step = 0
@@ -50,9 +50,9 @@ class Game:
     # ------------------------------------------------------------------ build
     @classmethod
     def new(cls, variant: Variant[Any, Any], config: BaseModel, seed: int) -> Game:
-        variant.info.check_seat_count(variant.seat_count(config))
+        variant.info.check_seat_count(variant.rules.seat_count(config))
         game = cls(variant, config, seed)
-        for event in variant.setup(config, derive_rng(seed, "setup")):
+        for event in variant.rules.setup(config, derive_rng(seed, "setup")):
             game._record(event)
         game._advance()
         return game
@@ -80,14 +80,14 @@ class Game:
 
     @property
     def seats(self) -> range:
-        return range(1, self.variant.seat_count(self.config) + 1)
+        return range(1, self.variant.rules.seat_count(self.config) + 1)
 
     def requests(self) -> tuple[DecisionRequest, ...]:
         """Every request of the current step, answered or not."""
         if self.ended is not None:
             return ()
         if self._requests is None:
-            self._requests = self.variant.open_requests(self.state, self.step)
+            self._requests = self.variant.rules.open_requests(self.state, self.step)
         return self._requests
 
     def pending(self) -> tuple[DecisionRequest, ...]:
@@ -121,7 +121,7 @@ class Game:
         ]
 
     def roles(self) -> Mapping[int, str]:
-        return self.variant.roles(self.state)
+        return self.variant.rules.roles(self.state)
 
     def outcome(self) -> Outcome | None:
         if self.ended is None:
@@ -156,7 +156,7 @@ class Game:
     def submit_fallback(self, request_id: str, reason: str, note: str = "") -> list[Event]:
         """Apply the variant's documented fallback for a seat that gave no valid answer."""
         request = self._open(request_id)
-        payload = dict(freeze(dict(self.variant.fallback(self.state, request))))
+        payload = dict(freeze(dict(self.variant.rules.fallback(self.state, request))))
         made = DecisionMade(request.seat, request.id, request.decision, payload, note, True, reason)
         return self._accept(made)
 
@@ -185,7 +185,7 @@ class Game:
 
     def _validate(self, request: DecisionRequest, payload: object) -> dict[str, Any]:
         normalised = check_shape(request, payload)  # a new dict, its values frozen
-        self.variant.check(self.state, request, normalised)
+        self.variant.rules.check(self.state, request, normalised)
         return normalised
 
     def _already_checked(
@@ -224,7 +224,7 @@ class Game:
         answers = self._answers  # no copy: core.step rebinds it, no decision comes between
         rng = self._step_rng
         rng.defer(self.seed, "step", self.step)  # = derive_rng(...), seeded on use
-        for event in self.variant.resolve(self.state, self.config, answers, rng):
+        for event in self.variant.rules.resolve(self.state, self.config, answers, rng):
             self._record(event)
         self._record(StepResolved(self.step))
 
@@ -241,7 +241,7 @@ class Game:
     def _check_end(self) -> None:
         if self.ended is not None:
             return
-        outcome = self.variant.outcome(self.state)
+        outcome = self.variant.rules.outcome(self.state)
         if outcome is not None:
             results = {str(s): str(r) for s, r in sorted(outcome.results.items())}
             self._record(GameEnded(outcome.reason, results, outcome.summary))
@@ -253,7 +253,7 @@ class Game:
             self._checked = {}  # the state changes: earlier checks no longer hold
         if isinstance(event, _CORE_EVENTS):  # most events are the variant's: one check
             self._fold_core(event)
-        self.variant.apply(self.state, event)
+        self.variant.rules.apply(self.state, event)
 
     def _fold_core(self, event: Event) -> None:
         if isinstance(event, DecisionMade):

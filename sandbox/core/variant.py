@@ -13,7 +13,7 @@ import dataclasses
 import importlib
 import random
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 from importlib.resources.abc import Traversable
@@ -22,7 +22,8 @@ from typing import Any, ClassVar, Generic, Protocol, cast
 from pydantic import BaseModel
 from typing_extensions import TypeVar
 
-from sandbox.core.events import Event, _thaw
+from sandbox.core.events import Event, thaw
+from sandbox.core.metrics import Metric
 from sandbox.core.requests import DecisionRequest, Payload
 from sandbox.core.words import Lang, VariantWords, lead, sanitise
 
@@ -75,7 +76,7 @@ class SeatView:
         golden files, audits and remote programs."""
         items = [{f.name: getattr(i, f.name) for f in dataclasses.fields(i)} for i in self.history]
         plain = {"variant": self.variant.name, "seat": self.seat, "private": self.private}
-        return cast(dict[str, Any], _thaw({**plain, "public": self.public, "history": items}))
+        return cast(dict[str, Any], thaw({**plain, "public": self.public, "history": items}))
 
 
 class ViewFold(Protocol):
@@ -135,7 +136,7 @@ class VariantInfo:
     """What a variant declares once about itself; config checks, role selectors,
     scripted seats and tools read it instead of asking the variant piecemeal.
 
-    ``roles``: every label ``Variant.roles`` can give (empty: not known before play).
+    ``roles``: every label ``Variant.rules.roles`` can give (empty: not known before play).
     ``sides``: the groups results are decided for (Killer's roles, Four Factions'
     factions); the belief probe asks about them. ``decisions``: each decision
     name with the field names of its answer (optional fields included; empty:
@@ -203,23 +204,13 @@ class VariantInfo:
         raise ValueError(f"{self.name}: unknown ending {reason!r}; known: {known}")
 
 
-class Variant(ABC, Generic[S, C]):
-    """Base class of a game variant, generic in its state and its config model.
+class Rules(ABC, Generic[S, C]):
+    """The referee's hooks: a variant's rules, generic in its state and config.
 
-    Subclass it, set ``info`` and ``config_model``, and expose an instance through
-    the ``sandbox.variants`` entry-point group (see ``sandbox.games.registry``).
-    """
-
-    info: ClassVar[VariantInfo]
-    config_model: type[C]
-
-    @property
-    def name(self) -> str:
-        return self.info.name
-
-    @property
-    def title(self) -> str:
-        return self.info.title
+    A variant subclasses it and overrides the hooks (python-chess style: names
+    as class attributes, ``apply = staticmethod(fold)``, where a module function
+    already has the hook's shape); the core (:mod:`sandbox.core.game`) calls them
+    through ``Variant.rules``."""
 
     @abstractmethod
     def seat_count(self, config: C) -> int: ...
@@ -264,102 +255,48 @@ class Variant(ABC, Generic[S, C]):
     def outcome(self, state: S) -> Outcome | None:
         """The result once the game is over, else None."""
 
-    def build_view(self, seat: int, events: Sequence[tuple[int, Event]]) -> SeatView:
-        """A seat's knowledge from (seq, event) pairs it was allowed to see.
-        Default: its :meth:`view_fold` fed every pair (define one or both)."""
-        fold = self.view_fold(seat)
-        if fold is None:
-            raise NotImplementedError(f"{self.name} defines neither build_view nor view_fold")
-        for seq, event in events:
-            fold.add(seq, event)
-        return fold.snapshot()
-
-    def view_fold(self, seat: int) -> ViewFold | None:
-        """An incremental fold of ``seat``'s view: the core then feeds it only new
-        events instead of rebuilding from the start. It must agree with
-        ``build_view`` (the conformance tests check this). None: none."""
-        return None
-
     @abstractmethod
     def roles(self, state: S) -> Mapping[int, str]:
         """Referee-only: each seat's role label (for transcripts and agent groups)."""
-
-    def side_of(self, role: str) -> str:
-        """The side (one of ``info.sides``) a role label plays for. Default: the label."""
-        return role
-
-    @abstractmethod
-    def rules_text(self, config: C, language: str = "en") -> str:
-        """The rules with the active rulings, citing rule IDs."""
-
-    def role_labels(self, config: C) -> tuple[str, ...]:
-        """Every label ``roles`` can give (``info.roles``), so that a game file's
-        role selector can be checked before play. Empty means unknown."""
-        return self.info.roles
-
-    def decision_fields(self, config: C) -> Mapping[str, tuple[str, ...]]:
-        """Each decision this variant may ask with its answer's field names
-        (``info.decisions``), so that scripted seats can be checked before play.
-        Empty means unknown."""
-        return self.info.decisions
-
-    def parse_config(self, raw: Mapping[str, Any]) -> C:
-        return self.config_model.model_validate(dict(raw))
-
-    def describe_event(self, event: Event) -> str:
-        """A one-line English description for logs and the referee's view.
-        Default: the event's English sentence from :meth:`words` (a speech
-        quoted after it), else its fields."""
-        data = event.to_json()["data"]
-        words = self.words()
-        sentence = words.sentences.get(event.kind) if words is not None else None
-        if words is not None and sentence is not None:
-            said = sentence(data, Lang("en", words.vocabulary))
-            if said.speech is None:
-                return said.sentence
-            return f'{lead(said.sentence)}: "{sanitise(said.speech)}"'
-        fields = ", ".join(f"{k}={v}" for k, v in data.items())
-        return f"{event.kind}: {fields}"
 
     def next_in_series(self, config: C, finished_state: S) -> C:
         """The config of the next game in a series (e.g. Killer KG-5). Default: same."""
         return config
 
-    # ------------------------------------------------------- optional hooks
-    # What the tools around the engine ask a variant (words, bot, metrics,
-    # prompts, studies, belief probes). A minimal variant overrides none of
-    # them. The hooks that need more than the engine import their module when
-    # called, so importing a variant never imports its bot or its metrics.
 
-    def words(self) -> VariantWords | None:
-        """The variant's words: each event kind's sentence in every language, its
-        decision phrases, its vocabulary, card tables and board effects
-        (:class:`sandbox.core.words.VariantWords`). None: events are said by
-        :meth:`describe_event`, decisions as their fields."""
-        return None
+class Research:
+    """What the tools around the engine ask a variant (its bot, its metrics,
+    studies, belief probes, scripted-seat checks). A minimal variant uses this
+    class as it is; one that differs subclasses it and overrides only those
+    hooks. ``bot`` and ``metrics`` name where the baseline bot class and the
+    metric table live (``"module:name"``), imported only when asked for, so that
+    bot and analysis code never load with the engine."""
 
-    # Where its bot and its metrics live ("module:name"), imported only when asked
-    # for, so that bot and analysis code never load with the engine.
-    bot_class: ClassVar[str] = ""  # an Agent class, built as (seed, language)
-    metrics_table: ClassVar[str] = ""  # a mapping name -> Metric
+    def __init__(self, info: VariantInfo, *, bot: str = "", metrics: str = "") -> None:
+        self.info = info
+        self.bot_class = bot  # an Agent class, built as (seed, language)
+        self.metrics_table = metrics  # a mapping name -> Metric
 
     def baseline_bot(self, seed: int, language: str = "en") -> Any:
-        """A new baseline bot (a :class:`sandbox.core.seat.Agent`, ``bot_class``)
-        seeded with ``seed`` that speaks ``language``, or None when the variant has
-        none (a game file's ``kind = "baseline"`` is then refused)."""
+        """A new baseline bot (a :class:`sandbox.core.seat.Agent`) seeded with
+        ``seed`` that speaks ``language``, or None when the variant has none (a
+        game file's ``kind = "baseline"`` is then refused)."""
         return _named(self.bot_class)(seed, language) if self.bot_class else None
 
     def metrics(self) -> Mapping[str, Metric]:
-        """The behaviour metrics, name -> :data:`Metric` (``metrics_table``; study
-        summaries and ``sandbox report`` show them). Default: none."""
+        """The behaviour metrics, name -> :data:`Metric` (study summaries and
+        ``sandbox report`` show them). Default: none."""
         return cast(Mapping[str, Metric], _named(self.metrics_table)) if self.metrics_table else {}
 
-    def prompt_templates(self) -> Traversable | None:
-        """The folder of this variant's prompt templates (``<lang>/<name>.j2``
-        inside, e.g. ``importlib.resources.files("my_game") / "prompts"``). None:
-        the project's own ``prompts/<name>/``. Templates it lacks come from
-        ``prompts/_generic`` either way."""
-        return None
+    def decision_fields(self, config: Any) -> Mapping[str, tuple[str, ...]]:
+        """Each decision this variant may ask with its answer's field names
+        (``info.decisions``), so that scripted seats can be checked before play.
+        Empty means unknown."""
+        return self.info.decisions
+
+    def side_of(self, role: str) -> str:
+        """The side (one of ``info.sides``) a role label plays for. Default: the label."""
+        return role
 
     def belief_labels(self) -> tuple[str, ...]:
         """The labels the belief probe asks a probability for, for each other
@@ -383,52 +320,103 @@ class Variant(ABC, Generic[S, C]):
         return tuple(dict.fromkeys(self.info.seated_with.get(s, s) for s in self.info.sides))
 
 
+class Variant(ABC, Generic[S, C]):
+    """A game variant: its declaration, generic in its state and its config model.
+
+    Subclass it, set ``info``, ``config_model`` and ``rules`` (a :class:`Rules`)
+    and, if the defaults do not fit, ``research`` (a :class:`Research`); expose an
+    instance through the ``sandbox.variants`` entry-point group (see
+    ``sandbox.games.registry``). The variant itself answers only what a seat and
+    a reader need (its views and its words); it hands out ``rules`` to the
+    referee and ``research`` to the tools.
+    """
+
+    info: ClassVar[VariantInfo]
+    config_model: type[C]
+    rules: Rules[S, C]
+    research: Research
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        # A variant that declares no research gets the defaults, read from its info.
+        if "info" in vars(cls) and "research" not in vars(cls):
+            cls.research = Research(cls.info)
+
+    @property
+    def name(self) -> str:
+        return self.info.name
+
+    @property
+    def title(self) -> str:
+        return self.info.title
+
+    def parse_config(self, raw: Mapping[str, Any]) -> C:
+        return self.config_model.model_validate(dict(raw))
+
+    # ------------------------------------------------------------- views
+
+    def build_view(self, seat: int, events: Sequence[tuple[int, Event]]) -> SeatView:
+        """A seat's knowledge from (seq, event) pairs it was allowed to see.
+        Default: its :meth:`view_fold` fed every pair (define one or both)."""
+        fold = self.view_fold(seat)
+        if fold is None:
+            raise NotImplementedError(f"{self.name} defines neither build_view nor view_fold")
+        for seq, event in events:
+            fold.add(seq, event)
+        return fold.snapshot()
+
+    def view_fold(self, seat: int) -> ViewFold | None:
+        """An incremental fold of ``seat``'s view: the core then feeds it only new
+        events instead of rebuilding from the start. It must agree with
+        ``build_view`` (the conformance tests check this). None: none."""
+        return None
+
+    # ------------------------------------------------------------- words
+    # The accessors of the variant's words (one object after the words step).
+
+    @abstractmethod
+    def rules_text(self, config: C, language: str = "en") -> str:
+        """The rules with the active rulings, citing rule IDs."""
+
+    def role_labels(self, config: C) -> tuple[str, ...]:
+        """Every label ``rules.roles`` can give (``info.roles``), so that a game
+        file's role selector can be checked before play. Empty means unknown."""
+        return self.info.roles
+
+    def describe_event(self, event: Event) -> str:
+        """A one-line English description for logs and the referee's view.
+        Default: the event's English sentence from :meth:`words` (a speech
+        quoted after it), else its fields."""
+        data = event.to_json()["data"]
+        words = self.words()
+        sentence = words.sentences.get(event.kind) if words is not None else None
+        if words is not None and sentence is not None:
+            said = sentence(data, Lang("en", words.vocabulary))
+            if said.speech is None:
+                return said.sentence
+            return f'{lead(said.sentence)}: "{sanitise(said.speech)}"'
+        fields = ", ".join(f"{k}={v}" for k, v in data.items())
+        return f"{event.kind}: {fields}"
+
+    def words(self) -> VariantWords | None:
+        """The variant's words: each event kind's sentence in every language, its
+        decision phrases, its vocabulary, card tables and board effects
+        (:class:`sandbox.core.words.VariantWords`). None: events are said by
+        :meth:`describe_event`, decisions as their fields."""
+        return None
+
+    def prompt_templates(self) -> Traversable | None:
+        """The folder of this variant's prompt templates (``<lang>/<name>.j2``
+        inside, e.g. ``importlib.resources.files("my_game") / "prompts"``). None:
+        the project's own ``prompts/<name>/``. Templates it lacks come from
+        ``prompts/_generic`` either way."""
+        return None
+
+
 def _named(where: str) -> Any:
     """The object ``"module:name"`` names, its module imported now."""
     module, _, name = where.partition(":")
     return getattr(importlib.import_module(module), name)
-
-
-# ------------------------------------------------------------ behaviour metrics
-
-
-@dataclass(frozen=True)
-class MetricItem:
-    """One observation of a behaviour metric: in ``game``, ``contestant`` scored
-    ``value`` (1 or 0 for a rate, e.g. a day number for a timing)."""
-
-    game: str
-    contestant: str
-    value: float
-
-
-class GameRecord(Protocol):
-    """What a metric may read of a recorded game: the face of
-    ``sandbox.transcript.Transcript`` read as rows (``read_game``), named here
-    as a protocol because the engine sits below the transcript package."""
-
-    events: list[dict[str, Any]]  # {"seq", "kind", **data} in order
-    outcome: dict[str, Any] | None  # the outcome line; None: unfinished
-
-    @property
-    def game_id(self) -> str: ...
-
-    @property
-    def roles(self) -> dict[int, str]: ...
-
-    @property
-    def sides(self) -> dict[int, str]:
-        """seat -> its study side (:meth:`Variant.study_side`)."""
-        ...
-
-    @property
-    def contestants(self) -> dict[int, str]: ...
-
-    def of_kind(self, *kinds: str) -> list[dict[str, Any]]: ...
-
-
-Metric = Callable[[GameRecord], Iterator[MetricItem]]
-"""A behaviour metric: its items in one game (see docs/studies.md)."""
 
 
 def for_language(language: str, builders: Mapping[str, B]) -> B:

@@ -170,7 +170,7 @@ def check_agents(file: GameFile, variant: Variant[Any], game_config: BaseModel) 
     """What the agent tables can only be checked against once the variant is known:
     seat ranges, role selectors and scripted entries (a typo must never silently
     select nothing or stop a game halfway)."""
-    seats = variant.seat_count(game_config)
+    seats = variant.rules.seat_count(game_config)
     labels = variant.role_labels(game_config)
     named = [("default_agent", file.default_agent)]
     named += [(f"agent[{i}]", spec) for i, spec in enumerate(file.agent, 1)]

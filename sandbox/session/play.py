@@ -181,7 +181,7 @@ def play_series(
         )
         records.append(record)
         on_game_done(record)
-        config = loaded.variant.next_in_series(config, record.final_state)
+        config = loaded.variant.rules.next_in_series(config, record.final_state)
     return records
 
 

@@ -54,11 +54,11 @@ def check_script(
     """Each scripted entry names a decision of the variant (if it names one),
     only answer fields that decision (or, unnamed, any decision) has, and values
     those fields can take in this game."""
-    decisions = variant.decision_fields(game_config)
+    decisions = variant.research.decision_fields(game_config)
     if not decisions:
         return
     every_field = sorted({f for fields in decisions.values() for f in fields})
-    seats = range(1, variant.seat_count(game_config) + 1)
+    seats = range(1, variant.rules.seat_count(game_config) + 1)
     shapes: Shapes | None = None
     for index, entry in enumerate(entries, 1):
         where = f"{name}.decisions[{index}]"

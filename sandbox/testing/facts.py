@@ -1,7 +1,7 @@
 """Which facts events state, and which of them a seat may not know: the
 no-leak check's idea of a secret.
 
-A fact is a pair (seat, label), labels being the words of ``Variant.roles``.
+A fact is a pair (seat, label), labels being the words of ``Variant.rules.roles``.
 A seat may know what the events it saw state, read generously
 (:func:`stated_facts`: every seat number in an event paired with every role
 word in it; a true flag counts as the word of its key). It may not know what

@@ -174,7 +174,7 @@ def _check_event(prepared: Prepared, events: Sequence[Event]) -> None:
 
 def _check_agent(prepared: Prepared) -> None:
     ivn = prepared.intervention
-    seats = prepared.variant.seat_count(prepared.config)
+    seats = prepared.variant.rules.seat_count(prepared.config)
     if ivn.seat is None or not 1 <= ivn.seat <= seats:
         raise SessionError(f"seat {ivn.seat} out of range; this game has seats 1..{seats}")
     try:
@@ -244,7 +244,7 @@ def _changed_payload(prepared: Prepared, game: Game, request: DecisionRequest) -
     ivn = prepared.intervention
     text_field = _text_field(prepared.variant, made.payload)
     if ivn.kind == "pass_speech":
-        neutral = dict(freeze(dict(prepared.variant.fallback(game.state, request))))
+        neutral = dict(freeze(dict(prepared.variant.rules.fallback(game.state, request))))
         return {**_thawed(neutral), text_field: PASS_TEXT}
     fields = dict(ivn.fields)
     if ivn.kind == "replace_speech" and "text" in fields:

@@ -66,7 +66,9 @@ def test_inspect_eval_runs_the_task_with_its_options(tmp_path: Path) -> None:
         transcript = Path(meta["transcript"])
         assert transcript.parent == tmp_path / "transcripts"  # -T transcripts' default
         game = read_game(transcript)
-        killers = sorted(s for s, r in game.roles.items() if variant.study_side(r) == "killer")
+        killers = sorted(
+            s for s, r in game.roles.items() if variant.research.study_side(r) == "killer"
+        )
         assert meta["side"] == "killer" and meta["seats"] == killers
         others = sorted(s for s in game.roles if s not in killers)
         # The pool is dealt to the other seats in seat order, round robin.

@@ -57,14 +57,14 @@ def check_sample(variant: str, sample: EvalSample, index: int) -> Transcript[Eve
     score = sample.scores["game"] if sample.scores else None
     assert score is not None and isinstance(score.value, dict)
     meta = sample.metadata
-    seats = get_variant(variant).seat_count(get_variant(variant).parse_config({}))
+    seats = get_variant(variant).rules.seat_count(get_variant(variant).parse_config({}))
     # Sample i plays seat i mod seats + 1 of the game with seed i (no casting given).
     assert (meta["seed"], meta["seats"]) == (index, [index % seats + 1])
     game = read_game(Path(meta["transcript"]))
     seat = meta["seats"][0]
     role = game.roles[seat]
     assert meta["roles"] == {str(seat): role}
-    assert meta["side"] == get_variant(variant).study_side(role)
+    assert meta["side"] == get_variant(variant).research.study_side(role)
     assert meta["model"] == MOCK_MODEL and meta["finished"] is True
     assert game.outcome is not None and meta["outcome"] == game.outcome["reason"]
     assert meta["results"] == {str(s): r for s, r in game.outcome["results"].items()}
@@ -130,7 +130,9 @@ def test_a_side_is_played_by_every_seat_on_it(tmp_path: Path) -> None:
         meta = sample.metadata
         game = read_game(Path(meta["transcript"]))
         assert meta["seed"] == 0
-        on_side = sorted(s for s, r in game.roles.items() if variant.study_side(r) == meta["side"])
+        on_side = sorted(
+            s for s, r in game.roles.items() if variant.research.study_side(r) == meta["side"]
+        )
         assert meta["seats"] == on_side and len(on_side) > 1
         assert all(game.agents[s]["kind"] == "inspect" for s in on_side)
         assert all(game.agents[s]["kind"] == "baseline" for s in game.roles if s not in on_side)
@@ -138,7 +140,7 @@ def test_a_side_is_played_by_every_seat_on_it(tmp_path: Path) -> None:
         assert sample.scores is not None
         assert sample.scores["game"].value["win"] == float(won)  # type: ignore[index]
         sides.append(meta["side"])
-    assert sides == list(variant.study_sides())
+    assert sides == list(variant.research.study_sides())
 
 
 def test_the_fake_model_fills_opponent_seats(tmp_path: Path) -> None:

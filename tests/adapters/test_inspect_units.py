@@ -37,9 +37,9 @@ from sandbox.agents.llm.settings import LIMITS, LLMSettings
 from sandbox.analysis.intervals import BOOTSTRAP_SEED, wilson
 from sandbox.analysis.metrics import figure
 from sandbox.core.errors import ConfigError
+from sandbox.core.metrics import MetricItem
 from sandbox.core.rng import derived_seed
 from sandbox.core.seat import DecisionContext
-from sandbox.core.variant import MetricItem
 from sandbox.games.registry import get_variant, variant_names
 from sandbox.models.client import attempt_seed
 from sandbox.session.api import new_game

@@ -38,7 +38,7 @@ def test_role_labels_and_decision_fields_cover_real_games(name: str) -> None:
     variant = get_variant(name)
     config = variant.parse_config({})
     labels = set(variant.role_labels(config))
-    declared = variant.decision_fields(config)
+    declared = variant.research.decision_fields(config)
     seen_labels: set[str] = set()
     seen_decisions: dict[str, set[str]] = {}
     for seed in SEEDS:
@@ -60,4 +60,4 @@ def test_killer_labels_are_exactly_the_three_roles() -> None:
 def test_a_variant_without_the_hooks_reports_unknown() -> None:
     toy = get_variant("toy")
     config = toy.parse_config({})
-    assert toy.role_labels(config) == () and dict(toy.decision_fields(config)) == {}
+    assert toy.role_labels(config) == () and dict(toy.research.decision_fields(config)) == {}

@@ -113,9 +113,9 @@ def test_hooks_and_seat_checks_derive_from_the_declared_info(name: str) -> None:
     info = variant.info
     assert (variant.name, variant.title) == (info.name, info.title)
     assert variant.role_labels(config) == info.roles
-    assert variant.decision_fields(config) == info.decisions
-    assert variant.seat_count(config) in info.seat_range()
-    assert {variant.side_of(role) for role in info.roles} == set(info.sides)
+    assert variant.research.decision_fields(config) == info.decisions
+    assert variant.rules.seat_count(config) in info.seat_range()
+    assert {variant.research.side_of(role) for role in info.roles} == set(info.sides)
 
 
 def test_a_seat_count_outside_the_declared_range_is_refused() -> None:

@@ -14,7 +14,7 @@ from pydantic import BaseModel, ConfigDict
 
 from sandbox.core.events import Event
 from sandbox.core.requests import Choice, DecisionRequest, Payload, Text, request_id
-from sandbox.core.variant import HistoryItem, Outcome, SeatView, Variant, VariantInfo
+from sandbox.core.variant import HistoryItem, Outcome, Rules, SeatView, Variant, VariantInfo
 from sandbox.core.visibility import Visibility, only
 
 
@@ -74,9 +74,14 @@ class ToyEnding(StrEnum):
 TOY_INFO = VariantInfo("toy", "Toy", 2, 9, (), (), {}, ToyEnding, ToyPhase)
 
 
-class Toy(Variant[ToyState, ToyConfig]):
+class Toy(Variant[ToyState, ToyConfig], Rules[ToyState, ToyConfig]):
+    """A variant and its own rules in one class (small enough for a test)."""
+
     info = TOY_INFO
     config_model = ToyConfig
+
+    def __init__(self) -> None:
+        self.rules = self
 
     def seat_count(self, config: ToyConfig) -> int:
         return config.seats

@@ -18,9 +18,9 @@ def test_a_table_lists_its_variants_roles(name: str) -> None:
     assert set(table.roles) == set(variant.info.roles)
     # the hidden roles are exactly the roles of one side (none: no such side)
     if table.hidden:
-        sides = {variant.side_of(r) for r in table.hidden}
+        sides = {variant.research.side_of(r) for r in table.hidden}
         assert len(sides) == 1
-        assert {r for r in table.roles if variant.side_of(r) in sides} == table.hidden
+        assert {r for r in table.roles if variant.research.side_of(r) in sides} == table.hidden
     assert set(table.words) == {"en", "zh"}
     for language in ("en", "zh"):
         said = {roles for _, roles in table.vocabulary(language)}

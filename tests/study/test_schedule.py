@@ -60,7 +60,7 @@ def test_each_contestant_plays_each_side_and_each_seat_equally(
     assert len(set(sides.values())) == 1  # role rotation
     assert {who for who, _ in sides} == set(NAMES)
     assert len(set(seats.values())) == 1  # seat balance
-    seat_count = loaded.variant.seat_count(loaded.game_config)
+    seat_count = loaded.variant.rules.seat_count(loaded.game_config)
     assert len(seats) == len(NAMES) * seat_count
 
 

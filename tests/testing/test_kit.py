@@ -74,6 +74,7 @@ class GlobalDice(Toy):
     draw the same seats by chance.)"""
 
     def __init__(self) -> None:
+        super().__init__()
         self.games_started = 0
 
     def initial_state(self, config: ToyConfig) -> ToyState:
@@ -104,6 +105,7 @@ class SharedFold(Toy):
     events fed to the others."""
 
     def __init__(self) -> None:
+        super().__init__()
         self.fold = _Fold(self)
 
     def view_fold(self, seat: int) -> ViewFold | None:
@@ -141,6 +143,7 @@ class CountingRoles(Toy):
     so a game rebuilt from its events gets other roles."""
 
     def __init__(self) -> None:
+        super().__init__()
         self.secrets_seen = 0
 
     def apply(self, state: ToyState, event: Event) -> None:
@@ -155,14 +158,22 @@ def gossiping_killer() -> Variant[Any]:
     showing them in every view: the side channel the no-leak check exists for."""
     base = type(get_variant("killer"))
 
-    class Gossip(base):  # type: ignore[misc, valid-type]
-        heard: dict[str, str]
+    class GossipRules(type(base.rules)):  # type: ignore[misc]
+        def __init__(self, variant: Any) -> None:
+            self.variant = variant
 
         def apply(self, state: Any, event: Event) -> None:
             super().apply(state, event)
             if event.kind == "killer.role":
                 data = event.to_json()["data"]
-                self.heard = {**getattr(self, "heard", {}), str(data["seat"]): data["role"]}
+                heard = getattr(self.variant, "heard", {})
+                self.variant.heard = {**heard, str(data["seat"]): data["role"]}
+
+    class Gossip(base):  # type: ignore[misc, valid-type]
+        heard: dict[str, str]
+
+        def __init__(self) -> None:
+            self.rules = GossipRules(self)
 
         def view_fold(self, seat: int) -> ViewFold | None:
             return None

@@ -8,7 +8,7 @@ Who the model plays (at most one of ``side``, ``role``, ``seat``):
 - ``seat=N``: seat N of every game (seeds ``seed + i``);
 - ``role=R``: one seat dealt R (``R`` matches ``R`` and ``R/...``); with several
   such seats, sample i takes the ``i mod count``-th;
-- ``side=S``: every seat on the study side S (``Variant.study_sides``);
+- ``side=S``: every seat on the study side S (``Variant.research.study_sides``);
 - ``side=each``: the sides in turn: sample i plays side ``i mod k`` in the game
   with seed ``seed + i div k``, so each seed is played once from every side.
 
@@ -91,9 +91,9 @@ def cast_one(plan: GamePlan, index: int) -> Cast:
     roles, variant = game.roles(), game.variant
     if casting.side == EACH:
         wanted = sides[index % len(sides)]
-        seats = [s for s in game.seats if variant.study_side(roles[s]) == wanted]
+        seats = [s for s in game.seats if variant.research.study_side(roles[s]) == wanted]
     elif casting.side is not None:
-        seats = [s for s in game.seats if variant.study_side(roles[s]) == casting.side]
+        seats = [s for s in game.seats if variant.research.study_side(roles[s]) == casting.side]
     elif casting.role is not None:
         found = [s for s in game.seats if role_matches(casting.role, roles[s])]
         if not found:
@@ -108,15 +108,15 @@ def cast_one(plan: GamePlan, index: int) -> Cast:
         seats = [list(game.seats)[index % len(game.seats)]]
     if not seats:
         raise ConfigError(f"side: no seat plays {casting.side!r} (seed {seed})")
-    side = variant.study_side(roles[seats[0]])
+    side = variant.research.study_side(roles[seats[0]])
     return Cast(seed, tuple(seats), side, {s: roles[s] for s in seats})
 
 
 def study_sides(plan: GamePlan) -> Sequence[str]:
     """The variant's study sides; ConfigError unless ``side`` is one (or each)."""
     game = plan.new_game(plan.seed)
-    sides = game.variant.study_sides() or tuple(
-        sorted({game.variant.study_side(r) for r in game.roles().values()})
+    sides = game.variant.research.study_sides() or tuple(
+        sorted({game.variant.research.study_side(r) for r in game.roles().values()})
     )
     wanted = plan.casting.side
     if wanted != EACH and wanted not in sides:

@@ -2,7 +2,7 @@
 behaviour metrics restricted to the evaluated seats, as inspect metrics.
 
 One score per sample, a dict: ``win`` (1 when the evaluated seats won, 0 for a
-loss or a draw), and one key per behaviour metric (``Variant.metrics()``; with
+loss or a draw), and one key per behaviour metric (``Variant.research.metrics()``; with
 the belief probe on, ``belief_accuracy`` and ``belief_brier`` too), each the
 mean of that game's items for the evaluated seats, NaN without any (inspect
 then leaves the sample out of that key's metrics). A game that did not finish
@@ -39,7 +39,7 @@ from inspect_ai.solver import TaskState
 from sandbox.analysis.intervals import BOOTSTRAP_SEED, wilson
 from sandbox.analysis.metrics import figure, metrics_of
 from sandbox.analysis.tables import belief_rows
-from sandbox.core.variant import MetricItem
+from sandbox.core.metrics import MetricItem
 from sandbox.transcript import EventRow, Transcript, read_game
 
 WIN = "win"

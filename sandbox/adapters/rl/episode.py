@@ -126,7 +126,7 @@ class Episode:
         sides = tuple(probe.variant.info.sides)
         if self.side is not None and self.side not in sides:
             raise ValueError(f"side {self.side!r}: the sides of {self.variant} are {list(sides)}")
-        side_of = probe.variant.side_of
+        side_of = probe.variant.research.side_of
         self._side_of = side_of
         self._chosen: int | None = None
         external: External = (

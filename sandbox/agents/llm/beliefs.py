@@ -6,12 +6,12 @@ object in the schema, and the labels are the schema's enum.
 
 - Seats: the other **living** seats (a guess about the dead tells nothing about
   the game ahead), minus the seats the viewer already knows for certain from its
-  own card (``Variant.known_seats``: its known teammates). What a seat learned
+  own card (``Variant.research.known_seats``: its known teammates). What a seat learned
   from the referee later (a check's answer, say) is *not* skipped: the answer
   may be partial, and a belief that contradicts it is itself a finding.
 - Keys: the seat number as a string (``"2"``); ``"seat_2"`` is accepted too.
 - Values: a probability distribution over the variant's labels
-  (``Variant.belief_labels``, by default its sides), one number in [0, 1] per
+  (``Variant.research.belief_labels``, by default its sides), one number in [0, 1] per
   label (``{"<side 1>": 0.7, "<side 2>": 0.2, "<side 3>": 0.1}``); a
   distribution whose sum is within ``SUM_TOLERANCE`` of 1 is normalised, any
   other is dropped (schema.check_beliefs). No ``"unknown"``: an even spread
@@ -56,11 +56,11 @@ class BeliefProbe:
 
 def probe_for(view: SeatView) -> BeliefProbe | None:
     """The probe for this view; None when no seat is left to ask about."""
-    known = view.variant.known_seats(view.private)
+    known = view.variant.research.known_seats(view.private)
     seats = tuple(s for s in living_others(view) if s not in known)
     if not seats:
         return None
-    return BeliefProbe(seats, view.variant.belief_labels())
+    return BeliefProbe(seats, view.variant.research.belief_labels())
 
 
 def probe_request(seat: int, seq: int) -> DecisionRequest:

@@ -4,7 +4,347 @@
 entry point ``four_factions`` (see :mod:`sandbox.games.registry`).
 """
 
-from sandbox.games.four_factions.variant import FourFactions
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator, Mapping
+from typing import Any
+
+import sandbox.games.four_factions.events as ev
+import sandbox.games.four_factions.resolve as resolve
+import sandbox.games.four_factions.rules_text as rules_text
+import sandbox.games.four_factions.state as requests
+import sandbox.games.four_factions.words as wording
+from sandbox.core.events import DecisionMade, Event, GameEnded
+from sandbox.core.folds import detached
+from sandbox.core.requests import DecisionRequest, Payload
+from sandbox.core.variant import HistoryItem, Research, Rules, SeatView, Variant, ViewFold
+from sandbox.core.words import VariantWords
+from sandbox.games.four_factions.config import FourFactionsConfig
+from sandbox.games.four_factions.info import INFO, SEATS, Phase, Stage, role_label
+from sandbox.games.four_factions.state import FFState, apply_event
+
+# ---------------------------------------------------------------- the declaration
+# Four Factions' modules: info.py (name, seats, factions, pairs, decisions, the
+# enums), config.py (rulings, [[seat]] tables, the seat slots), events.py,
+# state.py (the fold; the decisions, checks and fallbacks), resolve.py (the deal,
+# FF-8; steps into events; the strike table, FF-21, and the duel, FF-22; endings
+# and results), words.py, vocabulary.py, card.py, board.py and notes.py (its
+# words), rules_text.py (the rules with the rulings); bot.py (the baseline bot)
+# and metrics.py (behaviour metrics) are imported only when asked for. This module
+# declares the variant: its rules, its research hooks and its seat views.
+
+
+class FourFactionsRules(Rules[FFState, FourFactionsConfig]):
+    # The referee calls these after every event or answer: the module functions
+    # themselves, not methods that only pass their arguments on (one call less).
+    apply = staticmethod(apply_event)
+    open_requests = staticmethod(requests.open_requests)
+    check = staticmethod(requests.check)
+    outcome = staticmethod(resolve.outcome)
+    setup = staticmethod(resolve.setup_events)
+
+    def seat_count(self, config: FourFactionsConfig) -> int:
+        return SEATS  # FF-1
+
+    def initial_state(self, config: FourFactionsConfig) -> FFState:
+        return FFState()
+
+    def fallback(self, state: FFState, request: DecisionRequest) -> Payload:
+        return requests.fallback(state, request)
+
+    def resolve(
+        self,
+        state: FFState,
+        config: FourFactionsConfig,
+        answers: Mapping[int, Payload],
+        rng: random.Random,
+    ) -> Iterator[Event]:
+        return resolve.resolve(state, config, answers)
+
+    def roles(self, state: FFState) -> Mapping[int, str]:
+        return {s: role_label(f, state.elite[s]) for s, f in sorted(state.faction.items())}
+
+
+class FourFactionsResearch(Research):
+    def side_of(self, role: str) -> str:
+        return role.split("/")[0]  # "wolves/elite" plays for the wolves (FF-2)
+
+    def known_seats(self, private: Mapping[str, Any]) -> set[int]:
+        """FF-9: an elite is told the regulars' factions; FF-10: a regular knows its elite."""
+        known = {int(s) for s in (private.get("known_factions") or {})}
+        elite = private.get("my_elite")
+        return known | ({int(elite)} if elite is not None else set())
+
+
+class FourFactions(Variant[FFState, FourFactionsConfig]):
+    info = INFO
+    config_model = FourFactionsConfig
+    rules = FourFactionsRules()
+    research = FourFactionsResearch(
+        INFO,
+        bot="sandbox.games.four_factions.bot:BaselineBot",
+        metrics="sandbox.games.four_factions.metrics:METRICS",
+    )
+
+    def view_fold(self, seat: int) -> ViewFold:
+        return seat_fold(self, seat)
+
+    def rules_text(self, config: FourFactionsConfig, language: str = "en") -> str:
+        return rules_text.rules_text(config, language)
+
+    def describe_event(self, event: Event) -> str:
+        return wording.describe(event) or super().describe_event(event)
+
+    def words(self) -> VariantWords:
+        return wording.WORDS
+
+
+# ---------------------------------------------------------------- seat views
+# A seat's view, built only from the events it was allowed to see.
+#
+# ``private`` (the seat's own facts):
+#   seat, faction, elite (bool), weapon and shield (regulars; None for elites),
+#   max_hp, hp (current, as the seat knows it from its own duels), alive,
+#   known_factions (elite: {seat: faction} of the regulars it knows, FF-9; else {}),
+#   my_elite (regular: its faction's elite seat, FF-10; else None),
+#   loadout (elite: {"weapon", "shield"} chosen for the current night, else None),
+#   duels (its own duel knowledge, FF-12/20: dicts with day, half, role
+#   "attacker"/"defender"/"corpse", opponent (None when the defender does not
+#   learn it), weapon_struck_with, weapon_struck_back_with, outcomes, hp_after).
+# ``public`` (what everybody knows at this moment):
+#   day, phase ("day"/"night"), stage (proofs, accusation, protection, open,
+#   quiet, loadout, first_half, second_half), living (seats not announced dead),
+#   dead (announced dead seats), dead_factions ({seat: faction}, only with the
+#   reveal option), claims ({seat: faction} from day 1), accusations and
+#   protections (lists of {seat, target[, faction]}), no_statement ({stage: [seats]},
+#   FF-29), decided_pairs ({"wolves/justice": {faction: result}}), game_over.
+# ``history``: one HistoryItem per visible event. Player text appears only as
+# ``speech`` with ``speaker``; everything in ``facts`` is the referee's.
+
+
+class _ViewBuilder:
+    def __init__(self, variant: Variant[Any, Any], seat: int) -> None:
+        self.variant = variant
+        self.seat = seat
+        self.private: dict[str, Any] = {
+            "seat": seat,
+            "faction": None,
+            "elite": False,
+            "weapon": None,
+            "shield": None,
+            "max_hp": None,
+            "hp": None,
+            "alive": True,
+            "known_factions": {},
+            "my_elite": None,
+            "loadout": None,
+            "duels": [],
+        }
+        self.public: dict[str, Any] = {
+            "day": 0,
+            "phase": Phase.SETUP,
+            "stage": Stage.SETUP,
+            "living": list(range(1, SEATS + 1)),
+            "dead": [],
+            "dead_factions": {},
+            "claims": {},
+            "accusations": [],
+            "protections": [],
+            "no_statement": {},
+            "decided_pairs": {},
+            "game_over": False,
+        }
+        self.history: list[HistoryItem] = []
+
+    def snapshot(self) -> SeatView:
+        return SeatView(
+            self.variant,
+            self.seat,
+            detached(self.private),
+            detached(self.public),
+            tuple(self.history),
+        )
+
+    def add(self, seq: int, event: Event) -> None:
+        facts = self._fold(event)
+        speaker, speech = _speech_of(event)
+        day, phase = self.public["day"], self.public["phase"]
+        public = event.visibility().scope == "public"
+        self.history.append(
+            HistoryItem(seq, event.kind, day, phase, speaker, speech, facts, public)
+        )
+
+    def _fold(self, event: Event) -> dict[str, Any]:
+        """Update private/public knowledge; return the referee facts to show."""
+        facts = _facts(event)
+        folder = _FOLDERS.get(type(event))
+        if folder is not None:
+            folder(self, event)
+        return facts
+
+
+def _speech_of(event: Event) -> tuple[int | None, str | None]:
+    if isinstance(event, ev.ProofsGiven | ev.AccusationMade | ev.ProtectionMade | ev.Spoke):
+        return event.seat, event.speech
+    return None, None
+
+
+def _facts(event: Event) -> dict[str, Any]:
+    """The event's referee-stated fields (speech text excluded: it is player data)."""
+    data = dict(event.to_json()["data"])
+    data.pop("speech", None)
+    if isinstance(event, DecisionMade):
+        data.pop("note", None)  # the seat's own reasoning is not a referee fact
+    return data
+
+
+def _role(b: _ViewBuilder, e: ev.RoleDealt) -> None:
+    b.private.update(
+        faction=e.faction,
+        elite=e.elite,
+        weapon=e.weapon,
+        shield=e.shield,
+        max_hp=e.max_hp,
+        hp=e.max_hp,
+    )
+
+
+def _elite_knowledge(b: _ViewBuilder, e: ev.EliteKnowledge) -> None:
+    b.private["known_factions"] = {str(k): v for k, v in sorted(e.regulars.items(), key=_num)}
+
+
+def _num(item: tuple[str, str]) -> int:
+    return int(item[0])
+
+
+def _elite_known(b: _ViewBuilder, e: ev.EliteKnown) -> None:
+    b.private["my_elite"] = e.elite_seat
+
+
+def _phase(b: _ViewBuilder, e: ev.PhaseStarted) -> None:
+    b.public.update(day=e.day, phase=e.phase, stage=e.stage)
+    if e.stage == Stage.LOADOUT:
+        b.private["loadout"] = None
+
+
+def _proofs(b: _ViewBuilder, e: ev.ProofsGiven) -> None:
+    b.public["claims"] = {**b.public["claims"], str(e.seat): e.am}
+
+
+def _accusation(b: _ViewBuilder, e: ev.AccusationMade) -> None:
+    entry = {"seat": e.seat, "target": e.target, "faction": e.faction}
+    b.public["accusations"] = [*b.public["accusations"], entry]
+
+
+def _protection(b: _ViewBuilder, e: ev.ProtectionMade) -> None:
+    b.public["protections"] = [*b.public["protections"], {"seat": e.seat, "target": e.target}]
+
+
+def _no_statement(b: _ViewBuilder, e: ev.NoStatement) -> None:
+    table = {k: list(v) for k, v in b.public["no_statement"].items()}
+    table.setdefault(e.stage, []).append(e.seat)
+    b.public["no_statement"] = table
+
+
+def _loadout(b: _ViewBuilder, e: ev.LoadoutChosen) -> None:
+    b.private["loadout"] = {"weapon": e.weapon, "shield": e.shield}
+
+
+def _duel_entry(b: _ViewBuilder, entry: dict[str, Any], hp_after: int | None) -> None:
+    b.private["duels"] = [*b.private["duels"], entry]
+    if hp_after is not None:
+        b.private["hp"] = hp_after
+        b.private["alive"] = hp_after > 0
+
+
+def _attack(b: _ViewBuilder, e: ev.AttackReport) -> None:
+    entry = {
+        "day": e.day,
+        "half": e.half,
+        "role": "attacker",
+        "opponent": e.target,
+        "weapon_struck_with": e.weapon,
+        "weapon_struck_back_with": e.struck_back_with,
+        "outcomes": [dict(o) for o in e.outcomes],
+        "hp_after": e.hp_after,
+    }
+    _duel_entry(b, entry, e.hp_after)
+
+
+def _defence(b: _ViewBuilder, e: ev.DefenceReport) -> None:
+    entry = {
+        "day": e.day,
+        "half": e.half,
+        "role": "defender",
+        "opponent": e.attacker,
+        "weapon_struck_with": e.struck_with,
+        "weapon_struck_back_with": _back_weapon(e),
+        "outcomes": [dict(o) for o in e.outcomes],
+        "hp_after": e.hp_after,
+    }
+    _duel_entry(b, entry, e.hp_after)
+
+
+def _back_weapon(e: ev.DefenceReport) -> str | None:
+    mine = [o["weapon"] for o in e.outcomes if o["by"] == "you"]
+    return str(mine[0]) if mine else None
+
+
+def _corpse(b: _ViewBuilder, e: ev.CorpseFound) -> None:
+    entry = {
+        "day": e.day,
+        "half": e.half,
+        "role": "corpse",
+        "opponent": e.target,
+        "weapon_struck_with": None,
+        "weapon_struck_back_with": None,
+        "outcomes": [],
+        "hp_after": None,
+    }
+    _duel_entry(b, entry, None)
+
+
+def _pair(b: _ViewBuilder, e: ev.PairDecided) -> None:
+    b.public["decided_pairs"] = {**b.public["decided_pairs"], e.pair: dict(e.results)}
+
+
+def _dawn(b: _ViewBuilder, e: ev.DawnReport) -> None:
+    dead = sorted({*b.public["dead"], *e.dead})
+    b.public["dead"] = dead
+    b.public["living"] = [s for s in range(1, SEATS + 1) if s not in dead]
+    b.public["dead_factions"] = {**b.public["dead_factions"], **dict(e.factions)}
+    if b.seat in e.dead:
+        b.private["alive"] = False
+
+
+def _ended(b: _ViewBuilder, e: GameEnded) -> None:
+    b.public["game_over"] = True
+
+
+_FOLDERS: dict[type[Event], Any] = {
+    ev.RoleDealt: _role,
+    ev.EliteKnowledge: _elite_knowledge,
+    ev.EliteKnown: _elite_known,
+    ev.PhaseStarted: _phase,
+    ev.ProofsGiven: _proofs,
+    ev.AccusationMade: _accusation,
+    ev.ProtectionMade: _protection,
+    ev.NoStatement: _no_statement,
+    ev.LoadoutChosen: _loadout,
+    ev.AttackReport: _attack,
+    ev.DefenceReport: _defence,
+    ev.CorpseFound: _corpse,
+    ev.PairDecided: _pair,
+    ev.DawnReport: _dawn,
+    GameEnded: _ended,
+}
+
+
+def seat_fold(variant: Variant[Any, Any], seat: int) -> _ViewBuilder:
+    """The incremental form of build_view, used by the core to serve views fast."""
+    return _ViewBuilder(variant, seat)
+
 
 VARIANT = FourFactions()
 

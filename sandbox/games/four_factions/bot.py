@@ -45,7 +45,7 @@ from sandbox.core.errors import IllegalDecision
 from sandbox.core.requests import Choice, draw_payload
 from sandbox.core.seat import FALLBACK_INVALID, Agent, AgentAnswer, DecisionContext
 from sandbox.games.four_factions.info import FACTIONS, rival_of
-from sandbox.games.four_factions.strikes import BEATS, STRIKE_TABLE
+from sandbox.games.four_factions.resolve import BEATS, STRIKE_TABLE
 from sandbox.games.four_factions.vocabulary import VOCABULARY
 from sandbox.games.phrasebook import Phrasebook, Phrases
 

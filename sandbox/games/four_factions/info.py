@@ -71,7 +71,7 @@ def pair_name(pair: tuple[str, str]) -> str:
 
 
 def role_label(faction: str, elite: bool) -> str:
-    """The "faction/rank" label of ``Variant.roles`` (FF-2, FF-3)."""
+    """The "faction/rank" label of ``Variant.rules.roles`` (FF-2, FF-3)."""
     return f"{faction}/{RANKS[0] if elite else RANKS[1]}"
 
 

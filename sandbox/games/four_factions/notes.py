@@ -7,7 +7,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from sandbox.core.words import Lang
-from sandbox.games.four_factions.strikes import BEATS, STRIKE_TABLE, guarded, shield_of
+from sandbox.games.four_factions.resolve import BEATS, STRIKE_TABLE, guarded, shield_of
 
 D = Mapping[str, Any]
 

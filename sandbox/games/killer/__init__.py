@@ -3,7 +3,7 @@
 ``VARIANT`` is the instance the registry finds through the ``sandbox.variants``
 entry point ``killer`` (see :mod:`sandbox.games.registry`).
 
-Seat view (``SeatView`` built by :mod:`sandbox.games.killer.view`, only from the
+Seat view (``SeatView`` built by ``SeatFold`` below, only from the
 events the seat was allowed to see):
 
 ``private``
@@ -38,7 +38,282 @@ events the seat was allowed to see):
     items with ``facts = {decision, payload, fallback}``.
 """
 
-from sandbox.games.killer.variant import Killer
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+import sandbox.games.killer.requests as requests
+import sandbox.games.killer.resolve as resolve
+import sandbox.games.killer.rules_text as rules_text
+import sandbox.games.killer.words as wording
+from sandbox.core.events import DecisionMade, Event, GameEnded, StepResolved
+from sandbox.core.folds import detached, marked_public
+from sandbox.core.requests import DecisionRequest, Payload
+from sandbox.core.variant import HistoryItem, Research, Rules, SeatView, Variant, ViewFold
+from sandbox.core.words import VariantWords
+from sandbox.games.killer.config import KillerConfig
+from sandbox.games.killer.events import (
+    Ballots,
+    CheckResult,
+    Dawn,
+    GameStarted,
+    KillChosen,
+    KillerState,
+    LastWords,
+    NightFell,
+    Opinions,
+    PhaseStarted,
+    RoleCard,
+    Speech,
+    TeamList,
+    VotedOut,
+    fold,
+)
+from sandbox.games.killer.info import INFO, KILLER, POLICE, Phase
+
+# ---------------------------------------------------------------- the declaration
+# Killer's modules: info.py (name, seats, roles, decisions, the enums), config.py
+# (rulings), events.py (with the state, their fold), requests.py (open decisions,
+# checks, fallbacks), resolve.py (the deal, KG-2; steps into events; endings and results),
+# words.py, vocabulary.py, card.py and board.py (its words), rules_text.py (the
+# rules with the rulings); bot.py with talk.py and evidence.py (the baseline bot)
+# and metrics.py (behaviour metrics) are imported only when asked for. This module
+# declares the variant: its rules, its research hooks and its seat views.
+
+
+class KillerRules(Rules[KillerState, KillerConfig]):
+    # The referee calls these after every event or answer: the module functions
+    # themselves, not methods that only pass their arguments on (one call less).
+    apply = staticmethod(fold)
+    open_requests = staticmethod(requests.open_requests)
+    check = staticmethod(requests.check)
+    outcome = staticmethod(resolve.outcome)
+    setup = staticmethod(resolve.setup_events)
+
+    def seat_count(self, config: KillerConfig) -> int:
+        return config.players
+
+    def initial_state(self, config: KillerConfig) -> KillerState:
+        return KillerState()  # the rulings arrive in the public GameStarted event
+
+    def fallback(self, state: KillerState, request: DecisionRequest) -> Payload:
+        return requests.fallback(request)
+
+    def resolve(
+        self,
+        state: KillerState,
+        config: KillerConfig,
+        answers: Mapping[int, Payload],
+        rng: random.Random,
+    ) -> Iterator[Event]:
+        return resolve.resolve(state, answers, rng)
+
+    def roles(self, state: KillerState) -> Mapping[int, str]:
+        return dict(state.roles)
+
+    def next_in_series(self, config: KillerConfig, finished_state: KillerState) -> KillerConfig:
+        """KG-5: the next game bars this game's first-night victim on its night 1."""
+        return config.model_copy(
+            update={"previous_first_victim": finished_state.first_night_victim}
+        )
+
+
+class KillerResearch(Research):
+    def known_seats(self, private: Mapping[str, Any]) -> set[int]:
+        """KG-2: killers know each other, police know each other."""
+        mates = private.get("fellow_killers") or private.get("fellow_police") or []
+        return {int(s) for s in mates}
+
+
+class Killer(Variant[KillerState, KillerConfig]):
+    info = INFO
+    config_model = KillerConfig
+    rules = KillerRules()
+    research = KillerResearch(
+        INFO,
+        bot="sandbox.games.killer.bot:BaselineBot",
+        metrics="sandbox.games.killer.metrics:METRICS",
+    )
+
+    def view_fold(self, seat: int) -> ViewFold:
+        return SeatFold(self, seat)
+
+    def rules_text(self, config: KillerConfig, language: str = "en") -> str:
+        return rules_text.rules_text(config, language)
+
+    def describe_event(self, event: Event) -> str:
+        return wording.describe(event) or super().describe_event(event)
+
+    def words(self) -> VariantWords:
+        return wording.WORDS
+
+
+# ---------------------------------------------------------------- seat views
+# A seat's view of a Killer game, folded only from the events it may see.
+#
+# See the package docstring (sandbox/games/killer/__init__.py) for the fields.
+
+
+@dataclass
+class _Fold:
+    seat: int
+    day: int = 0
+    phase: str = Phase.SETUP
+    players: int = 0
+    rules: dict[str, Any] = field(default_factory=dict)
+    role: str | None = None
+    team: dict[str, list[int]] = field(default_factory=dict)
+    checks: list[dict[str, Any]] = field(default_factory=list)
+    opinions: list[dict[str, Any]] = field(default_factory=list)
+    kills: list[dict[str, Any]] = field(default_factory=list)
+    dead: list[dict[str, Any]] = field(default_factory=list)
+    last_words_used: int = 0
+    ballots: list[dict[str, Any]] = field(default_factory=list)
+    order: list[int] = field(default_factory=list)
+    candidates: list[int] = field(default_factory=list)
+    history: list[HistoryItem] = field(default_factory=list)
+
+    def living(self) -> list[int]:
+        gone = {d["seat"] for d in self.dead}
+        return [s for s in range(1, self.players + 1) if s not in gone]
+
+
+class SeatFold:
+    """The incremental form of build_view, used by the core to serve views fast."""
+
+    def __init__(self, variant: Variant[Any, Any], seat: int) -> None:
+        self.variant = variant
+        self.fold = _Fold(seat)
+
+    def add(self, seq: int, event: Event) -> None:
+        _apply(self.fold, event)
+        item = _history_item(self.fold, seq, event)
+        if item is not None:
+            self.fold.history.append(marked_public(item, event))
+
+    def snapshot(self) -> SeatView:
+        fold = self.fold
+        private, public = detached(_private(fold)), detached(_public(fold))
+        return SeatView(self.variant, fold.seat, private, public, tuple(fold.history))
+
+
+def _private(fold: _Fold) -> dict[str, Any]:
+    private: dict[str, Any] = {"seat": fold.seat, "role": fold.role}
+    if fold.role == KILLER:
+        private["fellow_killers"] = [s for s in fold.team.get(KILLER, []) if s != fold.seat]
+        private["kills"] = fold.kills
+    if fold.role == POLICE:
+        private["fellow_police"] = [s for s in fold.team.get(POLICE, []) if s != fold.seat]
+        private["checks"] = fold.checks
+    private["my_opinions"] = fold.opinions
+    return private
+
+
+def _public(fold: _Fold) -> dict[str, Any]:
+    return {
+        "day": fold.day,
+        "phase": fold.phase,
+        "players": fold.players,
+        "rules": fold.rules,
+        "living": fold.living(),
+        "dead": fold.dead,
+        "last_words_quota": fold.rules.get("last_words_quota", 0),
+        "last_words_used": fold.last_words_used,
+        "ballots_today": fold.ballots,
+        "speaking_order": fold.order,
+        "vote_candidates": fold.candidates,
+    }
+
+
+def _apply(fold: _Fold, event: Event) -> None:
+    if isinstance(event, GameStarted):
+        fold.players = event.players
+        fold.rules = {
+            "killers": event.killers,
+            "police": event.police,
+            "last_words_quota": event.last_words_quota,
+            "day_limit": event.day_limit,
+            "check_answer": event.check_answer,
+            "reveal_role_on_death": event.reveal_role_on_death,
+            "barred_first_victim": event.barred_first_victim,
+            "concede": event.concede,
+        }
+    elif isinstance(event, RoleCard) and event.seat == fold.seat:
+        fold.role = event.role
+    elif isinstance(event, TeamList):
+        fold.team[event.role] = list(event.members)
+    elif isinstance(event, NightFell):
+        fold.day, fold.phase = event.night, Phase.NIGHT
+        fold.ballots, fold.order, fold.candidates = [], [], []
+    elif isinstance(event, Opinions):
+        mine = event.opinions.get(str(fold.seat))
+        fold.opinions.append({"night": event.night, "about": event.role, "target": mine})
+    elif isinstance(event, KillChosen):
+        fold.kills.append({"night": event.night, "target": event.target})
+    elif isinstance(event, CheckResult) and event.suspect is not None:
+        fold.checks.append({"night": event.night, "suspect": event.suspect, "answer": event.answer})
+    elif isinstance(event, Dawn):
+        fold.phase = Phase.DAWN
+        if event.victim is not None:
+            fold.dead.append(_death(event.victim, event.day, "night", event.role))
+    elif isinstance(event, VotedOut):
+        fold.dead.append(_death(event.seat, event.day, "vote", event.role))
+    elif isinstance(event, PhaseStarted):
+        _phase(fold, event)
+    elif isinstance(event, Speech | LastWords) and fold.order:
+        fold.order.pop(0)
+    elif isinstance(event, Ballots):
+        fold.ballots.append({"round": event.round, "ballots": dict(event.ballots)})
+    elif isinstance(event, GameEnded):
+        fold.phase = Phase.OVER
+
+
+def _phase(fold: _Fold, event: PhaseStarted) -> None:
+    fold.phase = event.phase
+    fold.order = list(event.order)
+    fold.candidates = list(event.candidates)
+    if event.phase == Phase.LAST_WORDS:
+        fold.last_words_used += 1
+
+
+def _death(seat: int, day: int, cause: str, role: str | None) -> dict[str, Any]:
+    return {"seat": seat, "day": day, "cause": cause, "role": role}
+
+
+def _history_item(fold: _Fold, seq: int, event: Event) -> HistoryItem | None:
+    if isinstance(event, StepResolved):
+        return None
+    phase = fold.phase
+    if isinstance(event, Speech):
+        facts = {"context": event.context, **_claims(event)}
+        return HistoryItem(seq, event.kind, fold.day, phase, event.seat, event.text, facts)
+    if isinstance(event, LastWords):
+        return HistoryItem(
+            seq, event.kind, fold.day, Phase.LAST_WORDS, event.seat, event.text, _claims(event)
+        )
+    return HistoryItem(seq, event.kind, fold.day, phase, None, None, _facts(event))
+
+
+def _claims(event: Speech | LastWords) -> dict[str, Any]:
+    """KG-14: what the speaker claimed, as the referee recorded it (never confirmed)."""
+    return {"claim": event.claim, "accuse": list(event.accuse), "vouch": list(event.vouch)}
+
+
+def _facts(event: Event) -> dict[str, Any]:
+    if isinstance(event, DecisionMade):
+        # The seat's own decision (only its own are visible); the note stays out.
+        return {
+            "decision": event.decision,
+            "payload": dict(event.payload),
+            "fallback": event.fallback,
+        }
+    data: dict[str, Any] = event.to_json()["data"]
+    data.pop("audience", None)  # who saw it is not a fact about the game
+    return data
+
 
 VARIANT = Killer()
 

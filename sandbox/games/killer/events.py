@@ -1,15 +1,18 @@
-"""Killer events. Each is frozen; its fields alone decide who may see it, so a
-transcript line rebuilds the same audience. ``audience`` fields name the group
-(the living killers or police at that moment) allowed to see group secrets."""
+"""Killer events and the referee's state folded from them. Each event is
+frozen; its fields alone decide who may see it, so a transcript line rebuilds
+the same audience. ``audience`` fields name the group (the living killers or
+police at that moment) allowed to see group secrets."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import ClassVar
 
 from sandbox.core.events import Event
 from sandbox.core.visibility import Visibility, only
+from sandbox.games.killer.config import EITHER_SIDE
+from sandbox.games.killer.info import Context, Phase
 
 
 @dataclass(frozen=True, slots=True)
@@ -235,3 +238,194 @@ class DayLimitReached(Event):
 
     kind: ClassVar[str] = "killer.day_limit"
     day: int
+
+
+# ---------------------------------------------------------------- the state
+# The referee's state of a Killer game: the fold of every event.
+
+
+@dataclass
+class KillerState:
+    players: int = 0
+    quota: int = 0
+    day_limit: int = 0
+    check_answer: str = "identity"
+    reveal: bool = False
+    concede: str = EITHER_SIDE  # KG-13 scope
+    barred: int | None = None
+    roles: dict[int, str] = field(default_factory=dict)
+    alive: set[int] = field(default_factory=set)
+    day: int = 0  # night n and day n share the number n
+    phase: str = Phase.SETUP
+    context: str = ""  # a Context once a day phase opened
+    vote_round: int = 0
+    order: list[int] = field(default_factory=list)  # speakers still to speak
+    candidates: tuple[int, ...] = ()
+    day_order: tuple[int, ...] = ()  # this day's full speaking order (KG-8)
+    day_starter: int | None = None  # seat that opened this day's speeches
+    prev_starter: int | None = None  # seat that opened the previous day's speeches
+    night_victim: int | None = None  # chosen by the killers, dies at dawn
+    first_night_victim: int | None = None  # KG-5 (series)
+    tied: tuple[int, ...] = ()
+    last_words_used: int = 0
+    conceded_side: str | None = None
+    forced_draw: bool = False
+    day_limit_hit: bool = False
+    # Derived from ``alive`` and ``roles``, kept by the fold (only it changes them):
+    # the end check (KG-12) and every request ask for them after each event.
+    living_seats: tuple[int, ...] = field(default=(), compare=False)  # sorted
+    living_per_role: dict[str, int] = field(default_factory=dict, compare=False)
+    # seat -> the living seats but that one (KG-14 claim targets); emptied on a death
+    others_cache: dict[int, tuple[int, ...]] = field(
+        default_factory=dict, compare=False, repr=False
+    )
+
+    def living(self, role: str | None = None) -> list[int]:
+        if role is None:
+            return list(self.living_seats)
+        roles = self.roles
+        return [s for s in self.living_seats if roles[s] == role]
+
+    def side_count(self, role: str) -> int:
+        return self.living_per_role.get(role, 0)
+
+    def others(self, seat: int) -> tuple[int, ...]:
+        """The living seats but ``seat``, in seat order. The same tuple is given back
+        until a seat joins or dies, so options built from it are recognised by
+        identity (``core.requests`` caches a tuple's membership set)."""
+        found = self.others_cache.get(seat)
+        if found is None:
+            found = self.others_cache[seat] = tuple(s for s in self.living_seats if s != seat)
+        return found
+
+    def add_living(self, seat: int) -> None:
+        if seat not in self.alive:
+            self.alive.add(seat)
+            self._count(seat, +1)
+
+    def remove_living(self, seat: int) -> None:
+        if seat in self.alive:
+            self.alive.discard(seat)
+            self._count(seat, -1)
+
+    def _count(self, seat: int, change: int) -> None:
+        role = self.roles[seat]
+        self.living_per_role[role] = self.living_per_role.get(role, 0) + change
+        self.living_seats = tuple(sorted(self.alive))
+        self.others_cache = {}
+
+
+def fold(state: KillerState, event: Event) -> None:
+    """Apply one event to the referee's state (unknown kinds are ignored)."""
+    handler = _FOLDERS.get(type(event))
+    if handler is not None:
+        handler(state, event)
+
+
+def _started(state: KillerState, e: Event) -> None:
+    assert isinstance(e, GameStarted)
+    state.players = e.players
+    state.quota = e.last_words_quota
+    state.day_limit = e.day_limit
+    state.check_answer = e.check_answer
+    state.reveal = e.reveal_role_on_death
+    state.barred = e.barred_first_victim
+    state.concede = e.concede
+
+
+def _role(state: KillerState, e: Event) -> None:
+    assert isinstance(e, RoleCard)
+    state.remove_living(e.seat)  # a card dealt again would otherwise count twice
+    state.roles[e.seat] = e.role
+    state.add_living(e.seat)
+
+
+def _night(state: KillerState, e: Event) -> None:
+    assert isinstance(e, NightFell)
+    state.day = e.night
+    state.phase = Phase.NIGHT_KILLERS
+    state.night_victim = None
+    state.tied = ()
+    state.prev_starter = state.day_starter
+    state.day_starter = None
+
+
+def _kill_chosen(state: KillerState, e: Event) -> None:
+    assert isinstance(e, KillChosen)
+    state.night_victim = e.target
+    if e.night == 1:
+        state.first_night_victim = e.target
+
+
+def _police_turn(state: KillerState, e: Event) -> None:
+    state.phase = Phase.NIGHT_POLICE
+
+
+def _dawn(state: KillerState, e: Event) -> None:
+    assert isinstance(e, Dawn)
+    state.phase = Phase.DAWN
+    if e.victim is not None:
+        state.remove_living(e.victim)
+
+
+def _phase(state: KillerState, e: Event) -> None:
+    assert isinstance(e, PhaseStarted)
+    state.phase = e.phase
+    state.context = e.context
+    state.vote_round = e.round
+    state.order = list(e.order)
+    state.candidates = e.candidates
+    if e.phase == Phase.LAST_WORDS:
+        state.last_words_used += 1  # KG-7: the quota counts every dead given the floor
+    if e.phase == Phase.SPEECHES and e.context == Context.DAY:
+        state.day_order = e.order
+        state.day_starter = e.order[0] if e.order else None
+
+
+def _spoke(state: KillerState, e: Event) -> None:
+    if state.order:
+        state.order.pop(0)
+
+
+def _voted_out(state: KillerState, e: Event) -> None:
+    assert isinstance(e, VotedOut)
+    state.remove_living(e.seat)
+
+
+def _tied(state: KillerState, e: Event) -> None:
+    assert isinstance(e, Tied)
+    state.tied = e.tied
+
+
+def _conceded(state: KillerState, e: Event) -> None:
+    assert isinstance(e, Conceded)
+    state.conceded_side = e.side
+    state.phase = Phase.OVER
+
+
+def _forced_draw(state: KillerState, e: Event) -> None:
+    state.forced_draw = True
+    state.phase = Phase.OVER
+
+
+def _day_limit(state: KillerState, e: Event) -> None:
+    state.day_limit_hit = True
+    state.phase = Phase.OVER
+
+
+_FOLDERS = {
+    GameStarted: _started,
+    RoleCard: _role,
+    NightFell: _night,
+    KillChosen: _kill_chosen,
+    PoliceTurn: _police_turn,
+    Dawn: _dawn,
+    PhaseStarted: _phase,
+    Speech: _spoke,
+    LastWords: _spoke,
+    VotedOut: _voted_out,
+    Tied: _tied,
+    Conceded: _conceded,
+    ForcedDraw: _forced_draw,
+    DayLimitReached: _day_limit,
+}

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-from sandbox.core.variant import GameRecord, Metric, MetricItem
+from sandbox.core.metrics import GameRecord, Metric, MetricItem
 from sandbox.games.killer.info import KILLER, POLICE
 
 NO_CLAIM = ("", "none", None)

@@ -15,9 +15,9 @@ from sandbox.core.requests import (
     request_id,
 )
 from sandbox.games.killer.config import OWN_SIDE
+from sandbox.games.killer.events import KillerState
 from sandbox.games.killer.info import KILLER, POLICE, Claim, Context, Decision, Phase
 from sandbox.games.killer.resolve import decided
-from sandbox.games.killer.state import KillerState
 
 SPEECH_CHARS = 1200
 CLAIM_OPTIONS: tuple[Scalar, ...] = tuple(c.value for c in Claim)  # plain strings, as answered

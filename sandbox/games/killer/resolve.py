@@ -29,6 +29,7 @@ from sandbox.games.killer.events import (
     ForcedDraw,
     GameStarted,
     KillChosen,
+    KillerState,
     LastWords,
     NightFell,
     NobodyOut,
@@ -42,7 +43,6 @@ from sandbox.games.killer.events import (
     VotedOut,
 )
 from sandbox.games.killer.info import CIVILIAN, KILLER, POLICE, Claim, Context, Ending, Phase
-from sandbox.games.killer.state import KillerState
 
 MAX_TIE_ROUND = 2  # KG-10: two revotes, then a forced draw
 NO_CLAIM = Claim.NONE.value  # KG-14: a speech's claim when it states none

@@ -4,7 +4,7 @@
 entry point ``werewolf`` (see :mod:`sandbox.games.registry`). The rules are
 stated in RULES-WEREWOLF (docs/rules-werewolf.md maps them to the code).
 
-Seat view (``SeatView`` built by :mod:`sandbox.games.werewolf.view`, only from the
+Seat view (``SeatView`` built by ``SeatFold`` below, only from the
 events the seat was allowed to see):
 
 ``private``
@@ -41,7 +41,354 @@ events the seat was allowed to see):
     ``facts = {decision, payload, fallback}``.
 """
 
-from sandbox.games.werewolf.variant import Werewolf
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+import sandbox.games.werewolf.events as ev
+import sandbox.games.werewolf.requests as requests
+import sandbox.games.werewolf.resolve as resolve
+import sandbox.games.werewolf.rules_text as rules_text
+import sandbox.games.werewolf.words as wording
+from sandbox.core.events import DecisionMade, Event, GameEnded, StepResolved
+from sandbox.core.folds import detached, marked_public
+from sandbox.core.requests import DecisionRequest, Payload
+from sandbox.core.variant import HistoryItem, Research, Rules, SeatView, Variant, ViewFold
+from sandbox.core.words import VariantWords
+from sandbox.games.werewolf.config import WerewolfConfig
+from sandbox.games.werewolf.info import DOCTOR, INFO, ROLES, SEER, WEREWOLF, Phase, team_of
+from sandbox.games.werewolf.state import WerewolfState, fold
+
+# ---------------------------------------------------------------- the declaration
+# Werewolf's modules: info.py (name, seats, roles, decisions, the enums),
+# config.py (rulings, presets), events.py, state.py (the fold), requests.py (open
+# decisions, checks, fallbacks; WW-13's softened words), resolve.py (the deal,
+# WW-2; steps into events; endings and results), words.py, vocabulary.py and
+# board.py (its words), rules_text.py (the rules with the rulings); bot.py (the
+# baseline bot) and metrics.py (behaviour metrics) are imported only when asked
+# for. This module declares the variant: its rules, its research hooks and its
+# seat views.
+
+
+class WerewolfRules(Rules[WerewolfState, WerewolfConfig]):
+    # Called after every event or answer: the module functions themselves.
+    apply = staticmethod(fold)
+    open_requests = staticmethod(requests.open_requests)
+    check = staticmethod(requests.check)
+    outcome = staticmethod(resolve.outcome)
+    setup = staticmethod(resolve.setup_events)
+
+    def seat_count(self, config: WerewolfConfig) -> int:
+        return config.players
+
+    def initial_state(self, config: WerewolfConfig) -> WerewolfState:
+        return WerewolfState()  # the rulings arrive in the public GameStarted event
+
+    def fallback(self, state: WerewolfState, request: DecisionRequest) -> Payload:
+        return requests.fallback(request)
+
+    def resolve(
+        self,
+        state: WerewolfState,
+        config: WerewolfConfig,
+        answers: Mapping[int, Payload],
+        rng: random.Random,
+    ) -> Iterator[Event]:
+        return resolve.resolve(state, answers, rng)
+
+    def roles(self, state: WerewolfState) -> Mapping[int, str]:
+        return dict(state.roles)
+
+
+class WerewolfResearch(Research):
+    def side_of(self, role: str) -> str:
+        return team_of(role)  # WW-3
+
+    def belief_labels(self) -> tuple[str, ...]:
+        """The roles, not the two teams: a werewolf hunting the seer and a
+        villager weighing a seer's claim are the findings (the analysis scores
+        a guess against the target's role)."""
+        return ROLES
+
+    def known_seats(self, private: Mapping[str, Any]) -> set[int]:
+        """WW-4: a werewolf knows the pack."""
+        return {int(s) for s in private.get("fellow_werewolves") or ()}
+
+
+class Werewolf(Variant[WerewolfState, WerewolfConfig]):
+    info = INFO
+    config_model = WerewolfConfig
+    rules = WerewolfRules()
+    research = WerewolfResearch(
+        INFO,
+        bot="sandbox.games.werewolf.bot:BaselineBot",
+        metrics="sandbox.games.werewolf.metrics:METRICS",
+    )
+
+    def view_fold(self, seat: int) -> ViewFold:
+        return SeatFold(self, seat)
+
+    def rules_text(self, config: WerewolfConfig, language: str = "en") -> str:
+        return rules_text.rules_text(config, language)
+
+    def words(self) -> VariantWords:
+        return wording.WORDS
+
+
+# ---------------------------------------------------------------- seat views
+# A seat's view of a Werewolf game, folded only from the events it may see.
+#
+# See the package docstring (sandbox/games/werewolf/__init__.py) for the keys.
+
+
+@dataclass
+class _Fold:
+    seat: int
+    day: int = 0
+    phase: str = Phase.SETUP
+    players: int = 0
+    lineup: dict[str, int] = field(default_factory=dict)
+    rules: dict[str, Any] = field(default_factory=dict)
+    role: str | None = None
+    pack: list[int] = field(default_factory=list)
+    kills: list[dict[str, Any]] = field(default_factory=list)
+    pack_votes: dict[str, int | None] = field(default_factory=dict)  # tonight's, as seen
+    inspections: list[dict[str, Any]] = field(default_factory=list)
+    protections: list[dict[str, Any]] = field(default_factory=list)
+    saves: list[dict[str, Any]] = field(default_factory=list)
+    dead: list[dict[str, Any]] = field(default_factory=list)
+    order: list[int] = field(default_factory=list)  # speakers still to speak
+    floor: dict[str, Any] = field(default_factory=dict)
+    vote: dict[str, Any] = field(default_factory=dict)
+    ballots: dict[str, int | None] = field(default_factory=dict)
+    roles: dict[str, str] = field(default_factory=dict)  # WW-20, once announced
+    history: list[HistoryItem] = field(default_factory=list)
+
+    def living(self) -> list[int]:
+        gone = {d["seat"] for d in self.dead}
+        return [s for s in range(1, self.players + 1) if s not in gone]
+
+
+class SeatFold:
+    """The incremental form of ``build_view`` (the core feeds it new events only)."""
+
+    def __init__(self, variant: Variant[Any, Any], seat: int) -> None:
+        self.variant = variant
+        self.fold = _Fold(seat)
+
+    def add(self, seq: int, event: Event) -> None:
+        _apply(self.fold, event)
+        item = _history_item(self.fold, seq, event)
+        if item is not None:
+            self.fold.history.append(marked_public(item, event))
+
+    def snapshot(self) -> SeatView:
+        fold = self.fold
+        private, public = detached(_private(fold)), detached(_public(fold))
+        return SeatView(self.variant, fold.seat, private, public, tuple(fold.history))
+
+
+def _private(fold: _Fold) -> dict[str, Any]:
+    role = fold.role
+    private: dict[str, Any] = {
+        "seat": fold.seat,
+        "role": role,
+        "team": None if role is None else team_of(role),
+    }
+    if role == WEREWOLF:  # WW-4, WW-7
+        private["pack"] = list(fold.pack)
+        private["fellow_werewolves"] = [s for s in fold.pack if s != fold.seat]
+        private["kills"] = fold.kills
+        private["pack_votes_tonight"] = fold.pack_votes
+    elif role == SEER:  # WW-10
+        private["inspections"] = fold.inspections
+    elif role == DOCTOR:  # WW-8, WW-9
+        private["protections"] = fold.protections
+        private["saves"] = fold.saves
+    return private
+
+
+def _public(fold: _Fold) -> dict[str, Any]:
+    return {
+        "day": fold.day,
+        "phase": fold.phase,
+        "players": fold.players,
+        "lineup": fold.lineup,
+        "rules": fold.rules,
+        "living": fold.living(),
+        "dead": fold.dead,
+        "speaking_order": fold.order,
+        "floor": fold.floor,
+        "vote": fold.vote,
+        "ballots_today": fold.ballots,
+        "roles": fold.roles,
+    }
+
+
+def _apply(fold: _Fold, event: Event) -> None:
+    handler = _APPLY.get(type(event))
+    if handler is not None:
+        handler(fold, event)
+    elif isinstance(event, GameEnded):
+        fold.phase = Phase.OVER
+
+
+def _started(fold: _Fold, e: Any) -> None:
+    fold.players = e.players
+    fold.lineup = {
+        "werewolves": e.werewolves,
+        "seers": e.seers,
+        "doctors": e.doctors,
+        "villagers": e.villagers,
+    }
+    fold.rules = dict(e.rulings)
+
+
+def _role(fold: _Fold, e: Any) -> None:
+    if e.seat == fold.seat:
+        fold.role = e.role
+
+
+def _pack(fold: _Fold, e: Any) -> None:
+    fold.pack = list(e.members)
+
+
+def _night(fold: _Fold, e: Any) -> None:
+    fold.day, fold.phase = e.night, Phase.NIGHT
+    fold.order, fold.floor, fold.vote, fold.ballots = [], {}, {}, {}
+    fold.pack_votes = {}
+
+
+def _protection(fold: _Fold, e: Any) -> None:
+    if e.target is not None:
+        fold.protections.append({"night": e.night, "seat": e.target})
+
+
+def _wolf_votes(fold: _Fold, e: Any) -> None:
+    fold.pack_votes.update(e.votes)
+
+
+def _kill_chosen(fold: _Fold, e: Any) -> None:
+    fold.kills.append({"night": e.night, "target": e.target, "how": e.how})
+
+
+def _seer_result(fold: _Fold, e: Any) -> None:
+    fold.inspections.append({"night": e.night, "seat": e.seat, "result": e.result})
+
+
+def _saved(fold: _Fold, e: Any) -> None:
+    fold.saves.append({"night": e.night, "seat": e.seat})
+
+
+def _dawn(fold: _Fold, e: Any) -> None:
+    fold.phase = Phase.DAWN
+    if e.victim is not None:
+        fold.dead.append({"seat": e.victim, "day": e.day, "cause": "night", "revealed": e.revealed})
+
+
+def _last_words_turn(fold: _Fold, e: Any) -> None:
+    fold.phase = Phase.LAST_WORDS
+
+
+def _speaking_order(fold: _Fold, e: Any) -> None:
+    fold.phase = Phase.DISCUSSION
+    fold.order = list(e.order) * e.rounds
+
+
+def _bidding_turn(fold: _Fold, e: Any) -> None:
+    fold.phase = Phase.BIDDING
+    fold.floor = {"turn": e.turn, "turns": e.turns, "bidders": list(e.bidders), "speaker": None}
+
+
+def _floor(fold: _Fold, e: Any) -> None:
+    fold.phase = Phase.DISCUSSION
+    fold.floor = {**fold.floor, "speaker": e.seat}
+    fold.order = [e.seat]
+
+
+def _speech(fold: _Fold, e: Any) -> None:
+    if fold.order:
+        fold.order.pop(0)
+
+
+def _vote_opened(fold: _Fold, e: Any) -> None:
+    fold.phase = Phase.VOTE
+    fold.vote = {"mode": e.mode, "order": list(e.order), "candidates": list(e.candidates)}
+    fold.ballots = {}
+
+
+def _ballots(fold: _Fold, e: Any) -> None:
+    fold.ballots.update(e.ballots)
+
+
+def _exiled(fold: _Fold, e: Any) -> None:
+    fold.dead.append({"seat": e.seat, "day": e.day, "cause": "exile", "revealed": e.revealed})
+
+
+def _roles_revealed(fold: _Fold, e: Any) -> None:
+    fold.phase = Phase.OVER
+    fold.roles = dict(e.roles)
+
+
+_APPLY: dict[type[Event], Callable[[_Fold, Any], None]] = {
+    ev.GameStarted: _started,
+    ev.RoleCard: _role,
+    ev.Pack: _pack,
+    ev.NightFell: _night,
+    ev.Protection: _protection,
+    ev.WolfVotes: _wolf_votes,
+    ev.KillChosen: _kill_chosen,
+    ev.SeerResult: _seer_result,
+    ev.Saved: _saved,
+    ev.Dawn: _dawn,
+    ev.LastWordsTurn: _last_words_turn,
+    ev.SpeakingOrder: _speaking_order,
+    ev.BiddingTurn: _bidding_turn,
+    ev.FloorWon: _floor,
+    ev.Speech: _speech,
+    ev.VoteOpened: _vote_opened,
+    ev.Ballots: _ballots,
+    ev.Exiled: _exiled,
+    ev.RolesRevealed: _roles_revealed,
+}
+
+
+def _history_item(fold: _Fold, seq: int, event: Event) -> HistoryItem | None:
+    if isinstance(event, StepResolved):
+        return None
+    if isinstance(event, ev.Speech):
+        facts = {"turn": event.turn, **_claims(event)}
+        return HistoryItem(seq, event.kind, fold.day, fold.phase, event.seat, event.shown, facts)
+    if isinstance(event, ev.LastWords):
+        facts = {"cause": event.cause, **_claims(event)}
+        return HistoryItem(
+            seq, event.kind, fold.day, Phase.LAST_WORDS, event.seat, event.shown, facts
+        )
+    if isinstance(event, ev.WolfMessage):  # WW-6: player text, shown as quoted data
+        return HistoryItem(seq, event.kind, fold.day, fold.phase, event.seat, event.text, {})
+    return HistoryItem(seq, event.kind, fold.day, fold.phase, None, None, _facts(event))
+
+
+def _claims(event: ev.Speech | ev.LastWords) -> dict[str, Any]:
+    """WW-12: what the speaker claimed, as recorded (never confirmed)."""
+    return {"claim": event.claim, "accuse": list(event.accuse), "vouch": list(event.vouch)}
+
+
+def _facts(event: Event) -> dict[str, Any]:
+    if isinstance(event, DecisionMade):
+        # The seat's own decision (only its own are visible); the note stays out.
+        return {
+            "decision": event.decision,
+            "payload": dict(event.payload),
+            "fallback": event.fallback,
+        }
+    data: dict[str, Any] = event.to_json()["data"]
+    data.pop("audience", None)  # who saw it is not a fact about the game
+    return data
+
 
 VARIANT = Werewolf()
 

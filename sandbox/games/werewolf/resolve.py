@@ -40,8 +40,7 @@ from sandbox.games.werewolf.info import (
     Phase,
     team_of,
 )
-from sandbox.games.werewolf.requests import kill_options, vote_options
-from sandbox.games.werewolf.soften import soften
+from sandbox.games.werewolf.requests import kill_options, soften, vote_options
 from sandbox.games.werewolf.state import WerewolfState
 
 Answers = Mapping[int, Payload]

@@ -9,7 +9,7 @@ import pytest
 
 from sandbox.core.game import Game
 from sandbox.games.four_factions.bot import BaselineBot
-from sandbox.games.four_factions.strikes import BEATS, STRIKE_TABLE
+from sandbox.games.four_factions.resolve import BEATS, STRIKE_TABLE
 from tests.games.four_factions.helpers import VARIANT, config, fallback_until, kinds, new, night
 from tests.games.four_factions.test_rules import layout
 from tests.testing.driver import play

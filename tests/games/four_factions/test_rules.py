@@ -9,7 +9,7 @@ import pytest
 
 from sandbox.core.errors import ConfigError, IllegalDecision
 from sandbox.games.four_factions import events as ev
-from sandbox.games.four_factions.strikes import STRIKE_TABLE, Fighter, duel
+from sandbox.games.four_factions.resolve import STRIKE_TABLE, Fighter, duel
 from sandbox.session.gamefile import parse_config
 from tests.games.four_factions.helpers import (
     VARIANT,

@@ -147,7 +147,7 @@ def test_check_rejects_claims_outside_the_living_other_seats() -> None:
     game = day_one()
     request = to_first_speech(game)
     with pytest.raises(IllegalDecision, match=r"\[KG-8\] vouch = \[8\]"):
-        KILLER.check(game.state, request, {"speech": "", "vouch": (8,)})
+        KILLER.rules.check(game.state, request, {"speech": "", "vouch": (8,)})
 
 
 def test_describe_shows_claims_and_plain_speeches_unchanged() -> None:

@@ -102,7 +102,7 @@ def test_own_side_option_offers_only_the_lone_killer() -> None:
             with pytest.raises(IllegalDecision, match="Unknown field"):
                 game.submit(request.id, CONCEDE)
             with pytest.raises(IllegalDecision, match=r"\[KG-13\].*own side"):
-                KILLER.check(game.state, request, CONCEDE)
+                KILLER.rules.check(game.state, request, CONCEDE)
         answer_step(game, None)
     assert offered == [3]
 
@@ -130,7 +130,7 @@ def test_nobody_may_concede_while_both_sides_have_two_or_more(concede: str) -> N
         answer_step(game, None)
     assert request is not None and request.decision == "speech"
     with pytest.raises(IllegalDecision, match=r"\[KG-13\]"):
-        KILLER.check(game.state, request, CONCEDE)
+        KILLER.rules.check(game.state, request, CONCEDE)
 
 
 @pytest.mark.rule("KG-13")

@@ -153,7 +153,7 @@ def test_the_dead_cannot_be_voted_for_and_never_act() -> None:
         "x", 7, "vote", "KG-9", "vote", request_of(game, 1).fields
     )
     with pytest.raises(IllegalDecision, match=r"\[KG-14\]"):
-        KILLER.check(game.state, dead_request, {"target": 8})
+        KILLER.rules.check(game.state, dead_request, {"target": 8})
 
 
 @pytest.mark.rule("KG-10")
@@ -210,4 +210,4 @@ def test_fallbacks_are_no_opinion_abstain_pass_and_no_concede() -> None:
     events = answer_step(game, None)
     assert set(of_kind(events, "killer.ballots")[0].ballots.values()) == {None}
     fake = game.pending()[0]
-    assert KILLER.fallback(game.state, fake) == {"target": None}
+    assert KILLER.rules.fallback(game.state, fake) == {"target": None}

@@ -137,7 +137,7 @@ def test_kg5_barred_victim_is_not_offered_and_is_rejected_on_night_one() -> None
         game.submit(request_of(game, 1).id, {"target": 9})
     # The referee's own check also rejects it (defence beyond the offered options).
     with pytest.raises(IllegalDecision, match=r"\[KG-5\].*Legal options") as err:
-        KILLER.check(game.state, request_of(game, 1), {"target": 9})
+        KILLER.rules.check(game.state, request_of(game, 1), {"target": 9})
     assert 9 not in err.value.legal["target"]
 
 
@@ -154,11 +154,11 @@ def test_kg5_only_binds_night_one() -> None:
 def test_next_in_series_carries_the_first_night_victim() -> None:
     game = new_game()
     night(game, kill=10)
-    config = KILLER.next_in_series(game.config, game.state)
+    config = KILLER.rules.next_in_series(game.config, game.state)
     assert isinstance(config, KillerConfig) and config.previous_first_victim == 10
     nobody = new_game()
     night(nobody, kill=None)
-    following = KILLER.next_in_series(nobody.config, nobody.state)
+    following = KILLER.rules.next_in_series(nobody.config, nobody.state)
     assert isinstance(following, KillerConfig) and following.previous_first_victim is None
     chained = Game.new(KILLER, config, 1)
     assert 10 not in options(chained, 1, "target")

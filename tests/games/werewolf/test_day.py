@@ -10,7 +10,7 @@ import pytest
 
 from sandbox.core.errors import IllegalDecision
 from sandbox.core.requests import Choice
-from sandbox.games.werewolf.soften import soften
+from sandbox.games.werewolf.requests import soften
 from tests.games.werewolf.helpers import (
     DOCTOR,
     SEER,

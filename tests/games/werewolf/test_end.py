@@ -22,7 +22,7 @@ from tests.games.werewolf.helpers import (
 
 def test_ww3_two_teams_the_werewolves_and_the_village() -> None:
     assert INFO.sides == ("werewolves", "village")
-    assert {r: WW.side_of(r) for r in INFO.roles} == {
+    assert {r: WW.research.side_of(r) for r in INFO.roles} == {
         "werewolf": "werewolves",
         "seer": "village",
         "doctor": "village",

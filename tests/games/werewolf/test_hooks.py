@@ -21,10 +21,10 @@ def test_the_probe_asks_for_roles_and_skips_the_pack() -> None:
 
 
 def test_the_bot_and_the_study_sides_come_from_the_variant() -> None:
-    assert isinstance(WW.baseline_bot(3), BaselineBot)
-    assert WW.study_sides() == SIDES
-    assert {WW.study_side(role) for role in ROLES} == set(SIDES)
-    assert WW.study_side("seer") == WW.study_side("villager") == "village"
+    assert isinstance(WW.research.baseline_bot(3), BaselineBot)
+    assert WW.research.study_sides() == SIDES
+    assert {WW.research.study_side(role) for role in ROLES} == set(SIDES)
+    assert WW.research.study_side("seer") == WW.research.study_side("villager") == "village"
 
 
 def test_deaths_and_speeches_are_declared() -> None:

@@ -123,7 +123,7 @@ def test_werewolf_metric(game: Any, name: str) -> None:
 
 def test_every_metric_has_a_hand_worked_answer_and_is_the_variants() -> None:
     assert set(EXPECTED) == set(METRICS)
-    assert get_variant("werewolf").metrics() is METRICS
+    assert get_variant("werewolf").research.metrics() is METRICS
 
 
 def test_an_unfinished_game_has_no_survival_figure(tmp_path: Path) -> None:

@@ -117,7 +117,7 @@ def check_private_knowledge(game: Game, view: SeatView) -> None:
         for check in private["inspections"]:
             assert check["result"] in (
                 roles[check["seat"]],
-                game.variant.side_of(roles[check["seat"]]),
+                game.variant.research.side_of(roles[check["seat"]]),
             )
     if private["role"] == "doctor":
         protected = {(p["night"], p["seat"]) for p in private["protections"]}

@@ -34,7 +34,7 @@ def kinds(game: Game, kind: str) -> list[object]:
 def by_team(game: Game, outcome: Outcome) -> dict[str, set[str]]:
     teams: dict[str, set[str]] = {}
     for seat, result in outcome.results.items():
-        teams.setdefault(game.variant.side_of(game.roles()[seat]), set()).add(result)
+        teams.setdefault(game.variant.research.side_of(game.roles()[seat]), set()).add(result)
     return teams
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from sandbox.core.variant import GameRecord, Metric, MetricItem
+from sandbox.core.metrics import GameRecord, Metric, MetricItem
 from tinygame.info import FOX, HEN
 
 

@@ -1,6 +1,6 @@
-"""The rules of Tiny game (TG-1..TG-5) as a ``Variant``: config, state and its
-fold, requests, resolution, outcome, views and rules text; then the optional
-hooks (words, bot, metrics, templates) the tools around the engine ask for.
+"""Tiny game (TG-1..TG-5): its config, state and fold, then ``TinyRules`` (the
+referee: requests, resolution, outcome), ``TinyResearch`` (bot, metrics) and
+``TinyGame``, the ``Variant`` declaring them with its views and words.
 
 TG-1  3-6 seats; one seat, drawn from the seed, is the fox, the others are hens.
 TG-2  Each seat learns only its own role.
@@ -25,12 +25,14 @@ from typing import TYPE_CHECKING, Any
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from sandbox.core.events import DecisionMade, Event
+from sandbox.core.metrics import Metric
 from sandbox.core.requests import Choice, DecisionRequest, Payload, Text, request_id
 from sandbox.core.variant import (
     HistoryItem,
-    Metric,
     Outcome,
+    Research,
     Result,
+    Rules,
     SeatView,
     Variant,
     for_language,
@@ -91,9 +93,9 @@ def fold(state: TinyState, event: Event) -> None:
             state.phase = Phase.OVER
 
 
-class TinyGame(Variant[TinyState, TinyConfig]):
-    info = INFO
-    config_model = TinyConfig
+class TinyRules(Rules[TinyState, TinyConfig]):
+    """The referee's hooks (TG-1..TG-5)."""
+
     apply = staticmethod(fold)
 
     def seat_count(self, config: TinyConfig) -> int:
@@ -174,6 +176,32 @@ class TinyGame(Variant[TinyState, TinyConfig]):
         summary = {HEN: "The hens ejected the fox.", FOX: "The fox outlasted the hens."}
         return Outcome(ending, results, summary.get(winner or "", "Nobody won in time."))
 
+    def roles(self, state: TinyState) -> Mapping[int, str]:
+        return dict(state.roles)
+
+
+class TinyResearch(Research):
+    """What studies ask: the bot and the metrics, imported only when asked for."""
+
+    def baseline_bot(self, seed: int, language: str = "en") -> Agent:
+        from tinygame.bot import BaselineBot
+
+        return BaselineBot(seed)
+
+    def metrics(self) -> Mapping[str, Metric]:
+        from tinygame.metrics import METRICS
+
+        return METRICS
+
+
+class TinyGame(Variant[TinyState, TinyConfig]):
+    """The declaration: what it is, its rules, its views and its words."""
+
+    info = INFO
+    config_model = TinyConfig
+    rules = TinyRules()
+    research = TinyResearch(INFO)
+
     def build_view(self, seat: int, events: Sequence[tuple[int, Event]]) -> SeatView:
         private: dict[str, Any] = {"seat": seat}
         public: dict[str, Any] = {"day": 0, "phase": Phase.SETUP, "living": [], "ejected": []}
@@ -198,9 +226,6 @@ class TinyGame(Variant[TinyState, TinyConfig]):
             history.append(_item(seq, event, public))
         return SeatView(self, seat, private, public, tuple(history))
 
-    def roles(self, state: TinyState) -> Mapping[int, str]:
-        return dict(state.roles)
-
     def rules_text(self, config: TinyConfig, language: str = "en") -> str:
         return for_language(language, RULES).format(seats=config.seats, rounds=config.rounds)
 
@@ -210,16 +235,6 @@ class TinyGame(Variant[TinyState, TinyConfig]):
         from tinygame.words import WORDS
 
         return WORDS
-
-    def baseline_bot(self, seed: int, language: str = "en") -> Agent:
-        from tinygame.bot import BaselineBot
-
-        return BaselineBot(seed)
-
-    def metrics(self) -> Mapping[str, Metric]:
-        from tinygame.metrics import METRICS
-
-        return METRICS
 
     def prompt_templates(self) -> Traversable:
         return resources.files("tinygame") / "prompts"
