@@ -21,6 +21,7 @@ STAGES = (
     "prompt.templates",
     "prompt.record",
     "prompt.budget",
+    "prompt.shared",  # the shared record's layout (a seat's public and secret views)
     "prompt.render",
     "prompt",
     "ladder",
