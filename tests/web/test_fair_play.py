@@ -16,6 +16,7 @@ import websockets.sync.client as ws_client
 from rich.console import Console
 
 from sandbox.cli.display import Display
+from sandbox.session.play import LiveHooks
 from sandbox.transcript import read_transcript
 from sandbox.web.run import WebRun
 from sandbox.web.seat import HumanBrowserAgent
@@ -111,11 +112,30 @@ def test_a_referee_page_opened_before_a_take_over_narrows_at_once(tmp_path: Path
         assert "narrowed" not in end["view_html"]
 
 
+class Gate:
+    """Holds the game's thread at its next event once closed, until released."""
+
+    def __init__(self) -> None:
+        self.closed = False
+        self.released = threading.Event()
+
+    def close(self) -> None:
+        self.closed = True
+
+    def release(self) -> None:
+        self.released.set()
+
+    def on_event(self, game: object, seq: int, event: object) -> None:
+        if self.closed:
+            self.released.wait(WAIT_S)
+
+
 def test_seat_pages_opened_during_and_after_a_take_over(tmp_path: Path) -> None:
     """Opened while the person plays seat 4: seat 6's page is narrowed, seat 4's
     own page is whole; after the hand-back the game stays narrowed (the person
     could be handed the seat again) and a referee link stays refused."""
-    with panel_table(tmp_path) as (_web, game, host):
+    gate = Gate()
+    with panel_table(tmp_path, LiveHooks(on_event=gate.on_event)) as (_web, game, host):
         person = take(host, 4)
         other, own = watch(host, "6"), watch(host, "4")
         post(host, "/api/host/start", {})
@@ -123,12 +143,21 @@ def test_seat_pages_opened_during_and_after_a_take_over(tmp_path: Path) -> None:
         assert "narrowed" in other.state()["view_html"]
         own_state = own.wait_for(lambda s: "Seat 4" in s["view_html"])
         assert "narrowed" not in own_state["view_html"]  # the person's own seat: whole
+        # Hold the game at its next event, so what follows is asked of a game still
+        # being played (bots alone could otherwise end it before the next request).
+        gate.close()
         assert post(host, "/api/host/return", {"seat": 4})[0] == 200
         after = watch(host, "6")
         assert post(host, "/api/host/watch", {"target": "referee"})[0] == 400
+        assert game.is_alive()
         recorders = [Recorder(page, game) for page in (other, after)]
         for recorder in recorders:
             recorder.start()
+        # Each page is read at least once while the game is held, then it plays on.
+        deadline = time.monotonic() + WAIT_S
+        while not all(r.states for r in recorders) and time.monotonic() < deadline:
+            time.sleep(0.01)
+        gate.release()
         assert state["request_id"]
         game.join(30)
         assert not game.is_alive() and game.path is not None
