@@ -34,11 +34,6 @@ def fact_lines(facts: Mapping[str, Any]) -> list[tuple[str, str]]:
     return _en().facts(facts)
 
 
-def facts_text(facts: Mapping[str, Any]) -> str:
-    """All facts on one line: ``seat: 4 · living: 1, 2, 4``."""
-    return " · ".join(f"{key}: {words}" for key, words in fact_lines(facts))
-
-
 def seat_alive(view: SeatView) -> bool:
     """Whether the seat is still in the game, by its own view: the living seats
     when the view lists them, else its card's ``alive``."""

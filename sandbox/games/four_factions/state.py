@@ -57,9 +57,6 @@ class FFState:
     )
 
     # ------------------------------------------------------------- queries
-    def living_sorted(self) -> list[int]:
-        return list(self.living_seats)
-
     def others(self, seat: int) -> tuple[int, ...]:
         """The living seats but ``seat``, in seat order; the same tuple until a seat
         joins or dies (``core.requests`` caches the membership of an options tuple)."""
@@ -205,7 +202,6 @@ __all__ = ["FACTIONS", "FFState", "apply_event", "speaking_order"]
 # rule checks and fallbacks.
 
 SPEECH = Text("speech", "what you say to everyone (public; may be a lie)")
-STATEMENT_STAGES = (Stage.PROOFS, Stage.ACCUSATION, Stage.PROTECTION)
 
 # FF-29 and the fallbacks of docs/rules-four-factions.md. A None in a required
 # statement field marks "gave none"; no seat can submit None there itself.

@@ -33,7 +33,6 @@ class WerewolfState:
     turn: int = 0  # speeches so far today (WW-12)
     turns: int = 0  # bidding: speeches a day
     bidders: tuple[int, ...] = ()
-    last_speaker: int | None = None  # WW-12 bidding: may not bid next
     last_named: tuple[int, ...] = ()  # WW-12 bidding: seats the previous speech named
     first_speaker: int | None = None  # WW-12 rotate: the latest day's first speaker
     last_words_cause: str = ""  # WW-11: "night" or "exile"
@@ -132,7 +131,6 @@ def _dawn(state: WerewolfState, e: Any) -> None:
     state.phase = Phase.DAWN
     state.queue = []
     state.turn = 0
-    state.last_speaker = None
     state.last_named = ()
     state.ballots = {}
     if e.victim is not None:
@@ -166,7 +164,6 @@ def _floor(state: WerewolfState, e: Any) -> None:
 def _speech(state: WerewolfState, e: Any) -> None:
     _pop(state, e)
     state.turn = e.turn
-    state.last_speaker = e.seat
     state.last_named = tuple(sorted({*e.accuse, *e.vouch}))
 
 
