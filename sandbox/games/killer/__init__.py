@@ -40,8 +40,7 @@ events the seat was allowed to see):
 
 from __future__ import annotations
 
-import random
-from collections.abc import Iterator, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -51,7 +50,6 @@ import sandbox.games.killer.rules_text as rules_text
 import sandbox.games.killer.words as wording
 from sandbox.core.events import DecisionMade, Event, GameEnded, StepResolved
 from sandbox.core.folds import detached, marked_public
-from sandbox.core.requests import DecisionRequest, Payload
 from sandbox.core.variant import HistoryItem, Research, Rules, SeatView, Variant, ViewFold
 from sandbox.core.words import VariantWords
 from sandbox.games.killer.config import KillerConfig
@@ -92,24 +90,14 @@ class KillerRules(Rules[KillerState, KillerConfig]):
     check = staticmethod(requests.check)
     outcome = staticmethod(resolve.outcome)
     setup = staticmethod(resolve.setup_events)
+    fallback = staticmethod(requests.fallback)
+    resolve = staticmethod(resolve.resolve)
 
     def seat_count(self, config: KillerConfig) -> int:
         return config.players
 
     def initial_state(self, config: KillerConfig) -> KillerState:
         return KillerState()  # the rulings arrive in the public GameStarted event
-
-    def fallback(self, state: KillerState, request: DecisionRequest) -> Payload:
-        return requests.fallback(request)
-
-    def resolve(
-        self,
-        state: KillerState,
-        config: KillerConfig,
-        answers: Mapping[int, Payload],
-        rng: random.Random,
-    ) -> Iterator[Event]:
-        return resolve.resolve(state, answers, rng)
 
     def roles(self, state: KillerState) -> Mapping[int, str]:
         return dict(state.roles)

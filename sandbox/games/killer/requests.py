@@ -257,7 +257,7 @@ def _check_choice(rule: str, name: str, value: object, options: tuple[int, ...])
         raise IllegalDecision(rule, f"{name} = {value!r} is not allowed.", {name: [*options, None]})
 
 
-def fallback(request: DecisionRequest) -> Payload:
+def fallback(state: KillerState, request: DecisionRequest) -> Payload:
     """Documented fallbacks: opinion → none, vote → abstain, speech → pass, concede → no."""
     if request.decision == Decision.KILL:
         return {"target": None}

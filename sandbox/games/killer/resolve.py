@@ -49,8 +49,10 @@ NO_CLAIM = Claim.NONE.value  # KG-14: a speech's claim when it states none
 
 
 def resolve(
-    state: KillerState, answers: Mapping[int, Payload], rng: random.Random
+    state: KillerState, config: KillerConfig, answers: Mapping[int, Payload], rng: random.Random
 ) -> Iterator[Event]:
+    """One step's answers into events (the referee's resolve hook; the rulings
+    are in the state, from the public GameStarted event, so ``config`` is unused)."""
     if state.phase == Phase.NIGHT_KILLERS:
         yield from _resolve_killers(state, answers, rng)
     elif state.phase == Phase.NIGHT_POLICE:

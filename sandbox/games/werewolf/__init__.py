@@ -43,8 +43,7 @@ events the seat was allowed to see):
 
 from __future__ import annotations
 
-import random
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -55,7 +54,6 @@ import sandbox.games.werewolf.rules_text as rules_text
 import sandbox.games.werewolf.words as wording
 from sandbox.core.events import DecisionMade, Event, GameEnded, StepResolved
 from sandbox.core.folds import detached, marked_public
-from sandbox.core.requests import DecisionRequest, Payload
 from sandbox.core.variant import HistoryItem, Research, Rules, SeatView, Variant, ViewFold
 from sandbox.core.words import VariantWords
 from sandbox.games.werewolf.config import WerewolfConfig
@@ -80,24 +78,14 @@ class WerewolfRules(Rules[WerewolfState, WerewolfConfig]):
     check = staticmethod(requests.check)
     outcome = staticmethod(resolve.outcome)
     setup = staticmethod(resolve.setup_events)
+    fallback = staticmethod(requests.fallback)
+    resolve = staticmethod(resolve.resolve)
 
     def seat_count(self, config: WerewolfConfig) -> int:
         return config.players
 
     def initial_state(self, config: WerewolfConfig) -> WerewolfState:
         return WerewolfState()  # the rulings arrive in the public GameStarted event
-
-    def fallback(self, state: WerewolfState, request: DecisionRequest) -> Payload:
-        return requests.fallback(request)
-
-    def resolve(
-        self,
-        state: WerewolfState,
-        config: WerewolfConfig,
-        answers: Mapping[int, Payload],
-        rng: random.Random,
-    ) -> Iterator[Event]:
-        return resolve.resolve(state, answers, rng)
 
     def roles(self, state: WerewolfState) -> Mapping[int, str]:
         return dict(state.roles)

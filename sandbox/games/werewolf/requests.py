@@ -317,7 +317,7 @@ def _check_in(
 
 
 # ---------------------------------------------------------------- fallbacks
-def fallback(request: DecisionRequest) -> Payload:
+def fallback(state: WerewolfState, request: DecisionRequest) -> Payload:
     """WW-23: kill and vote abstain (a vote where abstaining is off becomes a
     seeded draw when it is resolved), protect and inspect do nothing, a bid is 0,
     a speech, last words or message is an empty pass."""

@@ -46,7 +46,11 @@ from sandbox.games.werewolf.state import WerewolfState
 Answers = Mapping[int, Payload]
 
 
-def resolve(state: WerewolfState, answers: Answers, rng: random.Random) -> Iterator[Event]:
+def resolve(
+    state: WerewolfState, config: WerewolfConfig, answers: Answers, rng: random.Random
+) -> Iterator[Event]:
+    """One step's answers into events (the referee's resolve hook; the rulings
+    are in the state, from the public GameStarted event, so ``config`` is unused)."""
     handler = _STEPS.get(state.phase)
     if handler is not None:
         yield from handler(state, answers, rng)
