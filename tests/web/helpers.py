@@ -313,3 +313,21 @@ class SpeechReader(HTMLParser):
         elif self._where == "said":
             who, said = self.quotes[-1]
             self.quotes[-1] = (who, said + data)
+
+
+class Gate:
+    """Holds the game's thread at its next event once closed, until released."""
+
+    def __init__(self) -> None:
+        self.closed = False
+        self.released = threading.Event()
+
+    def close(self) -> None:
+        self.closed = True
+
+    def release(self) -> None:
+        self.released.set()
+
+    def on_event(self, game: object, seq: int, event: object) -> None:
+        if self.closed:
+            self.released.wait(WAIT_S)

@@ -15,6 +15,7 @@ from sandbox.transcript import Transcript, read_transcript
 from sandbox.web.run import WebRun
 from tests.web.helpers import (
     Client,
+    Gate,
     PanelGame,
     all_ai_killer,
     first_legal,
@@ -152,13 +153,18 @@ def test_a_seat_spectator_is_told_the_seat_won_never_you(tmp_path: Path) -> None
 def test_a_handed_back_page_keeps_following_as_the_seat_spectator(tmp_path: Path) -> None:
     """Issue 38 item 5: handed back, the person's page follows the seat to the end
     (the AI's moves included) and ends as a spectator's ("Seat 4 won/lost")."""
-    with panel_table(tmp_path) as (_web, game, host):
+    gate = Gate()
+    with panel_table(tmp_path, LiveHooks(on_event=gate.on_event)) as (_web, game, host):
         person = Client.of_url(str(post(host, "/api/host/take", {"seat": 4})[1]["url"]))
         post(host, "/api/host/start", {})
         state = person.my_turn()
+        # Hold the game at its next event: bots alone could otherwise end it before
+        # the page's first handed-back state is read, leaving nothing after it.
+        gate.close()
         assert person.answer(state["request_id"], first_legal(state["form_html"]))[0] == 200
         assert post(host, "/api/host/return", {"seat": 4})[0] == 200
         released = person.wait_for(lambda s: s["status"] == "handed_back")
+        gate.release()
         game.join(30)
         assert not game.is_alive()
         end = person.wait_for(lambda s: bool(s["end_html"]))

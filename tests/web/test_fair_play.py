@@ -23,6 +23,7 @@ from sandbox.web.seat import HumanBrowserAgent
 from tests.web.helpers import (
     WAIT_S,
     Client,
+    Gate,
     PanelGame,
     host_client,
     panel_table,
@@ -110,24 +111,6 @@ def test_a_referee_page_opened_before_a_take_over_narrows_at_once(tmp_path: Path
         end = referee.wait_for(lambda s: s["status"] == "ended")
         assert shown(end) & secret  # the game is over: the whole game again
         assert "narrowed" not in end["view_html"]
-
-
-class Gate:
-    """Holds the game's thread at its next event once closed, until released."""
-
-    def __init__(self) -> None:
-        self.closed = False
-        self.released = threading.Event()
-
-    def close(self) -> None:
-        self.closed = True
-
-    def release(self) -> None:
-        self.released.set()
-
-    def on_event(self, game: object, seq: int, event: object) -> None:
-        if self.closed:
-            self.released.wait(WAIT_S)
 
 
 def test_seat_pages_opened_during_and_after_a_take_over(tmp_path: Path) -> None:
