@@ -24,7 +24,7 @@ from sandbox.core.events import Event
 from sandbox.core.game import Game
 from sandbox.core.seat import Agent, AgentSetupError, Seating
 from sandbox.games.registry import get_variant, variant_names
-from sandbox.session.driver import run_sync
+from sandbox.session.driver import blocking
 from sandbox.session.gamefile import describe_error
 from sandbox.session.header import (
     random_seed,
@@ -80,17 +80,12 @@ async def play(
         return await play_seated(game, agents, writer, abort_share=abort_share, on_event=on_event)
 
 
-def play_sync(
-    game: Game,
-    seats: Seats,
-    transcript: Path | str | None = "transcripts",
-    *,
-    abort_share: float | None = 0.25,
-    on_event: Callable[[int, Event], None] | None = None,
-) -> PlayResult:
-    """:func:`play` from synchronous code: a script, or a notebook cell whose event
-    loop is already running."""
-    return run_sync(play(game, seats, transcript, abort_share=abort_share, on_event=on_event))
+play_sync = blocking(
+    play,
+    "play_sync",
+    ":func:`play` from synchronous code: a script, or a notebook cell whose event "
+    "loop is already running.",
+)
 
 
 def seat_agents(game: Game, seats: Seats) -> dict[int, Agent]:

@@ -16,7 +16,7 @@ from sandbox.core.events import Event
 from sandbox.core.game import Game
 from sandbox.core.seat import Agent, SeatHost
 from sandbox.core.variant import Outcome
-from sandbox.session.driver import run_sync
+from sandbox.session.driver import blocking
 from sandbox.session.gamefile import LoadedConfig
 from sandbox.session.header import build_header, outcome_line, transcript_path
 from sandbox.session.runner import EventHook, Runner, RunStats
@@ -144,21 +144,11 @@ async def play_seated(
     )
 
 
-def play_game(
-    loaded: LoadedConfig,
-    seed: int,
-    out: Path,
-    *,
-    game_config: BaseModel | None = None,
-    hooks: LiveHooks | None = None,
-    header_extra: Mapping[str, Any] | None = None,
-) -> PlayResult:
-    """:func:`play_game_async` from synchronous code (also inside a running loop)."""
-    return run_sync(
-        play_game_async(
-            loaded, seed, out, game_config=game_config, hooks=hooks, header_extra=header_extra
-        )
-    )
+play_game = blocking(
+    play_game_async,
+    "play_game",
+    ":func:`play_game_async` from synchronous code (also inside a running loop).",
+)
 
 
 def play_series(

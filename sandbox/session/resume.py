@@ -14,7 +14,7 @@ from sandbox.core.events import DecisionMade, Event
 from sandbox.core.game import Game
 from sandbox.core.seat import Agent
 from sandbox.core.variant import Outcome
-from sandbox.session.driver import run_sync
+from sandbox.session.driver import blocking
 from sandbox.session.errors import SessionError
 from sandbox.session.gamefile import LoadedConfig
 from sandbox.session.header import build_header, outcome_line, transcript_path
@@ -127,9 +127,7 @@ async def _resume_locked(path: Path, hooks: LiveHooks) -> PlayResult:
     return PlayResult(path, variant.name, seed, roles, outcome, total, game.state, config)
 
 
-def resume(path: Path, hooks: LiveHooks | None = None) -> PlayResult:
-    """:func:`resume_async` from synchronous code."""
-    return run_sync(resume_async(path, hooks))
+resume = blocking(resume_async, "resume", ":func:`resume_async` from synchronous code.")
 
 
 async def fork_async(
@@ -192,15 +190,7 @@ async def fork_async(
     return PlayResult(target, variant.name, seed, roles, outcome, total, game.state, config)
 
 
-def fork(
-    path: Path,
-    at: int,
-    other: LoadedConfig | None,
-    out: Path | None,
-    hooks: LiveHooks | None = None,
-) -> PlayResult:
-    """:func:`fork_async` from synchronous code."""
-    return run_sync(fork_async(path, at, other, out, hooks))
+fork = blocking(fork_async, "fork", ":func:`fork_async` from synchronous code.")
 
 
 def _same_game(variant: str, rules: BaseModel, other: LoadedConfig) -> None:
