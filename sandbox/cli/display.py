@@ -3,6 +3,7 @@ stream of events or a progress line, and each finished game's result table."""
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 from pathlib import Path
 
@@ -18,6 +19,7 @@ from sandbox.core.game import Game
 from sandbox.core.seat import Agent
 from sandbox.session import GameRecord, LiveHooks
 from sandbox.session.gamefile import LoadedConfig
+from sandbox.session.runner import RunStats
 from sandbox.transcript import TranscriptWriter
 from sandbox.viewer.terminal import LiveRenderer
 
@@ -41,6 +43,9 @@ class Display:
         # the progress shows as one line per finished game instead.
         self.progress_line = progress_line and not live and not status_console.is_terminal
         self.current: Path | None = None
+        self.started = 0.0  # when the current game started (time.monotonic)
+        # Each finished game's wall-clock seconds, by transcript path.
+        self.seconds: dict[Path, float] = {}
         self.label = ""
         self.progress = ""
         # Fair play (issue 38): a run with web pages says, at every event, whether a
@@ -67,6 +72,7 @@ class Display:
 
     def _start(self, game: Game, path: Path) -> None:
         self.current = path
+        self.started = time.monotonic()
         self._public = None
         if self.renderer is not None:
             self.console.rule(f"{escape(self.label)} · {escape(path.name)}")
@@ -107,6 +113,8 @@ class Display:
 
     def game_done(self, record: GameRecord) -> None:
         self.stop()
+        if record.path is not None and self.current is not None:
+            self.seconds[record.path] = time.monotonic() - self.started
         self.current = None  # finished: nothing to resume or to call partial
         if self.progress_line:
             self.status_console.print(f"{self.progress} · finished")
@@ -128,8 +136,9 @@ def live_seat(loaded: LoadedConfig, as_seat: int | None, err: Console) -> tuple[
     return True, as_seat
 
 
-def print_record(console: Console, record: GameRecord) -> None:
-    """A finished game: its outcome, each seat's role and result, and its usage."""
+def print_record(console: Console, record: GameRecord, seconds: float | None = None) -> None:
+    """A finished game: its outcome, each seat's role and result, and its usage;
+    with ``seconds`` (the game's wall-clock time), the time per decision."""
     outcome = record.outcome
     if outcome is not None:
         console.print(f"[bold green]{escape(outcome.summary)}[/bold green] ({outcome.reason})")
@@ -137,10 +146,24 @@ def print_record(console: Console, record: GameRecord) -> None:
     for seat, role in sorted(record.roles.items()):
         table.add_row(str(seat), role, outcome.results.get(seat, "-") if outcome else "-")
     console.print(table)
-    stats = record.stats
-    console.print(
+    console.print(usage_line(record.stats))
+    if seconds is not None and record.stats.decisions:
+        console.print(time_line(seconds, record.stats.decisions))
+    console.print(f"transcript: {record.path}")
+
+
+def usage_line(stats: RunStats) -> str:
+    """A game's usage in one line: decisions, fallbacks, calls, tokens (with the
+    share of prompt tokens the provider read from its cache), cost."""
+    cached = f" ({stats.tokens_cached / stats.tokens_in:.0%} cached)" if stats.tokens_cached else ""
+    return (
         f"decisions {stats.decisions} · fallbacks {stats.fallback_count()} · "
-        f"calls {stats.calls} · tokens {stats.tokens_in}/{stats.tokens_out} · "
+        f"calls {stats.calls} · tokens {stats.tokens_in}/{stats.tokens_out}{cached} · "
         f"cost ${stats.cost:.4f}"
     )
-    console.print(f"transcript: {record.path}")
+
+
+def time_line(seconds: float, decisions: int) -> str:
+    """The game's wall-clock time and its seconds per decision (issue 40: what
+    ``make play`` ends with)."""
+    return f"time {seconds:.1f} s · {seconds / decisions:.2f} s per decision"

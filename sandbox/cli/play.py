@@ -82,7 +82,7 @@ def run(
         finally:
             if web is not None:
                 web.stop()
-        _report(records, console, as_json)
+        _report(records, console, as_json, display.seconds)
 
 
 def _terminal_human(loaded: LoadedConfig) -> bool:
@@ -140,11 +140,14 @@ def _play(
     return records
 
 
-def _report(records: list[GameRecord], console: Console, as_json: bool) -> None:
+def _report(
+    records: list[GameRecord], console: Console, as_json: bool, seconds: dict[Path, float]
+) -> None:
     if as_json:
         games = [r.to_json() for r in records]
         obj: dict[str, Any] = games[0] if len(games) == 1 else {"games": games}
         sys.stdout.write(json.dumps(obj, ensure_ascii=False) + "\n")
         return
     for record in records:
-        print_record(console, record)
+        took = seconds.get(record.path) if record.path is not None else None
+        print_record(console, record, took)

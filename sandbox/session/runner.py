@@ -44,6 +44,8 @@ class RunStats:
     tokens_in: int = 0
     tokens_out: int = 0
     cost: float = 0.0
+    # Prompt tokens the provider read from its cache (of ``tokens_in``).
+    tokens_cached: int = 0
 
     def add_call(self, record: Mapping[str, Any]) -> None:
         """Count one model call record (an HTTP attempt): its tokens and cost."""
@@ -51,6 +53,7 @@ class RunStats:
         self.tokens_in += int(record.get("tokens_in") or 0)
         self.tokens_out += int(record.get("tokens_out") or 0)
         self.cost += float(record.get("cost") or 0.0)
+        self.tokens_cached += int(record.get("cached_tokens") or 0)
 
     def __add__(self, other: RunStats) -> RunStats:
         """Counters of two parts of one game (before and after a resume, say)."""
@@ -62,6 +65,7 @@ class RunStats:
             self.tokens_in + other.tokens_in,
             self.tokens_out + other.tokens_out,
             self.cost + other.cost,
+            self.tokens_cached + other.tokens_cached,
         )
         for part in (self, other):
             for seat, reasons in part.fallbacks.items():
@@ -88,6 +92,7 @@ class RunStats:
             "tokens_in": self.tokens_in,
             "tokens_out": self.tokens_out,
             "cost": round(self.cost, 6),
+            "tokens_cached": self.tokens_cached,
         }
 
 
