@@ -13,6 +13,7 @@ from typing import Any
 from sandbox.analysis.failures import failure_summary, without_hinged
 from sandbox.analysis.frontier import frontier
 from sandbox.analysis.intervals import BOOTSTRAP_SEED, wilson
+from sandbox.analysis.lies import lie_summary
 from sandbox.analysis.load import Loaded
 from sandbox.analysis.metrics import Item, figure, metrics_summary
 from sandbox.analysis.nash import nash_summary
@@ -246,4 +247,5 @@ def summarise_games(loaded: Loaded, seed: int = BOOTSTRAP_SEED, samples: int = 0
         "beliefs": calibration(rated, seed=seed),
         "persuasion": persuasion_summary(rated, seed),
         "speech_persuasion": speech_persuasion_summary(rated, seed),
+        "lies": lie_summary(rated, seed),
     }

@@ -223,6 +223,7 @@ def study_json(
         "beliefs": summary["beliefs"],
         "persuasion": summary["persuasion"],
         "speech_persuasion": summary["speech_persuasion"],
+        "lies": summary["lies"],
         "setups": summary["setups"],
         "pooling_warning": summary["pooling_warning"],
     }

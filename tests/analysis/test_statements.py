@@ -27,6 +27,7 @@ def write(
     roles: Mapping[int, str],
     events: Sequence[Line],
     calls: Sequence[dict[str, Any]] = (),
+    contestants: Mapping[int, str] | None = None,
 ) -> Any:
     """A transcript with each event's own visibility (builders.write_transcript
     makes every event public, and a view is read from visibility here)."""
@@ -41,6 +42,8 @@ def write(
         "agents": {str(s): {"kind": "llm", "model": "m/x"} for s in roles},
         "started": "2026-01-01T00:00:00Z",
     }
+    if contestants is not None:
+        header["contestants"] = {str(s): c for s, c in contestants.items()}
     lines: list[dict[str, Any]] = [header]
     for seq, (kind, data, vis) in enumerate(events):
         lines.append({"type": "event", "seq": seq, "kind": kind, "vis": vis, "data": data})
@@ -269,6 +272,31 @@ def test_statements_export_rows(tmp_path: Path) -> None:
     with (tmp_path / "csv" / "statements.csv").open(encoding="utf-8") as handle:
         rows = list(csv.DictReader(handle))
     assert Counter(r["label"] for r in rows) == {"true": 4, "lie": 4, "error": 1, "unknowable": 1}
+
+
+def test_lie_rate_per_contestant_with_a_cluster_interval(tmp_path: Path) -> None:
+    from sandbox.analysis.lies import lie_summary
+    from sandbox.analysis.load import load_games
+    from sandbox.analysis.summary import summarise_games
+
+    who = {1: "K", 2: "K", 3: "P", 4: "P", 5: "P", 6: "P"}
+    (tmp_path / "g").mkdir()
+    for name in ("a", "b"):
+        write(tmp_path / "g" / f"{name}.jsonl", "killer", K_ROLES, K_EVENTS, contestants=who)
+    games = load_games([tmp_path / "g"]).games
+    found = lie_summary(games)
+    assert found is not None
+    # per game: the killers' four decided claims are all lies; the police side's
+    # five decided claims hold no lie (its unknowable promise is left out)
+    killers, police = found["by_contestant"]["K"], found["by_contestant"]["P"]
+    assert (killers["value"], killers["n"], killers["games"]) == (1.0, 8, 2)
+    assert (police["value"], police["n"], police["games"]) == (0.0, 10, 2)
+    for figure in (killers, police):
+        low, high = figure["ci95"]
+        assert low <= figure["value"] <= high and low < high
+    assert found["labels"] == {"error": 2, "lie": 8, "true": 8, "unknowable": 2}
+    assert found["by_role"]["K@killer"]["value"] == 1.0
+    assert summarise_games(load_games([tmp_path / "g"]))["lies"] == found
 
 
 def bot_game(tmp_path: Path, variant: str) -> Any:
