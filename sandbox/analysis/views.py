@@ -179,10 +179,11 @@ class Knowledge:
                 self._narrow(target, roles)
 
     def own_card(self, role: str) -> None:
-        """A seat always knows its own card (WW-2, KG-2, FF-5); used when the
-        transcript holds no role-card line the seat could see."""
-        if self.seat not in self.known:
-            self._narrow(self.seat, frozenset((role,)))
+        """A seat always knows its own card (WW-2, KG-2, FF-5), even where the
+        transcript holds no role-card line it could see (or only a team fact)."""
+        card = frozenset((role,))
+        if self.known.get(self.seat) != card:
+            self._narrow(self.seat, card)
 
     def _narrow(self, seat: int, roles: Roles) -> None:
         before = self.known.get(seat, self.table.every)
