@@ -65,18 +65,16 @@ def _team(e: EventRow, seat: int, known: Known, table: RoleTable) -> Iterator[Fa
     yield TEAM, frozenset((role,))  # "nobody else": Knowledge.add expands it
 
 
-def _seer(e: EventRow, seat: int, known: Known, table: RoleTable) -> Iterator[Fact]:
-    # WW-10: the seer's answer (a role or a team)
-    roles = _answer(e.get("result"), table)
-    if roles is not None and isinstance(e.get("seat"), int):
-        yield int(e["seat"]), roles
+def _answered(seat_field: str, answer_field: str) -> Reader:
+    """A check's answer about one seat: WW-10 (a role or a team), KG-4 (a role
+    or "killer"/"not killer")."""
 
+    def read(e: EventRow, seat: int, known: Known, table: RoleTable) -> Iterator[Fact]:
+        roles = _answer(e.get(answer_field), table)
+        if roles is not None and isinstance(e.get(seat_field), int):
+            yield int(e[seat_field]), roles
 
-def _check(e: EventRow, seat: int, known: Known, table: RoleTable) -> Iterator[Fact]:
-    # KG-4: the judge's answer to the police
-    roles = _answer(e.get("answer"), table)
-    if roles is not None and isinstance(e.get("suspect"), int):
-        yield int(e["suspect"]), roles
+    return read
 
 
 def _revealed(field: str, reveal: str, honest_victim: bool) -> Reader:
@@ -119,39 +117,36 @@ def _ff_elite(e: EventRow, seat: int, known: Known, table: RoleTable) -> Iterato
         yield int(e["elite_seat"]), frozenset((f"{factions.pop()}/elite",))
 
 
-def _ff_dawn(e: EventRow, seat: int, known: Known, table: RoleTable) -> Iterator[Fact]:
-    # FF-28 option: the factions of the dead
-    for dead, faction in dict(e.get("factions") or {}).items():
-        roles = _answer(faction, table)
-        if roles is not None:
-            yield int(dead), roles
+def _each(field: str) -> Reader:
+    """A seat -> role (or faction) mapping made public: FF-28's factions of the
+    dead, WW-20's every role at the end."""
 
+    def read(e: EventRow, seat: int, known: Known, table: RoleTable) -> Iterator[Fact]:
+        for other, said in dict(e.get(field) or {}).items():
+            roles = _answer(said, table)
+            if roles is not None:
+                yield int(other), roles
 
-def _everyone(e: EventRow, seat: int, known: Known, table: RoleTable) -> Iterator[Fact]:
-    # WW-20: every role announced at the end
-    for other, role in dict(e.get("roles") or {}).items():
-        roles = _answer(role, table)
-        if roles is not None:
-            yield int(other), roles
+    return read
 
 
 READERS: Mapping[str, Reader] = {
     "werewolf.role": _card,
     "werewolf.pack": _team,
-    "werewolf.seer_result": _seer,
+    "werewolf.seer_result": _answered("seat", "result"),
     "werewolf.saved": _saved,
     "werewolf.dawn": _revealed("victim", "revealed", honest_victim=True),
     "werewolf.exiled": _revealed("seat", "revealed", honest_victim=False),
-    "werewolf.roles_revealed": _everyone,
+    "werewolf.roles_revealed": _each("roles"),
     "killer.role": _card,
     "killer.team": _team,
-    "killer.check": _check,
+    "killer.check": _answered("suspect", "answer"),
     "killer.dawn": _revealed("victim", "role", honest_victim=False),
     "killer.voted_out": _revealed("seat", "role", honest_victim=False),
     "ff.role": _ff_card,
     "ff.elite_knowledge": _ff_regulars,
     "ff.elite_known": _ff_elite,
-    "ff.dawn": _ff_dawn,
+    "ff.dawn": _each("factions"),
 }
 
 

@@ -17,6 +17,7 @@ from typer.testing import CliRunner
 from sandbox.analysis.statements import COLUMNS, LABELS, statement_rows
 from sandbox.cli.main import app
 from sandbox.transcript import read_game
+from tests.analysis.builders import FF_ROLES
 
 Line = tuple[str, dict[str, Any], Any]  # kind, data, visibility ("public" or seats)
 
@@ -179,14 +180,6 @@ def ff(kind: str, seat: int, **data: Any) -> Line:
     return (kind, {"seat": seat, "speech": "", **data}, "public")
 
 
-FF_ROLES = {
-    1: "wolves/elite",
-    2: "wolves/regular",
-    3: "spies/elite",
-    4: "spies/regular",
-    5: "justice/elite",
-    6: "army/elite",
-}
 FF_EVENTS: list[Line] = [
     ("ff.role", {"seat": 1, "faction": "wolves", "elite": True, "weapon": None, "shield": None,
                  "max_hp": 5}, [1]),  # 0
