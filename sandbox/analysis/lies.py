@@ -24,13 +24,14 @@ from sandbox.transcript import EventRow, Transcript
 DECIDED = ("true", "lie", "error")
 
 
-def lie_items(rows: Sequence[Row]) -> list[tuple[Item, str]]:
-    """(item for the speaker's contestant: 1 a lie, 0 not; the speaker's side)
-    per decided claim."""
+def lie_items(rows: Sequence[Row]) -> list[tuple[Item, str, str]]:
+    """(item for the speaker's contestant: 1 a lie, 0 not; the speaker's side;
+    the claim type) per decided claim."""
     return [
         (
             Item(str(r["game"]), str(r["contestant"]), 1.0 if r["label"] == "lie" else 0.0),
             str(r["side"]),
+            str(r["claim_type"]),
         )
         for r in rows
         if r["label"] in DECIDED
@@ -40,24 +41,25 @@ def lie_items(rows: Sequence[Row]) -> list[tuple[Item, str]]:
 def lie_summary(
     games: Sequence[Transcript[EventRow]], seed: int = BOOTSTRAP_SEED
 ) -> dict[str, Any] | None:
-    """overall, by_contestant, by_side and by_role ("contestant@side") lie
-    rates with cluster-bootstrap intervals, and the count of each label; None
-    without a claim."""
+    """overall, by_contestant, by_side, by_role ("contestant@side") and
+    by_claim_type lie rates with cluster-bootstrap intervals, and the count of
+    each label; None without a claim."""
     rows = statements(games)
     if not rows:
         return None
     pairs = lie_items(rows)
     rng = random.Random(seed)
-    items = [item for item, _ in pairs]
+    items = [item for item, _, _ in pairs]
 
     def split(key: Any) -> dict[str, Any]:
-        names = sorted({key(i, s) for i, s in pairs})
-        return {n: figure([i for i, s in pairs if key(i, s) == n], rng) for n in names}
+        names = sorted({key(i, s, k) for i, s, k in pairs})
+        return {n: figure([i for i, s, k in pairs if key(i, s, k) == n], rng) for n in names}
 
     return {
         "overall": figure(items, rng),
-        "by_contestant": split(lambda i, s: i.contestant),
-        "by_side": split(lambda i, s: s),
-        "by_role": split(lambda i, s: f"{i.contestant}@{s}"),
+        "by_contestant": split(lambda i, s, k: i.contestant),
+        "by_side": split(lambda i, s, k: s),
+        "by_role": split(lambda i, s, k: f"{i.contestant}@{s}"),
+        "by_claim_type": split(lambda i, s, k: k),
         "labels": dict(sorted(Counter(str(r["label"]) for r in rows).items())),
     }

@@ -289,6 +289,10 @@ def test_lie_rate_per_contestant_with_a_cluster_interval(tmp_path: Path) -> None
         assert low <= figure["value"] <= high and low < high
     assert found["labels"] == {"error": 2, "lie": 8, "true": 8, "unknowable": 2}
     assert found["by_role"]["K@killer"]["value"] == 1.0
+    # decided promises per game: seat 5's kept one, seat 2's broken one (seat
+    # 3's, with no ballot that day, is unknowable and left out)
+    promises = found["by_claim_type"]["promise"]
+    assert (promises["n"], promises["value"]) == (4, 0.5)
     assert summarise_games(load_games([tmp_path / "g"]))["lies"] == found
 
 
