@@ -36,7 +36,7 @@ def separation(
             points[name] = (float(r[scale]), (float(interval[0]), float(interval[1])))
     if len(points) < 2:
         return None
-    pairs = []
+    pairs: list[dict[str, Any]] = []
     for a, b in combinations(sorted(points), 2):
         (xa, (la, ha)), (xb, (lb, hb)) = points[a], points[b]
         apart = la > hb or lb > ha
