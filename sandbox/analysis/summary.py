@@ -20,6 +20,7 @@ from sandbox.analysis.nash import nash_summary
 from sandbox.analysis.persuasion import persuasion_summary, speech_persuasion_summary
 from sandbox.analysis.ratings import matches_of, pairwise, rate
 from sandbox.analysis.tables import belief_rows, call_rows, game_name, seat_rows
+from sandbox.analysis.validity import separation
 from sandbox.session.runner import ABORTED
 from sandbox.transcript import EventRow, Transcript
 
@@ -248,4 +249,5 @@ def summarise_games(loaded: Loaded, seed: int = BOOTSTRAP_SEED, samples: int = 0
         "persuasion": persuasion_summary(rated, seed),
         "speech_persuasion": speech_persuasion_summary(rated, seed),
         "lies": lie_summary(rated, seed),
+        "validity": {"separation": separation(ratings, len(rated))},
     }

@@ -9,7 +9,9 @@ separated (the smallest gap between points) would need about
     N · ((h_a + h_b) / |x_a − x_b|)²
 
 games (h: each interval's half-width, x: the points) for its intervals to stop
-overlapping: an estimate for planning, not a promise.
+overlapping: an estimate for planning, not a promise. An interval of zero
+width (every resample gave the same rating) separates nothing: the study is
+too small to judge.
 """
 
 from __future__ import annotations
@@ -39,12 +41,23 @@ def separation(
     pairs: list[dict[str, Any]] = []
     for a, b in combinations(sorted(points), 2):
         (xa, (la, ha)), (xb, (lb, hb)) = points[a], points[b]
-        apart = la > hb or lb > ha
+        # A zero-width interval means every resample gave the same rating
+        # (e.g. one contestant won every game): too few games to judge, not a
+        # precise rating, so such a pair does not count as separated.
+        flat = la == ha or lb == hb
+        apart = not flat and (la > hb or lb > ha)
         gap = abs(xa - xb)
         width = (ha - la) / 2 + (hb - lb) / 2
-        need = None if apart or gap == 0 else math.ceil(games * (width / gap) ** 2)
+        need = None if apart or flat or gap == 0 else math.ceil(games * (width / gap) ** 2)
         pairs.append(
-            {"a": a, "b": b, "separated": apart, "gap": round(gap, 3), "games_needed": need}
+            {
+                "a": a,
+                "b": b,
+                "separated": apart,
+                "no_spread": flat,
+                "gap": round(gap, 3),
+                "games_needed": need,
+            }
         )
     open_pairs = [p for p in pairs if not p["separated"]]
     closest = min(open_pairs, key=lambda p: p["gap"], default=None)
@@ -66,11 +79,16 @@ def _warning(
         return None
     text = (
         f"the study is too small to separate {len(open_pairs)} of {total} pairs of contestants "
-        f"(95% intervals overlap) after {games} games"
+        f"after {games} games"
     )
+    if closest["no_spread"]:
+        return (
+            f"{text}; the rating interval of {closest['a']} or {closest['b']} has no spread "
+            "(every resample gave the same rating)"
+        )
     if closest["games_needed"] is None:
         return f"{text}; {closest['a']} and {closest['b']} have the same rating"
     return (
-        f"{text}; the closest pair, {closest['a']} and {closest['b']}, "
-        f"would need about {closest['games_needed']} games"
+        f"{text} (95% intervals overlap); the closest pair, {closest['a']} and "
+        f"{closest['b']}, would need about {closest['games_needed']} games"
     )
