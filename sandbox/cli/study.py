@@ -223,6 +223,8 @@ def study_json(
         "beliefs": summary["beliefs"],
         "persuasion": summary["persuasion"],
         "speech_persuasion": summary["speech_persuasion"],
+        "lies": summary["lies"],
+        "validity": summary["validity"],
         "setups": summary["setups"],
         "pooling_warning": summary["pooling_warning"],
     }
@@ -255,6 +257,9 @@ def _wide_console() -> Console:
 def print_summary(console: Console, summary: dict[str, Any]) -> None:
     if summary.get("pooling_warning"):
         console.print(f"[yellow]warning:[/yellow] {escape(summary['pooling_warning'])}")
+    separated = (summary.get("validity") or {}).get("separation") or {}
+    if separated.get("warning"):
+        console.print(f"[yellow]warning:[/yellow] {escape(separated['warning'])}")
     table = Table(
         "contestant",
         "games",

@@ -1,0 +1,313 @@
+"""Engine-verified statements: one row per claim, labelled against the hidden
+state (docs/studies.md, "Statements: who lied").
+
+``label``:
+
+* ``true``: the claim holds in the deal (a promise: the speaker's next ballot
+  that day went to the seat promised);
+* ``lie``: it does not, and the speaker's own view (:mod:`.views`: the events
+  that seat could see before speaking) ruled it out: a role it knows it lacks,
+  a seat its team list, check or a reveal showed otherwise, a check it never
+  saw, a promise it broke while the seat was on the ballot;
+* ``error``: it does not, and the speaker's view left it possible;
+* ``unknowable``: the hidden state does not settle it (a promise whose vote
+  never came that day or did not offer the seat; a protection of a seat that
+  made no day-1 claim).
+
+Each row also says who heard the claim (the living seats that could see the
+statement), each listener's next ballot that day, how many went along with
+the claim, and the mean shift of the listeners' probed belief that the claim
+is true, where a probe sits right before and right after it.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
+
+from sandbox.analysis.claims import STATEMENT_TEXT, Claim, claims_of, label_of
+from sandbox.analysis.tables import _quiet, belief_rows
+from sandbox.analysis.views import Knowledge
+from sandbox.deduction.tables import RoleTable, load_table
+from sandbox.games import registry
+from sandbox.transcript import EventRow, Transcript
+from sandbox.transcript.sides import role_group
+
+Row = dict[str, Any]
+LABELS = ("true", "lie", "error", "unknowable")
+BALLOT_KINDS = ("werewolf.ballots", "killer.ballots")
+# Where a vote's candidates are announced (WW-14, KG-9/KG-10).
+CANDIDATE_KINDS = ("werewolf.vote_opened", "killer.phase")
+CHECK_KINDS = {"werewolf.seer_result": "seat", "killer.check": "suspect"}
+
+# Column -> type, so an empty table still has its columns and types.
+COLUMNS: Mapping[str, str] = {
+    "game": "string",
+    "game_id": "string",
+    "study": "string",
+    "cell": "string",
+    "variant": "string",
+    "seq": "Int64",
+    "kind": "string",
+    "seat": "Int64",
+    "contestant": "string",
+    "role": "string",
+    "side": "string",
+    "day": "Int64",
+    "claim_type": "string",
+    "claim": "string",
+    "target": "Int64",
+    "roles": "string",
+    "source": "string",
+    "label": "string",
+    "view": "string",
+    "heard_by": "string",
+    "listeners": "Int64",
+    "next_ballots": "string",
+    "voted": "Int64",
+    "followed": "Int64",
+    "belief_listeners": "Int64",
+    "belief_shift": "Float64",
+}
+
+
+def statement_rows(game: Transcript[EventRow]) -> list[Row]:
+    """One row per claim of every statement in ``game`` (none for a variant
+    without a role table in sandbox/deduction/tables)."""
+    try:
+        table = load_table(game.variant)
+    except ValueError:
+        return []
+    truth, sides, who = game.roles, game.sides, game.contestants
+    study = game.study
+    views: dict[int, Knowledge] = {seat: Knowledge(game, seat, table) for seat in truth}
+    probes = _probes(game)
+    rows: list[Row] = []
+    day = 0
+    for index, event in enumerate(game.events):
+        if isinstance(event.get("day"), int):
+            day = int(event["day"])
+        if str(event.get("kind")) in STATEMENT_TEXT and event.get("seat") in views:
+            speaker = int(event["seat"])
+            view = views[speaker]
+            view.own_card(truth[speaker])  # a seat always knows its own card
+            heard = _listeners(game, index, speaker)
+            ballots = {s: _next_ballot(game, index, s, day) for s in heard}
+            for claim in claims_of(game, index, table):
+                label, seen = judge(claim, game, index, view, table, day)
+                shift = _belief_shift(game, probes, index, heard, claim)
+                rows.append(
+                    {
+                        "game": game.game_id,
+                        "game_id": game.game_id,
+                        "study": study.get("name"),
+                        "cell": study.get("cell"),
+                        "variant": game.variant,
+                        "seq": int(event.get("seq", index)),
+                        "kind": event.get("kind"),
+                        "seat": speaker,
+                        "contestant": who.get(speaker),
+                        "role": truth[speaker],
+                        "side": sides.get(speaker),
+                        "day": day,
+                        "claim_type": claim.kind,
+                        "claim": _value(claim, table),
+                        "target": claim.target,
+                        "roles": "|".join(sorted(claim.roles)),
+                        "source": claim.source,
+                        "label": label,
+                        "view": seen,
+                        "heard_by": json.dumps(heard),
+                        "listeners": len(heard),
+                        "next_ballots": json.dumps({str(s): b[1] for s, b in ballots.items() if b}),
+                        "voted": sum(1 for b in ballots.values() if b),
+                        "followed": _followed(claim, ballots, table),
+                        "belief_listeners": shift[0],
+                        "belief_shift": shift[1],
+                    }
+                )
+        for seat, knowledge in views.items():
+            if game.seen_by(index, seat):
+                knowledge.add(event)
+    return rows
+
+
+def judge(
+    claim: Claim,
+    game: Transcript[EventRow],
+    index: int,
+    view: Knowledge,
+    table: RoleTable,
+    day: int,
+) -> tuple[str, str]:
+    """(label, what the view said: "confirms", "contradicts" or "open")."""
+    if claim.kind == "promise":
+        return _judge_promise(claim, game, index, day)
+    if not claim.roles or claim.target not in game.roles:
+        return "unknowable", "open"
+    if claim.kind == "check" and not _checked(game, index, claim, table):
+        # the speaker is not the checker, or never saw a check of that seat:
+        # it knows no such check exists (WW-10, KG-4)
+        return "lie", "contradicts"
+    possible = view.support().get(claim.target, table.every)
+    seen = (
+        "contradicts"
+        if not possible & claim.roles
+        else "confirms"
+        if possible <= claim.roles
+        else "open"
+    )
+    if game.roles[claim.target] in claim.roles:
+        return "true", seen
+    return ("lie" if seen == "contradicts" else "error"), seen
+
+
+def _checked(game: Transcript[EventRow], index: int, claim: Claim, table: RoleTable) -> bool:
+    """Whether the speaker holds the checker role and saw a check of the target
+    before speaking (Killer's police share their checks, KG-4)."""
+    if not table.checker or game.roles.get(claim.speaker) != table.checker:
+        return False
+    for i in range(index):
+        field = CHECK_KINDS.get(str(game.events[i].get("kind")))
+        if field and game.events[i].get(field) == claim.target and game.seen_by(i, claim.speaker):
+            return True
+    return False
+
+
+def _judge_promise(
+    claim: Claim, game: Transcript[EventRow], index: int, day: int
+) -> tuple[str, str]:
+    ballot = _next_ballot(game, index, claim.speaker, day)
+    if ballot is None:
+        return "unknowable", "open"
+    at, target = ballot
+    if target == claim.target:
+        return "true", "confirms"
+    candidates = _candidates(game, at)
+    if candidates is not None and claim.target not in candidates:
+        return "unknowable", "open"  # the seat was not on the ballot
+    # the speaker cast the ballot itself: breaking the promise was its own doing
+    return "lie", "contradicts"
+
+
+def _candidates(game: Transcript[EventRow], at: int) -> set[int] | None:
+    for event in reversed(game.events[:at]):
+        kind = str(event.get("kind"))
+        if kind in CANDIDATE_KINDS and event.get("candidates"):
+            return {int(c) for c in event["candidates"]}
+    return None
+
+
+def _next_ballot(
+    game: Transcript[EventRow], index: int, seat: int, day: int
+) -> tuple[int, int | None] | None:
+    """(event index, target or None for an abstention) of ``seat``'s first
+    ballot after event ``index`` on the same day; None if it cast none."""
+    for at in range(index + 1, len(game.events)):
+        event = game.events[at]
+        if event.get("kind") not in BALLOT_KINDS:
+            continue
+        if event.get("day") != day:
+            return None
+        cast = dict(event.get("ballots") or {})
+        if str(seat) in cast:
+            target = cast[str(seat)]
+            return at, None if target is None else int(target)
+    return None
+
+
+def _listeners(game: Transcript[EventRow], index: int, speaker: int) -> list[int]:
+    """The living seats other than the speaker that could see event ``index``."""
+    dead = _dead_before(game, index)
+    return [
+        s for s in sorted(game.roles) if s != speaker and s not in dead and game.seen_by(index, s)
+    ]
+
+
+def _dead_before(game: Transcript[EventRow], index: int) -> set[int]:
+    variant = registry.find_variant(game.variant)
+    fields = variant.info.death_fields if variant is not None else {}
+    dead: set[int] = set()
+    for event in game.events[:index]:
+        field = fields.get(str(event.get("kind")))
+        if field and isinstance(event.get(field), int):
+            dead.add(int(event[field]))
+    return dead
+
+
+def _followed(
+    claim: Claim, ballots: Mapping[int, tuple[int, int | None] | None], table: RoleTable
+) -> int | None:
+    """Listeners whose next ballot went along with the claim: on the seat
+    accused or promised, off a seat vouched for or claiming an honest role.
+    None where ballots say nothing of the claim (no hidden roles, no roles)."""
+    if claim.kind == "promise":
+        return sum(1 for b in ballots.values() if b and b[1] == claim.target)
+    if not table.hidden or not claim.roles:
+        return None
+    if claim.roles <= table.hidden:
+        return sum(1 for b in ballots.values() if b and b[1] == claim.target)
+    if not claim.roles & table.hidden:
+        return sum(1 for b in ballots.values() if b and b[1] not in (None, claim.target))
+    return None
+
+
+Dist = dict[int, dict[str, float]]
+
+
+def _probes(game: Transcript[EventRow]) -> dict[int, list[tuple[int, Dist]]]:
+    """seat -> [(seq, {target: distribution})] in game order."""
+    found: dict[tuple[int, int], Dist] = {}
+    for row in belief_rows(game):
+        if row["seq"] is not None:
+            dist = json.loads(row["distribution"])
+            if dist:
+                found.setdefault((row["seat"], row["seq"]), {})[row["target"]] = dist
+    out: dict[int, list[tuple[int, Dist]]] = {}
+    for (seat, seq), dists in sorted(found.items(), key=lambda kv: kv[0][1]):
+        out.setdefault(seat, []).append((seq, dists))
+    return out
+
+
+def _belief_shift(
+    game: Transcript[EventRow],
+    probes: Mapping[int, Sequence[tuple[int, Dist]]],
+    index: int,
+    heard: Iterable[int],
+    claim: Claim,
+) -> tuple[int, float | None]:
+    """(listeners, mean of P(claim true) after − before) over the listeners
+    with a probe of the target right before and right after the statement and
+    nothing else they saw in between (as "Persuasion per speech")."""
+    if not claim.roles:
+        return 0, None
+    groups = {role_group(r) for r in claim.roles}
+    shifts: list[float] = []
+    for listener in heard:
+        series = probes.get(listener, ())
+        before = [p for p in series if p[0] <= index and claim.target in p[1]]
+        after = [p for p in series if p[0] > index and claim.target in p[1]]
+        if not before or not after:
+            continue
+        (start, old), (end, new) = before[-1], after[0]
+        if not _quiet(game, listener, start, end, index):
+            continue
+        p_old = sum(v for k, v in old[claim.target].items() if k in groups)
+        p_new = sum(v for k, v in new[claim.target].items() if k in groups)
+        shifts.append(p_new - p_old)
+    return len(shifts), (round(sum(shifts) / len(shifts), 6) if shifts else None)
+
+
+def _value(claim: Claim, table: RoleTable) -> str:
+    """The claim's value: the role claimed, the seat accused, vouched for or
+    promised, "<seat> <roles>" for a check."""
+    if claim.kind == "role":
+        return label_of(claim.roles, table) if claim.roles else ""
+    if claim.kind == "check":
+        return f"{claim.target} {label_of(claim.roles, table)}"
+    return str(claim.target)
+
+
+def statements(games: Iterable[Transcript[EventRow]]) -> list[Row]:
+    return [row for game in games for row in statement_rows(game)]
