@@ -7,11 +7,10 @@ from __future__ import annotations
 
 import csv
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 
-from sandbox.analysis.statements import COLUMNS as STATEMENT_COLUMNS
-from sandbox.analysis.statements import statements
+from sandbox.analysis.statements import write_statements
 from sandbox.analysis.tables import TABLES, Row, rows_of
 from sandbox.analysis.trajectories import trajectories
 from sandbox.transcript import EventRow, Transcript
@@ -51,20 +50,8 @@ def export(games: Sequence[Transcript[EventRow]], out: Path, fmt: str) -> list[P
         else:
             write_parquet(rows, path)
         written.append(path)
-    written.append(export_statements(games, out, fmt))
+    written.append(write_statements(games, out, fmt))  # issue 39: one row per claim
     return written
-
-
-def export_statements(games: Sequence[Transcript[EventRow]], out: Path, fmt: str) -> Path:
-    """``statements``: one row per claim (sandbox.analysis.statements), with its
-    declared columns and types even when no game has a statement."""
-    rows = statements(games)
-    path = out / f"statements.{fmt}"
-    if fmt == "csv":
-        write_csv(rows, path, columns=list(STATEMENT_COLUMNS))
-    else:
-        write_parquet(rows, path, types=STATEMENT_COLUMNS)
-    return path
 
 
 def export_trajectories(
@@ -90,9 +77,9 @@ def write_jsonl(rows: Sequence[Row], path: Path) -> None:
             handle.write(json.dumps(row, ensure_ascii=False) + "\n")
 
 
-def write_csv(rows: Sequence[Row], path: Path, columns: Sequence[str] | None = None) -> None:
+def write_csv(rows: Sequence[Row], path: Path) -> None:
     with path.open("w", encoding="utf-8", newline="") as handle:
-        writer = csv.DictWriter(handle, fieldnames=list(columns or columns_of(rows)))
+        writer = csv.DictWriter(handle, fieldnames=columns_of(rows))
         writer.writeheader()
         writer.writerows(rows)
 
@@ -107,12 +94,7 @@ def _need_parquet() -> None:
         ) from None
 
 
-def write_parquet(rows: Sequence[Row], path: Path, types: Mapping[str, str] | None = None) -> None:
-    """``types`` (column -> pandas dtype) fixes the columns and their types."""
+def write_parquet(rows: Sequence[Row], path: Path) -> None:
     import pandas as pd
 
-    columns = list(types) if types else columns_of(rows)
-    frame = pd.DataFrame(list(rows), columns=columns)
-    if types:
-        frame = frame.astype(dict(types))
-    frame.to_parquet(path, index=False)
+    pd.DataFrame(list(rows), columns=columns_of(rows)).to_parquet(path, index=False)

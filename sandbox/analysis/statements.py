@@ -22,13 +22,16 @@ is true, where a probe sits right before and right after it.
 
 from __future__ import annotations
 
+import csv
 import json
 from collections.abc import Iterable, Mapping, Sequence
+from pathlib import Path
 from typing import Any
 
-from sandbox.analysis.claims import STATEMENT_TEXT, Claim, claims_of, label_of
+from sandbox.analysis.claims import Claim, claims_of, label_of
 from sandbox.analysis.tables import _quiet, belief_rows
 from sandbox.analysis.views import Knowledge
+from sandbox.core.statements import StatementRules
 from sandbox.deduction.tables import RoleTable, load_table
 from sandbox.games import registry
 from sandbox.transcript import EventRow, Transcript
@@ -36,10 +39,6 @@ from sandbox.transcript.sides import role_group
 
 Row = dict[str, Any]
 LABELS = ("true", "lie", "error", "unknowable")
-BALLOT_KINDS = ("werewolf.ballots", "killer.ballots")
-# Where a vote's candidates are announced (WW-14, KG-9/KG-10).
-CANDIDATE_KINDS = ("werewolf.vote_opened", "killer.phase")
-CHECK_KINDS = {"werewolf.seer_result": "seat", "killer.check": "suspect"}
 
 # Column -> type, so an empty table still has its columns and types.
 COLUMNS: Mapping[str, str] = {
@@ -72,30 +71,40 @@ COLUMNS: Mapping[str, str] = {
 }
 
 
+def rules_of(variant: str) -> StatementRules | None:
+    """The variant's statement rules (``Variant.research.statements()``); None
+    for a variant that declares none or is not registered."""
+    found = registry.find_variant(variant)
+    return found.research.statements() if found is not None else None
+
+
 def statement_rows(game: Transcript[EventRow]) -> list[Row]:
     """One row per claim of every statement in ``game`` (none for a variant
-    without a role table in sandbox/deduction/tables)."""
+    without statement rules or a role table in sandbox/deduction/tables)."""
+    rules = rules_of(game.variant)
     try:
         table = load_table(game.variant)
     except ValueError:
         return []
+    if rules is None:
+        return []
     truth, sides, who = game.roles, game.sides, game.contestants
     study = game.study
-    views: dict[int, Knowledge] = {seat: Knowledge(game, seat, table) for seat in truth}
+    views = {seat: Knowledge(game, seat, table, rules) for seat in truth}
     probes = _probes(game)
     rows: list[Row] = []
     day = 0
     for index, event in enumerate(game.events):
         if isinstance(event.get("day"), int):
             day = int(event["day"])
-        if str(event.get("kind")) in STATEMENT_TEXT and event.get("seat") in views:
+        if str(event.get("kind")) in rules.text and event.get("seat") in views:
             speaker = int(event["seat"])
             view = views[speaker]
             view.own_card(truth[speaker])  # a seat always knows its own card
             heard = _listeners(game, index, speaker)
-            ballots = {s: _next_ballot(game, index, s, day) for s in heard}
-            for claim in claims_of(game, index, table):
-                label, seen = judge(claim, game, index, view, table, day)
+            ballots = {s: _next_ballot(game, rules, index, s, day) for s in heard}
+            for claim in claims_of(game, index, table, rules):
+                label, seen = judge(claim, game, index, view, day)
                 shift = _belief_shift(game, probes, index, heard, claim)
                 rows.append(
                     {
@@ -138,15 +147,15 @@ def judge(
     game: Transcript[EventRow],
     index: int,
     view: Knowledge,
-    table: RoleTable,
     day: int,
 ) -> tuple[str, str]:
     """(label, what the view said: "confirms", "contradicts" or "open")."""
+    table, rules = view.table, view.rules
     if claim.kind == "promise":
-        return _judge_promise(claim, game, index, day)
+        return _judge_promise(claim, game, rules, index, day)
     if not claim.roles or claim.target not in game.roles:
         return "unknowable", "open"
-    if claim.kind == "check" and not _checked(game, index, claim, table):
+    if claim.kind == "check" and not _checked(game, rules, index, claim, table):
         # the speaker is not the checker, or never saw a check of that seat:
         # it knows no such check exists (WW-10, KG-4)
         return "lie", "contradicts"
@@ -163,50 +172,52 @@ def judge(
     return ("lie" if seen == "contradicts" else "error"), seen
 
 
-def _checked(game: Transcript[EventRow], index: int, claim: Claim, table: RoleTable) -> bool:
+def _checked(
+    game: Transcript[EventRow], rules: StatementRules, index: int, claim: Claim, table: RoleTable
+) -> bool:
     """Whether the speaker holds the checker role and saw a check of the target
-    before speaking (Killer's police share their checks, KG-4)."""
+    before speaking (a check result it saw: KG-4's police share theirs)."""
     if not table.checker or game.roles.get(claim.speaker) != table.checker:
         return False
     for i in range(index):
-        field = CHECK_KINDS.get(str(game.events[i].get("kind")))
+        field = rules.checks.get(str(game.events[i].get("kind")))
         if field and game.events[i].get(field) == claim.target and game.seen_by(i, claim.speaker):
             return True
     return False
 
 
 def _judge_promise(
-    claim: Claim, game: Transcript[EventRow], index: int, day: int
+    claim: Claim, game: Transcript[EventRow], rules: StatementRules, index: int, day: int
 ) -> tuple[str, str]:
-    ballot = _next_ballot(game, index, claim.speaker, day)
+    ballot = _next_ballot(game, rules, index, claim.speaker, day)
     if ballot is None:
         return "unknowable", "open"
     at, target = ballot
     if target == claim.target:
         return "true", "confirms"
-    candidates = _candidates(game, at)
+    candidates = _candidates(game, rules, at)
     if candidates is not None and claim.target not in candidates:
         return "unknowable", "open"  # the seat was not on the ballot
     # the speaker cast the ballot itself: breaking the promise was its own doing
     return "lie", "contradicts"
 
 
-def _candidates(game: Transcript[EventRow], at: int) -> set[int] | None:
+def _candidates(game: Transcript[EventRow], rules: StatementRules, at: int) -> set[int] | None:
+    """The candidates of the vote whose ballots are event ``at`` (as last announced)."""
     for event in reversed(game.events[:at]):
-        kind = str(event.get("kind"))
-        if kind in CANDIDATE_KINDS and event.get("candidates"):
+        if str(event.get("kind")) in rules.candidates and event.get("candidates"):
             return {int(c) for c in event["candidates"]}
     return None
 
 
 def _next_ballot(
-    game: Transcript[EventRow], index: int, seat: int, day: int
+    game: Transcript[EventRow], rules: StatementRules, index: int, seat: int, day: int
 ) -> tuple[int, int | None] | None:
     """(event index, target or None for an abstention) of ``seat``'s first
     ballot after event ``index`` on the same day; None if it cast none."""
     for at in range(index + 1, len(game.events)):
         event = game.events[at]
-        if event.get("kind") not in BALLOT_KINDS:
+        if event.get("kind") not in rules.ballots:
             continue
         if event.get("day") != day:
             return None
@@ -311,3 +322,21 @@ def _value(claim: Claim, table: RoleTable) -> str:
 
 def statements(games: Iterable[Transcript[EventRow]]) -> list[Row]:
     return [row for game in games for row in statement_rows(game)]
+
+
+def write_statements(games: Sequence[Transcript[EventRow]], out: Path, fmt: str) -> Path:
+    """``statements.<fmt>`` (``csv`` or ``parquet``) in ``out``: one row per
+    claim, with the declared columns and types even when no game has a claim."""
+    rows = statements(games)
+    path = out / f"statements.{fmt}"
+    if fmt == "csv":
+        with path.open("w", encoding="utf-8", newline="") as handle:
+            writer = csv.DictWriter(handle, fieldnames=list(COLUMNS))
+            writer.writeheader()
+            writer.writerows(rows)
+    else:
+        import pandas as pd
+
+        frame = pd.DataFrame(rows, columns=list(COLUMNS)).astype(dict(COLUMNS))
+        frame.to_parquet(path, index=False)
+    return path
