@@ -24,7 +24,8 @@ from __future__ import annotations
 
 import csv
 import json
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -78,21 +79,33 @@ def rules_of(variant: str) -> StatementRules | None:
     return found.research.statements() if found is not None else None
 
 
-def statement_rows(game: Transcript[EventRow]) -> list[Row]:
-    """One row per claim of every statement in ``game`` (none for a variant
+@dataclass(frozen=True)
+class Hearing:
+    """One statement as its listeners met it: event ``index`` of the game,
+    the ``speaker``, the living seats that ``heard`` it, each one's next
+    ballot that day (event index, target; None: none cast), and its claims,
+    each with its label and what the speaker's view said of it."""
+
+    index: int
+    day: int
+    speaker: int
+    heard: list[int]
+    ballots: dict[int, tuple[int, int | None] | None]
+    judged: list[tuple[Claim, str, str]]
+    table: RoleTable
+
+
+def hearings(game: Transcript[EventRow]) -> Iterator[Hearing]:
+    """Every statement of ``game``, claims or none (nothing for a variant
     without statement rules or a role table in sandbox/deduction/tables)."""
     rules = rules_of(game.variant)
     try:
         table = load_table(game.variant)
     except ValueError:
-        return []
+        return
     if rules is None:
-        return []
-    truth, sides, who = game.roles, game.sides, game.contestants
-    study = game.study
-    views = {seat: Knowledge(game, seat, table, rules) for seat in truth}
-    probes = _probes(game)
-    rows: list[Row] = []
+        return
+    views = {seat: Knowledge(game, seat, table, rules) for seat in game.roles}
     day = 0
     for index, event in enumerate(game.events):
         if isinstance(event.get("day"), int):
@@ -100,45 +113,59 @@ def statement_rows(game: Transcript[EventRow]) -> list[Row]:
         if str(event.get("kind")) in rules.text and event.get("seat") in views:
             speaker = int(event["seat"])
             view = views[speaker]
-            view.own_card(truth[speaker])  # a seat always knows its own card
+            view.own_card(game.roles[speaker])  # a seat always knows its own card
             heard = _listeners(game, index, speaker)
             ballots = {s: _next_ballot(game, rules, index, s, day) for s in heard}
-            for claim in claims_of(game, index, table, rules):
-                label, seen = judge(claim, game, index, view, day)
-                shift = _belief_shift(game, probes, index, heard, claim)
-                rows.append(
-                    {
-                        "game": game.game_id,
-                        "game_id": game.game_id,
-                        "study": study.get("name"),
-                        "cell": study.get("cell"),
-                        "variant": game.variant,
-                        "seq": int(event.get("seq", index)),
-                        "kind": event.get("kind"),
-                        "seat": speaker,
-                        "contestant": who.get(speaker),
-                        "role": truth[speaker],
-                        "side": sides.get(speaker),
-                        "day": day,
-                        "claim_type": claim.kind,
-                        "claim": _value(claim, table),
-                        "target": claim.target,
-                        "roles": "|".join(sorted(claim.roles)),
-                        "source": claim.source,
-                        "label": label,
-                        "view": seen,
-                        "heard_by": json.dumps(heard),
-                        "listeners": len(heard),
-                        "next_ballots": json.dumps({str(s): b[1] for s, b in ballots.items() if b}),
-                        "voted": sum(1 for b in ballots.values() if b),
-                        "followed": _followed(claim, ballots, table),
-                        "belief_listeners": shift[0],
-                        "belief_shift": shift[1],
-                    }
-                )
+            judged = [
+                (claim, *judge(claim, game, index, view, day))
+                for claim in claims_of(game, index, table, rules)
+            ]
+            yield Hearing(index, day, speaker, heard, ballots, judged, table)
         for seat, knowledge in views.items():
             if game.seen_by(index, seat):
                 knowledge.add(event)
+
+
+def statement_rows(game: Transcript[EventRow]) -> list[Row]:
+    """One row per claim of every statement in ``game``."""
+    truth, sides, who, study = game.roles, game.sides, game.contestants, game.study
+    probes = _probes(game)
+    rows: list[Row] = []
+    for hearing in hearings(game):
+        event, speaker, heard = game.events[hearing.index], hearing.speaker, hearing.heard
+        ballots, table = hearing.ballots, hearing.table
+        for claim, label, seen in hearing.judged:
+            shift = _belief_shift(game, probes, hearing.index, heard, claim)
+            rows.append(
+                {
+                    "game": game.game_id,
+                    "game_id": game.game_id,
+                    "study": study.get("name"),
+                    "cell": study.get("cell"),
+                    "variant": game.variant,
+                    "seq": int(event.get("seq", hearing.index)),
+                    "kind": event.get("kind"),
+                    "seat": speaker,
+                    "contestant": who.get(speaker),
+                    "role": truth[speaker],
+                    "side": sides.get(speaker),
+                    "day": hearing.day,
+                    "claim_type": claim.kind,
+                    "claim": _value(claim, table),
+                    "target": claim.target,
+                    "roles": "|".join(sorted(claim.roles)),
+                    "source": claim.source,
+                    "label": label,
+                    "view": seen,
+                    "heard_by": json.dumps(heard),
+                    "listeners": len(heard),
+                    "next_ballots": json.dumps({str(s): b[1] for s, b in ballots.items() if b}),
+                    "voted": sum(1 for b in ballots.values() if b),
+                    "followed": _followed(claim, ballots, table),
+                    "belief_listeners": shift[0],
+                    "belief_shift": shift[1],
+                }
+            )
     return rows
 
 
@@ -247,21 +274,29 @@ def _dead_before(game: Transcript[EventRow], index: int) -> set[int]:
     return dead
 
 
-def _followed(
-    claim: Claim, ballots: Mapping[int, tuple[int, int | None] | None], table: RoleTable
-) -> int | None:
-    """Listeners whose next ballot went along with the claim: on the seat
-    accused or promised, off a seat vouched for or claiming an honest role.
-    None where ballots say nothing of the claim (no hidden roles, no roles)."""
+def follows(claim: Claim, target: int | None, table: RoleTable) -> bool | None:
+    """Whether a ballot for ``target`` (None: an abstention) went along with
+    the claim: on the seat accused (or said to hold a hidden role) or
+    promised, off a seat vouched for or claiming an honest role. None where a
+    ballot says nothing of the claim (no hidden roles, no roles, mixed roles)."""
     if claim.kind == "promise":
-        return sum(1 for b in ballots.values() if b and b[1] == claim.target)
+        return target == claim.target
     if not table.hidden or not claim.roles:
         return None
     if claim.roles <= table.hidden:
-        return sum(1 for b in ballots.values() if b and b[1] == claim.target)
+        return target == claim.target
     if not claim.roles & table.hidden:
-        return sum(1 for b in ballots.values() if b and b[1] not in (None, claim.target))
+        return target not in (None, claim.target)
     return None
+
+
+def _followed(
+    claim: Claim, ballots: Mapping[int, tuple[int, int | None] | None], table: RoleTable
+) -> int | None:
+    """Listeners whose next ballot went along with the claim (:func:`follows`)."""
+    if follows(claim, None, table) is None:  # whether it can says nothing of the target
+        return None
+    return sum(1 for b in ballots.values() if b and follows(claim, b[1], table))
 
 
 Dist = dict[int, dict[str, float]]
