@@ -257,13 +257,14 @@ def _next_ballot(
 
 def _listeners(game: Transcript[EventRow], index: int, speaker: int) -> list[int]:
     """The living seats other than the speaker that could see event ``index``."""
-    dead = _dead_before(game, index)
+    dead = dead_before(game, index)
     return [
         s for s in sorted(game.roles) if s != speaker and s not in dead and game.seen_by(index, s)
     ]
 
 
-def _dead_before(game: Transcript[EventRow], index: int) -> set[int]:
+def dead_before(game: Transcript[EventRow], index: int) -> set[int]:
+    """The seats dead before event ``index`` (``VariantInfo.death_fields``)."""
     variant = registry.find_variant(game.variant)
     fields = variant.info.death_fields if variant is not None else {}
     dead: set[int] = set()

@@ -10,6 +10,7 @@ import statistics
 from collections.abc import Sequence
 from typing import Any
 
+from sandbox.analysis.deception import deception_summary
 from sandbox.analysis.failures import failure_summary, without_hinged
 from sandbox.analysis.frontier import frontier
 from sandbox.analysis.intervals import BOOTSTRAP_SEED, wilson
@@ -249,5 +250,6 @@ def summarise_games(loaded: Loaded, seed: int = BOOTSTRAP_SEED, samples: int = 0
         "persuasion": persuasion_summary(rated, seed),
         "speech_persuasion": speech_persuasion_summary(rated, seed),
         "lies": lie_summary(rated, seed),
+        "deception": deception_summary(rated, seed, samples),
         "validity": {"separation": separation(ratings, len(rated))},
     }
