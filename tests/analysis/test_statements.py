@@ -358,3 +358,21 @@ def test_a_seeded_four_factions_game_against_an_independent_count(tmp_path: Path
     assert sum(r["label"] == "true" for r in accused) == sum(
         faction[e["target"]] == e["faction"] for e in accusations
     )
+
+
+def test_each_variant_declares_its_statements_through_its_research() -> None:
+    """Issue 39: the analysis names no variant; each declares its statement
+    rules beside its metric table (Research.statements)."""
+    from sandbox.core.statements import StatementRules
+    from sandbox.core.variant import Research
+    from sandbox.games.registry import get_variant
+
+    for name in ("werewolf", "killer", "four_factions"):
+        rules = get_variant(name).research.statements()
+        assert isinstance(rules, StatementRules) and rules.text, name
+    info = get_variant("killer").info
+    assert Research(info).statements() is None  # no metrics module, nothing named
+    # a metrics module without STATEMENTS declares none
+    assert Research(info, metrics="sandbox.core.metrics:Metric").statements() is None
+    named = Research(info, statements="sandbox.games.werewolf.metrics:STATEMENTS")
+    assert named.statements() is get_variant("werewolf").research.statements()
