@@ -1,28 +1,32 @@
 """Deceive and detect: two ratings per contestant (issue 39, item 2;
 docs/studies.md, "Deceive and detect").
 
-Both are Bradley–Terry ratings on the Elo scale
-(:func:`sandbox.analysis.ratings.bradley_terry`) fitted to *duels* read from
-the games, with the study's 95% interval: the percentile bootstrap over whole
+Each contestant plays two parts, its *deceive* part (a seat that may deceive:
+one holding a hidden role of the variant's role table; every seat where it has
+none) and its *detect* part (a seat without a hidden role), and the two parts
+meet in *duels* read from the games:
+
+* a **lie duel**, for each statement (:func:`.statements.hearings`) by a seat
+  that may deceive and each listener on another side that cast a ballot (or
+  abstained) after it that day: the speaker's deceive part wins when that
+  ballot went along with one of the statement's lies
+  (:func:`.statements.follows`: a lie believed), else the listener's detect
+  part wins;
+* a **vote duel**, for each ballot on a seat cast by a seat without a hidden
+  role and each hidden-role seat alive at that vote: the voter's detect part
+  wins when the ballot named a hidden-role seat, else the hidden seat's
+  deceive part wins (it survived that ballot).
+
+One Bradley–Terry fit over every part on the Elo scale
+(:func:`sandbox.analysis.ratings.bradley_terry`) gives both ratings, so a
+deceive rating and a detect rating compare directly (400 points = 10:1 odds
+in a duel). Intervals are the study's: the percentile bootstrap over whole
 games, each resample fitted the same way, widened to the point
-(:func:`sandbox.analysis.ratings.interval_around`). A function of the set of
-games only (games sorted by identity before resampling).
-
-* **deceive**: for each statement (:func:`.statements.hearings`) by a seat that
-  may deceive (one holding a hidden role of the variant's role table; every
-  seat where it has none) and each listener on another side that cast a ballot
-  after it that day: the speaker beats the listener when that ballot went along
-  with one of the statement's lies (:func:`.statements.follows`), else the
-  listener beats the speaker.
-* **detect**: for each ballot on a seat, cast by a seat without a hidden role,
-  and each hidden-role seat alive at that vote: the voter beats it when the
-  ballot named a hidden-role seat, else the hidden seat beats the voter.
-
-A contestant's two parts in a duel family are two players (the speaker and
-the listener; the voter and the hidden seat), so its rating is its play in
-that part against whoever faced it. Duels between seats of one contestant are
-left out. Beside each rating: the share of its duels won, with the cluster
-bootstrap over games (:func:`.metrics.figure`).
+(:func:`sandbox.analysis.ratings.interval_around`); games are sorted by
+identity first, so the figures are a function of the set of games only.
+Duels between seats of one contestant are left out. Beside each rating: the
+share of its duels won, with the cluster bootstrap over games
+(:func:`.metrics.figure`).
 """
 
 from __future__ import annotations
@@ -39,33 +43,50 @@ from sandbox.analysis.statements import dead_before, follows, hearings, rules_of
 from sandbox.deduction.tables import load_table
 from sandbox.transcript import EventRow, Transcript
 
-Duel = tuple[str, str]  # (winner, loser)
-FAMILIES = ("deceive", "detect")
-OPPONENT = {"deceive": "listener", "detect": "hidden"}
+PARTS = ("deceive", "detect")
+KINDS = ("lie", "vote")
+
+
+@dataclass(frozen=True)
+class Duel:
+    """One duel: ``kind`` (lie or vote), the deceive part's contestant, the
+    detect part's, and whether the deceive part won."""
+
+    kind: str
+    deceiver: str
+    detector: str
+    deceived: bool
+
+    def winner(self) -> str:
+        return (
+            player("deceive", self.deceiver) if self.deceived else player("detect", self.detector)
+        )
+
+    def loser(self) -> str:
+        return (
+            player("detect", self.detector) if self.deceived else player("deceive", self.deceiver)
+        )
+
+
+def player(part: str, name: str) -> str:
+    """The fit's name of a contestant's part ("deceive:A")."""
+    return f"{part}:{name}"
 
 
 @dataclass
 class Duels:
-    """One game's duels of each family, and the contestants rated in each
-    (the speakers of deceive, the voters of detect)."""
+    """One game's duels."""
 
     game: str
-    found: dict[str, list[Duel]] = field(default_factory=lambda: {f: [] for f in FAMILIES})
-    rated: dict[str, set[str]] = field(default_factory=lambda: {f: set() for f in FAMILIES})
+    found: list[Duel] = field(default_factory=list)
 
-    def add(self, family: str, name: str, other: str, won: bool) -> None:
-        pair = (name, opponent(other, family))
-        self.found[family].append(pair if won else (pair[1], pair[0]))
-        self.rated[family].add(name)
-
-
-def opponent(name: str, family: str) -> str:
-    """The player name of a contestant in the other part of a family's duels."""
-    return f"{name} ({OPPONENT[family]})"
+    def add(self, kind: str, deceiver: str, detector: str, deceived: bool) -> None:
+        if deceiver != detector:
+            self.found.append(Duel(kind, deceiver, detector, deceived))
 
 
 def duels_of(game: Transcript[EventRow]) -> Duels:
-    """The deceive and detect duels of one game (see the module docstring)."""
+    """The lie and vote duels of one game (see the module docstring)."""
     out = Duels(game.game_id)
     who, sides = game.contestants, game.sides
     try:
@@ -79,17 +100,16 @@ def duels_of(game: Transcript[EventRow]) -> Duels:
             continue
         lies = [claim for claim, label, _ in hearing.judged if label == "lie"]
         for listener, ballot in sorted(hearing.ballots.items()):
-            a, b = who.get(speaker, "?"), who.get(listener, "?")
-            if ballot is None or a == b or sides.get(listener) == sides.get(speaker):
+            if ballot is None or sides.get(listener) == sides.get(speaker):
                 continue
             believed = any(follows(c, ballot[1], hearing.table) for c in lies)
-            out.add("deceive", a, b, believed)
+            out.add("lie", who.get(speaker, "?"), who.get(listener, "?"), believed)
     if hidden_seats:
-        _detect(game, hidden_seats, out)
+        _votes(game, hidden_seats, out)
     return out
 
 
-def _detect(game: Transcript[EventRow], hidden_seats: set[int], out: Duels) -> None:
+def _votes(game: Transcript[EventRow], hidden_seats: set[int], out: Duels) -> None:
     rules = rules_of(game.variant)
     if rules is None:
         return
@@ -105,23 +125,22 @@ def _detect(game: Transcript[EventRow], hidden_seats: set[int], out: Duels) -> N
                 continue
             hit = int(target) in hidden_seats
             for seat in sorted(hidden_seats - dead):
-                a, b = who.get(voter, "?"), who.get(seat, "?")
-                if a != b:
-                    out.add("detect", a, b, hit)
+                out.add("vote", who.get(seat, "?"), who.get(voter, "?"), not hit)
 
 
 def _wins(duels: Sequence[Duel]) -> dict[tuple[str, str], float]:
-    """Wins per ordered pair, both directions present for every pair that met
-    (bradley_terry adds its prior to each)."""
+    """Wins per ordered pair of parts, both directions present for every pair
+    that met (bradley_terry adds its prior to each)."""
     wins: dict[tuple[str, str], float] = {}
-    for winner, loser in duels:
+    for duel in duels:
+        winner, loser = duel.winner(), duel.loser()
         wins[(winner, loser)] = wins.get((winner, loser), 0.0) + 1.0
         wins.setdefault((loser, winner), 0.0)
     return wins
 
 
-def _fit(games: Sequence[Duels], family: str) -> dict[str, float]:
-    return bradley_terry(_wins([d for g in games for d in g.found[family]]))
+def _fit(games: Sequence[Duels]) -> dict[str, float]:
+    return bradley_terry(_wins([d for g in games for d in g.found]))
 
 
 def spearman(xs: Sequence[float], ys: Sequence[float]) -> float | None:
@@ -150,59 +169,40 @@ def _ranks(values: Sequence[float]) -> list[float]:
     return ranks
 
 
-def _correlation(fits: Mapping[str, Mapping[str, float]], names: Sequence[str]) -> float | None:
-    both = [n for n in names if n in fits["deceive"] and n in fits["detect"]]
-    return spearman([fits["deceive"][n] for n in both], [fits["detect"][n] for n in both])
+def _correlation(fit: Mapping[str, float], names: Sequence[str]) -> float | None:
+    both = [n for n in names if player("deceive", n) in fit and player("detect", n) in fit]
+    return spearman(
+        [fit[player("deceive", n)] for n in both], [fit[player("detect", n)] for n in both]
+    )
 
 
 def deception_summary(
     games: Sequence[Transcript[EventRow]], seed: int = BOOTSTRAP_SEED, samples: int = 0
 ) -> dict[str, Any] | None:
     """``by_contestant`` -> {deceive, detect}: each {elo, elo_ci95, duels,
-    won (share of duels won, cluster-bootstrap ci95)}; ``rank_correlation``:
-    Spearman's ρ of the two Elo ratings over the contestants with both, with
-    its bootstrap interval. None without a duel."""
+    lie_duels, vote_duels, won (share of its duels won, cluster-bootstrap
+    ci95), won_by_kind (the same per kind)}, None for a part it never played; ``rank_correlation``: Spearman's
+    ρ of the two ratings over the contestants with both, with its bootstrap
+    interval. None without a duel."""
     per_game = sorted((duels_of(g) for g in games), key=lambda d: d.game)
-    per_game = [d for d in per_game if any(d.found.values())]
+    per_game = [d for d in per_game if d.found]
     if not per_game:
         return None
-    names = sorted({n for g in per_game for f in FAMILIES for n in g.rated[f]})
-    points = {f: _fit(per_game, f) for f in FAMILIES}
+    names = sorted({n for g in per_game for d in g.found for n in (d.deceiver, d.detector)})
+    point = _fit(per_game)
     rng = random.Random(seed + 1)
-    draws: dict[str, dict[str, list[float]]] = {f: {} for f in FAMILIES}
+    draws: dict[str, list[float]] = {}
     rhos: list[float] = []
     for _ in range(samples or BOOTSTRAP_SAMPLES):
-        sample = [per_game[rng.randrange(len(per_game))] for _ in per_game]
-        fits = {f: _fit(sample, f) for f in FAMILIES}
-        for family, fit in fits.items():
-            for name, value in fit.items():
-                draws[family].setdefault(name, []).append(value)
-        rho = _correlation(fits, names)
+        fit = _fit([per_game[rng.randrange(len(per_game))] for _ in per_game])
+        for who, value in fit.items():
+            draws.setdefault(who, []).append(value)
+        rho = _correlation(fit, names)
         if rho is not None:
             rhos.append(rho)
     shares = random.Random(seed)
-    by_contestant: dict[str, dict[str, Any]] = {}
-    for name in names:
-        entry: dict[str, Any] = {}
-        for family in FAMILIES:
-            mine = [
-                Item(g.game, name, 1.0 if d[0] == name else 0.0)
-                for g in per_game
-                for d in g.found[family]
-                if name in d  # as the rated part: the other part's name has a suffix
-            ]
-            if not mine:
-                entry[family] = None
-                continue
-            point = points[family][name]
-            entry[family] = {
-                "elo": round(point, 1),
-                "elo_ci95": interval_around(point, draws[family].get(name, []), 1),
-                "duels": len(mine),
-                "won": figure(mine, shares),
-            }
-        by_contestant[name] = entry
-    rho = _correlation(points, names)
+    by_contestant = {name: _parts(name, per_game, point, draws, shares) for name in names}
+    rho = _correlation(point, names)
     interval = percentile_interval(rhos)
     return {
         "by_contestant": by_contestant,
@@ -216,6 +216,38 @@ def deception_summary(
     }
 
 
+def _parts(
+    name: str,
+    per_game: Sequence[Duels],
+    point: Mapping[str, float],
+    draws: Mapping[str, list[float]],
+    rng: random.Random,
+) -> dict[str, Any]:
+    entry: dict[str, Any] = {}
+    for part in PARTS:
+        mine = [
+            (d.kind, Item(g.game, name, float((d.deceived) == (part == "deceive"))))
+            for g in per_game
+            for d in g.found
+            if (d.deceiver if part == "deceive" else d.detector) == name
+        ]
+        who = player(part, name)
+        if not mine:
+            entry[part] = None
+            continue
+        entry[part] = {
+            "elo": round(point[who], 1),
+            "elo_ci95": interval_around(point[who], draws.get(who, []), 1),
+            "duels": len(mine),
+            **{f"{kind}_duels": sum(1 for k, _ in mine if k == kind) for kind in KINDS},
+            "won": figure([item for _, item in mine], rng),
+            "won_by_kind": {
+                kind: figure([item for k, item in mine if k == kind], rng) for kind in KINDS
+            },
+        }
+    return entry
+
+
 def deception_rows(summary: Mapping[str, Any]) -> list[list[str]]:
     """The printed table: contestant, deceive and detect Elo with intervals and
     duels ("–" where a contestant has none); empty without the figures."""
@@ -223,7 +255,7 @@ def deception_rows(summary: Mapping[str, Any]) -> list[list[str]]:
     rows = []
     for name, entry in sorted((found.get("by_contestant") or {}).items()):
         cells = [name]
-        for family in FAMILIES:
+        for family in PARTS:
             part = entry.get(family)
             cells.append("–" if not part else f"{part['elo']} {part['elo_ci95']} ({part['duels']})")
         rows.append(cells)

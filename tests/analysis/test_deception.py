@@ -8,7 +8,13 @@ from pathlib import Path
 
 import pytest
 
-from sandbox.analysis.deception import deception_rows, deception_summary, duels_of, spearman
+from sandbox.analysis.deception import (
+    Duel,
+    deception_rows,
+    deception_summary,
+    duels_of,
+    spearman,
+)
 from sandbox.analysis.load import load_games
 from sandbox.analysis.summary import summarise_games
 from tests.analysis.test_statements import K_EVENTS, K_ROLES, Line, write
@@ -19,33 +25,34 @@ WHO = {1: "A", 2: "B", 3: "C", 4: "C", 5: "D", 6: "D"}
 
 def test_the_duels_of_a_hand_built_game(tmp_path: Path) -> None:
     duels = duels_of(write(tmp_path / "k.jsonl", "killer", K_ROLES, K_EVENTS, contestants=WHO))
-    # deceive: only the killers' statements (5: seat 1, 7: seat 2). Listeners with
-    # a ballot on another side: 4 (voted 1) and 5 (voted 1); seat 2 is seat 1's
-    # partner, seat 3 cast no ballot. Seat 1 vouched for seat 2 (a lie): a ballot
-    # off seat 2 went along with it, so both listeners were deceived. Seat 2's lie
-    # was a promise to vote 4: neither listener voted 4.
-    assert sorted(duels.found["deceive"]) == sorted(
+    # lie duels: only the killers' statements (5: seat 1, 7: seat 2). Listeners
+    # with a ballot on another side: 4 (voted 1) and 5 (voted 1); seat 2 is seat
+    # 1's partner, seat 3 cast no ballot. Seat 1 vouched for seat 2 (a lie): a
+    # ballot off seat 2 went along with it, so both listeners were deceived.
+    # Seat 2's lie was a promise to vote 4: neither listener voted 4.
+    # vote duels: ballots by seats without a hidden role (4 and 5 voted 1, a
+    # killer) against each living killer (1 and 2); the killers' own ballots are
+    # left out.
+    assert sorted(duels.found, key=repr) == sorted(
         [
-            ("A", "C (listener)"),
-            ("A", "D (listener)"),
-            ("C (listener)", "B"),
-            ("D (listener)", "B"),
-        ]
+            Duel("lie", "A", "C", True),
+            Duel("lie", "A", "D", True),
+            Duel("lie", "B", "C", False),
+            Duel("lie", "B", "D", False),
+            Duel("vote", "A", "C", False),
+            Duel("vote", "B", "C", False),
+            Duel("vote", "A", "D", False),
+            Duel("vote", "B", "D", False),
+        ],
+        key=repr,
     )
-    # detect: ballots by seats without a hidden role (4 and 5 voted 1, a killer)
-    # against each living killer (1 and 2); the killers' own ballots are left out
-    assert sorted(duels.found["detect"]) == sorted(
-        [
-            ("C", "A (hidden)"),
-            ("C", "B (hidden)"),
-            ("D", "A (hidden)"),
-            ("D", "B (hidden)"),
-        ]
-    )
-    assert duels.rated == {"deceive": {"A", "B"}, "detect": {"C", "D"}}
+    first = Duel("lie", "A", "C", True)
+    assert (first.winner(), first.loser()) == ("deceive:A", "detect:C")
+    last = Duel("vote", "B", "D", False)
+    assert (last.winner(), last.loser()) == ("detect:D", "deceive:B")
 
 
-def test_a_detect_duel_is_lost_on_an_honest_seat_and_drawn_ballots_are_left_out(
+def test_a_vote_duel_is_lost_on_an_honest_seat_and_drawn_ballots_are_left_out(
     tmp_path: Path,
 ) -> None:
     events: list[Line] = [
@@ -54,15 +61,19 @@ def test_a_detect_duel_is_lost_on_an_honest_seat_and_drawn_ballots_are_left_out(
                             "tally": {}, "drawn": [5]}, "public"),
     ]  # fmt: skip
     duels = duels_of(write(tmp_path / "k.jsonl", "killer", K_ROLES, events, contestants=WHO))
-    assert sorted(duels.found["detect"]) == sorted(
+    assert sorted(duels.found, key=repr) == sorted(
         [
-            ("A (hidden)", "C"),  # seat 3 voted 5, a civilian: lost to both killers
-            ("B (hidden)", "C"),
-            ("C", "A (hidden)"),  # seat 4 voted 1
-            ("C", "B (hidden)"),
-        ]
+            Duel("vote", "A", "C", True),  # seat 3 voted 5, a civilian: both killers survive
+            Duel("vote", "B", "C", True),
+            Duel("vote", "A", "C", False),  # seat 4 voted 1
+            Duel("vote", "B", "C", False),
+        ],
+        key=repr,
     )
-    assert duels.found["deceive"] == []
+    same = {**WHO, 3: "A"}  # a duel of a contestant with itself is left out
+    duels = duels_of(write(tmp_path / "s.jsonl", "killer", K_ROLES, events, contestants=same))
+    # seat 3 (now A) meets killer 2 (B) only; seat 4 (C) meets both
+    assert [(d.deceiver, d.detector) for d in duels.found] == [("B", "A"), ("A", "C"), ("B", "C")]
 
 
 def test_spearman_on_hand_cases() -> None:
@@ -84,19 +95,38 @@ def test_the_summary_rates_each_part_with_an_interval(tmp_path: Path) -> None:
     by = found["by_contestant"]
     assert set(by) == {"A", "B", "C", "D"}
     a, b = by["A"]["deceive"], by["B"]["deceive"]
-    assert (a["duels"], a["won"]["value"]) == (6, 1.0)  # 2 duels a game, all won
-    assert (b["duels"], b["won"]["value"]) == (6, 0.0)
+    # per game A: two lie duels won, two vote duels lost; B: all four lost
+    assert (a["duels"], a["lie_duels"], a["vote_duels"], a["won"]["value"]) == (12, 6, 6, 0.5)
+    assert (b["duels"], b["won"]["value"]) == (12, 0.0)
+    assert a["won_by_kind"]["lie"]["value"] == 1.0 and a["won_by_kind"]["vote"]["value"] == 0.0
     assert a["elo"] > b["elo"]
-    for part in (a, b):
+    c = by["C"]["detect"]  # C won its vote duels and lost to A's lie: 3 of 4 per game
+    assert (c["duels"], c["won"]["value"]) == (12, 0.75)
+    for part in (a, b, c):
         low, high = part["elo_ci95"]
         assert low <= part["elo"] <= high
     assert by["A"]["detect"] is None and by["C"]["deceive"] is None
-    assert by["C"]["detect"]["won"]["value"] == 1.0
-    # no contestant is rated in both parts here: no correlation
+    # no contestant played both parts here: no correlation
     assert found["rank_correlation"] == {"spearman": None, "ci95": None, "contestants": 0}
     assert summarise_games(load_games([tmp_path / "g"]), samples=50)["deception"] == found
     rows = deception_rows({"deception": found})
     assert [r[0] for r in rows] == ["A", "B", "C", "D"] and rows[0][2] == "–"
+
+
+def test_one_fit_puts_both_parts_on_one_scale() -> None:
+    """With every duel a win of the detect parts but one, the deceive part that
+    won it rates above the one that never did, and both below the detectors
+    (the fit is one Bradley-Terry model over all four parts)."""
+    from sandbox.analysis.deception import Duels, _fit
+
+    game = Duels("g")
+    for _ in range(4):
+        game.add("lie", "X", "Y", False)
+        game.add("lie", "Z", "Y", False)
+    game.add("lie", "X", "Y", True)
+    fit = _fit([game])
+    assert set(fit) == {"deceive:X", "deceive:Z", "detect:Y"}
+    assert fit["deceive:Z"] < fit["deceive:X"] < fit["detect:Y"]
 
 
 def test_no_duel_no_summary(tmp_path: Path) -> None:

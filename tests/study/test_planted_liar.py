@@ -77,7 +77,9 @@ def test_a_planted_liar_shows_in_the_statements_the_deceive_rating_and_validity(
     # the deceive rating: the liar's interval lies wholly above the quiet one's
     deceive = {n: e["deceive"] for n, e in found["deception"]["by_contestant"].items()}
     assert deceive["liar"]["duels"] > 0 and deceive["quiet"]["duels"] > 0
-    assert deceive["quiet"]["won"]["value"] == 0.0 < deceive["liar"]["won"]["value"]
+    lie_won = {n: d["won_by_kind"]["lie"]["value"] for n, d in deceive.items()}
+    assert lie_won["quiet"] == 0.0 < lie_won["liar"]  # nothing to believe from the quiet one
+    assert deceive["quiet"]["won"]["value"] < deceive["liar"]["won"]["value"]
     assert deceive["liar"]["elo_ci95"][0] > deceive["quiet"]["elo_ci95"][1]
 
     # validity: six games cannot separate the two on the win rating
