@@ -181,9 +181,9 @@ def deception_summary(
 ) -> dict[str, Any] | None:
     """``by_contestant`` -> {deceive, detect}: each {elo, elo_ci95, duels,
     lie_duels, vote_duels, won (share of its duels won, cluster-bootstrap
-    ci95), won_by_kind (the same per kind)}, None for a part it never played; ``rank_correlation``: Spearman's
-    ρ of the two ratings over the contestants with both, with its bootstrap
-    interval. None without a duel."""
+    ci95), won_by_kind (the same per kind)}, None for a part it never
+    played; ``rank_correlation``: Spearman's ρ of the two ratings over the
+    contestants with both, with its bootstrap interval. None without a duel."""
     per_game = sorted((duels_of(g) for g in games), key=lambda d: d.game)
     per_game = [d for d in per_game if d.found]
     if not per_game:
