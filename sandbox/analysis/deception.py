@@ -11,7 +11,10 @@ meet in *duels* read from the games:
   abstained) after it that day: the speaker's deceive part wins when that
   ballot went along with one of the statement's lies
   (:func:`.statements.follows`: a lie believed), else the listener's detect
-  part wins;
+  part wins. A listener with no such ballot but probed right before and right
+  after the statement (nothing else seen between) duels on its beliefs: a
+  lie believed when its probability of one of the lies rose
+  (:func:`.statements.listener_shift`);
 * a **vote duel**, for each ballot on a seat cast by a seat without a hidden
   role and each hidden-role seat alive at that vote: the voter's detect part
   wins when the ballot named a hidden-role seat, else the hidden seat's
@@ -39,7 +42,15 @@ from typing import Any
 from sandbox.analysis.intervals import BOOTSTRAP_SEED, percentile_interval
 from sandbox.analysis.metrics import Item, figure
 from sandbox.analysis.ratings import BOOTSTRAP_SAMPLES, bradley_terry, interval_around
-from sandbox.analysis.statements import dead_before, follows, hearings, rules_of
+from sandbox.analysis.statements import (
+    dead_before,
+    follows,
+    hearings,
+    listener_shift,
+    probed_around,
+    probes_of,
+    rules_of,
+)
 from sandbox.deduction.tables import load_table
 from sandbox.transcript import EventRow, Transcript
 
@@ -94,15 +105,24 @@ def duels_of(game: Transcript[EventRow]) -> Duels:
     except ValueError:
         return out
     hidden_seats = {s for s, r in game.roles.items() if r in hidden}
+    probes = probes_of(game)
     for hearing in hearings(game):
         speaker = hearing.speaker
         if hidden_seats and speaker not in hidden_seats:
             continue
         lies = [claim for claim, label, _ in hearing.judged if label == "lie"]
         for listener, ballot in sorted(hearing.ballots.items()):
-            if ballot is None or sides.get(listener) == sides.get(speaker):
+            if sides.get(listener) == sides.get(speaker):
                 continue
-            believed = any(follows(c, ballot[1], hearing.table) for c in lies)
+            if ballot is not None:  # its ballot says whether it believed a lie
+                believed = any(follows(c, ballot[1], hearing.table) for c in lies)
+            elif probed_around(game, probes, hearing.index, listener):  # else its beliefs
+                believed = any(
+                    (listener_shift(game, probes, hearing.index, listener, c) or 0.0) > 0
+                    for c in lies
+                )
+            else:
+                continue
             out.add("lie", who.get(speaker, "?"), who.get(listener, "?"), believed)
     if hidden_seats:
         _votes(game, hidden_seats, out)

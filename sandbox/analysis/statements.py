@@ -129,7 +129,7 @@ def hearings(game: Transcript[EventRow]) -> Iterator[Hearing]:
 def statement_rows(game: Transcript[EventRow]) -> list[Row]:
     """One row per claim of every statement in ``game``."""
     truth, sides, who, study = game.roles, game.sides, game.contestants, game.study
-    probes = _probes(game)
+    probes = probes_of(game)
     rows: list[Row] = []
     for hearing in hearings(game):
         event, speaker, heard = game.events[hearing.index], hearing.speaker, hearing.heard
@@ -303,7 +303,7 @@ def _followed(
 Dist = dict[int, dict[str, float]]
 
 
-def _probes(game: Transcript[EventRow]) -> dict[int, list[tuple[int, Dist]]]:
+def probes_of(game: Transcript[EventRow]) -> dict[int, list[tuple[int, Dist]]]:
     """seat -> [(seq, {target: distribution})] in game order."""
     found: dict[tuple[int, int], Dist] = {}
     for row in belief_rows(game):
@@ -324,26 +324,55 @@ def _belief_shift(
     heard: Iterable[int],
     claim: Claim,
 ) -> tuple[int, float | None]:
-    """(listeners, mean of P(claim true) after − before) over the listeners
-    with a probe of the target right before and right after the statement and
-    nothing else they saw in between (as "Persuasion per speech")."""
-    if not claim.roles:
-        return 0, None
-    groups = {role_group(r) for r in claim.roles}
-    shifts: list[float] = []
-    for listener in heard:
-        series = probes.get(listener, ())
-        before = [p for p in series if p[0] <= index and claim.target in p[1]]
-        after = [p for p in series if p[0] > index and claim.target in p[1]]
-        if not before or not after:
-            continue
-        (start, old), (end, new) = before[-1], after[0]
-        if not _quiet(game, listener, start, end, index):
-            continue
-        p_old = sum(v for k, v in old[claim.target].items() if k in groups)
-        p_new = sum(v for k, v in new[claim.target].items() if k in groups)
-        shifts.append(p_new - p_old)
+    """(listeners, mean of their :func:`listener_shift`) over the listeners
+    it is known for."""
+    shifts = [
+        shift
+        for listener in heard
+        if (shift := listener_shift(game, probes, index, listener, claim)) is not None
+    ]
     return len(shifts), (round(sum(shifts) / len(shifts), 6) if shifts else None)
+
+
+def probed_around(
+    game: Transcript[EventRow],
+    probes: Mapping[int, Sequence[tuple[int, Dist]]],
+    index: int,
+    listener: int,
+) -> bool:
+    """Whether ``listener`` was probed right before and right after event
+    ``index`` with nothing else it saw in between."""
+    series = probes.get(listener, ())
+    before = [seq for seq, _ in series if seq <= index]
+    after = [seq for seq, _ in series if seq > index]
+    return bool(before and after) and _quiet(game, listener, before[-1], after[0], index)
+
+
+def listener_shift(
+    game: Transcript[EventRow],
+    probes: Mapping[int, Sequence[tuple[int, Dist]]],
+    index: int,
+    listener: int,
+    claim: Claim,
+) -> float | None:
+    """P_after(claim true) − P_before(claim true) for one listener probed about
+    the target right before and right after the statement at event ``index``,
+    with nothing else it saw in between (as "Persuasion per speech"); None
+    otherwise, or for a claim without roles. ``probes``: :func:`probes_of`."""
+    if not claim.roles:
+        return None
+    series = probes.get(listener, ())
+    before = [p for p in series if p[0] <= index and claim.target in p[1]]
+    after = [p for p in series if p[0] > index and claim.target in p[1]]
+    if not before or not after:
+        return None
+    (start, old), (end, new) = before[-1], after[0]
+    if not _quiet(game, listener, start, end, index):
+        return None
+    groups = {role_group(r) for r in claim.roles}
+    p_old = sum(v for k, v in old[claim.target].items() if k in groups)
+    p_new = sum(v for k, v in new[claim.target].items() if k in groups)
+    return p_new - p_old
 
 
 def _value(claim: Claim, table: RoleTable) -> str:

@@ -17,7 +17,16 @@ from sandbox.analysis.deception import (
 )
 from sandbox.analysis.load import load_games
 from sandbox.analysis.summary import summarise_games
-from tests.analysis.test_statements import K_EVENTS, K_ROLES, Line, write
+from tests.analysis.test_statements import (
+    FF_EVENTS,
+    FF_ROLES,
+    K_EVENTS,
+    K_ROLES,
+    Line,
+    ff,
+    k_speech,
+    write,
+)
 
 # 1, 2 killers (contestants A, B); 3, 4 police (C); 5, 6 civilians (D); 6 dies at dawn
 WHO = {1: "A", 2: "B", 3: "C", 4: "C", 5: "D", 6: "D"}
@@ -74,6 +83,43 @@ def test_a_vote_duel_is_lost_on_an_honest_seat_and_drawn_ballots_are_left_out(
     duels = duels_of(write(tmp_path / "s.jsonl", "killer", K_ROLES, events, contestants=same))
     # seat 3 (now A) meets killer 2 (B) only; seat 4 (C) meets both
     assert [(d.deceiver, d.detector) for d in duels.found] == [("B", "A"), ("A", "C"), ("B", "C")]
+
+
+def probe(seat: int, seq: int, about: int, dist: dict[str, float]) -> dict[str, object]:
+    return {"seat": seat, "model": "m", "probe": True, "seq": seq, "beliefs": {str(about): dist}}
+
+
+def test_a_listener_without_a_ballot_duels_on_its_beliefs(tmp_path: Path) -> None:
+    # seat 1 (a killer, who knows the killers) accuses seat 3, a police seat: a
+    # lie. Nobody votes; seat 5 is probed about seat 3 right before and right
+    # after: P(killer) 0.2 -> 0.7, the lie believed; seat 6: 0.6 -> 0.4, not.
+    events: list[Line] = [K_EVENTS[0], k_speech(1, accuse=[3]), k_speech(4)]
+    calls = [
+        probe(5, 1, 3, {"killer": 0.2, "civilian": 0.8}),
+        probe(5, 2, 3, {"killer": 0.7, "civilian": 0.3}),
+        probe(6, 1, 3, {"killer": 0.6, "civilian": 0.4}),
+        probe(6, 2, 3, {"killer": 0.4, "civilian": 0.6}),
+    ]
+    who = {**WHO, 6: "E"}
+    game = write(tmp_path / "k.jsonl", "killer", K_ROLES, events, calls, contestants=who)
+    assert duels_of(game).found == [Duel("lie", "A", "D", True), Duel("lie", "A", "E", False)]
+
+
+def test_four_factions_duels_on_beliefs_alone(tmp_path: Path) -> None:
+    """No hidden side (every seat may deceive) and no ballots: seat 1 (wolves)
+    claims justice, a lie; seat 3 (spies) grows surer that seat 1 is justice,
+    seat 5 (justice) less sure."""
+    events = [*FF_EVENTS[:5], ff("ff.proofs", 1, am="justice"), ff("ff.proofs", 3, am="spies")]
+    calls = [
+        probe(3, 5, 1, {"justice": 0.2, "wolves": 0.8}),
+        probe(3, 6, 1, {"justice": 0.5, "wolves": 0.5}),
+        probe(5, 5, 1, {"justice": 0.5, "wolves": 0.5}),
+        probe(5, 6, 1, {"justice": 0.1, "wolves": 0.9}),
+    ]
+    who = {seat: f"P{seat}" for seat in FF_ROLES}
+    game = write(tmp_path / "f.jsonl", "four_factions", FF_ROLES, events, calls, contestants=who)
+    # seat 3's true proof is no lie: its listeners, probed only before it, make no duel
+    assert duels_of(game).found == [Duel("lie", "P1", "P3", True), Duel("lie", "P1", "P5", False)]
 
 
 def test_spearman_on_hand_cases() -> None:
