@@ -10,6 +10,7 @@ import json
 from collections.abc import Sequence
 from pathlib import Path
 
+from sandbox.analysis.statements import write_statements
 from sandbox.analysis.tables import TABLES, Row, rows_of
 from sandbox.analysis.trajectories import trajectories
 from sandbox.transcript import EventRow, Transcript
@@ -49,6 +50,7 @@ def export(games: Sequence[Transcript[EventRow]], out: Path, fmt: str) -> list[P
         else:
             write_parquet(rows, path)
         written.append(path)
+    written.append(write_statements(games, out, fmt))  # issue 39: one row per claim
     return written
 
 

@@ -10,15 +10,18 @@ import statistics
 from collections.abc import Sequence
 from typing import Any
 
+from sandbox.analysis.deception import deception_summary
 from sandbox.analysis.failures import failure_summary, without_hinged
 from sandbox.analysis.frontier import frontier
 from sandbox.analysis.intervals import BOOTSTRAP_SEED, wilson
+from sandbox.analysis.lies import lie_summary
 from sandbox.analysis.load import Loaded
 from sandbox.analysis.metrics import Item, figure, metrics_summary
 from sandbox.analysis.nash import nash_summary
 from sandbox.analysis.persuasion import persuasion_summary, speech_persuasion_summary
 from sandbox.analysis.ratings import matches_of, pairwise, rate
 from sandbox.analysis.tables import belief_rows, call_rows, game_name, seat_rows
+from sandbox.analysis.validity import separation
 from sandbox.session.runner import ABORTED
 from sandbox.transcript import EventRow, Transcript
 
@@ -246,4 +249,7 @@ def summarise_games(loaded: Loaded, seed: int = BOOTSTRAP_SEED, samples: int = 0
         "beliefs": calibration(rated, seed=seed),
         "persuasion": persuasion_summary(rated, seed),
         "speech_persuasion": speech_persuasion_summary(rated, seed),
+        "lies": lie_summary(rated, seed),
+        "deception": deception_summary(rated, seed, samples),
+        "validity": {"separation": separation(ratings, len(rated))},
     }

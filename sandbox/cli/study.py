@@ -18,6 +18,7 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
+from sandbox.analysis.deception import deception_rows
 from sandbox.analysis.export import ExportError, export
 from sandbox.analysis.intervals import BOOTSTRAP_SEED
 from sandbox.analysis.load import Loaded, load_games
@@ -223,6 +224,9 @@ def study_json(
         "beliefs": summary["beliefs"],
         "persuasion": summary["persuasion"],
         "speech_persuasion": summary["speech_persuasion"],
+        "lies": summary["lies"],
+        "deception": summary["deception"],
+        "validity": summary["validity"],
         "setups": summary["setups"],
         "pooling_warning": summary["pooling_warning"],
     }
@@ -255,6 +259,9 @@ def _wide_console() -> Console:
 def print_summary(console: Console, summary: dict[str, Any]) -> None:
     if summary.get("pooling_warning"):
         console.print(f"[yellow]warning:[/yellow] {escape(summary['pooling_warning'])}")
+    separated = (summary.get("validity") or {}).get("separation") or {}
+    if separated.get("warning"):
+        console.print(f"[yellow]warning:[/yellow] {escape(separated['warning'])}")
     table = Table(
         "contestant",
         "games",
@@ -281,6 +288,16 @@ def print_summary(console: Console, summary: dict[str, Any]) -> None:
     for row in rows:
         sides.add_row(*(escape(c) for c in row))
     console.print(sides)
+    deceit = deception_rows(summary)
+    if deceit:
+        rho = summary["deception"]["rank_correlation"]
+        title = (
+            f"deceive and detect (Elo [95% CI] (duels); Spearman ρ {rho['spearman']} {rho['ci95']})"
+        )
+        table = Table("contestant", "deceive", "detect", title=title)
+        for row in deceit:
+            table.add_row(*(escape(c) for c in row))
+        console.print(table)
 
 
 # ------------------------------------------------------------------ export

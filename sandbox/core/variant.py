@@ -25,6 +25,7 @@ from typing_extensions import TypeVar
 from sandbox.core.events import Event, thaw
 from sandbox.core.metrics import Metric
 from sandbox.core.requests import DecisionRequest, Payload
+from sandbox.core.statements import StatementRules
 from sandbox.core.words import Lang, VariantWords, lead, sanitise
 
 S = TypeVar("S")
@@ -270,12 +271,16 @@ class Research:
     class as it is; one that differs subclasses it and overrides only those
     hooks. ``bot`` and ``metrics`` name where the baseline bot class and the
     metric table live (``"module:name"``), imported only when asked for, so that
-    bot and analysis code never load with the engine."""
+    bot and analysis code never load with the engine. ``statements`` names its
+    :class:`StatementRules` likewise (default: ``STATEMENTS`` of the metrics module)."""
 
-    def __init__(self, info: VariantInfo, *, bot: str = "", metrics: str = "") -> None:
+    def __init__(
+        self, info: VariantInfo, *, bot: str = "", metrics: str = "", statements: str = ""
+    ) -> None:
         self.info = info
         self.bot_class = bot  # an Agent class, built as (seed, language)
         self.metrics_table = metrics  # a mapping name -> Metric
+        self.statement_rules = statements or metrics.partition(":")[0] + ":STATEMENTS"
 
     def baseline_bot(self, seed: int, language: str = "en") -> Any:
         """A new baseline bot (a :class:`sandbox.core.seat.Agent`) seeded with
@@ -287,6 +292,13 @@ class Research:
         """The behaviour metrics, name -> :data:`Metric` (study summaries and
         ``sandbox report`` show them). Default: none."""
         return cast(Mapping[str, Metric], _named(self.metrics_table)) if self.metrics_table else {}
+
+    def statements(self) -> StatementRules | None:
+        """How the statements table reads this variant's speeches and what each
+        seat knew (issue 39); None: the variant declares none (no rows)."""
+        module, _, name = self.statement_rules.partition(":")
+        found = getattr(importlib.import_module(module), name, None) if module else None
+        return found if isinstance(found, StatementRules) else None
 
     def decision_fields(self, config: Any) -> Mapping[str, tuple[str, ...]]:
         """Each decision this variant may ask with its answer's field names

@@ -6,11 +6,21 @@ or not. Definitions: docs/studies.md, "Behaviour metrics".
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
 from sandbox.core.metrics import GameRecord, Metric, MetricItem
-from sandbox.games.killer.info import KILLER, POLICE
+from sandbox.core.statements import (
+    Fact,
+    Roles,
+    Row,
+    Said,
+    StatementRules,
+    recorded_claims,
+    seat_of,
+    team_facts,
+)
+from sandbox.games.killer.info import CIVILIAN, KILLER, POLICE
 
 NO_CLAIM = ("", "none", None)
 
@@ -196,3 +206,51 @@ METRICS: dict[str, Metric] = {
     "forced_draw_rate": forced_draw_rate,
     "speech_action_consistency": speech_action_consistency,
 }
+
+
+# ------------------------------------------------------- statements (issue 39)
+# Read by sandbox.analysis.statements (docs/studies.md, "Statements: who lied").
+
+EVERY: Roles = frozenset((KILLER, POLICE, CIVILIAN))
+HIDDEN: Roles = frozenset((KILLER,))
+NOT_HIDDEN = "not killer"  # KG-4's answer with check_answer = "killer_or_not"
+
+
+def statement_claims(events: Sequence[Row], index: int) -> Iterator[Said]:
+    """KG-14: a speech or last words records its role claim, accusations
+    (seats said to be killers) and vouches."""
+    return recorded_claims(events[index], EVERY, HIDDEN)
+
+
+def statement_facts(
+    event: Row, seat: int, known: Mapping[int, Roles], seats: Sequence[int]
+) -> Iterator[Fact]:
+    """What a seat learns of the roles from an event it saw."""
+    kind = event.get("kind")
+    if kind == "killer.role":
+        yield from _revealed(event.get("seat"), event.get("role"))  # KG-2: the card
+    elif kind == "killer.team":
+        yield from team_facts(event, EVERY, seats)  # KG-2: killers, police know their fellows
+    elif kind == "killer.check":  # KG-4: a role, or killer / not killer
+        yield from _revealed(event.get("suspect"), event.get("answer"))
+    elif kind == "killer.dawn":  # KG-6, with reveal_role_on_death
+        yield from _revealed(event.get("victim"), event.get("role"))
+    elif kind == "killer.voted_out":  # KG-9, with reveal_role_on_death
+        yield from _revealed(event.get("seat"), event.get("role"))
+
+
+def _revealed(seat: object, answer: object) -> Iterator[Fact]:
+    target = seat_of(seat)
+    roles = EVERY - HIDDEN if answer == NOT_HIDDEN else frozenset((str(answer),)) & EVERY
+    if target is not None and roles:
+        yield target, roles
+
+
+STATEMENTS = StatementRules(
+    text={"killer.speech": "text", "killer.last_words": "text"},
+    claims=statement_claims,
+    facts=statement_facts,
+    checks={"killer.check": "suspect"},
+    ballots=frozenset({"killer.ballots"}),
+    candidates=frozenset({"killer.phase"}),
+)

@@ -7,11 +7,23 @@ Definitions: docs/studies.md, "Behaviour metrics".
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
 from sandbox.core.metrics import GameRecord, Metric, MetricItem
-from sandbox.games.werewolf.info import VILLAGE, WEREWOLF
+from sandbox.core.statements import (
+    Fact,
+    Roles,
+    Row,
+    Said,
+    StatementRules,
+    each_named,
+    named,
+    recorded_claims,
+    seat_of,
+    team_facts,
+)
+from sandbox.games.werewolf.info import ROLES, VILLAGE, WEREWOLF, team_of
 
 NO_CLAIM = ("", "none", None)
 
@@ -150,3 +162,59 @@ METRICS: dict[str, Metric] = {
     "claim_honesty": claim_honesty,
     "speech_action_consistency": speech_action_consistency,
 }
+
+
+# ------------------------------------------------------- statements (issue 39)
+# Read by sandbox.analysis.statements (docs/studies.md, "Statements: who lied").
+
+EVERY: Roles = frozenset(ROLES)
+PACK: Roles = frozenset((WEREWOLF,))
+
+
+def statement_claims(events: Sequence[Row], index: int) -> Iterator[Said]:
+    """WW-12: a speech or last words records its role claim, accusations
+    (seats said to be werewolves) and vouches; pack messages record none."""
+    return recorded_claims(events[index], EVERY, PACK)
+
+
+def statement_facts(
+    event: Row, seat: int, known: Mapping[int, Roles], seats: Sequence[int]
+) -> Iterator[Fact]:
+    """What a seat learns of the roles from an event it saw."""
+    kind = event.get("kind")
+    if kind == "werewolf.role" and (own := seat_of(event.get("seat"))) is not None:
+        yield own, frozenset((str(event.get("role")),))  # WW-2: the role card
+    elif kind == "werewolf.pack":
+        yield from team_facts(event, EVERY, seats)  # WW-4: the pack knows itself
+    elif kind == "werewolf.seer_result":  # WW-10: a role, or a team
+        yield from _revealed(event.get("seat"), event.get("result"))
+    elif kind == "werewolf.saved" and (saved := seat_of(event.get("seat"))) is not None:
+        yield saved, EVERY - PACK  # WW-9: the pack attacked it, so it is village (WW-7)
+    elif kind == "werewolf.dawn":
+        yield from _revealed(event.get("victim"), event.get("revealed"))
+        if (victim := seat_of(event.get("victim"))) is not None:
+            yield victim, EVERY - PACK  # WW-7: the pack kills a village seat
+    elif kind == "werewolf.exiled":
+        yield from _revealed(event.get("seat"), event.get("revealed"))
+    elif kind == "werewolf.roles_revealed":
+        yield from each_named(event.get("roles"), EVERY, team_of)  # WW-20
+
+
+def _revealed(seat: object, label: object) -> Iterator[Fact]:
+    target, roles = seat_of(seat), named(label, EVERY, team_of)
+    if target is not None and roles is not None:
+        yield target, roles
+
+
+STATEMENTS = StatementRules(
+    text={
+        "werewolf.speech": "text",
+        "werewolf.last_words": "text",
+        "werewolf.wolf_message": "text",
+    },
+    claims=statement_claims,
+    facts=statement_facts,
+    checks={"werewolf.seer_result": "seat"},
+    ballots=frozenset({"werewolf.ballots"}),
+    candidates=frozenset({"werewolf.vote_opened"}),
+)

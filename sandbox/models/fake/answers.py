@@ -17,6 +17,7 @@ POLICIES = (
     "legal-random",
     "legal-fenced",
     "reactive",
+    "quiet",
     "scripted",
     "garbage",
     "illegal",
@@ -244,4 +245,25 @@ def reactive_answer(
         answer["accuse"] = [target]
         if isinstance(answer.get("vouch"), list):
             answer["vouch"] = [s for s in answer["vouch"] if s != target]
+    return json.dumps(answer, ensure_ascii=False)
+
+
+# ``quiet``: ``legal-random`` with every structured claim of a speech left out
+# (``claim`` "none", nobody accused or vouched for), so its seats state nothing
+# the statements table could call a lie: a study can plant a contestant that
+# lies less than ``legal-random`` (docs/studies.md, "Deceive and detect").
+QUIET_EMPTY = ("accuse", "vouch")
+
+
+def quiet_answer(schema: Mapping[str, Any] | None, rng: random.Random) -> str:
+    if schema is None:
+        return "{}"
+    answer = draw(schema, rng, schema.get("$defs") or {})
+    if isinstance(answer, dict):
+        props = schema.get("properties") or {}
+        for name in QUIET_EMPTY:
+            if isinstance(answer.get(name), list):
+                answer[name] = []
+        if "claim" in props and "none" in choices(props["claim"]):
+            answer["claim"] = "none"
     return json.dumps(answer, ensure_ascii=False)

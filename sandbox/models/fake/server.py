@@ -241,6 +241,8 @@ class FakeLLMServer:
             return 200, answers.illegal_answer(schema, rng)
         if policy == "reactive":
             return 200, answers.reactive_answer(schema, body.get("messages") or [], rng)
+        if policy == "quiet":
+            return 200, answers.quiet_answer(schema, rng)
         text = answers.legal_answer(schema, rng)
         if policy == "legal-fenced":
             text = f"Here is my answer:\n```json\n{text}\n```"

@@ -1,0 +1,94 @@
+"""Does a study's rating separate its contestants? (issue 39, item 3: the
+first part of the validity report; docs/studies.md, "Validity: separation").
+
+Two contestants are *separated* when their 95% rating intervals exclude each
+other (one's low end above the other's high end). A bootstrap interval's
+half-width shrinks about as 1/√N with N games, so the closest pair not yet
+separated (the smallest gap between points) would need about
+
+    N · ((h_a + h_b) / |x_a − x_b|)²
+
+games (h: each interval's half-width, x: the points) for its intervals to stop
+overlapping: an estimate for planning, not a promise. An interval of zero
+width (every resample gave the same rating) separates nothing: the study is
+too small to judge.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from itertools import combinations
+from typing import Any
+
+SCALES = {"elo": "elo_ci95", "openskill_mu": "openskill_mu_ci95"}
+
+
+def separation(
+    ratings: Mapping[str, Mapping[str, Any]], games: int, scale: str = "elo"
+) -> dict[str, Any] | None:
+    """Every pair of contestants on ``scale`` (``elo`` or ``openskill_mu``):
+    separated or not, the closest pair not separated and the games it would
+    need, and a plain warning when some pair is not separated. None with
+    fewer than two rated contestants."""
+    points: dict[str, tuple[float, tuple[float, float]]] = {}
+    for name, r in ratings.items():
+        interval = r.get(SCALES[scale])
+        if r.get(scale) is not None and interval:
+            points[name] = (float(r[scale]), (float(interval[0]), float(interval[1])))
+    if len(points) < 2:
+        return None
+    pairs: list[dict[str, Any]] = []
+    for a, b in combinations(sorted(points), 2):
+        (xa, (la, ha)), (xb, (lb, hb)) = points[a], points[b]
+        # A zero-width interval means every resample gave the same rating
+        # (e.g. one contestant won every game): too few games to judge, not a
+        # precise rating, so such a pair does not count as separated.
+        flat = la == ha or lb == hb
+        apart = not flat and (la > hb or lb > ha)
+        gap = abs(xa - xb)
+        width = (ha - la) / 2 + (hb - lb) / 2
+        need = None if apart or flat or gap == 0 else math.ceil(games * (width / gap) ** 2)
+        pairs.append(
+            {
+                "a": a,
+                "b": b,
+                "separated": apart,
+                "no_spread": flat,
+                "gap": round(gap, 3),
+                "games_needed": need,
+            }
+        )
+    open_pairs = [p for p in pairs if not p["separated"]]
+    closest = min(open_pairs, key=lambda p: p["gap"], default=None)
+    return {
+        "scale": scale,
+        "games": games,
+        "pairs": pairs,
+        "separated": len(pairs) - len(open_pairs),
+        "total": len(pairs),
+        "closest": closest,
+        "warning": _warning(open_pairs, closest, len(pairs), games),
+    }
+
+
+def _warning(
+    open_pairs: list[dict[str, Any]], closest: dict[str, Any] | None, total: int, games: int
+) -> str | None:
+    if closest is None:
+        return None
+    text = (
+        f"the study is too small to separate {len(open_pairs)} of {total} pairs of contestants "
+        f"after {games} games"
+    )
+    if closest["no_spread"]:
+        return (
+            f"{text}; the rating interval of {closest['a']} or {closest['b']} has no spread "
+            "(every resample gave the same rating)"
+        )
+    if closest["games_needed"] is None:
+        return f"{text}; {closest['a']} and {closest['b']} have the same rating"
+    return (
+        f"{text} (95% intervals overlap); the closest pair, {closest['a']} and "
+        f"{closest['b']}, would need about {closest['games_needed']} games"
+    )
