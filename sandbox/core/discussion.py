@@ -35,6 +35,7 @@ from sandbox.core.events import (
 )
 from sandbox.core.requests import Choice, DecisionRequest, Payload, request_id
 from sandbox.core.requests import Field as RequestField
+from sandbox.core.visibility import PUBLIC
 
 OPEN = "open"  # OD-1: the value of a game file's `discussion` ruling that opens the day
 ASK_RULE = "OD-5"  # the rule an ask cites (a variant may add its own, e.g. its speech rule)
@@ -272,6 +273,15 @@ def end_reason(state: OpenDay, living: Iterable[int]) -> DayEnd | None:
     return None
 
 
+def _public_message(seat: int, made: Iterable[Event]) -> list[Event]:
+    """OD-2: the events a variant made of an accepted message, the message first
+    and public (a variant that hid it would break the ruling: refused loudly)."""
+    events = list(made)
+    if not events or events[0].visibility() != PUBLIC:
+        raise ValueError(f"seat {seat}'s accepted message must open with a public event")
+    return events
+
+
 def close_round(
     state: OpenDay,
     living: Iterable[int],
@@ -310,7 +320,7 @@ def close_round(
     if len(posted) >= 2:
         events.append(OrderDrawn(day, number, accepted))
     for seat in accepted:
-        events.extend(message(seat, answers[seat]))
+        events.extend(_public_message(seat, message(seat, answers[seat])))
     if cut:
         events.append(MessagesCut(day, number, cut))
     closed = RoundClosed(day, number, accepted)

@@ -75,6 +75,34 @@ def of(events: Sequence[Event], cls: type[Event]) -> list[Any]:
     return [e for e in events if isinstance(e, cls)]
 
 
+# ------------------------------------------------------------------ OD-2
+
+
+def test_od2_the_dead_are_never_asked_and_an_accepted_message_is_the_variant_s_public_event() -> (
+    None
+):
+    day = a_day()
+    assert discussion.asked_seats(day, (1, 2, 4)) == (1, 2, 4)  # seat 3 has died
+    with pytest.raises(IllegalDecision, match="not asked"):
+        discussion.check_answer(day, 3, POST, (1, 2, 4))
+    given: list[tuple[int, Payload]] = []
+
+    def message(seat: int, payload: Payload) -> list[Event]:
+        given.append((seat, payload))
+        return said(seat, payload)
+
+    answers = {1: WAIT, 2: {"speak": True, "text": "I saw seat 4"}, 4: WAIT}
+    events = discussion.close_round(day, (1, 2, 4), answers, random.Random(1), message)
+    assert given == [(2, answers[2])]  # the variant's event gets the answer as given
+    assert of(events, Message) == [Message(2, "I saw seat 4")]
+    # a variant whose message event were not public would break the ruling
+    hidden = [RoundAnswers(2, 1, (), (), ())]  # any event seen by the referee alone
+    with pytest.raises(ValueError, match="public"):
+        discussion.close_round(day, (1, 2, 4), answers, random.Random(1), lambda s, p: hidden)
+    with pytest.raises(ValueError, match="public"):
+        discussion.close_round(day, (1, 2, 4), answers, random.Random(1), lambda s, p: [])
+
+
 # ------------------------------------------------------------------ OD-4
 
 
@@ -188,19 +216,19 @@ def test_od5_the_draw_changes_with_the_seed() -> None:
 # ------------------------------------------------------------------ OD-6
 
 
-def test_od6a_the_day_ends_once_the_cap_is_reached() -> None:
+def test_od6_a_the_day_ends_once_the_cap_is_reached() -> None:
     events = close(a_day(per_day=2), {1: POST, 2: POST, 3: WAIT, 4: WAIT})
     assert of(events, MessagesCut) == []
     assert events[-1] == OpenDayEnded(2, 1, "day_cap")
 
 
-def test_od6a_the_cap_is_tried_before_the_other_ends() -> None:
+def test_od6_a_the_cap_is_tried_before_the_other_ends() -> None:
     # every seat spends its last message and the cap is reached in the same round
     events = close(a_day(per_seat=1, per_day=4), dict.fromkeys(SEATS, POST))
     assert events[-1] == OpenDayEnded(2, 1, "day_cap")
 
 
-def test_od6b_the_day_ends_after_quiet_rounds_in_a_row_and_a_fallback_is_a_wait() -> None:
+def test_od6_b_the_day_ends_after_quiet_rounds_in_a_row_and_a_fallback_is_a_wait() -> None:
     day = a_day([1], quiet=2)  # round 1 had a message
     quiet = {1: WAIT, 2: discussion.fallback(), 3: WAIT, 4: discussion.fallback()}
     events = close(day, quiet)
@@ -209,13 +237,13 @@ def test_od6b_the_day_ends_after_quiet_rounds_in_a_row_and_a_fallback_is_a_wait(
     assert close(day, quiet)[-1] == OpenDayEnded(2, 3, "quiet")
 
 
-def test_od6b_an_accepted_message_breaks_the_quiet_run() -> None:
+def test_od6_b_an_accepted_message_breaks_the_quiet_run() -> None:
     day = a_day([], [2], quiet=2)
     assert day.quiet_run == 0
     assert not of(close(day, {1: WAIT, 2: WAIT, 3: WAIT, 4: WAIT}), OpenDayEnded)
 
 
-def test_od6c_the_day_ends_when_no_living_seat_has_budget_left() -> None:
+def test_od6_c_the_day_ends_when_no_living_seat_has_budget_left() -> None:
     day = a_day([1, 2], per_seat=1)  # seats 3 and 4 are asked; seat 4 is dead by now
     events = close(day, {3: POST}, living=(1, 2, 3))
     assert events[-1] == OpenDayEnded(2, 2, "no_budget")
