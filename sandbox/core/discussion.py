@@ -131,11 +131,13 @@ class OpenDay:
 
     def apply(self, event: Event) -> None:
         """Fold one event; every other kind is ignored (a variant forwards all)."""
-        if isinstance(event, OpenDayStarted):
-            budget = Budget(event.messages_per_seat, event.messages_per_day, event.quiet_rounds)
-            fresh = OpenDay(event.day, event.seats, budget)
-            for name in _FIELDS:
-                setattr(self, name, getattr(fresh, name))
+        if isinstance(event, OpenDayStarted):  # a new day: nothing carries over
+            self.day, self.seats = event.day, event.seats
+            self.budget = Budget(
+                event.messages_per_seat, event.messages_per_day, event.quiet_rounds
+            )
+            self.spoken, self.total, self.quiet_run, self.closed = {}, 0, 0, 0
+            self.ended = None
         elif isinstance(event, RoundClosed):
             for seat in event.accepted:
                 self.spoken[seat] = self.spoken.get(seat, 0) + 1
@@ -147,9 +149,6 @@ class OpenDay:
 
     def copy(self) -> OpenDay:
         return dataclasses.replace(self, spoken=dict(self.spoken))
-
-
-_FIELDS = tuple(f.name for f in dataclasses.fields(OpenDay))
 
 
 # ------------------------------------------------------------------ asking
@@ -297,10 +296,10 @@ def close_round(
 
     Nothing here depends on the order of ``answers``. ``state`` is not changed:
     the variant folds the events as the referee applies them."""
-    living = tuple(sorted(living))
-    asked = asked_seats(state, living)
     if not state.open:
         raise IllegalDecision(REFUSAL, f"Day {state.day}'s open discussion is over.")
+    living = tuple(sorted(living))
+    asked = asked_seats(state, living)
     strays = sorted(set(answers) - set(asked))
     if strays:
         raise IllegalDecision(REFUSAL, f"Seats {strays} are not asked in round {state.round}.")
@@ -315,7 +314,7 @@ def close_round(
     waited = tuple(seat for seat in asked if seat not in posted and seat not in fallbacks)
     events: list[Event] = [RoundAnswers(day, number, posted, waited, fallbacks)]
     order = draw_order(posted, rng) if len(posted) >= 2 else posted  # one needs no draw
-    room = budget.per_day - state.total  # ≥ 1: the day would have ended at the cap
+    room = max(0, budget.per_day - state.total)  # ≥ 1 unless a cap end was not folded
     accepted, cut = order[:room], order[room:]
     if len(posted) >= 2:
         events.append(OrderDrawn(day, number, accepted))
