@@ -410,3 +410,11 @@ def test_od5_a_seat_view_folds_the_open_day_from_public_events_alone() -> None:
         assert view.public["left"] == 1 - spent
         kinds = {item.kind for item in view.history}
         assert not kinds & {"discussion.answers", "discussion.cut"}
+
+
+def test_od4_each_open_day_has_a_budget_of_its_own() -> None:
+    day = a_day([1, 2], [1], per_day=5)
+    day.apply(OpenDayEnded(2, 2, "quiet"))
+    day.apply(discussion.open_day(3, (1, 2), OpenDayRulings()))
+    assert (day.day, day.total, day.spoken, day.round, day.ended) == (3, 0, {}, 1, None)
+    assert day.budget == Budget(3, 6, 1) and day.open
