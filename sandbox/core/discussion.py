@@ -207,6 +207,7 @@ def posts(payload: Payload) -> bool:
 
 
 def fell_back(payload: Payload) -> bool:
+    """Whether an answer is the referee's fallback (OD-8), not the seat's own wait."""
     return payload.get(FELL_BACK) is True
 
 
