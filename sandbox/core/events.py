@@ -118,3 +118,88 @@ class GameEnded(Event):
     reason: str
     results: Mapping[str, str]  # seat number (as text) -> "win" | "lose" | "draw"
     summary: str
+
+
+# --------------------------------------------------------------------------
+# Open discussion (docs/rules-open-discussion.md): the events of an open day,
+# the same for every variant that holds one (sandbox.core.discussion makes
+# them; the variant folds them with ``discussion.OpenDay.apply``). A message
+# itself is the variant's own speech event. Their kinds share the ``discussion.``
+# prefix: they are game events a page shows, not the referee's bookkeeping.
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class OpenDayStarted(Event):
+    """OD-4, OD-5: an open day begins. ``seats``: the living seats at its start;
+    the budget is fixed here (``messages_per_day`` already counted from them)."""
+
+    kind: ClassVar[str] = "discussion.opened"
+    day: int
+    seats: tuple[int, ...]
+    messages_per_seat: int
+    messages_per_day: int
+    quiet_rounds: int
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class RoundAnswers(Event):
+    """OD-5, OD-10: how each seat asked in a round answered, every list in seat
+    order (never in the order the answers arrived). Referee only: a wait or a
+    fallback is not public, and the posts show as messages once accepted."""
+
+    kind: ClassVar[str] = "discussion.answers"
+    day: int
+    round: int
+    posted: tuple[int, ...]
+    waited: tuple[int, ...]
+    fell_back: tuple[int, ...]
+
+    def visibility(self) -> Visibility:
+        return REFEREE
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class OrderDrawn(Event):
+    """OD-5: two or more messages were posted in a round; ``order`` lists the
+    seats whose message is accepted, in the order the seeded draw gave."""
+
+    kind: ClassVar[str] = "discussion.order"
+    day: int
+    round: int
+    order: tuple[int, ...]
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class MessagesCut(Event):
+    """OD-5: the messages that would have passed ``messages_per_day``, in drawn
+    order; not accepted, so nobody but the referee learns they were posted."""
+
+    kind: ClassVar[str] = "discussion.cut"
+    day: int
+    round: int
+    seats: tuple[int, ...]
+
+    def visibility(self) -> Visibility:
+        return REFEREE
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class RoundClosed(Event):
+    """OD-5: a round is over; ``accepted``: the seats whose message was
+    accepted, in order (empty: a quiet round, OD-6 b)."""
+
+    kind: ClassVar[str] = "discussion.round"
+    day: int
+    round: int
+    accepted: tuple[int, ...]
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class OpenDayEnded(Event):
+    """OD-6: the open day ends after ``round``; ``reason`` is the first end that
+    held (``discussion.DayEnd``): ``day_cap``, ``quiet`` or ``no_budget``."""
+
+    kind: ClassVar[str] = "discussion.closed"
+    day: int
+    round: int
+    reason: str
