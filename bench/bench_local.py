@@ -57,6 +57,7 @@ import argparse
 import asyncio
 import json
 import os
+import re
 import statistics
 import sys
 import time
@@ -316,6 +317,54 @@ def setting_of(name: str, base: dict[str, Any]) -> tuple[dict[str, Any], dict[st
     return {**base, "llm": {k: v for k, v in llm.items() if v is not None}}, env
 
 
+# Issue 40 item 5, is a speech about the game? It names a seat, a role of the game
+# (its role labels, in English and in Chinese) or an event (a death, a vote, a check,
+# a night or a day). Does it repeat the prompt? It shares a run of ECHO_RUN words
+# (a Chinese character is a word) with the text of its own prompt, other seats'
+# speeches taken out of that text (quoting a speech is not repeating the prompt).
+SEAT_NAMED = re.compile(r"\b(?:seat|player)s?\s*#?\d+|\d+\s*号", re.IGNORECASE)
+EVENT_NAMED = re.compile(
+    r"\b(?:kill(?:ed|s|ing)?|died|dead|death|vot(?:e|ed|es|ing)|check(?:ed|s)?|"
+    r"night|dawn|day\s*\d+|exiled?|victim|last words)\b|杀|死|投票|查验|夜|天亮|遗言",
+    re.IGNORECASE,
+)
+WORD = re.compile(r"[\u4e00-\u9fff]|[^\W_]+")
+ECHO_RUN = 8
+
+
+def about_the_game(speech: str, roles: set[str]) -> bool:
+    """The speech names a seat, one of ``roles`` (words, lower case) or an event."""
+    if SEAT_NAMED.search(speech) or EVENT_NAMED.search(speech):
+        return True
+    lowered = speech.lower()
+    return any(role in lowered for role in roles)
+
+
+def echoes(speech: str, prompt: str, others: list[str]) -> bool:
+    """The speech shares ECHO_RUN words in a row with ``prompt`` once the speeches
+    in ``others`` are taken out of it."""
+    for quoted in others:
+        if quoted.strip():
+            prompt = prompt.replace(quoted, " ")
+    said = [w.lower() for w in WORD.findall(speech)]
+    runs = {tuple(said[i : i + ECHO_RUN]) for i in range(len(said) - ECHO_RUN + 1)}
+    if not runs:
+        return False
+    text = [w.lower() for w in WORD.findall(prompt)]
+    return any(tuple(text[i : i + ECHO_RUN]) in runs for i in range(len(text) - ECHO_RUN + 1))
+
+
+def role_names(variant: str, labels: list[str]) -> set[str]:
+    """The game's role labels and their Chinese words, lower case."""
+    from sandbox.games.registry import get_variant
+    from sandbox.words import role_words
+
+    known = get_variant(variant)
+    return {label.lower() for label in labels} | {
+        role_words(label, "zh", known).lower() for label in labels
+    }
+
+
 def game_figures(path: Path) -> dict[str, float]:
     """Issue 24's figures of one transcript (docs/local-model.md, Formulas)."""
     lines = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
@@ -327,6 +376,13 @@ def game_figures(path: Path) -> dict[str, float]:
         if line["type"] == "event" and line["kind"] == "core.decision"
     ]  # fmt: skip
     speeches = [d for d in decisions if d["decision"] in ("speech", "last_words")]
+    spoken = [d for d in speeches if _said(d).strip()]
+    roles = role_names(header["variant"], sorted(set(header.get("roles", {}).values())))
+    prompts: dict[str, str] = {}  # each decision's first prompt, all its messages
+    for c in calls:
+        if "request_id" in c and not c["repair"] and c.get("attempt", 1) == 1:
+            text = "\n".join(str(m.get("content", "")) for m in c.get("messages", []))
+            prompts.setdefault(c["request_id"], text)
     ended = outcome["ended"] if outcome is not None else lines[-1].get("ended", header["started"])
     wall = _seconds(ended) - _seconds(header["started"])
     prompt = sum(c["tokens_in"] for c in calls)
@@ -343,8 +399,19 @@ def game_figures(path: Path) -> dict[str, float]:
         "cached_first": sum(c.get("cached_tokens") or 0 for c in calls if not c["repair"]),
         "wall": wall,
         "speeches": len(speeches),
-        "spoken": sum(1 for d in speeches if str((d["payload"] or {}).get("speech", "")).strip()),
-    }
+        "spoken": len(spoken),
+        "about": sum(1 for d in spoken if about_the_game(_said(d), roles)),
+        "echoes": sum(
+            1 for d in spoken
+            if echoes(
+                _said(d), prompts.get(d["request_id"], ""), [_said(o) for o in spoken if o is not d]
+            )
+        ),
+    }  # fmt: skip
+
+
+def _said(decision: dict[str, Any]) -> str:
+    return str((decision["payload"] or {}).get("speech", ""))
 
 
 def bench_compare(
@@ -414,7 +481,9 @@ def _figures_line(f: dict[str, float]) -> str:
         f"cached share {f['cached'] / max(1, f['prompt']):.1%} "
         f"(first attempts {f['cached_first'] / max(1, f['prompt_first']):.1%}), "
         f"{f['wall'] / max(1, f['decisions']):.2f} s per decision, "
-        f"non-empty speeches {int(f['spoken'])}/{int(f['speeches'])}"
+        f"non-empty speeches {int(f['spoken'])}/{int(f['speeches'])}, "
+        f"about the game {f['about'] / max(1, f['spoken']):.0%}, "
+        f"repeating the prompt {int(f['echoes'])}"
     )
 
 

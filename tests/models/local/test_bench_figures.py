@@ -62,3 +62,43 @@ def test_compare_figures_from_a_hand_built_transcript(tmp_path: Path) -> None:
     assert "invalid fallbacks 1" in line and "repair share 20.0%" in line
     assert "cached share 70.0% (first attempts 68.8%)" in line and "7.50 s per decision" in line
     assert "non-empty speeches 1/3" in line
+
+
+def test_speeches_about_the_game_and_speeches_repeating_the_prompt(tmp_path: Path) -> None:
+    """Issue 40 item 5's two figures: a speech naming a seat, a role or an event is
+    about the game; one sharing eight words in a row with its own prompt (other
+    seats' speeches taken out) repeats the prompt."""
+    instructions = "Your speech; it ends with pass (empty text passes); at most 160 characters."
+    quoted = "I saw seat 2 lie about the night and I will say it again today"
+    speeches = {
+        1: "I suspect seat 3.",  # a seat
+        2: "The killers hide among the civilians.",  # roles of this game
+        3: "Who died at dawn?",  # an event
+        4: "CIGARADES, NUANGA-NUEBA",  # none of them
+        5: "it ends with pass (empty text passes); at most 160 characters",  # the prompt
+        6: quoted,  # seat 6's words, then in the later seats' prompts as a quote
+        7: "我怀疑3号是杀手",  # a seat, in Chinese
+        8: f"Seat 6 said {quoted}",  # quoting a speech is not repeating the prompt
+    }
+    lines: list[dict[str, Any]] = [
+        {"type": "header", "variant": "killer", "seed": 1, "started": "2026-12-02T01:00:00Z",
+         "roles": {"1": "killer", "2": "police", "3": "civilian"}},
+    ]  # fmt: skip
+    for seat, said in speeches.items():
+        lines.append(decision(seat, "speech", {"speech": said}))
+        record = f'Seat 6 said: "{quoted}"\n' if seat > 6 else ""
+        prompt = f"Rules. {instructions}\n{record}Now speak."
+        lines.append(
+            {"type": "call", "request_id": f"1.{seat}.speech", "repair": 0, "attempt": 1,
+             "tokens_in": 10, "cached_tokens": 0,
+             "messages": [{"role": "user", "content": prompt}]}
+        )  # fmt: skip
+    lines.append({"type": "outcome", "reason": "day_limit", "ended": "2026-12-02T01:00:30Z"})
+    path = tmp_path / "t.jsonl"
+    path.write_text("\n".join(json.dumps(line) for line in lines) + "\n", encoding="utf-8")
+    figures = bench().game_figures(path)
+    assert figures["spoken"] == 8
+    assert figures["about"] == 6  # seats 1, 2, 3, 6 (seat 2, the night), 7 and 8; not 4, 5
+    assert figures["echoes"] == 1  # seat 5 only
+    line = bench()._figures_line(figures)
+    assert "about the game 75%" in line and "repeating the prompt 1" in line
