@@ -152,7 +152,13 @@ def grammar_format(
     of a step."""
     leave_out = frozenset(own_fields) if shared else frozenset()
     plan = grammar.plan_for(
-        request, limits.reasoning_chars, limits.text_chars, max_tokens, language, leave_out
+        request,
+        limits.reasoning_chars,
+        limits.text_chars,
+        max_tokens,
+        language,
+        leave_out,
+        limits.open_with_seat,
     )
     if plan is None:
         return None

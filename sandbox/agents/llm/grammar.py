@@ -20,6 +20,11 @@ What the grammar says (each also checked by the referee, as always):
   explicitly; :meth:`Plan.decode` turns it into the rules' pass, the empty
   text) or at least ``MIN_TEXT_CHARS`` characters (fewer where the field
   allows fewer) starting with a visible character, so never blank.
+- **Speeches about the game** (``open_with_seat``, the compact style's limits):
+  free text other than a pass opens by naming a seat ("Seat 4", "I suspect seat
+  4", "我怀疑4号"; a seat among the request's options where it has any), the rest
+  in the model's own words (issue 40 item 5: a small model's speech otherwise
+  drifts away from the table).
 
 What it cannot say (rule-level checks such as KG-13's concession, or the
 probe's beliefs) keeps the repair turn; a request the grammar cannot fit in
@@ -58,6 +63,18 @@ ANY_VISIBLE = r"[^\x00-\x20\x22\x5C\x7F\u00A0\u3000]"
 BYTES_PER_CHAR = {"ascii": 1, "any": 4}
 # A seat in the shared record's example answer (Plan.shared_example).
 SEAT_PLACEHOLDER = "N"
+# The openings a speech may start with under ``open_with_seat``, each followed by a
+# seat (and, in Chinese, 号).
+OPENINGS = {
+    "en": ("Seat ", "I suspect seat ", "I trust seat ", "I think seat "),
+    "zh": ("", "我怀疑", "我相信", "我认为"),
+}
+SEAT_SUFFIX = {"en": "", "zh": "号"}
+AFTER_SEAT_ASCII = r"[\x20\x21\x23-\x2F\x3A-\x5B\x5D-\x7E]"
+AFTER_SEAT_ANY = r"[^\x00-\x1F\x22\x5C\x7F0-9]"
+# Characters a speech keeps for its own words after the longest opening; a field
+# too short for them opens freely.
+MIN_OWN_CHARS = 16
 HINT_LEAD = {
     "en": "Answer exactly in this form (each seat at most once):",
     "zh": "严格按此格式回答（每个座位最多出现一次）：",
@@ -136,12 +153,16 @@ def plan_for(
     max_tokens: int | None,
     language: str,
     leave_out: frozenset[str] = frozenset(),
+    open_with_seat: bool = False,
 ) -> Plan | None:
     """The grammar plan of ``request``, or None when it cannot fit ``max_tokens``
     (or holds a list shape the grammar does not cover); the caller then takes
     the schema route. ``leave_out``: fields its shared example does not show
-    (the shared record states them after the seat's card)."""
-    return _plan(request.fields, reasoning_chars, text_cap, max_tokens, language, leave_out)
+    (the shared record states them after the seat's card). ``open_with_seat``:
+    free text opens by naming a seat (OPENINGS)."""
+    return _plan(
+        request.fields, reasoning_chars, text_cap, max_tokens, language, leave_out, open_with_seat
+    )
 
 
 @functools.lru_cache(maxsize=1024)
@@ -152,6 +173,7 @@ def _plan(
     max_tokens: int | None,
     language: str,
     leave_out: frozenset[str] = frozenset(),
+    open_with_seat: bool = False,
 ) -> Plan | None:
     # Cached: a sealed step asks many seats the same shape.
     chars = "ascii" if language == "en" else "any"
@@ -193,6 +215,8 @@ def _plan(
         rule = _rule_name(t.name, "t")
         least = min(MIN_TEXT_CHARS, want)
         said = f" | first ch{{{least - 1},{most - 1}}}" if most >= 1 else ""  # 0: only a pass
+        if open_with_seat:
+            said = _opening(rules, fields, language, least, most) or said
         rules[rule] = f'"\\"" ( "{PASS}"{said} ) "\\""'
         parts.append((t.name, rule, 0))
     members = [f"{_lit(_json(REASONING) + ':')} note"]
@@ -217,6 +241,33 @@ def _plan(
             SEAT_PLACEHOLDER,
         ),
     )
+
+
+def _opening(
+    rules: dict[str, str], fields: Sequence[Field], language: str, least: int, most: int
+) -> str:
+    """The alternative of a text that opens by naming a seat (writing its rules
+    into ``rules``), or "" where the field is too short to keep MIN_OWN_CHARS of
+    its own words after the longest opening."""
+    openings = OPENINGS.get(language, OPENINGS["en"])
+    suffix = SEAT_SUFFIX.get(language, "")
+    seats = sorted(
+        {o for f in fields if isinstance(f, Choice | MultiChoice) for o in f.options
+         if isinstance(o, int) and not isinstance(o, bool)}
+    )  # fmt: skip
+    widest = max(len(str(s)) for s in seats) if seats else 2
+    longest = max(len(o) for o in openings) + widest + len(suffix)
+    if most - longest < MIN_OWN_CHARS:
+        return ""
+    rules["open"] = " | ".join(_lit(o) for o in openings)
+    rules["seat"] = " | ".join(_lit(f"{s}{suffix}") for s in seats) if seats else (
+        f'[1-9] [0-9]? {_lit(suffix)}' if suffix else "[1-9] [0-9]?"
+    )  # fmt: skip
+    # The character after the seat is no digit: "Seat 1" never reads as seat 12.
+    rules["after"] = AFTER_SEAT_ASCII if language == "en" else AFTER_SEAT_ANY
+    shortest = min(len(o) for o in openings) + 1 + len(suffix)
+    own = most - longest - 1
+    return f" | open seat after ch{{{max(0, min(least - shortest - 1, own))},{own}}}"
 
 
 def _groups(lists: Sequence[MultiChoice]) -> tuple[list[Group] | None, list[MultiChoice]]:

@@ -88,16 +88,20 @@ class AnswerLimits:
     ``reasoning_chars``: the private note (a longer one is cut, never refused:
     the note is not part of the decision). ``text_chars``: a cap on free-text
     fields below the referee's own limit (None: the referee's limit), so a
-    small model's speech fits its token budget.
+    small model's speech fits its token budget. ``open_with_seat``: on the
+    grammar route, a speech opens by naming a seat.
     """
 
     reasoning_chars: int
     text_chars: int | None
+    # The grammar route: a speech opens by naming a seat (grammar.OPENINGS), so a
+    # small model's words stay at the table (issue 40 item 5).
+    open_with_seat: bool = False
 
 
 LIMITS: dict[str, AnswerLimits] = {
     "full": AnswerLimits(reasoning_chars=200, text_chars=None),
-    "compact": AnswerLimits(reasoning_chars=48, text_chars=160),
+    "compact": AnswerLimits(reasoning_chars=48, text_chars=160, open_with_seat=True),
 }
 
 

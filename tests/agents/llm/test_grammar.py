@@ -251,3 +251,25 @@ def test_the_shared_example_leaves_out_the_seats_own_fields() -> None:
     # kept, a boolean is a value, not a seat: never the placeholder
     kept = plan_for(speech_request(concede=True), 48, 160, 448, "en")
     assert kept is not None and '"concede":false' in kept.hint("en", shared=True)
+
+
+def test_open_with_seat_adds_the_openings_and_the_requests_seats() -> None:
+    """Issue 40 item 5: the compact style's grammar opens a speech by naming a seat
+    of the request's options; the full style's, and a field too short to keep
+    words of its own after the opening, open freely as before."""
+    assert LIMITS["compact"].open_with_seat and not LIMITS["full"].open_with_seat
+    plan = plan_for(speech_request(), 48, 160, 448, "en", open_with_seat=True)
+    assert plan is not None
+    rules = dict(line.split(" ::= ", 1) for line in plan.grammar.splitlines())
+    assert rules["open"] == '"Seat " | "I suspect seat " | "I trust seat " | "I think seat "'
+    assert rules["seat"] == " | ".join(f'"{s}"' for s in SEATS)  # the options, not seat 1
+    assert rules["t-speech"] == '"\\"" ( "pass" | open seat after ch{5,142} ) "\\""'  # 12-160
+    free = plan_for(speech_request(), 48, 160, 448, "en")
+    assert free is not None and "open" not in free.grammar
+    short = DecisionRequest(
+        "3.1.speech", 1, "speech", "KG-8", "Speak.", (Text("speech", "a few words", 24),)
+    )
+    tight = plan_for(short, 48, 160, 448, "en", open_with_seat=True)
+    assert tight is not None and "open" not in tight.grammar  # 24 - 17 < 16 own characters
+    zh = plan_for(speech_request(), 48, 160, 448, "zh", open_with_seat=True)
+    assert zh is not None and '"2号"' in zh.grammar and '"我怀疑"' in zh.grammar

@@ -9,13 +9,21 @@ a seat in both lists, a long speech); a high temperature makes it wander."""
 from __future__ import annotations
 
 import json
+import re
 import urllib.request
 from collections.abc import Iterator
 from typing import Any
 
 import pytest
 
-from sandbox.agents.llm.grammar import MIN_TEXT_CHARS, PASS, Plan, plan_for
+from sandbox.agents.llm.grammar import (
+    MIN_TEXT_CHARS,
+    OPENINGS,
+    PASS,
+    SEAT_SUFFIX,
+    Plan,
+    plan_for,
+)
 from sandbox.core.requests import Choice, DecisionRequest, MultiChoice, Text
 from sandbox.models.local import LocalServer, ServerSettings, resolve_model
 from tests.models.local.conftest import requires_local
@@ -132,3 +140,22 @@ def test_a_vote_holds_only_legal_values_in_the_small_budget(server: LocalServer)
         assert list(answer) == ["reasoning", "target"]
         assert answer["target"] in (*SEATS, None)
         assert len(answer["reasoning"]) <= dict(plan.text_chars)["reasoning"]
+
+
+@pytest.mark.parametrize("language", ["en", "zh"])
+def test_a_speech_opens_by_naming_a_seat_among_the_options(
+    server: LocalServer, language: str
+) -> None:
+    """Issue 40 item 5: with ``open_with_seat`` (the compact style), a speech that is
+    not a pass opens with one of the openings and a seat of the request's options,
+    then goes on in the model's own words within its bound."""
+    plan = plan_for(speech_request(), 48, 160, 448, language, open_with_seat=True)
+    assert plan is not None and plan.max_bytes <= 448
+    openings = "|".join(re.escape(o) for o in OPENINGS[language])
+    seats = "|".join(str(s) for s in sorted(SEATS, reverse=True))
+    opened = re.compile(f"^(?:{openings})(?:{seats}){SEAT_SUFFIX[language]}(?!\\d)")
+    for seed in (1, 2, 3):
+        reply = ask(server, plan, 448, seed, language)
+        speech = json.loads(reply["choices"][0]["message"]["content"])["speech"]
+        assert speech == PASS or opened.match(speech), speech
+        assert speech == PASS or len(speech) <= dict(plan.text_chars)["speech"]
