@@ -27,10 +27,8 @@ from sandbox.core.words import (
     VariantWords,
     Words,
 )
-from sandbox.games.four_factions.board import BOARD, CARD_TABLES
-from sandbox.games.four_factions.card import by_seat, card, team_of
 from sandbox.games.four_factions.info import FACTIONS, Decision
-from sandbox.games.four_factions.notes import duel_notes
+from sandbox.games.four_factions.page import BOARD, CARD_TABLES, by_seat, card, duel_notes, team_of
 from sandbox.games.four_factions.vocabulary import VOCABULARY
 
 D = Mapping[str, Any]

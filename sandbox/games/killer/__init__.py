@@ -46,13 +46,12 @@ from typing import Any
 
 import sandbox.games.killer.requests as requests
 import sandbox.games.killer.resolve as resolve
-import sandbox.games.killer.rules_text as rules_text
 import sandbox.games.killer.words as wording
 from sandbox.core.events import DecisionMade, Event, GameEnded, StepResolved
 from sandbox.core.folds import detached, marked_public
 from sandbox.core.variant import HistoryItem, Research, Rules, SeatView, Variant, ViewFold
 from sandbox.core.words import VariantWords
-from sandbox.games.killer.config import KillerConfig
+from sandbox.games.killer.config import OWN_SIDE, KillerConfig, lineup
 from sandbox.games.killer.events import (
     Ballots,
     CheckResult,
@@ -71,15 +70,18 @@ from sandbox.games.killer.events import (
     fold,
 )
 from sandbox.games.killer.info import INFO, KILLER, POLICE, Phase
+from sandbox.words.rules import rules_from_template
 
 # ---------------------------------------------------------------- the declaration
 # Killer's modules: info.py (name, seats, roles, decisions, the enums), config.py
 # (rulings), events.py (with the state, their fold), requests.py (open decisions,
 # checks, fallbacks), resolve.py (the deal, KG-2; steps into events; endings and results),
-# words.py, vocabulary.py, card.py and board.py (its words), rules_text.py (the
-# rules with the rulings); bot.py with talk.py and evidence.py (the baseline bot)
-# and metrics.py (behaviour metrics) are imported only when asked for. This module
-# declares the variant: its rules, its research hooks and its seat views.
+# words.py and page.py (its words: every event's sentence; the card and the board);
+# its rules text and vocabulary are data beside its prompts (prompts/killer/:
+# <lang>/rules.j2, vocabulary.toml); bot.py with talk.py and evidence.py (the
+# baseline bot) and metrics.py (behaviour metrics) are imported only when asked
+# for. This module declares the variant: its rules, its research hooks, its rules
+# text and its seat views.
 
 
 class KillerRules(Rules[KillerState, KillerConfig]):
@@ -130,7 +132,14 @@ class Killer(Variant[KillerState, KillerConfig]):
         return SeatFold(self, seat)
 
     def rules_text(self, config: KillerConfig, language: str = "en") -> str:
-        return rules_text.rules_text(config, language)
+        """The templates ``prompts/killer/<lang>/rules.j2`` with this config's rulings."""
+        return rules_from_template(
+            self.name,
+            language,
+            c=config,
+            n=lineup(config.players),  # KG-1: the line-up for this many players
+            own_side=config.concede == OWN_SIDE,  # KG-13
+        )
 
     def describe_event(self, event: Event) -> str:
         return wording.describe(event) or super().describe_event(event)

@@ -26,12 +26,13 @@ from sandbox.core.words import (
     Words,
     speech_claims,
 )
-from sandbox.games.killer.board import BOARD
-from sandbox.games.killer.card import answer_en, answer_zh, card, rulings, team_of
-from sandbox.games.killer.info import Decision, Phase
-from sandbox.games.killer.vocabulary import VOCABULARY
+from sandbox.games.killer.info import INFO, Decision, Phase
+from sandbox.games.killer.page import BOARD, answer_en, answer_zh, card, rulings, team_of
+from sandbox.words.vocabulary import load_vocabulary
 
 D = Mapping[str, Any]
+# The game words: the data file prompts/killer/vocabulary.toml.
+VOCABULARY = load_vocabulary(INFO.name)
 
 
 def _ref(kind: str, sentence: str, speaker: int | None = None) -> Words:

@@ -50,7 +50,6 @@ from typing import Any
 import sandbox.games.werewolf.events as ev
 import sandbox.games.werewolf.requests as requests
 import sandbox.games.werewolf.resolve as resolve
-import sandbox.games.werewolf.rules_text as rules_text
 import sandbox.games.werewolf.words as wording
 from sandbox.core.events import DecisionMade, Event, GameEnded, StepResolved
 from sandbox.core.folds import detached, marked_public
@@ -59,16 +58,18 @@ from sandbox.core.words import VariantWords
 from sandbox.games.werewolf.config import WerewolfConfig
 from sandbox.games.werewolf.info import DOCTOR, INFO, ROLES, SEER, WEREWOLF, Phase, team_of
 from sandbox.games.werewolf.state import WerewolfState, fold
+from sandbox.words.rules import rules_from_template
 
 # ---------------------------------------------------------------- the declaration
 # Werewolf's modules: info.py (name, seats, roles, decisions, the enums),
 # config.py (rulings, presets), events.py, state.py (the fold), requests.py (open
 # decisions, checks, fallbacks; WW-13's softened words), resolve.py (the deal,
-# WW-2; steps into events; endings and results), words.py, vocabulary.py and
-# board.py (its words), rules_text.py (the rules with the rulings); bot.py (the
-# baseline bot) and metrics.py (behaviour metrics) are imported only when asked
-# for. This module declares the variant: its rules, its research hooks and its
-# seat views.
+# WW-2; steps into events; endings and results), words.py and page.py (its
+# words: every event's sentence; the card and the board); its rules text and
+# vocabulary are data beside its prompts (prompts/werewolf/: <lang>/rules.j2,
+# vocabulary.toml); bot.py (the baseline bot) and metrics.py (behaviour metrics)
+# are imported only when asked for. This module declares the variant: its rules,
+# its research hooks, its rules text and its seat views.
 
 
 class WerewolfRules(Rules[WerewolfState, WerewolfConfig]):
@@ -120,7 +121,9 @@ class Werewolf(Variant[WerewolfState, WerewolfConfig]):
         return SeatFold(self, seat)
 
     def rules_text(self, config: WerewolfConfig, language: str = "en") -> str:
-        return rules_text.rules_text(config, language)
+        """The templates ``prompts/werewolf/<lang>/rules.j2`` with this config's
+        rulings (WW-1..WW-24)."""
+        return rules_from_template(self.name, language, c=config, n=config.counts())
 
     def words(self) -> VariantWords:
         return wording.WORDS

@@ -25,11 +25,13 @@ from sandbox.core.words import (
     Words,
     speech_claims,
 )
-from sandbox.games.werewolf.board import BOARD
-from sandbox.games.werewolf.info import Decision
-from sandbox.games.werewolf.vocabulary import VOCABULARY
+from sandbox.games.werewolf.info import INFO, Decision
+from sandbox.games.werewolf.page import BOARD, card, team_of
+from sandbox.words.vocabulary import load_vocabulary
 
 D = Mapping[str, Any]
+# The game words: the data file prompts/werewolf/vocabulary.toml.
+VOCABULARY = load_vocabulary(INFO.name)
 
 
 def _ref(kind: str, sentence: str, speaker: int | None = None) -> Words:
@@ -442,34 +444,6 @@ DECISIONS: dict[str, DecisionPhrase] = {
     Decision.SPEECH: _spoke,
     Decision.LAST_WORDS: _spoke,
 }
-
-
-# ------------------------------------------------------------- the card
-# A seat's card said to the seat (WW-2, WW-4): who it is and its pack; what it
-# learned at night is said as its facts.
-
-_CARD_DONE = ("seat", "role", "team", "pack", "fellow_werewolves")
-
-
-def card(p: D, L: Lang) -> list[tuple[str, str]]:
-    role, team = p.get("role"), p.get("team")
-    rows = [
-        (
-            L.say(en="You are", zh="你是"),
-            L.say(en=f"{L.seat(p.get('seat'), capital=True)}, a {role} (team {team})",
-                  zh=f"{L.seat(p.get('seat'))}，{L.term(role)}（{L.term(team)}阵营）"),
-        )
-    ]  # fmt: skip
-    if "fellow_werewolves" in p:
-        fellows = L.seats(p["fellow_werewolves"], capital=True)
-        rows.append((L.say(en="Fellow werewolves", zh="同伴狼人"), fellows))
-    rows += L.facts({k: v for k, v in p.items() if k not in _CARD_DONE})
-    return rows
-
-
-def team_of(p: D) -> tuple[int, ...]:
-    """WW-4: the werewolves know each other."""
-    return tuple(int(s) for s in p.get("fellow_werewolves", ()))
 
 
 WORDS = VariantWords(
