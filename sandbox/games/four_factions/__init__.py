@@ -97,9 +97,6 @@ class FourFactions(Variant[FFState, FourFactionsConfig]):
         per_seat = any(s.hp is not None for s in config.seat)  # FF-7: [[seat]] tables' own hp
         return rules_from_template(self.name, language, c=config, per_seat=per_seat)
 
-    def describe_event(self, event: Event) -> str:
-        return wording.describe(event) or super().describe_event(event)
-
     def words(self) -> VariantWords:
         return wording.WORDS
 

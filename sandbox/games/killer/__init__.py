@@ -141,9 +141,6 @@ class Killer(Variant[KillerState, KillerConfig]):
             own_side=config.concede == OWN_SIDE,  # KG-13
         )
 
-    def describe_event(self, event: Event) -> str:
-        return wording.describe(event) or super().describe_event(event)
-
     def words(self) -> VariantWords:
         return wording.WORDS
 

@@ -1,7 +1,9 @@
-"""Killer in words: every event's sentence in English and Chinese, the decision
-phrases and the one-line log descriptions of ``Variant.describe_event`` (rule IDs
-as in RULES-SPEC). :data:`WORDS` is what ``Killer.words()`` returns: these with
-the vocabulary (``vocabulary.py``) and the viewer's board effects (``board.py``).
+"""Killer in words: every event's sentence in English and Chinese and the
+decision phrases (rule IDs as in RULES-SPEC). :data:`WORDS` is what
+``Killer.words()`` returns: these with the vocabulary
+(``prompts/killer/vocabulary.toml``) and what a seat's page shows beside them
+(``page.py``: the card, the board). Log lines (``Variant.describe_event``) are
+the English sentences, a speech quoted after its sentence.
 
 Speeches and last words may carry structured claims (``claim``, ``accuse``,
 ``vouch``); older transcripts lack the keys, and the referee never confirms them
@@ -10,11 +12,9 @@ Speeches and last words may carry structured claims (``claim``, ``accuse``,
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from typing import Any
 
-import sandbox.games.killer.events as ev
-from sandbox.core.events import Event
 from sandbox.core.words import (
     REFEREE,
     SPEECH,
@@ -26,7 +26,7 @@ from sandbox.core.words import (
     Words,
     speech_claims,
 )
-from sandbox.games.killer.info import INFO, Decision, Phase
+from sandbox.games.killer.info import INFO, Decision
 from sandbox.games.killer.page import BOARD, answer_en, answer_zh, card, rulings, team_of
 from sandbox.words.vocabulary import load_vocabulary
 
@@ -118,7 +118,7 @@ def check(d: D, L: Lang) -> Words:  # KG-4
             "killer.check", L.end(L.say(en="The police check nobody", zh="警察没有查验任何人"))
         )
     suspect, answer = L.seat(d["suspect"]), d.get("answer")
-    draw = (
+    draw = (  # KG-4 as KG-3: a tie among the opinions is drawn
         L.say(en=" (chosen by a seeded draw)", zh="（平票，按随机种子抽签选出）")
         if d.get("tie_break")
         else ""
@@ -369,103 +369,6 @@ DECISIONS: dict[str, DecisionPhrase] = {
     Decision.SPEECH: _speech,
     Decision.LAST_WORDS: _last_words,
 }
-
-
-# ------------------------------------------------------- log descriptions
-# One-line, referee-voice descriptions of typed events (logs, the referee's
-# view): Killer.describe_event.
-
-
-def describe(event: Event) -> str | None:
-    """One readable line per Killer event, or None for events of other kinds."""
-    line = _DESCRIBE.get(type(event))
-    return None if line is None else line(event)
-
-
-def _log_kill_chosen(e: ev.KillChosen) -> str:
-    who = "nobody" if e.target is None else f"seat {e.target}"
-    return f"The killers choose {who}{' (seeded draw)' if e.tie_break else ''}."
-
-
-def _log_check_result(e: ev.CheckResult) -> str:
-    if e.suspect is None:
-        return "The police check nobody."
-    draw = " (chosen by a seeded draw)" if e.tie_break else ""  # KG-4 as KG-3
-    return f"The judge tells the police: seat {e.suspect}{draw} is {e.answer}."
-
-
-def _log_dawn(e: ev.Dawn) -> str:
-    if e.victim is None:
-        return f"Day {e.day} dawns; nobody died in the night."
-    return f"Day {e.day} dawns; seat {e.victim} was killed{_log_role(e.role)}."
-
-
-# One entry per event kind: the referee's one-line wording of it.
-_DESCRIBE: dict[type[Event], Callable[[Any], str]] = {
-    ev.GameStarted: lambda e: (
-        f"Killer with {e.players} players: {e.killers} killers, {e.police} police."
-    ),
-    ev.RoleCard: lambda e: f"Seat {e.seat} is dealt the {e.role} card.",
-    ev.TeamList: lambda e: f"The {e.role} team is seats {_log_seats(e.members)}.",
-    ev.NightFell: lambda e: f"Night {e.night} falls.",
-    ev.Opinions: lambda e: f"Night {e.night} {e.role} opinions: {_log_pairs(e.opinions)}.",
-    ev.KillChosen: _log_kill_chosen,
-    ev.PoliceTurn: lambda e: "The killers close their eyes; the police open theirs.",
-    ev.CheckResult: _log_check_result,
-    ev.Dawn: _log_dawn,
-    ev.PhaseStarted: lambda e: _log_phase(e),
-    ev.Speech: lambda e: f"Seat {e.seat} says: {e.text or '(pass)'}{_log_claims(e)}",
-    ev.LastWords: lambda e: f"Seat {e.seat}'s last words: {e.text or '(pass)'}{_log_claims(e)}",
-    ev.Ballots: lambda e: f"Ballots of {_log_vote_name(e.round)}: {_log_pairs(e.ballots)}.",
-    ev.VotedOut: lambda e: f"Seat {e.seat} is voted out{_log_role(e.role)}.",
-    ev.NobodyOut: lambda e: "Nobody voted; nobody is out.",
-    ev.Tied: lambda e: (
-        f"Tie between seats {_log_seats(e.tied)}: {_log_vote_name(e.round)} follows."
-    ),
-    ev.ForcedDraw: lambda e: f"Still tied between seats {_log_seats(e.tied)}: a forced draw.",
-    ev.Conceded: lambda e: f"Seat {e.seat} concedes for the {e.side} side.",
-    ev.DayLimitReached: lambda e: f"Day {e.day} was the last day: draw by limit.",
-}
-
-
-def _log_claims(event: ev.Speech | ev.LastWords) -> str:
-    """KG-14: the structured claims, as said (nothing when there are none)."""
-    parts = []
-    if event.claim != "none":
-        parts.append(f"claims {event.claim}")
-    if event.accuse:
-        parts.append(f"accuses seats {_log_seats(event.accuse)}")
-    if event.vouch:
-        parts.append(f"vouches for seats {_log_seats(event.vouch)}")
-    return f" [{'; '.join(parts)}]" if parts else ""
-
-
-def _log_phase(event: ev.PhaseStarted) -> str:
-    if event.phase == Phase.LAST_WORDS:
-        return f"Seat {event.order[0]} may give last words."
-    if event.phase == Phase.SPEECHES:
-        return f"Speeches ({event.context}) in order: seats {_log_seats(event.order)}."
-    return f"{_log_vote_name(event.round).capitalize()} among seats {_log_seats(event.candidates)}."
-
-
-def _log_vote_name(round_: int) -> str:
-    """KG-9/KG-10 rounds are counted from 0 in events; people count revotes from 1."""
-    return "the vote" if round_ == 0 else f"revote {round_}"
-
-
-def _log_seats(seats: object) -> str:
-    assert isinstance(seats, tuple | list)
-    return ", ".join(str(s) for s in seats)
-
-
-def _log_role(role: str | None) -> str:
-    return f" (a {role})" if role else ""
-
-
-def _log_pairs(values: object) -> str:
-    assert isinstance(values, Mapping)
-    shown = [f"{k}→{'none' if v is None else v}" for k, v in values.items()]
-    return ", ".join(shown) or "none"
 
 
 WORDS = VariantWords(

@@ -1,9 +1,9 @@
-"""Werewolf in words: every event's sentence in English and Chinese, the decision
-phrases and what events change on the viewer's seat board (rule IDs as in
-RULES-WEREWOLF). :data:`WORDS` is what ``Werewolf.words()`` returns; the game
-words themselves are in :mod:`sandbox.games.werewolf.vocabulary`. Log lines
-(``Variant.describe_event``) are the English sentences, a speech quoted after
-its sentence.
+"""Werewolf in words: every event's sentence in English and Chinese and the
+decision phrases (rule IDs as in RULES-WEREWOLF). :data:`WORDS` is what
+``Werewolf.words()`` returns: these with the vocabulary
+(``prompts/werewolf/vocabulary.toml``) and what a seat's page shows beside them
+(``page.py``: the card, the board). Log lines (``Variant.describe_event``) are
+the English sentences, a speech quoted after its sentence.
 
 Speeches carry structured claims (WW-12), said as the speaker's claims, never
 confirmed; a speech is quoted as it was shown (softened, WW-13).
