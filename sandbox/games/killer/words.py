@@ -15,28 +15,15 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from sandbox.core.words import (
-    REFEREE,
-    SPEECH,
-    Answer,
-    DecisionPhrase,
-    Lang,
-    Sentence,
-    VariantWords,
-    Words,
-    speech_claims,
-)
+from sandbox.core.words import Answer, DecisionPhrase, Lang, Sentence, VariantWords, Words
 from sandbox.games.killer.info import INFO, Decision
 from sandbox.games.killer.page import BOARD, answer_en, answer_zh, card, rulings, team_of
+from sandbox.words.parts import choices, ending, referee, spoke, spoken
 from sandbox.words.vocabulary import load_vocabulary
 
 D = Mapping[str, Any]
 # The game words: the data file prompts/killer/vocabulary.toml.
 VOCABULARY = load_vocabulary(INFO.name)
-
-
-def _ref(kind: str, sentence: str, speaker: int | None = None) -> Words:
-    return Words(kind, REFEREE, sentence, speaker)
 
 
 def game_started(d: D, L: Lang) -> Words:  # KG-1
@@ -47,13 +34,13 @@ def game_started(d: D, L: Lang) -> Words:  # KG-1
             zh=f"杀人游戏，共{players}名玩家：{killers}名杀手、{police}名警察",
         )
     )
-    return _ref("killer.game_started", L.say(en=" ", zh="").join([text, *rulings(d, L)]))
+    return referee("killer.game_started", L.say(en=" ", zh="").join([text, *rulings(d, L)]))
 
 
 def role_card(d: D, L: Lang) -> Words:  # KG-2
     seat, role = L.seat(d["seat"], capital=True), d.get("role")
     text = L.say(en=f"{seat} is dealt the {role} card", zh=f"{seat}拿到的身份牌：{L.term(role)}")
-    return _ref("killer.role", L.end(text), d["seat"])
+    return referee("killer.role", L.end(text), d["seat"])
 
 
 def team(d: D, L: Lang) -> Words:  # KG-2
@@ -62,35 +49,21 @@ def team(d: D, L: Lang) -> Words:  # KG-2
         en=f"The {role} team is {L.seats(members)}",
         zh=f"{L.term(role)}一方是{L.seats(members)}",
     )
-    return _ref("killer.team", L.end(text))
+    return referee("killer.team", L.end(text))
 
 
 def night(d: D, L: Lang) -> Words:  # KG-11
     n = d.get("night")
-    return _ref("killer.night", L.end(L.say(en=f"Night {n} falls", zh=f"第{n}夜降临")))
-
-
-def _choices(values: object, L: Lang) -> str:
-    """``seat 2 → seat 4, seat 6 → none`` (no opinion given, or an abstention)."""
-    assert isinstance(values, Mapping)
-    shown = [
-        L.say(en=f"{L.seat(k)} → {_target(v, L)}", zh=f"{L.seat(k)}→{_target(v, L)}")
-        for k, v in sorted(values.items(), key=lambda kv: int(kv[0]))
-    ]
-    return L.items(shown) if shown else L.say(en="none", zh="无")
-
-
-def _target(seat: object, L: Lang) -> str:
-    return L.say(en="none", zh="无") if seat is None else L.seat(seat)
+    return referee("killer.night", L.end(L.say(en=f"Night {n} falls", zh=f"第{n}夜降临")))
 
 
 def opinions(d: D, L: Lang) -> Words:  # KG-3/KG-4
     n, role = d.get("night"), d.get("role")
     text = L.say(
-        en=f"Night {n}, the {role} opinions: {_choices(d.get('opinions', {}), L)}",
-        zh=f"第{n}夜{L.term(role)}的意见：{_choices(d.get('opinions', {}), L)}",
+        en=f"Night {n}, the {role} opinions: {choices(d.get('opinions', {}), L)}",
+        zh=f"第{n}夜{L.term(role)}的意见：{choices(d.get('opinions', {}), L)}",
     )
-    return _ref("killer.opinions", L.end(text))
+    return referee("killer.opinions", L.end(text))
 
 
 def kill_chosen(d: D, L: Lang) -> Words:  # KG-3
@@ -101,7 +74,7 @@ def kill_chosen(d: D, L: Lang) -> Words:  # KG-3
     text = L.say(en=f"The killers choose {target}{draw}", zh=f"杀手选定{target}{draw}")
     if d.get("target") is None:  # no opinion given: no kill (KG-3)
         text = L.say(en="The killers choose nobody", zh="杀手没有选定任何人")
-    return _ref("killer.kill_chosen", L.end(text))
+    return referee("killer.kill_chosen", L.end(text))
 
 
 def police_turn(d: D, L: Lang) -> Words:
@@ -109,12 +82,12 @@ def police_turn(d: D, L: Lang) -> Words:
         en="The killers close their eyes; the police open theirs",
         zh="杀手闭眼；警察睁眼",
     )
-    return _ref("killer.police_turn", L.end(text))
+    return referee("killer.police_turn", L.end(text))
 
 
 def check(d: D, L: Lang) -> Words:  # KG-4
     if d.get("suspect") is None:
-        return _ref(
+        return referee(
             "killer.check", L.end(L.say(en="The police check nobody", zh="警察没有查验任何人"))
         )
     suspect, answer = L.seat(d["suspect"]), d.get("answer")
@@ -127,7 +100,7 @@ def check(d: D, L: Lang) -> Words:  # KG-4
         en=f"The judge tells the police: {suspect}{draw} is {answer_en(answer)}",
         zh=f"法官告诉警察：{suspect}{draw}{answer_zh(answer, L)}",
     )
-    return _ref("killer.check", L.end(text))
+    return referee("killer.check", L.end(text))
 
 
 def _role_shown(role: object, L: Lang) -> str:
@@ -148,7 +121,7 @@ def dawn(d: D, L: Lang) -> Words:  # KG-6
             en=f"Day {day} dawns; {L.seat(victim)} was killed{role}",
             zh=f"第{day}天天亮，{L.seat(victim)}昨夜被杀{role}",
         )
-    return _ref("killer.dawn", L.end(text))
+    return referee("killer.dawn", L.end(text))
 
 
 _CONTEXT_EN = {
@@ -187,7 +160,7 @@ def phase(d: D, L: Lang) -> Words:  # KG-7..KG-10
             en=f"{name[0].upper()}{name[1:]} among {L.seats(candidates)}",
             zh=f"{name}，候选：{L.seats(candidates)}",
         )
-    return _ref("killer.phase", L.end(text))
+    return referee("killer.phase", L.end(text))
 
 
 def _vote_name(round_: object, L: Lang) -> str:
@@ -197,34 +170,12 @@ def _vote_name(round_: object, L: Lang) -> str:
     return L.say(en=f"revote {round_}", zh=f"第{round_}次重新投票")
 
 
-def _spoken(kind: str, d: D, L: Lang, en: str, zh: str, en_pass: str, zh_pass: str) -> Words:
-    claims = speech_claims(d, L)
-    text = str(d.get("text", ""))
-    shown = L.say(en=f" ({'; '.join(claims)})", zh=f"（{'；'.join(claims)}）") if claims else ""
-    if not text.strip():
-        sentence = L.end(L.say(en=en_pass, zh=zh_pass) + shown)
-        return Words(kind, SPEECH if claims else REFEREE, sentence, d.get("seat"), None, claims)
-    return Words(kind, SPEECH, L.say(en=en, zh=zh) + shown, d.get("seat"), text, claims)
-
-
 def speech(d: D, L: Lang) -> Words:  # KG-8/KG-10
-    seat = L.seat(d.get("seat"), capital=True)
-    return _spoken(
-        "killer.speech", d, L, f"{seat} says", f"{seat}说", f"{seat} passes", f"{seat}选择过"
-    )
+    return spoken("killer.speech", d, L, str(d.get("text", "")))
 
 
 def last_words(d: D, L: Lang) -> Words:  # KG-6/KG-7
-    seat = L.seat(d.get("seat"), capital=True)
-    return _spoken(
-        "killer.last_words",
-        d,
-        L,
-        f"{seat}'s last words",
-        f"{seat}的遗言",
-        f"{seat} leaves no last words",
-        f"{seat}没有留遗言",
-    )
+    return spoken("killer.last_words", d, L, str(d.get("text", "")), last_words=True)
 
 
 def ballots(d: D, L: Lang) -> Words:  # KG-9: every ballot is announced
@@ -235,20 +186,20 @@ def ballots(d: D, L: Lang) -> Words:  # KG-9: every ballot is announced
         for s, n in sorted(tally.items(), key=lambda kv: (-int(kv[1]), int(kv[0])))
     )
     text = L.say(
-        en=f"Ballots of {name}: {_choices(d.get('ballots', {}), L)} (tally: {counts or 'none'})",
-        zh=f"{name}的选票：{_choices(d.get('ballots', {}), L)}（计票：{counts or '无'}）",
+        en=f"Ballots of {name}: {choices(d.get('ballots', {}), L)} (tally: {counts or 'none'})",
+        zh=f"{name}的选票：{choices(d.get('ballots', {}), L)}（计票：{counts or '无'}）",
     )
-    return _ref("killer.ballots", L.end(text))
+    return referee("killer.ballots", L.end(text))
 
 
 def voted_out(d: D, L: Lang) -> Words:  # KG-9
     seat, role = L.seat(d["seat"], capital=True), _role_shown(d.get("role"), L)
     text = L.say(en=f"{seat} is voted out{role}", zh=f"{seat}被公决出局{role}")
-    return _ref("killer.voted_out", L.end(text), d["seat"])
+    return referee("killer.voted_out", L.end(text), d["seat"])
 
 
 def nobody_out(d: D, L: Lang) -> Words:  # KG-9 ruling
-    return _ref(
+    return referee(
         "killer.nobody_out",
         L.end(L.say(en="Nobody voted; nobody is out", zh="无人投票，无人出局")),
     )
@@ -257,7 +208,7 @@ def nobody_out(d: D, L: Lang) -> Words:  # KG-9 ruling
 def tied(d: D, L: Lang) -> Words:  # KG-10
     seats, name = L.seats(d.get("tied", ())), _vote_name(d.get("round", 1), L)
     text = L.say(en=f"Tie between {seats}: {name} follows", zh=f"{seats}平票：接下来{name}")
-    return _ref("killer.tied", L.end(text))
+    return referee("killer.tied", L.end(text))
 
 
 def forced_draw(d: D, L: Lang) -> Words:  # KG-10
@@ -266,7 +217,7 @@ def forced_draw(d: D, L: Lang) -> Words:  # KG-10
         en=f"Still tied between {seats}: a forced draw (KG-10)",
         zh=f"{seats}仍然平票：本局硬性判为平局（KG-10）",
     )
-    return _ref("killer.forced_draw", L.end(text))
+    return referee("killer.forced_draw", L.end(text))
 
 
 def conceded(d: D, L: Lang) -> Words:  # KG-13
@@ -275,7 +226,7 @@ def conceded(d: D, L: Lang) -> Words:  # KG-13
         en=f"{seat} concedes for the {side} side (KG-13)",
         zh=f"{seat}代表{L.term(side)}一方认输（KG-13）",
     )
-    return _ref("killer.conceded", L.end(text), d["seat"])
+    return referee("killer.conceded", L.end(text), d["seat"])
 
 
 def day_limit(d: D, L: Lang) -> Words:  # KG-12 ruling
@@ -284,7 +235,7 @@ def day_limit(d: D, L: Lang) -> Words:  # KG-12 ruling
         en=f"Day {day} was the last day: draw by limit (KG-12)",
         zh=f"第{day}天是最后一天：因达到天数上限判为平局（KG-12）",
     )
-    return _ref("killer.day_limit", L.end(text))
+    return referee("killer.day_limit", L.end(text))
 
 
 SENTENCES: dict[str, Sentence] = {
@@ -316,50 +267,30 @@ SENTENCES: dict[str, Sentence] = {
 # seat's own page.
 
 
-def _s(you: bool) -> str:
-    return "" if you else "s"
-
-
 def _kill_opinion(a: Answer, L: Lang, you: bool) -> str:  # KG-3
     target = a["target"]
     if target is None:
-        return L.say(en=f"give{_s(you)} no opinion", zh="不给意见")
-    return L.say(en=f"want{_s(you)} {L.seat(target)} killed", zh=f"主张杀{L.seat(target)}")
+        return L.say(en=f"give{ending(you)} no opinion", zh="不给意见")
+    return L.say(en=f"want{ending(you)} {L.seat(target)} killed", zh=f"主张杀{L.seat(target)}")
 
 
 def _check_opinion(a: Answer, L: Lang, you: bool) -> str:  # KG-4
     suspect = a["suspect"]
     if suspect is None:
-        return L.say(en=f"give{_s(you)} no opinion", zh="不给意见")
-    return L.say(en=f"want{_s(you)} {L.seat(suspect)} checked", zh=f"主张查验{L.seat(suspect)}")
+        return L.say(en=f"give{ending(you)} no opinion", zh="不给意见")
+    return L.say(en=f"want{ending(you)} {L.seat(suspect)} checked", zh=f"主张查验{L.seat(suspect)}")
 
 
 def _vote(a: Answer, L: Lang, you: bool) -> str:  # KG-9, KG-10
     target = a["target"]
     if target is None:
-        return L.say(en=f"abstain{_s(you)}", zh="弃权")
-    return L.say(en=f"vote{_s(you)} for {L.seat(target)}", zh=f"投票给{L.seat(target)}")
+        return L.say(en=f"abstain{ending(you)}", zh="弃权")
+    return L.say(en=f"vote{ending(you)} for {L.seat(target)}", zh=f"投票给{L.seat(target)}")
 
 
-def _spoke(a: Answer, L: Lang, you: bool, concede: bool) -> str:
-    """A speech or last words: spoke or passed, conceded, and the claims (KG-14)."""
-    said = bool(str(a["speech"] or "").strip())
-    claims = speech_claims(a, L)
-    extra = L.say(en=f" ({'; '.join(claims)})", zh=f"（{'；'.join(claims)}）") if claims else ""
-    conceded = L.say(en=f" and concede{_s(you)}", zh="并认输") if concede else ""
-    verb = L.say(
-        en=f"speak{_s(you)}" if said else "pass" + ("" if you else "es"),
-        zh="发言" if said else "选择过",
-    )
-    return verb + conceded + extra
-
-
-def _speech(a: Answer, L: Lang, you: bool) -> str:  # KG-8, KG-13
-    return _spoke(a, L, you, bool(a["concede"]))
-
-
-def _last_words(a: Answer, L: Lang, you: bool) -> str:  # KG-6, KG-7: no concession
-    return _spoke(a, L, you, False)
+def _speech(a: Answer, L: Lang, you: bool) -> str:  # KG-8, KG-13, KG-14
+    conceded = L.say(en=f" and concede{ending(you)}", zh="并认输") if a["concede"] else ""
+    return spoke(a, L, you, conceded)
 
 
 DECISIONS: dict[str, DecisionPhrase] = {
@@ -367,7 +298,7 @@ DECISIONS: dict[str, DecisionPhrase] = {
     Decision.SUSPECT: _check_opinion,
     Decision.VOTE: _vote,
     Decision.SPEECH: _speech,
-    Decision.LAST_WORDS: _last_words,
+    Decision.LAST_WORDS: spoke,  # KG-6, KG-7: no concession
 }
 
 

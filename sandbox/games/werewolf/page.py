@@ -10,6 +10,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from sandbox.core.words import BoardEffects, BoardMaker, Lang
+from sandbox.words.parts import board_ballots, board_death, board_role, board_team
 
 D = Mapping[str, Any]
 
@@ -47,40 +48,22 @@ def team_of(p: D) -> tuple[int, ...]:
 # dead and the roles learned. A speech's claims are added by the viewer.
 
 
-def _board_role(d: D, L: Lang) -> BoardEffects:  # WW-2
-    return {"role": {str(d["seat"]): L.term(d.get("role"))}}
-
-
-def _board_pack(d: D, L: Lang) -> BoardEffects:  # WW-4
-    return {"role": {str(s): L.term(d.get("role")) for s in d.get("members") or ()}}
-
-
 def _board_seer(d: D, L: Lang) -> BoardEffects:  # WW-10: a role, or a team
     return {"role": {str(d["seat"]): L.term(d.get("result"))}}
 
 
-def _board_death(d: D, L: Lang) -> BoardEffects:  # WW-11, WW-15
-    seat = d.get("victim", d.get("seat"))
-    if seat is None:
-        return {}
-    fx: BoardEffects = {"dead": [int(seat)]}
-    if d.get("revealed"):
-        fx["role"] = {str(seat): L.term(d["revealed"])}
-    return fx
+def _board_death(d: D, L: Lang) -> BoardEffects:  # WW-11, WW-15: what was revealed
+    return board_death(d, L, "revealed")
 
 
 def _board_roles(d: D, L: Lang) -> BoardEffects:  # WW-20
     return {"role": {str(s): L.term(r) for s, r in (d.get("roles") or {}).items()}}
 
 
-def _board_ballots(d: D, L: Lang) -> BoardEffects:  # WW-14: the ballots are announced
-    return {"vote": {str(s): L.seat(t) for s, t in (d.get("ballots") or {}).items()}}
-
-
 BOARD: dict[str, BoardMaker] = {
-    "werewolf.ballots": _board_ballots,
-    "werewolf.role": _board_role,
-    "werewolf.pack": _board_pack,
+    "werewolf.ballots": board_ballots,  # WW-14: the ballots are announced
+    "werewolf.role": board_role,  # WW-2
+    "werewolf.pack": board_team,  # WW-4
     "werewolf.seer_result": _board_seer,
     "werewolf.dawn": _board_death,
     "werewolf.exiled": _board_death,
