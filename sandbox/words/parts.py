@@ -1,6 +1,6 @@
 """The parts several variants' words are made of, written once: a referee line,
 a table of each seat's choice, a speech or last words with the speaker's claims,
-the phrase of a seat that spoke or passed, and the seat-board effects of a role
+the phrase of a seat that spoke or passed or named a seat, and the seat-board effects of a role
 card, a team list, a death and the announced ballots.
 
 A variant's ``words.py`` and ``page.py`` build their sentences from these and
@@ -13,7 +13,16 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from sandbox.core.words import REFEREE, SPEECH, Answer, BoardEffects, Lang, Words, speech_claims
+from sandbox.core.words import (
+    REFEREE,
+    SPEECH,
+    Answer,
+    BoardEffects,
+    DecisionPhrase,
+    Lang,
+    Words,
+    speech_claims,
+)
 
 D = Mapping[str, Any]
 
@@ -88,6 +97,24 @@ def spoke(a: Answer, L: Lang, you: bool, also: str = "") -> str:
         zh="发言" if said else "选择过",
     )
     return verb + also + claims_said(speech_claims(a, L), L)
+
+
+def seat_choice(field: str, chose: tuple[str, str], nobody: tuple[str, str]) -> DecisionPhrase:
+    """The phrase of a decision that names one seat in ``field``, or none:
+    ``chose`` (English, Chinese) with ``{seat}`` for the seat, ``nobody`` when
+    the field is None. ``{s}``/``{es}`` in the English stand for the verb's
+    ending ("vote{s} for {seat}": "votes for seat 5", to the seat itself "vote
+    for seat 5")."""
+    (en, zh), (nobody_en, nobody_zh) = chose, nobody
+
+    def phrase(a: Answer, L: Lang, you: bool) -> str:
+        seat, s, es = a[field], ending(you), ending(you, "es")
+        if seat is None:
+            return L.say(en=nobody_en.format(s=s, es=es), zh=nobody_zh)
+        named = L.seat(seat)
+        return L.say(en=en.format(s=s, es=es, seat=named), zh=zh.format(seat=named))
+
+    return phrase
 
 
 # ------------------------------------------------------------ seat board

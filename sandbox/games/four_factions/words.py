@@ -28,7 +28,7 @@ from sandbox.core.words import (
 from sandbox.games.four_factions.info import FACTIONS, Decision
 from sandbox.games.four_factions.page import BOARD, CARD_TABLES, by_seat, card, duel_notes, team_of
 from sandbox.games.four_factions.vocabulary import VOCABULARY
-from sandbox.words.parts import ending, referee, spoken
+from sandbox.words.parts import ending, referee, seat_choice, spoken
 
 D = Mapping[str, Any]
 
@@ -349,11 +349,6 @@ def _accusation(a: Answer, L: Lang, you: bool) -> str:  # FF-14
     )
 
 
-def _protection(a: Answer, L: Lang, you: bool) -> str:  # FF-15
-    target = L.seat(a["target"])
-    return L.say(en=f"protect{ending(you)} {target}", zh=f"保护{target}")
-
-
 def _speak(a: Answer, L: Lang, you: bool) -> str:  # FF-17
     if not str(a["speech"] or "").strip():
         return L.say(en="pass" + ending(you, "es"), zh="选择过")
@@ -368,20 +363,19 @@ def _loadout(a: Answer, L: Lang, you: bool) -> str:  # FF-5
     )
 
 
-def _attack(a: Answer, L: Lang, you: bool) -> str:  # FF-19
-    target = a["target"]
-    if target is None:
-        return L.say(en=f"stay{ending(you)} home", zh="留在家中")
-    return L.say(en=f"attack{ending(you)} {L.seat(target)}", zh=f"攻击{L.seat(target)}")
-
-
 DECISIONS: dict[str, DecisionPhrase] = {
     Decision.PROOFS: _proofs,
     Decision.ACCUSATION: _accusation,
-    Decision.PROTECTION: _protection,
+    # FF-15: the answer names a seat ("nobody", as a seat of None is said, else)
+    Decision.PROTECTION: seat_choice(
+        "target", ("protect{s} {seat}", "保护{seat}"), ("protect{s} nobody", "保护无人")
+    ),
     Decision.SPEAK: _speak,
     Decision.LOADOUT: _loadout,
-    Decision.ATTACK: _attack,
+    # FF-19: attack a seat, or stay home
+    Decision.ATTACK: seat_choice(
+        "target", ("attack{s} {seat}", "攻击{seat}"), ("stay{s} home", "留在家中")
+    ),
 }
 
 

@@ -18,7 +18,7 @@ from typing import Any
 from sandbox.core.words import Answer, DecisionPhrase, Lang, Sentence, VariantWords, Words
 from sandbox.games.killer.info import INFO, Decision
 from sandbox.games.killer.page import BOARD, answer_en, answer_zh, card, rulings, team_of
-from sandbox.words.parts import choices, ending, referee, spoke, spoken
+from sandbox.words.parts import choices, ending, referee, seat_choice, spoke, spoken
 from sandbox.words.vocabulary import load_vocabulary
 
 D = Mapping[str, Any]
@@ -267,36 +267,22 @@ SENTENCES: dict[str, Sentence] = {
 # seat's own page.
 
 
-def _kill_opinion(a: Answer, L: Lang, you: bool) -> str:  # KG-3
-    target = a["target"]
-    if target is None:
-        return L.say(en=f"give{ending(you)} no opinion", zh="不给意见")
-    return L.say(en=f"want{ending(you)} {L.seat(target)} killed", zh=f"主张杀{L.seat(target)}")
-
-
-def _check_opinion(a: Answer, L: Lang, you: bool) -> str:  # KG-4
-    suspect = a["suspect"]
-    if suspect is None:
-        return L.say(en=f"give{ending(you)} no opinion", zh="不给意见")
-    return L.say(en=f"want{ending(you)} {L.seat(suspect)} checked", zh=f"主张查验{L.seat(suspect)}")
-
-
-def _vote(a: Answer, L: Lang, you: bool) -> str:  # KG-9, KG-10
-    target = a["target"]
-    if target is None:
-        return L.say(en=f"abstain{ending(you)}", zh="弃权")
-    return L.say(en=f"vote{ending(you)} for {L.seat(target)}", zh=f"投票给{L.seat(target)}")
-
-
 def _speech(a: Answer, L: Lang, you: bool) -> str:  # KG-8, KG-13, KG-14
     conceded = L.say(en=f" and concede{ending(you)}", zh="并认输") if a["concede"] else ""
     return spoke(a, L, you, conceded)
 
 
+NO_OPINION = ("give{s} no opinion", "不给意见")
+ABSTAINS = ("abstain{s}", "弃权")
+
 DECISIONS: dict[str, DecisionPhrase] = {
-    Decision.KILL: _kill_opinion,
-    Decision.SUSPECT: _check_opinion,
-    Decision.VOTE: _vote,
+    # KG-3, KG-4: a night opinion names a seat, or none
+    Decision.KILL: seat_choice("target", ("want{s} {seat} killed", "主张杀{seat}"), NO_OPINION),
+    Decision.SUSPECT: seat_choice(
+        "suspect", ("want{s} {seat} checked", "主张查验{seat}"), NO_OPINION
+    ),
+    # KG-9, KG-10
+    Decision.VOTE: seat_choice("target", ("vote{s} for {seat}", "投票给{seat}"), ABSTAINS),
     Decision.SPEECH: _speech,
     Decision.LAST_WORDS: spoke,  # KG-6, KG-7: no concession
 }

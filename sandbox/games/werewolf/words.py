@@ -17,7 +17,7 @@ from typing import Any
 from sandbox.core.words import SPEECH, Answer, DecisionPhrase, Lang, Sentence, VariantWords, Words
 from sandbox.games.werewolf.info import INFO, Decision
 from sandbox.games.werewolf.page import BOARD, card, team_of
-from sandbox.words.parts import choices, ending, referee, spoke, spoken
+from sandbox.words.parts import choices, ending, referee, seat_choice, spoke, spoken
 from sandbox.words.vocabulary import load_vocabulary
 
 D = Mapping[str, Any]
@@ -340,34 +340,6 @@ SENTENCES: dict[str, Sentence] = {
 }
 
 
-def _kill(a: Answer, L: Lang, you: bool) -> str:  # WW-7
-    target = a["target"]
-    if target is None:
-        return L.say(en=f"abstain{ending(you)}", zh="弃权")
-    return L.say(
-        en=f"name{ending(you)} {L.seat(target)} for the kill", zh=f"主张杀{L.seat(target)}"
-    )
-
-
-def _night_action(en: str, zh: str) -> DecisionPhrase:
-    """The seer's check or the doctor's protection of one seat (WW-8, WW-10)."""
-
-    def phrase(a: Answer, L: Lang, you: bool) -> str:
-        target = a["target"]
-        if target is None:
-            return L.say(en=f"do{'' if you else 'es'} nothing tonight", zh="今晚不行动")
-        return L.say(en=f"{en}{ending(you)} {L.seat(target)}", zh=f"{zh}{L.seat(target)}")
-
-    return phrase
-
-
-def _vote(a: Answer, L: Lang, you: bool) -> str:  # WW-14
-    target = a["target"]
-    if target is None:
-        return L.say(en=f"abstain{ending(you)}", zh="弃权")
-    return L.say(en=f"vote{ending(you)} to exile {L.seat(target)}", zh=f"投票放逐{L.seat(target)}")
-
-
 def _bid(a: Answer, L: Lang, you: bool) -> str:  # WW-12 bidding
     return L.say(en=f"bid{ending(you)} {a['bid']}", zh=f"出价{a['bid']}")
 
@@ -378,11 +350,16 @@ def _wolf_message(a: Answer, L: Lang, you: bool) -> str:  # WW-6
     return L.say(en=f"pass{ending(you, 'es')}", zh="选择不发言")
 
 
+ABSTAINS = ("abstain{s}", "弃权")
+NOTHING = ("do{es} nothing tonight", "今晚不行动")  # the seer or the doctor
+
 DECISIONS: dict[str, DecisionPhrase] = {
-    Decision.KILL: _kill,
-    Decision.PROTECT: _night_action("protect", "保护"),
-    Decision.INSPECT: _night_action("check", "查验"),
-    Decision.VOTE: _vote,
+    # WW-7: the pack's kill; WW-8, WW-10: the doctor's and the seer's night
+    Decision.KILL: seat_choice("target", ("name{s} {seat} for the kill", "主张杀{seat}"), ABSTAINS),
+    Decision.PROTECT: seat_choice("target", ("protect{s} {seat}", "保护{seat}"), NOTHING),
+    Decision.INSPECT: seat_choice("target", ("check{s} {seat}", "查验{seat}"), NOTHING),
+    # WW-14
+    Decision.VOTE: seat_choice("target", ("vote{s} to exile {seat}", "投票放逐{seat}"), ABSTAINS),
     Decision.BID: _bid,
     Decision.WOLF_MESSAGE: _wolf_message,
     # WW-11, WW-12: spoke or passed, and the claims (never confirmed)
