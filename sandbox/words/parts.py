@@ -1,5 +1,5 @@
 """The parts several variants' words are made of, written once: a referee line,
-a table of each seat's choice, a speech or last words with the speaker's claims,
+nightfall and dawn, a table of each seat's choice, a speech or last words with the speaker's claims,
 the phrase of a seat that spoke or passed or named a seat, and the seat-board effects of a role
 card, a team list, a death and the announced ballots.
 
@@ -18,6 +18,7 @@ from sandbox.core.words import (
     SPEECH,
     Answer,
     BoardEffects,
+    BoardMaker,
     DecisionPhrase,
     Lang,
     Words,
@@ -60,6 +61,30 @@ def claims_said(claims: tuple[str, ...], L: Lang) -> str:
     if not claims:
         return ""
     return L.say(en=f" ({'; '.join(claims)})", zh=f"（{'；'.join(claims)}）")
+
+
+def night_falls(kind: str, d: D, L: Lang) -> Words:
+    """The ``night``-th night begins: "Night 2 falls."."""
+    n = d.get("night")
+    return referee(kind, L.end(L.say(en=f"Night {n} falls", zh=f"第{n}夜降临")))
+
+
+def dawn_words(kind: str, d: D, L: Lang, died: tuple[str, str], shown: str) -> Words:
+    """Day ``day`` dawns, with the night's ``victim`` if there is one: ``died``
+    (English, Chinese) after the seat ("was killed", "昨夜被杀"), then ``shown``
+    (what its death revealed, in words; '' for nothing)."""
+    day, victim = d.get("day"), d.get("victim")
+    if victim is None:
+        text = L.say(
+            en=f"Day {day} dawns; nobody died in the night", zh=f"第{day}天天亮，昨夜无人死亡"
+        )
+    else:
+        en, zh = died
+        text = L.say(
+            en=f"Day {day} dawns; {L.seat(victim)} {en}{shown}",
+            zh=f"第{day}天天亮，{L.seat(victim)}{zh}{shown}",
+        )
+    return referee(kind, L.end(text))
 
 
 def spoken(
@@ -130,16 +155,21 @@ def board_team(d: D, L: Lang) -> BoardEffects:
     return {"role": {str(s): L.term(d.get("role")) for s in d.get("members") or ()}}
 
 
-def board_death(d: D, L: Lang, shown: str) -> BoardEffects:
-    """A death (the night's ``victim`` or a voted-out ``seat``; none: nothing)
-    and the role it showed, if the data's ``shown`` field has one."""
-    seat = d.get("victim", d.get("seat"))
-    if seat is None:
-        return {}
-    fx: BoardEffects = {"dead": [int(seat)]}
-    if d.get(shown):
-        fx["role"] = {str(seat): L.term(d[shown])}
-    return fx
+def board_death(shown: str) -> BoardMaker:
+    """The board effects of a death (the night's ``victim`` or a voted-out
+    ``seat``; none: nothing), with the role it showed if the data's ``shown``
+    field has one."""
+
+    def effects(d: D, L: Lang) -> BoardEffects:
+        seat = d.get("victim", d.get("seat"))
+        if seat is None:
+            return {}
+        fx: BoardEffects = {"dead": [int(seat)]}
+        if d.get(shown):
+            fx["role"] = {str(seat): L.term(d[shown])}
+        return fx
+
+    return effects
 
 
 def board_ballots(d: D, L: Lang) -> BoardEffects:

@@ -44,32 +44,29 @@ def card(p: D, L: Lang) -> list[tuple[str, str]]:
                         ("fellow_police", "Fellow police", "同伴警察")):  # fmt: skip
         if key in p:
             rows.append((L.say(en=en, zh=zh), L.seats(p[key], capital=True)))
-    if "kills" in p:
+    if "kills" in p:  # KG-3
         kills = [
             L.say(en=f"night {k.get('night')}: {L.seat(k.get('target'))}",
                   zh=f"第{k.get('night')}夜：{L.seat(k.get('target'))}")
             for k in p["kills"]
         ]  # fmt: skip
-        rows.append((L.say(en="Kills so far", zh="已杀"), L.join(kills) or _none_yet(L)))
-    if "checks" in p:
-        checks = [
-            L.say(en=f"night {c.get('night')}: {_checked_en(c)}",
-                  zh=f"第{c.get('night')}夜：{_checked_zh(c, L)}")
-            for c in p["checks"]
-        ]  # fmt: skip
-        rows.append((L.say(en="Checks so far", zh="查验结果"), L.join(checks) or _none_yet(L)))
+        rows.append(_so_far(("Kills so far", "已杀"), kills, L))
+    if "checks" in p:  # KG-4
+        said = [(c.get("night"), _checked_en(c), _checked_zh(c, L)) for c in p["checks"]]
+        checks = [L.say(en=f"night {n}: {en}", zh=f"第{n}夜：{zh}") for n, en, zh in said]
+        rows.append(_so_far(("Checks so far", "查验结果"), checks, L))
     opinions = [_night_opinion(o, L) for o in p.get("my_opinions") or ()]
-    rows.append(
-        (L.say(en="Your night opinions", zh="你夜里的意见"), L.join(opinions) or _none_yet(L))
-    )
+    rows.append(_so_far(("Your night opinions", "你夜里的意见"), opinions, L))
     return rows
 
 
 _ROLE_EN = {"killer": "a killer", "police": "a police officer", "civilian": "a civilian"}
 
 
-def _none_yet(L: Lang) -> str:
-    return L.say(en="none yet", zh="暂无")
+def _so_far(label: tuple[str, str], said: list[str], L: Lang) -> tuple[str, str]:
+    """A card row listing what the seat has done or learned so far, or "none yet"."""
+    en, zh = label
+    return L.say(en=en, zh=zh), L.join(said) or L.say(en="none yet", zh="暂无")
 
 
 def _checked_en(c: D) -> str:
@@ -143,15 +140,11 @@ def _board_check(d: D, L: Lang) -> BoardEffects:  # KG-4
     return {}
 
 
-def _board_death(d: D, L: Lang) -> BoardEffects:  # KG-6/KG-9: the role, if revealed
-    return board_death(d, L, "role")
-
-
 BOARD: dict[str, BoardMaker] = {
     "killer.ballots": board_ballots,  # KG-9: every ballot is announced
     "killer.role": board_role,  # KG-2
     "killer.team": board_team,  # KG-2
     "killer.check": _board_check,
-    "killer.dawn": _board_death,
-    "killer.voted_out": _board_death,
+    "killer.dawn": board_death("role"),  # KG-6/KG-9: the role, if revealed
+    "killer.voted_out": board_death("role"),
 }

@@ -18,7 +18,16 @@ from typing import Any
 from sandbox.core.words import Answer, DecisionPhrase, Lang, Sentence, VariantWords, Words
 from sandbox.games.killer.info import INFO, Decision
 from sandbox.games.killer.page import BOARD, answer_en, answer_zh, card, rulings, team_of
-from sandbox.words.parts import choices, ending, referee, seat_choice, spoke, spoken
+from sandbox.words.parts import (
+    choices,
+    dawn_words,
+    ending,
+    night_falls,
+    referee,
+    seat_choice,
+    spoke,
+    spoken,
+)
 from sandbox.words.vocabulary import load_vocabulary
 
 D = Mapping[str, Any]
@@ -53,8 +62,7 @@ def team(d: D, L: Lang) -> Words:  # KG-2
 
 
 def night(d: D, L: Lang) -> Words:  # KG-11
-    n = d.get("night")
-    return referee("killer.night", L.end(L.say(en=f"Night {n} falls", zh=f"第{n}夜降临")))
+    return night_falls("killer.night", d, L)
 
 
 def opinions(d: D, L: Lang) -> Words:  # KG-3/KG-4
@@ -110,18 +118,8 @@ def _role_shown(role: object, L: Lang) -> str:
 
 
 def dawn(d: D, L: Lang) -> Words:  # KG-6
-    day, victim = d.get("day"), d.get("victim")
-    if victim is None:
-        text = L.say(
-            en=f"Day {day} dawns; nobody died in the night", zh=f"第{day}天天亮，昨夜无人死亡"
-        )
-    else:
-        role = _role_shown(d.get("role"), L)
-        text = L.say(
-            en=f"Day {day} dawns; {L.seat(victim)} was killed{role}",
-            zh=f"第{day}天天亮，{L.seat(victim)}昨夜被杀{role}",
-        )
-    return referee("killer.dawn", L.end(text))
+    shown = _role_shown(d.get("role"), L)
+    return dawn_words("killer.dawn", d, L, ("was killed", "昨夜被杀"), shown)
 
 
 _CONTEXT_EN = {

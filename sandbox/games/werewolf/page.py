@@ -52,10 +52,6 @@ def _board_seer(d: D, L: Lang) -> BoardEffects:  # WW-10: a role, or a team
     return {"role": {str(d["seat"]): L.term(d.get("result"))}}
 
 
-def _board_death(d: D, L: Lang) -> BoardEffects:  # WW-11, WW-15: what was revealed
-    return board_death(d, L, "revealed")
-
-
 def _board_roles(d: D, L: Lang) -> BoardEffects:  # WW-20
     return {"role": {str(s): L.term(r) for s, r in (d.get("roles") or {}).items()}}
 
@@ -65,7 +61,7 @@ BOARD: dict[str, BoardMaker] = {
     "werewolf.role": board_role,  # WW-2
     "werewolf.pack": board_team,  # WW-4
     "werewolf.seer_result": _board_seer,
-    "werewolf.dawn": _board_death,
-    "werewolf.exiled": _board_death,
+    "werewolf.dawn": board_death("revealed"),  # WW-11, WW-15: what was revealed
+    "werewolf.exiled": board_death("revealed"),
     "werewolf.roles_revealed": _board_roles,
 }

@@ -17,7 +17,16 @@ from typing import Any
 from sandbox.core.words import SPEECH, Answer, DecisionPhrase, Lang, Sentence, VariantWords, Words
 from sandbox.games.werewolf.info import INFO, Decision
 from sandbox.games.werewolf.page import BOARD, card, team_of
-from sandbox.words.parts import choices, ending, referee, seat_choice, spoke, spoken
+from sandbox.words.parts import (
+    choices,
+    dawn_words,
+    ending,
+    night_falls,
+    referee,
+    seat_choice,
+    spoke,
+    spoken,
+)
 from sandbox.words.vocabulary import load_vocabulary
 
 D = Mapping[str, Any]
@@ -57,8 +66,7 @@ def pack(d: D, L: Lang) -> Words:  # WW-4
 
 
 def night(d: D, L: Lang) -> Words:  # WW-5
-    n = d.get("night")
-    return referee("werewolf.night", L.end(L.say(en=f"Night {n} falls", zh=f"第{n}夜降临")))
+    return night_falls("werewolf.night", d, L)
 
 
 def protection(d: D, L: Lang) -> Words:  # WW-8
@@ -162,18 +170,8 @@ def saved(d: D, L: Lang) -> Words:  # WW-9
 
 
 def dawn(d: D, L: Lang) -> Words:  # WW-11
-    day, victim = d.get("day"), d.get("victim")
-    if victim is None:
-        text = L.say(
-            en=f"Day {day} dawns; nobody died in the night", zh=f"第{day}天天亮，昨夜无人死亡"
-        )
-    else:
-        shown = _shown(d.get("revealed"), L)
-        text = L.say(
-            en=f"Day {day} dawns; {L.seat(victim)} died in the night{shown}",
-            zh=f"第{day}天天亮，{L.seat(victim)}昨夜死亡{shown}",
-        )
-    return referee("werewolf.dawn", L.end(text))
+    shown = _shown(d.get("revealed"), L)
+    return dawn_words("werewolf.dawn", d, L, ("died in the night", "昨夜死亡"), shown)
 
 
 def last_words_turn(d: D, L: Lang) -> Words:  # WW-11
