@@ -1,6 +1,6 @@
 """A variant's rules text as a template: ``prompts/<variant>/<lang>/rules.j2``,
-rendered from its config (the variant's ``rules_text.py`` hands the template
-the config and what it derives from it, e.g. the line-up).
+rendered from its config (the variant's ``rules_text`` method hands the
+template the config and what it derives from it, e.g. the line-up).
 
 The templates use expressions only (``{{ … if … else … }}``), never block
 tags, so every line of a template is one line of the rules, as written.

@@ -9,6 +9,7 @@ import pytest
 
 from sandbox.agents.simple import RandomAgent
 from sandbox.core.game import Game
+from sandbox.games.four_factions import events as fev
 from sandbox.games.killer import events as kev
 from sandbox.games.registry import get_variant
 from sandbox.session.runner import Runner
@@ -54,3 +55,24 @@ def test_four_factions_summary_starts_with_a_capital() -> None:
         asyncio.run(Runner(game, {s: RandomAgent(s) for s in game.seats}).run())
         outcome = game.outcome()
         assert outcome is not None and outcome.summary[0].isupper(), outcome.summary
+
+
+def test_a_log_line_is_the_english_sentence_and_keeps_its_facts() -> None:
+    """Issue 36: every event is put into words once per language; the log line
+    is the English sentence (a speech quoted after it), and it still says what
+    the hand-written log lines said: FF-29's missing statement and its stage,
+    the dead of a dawn, the revote's number and the seeded draw (KG-3, KG-10)."""
+    ff, killer = get_variant("four_factions"), get_variant("killer")
+    assert ff.describe_event(fev.NoStatement(7, "accusation")) == (
+        "Seat 7 gave no valid accusation statement (FF-29)."
+    )
+    assert (
+        ff.describe_event(fev.DawnReport(3, (2, 4), {})) == "Dawn after night 2: seats 2, 4 died."
+    )
+    assert ff.describe_event(fev.Spoke(5, "hi")) == 'Seat 5 says: "hi"'
+    assert (
+        killer.describe_event(kev.Tied(2, 2, (3, 4))) == "Tie between seats 3, 4: revote 2 follows."
+    )
+    assert killer.describe_event(kev.KillChosen(1, 5, True, (4,))) == (
+        "The killers choose seat 5 (by a seeded draw)."
+    )

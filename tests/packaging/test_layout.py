@@ -37,6 +37,10 @@ def test_the_templates_ship_as_a_resource_package() -> None:
         "sandbox.report.assets": ["templates/*.html", "static/*.css"],
         "sandbox.viewer.assets": ["templates/*.html", "static/*.js", "static/*.css"],
         "sandbox.web.assets": ["templates/*.html", "static/*.js", "static/*.css"],
-        "sandbox.prompts": ["**/*.j2"],
+        "sandbox.prompts": ["**/*.j2", "*/vocabulary.toml"],
         "sandbox.deduction": ["*.toml", "tables/*.toml"],
     }
+    # each built-in variant's game words are data beside its templates
+    # (sandbox.words.vocabulary), shipped by the second pattern
+    words = sorted(p.parent.name for p in (ROOT / "prompts").glob("*/vocabulary.toml"))
+    assert words == ["four_factions", "killer", "werewolf"]

@@ -82,7 +82,7 @@ def test_seats_of_one_step_share_the_whole_public_record() -> None:
     living = list(views[0].view.public["living"])
     assert f'- "target": one of {json.dumps(living)} or null, never your own seat.' in head
     step = head[head.index("# This step so far") :]
-    assert "--- Day 1: vote ---" in step and "--- Day 1: speeches ---" not in step
+    assert "--- Day 1 · vote ---" in step and "--- Day 1 · speeches ---" not in step
     for c, user in zip(views, users, strict=True):
         tail = user[len(head) :]
         assert tail.startswith(f"# Your role card (seat {c.seat}, secret)")
@@ -370,7 +370,7 @@ def test_a_condensation_ending_inside_the_step_still_moves_the_steps_items() -> 
     history = record.lines[record.summary_lines :]
     before, step = layout.split_step(view, "en", history, record.first)
     assert before == [] and step == history, "every item in full is the step's"
-    assert step[0] == "--- Day 1: speeches ---"
+    assert step[0] == "--- Day 1 · speeches ---"
     assert sum(" said (speech): " in line for line in step) == 2
     assert layout.split_step(view, "en", history) == (history, [])  # the step's start is gone
 

@@ -12,7 +12,6 @@ from typing import Any
 
 import sandbox.games.four_factions.events as ev
 import sandbox.games.four_factions.resolve as resolve
-import sandbox.games.four_factions.rules_text as rules_text
 import sandbox.games.four_factions.state as requests
 import sandbox.games.four_factions.words as wording
 from sandbox.core.events import DecisionMade, Event, GameEnded
@@ -23,16 +22,19 @@ from sandbox.core.words import VariantWords
 from sandbox.games.four_factions.config import FourFactionsConfig
 from sandbox.games.four_factions.info import INFO, SEATS, Phase, Stage, role_label
 from sandbox.games.four_factions.state import FFState, apply_event
+from sandbox.words.rules import rules_from_template
 
 # ---------------------------------------------------------------- the declaration
 # Four Factions' modules: info.py (name, seats, factions, pairs, decisions, the
 # enums), config.py (rulings, [[seat]] tables, the seat slots), events.py,
 # state.py (the fold; the decisions, checks and fallbacks), resolve.py (the deal,
 # FF-8; steps into events; the strike table, FF-21, and the duel, FF-22; endings
-# and results), words.py, vocabulary.py, card.py, board.py and notes.py (its
-# words), rules_text.py (the rules with the rulings); bot.py (the baseline bot)
-# and metrics.py (behaviour metrics) are imported only when asked for. This module
-# declares the variant: its rules, its research hooks and its seat views.
+# and results), words.py and page.py (its words: every event's sentence; the
+# card, the attack notes and the board); its rules text and vocabulary are data
+# beside its prompts (prompts/four_factions/: <lang>/rules.j2, vocabulary.toml,
+# loaded by vocabulary.py); bot.py (the baseline bot) and metrics.py (behaviour
+# metrics) are imported only when asked for. This module declares the variant:
+# its rules, its research hooks, its rules text and its seat views.
 
 
 class FourFactionsRules(Rules[FFState, FourFactionsConfig]):
@@ -91,10 +93,9 @@ class FourFactions(Variant[FFState, FourFactionsConfig]):
         return seat_fold(self, seat)
 
     def rules_text(self, config: FourFactionsConfig, language: str = "en") -> str:
-        return rules_text.rules_text(config, language)
-
-    def describe_event(self, event: Event) -> str:
-        return wording.describe(event) or super().describe_event(event)
+        """The templates ``prompts/four_factions/<lang>/rules.j2`` with this config's rulings."""
+        per_seat = any(s.hp is not None for s in config.seat)  # FF-7: [[seat]] tables' own hp
+        return rules_from_template(self.name, language, c=config, per_seat=per_seat)
 
     def words(self) -> VariantWords:
         return wording.WORDS

@@ -1,8 +1,10 @@
-"""Four Factions in words: every event's sentence in English and Chinese, the
-decision phrases and the one-line log descriptions of ``Variant.describe_event``
-(rule IDs as in RULES-SPEC). :data:`WORDS` is what ``FourFactions.words()``
-returns: these with the vocabulary (``vocabulary.py``), the seat card's duel
-table and the viewer's board effects (``board.py``).
+"""Four Factions in words: every event's sentence in English and Chinese and
+the decision phrases (rule IDs as in RULES-SPEC). :data:`WORDS` is what
+``FourFactions.words()`` returns: these with the vocabulary
+(``prompts/four_factions/vocabulary.toml``) and what a seat's page shows beside
+them (``page.py``: the card, its duel table, the attack notes, the board). Log
+lines (``Variant.describe_event``) are the English sentences, a speech quoted
+after its sentence.
 
 One function per event kind, from the event's JSON ``data``; decisions are one
 phrase per decision name. Player text never enters a sentence: it travels in
@@ -11,14 +13,10 @@ phrase per decision name. Player text never enters a sentence: it travels in
 
 from __future__ import annotations
 
-import json
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from typing import Any
 
-import sandbox.games.four_factions.events as ev
-from sandbox.core.events import Event
 from sandbox.core.words import (
-    REFEREE,
     SPEECH,
     Answer,
     DecisionPhrase,
@@ -27,17 +25,12 @@ from sandbox.core.words import (
     VariantWords,
     Words,
 )
-from sandbox.games.four_factions.board import BOARD, CARD_TABLES
-from sandbox.games.four_factions.card import by_seat, card, team_of
 from sandbox.games.four_factions.info import FACTIONS, Decision
-from sandbox.games.four_factions.notes import duel_notes
+from sandbox.games.four_factions.page import BOARD, CARD_TABLES, by_seat, card, duel_notes, team_of
 from sandbox.games.four_factions.vocabulary import VOCABULARY
+from sandbox.words.parts import ending, referee, seat_choice, spoken
 
 D = Mapping[str, Any]
-
-
-def _ref(kind: str, sentence: str, speaker: int | None = None) -> Words:
-    return Words(kind, REFEREE, sentence, speaker)
 
 
 def role(d: D, L: Lang) -> Words:  # FF-5/6/7
@@ -51,13 +44,13 @@ def role(d: D, L: Lang) -> Words:  # FF-5/6/7
     else:
         en = f"{seat} is dealt {d['faction']} {rank}, max HP {hp}"
         zh = f"{seat}的身份：{faction}{L.term(rank)}，最大生命值{hp}"
-    return _ref("ff.role", L.end(L.say(en=en, zh=zh)), d["seat"])
+    return referee("ff.role", L.end(L.say(en=en, zh=zh)), d["seat"])
 
 
 def elite_knowledge(d: D, L: Lang) -> Words:  # FF-9
     known = L.items(f"{L.seat(s)} {L.term(f)}" for s, f in by_seat(d.get("regulars", {})))
     seat = L.seat(d["seat"], capital=True)
-    return _ref(
+    return referee(
         "ff.elite_knowledge",
         L.end(
             L.say(
@@ -71,7 +64,7 @@ def elite_knowledge(d: D, L: Lang) -> Words:  # FF-9
 
 def elite_known(d: D, L: Lang) -> Words:  # FF-10
     seat, elite = L.seat(d["seat"], capital=True), L.seat(d["elite_seat"])
-    return _ref(
+    return referee(
         "ff.elite_known",
         L.end(
             L.say(
@@ -111,7 +104,7 @@ def phase(d: D, L: Lang) -> Words:
         text = L.say(en=f"Night {day} falls: {what}", zh=f"第{day}夜降临：{what}")
     else:
         text = L.say(en=f"Day {day} begins: {what}", zh=f"第{day}天开始：{what}")
-    return _ref("ff.phase", L.end(text))
+    return referee("ff.phase", L.end(text))
 
 
 def _speech(kind: str, d: D, lead: str, claims: tuple[str, ...]) -> Words:
@@ -156,19 +149,15 @@ def no_statement(d: D, L: Lang) -> Words:  # FF-29
         en=f"{seat} gave no valid {stage} statement (FF-29)",
         zh=f"{seat}没有给出有效的{L.term(stage)}声明（FF-29）",
     )
-    return _ref("ff.no_statement", L.end(text), d["seat"])
+    return referee("ff.no_statement", L.end(text), d["seat"])
 
 
-def spoke(d: D, L: Lang) -> Words:  # FF-17
-    seat = L.seat(d["seat"], capital=True)
-    if not str(d.get("speech", "")).strip():
-        return _ref("ff.speech", L.end(L.say(en=f"{seat} passes", zh=f"{seat}选择过")), d["seat"])
-    return _speech("ff.speech", d, L.say(en=f"{seat} says", zh=f"{seat}说"), ())
+def spoke(d: D, L: Lang) -> Words:  # FF-17: "Seat 3 says", or "Seat 3 passes."
+    return spoken("ff.speech", d, L, str(d.get("speech", "")))
 
 
 def passed(d: D, L: Lang) -> Words:  # FF-17
-    seat = L.seat(d["seat"], capital=True)
-    return _ref("ff.pass", L.end(L.say(en=f"{seat} passes", zh=f"{seat}选择过")), d["seat"])
+    return spoken("ff.pass", d, L, "")
 
 
 def loadout(d: D, L: Lang) -> Words:  # FF-5
@@ -177,7 +166,7 @@ def loadout(d: D, L: Lang) -> Words:  # FF-5
         en=f"{seat} takes {d.get('weapon')} and {d.get('shield')} for night {day}",
         zh=f"{seat}第{day}夜选择武器{L.term(d.get('weapon'))}、盾牌{L.term(d.get('shield'))}",
     )
-    return _ref("ff.loadout", L.end(text), d["seat"])
+    return referee("ff.loadout", L.end(text), d["seat"])
 
 
 def _when(d: D, L: Lang) -> str:
@@ -212,7 +201,7 @@ def duel(d: D, L: Lang) -> Words:  # FF-21/22, referee only
         en=f"{_when(d, L)}: {attacker} attacks {defender} — {strikes}",
         zh=f"{_when(d, L)}：{attacker}攻击{defender}——{strikes}",
     )
-    return _ref("ff.duel", L.end(text), d.get("attacker"))
+    return referee("ff.duel", L.end(text), d.get("attacker"))
 
 
 def _outcomes(outcomes: object, own: str, other: str, L: Lang) -> str:
@@ -238,7 +227,7 @@ def attack_report(d: D, L: Lang) -> Words:  # FF-12
         f"{L.seat(d['seat'], capital=True)}'s HP is now {d.get('hp_after')}",
         zh=f"{_when(d, L)}：{seat}攻击了{target}：{strikes}；{seat}现在生命值{d.get('hp_after')}",
     )
-    return _ref("ff.attack_report", L.end(text), d["seat"])
+    return referee("ff.attack_report", L.end(text), d["seat"])
 
 
 def defence_report(d: D, L: Lang) -> Words:  # FF-12: the attacker only under the option
@@ -255,7 +244,7 @@ def defence_report(d: D, L: Lang) -> Words:  # FF-12: the attacker only under th
         f"{seat}'s HP is now {d.get('hp_after')}",
         zh=f"{_when(d, L)}：{seat}遭到{by_zh}攻击：{strikes}；{seat}现在生命值{d.get('hp_after')}",
     )
-    return _ref("ff.defence_report", L.end(text), d["seat"])
+    return referee("ff.defence_report", L.end(text), d["seat"])
 
 
 def corpse(d: D, L: Lang) -> Words:  # FF-20
@@ -264,7 +253,7 @@ def corpse(d: D, L: Lang) -> Words:  # FF-20
         en=f"{_when(d, L)}: {seat} finds {target} already dead (FF-20)",
         zh=f"{_when(d, L)}：{seat}发现{target}已经死亡（FF-20）",
     )
-    return _ref("ff.corpse", L.end(text), d["seat"])
+    return referee("ff.corpse", L.end(text), d["seat"])
 
 
 def _results(results: object, L: Lang) -> str:
@@ -282,13 +271,13 @@ def pair_settled(d: D, L: Lang) -> Words:  # FF-26, referee only
         en=f"Pair {pair} is settled after {_when(d, L).lower()} (announced at dawn): {results}",
         zh=f"{pair}这一对在{_when(d, L)}之后分出结果（天亮后公布）：{results}",
     )
-    return _ref("ff.pair_settled", L.end(text))
+    return referee("ff.pair_settled", L.end(text))
 
 
 def pair_decided(d: D, L: Lang) -> Words:  # FF-26
     pair, results = _pair(d.get("pair"), L), _results(d.get("results", {}), L)
     text = L.say(en=f"Pair {pair} is decided: {results}", zh=f"{pair}这一对已分出结果：{results}")
-    return _ref("ff.pair_decided", L.end(text))
+    return referee("ff.pair_decided", L.end(text))
 
 
 def dawn(d: D, L: Lang) -> Words:  # FF-28; named after the night that ended (FF-27)
@@ -306,7 +295,7 @@ def dawn(d: D, L: Lang) -> Words:  # FF-28; named after the night that ended (FF
         text = L.say(
             en=f"Dawn after night {night}: nobody died", zh=f"第{night}夜过后天亮：无人死亡"
         )
-    return _ref("ff.dawn", L.end(text))
+    return referee("ff.dawn", L.end(text))
 
 
 def day_limit(d: D, L: Lang) -> Words:  # FF-27
@@ -315,7 +304,7 @@ def day_limit(d: D, L: Lang) -> Words:  # FF-27
         en=f"The day limit is reached after day {day} (FF-27)",
         zh=f"第{day}天过后达到天数上限（FF-27）",
     )
-    return _ref("ff.day_limit", L.end(text))
+    return referee("ff.day_limit", L.end(text))
 
 
 SENTENCES: dict[str, Sentence] = {
@@ -349,142 +338,45 @@ SENTENCES: dict[str, Sentence] = {
 
 def _proofs(a: Answer, L: Lang, you: bool) -> str:  # FF-13
     am = a["am"]
-    return L.say(en=f"claim{_s(you)} to be {am}", zh=f"声明自己是{L.term(am)}")
+    return L.say(en=f"claim{ending(you)} to be {am}", zh=f"声明自己是{L.term(am)}")
 
 
 def _accusation(a: Answer, L: Lang, you: bool) -> str:  # FF-14
     target, faction = L.seat(a["target"]), a["faction"]
     return L.say(
-        en=f"accuse{_s(you)} {target} of being {faction}", zh=f"指控{target}其实是{L.term(faction)}"
+        en=f"accuse{ending(you)} {target} of being {faction}",
+        zh=f"指控{target}其实是{L.term(faction)}",
     )
-
-
-def _protection(a: Answer, L: Lang, you: bool) -> str:  # FF-15
-    target = L.seat(a["target"])
-    return L.say(en=f"protect{_s(you)} {target}", zh=f"保护{target}")
 
 
 def _speak(a: Answer, L: Lang, you: bool) -> str:  # FF-17
     if not str(a["speech"] or "").strip():
-        return L.say(en="pass" + _es(you), zh="选择过")
-    return L.say(en="speak" + _s(you), zh="发言")
+        return L.say(en="pass" + ending(you, "es"), zh="选择过")
+    return L.say(en="speak" + ending(you), zh="发言")
 
 
 def _loadout(a: Answer, L: Lang, you: bool) -> str:  # FF-5
     weapon, shield = a["weapon"], a["shield"]
     return L.say(
-        en=f"choose{_s(you)} {weapon} and {shield}",
+        en=f"choose{ending(you)} {weapon} and {shield}",
         zh=f"选择武器{L.term(weapon)}、盾牌{L.term(shield)}",
     )
-
-
-def _attack(a: Answer, L: Lang, you: bool) -> str:  # FF-19
-    target = a["target"]
-    if target is None:
-        return L.say(en=f"stay{_s(you)} home", zh="留在家中")
-    return L.say(en=f"attack{_s(you)} {L.seat(target)}", zh=f"攻击{L.seat(target)}")
 
 
 DECISIONS: dict[str, DecisionPhrase] = {
     Decision.PROOFS: _proofs,
     Decision.ACCUSATION: _accusation,
-    Decision.PROTECTION: _protection,
+    # FF-15: the answer names a seat ("nobody", as a seat of None is said, else)
+    Decision.PROTECTION: seat_choice(
+        "target", ("protect{s} {seat}", "保护{seat}"), ("protect{s} nobody", "保护无人")
+    ),
     Decision.SPEAK: _speak,
     Decision.LOADOUT: _loadout,
-    Decision.ATTACK: _attack,
+    # FF-19: attack a seat, or stay home
+    Decision.ATTACK: seat_choice(
+        "target", ("attack{s} {seat}", "攻击{seat}"), ("stay{s} home", "留在家中")
+    ),
 }
-
-
-def _s(you: bool) -> str:
-    return "" if you else "s"
-
-
-def _es(you: bool) -> str:
-    return "" if you else "es"
-
-
-# ------------------------------------------------------- log descriptions
-# One-line, referee-voice descriptions of typed events (logs, the referee's
-# view): FourFactions.describe_event. Player speech is quoted as data, never
-# merged into the referee's sentence.
-
-
-def _q(text: str) -> str:
-    return json.dumps(text, ensure_ascii=False)
-
-
-def _log_outcomes(outcomes: tuple[Mapping[str, Any], ...]) -> str:
-    return "; ".join(
-        f"{o['by']} struck with {o['weapon']}: {o['effect']}{' (died)' if o['died'] else ''}"
-        for o in outcomes
-    )
-
-
-def _log_results(results: Mapping[str, str]) -> str:
-    return ", ".join(f"{f} {r}" for f, r in results.items())
-
-
-_DESCRIBERS: dict[type[Event], Callable[[Any], str]] = {
-    ev.RoleDealt: lambda e: (
-        f"Seat {e.seat} is {e.faction} {'elite' if e.elite else 'regular'}"
-        + (f" with {e.weapon} and {e.shield}" if e.weapon else "")
-        + f", max HP {e.max_hp}."
-    ),
-    ev.EliteKnowledge: lambda e: (
-        f"Seat {e.seat} (elite) learns regulars' factions: "
-        + ", ".join(f"{k}={v}" for k, v in e.regulars.items())
-        + "."
-    ),
-    ev.EliteKnown: lambda e: f"Seat {e.seat} learns its elite is seat {e.elite_seat}.",
-    ev.PhaseStarted: lambda e: f"{e.phase.capitalize()} {e.day} begins ({e.stage}).",
-    ev.ProofsGiven: lambda e: f"Seat {e.seat} claims to be {e.am} and says: {_q(e.speech)}",
-    ev.AccusationMade: lambda e: (
-        f"Seat {e.seat} accuses seat {e.target} of being {e.faction} and says: {_q(e.speech)}"
-    ),
-    ev.ProtectionMade: lambda e: f"Seat {e.seat} protects seat {e.target} and says: {_q(e.speech)}",
-    ev.NoStatement: lambda e: f"Seat {e.seat} gave no {e.stage} statement (FF-29).",
-    ev.Spoke: lambda e: f"Seat {e.seat} says: {_q(e.speech)}",
-    ev.Passed: lambda e: f"Seat {e.seat} passes.",
-    ev.LoadoutChosen: lambda e: f"Seat {e.seat} takes {e.weapon} and {e.shield} for night {e.day}.",
-    ev.DuelResolved: lambda e: (
-        f"Night {e.day} half {e.half}: seat {e.attacker} attacks seat {e.defender}: "
-        + "; ".join(
-            f"{s['striker']} strikes {s['struck']} with {s['weapon']}: {s['effect']}, "
-            f"HP {s['hp_after']}"
-            for s in e.strikes
-        )
-        + "."
-    ),
-    ev.AttackReport: lambda e: (
-        f"Seat {e.seat} learns of its attack on seat {e.target}: {_log_outcomes(e.outcomes)}."
-    ),
-    ev.DefenceReport: lambda e: (
-        f"Seat {e.seat} learns it was attacked"
-        + (f" by seat {e.attacker}" if e.attacker is not None else "")
-        + f" with {e.struck_with}: {_log_outcomes(e.outcomes)}."
-    ),
-    ev.CorpseFound: lambda e: f"Seat {e.seat} finds seat {e.target} already dead (FF-20).",
-    ev.PairSettled: lambda e: (
-        f"Pair {e.pair} is settled after night {e.day} half {e.half} (announced at dawn): "
-        + _log_results(e.results)
-        + "."
-    ),
-    ev.PairDecided: lambda e: f"Pair {e.pair} is decided: {_log_results(e.results)}.",
-    # Named after the night that ended: after the last night there is no next day (FF-27).
-    ev.DawnReport: lambda e: (
-        f"Dawn after night {e.day - 1}: "
-        + (", ".join(f"seat {s}" for s in e.dead) + " died" if e.dead else "nobody died")
-        + (" (" + ", ".join(f"{k}={v}" for k, v in e.factions.items()) + ")" if e.factions else "")
-        + "."
-    ),
-    ev.DayLimitReached: lambda e: f"The day limit is reached after day {e.day} (FF-27).",
-}
-
-
-def describe(event: Event) -> str | None:
-    """One readable line per Four Factions event, or None for events of other kinds."""
-    describer = _DESCRIBERS.get(type(event))
-    return None if describer is None else describer(event)
 
 
 WORDS = VariantWords(

@@ -3,7 +3,7 @@
 ``VARIANT`` is the instance the registry finds through the ``sandbox.variants``
 entry point ``killer`` (see :mod:`sandbox.games.registry`).
 
-Seat view (``SeatView`` built by ``SeatFold`` below, only from the
+Seat view (``SeatView`` built by ``core.folds.SeatFold`` from ``VIEW`` below, only from the
 events the seat was allowed to see):
 
 ``private``
@@ -46,13 +46,12 @@ from typing import Any
 
 import sandbox.games.killer.requests as requests
 import sandbox.games.killer.resolve as resolve
-import sandbox.games.killer.rules_text as rules_text
 import sandbox.games.killer.words as wording
-from sandbox.core.events import DecisionMade, Event, GameEnded, StepResolved
-from sandbox.core.folds import detached, marked_public
-from sandbox.core.variant import HistoryItem, Research, Rules, SeatView, Variant, ViewFold
+from sandbox.core.events import Event, GameEnded, StepResolved
+from sandbox.core.folds import FoldHooks, SeatFold, claims_of, referee_facts
+from sandbox.core.variant import HistoryItem, Research, Rules, Variant, ViewFold
 from sandbox.core.words import VariantWords
-from sandbox.games.killer.config import KillerConfig
+from sandbox.games.killer.config import OWN_SIDE, KillerConfig, lineup
 from sandbox.games.killer.events import (
     Ballots,
     CheckResult,
@@ -71,15 +70,18 @@ from sandbox.games.killer.events import (
     fold,
 )
 from sandbox.games.killer.info import INFO, KILLER, POLICE, Phase
+from sandbox.words.rules import rules_from_template
 
 # ---------------------------------------------------------------- the declaration
 # Killer's modules: info.py (name, seats, roles, decisions, the enums), config.py
 # (rulings), events.py (with the state, their fold), requests.py (open decisions,
 # checks, fallbacks), resolve.py (the deal, KG-2; steps into events; endings and results),
-# words.py, vocabulary.py, card.py and board.py (its words), rules_text.py (the
-# rules with the rulings); bot.py with talk.py and evidence.py (the baseline bot)
-# and metrics.py (behaviour metrics) are imported only when asked for. This module
-# declares the variant: its rules, its research hooks and its seat views.
+# words.py and page.py (its words: every event's sentence; the card and the board);
+# its rules text and vocabulary are data beside its prompts (prompts/killer/:
+# <lang>/rules.j2, vocabulary.toml); bot.py with talk.py and evidence.py (the
+# baseline bot) and metrics.py (behaviour metrics) are imported only when asked
+# for. This module declares the variant: its rules, its research hooks, its rules
+# text and its seat views.
 
 
 class KillerRules(Rules[KillerState, KillerConfig]):
@@ -127,13 +129,17 @@ class Killer(Variant[KillerState, KillerConfig]):
     )
 
     def view_fold(self, seat: int) -> ViewFold:
-        return SeatFold(self, seat)
+        return SeatFold(self, _Fold(seat), VIEW)
 
     def rules_text(self, config: KillerConfig, language: str = "en") -> str:
-        return rules_text.rules_text(config, language)
-
-    def describe_event(self, event: Event) -> str:
-        return wording.describe(event) or super().describe_event(event)
+        """The templates ``prompts/killer/<lang>/rules.j2`` with this config's rulings."""
+        return rules_from_template(
+            self.name,
+            language,
+            c=config,
+            n=lineup(config.players),  # KG-1: the line-up for this many players
+            own_side=config.concede == OWN_SIDE,  # KG-13
+        )
 
     def words(self) -> VariantWords:
         return wording.WORDS
@@ -167,25 +173,6 @@ class _Fold:
     def living(self) -> list[int]:
         gone = {d["seat"] for d in self.dead}
         return [s for s in range(1, self.players + 1) if s not in gone]
-
-
-class SeatFold:
-    """The incremental form of build_view, used by the core to serve views fast."""
-
-    def __init__(self, variant: Variant[Any, Any], seat: int) -> None:
-        self.variant = variant
-        self.fold = _Fold(seat)
-
-    def add(self, seq: int, event: Event) -> None:
-        _apply(self.fold, event)
-        item = _history_item(self.fold, seq, event)
-        if item is not None:
-            self.fold.history.append(marked_public(item, event))
-
-    def snapshot(self) -> SeatView:
-        fold = self.fold
-        private, public = detached(_private(fold)), detached(_public(fold))
-        return SeatView(self.variant, fold.seat, private, public, tuple(fold.history))
 
 
 def _private(fold: _Fold) -> dict[str, Any]:
@@ -272,35 +259,22 @@ def _death(seat: int, day: int, cause: str, role: str | None) -> dict[str, Any]:
 
 
 def _history_item(fold: _Fold, seq: int, event: Event) -> HistoryItem | None:
+    # KG-14: a speech's claims as recorded (claims_of), never confirmed
     if isinstance(event, StepResolved):
         return None
     phase = fold.phase
     if isinstance(event, Speech):
-        facts = {"context": event.context, **_claims(event)}
+        facts = {"context": event.context, **claims_of(event)}
         return HistoryItem(seq, event.kind, fold.day, phase, event.seat, event.text, facts)
     if isinstance(event, LastWords):
         return HistoryItem(
-            seq, event.kind, fold.day, Phase.LAST_WORDS, event.seat, event.text, _claims(event)
+            seq, event.kind, fold.day, Phase.LAST_WORDS, event.seat, event.text, claims_of(event)
         )
-    return HistoryItem(seq, event.kind, fold.day, phase, None, None, _facts(event))
+    return HistoryItem(seq, event.kind, fold.day, phase, None, None, referee_facts(event))
 
 
-def _claims(event: Speech | LastWords) -> dict[str, Any]:
-    """KG-14: what the speaker claimed, as the referee recorded it (never confirmed)."""
-    return {"claim": event.claim, "accuse": list(event.accuse), "vouch": list(event.vouch)}
-
-
-def _facts(event: Event) -> dict[str, Any]:
-    if isinstance(event, DecisionMade):
-        # The seat's own decision (only its own are visible); the note stays out.
-        return {
-            "decision": event.decision,
-            "payload": dict(event.payload),
-            "fallback": event.fallback,
-        }
-    data: dict[str, Any] = event.to_json()["data"]
-    data.pop("audience", None)  # who saw it is not a fact about the game
-    return data
+# How a seat's view is folded: the hooks core.folds.SeatFold calls.
+VIEW = FoldHooks(_apply, _history_item, _private, _public)
 
 
 VARIANT = Killer()

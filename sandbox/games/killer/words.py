@@ -1,7 +1,9 @@
-"""Killer in words: every event's sentence in English and Chinese, the decision
-phrases and the one-line log descriptions of ``Variant.describe_event`` (rule IDs
-as in RULES-SPEC). :data:`WORDS` is what ``Killer.words()`` returns: these with
-the vocabulary (``vocabulary.py``) and the viewer's board effects (``board.py``).
+"""Killer in words: every event's sentence in English and Chinese and the
+decision phrases (rule IDs as in RULES-SPEC). :data:`WORDS` is what
+``Killer.words()`` returns: these with the vocabulary
+(``prompts/killer/vocabulary.toml``) and what a seat's page shows beside them
+(``page.py``: the card, the board). Log lines (``Variant.describe_event``) are
+the English sentences, a speech quoted after its sentence.
 
 Speeches and last words may carry structured claims (``claim``, ``accuse``,
 ``vouch``); older transcripts lack the keys, and the referee never confirms them
@@ -10,32 +12,27 @@ Speeches and last words may carry structured claims (``claim``, ``accuse``,
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from typing import Any
 
-import sandbox.games.killer.events as ev
-from sandbox.core.events import Event
-from sandbox.core.words import (
-    REFEREE,
-    SPEECH,
-    Answer,
-    DecisionPhrase,
-    Lang,
-    Sentence,
-    VariantWords,
-    Words,
-    speech_claims,
+from sandbox.core.words import Answer, DecisionPhrase, Lang, Sentence, VariantWords, Words
+from sandbox.games.killer.info import INFO, Decision
+from sandbox.games.killer.page import BOARD, answer_en, answer_zh, card, rulings, team_of
+from sandbox.words.parts import (
+    choices,
+    dawn_words,
+    ending,
+    night_falls,
+    referee,
+    seat_choice,
+    spoke,
+    spoken,
 )
-from sandbox.games.killer.board import BOARD
-from sandbox.games.killer.card import answer_en, answer_zh, card, rulings, team_of
-from sandbox.games.killer.info import Decision, Phase
-from sandbox.games.killer.vocabulary import VOCABULARY
+from sandbox.words.vocabulary import load_vocabulary
 
 D = Mapping[str, Any]
-
-
-def _ref(kind: str, sentence: str, speaker: int | None = None) -> Words:
-    return Words(kind, REFEREE, sentence, speaker)
+# The game words: the data file prompts/killer/vocabulary.toml.
+VOCABULARY = load_vocabulary(INFO.name)
 
 
 def game_started(d: D, L: Lang) -> Words:  # KG-1
@@ -46,13 +43,13 @@ def game_started(d: D, L: Lang) -> Words:  # KG-1
             zh=f"杀人游戏，共{players}名玩家：{killers}名杀手、{police}名警察",
         )
     )
-    return _ref("killer.game_started", L.say(en=" ", zh="").join([text, *rulings(d, L)]))
+    return referee("killer.game_started", L.say(en=" ", zh="").join([text, *rulings(d, L)]))
 
 
 def role_card(d: D, L: Lang) -> Words:  # KG-2
     seat, role = L.seat(d["seat"], capital=True), d.get("role")
     text = L.say(en=f"{seat} is dealt the {role} card", zh=f"{seat}拿到的身份牌：{L.term(role)}")
-    return _ref("killer.role", L.end(text), d["seat"])
+    return referee("killer.role", L.end(text), d["seat"])
 
 
 def team(d: D, L: Lang) -> Words:  # KG-2
@@ -61,35 +58,20 @@ def team(d: D, L: Lang) -> Words:  # KG-2
         en=f"The {role} team is {L.seats(members)}",
         zh=f"{L.term(role)}一方是{L.seats(members)}",
     )
-    return _ref("killer.team", L.end(text))
+    return referee("killer.team", L.end(text))
 
 
 def night(d: D, L: Lang) -> Words:  # KG-11
-    n = d.get("night")
-    return _ref("killer.night", L.end(L.say(en=f"Night {n} falls", zh=f"第{n}夜降临")))
-
-
-def _choices(values: object, L: Lang) -> str:
-    """``seat 2 → seat 4, seat 6 → none`` (no opinion given, or an abstention)."""
-    assert isinstance(values, Mapping)
-    shown = [
-        L.say(en=f"{L.seat(k)} → {_target(v, L)}", zh=f"{L.seat(k)}→{_target(v, L)}")
-        for k, v in sorted(values.items(), key=lambda kv: int(kv[0]))
-    ]
-    return L.items(shown) if shown else L.say(en="none", zh="无")
-
-
-def _target(seat: object, L: Lang) -> str:
-    return L.say(en="none", zh="无") if seat is None else L.seat(seat)
+    return night_falls("killer.night", d, L)
 
 
 def opinions(d: D, L: Lang) -> Words:  # KG-3/KG-4
     n, role = d.get("night"), d.get("role")
     text = L.say(
-        en=f"Night {n}, the {role} opinions: {_choices(d.get('opinions', {}), L)}",
-        zh=f"第{n}夜{L.term(role)}的意见：{_choices(d.get('opinions', {}), L)}",
+        en=f"Night {n}, the {role} opinions: {choices(d.get('opinions', {}), L)}",
+        zh=f"第{n}夜{L.term(role)}的意见：{choices(d.get('opinions', {}), L)}",
     )
-    return _ref("killer.opinions", L.end(text))
+    return referee("killer.opinions", L.end(text))
 
 
 def kill_chosen(d: D, L: Lang) -> Words:  # KG-3
@@ -100,7 +82,7 @@ def kill_chosen(d: D, L: Lang) -> Words:  # KG-3
     text = L.say(en=f"The killers choose {target}{draw}", zh=f"杀手选定{target}{draw}")
     if d.get("target") is None:  # no opinion given: no kill (KG-3)
         text = L.say(en="The killers choose nobody", zh="杀手没有选定任何人")
-    return _ref("killer.kill_chosen", L.end(text))
+    return referee("killer.kill_chosen", L.end(text))
 
 
 def police_turn(d: D, L: Lang) -> Words:
@@ -108,16 +90,16 @@ def police_turn(d: D, L: Lang) -> Words:
         en="The killers close their eyes; the police open theirs",
         zh="杀手闭眼；警察睁眼",
     )
-    return _ref("killer.police_turn", L.end(text))
+    return referee("killer.police_turn", L.end(text))
 
 
 def check(d: D, L: Lang) -> Words:  # KG-4
     if d.get("suspect") is None:
-        return _ref(
+        return referee(
             "killer.check", L.end(L.say(en="The police check nobody", zh="警察没有查验任何人"))
         )
     suspect, answer = L.seat(d["suspect"]), d.get("answer")
-    draw = (
+    draw = (  # KG-4 as KG-3: a tie among the opinions is drawn
         L.say(en=" (chosen by a seeded draw)", zh="（平票，按随机种子抽签选出）")
         if d.get("tie_break")
         else ""
@@ -126,7 +108,7 @@ def check(d: D, L: Lang) -> Words:  # KG-4
         en=f"The judge tells the police: {suspect}{draw} is {answer_en(answer)}",
         zh=f"法官告诉警察：{suspect}{draw}{answer_zh(answer, L)}",
     )
-    return _ref("killer.check", L.end(text))
+    return referee("killer.check", L.end(text))
 
 
 def _role_shown(role: object, L: Lang) -> str:
@@ -136,18 +118,8 @@ def _role_shown(role: object, L: Lang) -> str:
 
 
 def dawn(d: D, L: Lang) -> Words:  # KG-6
-    day, victim = d.get("day"), d.get("victim")
-    if victim is None:
-        text = L.say(
-            en=f"Day {day} dawns; nobody died in the night", zh=f"第{day}天天亮，昨夜无人死亡"
-        )
-    else:
-        role = _role_shown(d.get("role"), L)
-        text = L.say(
-            en=f"Day {day} dawns; {L.seat(victim)} was killed{role}",
-            zh=f"第{day}天天亮，{L.seat(victim)}昨夜被杀{role}",
-        )
-    return _ref("killer.dawn", L.end(text))
+    shown = _role_shown(d.get("role"), L)
+    return dawn_words("killer.dawn", d, L, ("was killed", "昨夜被杀"), shown)
 
 
 _CONTEXT_EN = {
@@ -186,7 +158,7 @@ def phase(d: D, L: Lang) -> Words:  # KG-7..KG-10
             en=f"{name[0].upper()}{name[1:]} among {L.seats(candidates)}",
             zh=f"{name}，候选：{L.seats(candidates)}",
         )
-    return _ref("killer.phase", L.end(text))
+    return referee("killer.phase", L.end(text))
 
 
 def _vote_name(round_: object, L: Lang) -> str:
@@ -196,34 +168,12 @@ def _vote_name(round_: object, L: Lang) -> str:
     return L.say(en=f"revote {round_}", zh=f"第{round_}次重新投票")
 
 
-def _spoken(kind: str, d: D, L: Lang, en: str, zh: str, en_pass: str, zh_pass: str) -> Words:
-    claims = speech_claims(d, L)
-    text = str(d.get("text", ""))
-    shown = L.say(en=f" ({'; '.join(claims)})", zh=f"（{'；'.join(claims)}）") if claims else ""
-    if not text.strip():
-        sentence = L.end(L.say(en=en_pass, zh=zh_pass) + shown)
-        return Words(kind, SPEECH if claims else REFEREE, sentence, d.get("seat"), None, claims)
-    return Words(kind, SPEECH, L.say(en=en, zh=zh) + shown, d.get("seat"), text, claims)
-
-
 def speech(d: D, L: Lang) -> Words:  # KG-8/KG-10
-    seat = L.seat(d.get("seat"), capital=True)
-    return _spoken(
-        "killer.speech", d, L, f"{seat} says", f"{seat}说", f"{seat} passes", f"{seat}选择过"
-    )
+    return spoken("killer.speech", d, L, str(d.get("text", "")))
 
 
 def last_words(d: D, L: Lang) -> Words:  # KG-6/KG-7
-    seat = L.seat(d.get("seat"), capital=True)
-    return _spoken(
-        "killer.last_words",
-        d,
-        L,
-        f"{seat}'s last words",
-        f"{seat}的遗言",
-        f"{seat} leaves no last words",
-        f"{seat}没有留遗言",
-    )
+    return spoken("killer.last_words", d, L, str(d.get("text", "")), last_words=True)
 
 
 def ballots(d: D, L: Lang) -> Words:  # KG-9: every ballot is announced
@@ -234,20 +184,20 @@ def ballots(d: D, L: Lang) -> Words:  # KG-9: every ballot is announced
         for s, n in sorted(tally.items(), key=lambda kv: (-int(kv[1]), int(kv[0])))
     )
     text = L.say(
-        en=f"Ballots of {name}: {_choices(d.get('ballots', {}), L)} (tally: {counts or 'none'})",
-        zh=f"{name}的选票：{_choices(d.get('ballots', {}), L)}（计票：{counts or '无'}）",
+        en=f"Ballots of {name}: {choices(d.get('ballots', {}), L)} (tally: {counts or 'none'})",
+        zh=f"{name}的选票：{choices(d.get('ballots', {}), L)}（计票：{counts or '无'}）",
     )
-    return _ref("killer.ballots", L.end(text))
+    return referee("killer.ballots", L.end(text))
 
 
 def voted_out(d: D, L: Lang) -> Words:  # KG-9
     seat, role = L.seat(d["seat"], capital=True), _role_shown(d.get("role"), L)
     text = L.say(en=f"{seat} is voted out{role}", zh=f"{seat}被公决出局{role}")
-    return _ref("killer.voted_out", L.end(text), d["seat"])
+    return referee("killer.voted_out", L.end(text), d["seat"])
 
 
 def nobody_out(d: D, L: Lang) -> Words:  # KG-9 ruling
-    return _ref(
+    return referee(
         "killer.nobody_out",
         L.end(L.say(en="Nobody voted; nobody is out", zh="无人投票，无人出局")),
     )
@@ -256,7 +206,7 @@ def nobody_out(d: D, L: Lang) -> Words:  # KG-9 ruling
 def tied(d: D, L: Lang) -> Words:  # KG-10
     seats, name = L.seats(d.get("tied", ())), _vote_name(d.get("round", 1), L)
     text = L.say(en=f"Tie between {seats}: {name} follows", zh=f"{seats}平票：接下来{name}")
-    return _ref("killer.tied", L.end(text))
+    return referee("killer.tied", L.end(text))
 
 
 def forced_draw(d: D, L: Lang) -> Words:  # KG-10
@@ -265,7 +215,7 @@ def forced_draw(d: D, L: Lang) -> Words:  # KG-10
         en=f"Still tied between {seats}: a forced draw (KG-10)",
         zh=f"{seats}仍然平票：本局硬性判为平局（KG-10）",
     )
-    return _ref("killer.forced_draw", L.end(text))
+    return referee("killer.forced_draw", L.end(text))
 
 
 def conceded(d: D, L: Lang) -> Words:  # KG-13
@@ -274,7 +224,7 @@ def conceded(d: D, L: Lang) -> Words:  # KG-13
         en=f"{seat} concedes for the {side} side (KG-13)",
         zh=f"{seat}代表{L.term(side)}一方认输（KG-13）",
     )
-    return _ref("killer.conceded", L.end(text), d["seat"])
+    return referee("killer.conceded", L.end(text), d["seat"])
 
 
 def day_limit(d: D, L: Lang) -> Words:  # KG-12 ruling
@@ -283,7 +233,7 @@ def day_limit(d: D, L: Lang) -> Words:  # KG-12 ruling
         en=f"Day {day} was the last day: draw by limit (KG-12)",
         zh=f"第{day}天是最后一天：因达到天数上限判为平局（KG-12）",
     )
-    return _ref("killer.day_limit", L.end(text))
+    return referee("killer.day_limit", L.end(text))
 
 
 SENTENCES: dict[str, Sentence] = {
@@ -315,156 +265,25 @@ SENTENCES: dict[str, Sentence] = {
 # seat's own page.
 
 
-def _s(you: bool) -> str:
-    return "" if you else "s"
+def _speech(a: Answer, L: Lang, you: bool) -> str:  # KG-8, KG-13, KG-14
+    conceded = L.say(en=f" and concede{ending(you)}", zh="并认输") if a["concede"] else ""
+    return spoke(a, L, you, conceded)
 
 
-def _kill_opinion(a: Answer, L: Lang, you: bool) -> str:  # KG-3
-    target = a["target"]
-    if target is None:
-        return L.say(en=f"give{_s(you)} no opinion", zh="不给意见")
-    return L.say(en=f"want{_s(you)} {L.seat(target)} killed", zh=f"主张杀{L.seat(target)}")
-
-
-def _check_opinion(a: Answer, L: Lang, you: bool) -> str:  # KG-4
-    suspect = a["suspect"]
-    if suspect is None:
-        return L.say(en=f"give{_s(you)} no opinion", zh="不给意见")
-    return L.say(en=f"want{_s(you)} {L.seat(suspect)} checked", zh=f"主张查验{L.seat(suspect)}")
-
-
-def _vote(a: Answer, L: Lang, you: bool) -> str:  # KG-9, KG-10
-    target = a["target"]
-    if target is None:
-        return L.say(en=f"abstain{_s(you)}", zh="弃权")
-    return L.say(en=f"vote{_s(you)} for {L.seat(target)}", zh=f"投票给{L.seat(target)}")
-
-
-def _spoke(a: Answer, L: Lang, you: bool, concede: bool) -> str:
-    """A speech or last words: spoke or passed, conceded, and the claims (KG-14)."""
-    said = bool(str(a["speech"] or "").strip())
-    claims = speech_claims(a, L)
-    extra = L.say(en=f" ({'; '.join(claims)})", zh=f"（{'；'.join(claims)}）") if claims else ""
-    conceded = L.say(en=f" and concede{_s(you)}", zh="并认输") if concede else ""
-    verb = L.say(
-        en=f"speak{_s(you)}" if said else "pass" + ("" if you else "es"),
-        zh="发言" if said else "选择过",
-    )
-    return verb + conceded + extra
-
-
-def _speech(a: Answer, L: Lang, you: bool) -> str:  # KG-8, KG-13
-    return _spoke(a, L, you, bool(a["concede"]))
-
-
-def _last_words(a: Answer, L: Lang, you: bool) -> str:  # KG-6, KG-7: no concession
-    return _spoke(a, L, you, False)
-
+NO_OPINION = ("give{s} no opinion", "不给意见")
+ABSTAINS = ("abstain{s}", "弃权")
 
 DECISIONS: dict[str, DecisionPhrase] = {
-    Decision.KILL: _kill_opinion,
-    Decision.SUSPECT: _check_opinion,
-    Decision.VOTE: _vote,
+    # KG-3, KG-4: a night opinion names a seat, or none
+    Decision.KILL: seat_choice("target", ("want{s} {seat} killed", "主张杀{seat}"), NO_OPINION),
+    Decision.SUSPECT: seat_choice(
+        "suspect", ("want{s} {seat} checked", "主张查验{seat}"), NO_OPINION
+    ),
+    # KG-9, KG-10
+    Decision.VOTE: seat_choice("target", ("vote{s} for {seat}", "投票给{seat}"), ABSTAINS),
     Decision.SPEECH: _speech,
-    Decision.LAST_WORDS: _last_words,
+    Decision.LAST_WORDS: spoke,  # KG-6, KG-7: no concession
 }
-
-
-# ------------------------------------------------------- log descriptions
-# One-line, referee-voice descriptions of typed events (logs, the referee's
-# view): Killer.describe_event.
-
-
-def describe(event: Event) -> str | None:
-    """One readable line per Killer event, or None for events of other kinds."""
-    line = _DESCRIBE.get(type(event))
-    return None if line is None else line(event)
-
-
-def _log_kill_chosen(e: ev.KillChosen) -> str:
-    who = "nobody" if e.target is None else f"seat {e.target}"
-    return f"The killers choose {who}{' (seeded draw)' if e.tie_break else ''}."
-
-
-def _log_check_result(e: ev.CheckResult) -> str:
-    if e.suspect is None:
-        return "The police check nobody."
-    draw = " (chosen by a seeded draw)" if e.tie_break else ""  # KG-4 as KG-3
-    return f"The judge tells the police: seat {e.suspect}{draw} is {e.answer}."
-
-
-def _log_dawn(e: ev.Dawn) -> str:
-    if e.victim is None:
-        return f"Day {e.day} dawns; nobody died in the night."
-    return f"Day {e.day} dawns; seat {e.victim} was killed{_log_role(e.role)}."
-
-
-# One entry per event kind: the referee's one-line wording of it.
-_DESCRIBE: dict[type[Event], Callable[[Any], str]] = {
-    ev.GameStarted: lambda e: (
-        f"Killer with {e.players} players: {e.killers} killers, {e.police} police."
-    ),
-    ev.RoleCard: lambda e: f"Seat {e.seat} is dealt the {e.role} card.",
-    ev.TeamList: lambda e: f"The {e.role} team is seats {_log_seats(e.members)}.",
-    ev.NightFell: lambda e: f"Night {e.night} falls.",
-    ev.Opinions: lambda e: f"Night {e.night} {e.role} opinions: {_log_pairs(e.opinions)}.",
-    ev.KillChosen: _log_kill_chosen,
-    ev.PoliceTurn: lambda e: "The killers close their eyes; the police open theirs.",
-    ev.CheckResult: _log_check_result,
-    ev.Dawn: _log_dawn,
-    ev.PhaseStarted: lambda e: _log_phase(e),
-    ev.Speech: lambda e: f"Seat {e.seat} says: {e.text or '(pass)'}{_log_claims(e)}",
-    ev.LastWords: lambda e: f"Seat {e.seat}'s last words: {e.text or '(pass)'}{_log_claims(e)}",
-    ev.Ballots: lambda e: f"Ballots of {_log_vote_name(e.round)}: {_log_pairs(e.ballots)}.",
-    ev.VotedOut: lambda e: f"Seat {e.seat} is voted out{_log_role(e.role)}.",
-    ev.NobodyOut: lambda e: "Nobody voted; nobody is out.",
-    ev.Tied: lambda e: (
-        f"Tie between seats {_log_seats(e.tied)}: {_log_vote_name(e.round)} follows."
-    ),
-    ev.ForcedDraw: lambda e: f"Still tied between seats {_log_seats(e.tied)}: a forced draw.",
-    ev.Conceded: lambda e: f"Seat {e.seat} concedes for the {e.side} side.",
-    ev.DayLimitReached: lambda e: f"Day {e.day} was the last day: draw by limit.",
-}
-
-
-def _log_claims(event: ev.Speech | ev.LastWords) -> str:
-    """KG-14: the structured claims, as said (nothing when there are none)."""
-    parts = []
-    if event.claim != "none":
-        parts.append(f"claims {event.claim}")
-    if event.accuse:
-        parts.append(f"accuses seats {_log_seats(event.accuse)}")
-    if event.vouch:
-        parts.append(f"vouches for seats {_log_seats(event.vouch)}")
-    return f" [{'; '.join(parts)}]" if parts else ""
-
-
-def _log_phase(event: ev.PhaseStarted) -> str:
-    if event.phase == Phase.LAST_WORDS:
-        return f"Seat {event.order[0]} may give last words."
-    if event.phase == Phase.SPEECHES:
-        return f"Speeches ({event.context}) in order: seats {_log_seats(event.order)}."
-    return f"{_log_vote_name(event.round).capitalize()} among seats {_log_seats(event.candidates)}."
-
-
-def _log_vote_name(round_: int) -> str:
-    """KG-9/KG-10 rounds are counted from 0 in events; people count revotes from 1."""
-    return "the vote" if round_ == 0 else f"revote {round_}"
-
-
-def _log_seats(seats: object) -> str:
-    assert isinstance(seats, tuple | list)
-    return ", ".join(str(s) for s in seats)
-
-
-def _log_role(role: str | None) -> str:
-    return f" (a {role})" if role else ""
-
-
-def _log_pairs(values: object) -> str:
-    assert isinstance(values, Mapping)
-    shown = [f"{k}→{'none' if v is None else v}" for k, v in values.items()]
-    return ", ".join(shown) or "none"
 
 
 WORDS = VariantWords(

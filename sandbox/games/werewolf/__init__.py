@@ -4,7 +4,7 @@
 entry point ``werewolf`` (see :mod:`sandbox.games.registry`). The rules are
 stated in RULES-WEREWOLF (docs/rules-werewolf.md maps them to the code).
 
-Seat view (``SeatView`` built by ``SeatFold`` below, only from the
+Seat view (``SeatView`` built by ``core.folds.SeatFold`` from ``VIEW`` below, only from the
 events the seat was allowed to see):
 
 ``private``
@@ -50,25 +50,26 @@ from typing import Any
 import sandbox.games.werewolf.events as ev
 import sandbox.games.werewolf.requests as requests
 import sandbox.games.werewolf.resolve as resolve
-import sandbox.games.werewolf.rules_text as rules_text
 import sandbox.games.werewolf.words as wording
-from sandbox.core.events import DecisionMade, Event, GameEnded, StepResolved
-from sandbox.core.folds import detached, marked_public
-from sandbox.core.variant import HistoryItem, Research, Rules, SeatView, Variant, ViewFold
+from sandbox.core.events import Event, GameEnded, StepResolved
+from sandbox.core.folds import FoldHooks, SeatFold, claims_of, referee_facts
+from sandbox.core.variant import HistoryItem, Research, Rules, Variant, ViewFold
 from sandbox.core.words import VariantWords
 from sandbox.games.werewolf.config import WerewolfConfig
 from sandbox.games.werewolf.info import DOCTOR, INFO, ROLES, SEER, WEREWOLF, Phase, team_of
 from sandbox.games.werewolf.state import WerewolfState, fold
+from sandbox.words.rules import rules_from_template
 
 # ---------------------------------------------------------------- the declaration
 # Werewolf's modules: info.py (name, seats, roles, decisions, the enums),
 # config.py (rulings, presets), events.py, state.py (the fold), requests.py (open
 # decisions, checks, fallbacks; WW-13's softened words), resolve.py (the deal,
-# WW-2; steps into events; endings and results), words.py, vocabulary.py and
-# board.py (its words), rules_text.py (the rules with the rulings); bot.py (the
-# baseline bot) and metrics.py (behaviour metrics) are imported only when asked
-# for. This module declares the variant: its rules, its research hooks and its
-# seat views.
+# WW-2; steps into events; endings and results), words.py and page.py (its
+# words: every event's sentence; the card and the board); its rules text and
+# vocabulary are data beside its prompts (prompts/werewolf/: <lang>/rules.j2,
+# vocabulary.toml); bot.py (the baseline bot) and metrics.py (behaviour metrics)
+# are imported only when asked for. This module declares the variant: its rules,
+# its research hooks, its rules text and its seat views.
 
 
 class WerewolfRules(Rules[WerewolfState, WerewolfConfig]):
@@ -117,10 +118,12 @@ class Werewolf(Variant[WerewolfState, WerewolfConfig]):
     )
 
     def view_fold(self, seat: int) -> ViewFold:
-        return SeatFold(self, seat)
+        return SeatFold(self, _Fold(seat), VIEW)
 
     def rules_text(self, config: WerewolfConfig, language: str = "en") -> str:
-        return rules_text.rules_text(config, language)
+        """The templates ``prompts/werewolf/<lang>/rules.j2`` with this config's
+        rulings (WW-1..WW-24)."""
+        return rules_from_template(self.name, language, c=config, n=config.counts())
 
     def words(self) -> VariantWords:
         return wording.WORDS
@@ -158,25 +161,6 @@ class _Fold:
     def living(self) -> list[int]:
         gone = {d["seat"] for d in self.dead}
         return [s for s in range(1, self.players + 1) if s not in gone]
-
-
-class SeatFold:
-    """The incremental form of ``build_view`` (the core feeds it new events only)."""
-
-    def __init__(self, variant: Variant[Any, Any], seat: int) -> None:
-        self.variant = variant
-        self.fold = _Fold(seat)
-
-    def add(self, seq: int, event: Event) -> None:
-        _apply(self.fold, event)
-        item = _history_item(self.fold, seq, event)
-        if item is not None:
-            self.fold.history.append(marked_public(item, event))
-
-    def snapshot(self) -> SeatView:
-        fold = self.fold
-        private, public = detached(_private(fold)), detached(_public(fold))
-        return SeatView(self.variant, fold.seat, private, public, tuple(fold.history))
 
 
 def _private(fold: _Fold) -> dict[str, Any]:
@@ -345,37 +329,24 @@ _APPLY: dict[type[Event], Callable[[_Fold, Any], None]] = {
 
 
 def _history_item(fold: _Fold, seq: int, event: Event) -> HistoryItem | None:
+    # WW-12: a speech's claims as recorded (claims_of), never confirmed
     if isinstance(event, StepResolved):
         return None
     if isinstance(event, ev.Speech):
-        facts = {"turn": event.turn, **_claims(event)}
+        facts = {"turn": event.turn, **claims_of(event)}
         return HistoryItem(seq, event.kind, fold.day, fold.phase, event.seat, event.shown, facts)
     if isinstance(event, ev.LastWords):
-        facts = {"cause": event.cause, **_claims(event)}
+        facts = {"cause": event.cause, **claims_of(event)}
         return HistoryItem(
             seq, event.kind, fold.day, Phase.LAST_WORDS, event.seat, event.shown, facts
         )
     if isinstance(event, ev.WolfMessage):  # WW-6: player text, shown as quoted data
         return HistoryItem(seq, event.kind, fold.day, fold.phase, event.seat, event.text, {})
-    return HistoryItem(seq, event.kind, fold.day, fold.phase, None, None, _facts(event))
+    return HistoryItem(seq, event.kind, fold.day, fold.phase, None, None, referee_facts(event))
 
 
-def _claims(event: ev.Speech | ev.LastWords) -> dict[str, Any]:
-    """WW-12: what the speaker claimed, as recorded (never confirmed)."""
-    return {"claim": event.claim, "accuse": list(event.accuse), "vouch": list(event.vouch)}
-
-
-def _facts(event: Event) -> dict[str, Any]:
-    if isinstance(event, DecisionMade):
-        # The seat's own decision (only its own are visible); the note stays out.
-        return {
-            "decision": event.decision,
-            "payload": dict(event.payload),
-            "fallback": event.fallback,
-        }
-    data: dict[str, Any] = event.to_json()["data"]
-    data.pop("audience", None)  # who saw it is not a fact about the game
-    return data
+# How a seat's view is folded: the hooks core.folds.SeatFold calls.
+VIEW = FoldHooks(_apply, _history_item, _private, _public)
 
 
 VARIANT = Werewolf()

@@ -1,9 +1,9 @@
-"""Werewolf in words: every event's sentence in English and Chinese, the decision
-phrases and what events change on the viewer's seat board (rule IDs as in
-RULES-WEREWOLF). :data:`WORDS` is what ``Werewolf.words()`` returns; the game
-words themselves are in :mod:`sandbox.games.werewolf.vocabulary`. Log lines
-(``Variant.describe_event``) are the English sentences, a speech quoted after
-its sentence.
+"""Werewolf in words: every event's sentence in English and Chinese and the
+decision phrases (rule IDs as in RULES-WEREWOLF). :data:`WORDS` is what
+``Werewolf.words()`` returns: these with the vocabulary
+(``prompts/werewolf/vocabulary.toml``) and what a seat's page shows beside them
+(``page.py``: the card, the board). Log lines (``Variant.describe_event``) are
+the English sentences, a speech quoted after its sentence.
 
 Speeches carry structured claims (WW-12), said as the speaker's claims, never
 confirmed; a speech is quoted as it was shown (softened, WW-13).
@@ -14,39 +14,24 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from sandbox.core.words import (
-    REFEREE,
-    SPEECH,
-    Answer,
-    DecisionPhrase,
-    Lang,
-    Sentence,
-    VariantWords,
-    Words,
-    speech_claims,
+from sandbox.core.words import SPEECH, Answer, DecisionPhrase, Lang, Sentence, VariantWords, Words
+from sandbox.games.werewolf.info import INFO, Decision
+from sandbox.games.werewolf.page import BOARD, card, team_of
+from sandbox.words.parts import (
+    choices,
+    dawn_words,
+    ending,
+    night_falls,
+    referee,
+    seat_choice,
+    spoke,
+    spoken,
 )
-from sandbox.games.werewolf.board import BOARD
-from sandbox.games.werewolf.info import Decision
-from sandbox.games.werewolf.vocabulary import VOCABULARY
+from sandbox.words.vocabulary import load_vocabulary
 
 D = Mapping[str, Any]
-
-
-def _ref(kind: str, sentence: str, speaker: int | None = None) -> Words:
-    return Words(kind, REFEREE, sentence, speaker)
-
-
-def _target(seat: object, L: Lang) -> str:
-    return L.say(en="abstain", zh="弃权") if seat is None else L.seat(seat)
-
-
-def _choices(values: object, L: Lang) -> str:
-    assert isinstance(values, Mapping)
-    shown = [
-        L.say(en=f"{L.seat(k)} → {_target(v, L)}", zh=f"{L.seat(k)}→{_target(v, L)}")
-        for k, v in sorted(values.items(), key=lambda kv: int(kv[0]))
-    ]
-    return L.items(shown) if shown else L.say(en="none", zh="无")
+# The game words: the data file prompts/werewolf/vocabulary.toml.
+VOCABULARY = load_vocabulary(INFO.name)
 
 
 def _shown(revealed: object, L: Lang) -> str:
@@ -64,25 +49,24 @@ def game_started(d: D, L: Lang) -> Words:  # WW-1, WW-4
     limit = (d.get("rulings") or {}).get("day_limit")  # WW-21
     if limit is not None:
         text = L.end(text) + L.say(en=f" Day limit: {limit}", zh=f"天数上限：{limit}")
-    return _ref("werewolf.game_started", L.end(text))
+    return referee("werewolf.game_started", L.end(text))
 
 
 def role_card(d: D, L: Lang) -> Words:  # WW-2
     seat, role = L.seat(d["seat"], capital=True), d.get("role")
     text = L.say(en=f"{seat} is dealt the {role} card", zh=f"{seat}拿到的身份：{L.term(role)}")
-    return _ref("werewolf.role", L.end(text), d["seat"])
+    return referee("werewolf.role", L.end(text), d["seat"])
 
 
 def pack(d: D, L: Lang) -> Words:  # WW-4
     members = L.seats(d.get("members", ()))
-    return _ref(
+    return referee(
         "werewolf.pack", L.end(L.say(en=f"The werewolves are {members}", zh=f"狼人是{members}"))
     )
 
 
 def night(d: D, L: Lang) -> Words:  # WW-5
-    n = d.get("night")
-    return _ref("werewolf.night", L.end(L.say(en=f"Night {n} falls", zh=f"第{n}夜降临")))
+    return night_falls("werewolf.night", d, L)
 
 
 def protection(d: D, L: Lang) -> Words:  # WW-8
@@ -90,7 +74,7 @@ def protection(d: D, L: Lang) -> Words:  # WW-8
         en=f"The doctor ({L.seat(d.get('doctor'))}) protects {L.seat(d.get('target'))}",
         zh=f"医生（{L.seat(d.get('doctor'))}）保护{L.seat(d.get('target'))}",
     )
-    return _ref("werewolf.protection", L.end(text))
+    return referee("werewolf.protection", L.end(text))
 
 
 def inspection(d: D, L: Lang) -> Words:  # WW-10
@@ -98,7 +82,7 @@ def inspection(d: D, L: Lang) -> Words:  # WW-10
         en=f"The seer ({L.seat(d.get('seer'))}) checks {L.seat(d.get('target'))}",
         zh=f"预言家（{L.seat(d.get('seer'))}）查验{L.seat(d.get('target'))}",
     )
-    return _ref("werewolf.inspection", L.end(text))
+    return referee("werewolf.inspection", L.end(text))
 
 
 def pack_turn(d: D, L: Lang) -> Words:  # WW-6, WW-7
@@ -116,14 +100,14 @@ def pack_turn(d: D, L: Lang) -> Words:  # WW-6, WW-7
             zh="依次" if mode == "sequential" else "同时",
         )
         text = L.say(en=f"The pack names the kill {how}: {order}", zh=f"狼队{how}指定目标：{order}")
-    return _ref("werewolf.pack_turn", L.end(text))
+    return referee("werewolf.pack_turn", L.end(text))
 
 
 def wolf_message(d: D, L: Lang) -> Words:  # WW-6
     seat = L.seat(d.get("seat"), capital=True)
     text = str(d.get("text", ""))
     if not text.strip():
-        return _ref(
+        return referee(
             "werewolf.wolf_message",
             L.end(L.say(en=f"{seat} tells the pack nothing", zh=f"{seat}没有对狼队说话")),
         )
@@ -138,12 +122,13 @@ def wolf_message(d: D, L: Lang) -> Words:  # WW-6
 
 def wolf_votes(d: D, L: Lang) -> Words:  # WW-7
     text = L.say(
-        en=f"Kill votes: {_choices(d.get('votes', {}), L)}",
-        zh=f"杀人票：{_choices(d.get('votes', {}), L)}",
+        en=f"Kill votes: {choices(d.get('votes', {}), L, nobody=ABSTAIN)}",
+        zh=f"杀人票：{choices(d.get('votes', {}), L, nobody=ABSTAIN)}",
     )
-    return _ref("werewolf.wolf_votes", L.end(text))
+    return referee("werewolf.wolf_votes", L.end(text))
 
 
+ABSTAIN = ("abstain", "弃权")  # a seat that chose no one
 DRAWS = ("tie_draw", "abstain_draw")  # WW-7/WW-15: a choice the seeded draw made
 
 
@@ -165,7 +150,7 @@ def kill_chosen(d: D, L: Lang) -> Words:  # WW-7
             en=f"The werewolves choose {L.seat(d['target'])}{_drawn(how, L)}",
             zh=f"狼人选定{L.seat(d['target'])}{_drawn(how, L)}",
         )
-    return _ref("werewolf.kill_chosen", L.end(text))
+    return referee("werewolf.kill_chosen", L.end(text))
 
 
 def seer_result(d: D, L: Lang) -> Words:  # WW-10
@@ -173,7 +158,7 @@ def seer_result(d: D, L: Lang) -> Words:  # WW-10
     text = L.say(
         en=f"The seer learns: {seat} is {result}", zh=f"预言家得知：{seat}是{L.term(result)}"
     )
-    return _ref("werewolf.seer_result", L.end(text))
+    return referee("werewolf.seer_result", L.end(text))
 
 
 def saved(d: D, L: Lang) -> Words:  # WW-9
@@ -181,22 +166,12 @@ def saved(d: D, L: Lang) -> Words:  # WW-9
         en=f"The doctor's protection saves {L.seat(d.get('seat'))}",
         zh=f"医生的保护救下了{L.seat(d.get('seat'))}",
     )
-    return _ref("werewolf.saved", L.end(text))
+    return referee("werewolf.saved", L.end(text))
 
 
 def dawn(d: D, L: Lang) -> Words:  # WW-11
-    day, victim = d.get("day"), d.get("victim")
-    if victim is None:
-        text = L.say(
-            en=f"Day {day} dawns; nobody died in the night", zh=f"第{day}天天亮，昨夜无人死亡"
-        )
-    else:
-        shown = _shown(d.get("revealed"), L)
-        text = L.say(
-            en=f"Day {day} dawns; {L.seat(victim)} died in the night{shown}",
-            zh=f"第{day}天天亮，{L.seat(victim)}昨夜死亡{shown}",
-        )
-    return _ref("werewolf.dawn", L.end(text))
+    shown = _shown(d.get("revealed"), L)
+    return dawn_words("werewolf.dawn", d, L, ("died in the night", "昨夜死亡"), shown)
 
 
 def last_words_turn(d: D, L: Lang) -> Words:  # WW-11
@@ -205,7 +180,7 @@ def last_words_turn(d: D, L: Lang) -> Words:  # WW-11
         en=f"{L.seat(seat, capital=True)} may speak last words (WW-11)",
         zh=f"{L.seat(seat)}可以留遗言（WW-11）",
     )
-    return _ref("werewolf.last_words_turn", L.end(text), seat)
+    return referee("werewolf.last_words_turn", L.end(text), seat)
 
 
 def speaking_order(d: D, L: Lang) -> Words:  # WW-12
@@ -213,7 +188,7 @@ def speaking_order(d: D, L: Lang) -> Words:  # WW-12
     text = L.say(
         en=f"{rounds} round(s) of speeches, in order: {order}", zh=f"发言{rounds}轮，顺序：{order}"
     )
-    return _ref("werewolf.speaking_order", L.end(text))
+    return referee("werewolf.speaking_order", L.end(text))
 
 
 def bidding_turn(d: D, L: Lang) -> Words:  # WW-12
@@ -222,7 +197,7 @@ def bidding_turn(d: D, L: Lang) -> Words:  # WW-12
         en=f"Turn {turn} of {turns}: {bidders} bid for the floor",
         zh=f"第{turn}/{turns}次发言：{bidders}竞价",
     )
-    return _ref("werewolf.bidding_turn", L.end(text))
+    return referee("werewolf.bidding_turn", L.end(text))
 
 
 def bids(d: D, L: Lang) -> Words:  # WW-12: the referee's eyes only
@@ -233,7 +208,7 @@ def bids(d: D, L: Lang) -> Words:  # WW-12: the referee's eyes only
     text = L.say(
         en=f"Bids of turn {d.get('turn')}: {shown}", zh=f"第{d.get('turn')}次发言的出价：{shown}"
     )
-    return _ref("werewolf.bids", L.end(text))
+    return referee("werewolf.bids", L.end(text))
 
 
 def floor(d: D, L: Lang) -> Words:  # WW-12
@@ -243,39 +218,22 @@ def floor(d: D, L: Lang) -> Words:  # WW-12
         en=f"{L.seat(seat, capital=True)} wins the floor{draw}",
         zh=f"{L.seat(seat)}获得发言权{draw}",
     )
-    return _ref("werewolf.floor", L.end(text), seat)
+    return referee("werewolf.floor", L.end(text), seat)
 
 
-def _spoken(kind: str, d: D, L: Lang, en: str, zh: str, en_pass: str, zh_pass: str) -> Words:
-    claims = speech_claims(d, L)
+def _spoken(kind: str, d: D, L: Lang, *, last_words: bool = False) -> Words:
     text = str(d.get("shown", d.get("text", "")))  # what the table saw (WW-13)
-    extra = L.say(en=f" ({'; '.join(claims)})", zh=f"（{'；'.join(claims)}）") if claims else ""
-    if d.get("shown") is not None and d.get("shown") != d.get("text"):
-        extra += L.say(en=" [softened]", zh="［已替换用词］")
-    if not text.strip():
-        sentence = L.end(L.say(en=en_pass, zh=zh_pass) + extra)
-        return Words(kind, SPEECH if claims else REFEREE, sentence, d.get("seat"), None, claims)
-    return Words(kind, SPEECH, L.say(en=en, zh=zh) + extra, d.get("seat"), text, claims)
+    softened = d.get("shown") is not None and d.get("shown") != d.get("text")
+    extra = L.say(en=" [softened]", zh="［已替换用词］") if softened else ""
+    return spoken(kind, d, L, text, last_words=last_words, extra=extra)
 
 
 def speech(d: D, L: Lang) -> Words:  # WW-12, WW-13
-    seat = L.seat(d.get("seat"), capital=True)
-    return _spoken(
-        "werewolf.speech", d, L, f"{seat} says", f"{seat}说", f"{seat} passes", f"{seat}选择过"
-    )
+    return _spoken("werewolf.speech", d, L)
 
 
 def last_words(d: D, L: Lang) -> Words:  # WW-11
-    seat = L.seat(d.get("seat"), capital=True)
-    return _spoken(
-        "werewolf.last_words",
-        d,
-        L,
-        f"{seat}'s last words",
-        f"{seat}的遗言",
-        f"{seat} leaves no last words",
-        f"{seat}没有留遗言",
-    )
+    return _spoken("werewolf.last_words", d, L, last_words=True)
 
 
 def vote_opened(d: D, L: Lang) -> Words:  # WW-14
@@ -286,7 +244,7 @@ def vote_opened(d: D, L: Lang) -> Words:  # WW-14
         )
     else:
         text = L.say(en=f"A sealed vote of {order}", zh=f"{order}秘密投票")
-    return _ref("werewolf.vote_opened", L.end(text))
+    return referee("werewolf.vote_opened", L.end(text))
 
 
 def ballots(d: D, L: Lang) -> Words:  # WW-14
@@ -300,10 +258,10 @@ def ballots(d: D, L: Lang) -> Words:  # WW-14
         else ""
     )
     text = L.say(
-        en=f"Ballots: {_choices(d.get('ballots', {}), L)}{note}",
-        zh=f"选票：{_choices(d.get('ballots', {}), L)}{note}",
+        en=f"Ballots: {choices(d.get('ballots', {}), L, nobody=ABSTAIN)}{note}",
+        zh=f"选票：{choices(d.get('ballots', {}), L, nobody=ABSTAIN)}{note}",
     )
-    return _ref("werewolf.ballots", L.end(text))
+    return referee("werewolf.ballots", L.end(text))
 
 
 def exiled(d: D, L: Lang) -> Words:  # WW-15
@@ -316,7 +274,7 @@ def exiled(d: D, L: Lang) -> Words:  # WW-15
         en=f"{L.seat(seat, capital=True)} is exiled{why}{shown}",
         zh=f"{L.seat(seat)}被放逐{why}{shown}",
     )
-    return _ref("werewolf.exiled", L.end(text), seat)
+    return referee("werewolf.exiled", L.end(text), seat)
 
 
 _NO_EXILE_EN = {"tie": "a tie", "all_abstained": "everyone abstained", "no_majority": "no majority"}
@@ -329,7 +287,7 @@ def no_exile(d: D, L: Lang) -> Words:  # WW-15
         en=f"Nobody is exiled ({_NO_EXILE_EN.get(reason, reason)})",
         zh=f"无人被放逐（{_NO_EXILE_ZH.get(reason, reason)}）",
     )
-    return _ref("werewolf.no_exile", L.end(text))
+    return referee("werewolf.no_exile", L.end(text))
 
 
 def day_limit(d: D, L: Lang) -> Words:  # WW-21
@@ -337,7 +295,7 @@ def day_limit(d: D, L: Lang) -> Words:  # WW-21
     text = L.say(
         en=f"Day {day} was the last day: a draw (WW-21)", zh=f"第{day}天是最后一天：平局（WW-21）"
     )
-    return _ref("werewolf.day_limit", L.end(text))
+    return referee("werewolf.day_limit", L.end(text))
 
 
 def roles_revealed(d: D, L: Lang) -> Words:  # WW-20
@@ -345,7 +303,7 @@ def roles_revealed(d: D, L: Lang) -> Words:  # WW-20
     shown = L.items(
         f"{L.seat(s)}: {L.term(r)}" for s, r in sorted(roles.items(), key=lambda kv: int(kv[0]))
     )
-    return _ref(
+    return referee(
         "werewolf.roles_revealed", L.end(L.say(en=f"The roles: {shown}", zh=f"所有身份：{shown}"))
     )
 
@@ -380,96 +338,32 @@ SENTENCES: dict[str, Sentence] = {
 }
 
 
-def _s(you: bool) -> str:
-    return "" if you else "s"
-
-
-def _passes(you: bool) -> str:
-    return "pass" if you else "passes"
-
-
-def _kill(a: Answer, L: Lang, you: bool) -> str:  # WW-7
-    target = a["target"]
-    if target is None:
-        return L.say(en=f"abstain{_s(you)}", zh="弃权")
-    return L.say(en=f"name{_s(you)} {L.seat(target)} for the kill", zh=f"主张杀{L.seat(target)}")
-
-
-def _night_action(en: str, zh: str) -> DecisionPhrase:
-    """The seer's check or the doctor's protection of one seat (WW-8, WW-10)."""
-
-    def phrase(a: Answer, L: Lang, you: bool) -> str:
-        target = a["target"]
-        if target is None:
-            return L.say(en=f"do{'' if you else 'es'} nothing tonight", zh="今晚不行动")
-        return L.say(en=f"{en}{_s(you)} {L.seat(target)}", zh=f"{zh}{L.seat(target)}")
-
-    return phrase
-
-
-def _vote(a: Answer, L: Lang, you: bool) -> str:  # WW-14
-    target = a["target"]
-    if target is None:
-        return L.say(en=f"abstain{_s(you)}", zh="弃权")
-    return L.say(en=f"vote{_s(you)} to exile {L.seat(target)}", zh=f"投票放逐{L.seat(target)}")
-
-
 def _bid(a: Answer, L: Lang, you: bool) -> str:  # WW-12 bidding
-    return L.say(en=f"bid{_s(you)} {a['bid']}", zh=f"出价{a['bid']}")
+    return L.say(en=f"bid{ending(you)} {a['bid']}", zh=f"出价{a['bid']}")
 
 
 def _wolf_message(a: Answer, L: Lang, you: bool) -> str:  # WW-6
     if str(a["message"] or "").strip():
-        return L.say(en=f"message{_s(you)} the pack", zh="对狼队发言")
-    return L.say(en=_passes(you), zh="选择不发言")
+        return L.say(en=f"message{ending(you)} the pack", zh="对狼队发言")
+    return L.say(en=f"pass{ending(you, 'es')}", zh="选择不发言")
 
 
-def _spoke(a: Answer, L: Lang, you: bool) -> str:  # WW-11, WW-12: claims never confirmed
-    said = bool(str(a["speech"] or "").strip())
-    claims = speech_claims(a, L)
-    extra = L.say(en=f" ({'; '.join(claims)})", zh=f"（{'；'.join(claims)}）") if claims else ""
-    verb = L.say(en=f"speak{_s(you)}" if said else _passes(you), zh="发言" if said else "选择过")
-    return verb + extra
-
+ABSTAINS = ("abstain{s}", "弃权")
+NOTHING = ("do{es} nothing tonight", "今晚不行动")  # the seer or the doctor
 
 DECISIONS: dict[str, DecisionPhrase] = {
-    Decision.KILL: _kill,
-    Decision.PROTECT: _night_action("protect", "保护"),
-    Decision.INSPECT: _night_action("check", "查验"),
-    Decision.VOTE: _vote,
+    # WW-7: the pack's kill; WW-8, WW-10: the doctor's and the seer's night
+    Decision.KILL: seat_choice("target", ("name{s} {seat} for the kill", "主张杀{seat}"), ABSTAINS),
+    Decision.PROTECT: seat_choice("target", ("protect{s} {seat}", "保护{seat}"), NOTHING),
+    Decision.INSPECT: seat_choice("target", ("check{s} {seat}", "查验{seat}"), NOTHING),
+    # WW-14
+    Decision.VOTE: seat_choice("target", ("vote{s} to exile {seat}", "投票放逐{seat}"), ABSTAINS),
     Decision.BID: _bid,
     Decision.WOLF_MESSAGE: _wolf_message,
-    Decision.SPEECH: _spoke,
-    Decision.LAST_WORDS: _spoke,
+    # WW-11, WW-12: spoke or passed, and the claims (never confirmed)
+    Decision.SPEECH: spoke,
+    Decision.LAST_WORDS: spoke,
 }
-
-
-# ------------------------------------------------------------- the card
-# A seat's card said to the seat (WW-2, WW-4): who it is and its pack; what it
-# learned at night is said as its facts.
-
-_CARD_DONE = ("seat", "role", "team", "pack", "fellow_werewolves")
-
-
-def card(p: D, L: Lang) -> list[tuple[str, str]]:
-    role, team = p.get("role"), p.get("team")
-    rows = [
-        (
-            L.say(en="You are", zh="你是"),
-            L.say(en=f"{L.seat(p.get('seat'), capital=True)}, a {role} (team {team})",
-                  zh=f"{L.seat(p.get('seat'))}，{L.term(role)}（{L.term(team)}阵营）"),
-        )
-    ]  # fmt: skip
-    if "fellow_werewolves" in p:
-        fellows = L.seats(p["fellow_werewolves"], capital=True)
-        rows.append((L.say(en="Fellow werewolves", zh="同伴狼人"), fellows))
-    rows += L.facts({k: v for k, v in p.items() if k not in _CARD_DONE})
-    return rows
-
-
-def team_of(p: D) -> tuple[int, ...]:
-    """WW-4: the werewolves know each other."""
-    return tuple(int(s) for s in p.get("fellow_werewolves", ()))
 
 
 WORDS = VariantWords(

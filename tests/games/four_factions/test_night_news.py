@@ -126,7 +126,7 @@ def test_the_day_limit_end_never_mentions_a_day_past_the_limit() -> None:
     night(game, PAPER, first=WIPE_JUSTICE)
     lines = [VARIANT.describe_event(e) for e in game.events if e.kind.startswith("ff.")]
     assert not any("day 5" in line.lower() for line in lines), lines[-4:]
-    assert lines[-3].startswith("Dawn after night 4: seat 2, seat 4, seat 6, seat 8 died")
+    assert lines[-3].startswith("Dawn after night 4: seats 2, 4, 6, 8 died")
     assert lines[-2].startswith("Pair wolves/justice is decided")
     assert lines[-1] == "The day limit is reached after day 4 (FF-27)."
     outcome = game.outcome()

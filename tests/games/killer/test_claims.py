@@ -152,12 +152,13 @@ def test_check_rejects_claims_outside_the_living_other_seats() -> None:
 
 def test_describe_shows_claims_and_plain_speeches_unchanged() -> None:
     said = Speech(1, 8, "hello", "day", "police", (1, 3), (4,))
+    # The log line is the English sentence (claims in it, KG-14), the speech quoted after it.
     assert KILLER.describe_event(said) == (
-        "Seat 8 says: hello [claims police; accuses seats 1, 3; vouches for seats 4]"
+        'Seat 8 says (accuses seats 1, 3; vouches for seat 4; claims police): "hello"'
     )
-    assert KILLER.describe_event(Speech(1, 8, "", "day")) == "Seat 8 says: (pass)"
+    assert KILLER.describe_event(Speech(1, 8, "", "day")) == "Seat 8 passes."
     assert KILLER.describe_event(LastWords(1, 7, "bye", vouch=(2,))) == (
-        "Seat 7's last words: bye [vouches for seats 2]"
+        'Seat 7\'s last words (vouches for seat 2): "bye"'
     )
 
 

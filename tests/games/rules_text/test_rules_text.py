@@ -22,8 +22,8 @@ from sandbox.cli.main import app
 from sandbox.core.game import Game
 from sandbox.core.seat import DecisionContext
 from sandbox.core.variant import Variant
-from sandbox.games.four_factions import rules_text as ff_text
-from sandbox.games.killer import rules_text as killer_text
+from sandbox.games.four_factions.config import FourFactionsConfig
+from sandbox.games.killer.config import KillerConfig
 from sandbox.games.registry import get_variant
 from sandbox.session.gamefile import load_config
 
@@ -311,9 +311,11 @@ def test_chinese_uses_the_sources_terms(name: str) -> None:
     assert not missing, f"source terms missing: {missing}"
 
 
+# The variant's own method (its rules text is the generic template renderer
+# called from the declaration; there is no rules_text module any more).
 RULES_FUNCTIONS: dict[str, tuple[Callable[..., str], type[BaseModel]]] = {
-    "four_factions": (ff_text.rules_text, ff_text.FourFactionsConfig),
-    "killer": (killer_text.rules_text, killer_text.KillerConfig),
+    "four_factions": (get_variant("four_factions").rules_text, FourFactionsConfig),
+    "killer": (get_variant("killer").rules_text, KillerConfig),
 }
 
 

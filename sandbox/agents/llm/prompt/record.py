@@ -4,7 +4,8 @@ Each item becomes at most two lines: the referee's wording of what happened
 (the marker first), and, for a speech, who spoke and the JSON-quoted words.
 The wording is the variant's words (:mod:`sandbox.words`), the very sentences
 the viewer and the human seats show; the variant's ``events.j2`` gives only
-the record's layout (its day/phase headers and the speech labels). Items are
+the record's layout (its day/phase headers, in the viewer's phase titles, and
+the speech labels). Items are
 grouped under day/phase headers, in event order, and only ever appended to
 between a seat's decisions, so a seat's next prompt starts with its previous
 record byte for byte (the prefix cache).
@@ -52,7 +53,7 @@ def history_lines(
 ) -> list[str]:
     """The seat's history items ``first``..``last``, grouped under day/phase
     headers; ``speeches=False`` keeps only the referee's lines (a summary)."""
-    macros: Any = templates.template(view.variant, language, "events.j2").module
+    macros: Any = templates.record_macros(view.variant, language)
     lines: list[str] = []
     current: tuple[int, str] | None = None
     for item in view.history[first:last]:
@@ -123,7 +124,7 @@ class RecordMemo:
         if key != self._key or count > len(history) - first or not self._continues(history, first):
             self._key, self._items, self._lines, self._current = key, [], [], None
             count = 0
-        macros: Any = templates.template(view.variant, language, "events.j2").module
+        macros: Any = templates.record_macros(view.variant, language)
         for item in history[first + count :]:
             if (item.day, item.phase) != self._current:
                 self._current = (item.day, item.phase)

@@ -19,7 +19,10 @@ take the variant object (its own folder is remembered by its name, as the
 loader sees only names) or, from a caller that holds only a name, the name.
 
 The events of a seat's record are not worded here: each is its variant's
-sentence (:mod:`sandbox.words`); ``events.j2`` lays the record out.
+sentence (:mod:`sandbox.words`); ``events.j2`` lays the record out, its phase
+headers in the words of :func:`sandbox.words.phase_title` (``phase_title(day,
+phase)`` inside the template: :func:`record_macros`), as the viewer, the pages
+and the terminal say them.
 
 Decision templates are ``decisions/<decision>.j2``; a decision without one
 uses ``decisions/_default.j2``. Player text is always a template variable,
@@ -39,6 +42,7 @@ from jinja2.loaders import split_template_path
 from sandbox.agents.llm.prompt.escaping import safe_json
 from sandbox.core.variant import Variant
 from sandbox.core.words import one_line
+from sandbox.words import phase_title
 
 # The installed templates (tests may point this at a copy: any Traversable,
 # e.g. a pathlib.Path, will do). Always read as templates.PROMPTS_DIR, at call
@@ -191,6 +195,28 @@ def _first_existing(root: Traversable, names: Sequence[str]) -> str:
 def template(variant: Variant[Any, Any], language: str, name: str, style: str = "full") -> Template:
     """The compiled template ``name`` for a variant, language and style."""
     return environment().get_template(resolve(candidates(variant, language, name, style)))
+
+
+# The record macros of each (templates root, variant, language), made once.
+_RECORD_MACROS: dict[tuple[str, str, str], Any] = {}
+RECORD = "events.j2"
+
+
+def record_macros(variant: Variant[Any, Any], language: str) -> Any:
+    """The macros of the variant's ``events.j2`` (its record's phase headers and
+    speech labels), with ``phase_title(day, phase)`` in the template's scope:
+    the phase's title in this language and the variant's words, the one
+    source of phase titles (:func:`sandbox.words.phase_title`)."""
+    key = (str(PROMPTS_DIR), variant.name, language)
+    found = _RECORD_MACROS.get(key)
+    if found is None:
+
+        def title(day: int | None, phase: str | None) -> str:
+            return phase_title(day, phase, language, variant)
+
+        found = template(variant, language, RECORD).make_module({"phase_title": title})
+        _RECORD_MACROS[key] = found
+    return found
 
 
 def generic_template(language: str, name: str) -> Template:

@@ -1,13 +1,17 @@
-"""A Killer seat's card said to the seat (KG-2, KG-3, KG-4), the words of a
-police check's answer (also said by the check's sentence in words.py) and of
-the rulings a game started under."""
+"""What a Killer seat's page shows beside the sentences: the seat's card said to
+the seat (KG-2, KG-3, KG-4), the words of a police check's answer (also said by
+the check's sentence in words.py) and of the rulings a game started under, and
+what each event changes on the viewer's seat board: deaths, roles learned or
+revealed, checks, ballots (KG-4, KG-6, KG-9). ``words.py`` puts these into
+:data:`~sandbox.games.killer.words.WORDS`."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from typing import Any
 
-from sandbox.core.words import Lang
+from sandbox.core.words import BoardEffects, BoardMaker, Lang
+from sandbox.words.parts import board_ballots, board_death, board_role, board_team
 
 D = Mapping[str, Any]
 
@@ -40,32 +44,29 @@ def card(p: D, L: Lang) -> list[tuple[str, str]]:
                         ("fellow_police", "Fellow police", "同伴警察")):  # fmt: skip
         if key in p:
             rows.append((L.say(en=en, zh=zh), L.seats(p[key], capital=True)))
-    if "kills" in p:
+    if "kills" in p:  # KG-3
         kills = [
             L.say(en=f"night {k.get('night')}: {L.seat(k.get('target'))}",
                   zh=f"第{k.get('night')}夜：{L.seat(k.get('target'))}")
             for k in p["kills"]
         ]  # fmt: skip
-        rows.append((L.say(en="Kills so far", zh="已杀"), L.join(kills) or _none_yet(L)))
-    if "checks" in p:
-        checks = [
-            L.say(en=f"night {c.get('night')}: {_checked_en(c)}",
-                  zh=f"第{c.get('night')}夜：{_checked_zh(c, L)}")
-            for c in p["checks"]
-        ]  # fmt: skip
-        rows.append((L.say(en="Checks so far", zh="查验结果"), L.join(checks) or _none_yet(L)))
+        rows.append(_so_far(("Kills so far", "已杀"), kills, L))
+    if "checks" in p:  # KG-4
+        said = [(c.get("night"), _checked_en(c), _checked_zh(c, L)) for c in p["checks"]]
+        checks = [L.say(en=f"night {n}: {en}", zh=f"第{n}夜：{zh}") for n, en, zh in said]
+        rows.append(_so_far(("Checks so far", "查验结果"), checks, L))
     opinions = [_night_opinion(o, L) for o in p.get("my_opinions") or ()]
-    rows.append(
-        (L.say(en="Your night opinions", zh="你夜里的意见"), L.join(opinions) or _none_yet(L))
-    )
+    rows.append(_so_far(("Your night opinions", "你夜里的意见"), opinions, L))
     return rows
 
 
 _ROLE_EN = {"killer": "a killer", "police": "a police officer", "civilian": "a civilian"}
 
 
-def _none_yet(L: Lang) -> str:
-    return L.say(en="none yet", zh="暂无")
+def _so_far(label: tuple[str, str], said: list[str], L: Lang) -> tuple[str, str]:
+    """A card row listing what the seat has done or learned so far, or "none yet"."""
+    en, zh = label
+    return L.say(en=en, zh=zh), L.join(said) or L.say(en="none yet", zh="暂无")
 
 
 def _checked_en(c: D) -> str:
@@ -127,3 +128,23 @@ def rulings(d: D, L: Lang) -> list[str]:
         ),
     ]
     return [L.end(L.say(en=en, zh=zh)) for known, en, zh in said if known is not None]
+
+
+# ------------------------------------------------------------ seat board
+# What an event tells an audience about the seats (the viewer's board).
+
+
+def _board_check(d: D, L: Lang) -> BoardEffects:  # KG-4
+    if d.get("suspect") is not None and d.get("answer"):
+        return {"role": {str(d["suspect"]): L.term(d["answer"])}}
+    return {}
+
+
+BOARD: dict[str, BoardMaker] = {
+    "killer.ballots": board_ballots,  # KG-9: every ballot is announced
+    "killer.role": board_role,  # KG-2
+    "killer.team": board_team,  # KG-2
+    "killer.check": _board_check,
+    "killer.dawn": board_death("role"),  # KG-6/KG-9: the role, if revealed
+    "killer.voted_out": board_death("role"),
+}
