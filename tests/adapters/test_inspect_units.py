@@ -374,3 +374,33 @@ async def test_a_what_if_seed_goes_as_the_inspect_seed(branch_seed: int | None) 
     else:
         decision_seed = derived_seed(branch_seed, "call", ctx.request.id) & 0x7FFFFFFF
         assert seen == [answer.calls[0]["seed"]] == [attempt_seed(decision_seed, 0, 1)]
+
+
+def test_a_seat_that_fell_back_too_often_or_on_the_provider_is_not_scored() -> None:
+    from sandbox.adapters.validity import SeatTally, invalid_reason, tallies_from
+
+    decisions = [
+        {"seat": 1, "fallback": False},
+        {"seat": 1, "fallback": True, "fallback_reason": "invalid"},
+        {"seat": 1, "fallback": False},
+        {"seat": 1, "fallback": False},
+        {"seat": 2, "fallback": True, "fallback_reason": "provider"},
+        {"seat": 2, "fallback": False},
+        {"seat": 2, "fallback": False},
+        {"seat": 2, "fallback": False},
+        {"seat": 2, "fallback": False},
+    ]
+    calls = [
+        {"seat": 1, "attempt": 1, "repair": 0, "error": "invalid: no"},
+        {"seat": 1, "attempt": 1, "repair": 1, "parsed": {}},
+        {"seat": 2, "attempt": 1, "repair": 0, "error": "EndpointError: down"},
+        {"seat": 2, "attempt": 2, "repair": 0, "parsed": {}},  # a retry: no new answer
+    ]
+    found = tallies_from(decisions, calls)
+    assert invalid_reason(found[1]) is None  # 1 of 4 is 25 %: not more than the share
+    assert found[1].valid_answer_rate == 0.5 and found[1].repairs == 1
+    assert invalid_reason(found[1], max_share=0.2) is not None
+    provider = invalid_reason(found[2])
+    assert provider is not None and "provider" in provider  # any provider failure
+    assert found[2].answers == 0 and found[2].valid_answer_rate == 0.0
+    assert invalid_reason(SeatTally()) is None  # no decision at all: nothing to hold against it
