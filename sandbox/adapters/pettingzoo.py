@@ -51,6 +51,7 @@ except ImportError as err:  # the envs extra is optional: say which one
     raise missing_extra(__name__, "pettingzoo and gymnasium", "envs", err) from err
 
 from sandbox.adapters.step import DEFAULT_ATTEMPTS, External, Opponents, SteppedGame
+from sandbox.adapters.validity import SeatTally, result_info
 from sandbox.agents.llm.parse import render_repair
 from sandbox.agents.observation import MAX_MOVES
 from sandbox.games.registry import variant_names
@@ -186,6 +187,7 @@ class SandboxAECEnv(AECEnv[str, dict[str, Any], Action]):  # type: ignore[misc]
             rewards = self.stepped.rewards()
             sides, roles = self.stepped.sides(), self.stepped.roles()
             outcome = self.stepped.outcome
+            tallies = self.stepped.tallies()
             for agent in self.agents:
                 seat = seat_number(agent)
                 self.rewards[agent] = rewards.get(seat, 0.0)
@@ -195,6 +197,7 @@ class SandboxAECEnv(AECEnv[str, dict[str, Any], Action]):  # type: ignore[misc]
                     "side": sides.get(seat),
                     "result": outcome.results.get(seat) if outcome else None,
                     "outcome": outcome.reason if outcome else None,
+                    **result_info(tallies.get(seat, SeatTally())),
                 }
             if self.agents:
                 self.agent_selection = self.agents[0]

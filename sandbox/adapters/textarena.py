@@ -47,6 +47,7 @@ except ImportError as err:  # the envs extra is optional: say which one
 from sandbox.adapters.chat import SeatChats, hint
 from sandbox.adapters.external import Verdict
 from sandbox.adapters.step import DEFAULT_ATTEMPTS, External, Opponents, SteppedGame
+from sandbox.adapters.validity import result_info
 from sandbox.games.registry import get_variant, variant_names
 from sandbox.session.api import new_game
 
@@ -205,8 +206,10 @@ class SandboxTextArenaEnv(ta.Env):  # type: ignore[misc]
         outcome = stepped.outcome
         assert outcome is not None
         path = stepped.transcript_path
+        tallies = stepped.tallies()
         self.state.rewards = {pid: rewards[seat] for pid, seat in enumerate(self.seats)}
         for pid, seat in enumerate(self.seats):
+            self.state.game_info[pid].update(result_info(tallies[seat]))
             self.state.game_info[pid].update(
                 {
                     "seat": seat,

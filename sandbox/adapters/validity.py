@@ -44,9 +44,11 @@ class SeatTally:
 
     @property
     def valid_answer_rate(self) -> float:
-        """Accepted answers over answers given (0 with no answer at all: a seat
-        whose every call failed gave none)."""
-        return (self.answers - self.refused) / self.answers if self.answers else 0.0
+        """Accepted answers over answers given: 0 for a seat asked decisions
+        that gave no answer at all (every call failed), 1 for a seat never asked."""
+        if not self.answers:
+            return 0.0 if self.decisions else 1.0
+        return (self.answers - self.refused) / self.answers
 
     def as_dict(self) -> dict[str, Any]:
         return {
@@ -110,3 +112,17 @@ def tallies_from(
         tally.refused += int(bool(error))
         tally.repairs += int(int(call.get("repair") or 0) > 0)
     return found
+
+
+def result_info(tally: SeatTally, max_share: float = MAX_FALLBACK_SHARE) -> dict[str, Any]:
+    """What a framework's end-of-game info says of one seat's tally:
+    ``valid_answer_rate``, ``fallbacks``, ``repairs``, and ``invalid`` (the
+    rule above) with ``invalid_reason`` (empty when valid)."""
+    reason = invalid_reason(tally, max_share)
+    return {
+        "valid_answer_rate": tally.valid_answer_rate,
+        "fallbacks": tally.fallback_count,
+        "repairs": tally.repairs,
+        "invalid": reason is not None,
+        "invalid_reason": reason or "",
+    }
