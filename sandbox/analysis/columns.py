@@ -53,6 +53,7 @@ COLUMNS: dict[str, Columns] = {
         "decisions": "int",
         "fallbacks": "int",
         "repairs": "int",
+        "disconnects": "int",
         **_USAGE,
     },
     "decisions": {
@@ -82,6 +83,7 @@ COLUMNS: dict[str, Columns] = {
         "cost": "float",
         "latency_s": "float",
         "error": "str",
+        "link": "str",
         "first_call": "bool",
     },
     "beliefs": {
@@ -139,6 +141,7 @@ COLUMNS: dict[str, Columns] = {
         "fallback_reason": "str",
         "referee_error": "str",
         "repairs": "int",
+        "disconnects": "int",
         "note": "str",
         "result": "str",
         "reward": "float",

@@ -87,6 +87,7 @@ def trajectory_rows(
                 "fallback_reason": event.get("fallback_reason") or "",
                 "referee_error": errors[-1][len(INVALID) :] if errors else None,
                 "repairs": sum(1 for c in mine if _is_repair(c)),
+                "disconnects": sum(1 for c in mine if c.get("link") == "disconnected"),
                 "note": event.get("note") or "",
                 "result": results.get(seat),
                 "reward": reward_of(results.get(seat), rewards),
