@@ -94,7 +94,7 @@ def test_a_batch_exports_one_row_per_decision_and_rewards_that_add_up(
         assert row["messages"] == row["prompt"] + row["completion"]
         [completion] = row["completion"]
         answer = json.loads(completion["content"])
-        assert list(answer)[0] == "reasoning" and answer["reasoning"] == row["note"]
+        assert next(iter(answer)) == "reasoning" and answer["reasoning"] == row["note"]
         assert {k: v for k, v in answer.items() if k != "reasoning"} == json.loads(row["answer"])
     illegal = [r for r in decisions if r["seat"] == 2]
     assert any(r["repairs"] == 1 for r in illegal)
