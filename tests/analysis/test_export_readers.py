@@ -6,16 +6,15 @@ without a header, which DuckDB and pandas both refuse)."""
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
 import pytest
-from typer.testing import CliRunner
 
 from sandbox.analysis.columns import COLUMNS
 from sandbox.analysis.export import TRAJECTORY_TABLES
 from sandbox.analysis.tables import TABLES
-from sandbox.cli.main import app
-from tests.study.test_study_run import study_file
+from tests.analysis.test_export_report import invoke, study_folder
+
+__all__ = ["study_folder"]  # the fixture, shared with the export tests
 
 pd = pytest.importorskip("pandas")
 duckdb = pytest.importorskip("duckdb")
@@ -25,24 +24,13 @@ PANDAS_KINDS = {"str": "O", "int": "i", "float": "f", "bool": "b"}
 DUCKDB_TYPES = {"str": "VARCHAR", "int": "BIGINT", "float": "DOUBLE", "bool": "BOOLEAN"}
 
 
-def invoke(*args: str) -> Any:
-    return CliRunner().invoke(app, list(args))
-
-
 @pytest.fixture(scope="module")
-def study_out(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """A default study (belief probe off): its beliefs and persuasion are empty."""
-    root = tmp_path_factory.mktemp("study")
-    result = invoke("study", str(study_file(root, per_cell=1)), "--json")
-    assert result.exit_code == 0, result.stderr
-    return root / "out"
-
-
-@pytest.fixture(scope="module")
-def exported(study_out: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+def exported(study_folder: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Every format of a default study (belief probe off: its beliefs and
+    persuasion tables are empty)."""
     out = tmp_path_factory.mktemp("export")
     for fmt in ("csv", "parquet", "trajectories", "trajectories-parquet"):
-        result = invoke("export", str(study_out), "--format", fmt, "--out", str(out))
+        result = invoke("export", str(study_folder), "--format", fmt, "--out", str(out))
         assert result.exit_code == 0, result.stderr
     return out
 
