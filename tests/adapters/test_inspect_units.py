@@ -404,3 +404,55 @@ def test_a_seat_that_fell_back_too_often_or_on_the_provider_is_not_scored() -> N
     assert provider is not None and "provider" in provider  # any provider failure
     assert found[2].answers == 0 and found[2].valid_answer_rate == 0.0
     assert invalid_reason(SeatTally()) is None  # no decision at all: nothing to hold against it
+
+
+def test_a_won_game_whose_seat_hit_provider_failures_scores_invalid(tmp_path: Path) -> None:
+    """Issue 41: every call of the evaluated seat failed (say, its tokenizer
+    could not load), its decisions fell back, and its side won without it:
+    the sample is invalid, not a win."""
+    from tests.analysis.builders import KILLER_ROLES, KILLER_WHO, write_transcript
+
+    decisions = [
+        (
+            "core.decision",
+            {
+                "seat": 1,
+                "request_id": f"{day}.1.vote",
+                "decision": "vote",
+                "payload": {"target": None},
+                "fallback": True,
+                "fallback_reason": "provider",
+            },
+        )
+        for day in range(1, 4)
+    ]
+    calls = [
+        {
+            "seat": 1,
+            "request_id": f"{d}.1.vote",
+            "attempt": 1,
+            "repair": 0,
+            "error": "EndpointError",
+        }
+        for d in range(1, 4)
+    ]
+    results = {s: ("win" if r == "killer" else "lose") for s, r in KILLER_ROLES.items()}
+    path = write_transcript(
+        tmp_path / "g.jsonl", "killer", KILLER_ROLES, KILLER_WHO, decisions, results, calls=calls
+    )
+    keys = score_keys("killer", beliefs=False)
+    meta = {
+        "transcript": str(path),
+        "results": {str(s): r for s, r in results.items()},
+        "finished": True,
+        "seats": [1],
+        "result": "win",
+    }
+    score = score_game(meta, keys, False)
+    assert isinstance(score.value, dict)
+    assert score.answer == "invalid" and "provider" in str(score.explanation)
+    assert math.isnan(float(score.value["win"])) and score.value["invalid"] == 1.0
+    assert score.value["fallbacks"] == 3.0 and score.value["valid_answer_rate"] == 0.0
+    # the same game with the seat's own answers is a win
+    won = score_game(meta | {"seats": [2]}, keys, False)
+    assert isinstance(won.value, dict) and won.value["win"] == 1.0 and won.value["invalid"] == 0.0
