@@ -34,7 +34,7 @@ import weakref
 from collections.abc import Callable, Collection, Mapping
 from contextlib import nullcontext, suppress
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, TypedDict, TypeVar
 
 from sandbox.adapters.external import Desk, ExternalSeat, Verdict
 from sandbox.adapters.validity import SeatTally, tallies_from
@@ -61,6 +61,21 @@ DEFAULT_ATTEMPTS = 1 + LLMSettings().max_repairs
 T = TypeVar("T")
 Opponents = Mapping[int, Agent] | Callable[[int, str], Agent]
 External = Collection[int] | Callable[[int, str], bool]
+
+
+class StepOptions(TypedDict, total=False):
+    """The :class:`SteppedGame` keywords a framework adapter passes through
+    unchanged (their meaning and defaults: ``SteppedGame``)."""
+
+    external: External | None
+    opponents: Opponents | None
+    max_attempts: int
+    rewards: Mapping[str, float] | None
+    language: str
+    transcript: Path | str | None
+
+
+STEP_OPTIONS = frozenset(StepOptions.__annotations__)
 
 
 class SteppedGame:
