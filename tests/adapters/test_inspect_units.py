@@ -456,3 +456,28 @@ def test_a_won_game_whose_seat_hit_provider_failures_scores_invalid(tmp_path: Pa
     # the same game with the seat's own answers is a win
     won = score_game(meta | {"seats": [2]}, keys, False)
     assert isinstance(won.value, dict) and won.value["win"] == 1.0 and won.value["invalid"] == 0.0
+
+
+def test_an_aborted_game_keeps_its_validity_keys(tmp_path: Path) -> None:
+    """Aborted by provider failures: no win to score, but the evaluated seat's
+    fallbacks are still counted (and say why)."""
+    from tests.analysis.builders import KILLER_ROLES, KILLER_WHO, write_transcript
+
+    made = {
+        "seat": 3,
+        "request_id": "1.3.vote",
+        "decision": "vote",
+        "payload": {"target": None},
+        "fallback": True,
+        "fallback_reason": "provider",
+    }
+    path = write_transcript(
+        tmp_path / "a.jsonl", "killer", KILLER_ROLES, KILLER_WHO, [("core.decision", made)], None
+    )
+    keys = score_keys("killer", beliefs=False)
+    meta = {"transcript": str(path), "finished": False, "outcome": "aborted", "seats": [3]}
+    score = score_game(meta, keys, False)
+    assert isinstance(score.value, dict) and score.answer == "aborted"
+    assert math.isnan(float(score.value["win"]))
+    assert score.value["invalid"] == 1.0 and score.value["fallbacks"] == 1.0
+    assert "provider" in str(score.explanation)

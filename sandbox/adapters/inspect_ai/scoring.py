@@ -6,7 +6,8 @@ loss or a draw), and one key per behaviour metric (``Variant.research.metrics()`
 the belief probe on, ``belief_accuracy`` and ``belief_brier`` too), each the
 mean of that game's items for the evaluated seats, NaN without any (inspect
 then leaves the sample out of that key's metrics). A game that did not finish
-(aborted by provider failures, or stopped by an inspect limit) scores NaN.
+(aborted by provider failures, or stopped by an inspect limit) scores NaN,
+but for the validity keys of a game whose transcript was written (aborted).
 
 Every score also holds the evaluated seats' ``valid_answer_rate`` (accepted
 answers over answers given), ``fallbacks`` (their decisions the referee played
@@ -132,16 +133,20 @@ def score_game(
 ) -> Score:
     """The score of one played sample, from what the solver left in its metadata."""
     path, results = metadata.get("transcript"), metadata.get("results")
+    value: dict[str, float] = dict.fromkeys(keys, NAN)
+    seats = [int(s) for s in metadata.get("seats") or []]
     if not path or not isinstance(results, Mapping) or metadata.get("finished") is not True:
         why = metadata.get("outcome") or "unfinished"
-        return Score(
-            value=dict.fromkeys(keys, NAN), answer=str(why), explanation="the game did not finish"
-        )
-    seats = [int(s) for s in metadata["seats"]]
+        explanation = "the game did not finish"
+        if path and Path(str(path)).is_file():  # aborted: what the seats did still counts
+            tally = seats_tally(read_game(Path(str(path))), seats)
+            reason = invalid_reason(tally, max_share)
+            value.update(validity_values(tally, reason is not None))
+            explanation += f"; {reason}" if reason else ""
+        return Score(value=value, answer=str(why), explanation=explanation)
     game = read_game(Path(str(path)))
     tally = seats_tally(game, seats)
     reason = invalid_reason(tally, max_share)
-    value: dict[str, float] = dict.fromkeys(keys, NAN)
     value.update(validity_values(tally, reason is not None))
     meta: dict[str, Any] = {GAME: game.game_id, "tally": tally.as_dict()}
     if reason is not None:  # a silent seat: its side's result is not the model's
