@@ -71,6 +71,9 @@ class Desk:
         if max_attempts < 1:
             raise ValueError("max_attempts must be at least 1")
         self.max_attempts = max_attempts
+        # Every answer's seat and call line (the same dict: its outcome is added
+        # below), for the seats' tallies (sandbox.adapters.validity).
+        self.answered: list[tuple[int, dict[str, Any]]] = []
         self._open: dict[int, Question] = {}
         self._changed = threading.Condition()
 
@@ -112,6 +115,7 @@ class Desk:
         }
         question.asked_at = time.monotonic()
         question.calls.append(record)
+        self.answered.append((seat, record))
         if error is None:
             record["parsed"] = payload
             self._close(seat, AgentAnswer(payload, note, None, question.calls, repairs=repair))

@@ -37,7 +37,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Mapping
 from functools import partial
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Unpack
 
 import numpy as np
 
@@ -50,7 +50,8 @@ try:
 except ImportError as err:  # the envs extra is optional: say which one
     raise missing_extra(__name__, "pettingzoo and gymnasium", "envs", err) from err
 
-from sandbox.adapters.step import DEFAULT_ATTEMPTS, External, Opponents, SteppedGame
+from sandbox.adapters.step import StepOptions, SteppedGame
+from sandbox.adapters.validity import SeatTally, result_info
 from sandbox.agents.llm.parse import render_repair
 from sandbox.agents.observation import MAX_MOVES
 from sandbox.games.registry import variant_names
@@ -79,28 +80,15 @@ class SandboxAECEnv(AECEnv[str, dict[str, Any], Action]):  # type: ignore[misc]
         variant: str,
         *,
         rules: Mapping[str, Any] | None = None,
-        external: External | None = None,
-        opponents: Opponents | None = None,
-        max_attempts: int = DEFAULT_ATTEMPTS,
-        rewards: Mapping[str, float] | None = None,
-        language: str = "en",
-        transcript: str | None = "transcripts",
         seed: int | None = None,
         render_mode: str | None = None,
+        **options: Unpack[StepOptions],
     ) -> None:
         super().__init__()
         self.metadata = {**type(self).metadata, "name": f"sandbox_{variant}_v0"}  # type: ignore[misc]
         self.render_mode = render_mode
-        self.stepped = SteppedGame(
-            variant,
-            rules=rules,
-            external=external,
-            opponents=opponents,
-            max_attempts=max_attempts,
-            rewards=rewards,
-            language=language,
-            transcript=transcript,
-        )
+        self.stepped = SteppedGame(variant, rules=rules, **options)
+        external = options.get("external")
         seats = list(new_game(variant, 0, **dict(rules or {})).seats)
         if external is not None and not callable(external):
             seats = [s for s in seats if s in set(external)]
@@ -186,6 +174,7 @@ class SandboxAECEnv(AECEnv[str, dict[str, Any], Action]):  # type: ignore[misc]
             rewards = self.stepped.rewards()
             sides, roles = self.stepped.sides(), self.stepped.roles()
             outcome = self.stepped.outcome
+            tallies = self.stepped.tallies()
             for agent in self.agents:
                 seat = seat_number(agent)
                 self.rewards[agent] = rewards.get(seat, 0.0)
@@ -195,6 +184,7 @@ class SandboxAECEnv(AECEnv[str, dict[str, Any], Action]):  # type: ignore[misc]
                     "side": sides.get(seat),
                     "result": outcome.results.get(seat) if outcome else None,
                     "outcome": outcome.reason if outcome else None,
+                    **result_info(tallies.get(seat, SeatTally())),
                 }
             if self.agents:
                 self.agent_selection = self.agents[0]

@@ -34,13 +34,15 @@ import weakref
 from collections.abc import Callable, Collection, Mapping
 from contextlib import nullcontext, suppress
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, TypedDict, TypeVar
 
 from sandbox.adapters.external import Desk, ExternalSeat, Verdict
+from sandbox.adapters.validity import SeatTally, tallies_from
 from sandbox.agents.baseline import BaselineAgent
 from sandbox.agents.llm.prompt import RecordMemo
 from sandbox.agents.llm.settings import LLMSettings, PromptStyle
 from sandbox.agents.observation import legal_moves, observe
+from sandbox.core.events import DecisionMade
 from sandbox.core.game import Game
 from sandbox.core.seat import Agent, AgentSetupError, Seating
 from sandbox.core.variant import Outcome
@@ -59,6 +61,21 @@ DEFAULT_ATTEMPTS = 1 + LLMSettings().max_repairs
 T = TypeVar("T")
 Opponents = Mapping[int, Agent] | Callable[[int, str], Agent]
 External = Collection[int] | Callable[[int, str], bool]
+
+
+class StepOptions(TypedDict, total=False):
+    """The :class:`SteppedGame` keywords a framework adapter passes through
+    unchanged (their meaning and defaults: ``SteppedGame``)."""
+
+    external: External | None
+    opponents: Opponents | None
+    max_attempts: int
+    rewards: Mapping[str, float] | None
+    language: str
+    transcript: Path | str | None
+
+
+STEP_OPTIONS = frozenset(StepOptions.__annotations__)
 
 
 class SteppedGame:
@@ -138,6 +155,7 @@ class SteppedGame:
         agents = self._agents(game, roles, set(external))
         writer = self._writer(game, agents, external)
         self.game, self.external_seats, self.record = game, external, None
+        self.desk.answered.clear()
         self.transcript_path = writer.path if writer is not None else None
         self._memos = {s: (RecordMemo(), {}) for s in external}
         abort = self.loaded.file.run.abort_share if self.loaded is not None else 0.25
@@ -189,6 +207,19 @@ class SteppedGame:
             return {}
         table = self.rewards_table
         return {seat: table[str(r)] for seat, r in sorted(self.outcome.results.items())}
+
+    def tallies(self) -> dict[int, SeatTally]:
+        """Each external seat's decisions, fallbacks and answers so far (the
+        silent-seat rule's input, ``sandbox.adapters.validity``)."""
+        events = self.game.events if self.game is not None else []
+        decisions = [
+            {"seat": e.seat, "fallback": e.fallback, "fallback_reason": e.fallback_reason}
+            for e in events
+            if isinstance(e, DecisionMade)
+        ]
+        calls = [{"seat": seat, **record} for seat, record in self.desk.answered]
+        found = tallies_from(decisions, calls)
+        return {s: found.get(s, SeatTally()) for s in self.external_seats}
 
     def roles(self) -> dict[int, str]:
         """Each seat's role: the truth, for after the game (or for a referee)."""

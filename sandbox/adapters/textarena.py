@@ -32,7 +32,6 @@ answers were refused and the transcript's path.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from typing import Any
 
 from sandbox.adapters.extras import missing_extra
@@ -46,7 +45,8 @@ except ImportError as err:  # the envs extra is optional: say which one
 
 from sandbox.adapters.chat import SeatChats, hint
 from sandbox.adapters.external import Verdict
-from sandbox.adapters.step import DEFAULT_ATTEMPTS, External, Opponents, SteppedGame
+from sandbox.adapters.step import STEP_OPTIONS, SteppedGame
+from sandbox.adapters.validity import result_info
 from sandbox.games.registry import get_variant, variant_names
 from sandbox.session.api import new_game
 
@@ -62,29 +62,16 @@ def env_id(variant: str) -> str:
 class SandboxTextArenaEnv(ta.Env):  # type: ignore[misc]
     """One variant's games as a TextArena environment (see the module docstring)."""
 
-    def __init__(
-        self,
-        variant: str,
-        *,
-        external: External | None = None,
-        opponents: Opponents | None = None,
-        max_attempts: int = DEFAULT_ATTEMPTS,
-        rewards: Mapping[str, float] | None = None,
-        language: str = "en",
-        transcript: str | None = "transcripts",
-        **rules: Any,
-    ) -> None:
+    def __init__(self, variant: str, **kwargs: Any) -> None:
+        """``kwargs``: :class:`StepOptions` (``external``, ``opponents``,
+        ``max_attempts``, ``rewards``, ``language``, ``transcript``), the rest
+        the variant's rulings."""
         self.variant = variant
-        self.rules = rules
-        new_game(variant, 0, **rules)  # bad rulings fail here, at ta.make
-        self._options: dict[str, Any] = {
-            "external": external,
-            "opponents": opponents,
-            "max_attempts": max_attempts,
-            "rewards": rewards,
-            "language": language,
-            "transcript": transcript,
-        }
+        self.rules = {k: v for k, v in kwargs.items() if k not in STEP_OPTIONS}
+        new_game(variant, 0, **self.rules)  # bad rulings fail here, at ta.make
+        self._options: dict[str, Any] = {"external": None}
+        self._options.update((k, v) for k, v in kwargs.items() if k in STEP_OPTIONS)
+        language = str(self._options.get("language", "en"))
         self.language = language
         self.stepped: SteppedGame | None = None
         self._stepped_rules: dict[str, Any] | None = None
@@ -205,8 +192,10 @@ class SandboxTextArenaEnv(ta.Env):  # type: ignore[misc]
         outcome = stepped.outcome
         assert outcome is not None
         path = stepped.transcript_path
+        tallies = stepped.tallies()
         self.state.rewards = {pid: rewards[seat] for pid, seat in enumerate(self.seats)}
         for pid, seat in enumerate(self.seats):
+            self.state.game_info[pid].update(result_info(tallies[seat]))
             self.state.game_info[pid].update(
                 {
                     "seat": seat,

@@ -1,7 +1,12 @@
 """``sandbox export``: the tidy tables as CSV (standard library) or Parquet
-(pandas + pyarrow, the ``study`` extra); or training data (``trajectories``:
-JSONL, ``trajectories-parquet``: Parquet), one row per decision and one per
-game (sandbox.analysis.trajectories)."""
+(pyarrow, the ``study`` extra); or training data (``trajectories``: JSONL,
+``trajectories-parquet``: Parquet), one row per decision and one per game
+(sandbox.analysis.trajectories).
+
+Every table is written with its declared columns and types
+(``sandbox.analysis.columns``), an empty one too: a CSV has its header, a
+Parquet file its schema. The tables are ``tables.TABLES``; a new table needs
+its row maker there and its columns in ``columns.COLUMNS``, nothing here."""
 
 from __future__ import annotations
 
@@ -10,6 +15,7 @@ import json
 from collections.abc import Sequence
 from pathlib import Path
 
+from sandbox.analysis.columns import arrow_schema, columns_for, typed_rows
 from sandbox.analysis.statements import write_statements
 from sandbox.analysis.tables import TABLES, Row, rows_of
 from sandbox.analysis.trajectories import trajectories
@@ -22,13 +28,6 @@ TRAJECTORY_TABLES = ("trajectories", "trajectory_games")
 
 class ExportError(Exception):
     """A one-line reason the export cannot be written."""
-
-
-def columns_of(rows: Sequence[Row]) -> list[str]:
-    names: list[str] = []
-    for row in rows:
-        names.extend(k for k in row if k not in names)
-    return names
 
 
 def export(games: Sequence[Transcript[EventRow]], out: Path, fmt: str) -> list[Path]:
@@ -46,9 +45,9 @@ def export(games: Sequence[Transcript[EventRow]], out: Path, fmt: str) -> list[P
         rows = rows_of(games, table)
         path = out / f"{table}.{fmt}"
         if fmt == "csv":
-            write_csv(rows, path)
+            write_csv(rows, path, table)
         else:
-            write_parquet(rows, path)
+            write_parquet(rows, path, table)
         written.append(path)
     written.append(write_statements(games, out, fmt))  # issue 39: one row per claim
     return written
@@ -64,24 +63,26 @@ def export_trajectories(
     for name, table in zip(TRAJECTORY_TABLES, (decisions, rows), strict=True):
         path = out / f"{name}.{'parquet' if parquet else 'jsonl'}"
         if parquet:
-            write_parquet(table, path)
+            write_parquet(table, path, name)
         else:
-            write_jsonl(table, path)
+            write_jsonl(table, path, name)
         written.append(path)
     return written
 
 
-def write_jsonl(rows: Sequence[Row], path: Path) -> None:
+def write_jsonl(rows: Sequence[Row], path: Path, table: str) -> None:
+    columns = columns_for(table, rows)
     with path.open("w", encoding="utf-8") as handle:
-        for row in rows:
+        for row in typed_rows(rows, columns):
             handle.write(json.dumps(row, ensure_ascii=False) + "\n")
 
 
-def write_csv(rows: Sequence[Row], path: Path) -> None:
+def write_csv(rows: Sequence[Row], path: Path, table: str) -> None:
+    columns = columns_for(table, rows)
     with path.open("w", encoding="utf-8", newline="") as handle:
-        writer = csv.DictWriter(handle, fieldnames=columns_of(rows))
+        writer = csv.DictWriter(handle, fieldnames=list(columns))
         writer.writeheader()
-        writer.writerows(rows)
+        writer.writerows(typed_rows(rows, columns))
 
 
 def _need_parquet() -> None:
@@ -94,7 +95,10 @@ def _need_parquet() -> None:
         ) from None
 
 
-def write_parquet(rows: Sequence[Row], path: Path) -> None:
-    import pandas as pd
+def write_parquet(rows: Sequence[Row], path: Path, table: str) -> None:
+    import pyarrow as pa
+    import pyarrow.parquet as pq
 
-    pd.DataFrame(list(rows), columns=columns_of(rows)).to_parquet(path, index=False)
+    columns = columns_for(table, rows)
+    schema = arrow_schema(columns)
+    pq.write_table(pa.Table.from_pylist(typed_rows(rows, columns), schema=schema), path)

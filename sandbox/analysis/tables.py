@@ -95,6 +95,8 @@ def seat_rows(game: Transcript[EventRow]) -> list[Row]:
                 "decisions": len(mine),
                 "fallbacks": sum(1 for d in mine if d.get("fallback")),
                 "repairs": sum(1 for c in calls if int(c.get("repair") or 0) > 0),
+                # a remote seat's lost connections (sandbox.web.remote's link lines)
+                "disconnects": sum(1 for c in calls if c.get("link") == "disconnected"),
                 "calls": len(calls),
                 "tokens_in": sum(int(c.get("tokens_in") or 0) for c in calls),
                 "tokens_out": sum(int(c.get("tokens_out") or 0) for c in calls),
@@ -162,6 +164,7 @@ def call_rows(game: Transcript[EventRow]) -> list[Row]:
                 "cost": float(c.get("cost") or 0.0),
                 "latency_s": latency_of(c),
                 "error": c.get("error"),
+                "link": c.get("link"),  # a remote seat's disconnect or reconnect, else null
                 "first_call": model not in seen_models,
             }
         )

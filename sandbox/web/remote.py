@@ -7,12 +7,20 @@ is sent, for each decision of its seat, the seat's observation as JSON
 is given, the request with its fields, options, schema and masks). It answers
 with JSON; the referee's dry run checks the answer on the game's own loop, and
 a refusal comes back with the referee's message while the question stays open,
-at most ``max_invalid`` times, then the referee's fallback (reason
+until ``max_invalid`` answers were refused (``attempts_left`` counts down from
+``max_invalid``, at least one answer), then the referee's fallback (reason
 ``invalid``). No answer in ``decision_timeout_s``: the fallback, reason
 ``timeout``. A program that goes away: the open question waits
 ``reconnect_s`` for it, then every decision falls back (reason
 ``disconnected``) until it connects again; a reconnect is sent the open
 question. The protocol, message by message: docs/remote-agents.md.
+
+The transcript records the seat as it records an LLM seat: every answer is a
+referee-only call line (``model`` "remote", ``repair`` = the answer's index,
+``raw``, then ``parsed`` or the refusal as ``error`` "invalid: ..."), so
+repairs are counted the same way; each disconnect and reconnect is a call line
+too (``link``: "disconnected" / "reconnected", ``attempt`` 0: no answer),
+recorded with the seat's decision during or after which it happened.
 """
 
 from __future__ import annotations
@@ -48,12 +56,32 @@ KEEP_MESSAGES = 32  # sent messages a slow socket may still be catching up on
 POLL_S = 0.05
 
 
+MODEL = "remote"  # the call lines' model
+LINK = "link"  # a call line's key for a connection event
+
+
 @dataclass
 class _Open:
     ctx: DecisionContext
     future: asyncio.Future[AgentAnswer]
     message: dict[str, Any]
     refusals: int = 0
+    calls: list[dict[str, Any]] = field(default_factory=list)
+    asked_at: float = field(default_factory=time.monotonic)
+
+    def record(self, answer: object) -> dict[str, Any]:
+        """The call line of one answer (its outcome is added by the caller)."""
+        now = time.monotonic()
+        line: dict[str, Any] = {
+            "model": MODEL,
+            "attempt": 1,
+            "repair": len(self.calls),
+            "raw": answer if isinstance(answer, str) else _dump(answer),
+            "latency_ms": round((now - self.asked_at) * 1000),
+        }
+        self.asked_at = now
+        self.calls.append(line)
+        return line
 
 
 @dataclass
@@ -65,6 +93,16 @@ class _Link:
     ever: bool = False
     gone: bool = False  # disconnected for longer than the grace period
     since: float = 0.0  # when the last socket closed
+    events: list[dict[str, Any]] = field(default_factory=list)  # call lines not yet recorded
+
+    def note(self, what: str) -> None:
+        """A disconnect or reconnect, for the transcript (call under ``lock``)."""
+        self.events.append({"model": MODEL, "attempt": 0, "repair": 0, LINK: what})
+
+    def take(self) -> list[dict[str, Any]]:
+        with self.lock:
+            taken, self.events = self.events, []
+        return taken
 
 
 class RemoteSeat(Agent):
@@ -118,16 +156,18 @@ class RemoteSeat(Agent):
         self._loop = asyncio.get_running_loop()
         if not await self._reachable():
             note = "the remote program is not connected"
-            return AgentAnswer(None, note=note, fallback_reason=FALLBACK_DISCONNECTED)
+            return AgentAnswer(
+                None, note=note, fallback_reason=FALLBACK_DISCONNECTED, calls=self._link.take()
+            )
         message = {
             "type": "observation",
             "request_id": ctx.request.id,
             "deadline_s": self.settings.decision_timeout_s,
-            "attempts_left": self.settings.max_invalid + 1,
+            "attempts_left": self.attempts,
             "observation": observe(ctx, self.language),
         }
         future: asyncio.Future[AgentAnswer] = self._loop.create_future()
-        self._open = _Open(ctx, future, message)
+        pending = self._open = _Open(ctx, future, message)
         self._send(message)
         try:
             answer = await asyncio.wait_for(future, self.settings.decision_timeout_s)
@@ -138,7 +178,17 @@ class RemoteSeat(Agent):
         if answer.payload is None:
             reason = answer.fallback_reason
             self._send({"type": "fallback", "request_id": ctx.request.id, "reason": reason})
+        # Every answer and connection event of this decision, as call lines;
+        # a repair is an answer after the first (as an LLM seat's).
+        answer.calls = [*self._link.take(), *pending.calls]
+        answer.repairs = max(0, len(pending.calls) - 1)
         return answer
+
+    @property
+    def attempts(self) -> int:
+        """Answers allowed per decision: ``max_invalid`` refused answers end
+        it in the fallback (one answer at least)."""
+        return max(1, self.settings.max_invalid)
 
     async def _reachable(self) -> bool:
         """Whether a program is (or soon will be) there to answer: the first
@@ -201,18 +251,22 @@ class RemoteSeat(Agent):
         pending = self._open
         if pending is None or pending.future.done() or pending.ctx.request.id != request_id:
             return {"type": "error", "error": f"no open question with request_id {request_id!r}"}
+        line = pending.record(answer)
         try:
             payload = pending.ctx.validate(answer)
         except RefereeError as err:
             text = err.render() if isinstance(err, IllegalDecision) else str(err)
-            return self._refuse(pending, text)
+            return self._refuse(pending, text, line)
+        line["parsed"] = payload
         pending.future.set_result(AgentAnswer(payload))
         return {"type": "accepted", "request_id": request_id}
 
-    def _refuse(self, pending: _Open, error: str) -> dict[str, Any]:
-        """One refusal more for the open question; past ``max_invalid``, the fallback."""
+    def _refuse(self, pending: _Open, error: str, line: dict[str, Any]) -> dict[str, Any]:
+        """One refusal more for the open question (``line``: its answer's call
+        line); at ``max_invalid`` refusals, the fallback."""
+        line["error"] = f"invalid: {error}"  # as an LLM seat's refused answer
         pending.refusals += 1
-        left = self.settings.max_invalid + 1 - pending.refusals
+        left = self.attempts - pending.refusals
         if left <= 0:
             note = f"{pending.refusals} refused answers; the last: {error}"
             fallback = AgentAnswer(None, note=note, fallback_reason=FALLBACK_INVALID)
@@ -220,12 +274,12 @@ class RemoteSeat(Agent):
         request_id = pending.ctx.request.id
         return {"type": "refused", "request_id": request_id, "error": error, "attempts_left": left}
 
-    def _refuse_garbage(self, error: str) -> dict[str, Any]:
+    def _refuse_garbage(self, error: str, raw: str) -> dict[str, Any]:
         """A message that is no answer at all counts against the open question."""
         pending = self._open
         if pending is None or pending.future.done():
             return {"type": "error", "error": error}
-        return self._refuse(pending, error)
+        return self._refuse(pending, error, pending.record(raw))
 
     # ------------------------------------------------------------ the server side
     async def serve(self, websocket: WebSocket) -> None:
@@ -233,6 +287,8 @@ class RemoteSeat(Agent):
         new message; answers are judged on the game loop."""
         await websocket.accept()
         with self._link.lock:
+            if self._link.ever and not self._link.sockets:
+                self._link.note("reconnected")
             self._link.sockets += 1
             self._link.ever, self._link.gone = True, False
         subscriber = self.board.subscribe()
@@ -276,6 +332,8 @@ class RemoteSeat(Agent):
                 self._link.sockets -= 1
                 self._link.since = time.monotonic()
                 last = not self._link.sockets
+                if last:
+                    self._link.note("disconnected")
             loop = self._loop
             if last and loop is not None and not loop.is_closed():
                 with contextlib.suppress(RuntimeError):  # the game loop closed meanwhile
@@ -293,13 +351,15 @@ class RemoteSeat(Agent):
         }
 
     async def _on_message(self, text: str | None, data: bytes | None) -> dict[str, Any] | None:
+        raw = text if text is not None else (data or b"").decode(errors="replace")
         try:
             message = json.loads(text if text is not None else (data or b"").decode())
         except (ValueError, UnicodeDecodeError):
-            return await self._on_game_loop(lambda: self._refuse_garbage("not a JSON message"))
+            error = "not a JSON message"
+            return await self._on_game_loop(lambda: self._refuse_garbage(error, raw))
         if not isinstance(message, dict) or message.get("type") not in ("answer", "ping"):
             error = 'expected {"type": "answer", "request_id": ..., "answer": {...}} or a ping'
-            return await self._on_game_loop(lambda: self._refuse_garbage(error))
+            return await self._on_game_loop(lambda: self._refuse_garbage(error, raw))
         if message["type"] == "ping":
             return {"type": "pong"}
         request_id, answer = message.get("request_id"), message.get("answer")
@@ -329,7 +389,7 @@ def _settle(future: asyncio.Future[dict[str, Any]], result: dict[str, Any]) -> N
         future.set_result(result)
 
 
-def _dump(message: Mapping[str, Any]) -> str:
+def _dump(message: Any) -> str:
     with contextlib.suppress(TypeError):
         return json.dumps(message, ensure_ascii=False)
     return json.dumps(message, ensure_ascii=False, default=str)

@@ -4,6 +4,7 @@ run with one ``error:`` line."""
 
 from __future__ import annotations
 
+import math
 import os
 import subprocess
 import sys
@@ -59,10 +60,21 @@ def test_inspect_eval_runs_the_task_with_its_options(tmp_path: Path) -> None:
     assert log.eval.task_args["side"] == "killer"
     assert log.eval.task_args["opponents"] == ["baseline", "random"]
     assert log.samples is not None and len(log.samples) == 2
+    assert log.results is not None
+    wins = [s for s in log.results.scores if s.name == "win"]
+    assert all(s.scored_samples == 0 for s in wins)  # no sample counted as a win or loss
     variant = get_variant("killer")
     for sample in log.samples:
         meta = sample.metadata
-        assert sample.scores is not None and "win" in sample.scores["game"].value  # type: ignore[operator]
+        assert sample.scores is not None
+        score = sample.scores["game"]
+        assert isinstance(score.value, dict)
+        # mockllm's default text is never a valid answer: the killers fell back
+        # on every decision, so the sample is scored invalid, never a win
+        # (even when the killers' side won the game without them).
+        assert score.answer == "invalid" and score.value["invalid"] == 1.0
+        assert math.isnan(float(score.value["win"]))
+        assert score.value["valid_answer_rate"] == 0.0 and score.value["fallbacks"] > 0
         transcript = Path(meta["transcript"])
         assert transcript.parent == tmp_path / "transcripts"  # -T transcripts' default
         game = read_game(transcript)

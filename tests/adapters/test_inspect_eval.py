@@ -52,8 +52,11 @@ def evaluated_lines(
     return decisions, calls
 
 
-def check_sample(variant: str, sample: EvalSample, index: int) -> Transcript[EventRow]:
-    """What every sample carries: a score, and the game's metadata."""
+def check_sample(
+    variant: str, sample: EvalSample, index: int, *, silent: bool = False
+) -> Transcript[EventRow]:
+    """What every sample carries: a score, and the game's metadata; a
+    ``silent`` seat (every decision fell back) is scored invalid, never a win."""
     score = sample.scores["game"] if sample.scores else None
     assert score is not None and isinstance(score.value, dict)
     meta = sample.metadata
@@ -68,7 +71,15 @@ def check_sample(variant: str, sample: EvalSample, index: int) -> Transcript[Eve
     assert meta["model"] == MOCK_MODEL and meta["finished"] is True
     assert game.outcome is not None and meta["outcome"] == game.outcome["reason"]
     assert meta["results"] == {str(s): r for s, r in game.outcome["results"].items()}
-    assert score.value["win"] == (1.0 if meta["results"][str(seat)] == "win" else 0.0)
+    if silent:
+        assert score.answer == "invalid" and score.value["invalid"] == 1.0
+        assert math.isnan(float(score.value["win"]))
+        assert score.value["valid_answer_rate"] == 0.0
+    else:
+        assert score.value["win"] == (1.0 if meta["results"][str(seat)] == "win" else 0.0)
+        assert score.value["invalid"] == 0.0
+    decided = [e for e in game.of_kind("core.decision") if e["seat"] == seat]
+    assert score.value["fallbacks"] == sum(1 for e in decided if e["fallback"])
     assert meta["result"] == meta["results"][str(seat)]
     assert set(meta["opponents"].values()) == {"baseline"} and len(meta["opponents"]) == seats - 1
     assert game.agents[seat]["kind"] == "inspect" and game.agents[seat]["model"] == MOCK_MODEL
@@ -83,10 +94,12 @@ def test_default_mock_answers_end_in_repairs_then_recorded_fallbacks(
     log = evaluate(variant, tmp_path, max_repairs=MAX_REPAIRS)
     assert log.samples is not None and len(log.samples) == 2
     for index, sample in enumerate(log.samples):
-        game = check_sample(variant, sample, index)
+        game = check_sample(variant, sample, index, silent=True)
         seat = sample.metadata["seats"][0]
         decisions, calls = evaluated_lines(game, seat)
         assert decisions and all(d["fallback_reason"] == "invalid" for d in decisions)
+        assert sample.scores is not None
+        assert sample.scores["game"].value["repairs"] == len(decisions) * MAX_REPAIRS  # type: ignore[index]
         assert sample.metadata["fallbacks"] == {str(seat): {"invalid": len(decisions)}}
         # One first answer and MAX_REPAIRS repairs per decision, each through inspect.
         assert len(calls) == len(decisions) * (MAX_REPAIRS + 1) == model_calls(sample)
@@ -97,8 +110,11 @@ def test_default_mock_answers_end_in_repairs_then_recorded_fallbacks(
         repaired = calls[1]["messages"]
         assert repaired[-2] == {"role": "assistant", "content": calls[0]["raw"]}
     assert log.results is not None
+    # Silent seats are never scored as a win: inspect leaves both samples out.
     win = [s for s in log.results.scores if s.name == "win" and "mean" in s.metrics]
-    assert win and win[0].scored_samples == 2
+    assert not win or win[0].scored_samples == 0
+    invalid = [s for s in log.results.scores if s.name == "invalid"]
+    assert invalid and invalid[0].metrics["mean"].value == 1.0
 
 
 @pytest.mark.parametrize("variant", VARIANTS)

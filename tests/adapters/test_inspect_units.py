@@ -374,3 +374,110 @@ async def test_a_what_if_seed_goes_as_the_inspect_seed(branch_seed: int | None) 
     else:
         decision_seed = derived_seed(branch_seed, "call", ctx.request.id) & 0x7FFFFFFF
         assert seen == [answer.calls[0]["seed"]] == [attempt_seed(decision_seed, 0, 1)]
+
+
+def test_a_seat_that_fell_back_too_often_or_on_the_provider_is_not_scored() -> None:
+    from sandbox.adapters.validity import SeatTally, invalid_reason, tallies_from
+
+    decisions = [
+        {"seat": 1, "fallback": False},
+        {"seat": 1, "fallback": True, "fallback_reason": "invalid"},
+        {"seat": 1, "fallback": False},
+        {"seat": 1, "fallback": False},
+        {"seat": 2, "fallback": True, "fallback_reason": "provider"},
+        {"seat": 2, "fallback": False},
+        {"seat": 2, "fallback": False},
+        {"seat": 2, "fallback": False},
+        {"seat": 2, "fallback": False},
+    ]
+    calls = [
+        {"seat": 1, "attempt": 1, "repair": 0, "error": "invalid: no"},
+        {"seat": 1, "attempt": 1, "repair": 1, "parsed": {}},
+        {"seat": 2, "attempt": 1, "repair": 0, "error": "EndpointError: down"},
+        {"seat": 2, "attempt": 2, "repair": 0, "parsed": {}},  # a retry: no new answer
+    ]
+    found = tallies_from(decisions, calls)
+    assert invalid_reason(found[1]) is None  # 1 of 4 is 25 %: not more than the share
+    assert found[1].valid_answer_rate == 0.5 and found[1].repairs == 1
+    assert invalid_reason(found[1], max_share=0.2) is not None
+    provider = invalid_reason(found[2])
+    assert provider is not None and "provider" in provider  # any provider failure
+    assert found[2].answers == 0 and found[2].valid_answer_rate == 0.0
+    assert invalid_reason(SeatTally()) is None  # no decision at all: nothing to hold against it
+
+
+def test_a_won_game_whose_seat_hit_provider_failures_scores_invalid(tmp_path: Path) -> None:
+    """Issue 41: every call of the evaluated seat failed (say, its tokenizer
+    could not load), its decisions fell back, and its side won without it:
+    the sample is invalid, not a win."""
+    from tests.analysis.builders import KILLER_ROLES, KILLER_WHO, write_transcript
+
+    decisions = [
+        (
+            "core.decision",
+            {
+                "seat": 1,
+                "request_id": f"{day}.1.vote",
+                "decision": "vote",
+                "payload": {"target": None},
+                "fallback": True,
+                "fallback_reason": "provider",
+            },
+        )
+        for day in range(1, 4)
+    ]
+    calls = [
+        {
+            "seat": 1,
+            "request_id": f"{d}.1.vote",
+            "attempt": 1,
+            "repair": 0,
+            "error": "EndpointError",
+        }
+        for d in range(1, 4)
+    ]
+    results = {s: ("win" if r == "killer" else "lose") for s, r in KILLER_ROLES.items()}
+    path = write_transcript(
+        tmp_path / "g.jsonl", "killer", KILLER_ROLES, KILLER_WHO, decisions, results, calls=calls
+    )
+    keys = score_keys("killer", beliefs=False)
+    meta = {
+        "transcript": str(path),
+        "results": {str(s): r for s, r in results.items()},
+        "finished": True,
+        "seats": [1],
+        "result": "win",
+    }
+    score = score_game(meta, keys, False)
+    assert isinstance(score.value, dict)
+    assert score.answer == "invalid" and "provider" in str(score.explanation)
+    assert math.isnan(float(score.value["win"])) and score.value["invalid"] == 1.0
+    assert score.value["fallbacks"] == 3.0 and score.value["valid_answer_rate"] == 0.0
+    # the same game with the seat's own answers is a win
+    won = score_game(meta | {"seats": [2]}, keys, False)
+    assert isinstance(won.value, dict) and won.value["win"] == 1.0 and won.value["invalid"] == 0.0
+
+
+def test_an_aborted_game_keeps_its_validity_keys(tmp_path: Path) -> None:
+    """Aborted by provider failures: no win to score, but the evaluated seat's
+    fallbacks are still counted (and say why)."""
+    from tests.analysis.builders import KILLER_ROLES, KILLER_WHO, write_transcript
+
+    made = {
+        "seat": 3,
+        "request_id": "1.3.vote",
+        "decision": "vote",
+        "payload": {"target": None},
+        "fallback": True,
+        "fallback_reason": "provider",
+    }
+    path = write_transcript(
+        tmp_path / "a.jsonl", "killer", KILLER_ROLES, KILLER_WHO, [("core.decision", made)], None
+    )
+    keys = score_keys("killer", beliefs=False)
+    meta = {"transcript": str(path), "finished": False, "outcome": "aborted", "seats": [3]}
+    score = score_game(meta, keys, False)
+    assert isinstance(score.value, dict) and score.answer == "aborted"
+    assert math.isnan(float(score.value["win"]))
+    assert score.value["invalid"] == 1.0 and score.value["fallbacks"] == 1.0
+    assert "provider" in str(score.explanation)

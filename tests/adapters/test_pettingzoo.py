@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -49,13 +50,18 @@ def test_every_installed_variant_has_an_environment() -> None:
     assert set(VARIANTS) <= set(envs())
 
 
-def play(e: SandboxAECEnv, choose: object) -> dict[str, float]:
-    """Play to the end; the rewards each agent was given, summed."""
+def play(
+    e: SandboxAECEnv, choose: object, ends: dict[str, dict[str, Any]] | None = None
+) -> dict[str, float]:
+    """Play to the end; the rewards each agent was given, summed (``ends``:
+    each agent's last info, filled in)."""
     total: dict[str, float] = {}
     for agent in e.agent_iter():
         obs, reward, terminated, truncated, info = e.last()
         total[agent] = total.get(agent, 0.0) + float(reward)
         if terminated or truncated:
+            if ends is not None:
+                ends[agent] = dict(info)
             e.step(None)
         else:
             e.step(choose(agent, obs, info))  # type: ignore[operator]
@@ -77,10 +83,15 @@ def test_moves_masks_and_the_final_rewards(tmp_path: Path) -> None:
     def first_move(agent: str, obs: dict, info: dict) -> int:
         return int(np.flatnonzero(obs["action_mask"])[0])
 
-    total = play(e, first_move)
+    ends: dict[str, dict[str, Any]] = {}
+    total = play(e, first_move, ends)
     results = e.stepped.outcome.results  # type: ignore[union-attr]
     table = {"win": 3.0, "lose": -0.5, "draw": 0.0}
     assert total == {f"seat_{s}": table[r] for s, r in results.items()}
+    # every move was legal: no seat is silent, each result stands
+    assert set(ends) == set(total)
+    assert all(i["invalid"] is False and i["invalid_reason"] == "" for i in ends.values())
+    assert all(i["valid_answer_rate"] == 1.0 and i["fallbacks"] == 0 for i in ends.values())
     assert e.agents == []
     path = e.transcript_path
     e.close()

@@ -113,6 +113,9 @@ def test_a_random_legal_agent_finishes_with_a_reward_for_every_seat(
     assert all(info[pid]["role"] == roles[str(pid + 1)] for pid in range(players))
     assert transcript.outcome is not None
     assert all(info[pid]["outcome"] == transcript.outcome["reason"] for pid in range(players))
+    # schema-legal answers (some refused by the rules): each seat answered
+    assert all(0.0 < info[pid]["valid_answer_rate"] <= 1.0 for pid in range(players))
+    assert all(info[pid]["invalid"] == bool(info[pid]["invalid_reason"]) for pid in range(players))
 
 
 @pytest.mark.parametrize("variant", list(IDS))
@@ -137,6 +140,11 @@ def test_an_agent_that_answers_garbage_finishes_with_recorded_fallbacks(
     for pid in range(players):
         if pid + 1 in asked:
             assert info[pid]["invalid_move"] and info[pid]["invalid_moves"] >= 3
+            # a silent seat: its result is marked as not the model's
+            assert info[pid]["invalid"] and "fell back" in info[pid]["invalid_reason"]
+            assert info[pid]["valid_answer_rate"] == 0.0
+            mine = [e for e in decisions if e.seat == pid + 1]  # type: ignore[attr-defined]
+            assert info[pid]["fallbacks"] == len(mine)
 
 
 def test_rulings_are_keyword_arguments_and_the_seat_count_must_match() -> None:

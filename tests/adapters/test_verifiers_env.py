@@ -72,7 +72,11 @@ def check_rollout(row: dict[str, Any]) -> None:
     assert summary["outcome"] == transcript.outcome["reason"]
     decisions = [e for e in transcript.events if e.kind == "core.decision"]
     seats = summary["seats"]
-    results = [TABLE[s["result"]] for s in seats.values()]
+    # a silent seat (more than 25 % fallbacks) never gets its side's win
+    results = [
+        min(TABLE[s["result"]], 0.0) if s["invalid"] else TABLE[s["result"]] for s in seats.values()
+    ]
+    assert all(s["invalid"] == (s["fallbacks"] > 0.25 * s["decisions"]) for s in seats.values())
     assert parts["result"] == pytest.approx(sum(results) / len(results))
     for seat, tally in seats.items():
         assert tally["role"] == transcript.header["roles"][seat]
@@ -103,6 +107,8 @@ def test_a_model_that_never_answers_validly_scores_below_any_loser(
     (row,) = rows
     check_rollout(row)
     assert row["valid_answer_rate"] == 0.0 and row["fallback_count"] > 0
+    # the silent seat: its side's win (if any) is not counted as its own
+    assert row["invalid_seats"] == 1.0 and row["sandbox"]["reward_parts"]["result"] <= 0.0
     assert row["reward"] < -1.0  # whatever its side's result: silence never pays
 
 

@@ -17,10 +17,11 @@ import pytest
 from websockets.exceptions import InvalidStatus
 from websockets.sync.client import connect
 
+from sandbox.analysis.trajectories import trajectory_rows
 from sandbox.core.events import DecisionMade
 from sandbox.session.gamefile import parse_config
 from sandbox.session.replay import replay
-from sandbox.transcript import read_transcript
+from sandbox.transcript import read_game, read_transcript
 from sandbox.web.client import RemoteClient, random_move
 from sandbox.web.remote import FALLBACK_DISCONNECTED
 from sandbox.web.run import WebRun
@@ -95,7 +96,7 @@ def test_garbage_then_a_disconnect_ends_in_recorded_fallbacks(
     run: Any, tmp_path: Path, capfd: pytest.CaptureFixture[str]
 ) -> None:
     web, port = run
-    loaded = parse_config(remote_file(port, max_invalid=2, reconnect_s=0.3))
+    loaded = parse_config(remote_file(port, max_invalid=3, reconnect_s=0.3))
     session = SessionThread(loaded, 5, tmp_path, web)
     session.start()
     replies: list[dict[str, Any]] = []
@@ -104,6 +105,8 @@ def test_garbage_then_a_disconnect_ends_in_recorded_fallbacks(
         assert hello["type"] == "hello"
         question = json.loads(socket.recv(30))
         assert question["type"] == "observation"
+        # as many answers as max_invalid: the third refusal is the fallback
+        assert question["attempts_left"] == hello["max_invalid"] == 3
         socket.send(b"\xff\xfe not json")  # bytes that are no JSON at all
         replies.append(json.loads(socket.recv(10)))
         socket.send(
@@ -129,6 +132,20 @@ def test_garbage_then_a_disconnect_ends_in_recorded_fallbacks(
     assert record.outcome is not None
     err = capfd.readouterr().err
     assert "Traceback" not in err
+    # Recorded like an LLM seat: each refused answer a call line with the
+    # referee's reason, the disconnect a line of its own, repairs counted.
+    calls = [c for c in read_transcript(record.path).calls if c["seat"] == SEAT]
+    first = [c for c in calls if c["request_id"] == made[0].request_id and "link" not in c]
+    assert [c["repair"] for c in first] == [0, 1, 2]
+    assert all(str(c["error"]).startswith("invalid: ") for c in first)
+    assert first[0]["raw"].endswith(" not json") and "[" in first[1]["error"]
+    assert [c["link"] for c in calls if "link" in c][:1] == ["disconnected"]
+    assert record.stats.repairs == 2
+    assert replay(record.path) is None  # the counters agree with the call lines
+    rows, _ = trajectory_rows(read_game(record.path))
+    [row] = [r for r in rows if r["request_id"] == made[0].request_id]
+    assert row["repairs"] == 2 and row["referee_error"] == first[-1]["error"][len("invalid: ") :]
+    assert sum(r["disconnects"] for r in rows) == 1
 
 
 def test_a_reconnect_is_sent_the_open_question_and_plays_on(run: Any, tmp_path: Path) -> None:
@@ -147,6 +164,8 @@ def test_a_reconnect_is_sent_the_open_question_and_plays_on(run: Any, tmp_path: 
     resent = next(m for m in client.messages if m["type"] == "observation")
     assert resent["request_id"] == first["request_id"]
     assert not any(d.fallback for d in seat_decisions(record.path))
+    links = [c["link"] for c in read_transcript(record.path).calls if "link" in c]
+    assert links[:2] == ["disconnected", "reconnected"]
 
 
 def test_a_wrong_token_is_refused_before_the_handshake(run: Any) -> None:

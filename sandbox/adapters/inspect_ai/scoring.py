@@ -6,7 +6,17 @@ loss or a draw), and one key per behaviour metric (``Variant.research.metrics()`
 the belief probe on, ``belief_accuracy`` and ``belief_brier`` too), each the
 mean of that game's items for the evaluated seats, NaN without any (inspect
 then leaves the sample out of that key's metrics). A game that did not finish
-(aborted by provider failures, or stopped by an inspect limit) scores NaN.
+(aborted by provider failures, or stopped by an inspect limit) scores NaN,
+but for the validity keys of a game whose transcript was written (aborted).
+
+Every score also holds the evaluated seats' ``valid_answer_rate`` (accepted
+answers over answers given), ``fallbacks`` (their decisions the referee played
+for them) and ``repairs`` (their repair turns), and ``invalid`` (1 or 0). A
+silent seat cannot win (``sandbox.adapters.validity``): when any of their
+decisions fell back because the provider failed, or more than
+``max_fallback_share`` (25 %) of them fell back, the sample is scored
+``invalid`` (its answer), ``win`` and the behaviour keys NaN, so inspect
+leaves it out of those metrics.
 
 The metrics over samples follow the sandbox's own figures (docs/studies.md):
 ``win`` is inspect's ``mean`` with a 95% Wilson interval (``wilson``, one game
@@ -36,6 +46,13 @@ from inspect_ai.scorer import (
 )
 from inspect_ai.solver import TaskState
 
+from sandbox.adapters.validity import (
+    MAX_FALLBACK_SHARE,
+    SeatTally,
+    invalid_reason,
+    merged,
+    tallies_from,
+)
 from sandbox.analysis.intervals import BOOTSTRAP_SEED, wilson
 from sandbox.analysis.metrics import figure, metrics_of
 from sandbox.analysis.tables import belief_rows
@@ -43,6 +60,11 @@ from sandbox.core.metrics import MetricItem
 from sandbox.transcript import EventRow, Transcript, read_game
 
 WIN = "win"
+VALID_ANSWER_RATE = "valid_answer_rate"
+FALLBACKS = "fallbacks"
+REPAIRS = "repairs"
+INVALID = "invalid"  # a score key (1: the sample was not scored) and the answer
+VALIDITY_KEYS = (VALID_ANSWER_RATE, FALLBACKS, REPAIRS, INVALID)
 BELIEF_ACCURACY = "belief_accuracy"
 BELIEF_BRIER = "belief_brier"
 EVALUATED = "evaluated"  # the contestant label of the evaluated seats
@@ -53,9 +75,14 @@ NAN = float("nan")
 
 
 def score_keys(variant: str, beliefs: bool) -> list[str]:
-    """The keys of a sample's score, ``win`` first."""
-    keys = [WIN, *metrics_of(variant)]
+    """The keys of a sample's score: ``win``, the validity keys, then the
+    behaviour keys."""
+    keys = [WIN, *VALIDITY_KEYS, *metrics_of(variant)]
     return [*keys, BELIEF_ACCURACY, BELIEF_BRIER] if beliefs else keys
+
+
+def behaviour_keys(keys: Sequence[str]) -> list[str]:
+    return [k for k in keys if k != WIN and k not in VALIDITY_KEYS]
 
 
 def behaviour_items(
@@ -83,26 +110,62 @@ def win_value(results: Mapping[str, str], seats: Sequence[int]) -> float:
     return 1.0 if all(results.get(str(s)) == "win" for s in seats) else 0.0
 
 
-def score_game(metadata: Mapping[str, Any], keys: Sequence[str], beliefs: bool) -> Score:
+def seats_tally(game: Transcript[EventRow], seats: Sequence[int]) -> SeatTally:
+    """The evaluated seats' decisions, fallbacks and answers, as one tally."""
+    found = tallies_from(game.of_kind("core.decision"), game.calls)
+    return merged(found.get(s, SeatTally()) for s in seats)
+
+
+def validity_values(tally: SeatTally, invalid: bool) -> dict[str, float]:
+    return {
+        VALID_ANSWER_RATE: tally.valid_answer_rate,
+        FALLBACKS: float(tally.fallback_count),
+        REPAIRS: float(tally.repairs),
+        INVALID: float(invalid),
+    }
+
+
+def score_game(
+    metadata: Mapping[str, Any],
+    keys: Sequence[str],
+    beliefs: bool,
+    max_share: float = MAX_FALLBACK_SHARE,
+) -> Score:
     """The score of one played sample, from what the solver left in its metadata."""
     path, results = metadata.get("transcript"), metadata.get("results")
+    value: dict[str, float] = dict.fromkeys(keys, NAN)
+    seats = [int(s) for s in metadata.get("seats") or []]
     if not path or not isinstance(results, Mapping) or metadata.get("finished") is not True:
         why = metadata.get("outcome") or "unfinished"
-        return Score(
-            value=dict.fromkeys(keys, NAN), answer=str(why), explanation="the game did not finish"
-        )
-    seats = [int(s) for s in metadata["seats"]]
+        explanation = "the game did not finish"
+        if path and Path(str(path)).is_file():  # aborted: what the seats did still counts
+            tally = seats_tally(read_game(Path(str(path))), seats)
+            reason = invalid_reason(tally, max_share)
+            value.update(validity_values(tally, reason is not None))
+            explanation += f"; {reason}" if reason else ""
+        return Score(value=value, answer=str(why), explanation=explanation)
     game = read_game(Path(str(path)))
+    tally = seats_tally(game, seats)
+    reason = invalid_reason(tally, max_share)
+    value.update(validity_values(tally, reason is not None))
+    meta: dict[str, Any] = {GAME: game.game_id, "tally": tally.as_dict()}
+    if reason is not None:  # a silent seat: its side's result is not the model's
+        return Score(
+            value=value,
+            answer=INVALID,
+            explanation=f"not scored: {reason}",
+            metadata={**meta, ITEMS: {}},
+        )
     items = behaviour_items(game, seats, beliefs)
-    value: dict[str, float] = {WIN: win_value(results, seats)}
-    for key in keys[1:]:
+    value[WIN] = win_value(results, seats)
+    for key in behaviour_keys(keys):
         found = items.get(key, [])
         value[key] = sum(found) / len(found) if found else NAN
     return Score(
         value=value,
         answer=str(metadata.get("result")),
         explanation=str(metadata.get("summary") or ""),
-        metadata={ITEMS: items, GAME: game.game_id},
+        metadata={**meta, ITEMS: items},
     )
 
 
@@ -142,15 +205,18 @@ def pooled(key: str) -> Metric:
     return compute
 
 
-def game_scorer(keys: Sequence[str], beliefs: bool) -> Scorer:
+def game_scorer(
+    keys: Sequence[str], beliefs: bool, max_share: float = MAX_FALLBACK_SHARE
+) -> Scorer:
     """The scorer of a game task with these score keys (the variant's own)."""
     metrics: dict[str, list[Metric]] = {WIN: [mean(), wilson95()]}
-    metrics.update({key: [pooled(key)] for key in keys[1:]})
+    metrics.update({key: [mean()] for key in VALIDITY_KEYS})
+    metrics.update({key: [pooled(key)] for key in behaviour_keys(keys)})
 
     @scorer(metrics=metrics, name="game")
     def game() -> Scorer:
         async def score(state: TaskState, target: Target) -> Score:
-            return score_game(state.metadata, keys, beliefs)
+            return score_game(state.metadata, keys, beliefs, max_share)
 
         return score
 

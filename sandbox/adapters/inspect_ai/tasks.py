@@ -11,6 +11,7 @@ normal transcript, and the scorer reads it (``scoring``). The task arguments
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -26,6 +27,7 @@ from sandbox.adapters.inspect_ai.agent import InspectAgent
 from sandbox.adapters.inspect_ai.opponents import Seating, check_pool, parse_pool
 from sandbox.adapters.inspect_ai.samples import Casting, GamePlan, samples_of
 from sandbox.adapters.inspect_ai.scoring import game_scorer, score_keys
+from sandbox.adapters.validity import MAX_FALLBACK_SHARE
 from sandbox.agents.llm.settings import LLMSettings
 from sandbox.agents.llm.setup import one_error
 from sandbox.core.errors import ConfigError
@@ -59,8 +61,14 @@ def build_task(
     context_window: int | None = None,
     cache: bool = False,
     transcripts: str = DEFAULT_TRANSCRIPTS,
+    max_fallback_share: float = MAX_FALLBACK_SHARE,
 ) -> Task:
-    """The task of ``variant`` with these arguments (ConfigError when bad)."""
+    """The task of ``variant`` with these arguments (ConfigError when bad).
+    ``max_fallback_share``: past this share of fallbacks among the evaluated
+    seats' decisions (or with any provider failure), a sample is scored
+    ``invalid``, never a win (``sandbox.adapters.validity``)."""
+    if not 0.0 <= max_fallback_share <= 1.0:
+        raise ConfigError(f"max_fallback_share: between 0 and 1 (got {max_fallback_share})")
     settings = seat_settings(
         language=language,
         max_repairs=max_repairs,
@@ -90,7 +98,7 @@ def build_task(
             cache,
             str(folder),
         ),
-        scorer=game_scorer(keys, settings.belief_probe),
+        scorer=game_scorer(keys, settings.belief_probe, max_fallback_share),
         metadata={"variant": variant, "opponents": entries, "transcripts": str(folder)},
     )
 
@@ -170,49 +178,18 @@ def task_factory(variant: str) -> TaskFactory:
     its parameters (inspect reads them for ``-T``), a bad value stopping the
     run with one ``error:`` line."""
 
-    def game_task(
-        side: str | None = None,
-        role: str | None = None,
-        seat: int | None = None,
-        opponents: str | list[str] | None = None,
-        games: int = DEFAULT_GAMES,
-        seed: int = 0,
-        rules: dict[str, Any] | None = None,
-        language: str = "en",
-        max_repairs: int = 2,
-        belief_probe: bool = False,
-        prompt_style: str = "full",
-        structured: str = "auto",
-        temperature: float | None = None,
-        max_tokens: int | None = None,
-        context_window: int | None = None,
-        cache: bool = False,
-        transcripts: str = DEFAULT_TRANSCRIPTS,
-    ) -> Task:
+    def game_task(**args: Any) -> Task:
         try:
-            return build_task(
-                variant,
-                side=side,
-                role=role,
-                seat=seat,
-                opponents=opponents,
-                games=games,
-                seed=seed,
-                rules=rules,
-                language=language,
-                max_repairs=max_repairs,
-                belief_probe=belief_probe,
-                prompt_style=prompt_style,
-                structured=structured,
-                temperature=temperature,
-                max_tokens=max_tokens,
-                context_window=context_window,
-                cache=cache,
-                transcripts=transcripts,
-            )
+            return build_task(variant, **args)
         except ConfigError as err:
             raise PrerequisiteError(f"error: {err}") from None
 
+    # inspect reads a task's parameters (``-T``) from its signature: the same
+    # keywords as build_task's, written once there.
+    whole = inspect.signature(build_task)
+    game_task.__signature__ = whole.replace(  # type: ignore[attr-defined]
+        parameters=[p for name, p in whole.parameters.items() if name != "variant"]
+    )
     game_task.__name__ = game_task.__qualname__ = variant
     game_task.__doc__ = f"{get_variant(variant).title}: the model plays a seat or a side."
     return game_task

@@ -14,7 +14,9 @@ seats::
 
     result * R[seat's result] - invalid * refused/answers - fallback * fallbacks/decisions
 
-``R`` is the stepping interface's table (win 1, draw 0, lose -1). The
+``R`` is the stepping interface's table (win 1, draw 0, lose -1); a seat that
+fell back on more than 25 % of its decisions (``sandbox.adapters.validity``)
+has its result counted at most as a draw: its side's win is not its own. The
 default weights (``RewardWeights``) make silence never pay: a seat that fell
 back on every decision scores ``R - 0.5 - 2.0``, at most -1.5, below a seat
 that answered every decision validly and lost (-1). A refused answer that was
@@ -33,6 +35,8 @@ from typing import Any
 from sandbox import Agent, BaselineAgent, LLMAgent, RandomAgent, new_game
 from sandbox.adapters.chat import SeatChats
 from sandbox.adapters.step import DEFAULT_ATTEMPTS, External, SteppedGame
+from sandbox.adapters.validity import SeatTally, invalid_reason
+from sandbox.core.seat import FALLBACK_INVALID
 
 FAKE = "fake"
 FAKE_LEGAL = "fake/legal-random"
@@ -69,6 +73,13 @@ class Tally:
     @property
     def valid_answer_rate(self) -> float:
         return 1.0 - self.invalid_share if self.answers else 0.0
+
+    @property
+    def invalid(self) -> bool:
+        """The silent-seat rule (``sandbox.adapters.validity``): more than 25 %
+        of the seat's decisions fell back, so its result is not the model's."""
+        seat = SeatTally(self.decisions, {FALLBACK_INVALID: self.fallbacks}, self.answers)
+        return invalid_reason(seat) is not None
 
 
 def opponent_factory(
@@ -216,8 +227,10 @@ class Episode:
             return {"result": 0.0, "invalid": 0.0, "fallback": 0.0}
         rewards = self.stepped.rewards()
         n = len(seats)
+        # A silent seat's side may win without it: that win is never its own.
+        result = [min(rewards[s], 0.0) if self.tallies[s].invalid else rewards[s] for s in seats]
         return {
-            "result": sum(rewards[s] for s in seats) / n,
+            "result": sum(result) / n,
             "invalid": sum(self.tallies[s].invalid_share for s in seats) / n,
             "fallback": sum(self.tallies[s].fallback_share for s in seats) / n,
         }
@@ -238,6 +251,7 @@ class Episode:
                     "result": outcome.results.get(s) if outcome else None,
                     **asdict(t),
                     "valid_answer_rate": t.valid_answer_rate,
+                    "invalid": t.invalid,
                 }
                 for s, t in sorted(self.tallies.items())
             },

@@ -13,8 +13,8 @@ rollout's ``completion`` is the chat of the seat that was asked first.
 
 The rubric's reward is the episode's (``result``, ``invalid_answers``,
 ``fallbacks`` weighted by ``RewardWeights``); ``valid_answer_rate``,
-``fallback_count``, ``refused_count``, ``decisions`` and ``won`` are
-metrics (weight 0). ``state["sandbox"]`` holds the episode's summary (seats,
+``fallback_count``, ``refused_count``, ``decisions``, ``invalid_seats`` and
+``won`` are metrics (weight 0). ``state["sandbox"]`` holds the episode's summary (seats,
 roles, results, tallies, reward parts and the transcript's path); pass
 ``--state-columns sandbox`` to keep it in saved results.
 """
@@ -158,6 +158,12 @@ async def decisions(state: vf.State) -> float:
     return float(sum(s["decisions"] for s in _seats(state)))
 
 
+async def invalid_seats(state: vf.State) -> float:
+    """Played seats that fell back on more than 25 % of their decisions
+    (``sandbox.adapters.validity``): their result counted at most as a draw."""
+    return float(sum(1 for s in _seats(state) if s.get("invalid")))
+
+
 async def won(state: vf.State) -> float:
     seats = _seats(state)
     return float(bool(seats) and all(s["result"] == "win" for s in seats))
@@ -168,7 +174,7 @@ def rubric(weights: RewardWeights) -> vf.Rubric:
     fallbacks (``RewardWeights``); the rest are metrics."""
     funcs = [result, invalid_answers, fallbacks]
     scored = [weights.result, -weights.invalid, -weights.fallback]
-    metrics = [valid_answer_rate, fallback_count, refused_count, decisions, won]
+    metrics = [valid_answer_rate, fallback_count, refused_count, decisions, invalid_seats, won]
     return vf.Rubric(funcs=[*funcs, *metrics], weights=[*scored, *[0.0] * len(metrics)])
 
 
