@@ -39,6 +39,7 @@ from sandbox.cli.options import (
     TranscriptsOption,
 )
 from sandbox.cli.progress import progress_bar
+from sandbox.cli.validity import print_validity
 from sandbox.report.ablation import find_ablation
 from sandbox.report.page import leaderboard_rows, side_rows, write_report
 from sandbox.study.run import (
@@ -277,12 +278,7 @@ def print_summary(console: Console, summary: dict[str, Any]) -> None:
             escape(who), games, f"{elo} {elo_ci}", f"{mu} {mu_ci}", nash_text, escape(wins)
         )
     console.print(table)
-    clean = summary.get("ratings_without_failures") or {}
-    if clean.get("excluded"):
-        console.print(
-            f"{clean['excluded']} game(s) hinged on a losing seat's rule failure; "
-            "the report shows the ratings without them"
-        )
+    print_validity(console, summary.get("validity") or {})
     head, rows = side_rows(summary)
     sides = Table(*head, title="win rate by side (95% Wilson)")
     for row in rows:
