@@ -17,6 +17,7 @@ from sandbox.analysis.intervals import BOOTSTRAP_SEED, wilson
 from sandbox.analysis.lies import lie_summary
 from sandbox.analysis.load import Loaded
 from sandbox.analysis.metrics import Item, figure, metrics_summary
+from sandbox.analysis.minimafia import minimafia_summary
 from sandbox.analysis.nash import nash_summary
 from sandbox.analysis.persuasion import persuasion_summary, speech_persuasion_summary
 from sandbox.analysis.ratings import matches_of, pairwise, rate
@@ -254,6 +255,7 @@ def summarise_games(loaded: Loaded, seed: int = BOOTSTRAP_SEED, samples: int = 0
         "lies": lie_summary(rated, seed),
         "deception": deception_summary(rated, seed, samples),
         "validity": validity(rated, ratings, without, seed, samples),
+        "minimafia": minimafia_summary(rated, seed, samples),
     }
 
 

@@ -39,7 +39,7 @@ from sandbox.cli.options import (
     TranscriptsOption,
 )
 from sandbox.cli.progress import progress_bar
-from sandbox.cli.validity import print_validity
+from sandbox.cli.validity import print_minimafia, print_validity
 from sandbox.report.ablation import find_ablation
 from sandbox.report.page import leaderboard_rows, side_rows, write_report
 from sandbox.study.run import (
@@ -228,6 +228,7 @@ def study_json(
         "lies": summary["lies"],
         "deception": summary["deception"],
         "validity": summary["validity"],
+        "minimafia": summary["minimafia"],
         "setups": summary["setups"],
         "pooling_warning": summary["pooling_warning"],
     }
@@ -279,6 +280,7 @@ def print_summary(console: Console, summary: dict[str, Any]) -> None:
         )
     console.print(table)
     print_validity(console, summary.get("validity") or {})
+    print_minimafia(console, summary.get("minimafia"))
     head, rows = side_rows(summary)
     sides = Table(*head, title="win rate by side (95% Wilson)")
     for row in rows:

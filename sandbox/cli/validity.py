@@ -53,5 +53,31 @@ def print_validity(console: Console, validity: Mapping[str, Any]) -> None:
         console.print(table)
 
 
+def print_minimafia(console: Console, found: Mapping[str, Any] | None) -> None:
+    """Mini-Mafia's deception, disclosure and detection per contestant, and the
+    cross-validated Brier score against its baselines (sandbox.analysis.minimafia)."""
+    if not found:
+        return
+    cv = found.get("cross_validation")
+    title = f"Mini-Mafia: logit P(mafia wins) = v·(m − d), {found['games']} games"
+    if cv:
+        title += (
+            f"; {cv['folds']}-fold Brier {cv['brier']['model']} "
+            f"({_share(cv['reduction']['coin'])} below a coin, "
+            f"{_share(cv['reduction']['base_rate'])} below the base rate)"
+        )
+    table = Table("contestant", "deception m", "disclosure d", "detection v", title=title)
+    for who, row in found["by_contestant"].items():
+        table.add_row(
+            escape(who),
+            *(f"{row[k]} {_text(row[k + '_ci95'])}" for k in ("m", "d", "v")),
+        )
+    console.print(table)
+
+
 def _text(value: Any) -> str:
     return "–" if value is None else str(value)
+
+
+def _share(value: float | None) -> str:
+    return "–" if value is None else f"{value:.1%}"

@@ -50,3 +50,32 @@ def test_the_seating_table_and_the_failure_headline_are_printed(tmp_path: Path) 
     print_validity(console, headline)
     text = console.export_text()
     assert "rating without games decided after a rule failure" in text and "-20.0" in text
+
+
+def test_the_minimafia_table_is_printed_with_its_brier_score() -> None:
+    from sandbox.cli.validity import print_minimafia
+
+    found = {
+        "games": 270,
+        "by_contestant": {
+            "a": {
+                "m": 0.5,
+                "m_ci95": [0.1, 0.9],
+                "d": -0.2,
+                "d_ci95": [-0.5, 0.1],
+                "v": 1.2,
+                "v_ci95": [0.9, 1.6],
+            }
+        },
+        "cross_validation": {
+            "folds": 5,
+            "brier": {"model": 0.2},
+            "reduction": {"coin": 0.2, "base_rate": None},
+        },
+    }
+    console = Console(record=True, width=160)
+    print_minimafia(console, found)
+    text = console.export_text()
+    assert "20.0% below a coin" in text and "– below the base rate" in text
+    assert "0.5 [0.1, 0.9]" in text
+    print_minimafia(console, None)  # not a Mini-Mafia study: nothing printed
