@@ -37,6 +37,14 @@ from sandbox.report.ratings_tables import (
     nash_note,
     nash_rows,
 )
+from sandbox.report.validity_tables import (
+    MINIMAFIA_HEAD,
+    SEATING_HEAD,
+    minimafia_note,
+    minimafia_rows,
+    seating_rows,
+    validity_notes,
+)
 
 _ASSETS = "sandbox.report.assets"
 
@@ -279,6 +287,10 @@ def render_html(summary: Mapping[str, Any], title: str) -> str:
         speech_persuasion=Table(SPEECH_PERSUASION_HEAD, speech_persuasion_rows(summary)),
         usage=Table(*usage_rows(summary)),
         ablation=Table(ABLATION_HEAD, ablation_rows(summary.get("ablation"))),
+        validity_notes=validity_notes(summary),
+        seating=Table(SEATING_HEAD, seating_rows(summary)),
+        minimafia=Table(MINIMAFIA_HEAD, minimafia_rows(summary)),
+        minimafia_note=minimafia_note(summary),
     )
 
 
@@ -330,6 +342,7 @@ def render_markdown(summary: Mapping[str, Any], title: str) -> str:
     if summary.get("pooling_warning"):
         parts += [f"> {summary['pooling_warning']}", ""]
     parts += ["## Leaderboard", "", _md_table(LEADERBOARD_HEAD, leaderboard_rows(summary)), ""]
+    parts += _validity_sections(summary)
     parts += _rating_sections(summary)
     parts += ["## Win rate by side", "", _md_table(side_head, sides), ""]
     parts += ["## Behaviour metrics", "", _md_table(metric_head, metrics), ""]
@@ -345,6 +358,17 @@ def render_markdown(summary: Mapping[str, Any], title: str) -> str:
         parts += ["## What if: speech ablations", "", _md_table(ABLATION_HEAD, ablation), ""]
     parts += ["## Cost and reliability", "", _md_table(usage_head, usage), ""]
     return "\n".join(parts)
+
+
+def _validity_sections(summary: Mapping[str, Any]) -> list[str]:
+    """The Markdown twin of the validity and Mini-Mafia sections."""
+    parts = ["## Validity", ""]
+    parts += [f"> {note}" for note in validity_notes(summary)] or ["No validity warning."]
+    parts += ["", _md_table(SEATING_HEAD, seating_rows(summary)), ""]
+    if rows := minimafia_rows(summary):
+        parts += ["## Mini-Mafia", "", minimafia_note(summary), ""]
+        parts += [_md_table(MINIMAFIA_HEAD, rows), ""]
+    return parts
 
 
 def _rating_sections(summary: Mapping[str, Any]) -> list[str]:
