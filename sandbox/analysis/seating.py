@@ -130,8 +130,9 @@ def seat_effects(
         value, n = point[group]
         ci = percentile_interval(draws.get(group, []))
         out[group] = {
-            "effect": round(value, 4),
-            "ci95": None if ci is None else [round(ci[0], 4), round(ci[1], 4)],
+            "effect": round(value, 4) + 0.0,
+            # + 0.0: a rounded −0.0 prints as 0.0
+            "ci95": None if ci is None else [round(ci[0], 4) + 0.0, round(ci[1], 4) + 0.0],
             "items": n,
             "excludes_zero": ci is not None and (ci[0] > 0 or ci[1] < 0),
         }

@@ -279,8 +279,6 @@ def print_summary(console: Console, summary: dict[str, Any]) -> None:
             escape(who), games, f"{elo} {elo_ci}", f"{mu} {mu_ci}", nash_text, escape(wins)
         )
     console.print(table)
-    print_validity(console, summary.get("validity") or {})
-    print_minimafia(console, summary.get("minimafia"))
     head, rows = side_rows(summary)
     sides = Table(*head, title="win rate by side (95% Wilson)")
     for row in rows:
@@ -296,6 +294,9 @@ def print_summary(console: Console, summary: dict[str, Any]) -> None:
         for row in deceit:
             table.add_row(*(escape(c) for c in row))
         console.print(table)
+    # after the leaderboard and sides tables, whose layout readers parse
+    print_validity(console, summary.get("validity") or {})
+    print_minimafia(console, summary.get("minimafia"))
 
 
 # ------------------------------------------------------------------ export
