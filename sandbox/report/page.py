@@ -23,6 +23,12 @@ from markupsafe import Markup
 from sandbox.report.ablation import HEAD as ABLATION_HEAD
 from sandbox.report.ablation import ablation_chart, ablation_rows
 from sandbox.report.charts import figure_bars, grouped_rates, heatmap, interval_bars
+from sandbox.report.deception_section import (
+    DECEPTION_HEAD,
+    deception_chart,
+    deception_note,
+    deception_rows,
+)
 from sandbox.report.ratings_tables import (
     CLEAN_HEAD,
     FAILURE_HEAD,
@@ -257,7 +263,7 @@ def _charts(summary: Mapping[str, Any]) -> dict[str, str]:
 
 
 def render_html(summary: Mapping[str, Any], title: str) -> str:
-    charts = _charts(summary)
+    charts = {**_charts(summary), **deception_chart(summary)}
     setups = [
         [s["variant"], s["game_name"], str(s["players"]), str(s["games"])]
         for s in summary.get("setups") or []
@@ -291,6 +297,8 @@ def render_html(summary: Mapping[str, Any], title: str) -> str:
         seating=Table(SEATING_HEAD, seating_rows(summary)),
         minimafia=Table(MINIMAFIA_HEAD, minimafia_rows(summary)),
         minimafia_note=minimafia_note(summary),
+        deception=Table(DECEPTION_HEAD, deception_rows(summary)),
+        deception_note=deception_note(summary),
     )
 
 
@@ -365,6 +373,9 @@ def _validity_sections(summary: Mapping[str, Any]) -> list[str]:
     parts = ["## Validity", ""]
     parts += [f"> {note}" for note in validity_notes(summary)] or ["No validity warning."]
     parts += ["", _md_table(SEATING_HEAD, seating_rows(summary)), ""]
+    if rows := deception_rows(summary):
+        parts += ["## Deceive and detect", "", deception_note(summary), ""]
+        parts += [_md_table(DECEPTION_HEAD, rows), ""]
     if rows := minimafia_rows(summary):
         parts += ["## Mini-Mafia", "", minimafia_note(summary), ""]
         parts += [_md_table(MINIMAFIA_HEAD, rows), ""]

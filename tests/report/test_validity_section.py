@@ -54,3 +54,27 @@ def test_the_page_shows_the_validity_warnings_seating_and_minimafia(tmp_path: Pa
     markdown = render_markdown(summary, "t")
     assert "## Validity" in markdown and "## Mini-Mafia" in markdown
     assert "> the study is too small to separate" in markdown
+
+
+def test_the_page_draws_deceive_against_detect(tmp_path: Path) -> None:
+    write_transcript(
+        tmp_path / "a.jsonl", "killer", KILLER_ROLES, KILLER_WHO, KILLER_EVENTS, KILLER_RESULTS
+    )
+    summary = summarise_games(load_games([tmp_path]), samples=20)
+
+    def part(elo: float) -> dict[str, object]:
+        return {"elo": elo, "elo_ci95": [elo - 50, elo + 50], "duels": 12}
+
+    summary["deception"] = {
+        "by_contestant": {
+            "K": {"deceive": part(1560.0), "detect": part(1540.0)},
+            "P": {"deceive": part(1440.0), "detect": part(1460.0)},
+            "Q": {"deceive": part(1500.0), "detect": None},
+        },
+        "rank_correlation": {"spearman": 1.0, "ci95": [1.0, 1.0], "contestants": 2},
+    }
+    page = render_html(summary, "t")
+    assert '<table id="deception">' in page and "1560.0 [1510.0, 1610.0] (12)" in page
+    assert 'id="chart-deception"' in page and 'src="data:image/png;base64,' in page
+    assert "Spearman&#x27;s ρ between deceive and detect: 1.0 [1.0, 1.0]" in page
+    assert "## Deceive and detect" in render_markdown(summary, "t")
