@@ -116,6 +116,7 @@ def fit(lineups: Sequence[Lineup], names: Sequence[str]) -> dict[str, tuple[floa
     """contestant -> (m, d, v) at the MAP (the module text)."""
     import numpy as np
     from scipy.optimize import minimize
+    from scipy.special import expit
 
     n = len(names)
     mi, di, vi, y = _index(lineups, names)
@@ -127,7 +128,7 @@ def fit(lineups: Sequence[Lineup], names: Sequence[str]) -> dict[str, tuple[floa
         gap = m[mi] - d[di]
         z = v * gap
         nll = float(np.sum(np.logaddexp(0.0, z) - y * z))
-        r = 1.0 / (1.0 + np.exp(-z)) - y  # d nll / d z
+        r = expit(z) - y  # d nll / d z (expit: no overflow for large |z|)
         grad = np.zeros(3 * n)
         np.add.at(grad, mi, r * v)
         np.add.at(grad, n + di, -r * v)
