@@ -17,11 +17,13 @@ from sandbox.analysis.intervals import BOOTSTRAP_SEED, wilson
 from sandbox.analysis.lies import lie_summary
 from sandbox.analysis.load import Loaded
 from sandbox.analysis.metrics import Item, figure, metrics_summary
+from sandbox.analysis.minimafia import minimafia_summary
 from sandbox.analysis.nash import nash_summary
 from sandbox.analysis.persuasion import persuasion_summary, speech_persuasion_summary
 from sandbox.analysis.ratings import matches_of, pairwise, rate
+from sandbox.analysis.seating import seating_by_setup
 from sandbox.analysis.tables import belief_rows, call_rows, game_name, seat_rows
-from sandbox.analysis.validity import separation
+from sandbox.analysis.validity import failure_headline, separation
 from sandbox.session.runner import ABORTED
 from sandbox.transcript import EventRow, Transcript
 
@@ -229,6 +231,7 @@ def summarise_games(loaded: Loaded, seed: int = BOOTSTRAP_SEED, samples: int = 0
     ratings = rate(rated, seed=seed, samples=samples)
     nash = nash_summary(matches_of(rated), matches_of(rated, per_role=True), seed, samples)
     used = usage(loaded.games)
+    without = without_failures(rated, ratings, nash, seed, samples)
     return {
         "games": len(loaded.games),
         "rated": len(rated),
@@ -241,7 +244,7 @@ def summarise_games(loaded: Loaded, seed: int = BOOTSTRAP_SEED, samples: int = 0
         "ratings_by_role": rate(rated, per_role=True, seed=seed, samples=samples),
         "nash": nash,
         "rule_failures": failure_summary(rated),
-        "ratings_without_failures": without_failures(rated, ratings, nash, seed, samples),
+        "ratings_without_failures": without,
         "frontier": frontier(ratings, used),
         "head_to_head": head_to_head(rated),
         "usage": used,
@@ -251,5 +254,23 @@ def summarise_games(loaded: Loaded, seed: int = BOOTSTRAP_SEED, samples: int = 0
         "speech_persuasion": speech_persuasion_summary(rated, seed),
         "lies": lie_summary(rated, seed),
         "deception": deception_summary(rated, seed, samples),
-        "validity": {"separation": separation(ratings, len(rated))},
+        "validity": validity(rated, ratings, without, seed, samples),
+        "minimafia": minimafia_summary(rated, seed, samples),
+    }
+
+
+def validity(
+    rated: Sequence[Transcript[EventRow]],
+    ratings: dict[str, Any],
+    without: dict[str, Any],
+    seed: int,
+    samples: int,
+) -> dict[str, Any]:
+    """The validity report (docs/studies.md, "Validity"): separation, the
+    rating without games decided after a rule failure, seating effects. The
+    frozen-reference anchor waits for reference bots with a frozen tag."""
+    return {
+        "separation": separation(ratings, len(rated)),
+        "rule_failures": failure_headline(ratings, without),
+        "seating": seating_by_setup(rated, seed, samples),
     }

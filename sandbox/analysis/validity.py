@@ -92,3 +92,47 @@ def _warning(
         f"{text} (95% intervals overlap); the closest pair, {closest['a']} and "
         f"{closest['b']}, would need about {closest['games_needed']} games"
     )
+
+
+def failure_headline(
+    ratings: Mapping[str, Mapping[str, Any]], without: Mapping[str, Any]
+) -> dict[str, Any]:
+    """The rating with and without the games that hinged on a losing seat's
+    rule failure (sandbox.analysis.failures), as a headline: per contestant the
+    Elo with every game, without those games, and the change (without − with);
+    ``moved`` names contestants whose Elo without them falls outside the 95%
+    interval of the Elo with them (the rule failures, not the play, carried
+    that rating)."""
+    clean = without.get("ratings") or {}
+    rows: dict[str, dict[str, Any]] = {}
+    moved: list[str] = []
+    for who, full in sorted(ratings.items()):
+        now = clean.get(who)
+        elo_without = None if now is None else now.get("elo")
+        interval = full.get("elo_ci95")
+        rows[who] = {
+            "elo_with": full.get("elo"),
+            "elo_ci95_with": interval,
+            "elo_without": elo_without,
+            "change": (without.get("change") or {}).get(who, {}).get("elo"),
+        }
+        if elo_without is not None and interval and not interval[0] <= elo_without <= interval[1]:
+            moved.append(who)
+    excluded = int(without.get("excluded") or 0)
+    line = (
+        f"{excluded} game(s) hinged on a losing seat's rule failure; without them "
+        + (
+            "the Elo of " + ", ".join(moved) + " leaves its 95% interval"
+            if moved
+            else "every Elo stays inside its 95% interval"
+        )
+        if excluded
+        else None
+    )
+    return {
+        "excluded": excluded,
+        "games": without.get("games"),
+        "by_contestant": rows,
+        "moved": moved,
+        "headline": line,
+    }

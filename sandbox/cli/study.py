@@ -39,6 +39,7 @@ from sandbox.cli.options import (
     TranscriptsOption,
 )
 from sandbox.cli.progress import progress_bar
+from sandbox.cli.validity import print_minimafia, print_validity
 from sandbox.report.ablation import find_ablation
 from sandbox.report.page import leaderboard_rows, side_rows, write_report
 from sandbox.study.run import (
@@ -227,6 +228,7 @@ def study_json(
         "lies": summary["lies"],
         "deception": summary["deception"],
         "validity": summary["validity"],
+        "minimafia": summary["minimafia"],
         "setups": summary["setups"],
         "pooling_warning": summary["pooling_warning"],
     }
@@ -277,12 +279,6 @@ def print_summary(console: Console, summary: dict[str, Any]) -> None:
             escape(who), games, f"{elo} {elo_ci}", f"{mu} {mu_ci}", nash_text, escape(wins)
         )
     console.print(table)
-    clean = summary.get("ratings_without_failures") or {}
-    if clean.get("excluded"):
-        console.print(
-            f"{clean['excluded']} game(s) hinged on a losing seat's rule failure; "
-            "the report shows the ratings without them"
-        )
     head, rows = side_rows(summary)
     sides = Table(*head, title="win rate by side (95% Wilson)")
     for row in rows:
@@ -298,6 +294,9 @@ def print_summary(console: Console, summary: dict[str, Any]) -> None:
         for row in deceit:
             table.add_row(*(escape(c) for c in row))
         console.print(table)
+    # after the leaderboard and sides tables, whose layout readers parse
+    print_validity(console, summary.get("validity") or {})
+    print_minimafia(console, summary.get("minimafia"))
 
 
 # ------------------------------------------------------------------ export

@@ -139,3 +139,23 @@ def frontier_scatter(
     ax.set_ylabel("Elo (Bradley–Terry, 95% CI)")
     ax.set_title(title)
     return to_data_uri(fig)
+
+
+def skill_scatter(
+    title: str,
+    names: Sequence[str],
+    points: Sequence[tuple[float, float]],
+    intervals: Sequence[tuple[Sequence[float] | None, Sequence[float] | None]],
+    labels: tuple[str, str],
+) -> str:
+    """One point per contestant, x and y with their 95% intervals as error bars."""
+    fig, ax = _figure(4.6, 4.0)
+    for name, (x, y), (x_ci, y_ci) in zip(names, points, intervals, strict=True):
+        xerr = [[x - x_ci[0]], [x_ci[1] - x]] if x_ci else None
+        yerr = [[y - y_ci[0]], [y_ci[1] - y]] if y_ci else None
+        ax.errorbar([x], [y], xerr=xerr, yerr=yerr, fmt="o", capsize=3, color="#4c78a8")
+        ax.annotate(name, (x, y), textcoords="offset points", xytext=(5, 4), fontsize=8)
+    ax.set_xlabel(labels[0])
+    ax.set_ylabel(labels[1])
+    ax.set_title(title)
+    return to_data_uri(fig)

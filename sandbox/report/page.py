@@ -23,6 +23,12 @@ from markupsafe import Markup
 from sandbox.report.ablation import HEAD as ABLATION_HEAD
 from sandbox.report.ablation import ablation_chart, ablation_rows
 from sandbox.report.charts import figure_bars, grouped_rates, heatmap, interval_bars
+from sandbox.report.deception_section import (
+    DECEPTION_HEAD,
+    deception_chart,
+    deception_note,
+    deception_rows,
+)
 from sandbox.report.ratings_tables import (
     CLEAN_HEAD,
     FAILURE_HEAD,
@@ -36,6 +42,14 @@ from sandbox.report.ratings_tables import (
     nash_cells,
     nash_note,
     nash_rows,
+)
+from sandbox.report.validity_tables import (
+    MINIMAFIA_HEAD,
+    SEATING_HEAD,
+    minimafia_note,
+    minimafia_rows,
+    seating_rows,
+    validity_notes,
 )
 
 _ASSETS = "sandbox.report.assets"
@@ -249,7 +263,7 @@ def _charts(summary: Mapping[str, Any]) -> dict[str, str]:
 
 
 def render_html(summary: Mapping[str, Any], title: str) -> str:
-    charts = _charts(summary)
+    charts = {**_charts(summary), **deception_chart(summary)}
     setups = [
         [s["variant"], s["game_name"], str(s["players"]), str(s["games"])]
         for s in summary.get("setups") or []
@@ -279,6 +293,12 @@ def render_html(summary: Mapping[str, Any], title: str) -> str:
         speech_persuasion=Table(SPEECH_PERSUASION_HEAD, speech_persuasion_rows(summary)),
         usage=Table(*usage_rows(summary)),
         ablation=Table(ABLATION_HEAD, ablation_rows(summary.get("ablation"))),
+        validity_notes=validity_notes(summary),
+        seating=Table(SEATING_HEAD, seating_rows(summary)),
+        minimafia=Table(MINIMAFIA_HEAD, minimafia_rows(summary)),
+        minimafia_note=minimafia_note(summary),
+        deception=Table(DECEPTION_HEAD, deception_rows(summary)),
+        deception_note=deception_note(summary),
     )
 
 
@@ -330,6 +350,7 @@ def render_markdown(summary: Mapping[str, Any], title: str) -> str:
     if summary.get("pooling_warning"):
         parts += [f"> {summary['pooling_warning']}", ""]
     parts += ["## Leaderboard", "", _md_table(LEADERBOARD_HEAD, leaderboard_rows(summary)), ""]
+    parts += _validity_sections(summary)
     parts += _rating_sections(summary)
     parts += ["## Win rate by side", "", _md_table(side_head, sides), ""]
     parts += ["## Behaviour metrics", "", _md_table(metric_head, metrics), ""]
@@ -345,6 +366,20 @@ def render_markdown(summary: Mapping[str, Any], title: str) -> str:
         parts += ["## What if: speech ablations", "", _md_table(ABLATION_HEAD, ablation), ""]
     parts += ["## Cost and reliability", "", _md_table(usage_head, usage), ""]
     return "\n".join(parts)
+
+
+def _validity_sections(summary: Mapping[str, Any]) -> list[str]:
+    """The Markdown twin of the validity and Mini-Mafia sections."""
+    parts = ["## Validity", ""]
+    parts += [f"> {note}" for note in validity_notes(summary)] or ["No validity warning."]
+    parts += ["", _md_table(SEATING_HEAD, seating_rows(summary)), ""]
+    if rows := deception_rows(summary):
+        parts += ["## Deceive and detect", "", deception_note(summary), ""]
+        parts += [_md_table(DECEPTION_HEAD, rows), ""]
+    if rows := minimafia_rows(summary):
+        parts += ["## Mini-Mafia", "", minimafia_note(summary), ""]
+        parts += [_md_table(MINIMAFIA_HEAD, rows), ""]
+    return parts
 
 
 def _rating_sections(summary: Mapping[str, Any]) -> list[str]:

@@ -10,6 +10,11 @@ A *cell* gives each side of the variant one contestant. Two schedules:
   rotation r, side i goes to contestant (i + r) mod n. Each contestant plays
   each side exactly once per round; with fewer contestants than sides one
   contestant plays several sides of a game.
+- ``i3``: every assignment of a contestant to each *role* (not side) the deal
+  has: I^R cells for I contestants and R distinct roles, a contestant allowed
+  on several roles of one game — the I³ line-ups of Mini-Mafia (arXiv
+  2509.23023: mafioso, detective, villager; every seat of a role gets the
+  role's contestant). The cell's mapping is then role -> contestant.
 
 Role rotation: in both schedules each contestant plays each side in the same
 number of cells. Seat balance: game j of *every* cell uses seed ``seed + j``,
@@ -21,7 +26,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from itertools import permutations
+from itertools import permutations, product
 from typing import Any
 
 from pydantic import BaseModel
@@ -48,7 +53,14 @@ def round_robin_cells(names: Sequence[str], sides: Sequence[str]) -> list[dict[s
     return [{side: names[(i + r) % count] for i, side in enumerate(sides)} for r in range(count)]
 
 
+def i3_cells(names: Sequence[str], roles: Sequence[str]) -> list[dict[str, str]]:
+    """Every role -> contestant assignment, in lexicographic order of the names."""
+    return [dict(zip(roles, pick, strict=True)) for pick in product(names, repeat=len(roles))]
+
+
 def cells_for(schedule: str, names: Sequence[str], sides: Sequence[str]) -> list[dict[str, str]]:
+    if schedule == "i3":
+        return i3_cells(names, sides)
     if schedule == "round_robin":
         return round_robin_cells(names, sides)
     return matrix_cells(names, sides)
@@ -64,7 +76,7 @@ class Planned:
     """One game of a study: its cell, index within the cell, seed and seating."""
 
     cell: str
-    sides: dict[str, str]  # side -> contestant
+    sides: dict[str, str]  # side (schedule i3: role) -> contestant
     index: int
     seed: int
     seats: dict[int, str]  # seat -> contestant
@@ -85,11 +97,15 @@ def plan(
 ) -> list[Planned]:
     """Every game of the study, cell by cell."""
     deals = [deal(variant, config, seed + j) for j in range(games_per_cell)]
-    sides = sides_of(variant.name, deals[0])
+    by_role = schedule == "i3"
+    sides = sorted(set(deals[0].values())) if by_role else sides_of(variant.name, deals[0])
     planned: list[Planned] = []
     for cell in cells_for(schedule, names, sides):
         ident = cell_id(cell, sides)
         for index, roles in enumerate(deals):
-            seats = {s: cell[side_of(variant.name, r)] for s, r in sorted(roles.items())}
+            seats = {
+                s: cell[r if by_role else side_of(variant.name, r)]
+                for s, r in sorted(roles.items())
+            }
             planned.append(Planned(ident, dict(cell), index, seed + index, seats))
     return planned

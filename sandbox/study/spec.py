@@ -32,7 +32,7 @@ class StudyFile(BaseModel):
 
     name: str = Field(min_length=1, max_length=80, pattern=r"^[A-Za-z0-9_.+-]+$")
     game: str = Field(description="the game file (TOML), relative to the study file")
-    schedule: Literal["matrix", "round_robin"] = "matrix"
+    schedule: Literal["matrix", "round_robin", "i3"] = "matrix"
     games_per_cell: int = Field(1, ge=1, le=10000)
     seed: int = Field(0, ge=0)
     jobs: int = Field(1, ge=0, le=256, description="worker processes (0 = one per CPU)")

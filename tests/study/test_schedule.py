@@ -8,7 +8,7 @@ from collections import Counter
 import pytest
 
 from sandbox.session.gamefile import parse_config
-from sandbox.study.schedule import cell_id, matrix_cells, plan, round_robin_cells
+from sandbox.study.schedule import cell_id, deal, matrix_cells, plan, round_robin_cells
 from sandbox.transcript.sides import side_of
 
 NAMES = ["a", "b", "c"]
@@ -75,3 +75,19 @@ def test_seats_follow_the_deal_and_every_cell_replays_the_same_seeds() -> None:
         roles = deal(loaded.variant, loaded.game_config, game.seed)
         for seat, who in game.seats.items():
             assert who == game.sides[side_of("killer", roles[seat])]
+
+
+def test_the_i3_schedule_plays_every_role_to_contestant_assignment() -> None:
+    """Mini-Mafia's line-ups: with 3 contestants and the roles werewolf, seer and
+    villager, 3³ = 27 cells, each seat of a role played by the role's contestant."""
+    loaded = parse_config(
+        {"variant": "werewolf", "rules": {"players": 6, "werewolves": 1, "doctors": 0}}
+    )
+    games = plan(loaded.variant, loaded.game_config, "i3", NAMES, 2, 7)
+    assert len(games) == 27 * 2
+    triples = {(g.sides["werewolf"], g.sides["seer"], g.sides["villager"]) for g in games}
+    assert triples == {(m, d, v) for m in NAMES for d in NAMES for v in NAMES}
+    assert games[0].cell == "seer=a,villager=a,werewolf=a"
+    for game in games:
+        for seat, role in deal(loaded.variant, loaded.game_config, game.seed).items():
+            assert game.seats[seat] == game.sides[role]

@@ -1,0 +1,83 @@
+"""The validity report under a study's leaderboard (issue 39, item 3;
+docs/studies.md, "Validity"): the rating without games decided after a rule
+failure, and the seat and speaking-order effects with their intervals."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from rich.console import Console
+from rich.markup import escape
+from rich.table import Table
+
+from sandbox.analysis.seating import flag_text
+
+
+def print_validity(console: Console, validity: Mapping[str, Any]) -> None:
+    failures = validity.get("rule_failures") or {}
+    if failures.get("headline"):
+        console.print(f"{escape(failures['headline'])}; the report shows the ratings without them")
+        table = Table(
+            "contestant",
+            "Elo, all games",
+            "Elo without them",
+            "change",
+            title="rating without games decided after a rule failure",
+        )
+        for who, row in failures["by_contestant"].items():
+            table.add_row(
+                escape(who),
+                f"{row['elo_with']} {row['elo_ci95_with']}",
+                _text(row["elo_without"]),
+                _text(row["change"]),
+            )
+        console.print(table)
+    for setup, seating in (validity.get("seating") or {}).items():
+        if not seating:
+            continue
+        line = flag_text(seating)
+        if line:
+            console.print(f"[yellow]warning:[/yellow] {escape(setup)}: {escape(line)}")
+        table = Table(
+            "group",
+            "effect",
+            "95% CI",
+            "seats",
+            title=f"seat and speaking order, {setup} (win rate above the side's)",
+        )
+        for group, row in seating["effects"].items():
+            table.add_row(
+                escape(group), f"{row['effect']:+.3f}", _text(row["ci95"]), str(row["items"])
+            )
+        console.print(table)
+
+
+def print_minimafia(console: Console, found: Mapping[str, Any] | None) -> None:
+    """Mini-Mafia's deception, disclosure and detection per contestant, and the
+    cross-validated Brier score against its baselines (sandbox.analysis.minimafia)."""
+    if not found:
+        return
+    cv = found.get("cross_validation")
+    title = f"Mini-Mafia: logit P(mafia wins) = v·(m − d), {found['games']} games"
+    if cv:
+        title += (
+            f"; {cv['folds']}-fold Brier {cv['brier']['model']} "
+            f"({_share(cv['reduction']['coin'])} below a coin, "
+            f"{_share(cv['reduction']['base_rate'])} below the base rate)"
+        )
+    table = Table("contestant", "deception m", "disclosure d", "detection v", title=title)
+    for who, row in found["by_contestant"].items():
+        table.add_row(
+            escape(who),
+            *(f"{row[k]} {_text(row[k + '_ci95'])}" for k in ("m", "d", "v")),
+        )
+    console.print(table)
+
+
+def _text(value: Any) -> str:
+    return "–" if value is None else str(value)
+
+
+def _share(value: float | None) -> str:
+    return "–" if value is None else f"{value:.1%}"
