@@ -30,7 +30,7 @@ from markupsafe import escape
 
 from sandbox.core.game import Game
 from sandbox.core.words import Words
-from sandbox.web.hub import Audience
+from sandbox.web.audience import Audience
 from sandbox.web.pages import Entry, entry_of, render_entries, render_view
 from sandbox.web.seat import HumanBrowserAgent
 from sandbox.web.words import ui

@@ -36,9 +36,10 @@ from sandbox.core.seat import (
 )
 from sandbox.core.variant import SeatView
 from sandbox.core.words import Words
+from sandbox.web.audience import Audience, NoOpenDecision
 from sandbox.web.board import Board
 from sandbox.web.form import render_form
-from sandbox.web.hub import Audience, NoOpenDecision, WebHub
+from sandbox.web.hub import WebHub
 from sandbox.web.pages import render_view
 from sandbox.web.words import ui
 from sandbox.words import lang, phase_title
