@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 import secrets
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -25,9 +25,19 @@ class NoOpenDecision(Exception):
     """An answer for a question that is not (or no longer) open."""
 
 
+@dataclass(frozen=True)
+class Checked:
+    """The referee's dry run of an answer: its refusal in words ('' if legal) and,
+    if legal, the answer's words the other seats would read changed (field ->
+    text as they will read it)."""
+
+    refusal: str = ""
+    shown: Mapping[str, str] = field(default_factory=dict)
+
+
 class SeatActions(Protocol):
     async def answer(self, request_id: object, answer: object) -> str: ...
-    async def check(self, request_id: object, answer: object) -> str: ...
+    async def check(self, request_id: object, answer: object) -> Checked: ...
     def leave(self) -> None: ...
     def shown(self, request_id: object) -> None: ...
 

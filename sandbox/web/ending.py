@@ -40,7 +40,7 @@ def end_screens(
     for person in people:
         if person.board.get("status") == "handed_back":
             continue  # no longer this person's seat: the page keeps its notice
-        final = render_final(game.view(person.seat), person.language)
+        final = render_final(person.worded(game.view(person.seat)), person.language)
         results = _results(outcome.results, roles, person.seat, variant, person.language)
         person.finish(render_end(outcome.summary, results, person.language), final)
     results = _results(outcome.results, roles, None, variant, language)
@@ -49,7 +49,7 @@ def end_screens(
             # its status stays "handed back" (the page says whose seat it no longer
             # is), under the spectator's end screen and the final view
             end = render_end(outcome.summary, results, page.language, watched=page.seat)
-            final = render_final(game.view(page.seat), page.language)
+            final = render_final(page.worded(game.view(page.seat)), page.language)
             page.board.update(end_html=end, view_html=final)
     for spectator in spectators:
         spectator.refresh(game, language)

@@ -86,13 +86,18 @@ def render_form(
         t=t,
         request=request,
         notes=decision_notes(request, language, view),
-        draft=f"{game}:{request.seat}:{request.id}",
+        draft=draft_key(game, request),
         instruction=for_people(request.instruction),
         fields=[
             field_view(f, language, marks, decision if choices == [f] else "")
             for f in request.fields
         ],
     )
+
+
+def draft_key(game: str, request: DecisionRequest) -> str:
+    """The key a page keeps the draft of ``request`` under, in this game (its seed)."""
+    return f"{game}:{request.seat}:{request.id}"
 
 
 def decision_notes(

@@ -24,6 +24,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from sandbox.web.audience import (
     Audience,
+    Checked,
     HostActions,
     NoOpenDecision,
     encode_state,
@@ -103,6 +104,7 @@ async def _page(request: Request) -> Response:
             "t": dict(ui(audience.language)),
             "request_id": state.get("request_id"),
             "error": state.get("error") or "",
+            "unsent": state.get("unsent") or "",
         },
         # fragments rendered by pages.py with autoescaping: already safe
         "view_html": Markup(state.get("view_html", "")),
@@ -149,15 +151,21 @@ async def _seat_answer(request: Request, record: bool) -> Response:
         return body
     if not isinstance(body, dict) or "answer" not in body or audience.seat is None:
         return _error(400, 'send JSON {"request": <id>, "answer": {...}}')
-    seat = audience.seat
+    seat, request_id = audience.seat, body.get("request")
     try:
-        act = seat.answer if record else seat.check
-        refusal = await act(body.get("request"), body["answer"])
+        if record:
+            checked = Checked(await seat.answer(request_id, body["answer"]))
+        else:
+            checked = await seat.check(request_id, body["answer"])
     except NoOpenDecision:
         return _error(409, "This question is no longer open; the page will refresh.")
-    if refusal:
-        return _error(422, refusal)
-    return JSONResponse({"ok": True})
+    if checked.refusal:
+        return _error(422, checked.refusal)
+    # a dry run says which words the others would read changed (issue 38 item 4)
+    reply: dict[str, Any] = {"ok": True}
+    if checked.shown:
+        reply["shown"] = dict(checked.shown)
+    return JSONResponse(reply)
 
 
 async def _leave(request: Request) -> Response:

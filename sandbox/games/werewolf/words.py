@@ -27,6 +27,7 @@ from sandbox.core.words import (
 )
 from sandbox.games.werewolf.board import BOARD
 from sandbox.games.werewolf.info import Decision
+from sandbox.games.werewolf.requests import soften
 from sandbox.games.werewolf.vocabulary import VOCABULARY
 
 D = Mapping[str, Any]
@@ -472,6 +473,14 @@ def team_of(p: D) -> tuple[int, ...]:
     return tuple(int(s) for s in p.get("fellow_werewolves", ()))
 
 
+def shown_speech(payload: D, public: D) -> dict[str, str]:
+    """WW-13: a speech (or last words) as the other seats will read it."""
+    text = str(payload.get("speech") or "")
+    rules = public.get("rules") or {}
+    softened = soften(text) if rules.get("soften_words") else text
+    return {"speech": softened} if softened != text else {}
+
+
 WORDS = VariantWords(
     sentences=SENTENCES,
     decisions=DECISIONS,
@@ -481,4 +490,5 @@ WORDS = VariantWords(
     team=team_of,
     # WW-6: the pack's private message is player text, like a speech.
     text_fields=("speech", "message"),
+    shown={Decision.SPEECH: shown_speech, Decision.LAST_WORDS: shown_speech},
 )
