@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import asyncio
 import re
-import threading
 from pathlib import Path
 from typing import Any
 
@@ -35,12 +34,16 @@ LYNCH = "Lynch seat 3 tomorrow: that killer murdered seat 1."
 SOFTENED = "Exile seat 3 tomorrow: that eliminator removed seat 1."
 
 
-def speech_turn(client: Client, thread: threading.Thread) -> dict[str, Any]:
+def speech_turn(client: Client, thread: GameThread) -> dict[str, Any]:
     """Answers the seat's questions with their first option until it is asked
-    to speak; that question's state."""
+    to speak; that question's state. Read from the seat's board, not its page:
+    no page has shown the speech yet, so its clock has not started."""
+    person = thread.agents[7]
+    assert isinstance(person, HumanBrowserAgent)
+    board = person.board
     last: str | None = None
     while thread.is_alive():
-        state = client.state()
+        state = board.snapshot()
         if state["status"] == "your_turn" and state["request_id"] != last:
             if "speech" in read_form(state["form_html"]).fields:
                 return state
@@ -50,11 +53,13 @@ def speech_turn(client: Client, thread: threading.Thread) -> dict[str, Any]:
     raise AssertionError("the seat was never asked to speak")
 
 
-def werewolf_table(web: WebRun, soften: bool) -> tuple[Client, GameThread]:
+def werewolf_table(
+    web: WebRun, soften: bool, timeout_s: float | None = None
+) -> tuple[Client, GameThread]:
     """An 8-seat Werewolf game, seat 7 a person's page, the rest random."""
     loaded = parse_config({"variant": "werewolf", "rules": {"soften_words": soften}})
     game = Game.new(loaded.variant, loaded.game_config, 3)
-    person = HumanBrowserAgent(7, web.hub())
+    person = HumanBrowserAgent(7, web.hub(), decision_timeout_s=timeout_s)
     others = {s: RandomAgent(100 + s) for s in game.seats if s != 7}
     thread = GameThread(game, {**others, 7: person})
     thread.start()
