@@ -43,7 +43,7 @@ from sandbox.core.variant import SeatView
 from sandbox.core.words import Words
 from sandbox.web.audience import Audience, Checked, NoOpenDecision
 from sandbox.web.board import Board
-from sandbox.web.form import draft_key, render_form
+from sandbox.web.form import draft_key, refused_options, render_form
 from sandbox.web.hub import WebHub
 from sandbox.web.pages import render_view
 from sandbox.web.words import ui
@@ -234,7 +234,13 @@ class HumanBrowserAgent(Agent):
         self.board.update(
             status=YOUR_TURN,
             view_html=view_html,
-            form_html=render_form(ctx.request, self.language, view, self._game),
+            form_html=render_form(
+                ctx.request,
+                self.language,
+                view,
+                self._game,
+                refused_options(ctx.request, ctx.validate),  # issue 38 item 3
+            ),
             request_id=ctx.request.id,
             rules=self.rules_text if self.rules_text is not None else ctx.rules(self.language),
             error="",
