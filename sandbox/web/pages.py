@@ -61,6 +61,33 @@ class Entry:
 class Section:
     heading: str
     entries: list[Entry] = field(default_factory=list)
+    day: int | None = None
+
+
+@dataclass
+class DayFold:
+    """One day of the history, folded on the page unless it is the current day
+    (or holds an item new since the seat's last turn). ``title`` "": not folded."""
+
+    title: str
+    sections: list[Section]
+    open: bool = True
+    key: str = ""
+
+
+def fold_days(sections: Sequence[Section], language: str, variant: Any = None) -> list[DayFold]:
+    """``sections`` grouped by day, the last day open (issue 38 item 3: the
+    history folded by day with the current day open)."""
+    days: list[DayFold] = []
+    for section in sections:
+        key = str(section.day or 0)
+        if not days or days[-1].key != key:
+            title = phase_title(section.day, "day" if section.day else None, language, variant)
+            days.append(DayFold(title, [], False, key))
+        days[-1].sections.append(section)
+    for day in days:
+        day.open = day is days[-1] or any(e.new for s in day.sections for e in s.entries)
+    return days
 
 
 def history_words(
@@ -96,7 +123,8 @@ def history_sections(
             continue
         if (item.day, item.phase) != where:
             where = (item.day, item.phase)
-            sections.append(Section(phase_title(item.day, item.phase, language, variant)))
+            heading = phase_title(item.day, item.phase, language, variant)
+            sections.append(Section(heading, day=item.day))
         sections[-1].entries.append(entry)
     return sections
 
@@ -141,7 +169,7 @@ def render_view(
         card=rows,
         duels=duels,
         now=lang(language, view.variant).facts(known_facts(view.public)),
-        sections=history_sections(view, language, last_seen, said),
+        days=fold_days(history_sections(view, language, last_seen, said), language, view.variant),
         final=False,
         board=board,
         board_hp=hp,
@@ -150,7 +178,8 @@ def render_view(
 
 def render_history(view: SeatView, language: str) -> str:
     """The whole history of a seat's view, alone (a spectator's end screen)."""
-    return render("_history.html", t=ui(language), sections=history_sections(view, language))
+    days = fold_days(history_sections(view, language), language, view.variant)
+    return render("_history.html", t=ui(language), days=days)
 
 
 def render_final(view: SeatView, language: str) -> str:
@@ -163,7 +192,7 @@ def render_final(view: SeatView, language: str) -> str:
         card=[],
         duels=[],
         now=[],
-        sections=history_sections(view, language),
+        days=fold_days(history_sections(view, language), language, view.variant),
         final=True,
         board=[],
         board_hp=False,
@@ -227,4 +256,5 @@ def _watched_outcome(seen: SeatResult | None, t: Mapping[str, str]) -> str:
 
 def render_entries(entries: Sequence[Entry], language: str) -> str:
     """A flat list of history lines (the referee's view for spectators)."""
-    return render("_history.html", t=ui(language), sections=[Section("", list(entries))])
+    days = [DayFold("", [Section("", list(entries))])]
+    return render("_history.html", t=ui(language), days=days)

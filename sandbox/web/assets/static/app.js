@@ -23,6 +23,7 @@
   function apply(state) {
     if (state.view_html !== shown.view_html) {
       $("view").innerHTML = state.view_html || "";
+      keepFolds();
       markNew();
     }
     if (mode === "seat") { showNotice(state); }
@@ -47,6 +48,22 @@
     shown = state;
   }
 
+  // The days the person opened or closed stay so when the history is redrawn.
+  const folded = {};
+  function keepFolds() {
+    document.querySelectorAll("#view details.day").forEach(function (day) {
+      if (day.dataset.day in folded) { day.open = folded[day.dataset.day]; }
+      day.addEventListener("toggle", function () { folded[day.dataset.day] = day.open; });
+    });
+  }
+
+  // A refusal is read where the person looks: beside the Send button, scrolled to.
+  function showRefusal(text) {
+    const box = $("error");
+    box.textContent = text;
+    if (text) { box.scrollIntoView({block: "nearest"}); }
+  }
+
   function markNew() {
     const link = $("jump-new");
     if (!link) { return; }
@@ -54,7 +71,11 @@
     link.hidden = !first;
     link.onclick = function (event) {
       event.preventDefault();
-      if (first) { first.scrollIntoView({block: "center"}); }
+      if (first) {
+        const day = first.closest("details.day");
+        if (day) { day.open = true; }
+        first.scrollIntoView({block: "center"});
+      }
     };
   }
 
@@ -195,7 +216,7 @@
     const confirmYes = form.querySelector("#confirm-yes");
     const confirmShown = form.querySelector("#confirm-shown");
     let pending = null;
-    function showError(text) { if (form.isConnected) { $("error").textContent = text; } }
+    function showError(text) { if (form.isConnected) { showRefusal(text); } }
     function unconfirm() {  // back to editing: what the confirmation quoted is stale
       pending = null;
       confirmBox.hidden = true;
@@ -253,7 +274,7 @@
       return;
     }
     button.disabled = false;
-    if (form.isConnected) { $("error").textContent = reply.data.error || t.not_sent; }
+    if (form.isConnected) { showRefusal(reply.data.error || t.not_sent); }
   }
 
   function rulesShown(open) {
