@@ -14,8 +14,8 @@ from typing import Any
 
 from jinja2 import Environment, PackageLoader, StrictUndefined, select_autoescape
 
-from sandbox.agents.human.terminal import known_facts
 from sandbox.core.variant import SeatView
+from sandbox.web.now import now_of
 from sandbox.web.table import seat_board
 from sandbox.web.words import ui
 from sandbox.words import (
@@ -168,7 +168,7 @@ def render_view(
         t=ui(language),
         card=rows,
         duels=duels,
-        now=lang(language, view.variant).facts(known_facts(view.public)),
+        now=now_of(view, language),
         days=fold_days(history_sections(view, language, last_seen, said), language, view.variant),
         final=False,
         board=board,
@@ -191,7 +191,7 @@ def render_final(view: SeatView, language: str) -> str:
         t=ui(language),
         card=[],
         duels=[],
-        now=[],
+        now=None,
         days=fold_days(history_sections(view, language), language, view.variant),
         final=True,
         board=[],

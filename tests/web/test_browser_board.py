@@ -18,6 +18,7 @@ from tests.web.test_browser import (  # noqa: F401 (browser: a fixture)
     shot,
     wait_turn_or_end,
 )
+from tests.web.test_no_silent_changes import leave, speech_turn, werewolf_table
 
 IN_VIEW = """(id) => { const box = document.getElementById(id).getBoundingClientRect();
   return box.height > 0 && box.top >= 0 && box.bottom <= window.innerHeight + 1; }"""
@@ -85,6 +86,29 @@ def test_the_history_is_folded_by_day(browser: Any, tmp_path: Any) -> None:  # n
             if after is not None:
                 assert page.evaluate(opened) is (not was)
         shot(page, "seat-history-days")
+    finally:
+        context.close()
+        web.stop()
+
+
+def test_the_now_panel_opens_the_rules_in_full(browser: Any) -> None:  # noqa: F811
+    web = WebRun(announce=quiet)
+    context = browser.new_context(viewport={"width": 1100, "height": 900})
+    context.set_default_timeout(STEP_MS)
+    try:
+        client, thread = werewolf_table(web, soften=False)
+        speech_turn(client, thread)
+        page = context.new_page()
+        page.goto(web.hub().url(thread.agents[7].audience))
+        link = page.locator("#view section.now [data-open-rules]")
+        link.wait_for()
+        assert "soften words" in page.text_content("#view section.now dl.rulings")
+        assert not page.is_visible("#rules")
+        link.click()
+        page.wait_for_selector("#rules:not([hidden])")
+        assert "WW-13" in page.text_content("#rules-text")
+        shot(page, "seat-now-rulings")
+        leave(client, thread)
     finally:
         context.close()
         web.stop()

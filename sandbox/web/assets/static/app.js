@@ -284,6 +284,10 @@
   }
   $("rules-open").addEventListener("click", function () { rulesShown($("rules").hidden); });
   $("rules-close").addEventListener("click", function () { rulesShown(false); });
+  // the "Now" panel's link to the rules in full (its summary names only what differs)
+  document.addEventListener("click", function (event) {
+    if (event.target.closest && event.target.closest("[data-open-rules]")) { rulesShown(true); }
+  });
   document.addEventListener("keydown", function (event) {
     if (event.key === "Escape" && !$("rules").hidden) { rulesShown(false); }
   });
