@@ -15,6 +15,7 @@ from tests.web.test_browser import (  # noqa: F401 (browser: a fixture)
     browser,
     fill_and_send,
     killer_seat3_game,
+    play_until,
     shot,
     wait_turn_or_end,
 )
@@ -36,10 +37,7 @@ def test_a_refusal_is_scrolled_into_view(browser: Any, tmp_path: Any) -> None:  
         killer_seat3_game(web, tmp_path)
         page = context.new_page()
         page.goto(_seat_url(web, 3))
-        request = wait_turn_or_end(page, None)
-        while request is not None and page.query_selector("fieldset[data-field=accuse]") is None:
-            fill_and_send(page, "")
-            request = wait_turn_or_end(page, request)
+        request = play_until(page, "fieldset[data-field=accuse]", wait_turn_or_end(page, None))
         assert request is not None, "seat 3 never spoke"
         accuse = page.locator("fieldset[data-field=accuse] input").first
         accuse.check()

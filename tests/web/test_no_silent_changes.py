@@ -7,14 +7,12 @@ the same in a real browser."""
 
 from __future__ import annotations
 
-import asyncio
 import re
 from pathlib import Path
 from typing import Any
 
 from sandbox.agents.simple import RandomAgent
 from sandbox.core.game import Game
-from sandbox.core.seat import FALLBACK_TIMEOUT, DecisionContext
 from sandbox.session.gamefile import parse_config
 from sandbox.web.run import WebRun
 from sandbox.web.seat import HumanBrowserAgent
@@ -97,26 +95,6 @@ def test_without_the_ruling_the_words_stay_and_nothing_is_shown(web: WebRun) -> 
     status, checked = post(client, "/api/check", {"request": state["request_id"], "answer": answer})
     assert status == 200 and checked == {"ok": True}
     leave(client, thread)
-
-
-def test_a_time_out_says_so_and_keeps_the_draft_key(web: WebRun) -> None:
-    seat2 = HumanBrowserAgent(2, web.hub(), decision_timeout_s=0.3)
-    game = Game.new(Toy(), ToyConfig(), 4)
-    request = next(r for r in game.pending() if r.seat == 2)
-    client = Client(web.hub(), seat2.audience)
-
-    async def ask() -> object:
-        task = asyncio.ensure_future(seat2.decide(DecisionContext.for_request(game, request)))
-        await asyncio.to_thread(client.wait_for, lambda s: s["status"] == "your_turn")
-        return await task
-
-    answer = asyncio.run(ask())
-    assert getattr(answer, "fallback_reason", None) == FALLBACK_TIMEOUT
-    state = client.state()
-    assert state["notice"] == "Time ran out: the referee passed for you."
-    # the page reads the draft it kept under this key and offers it again
-    assert state["unsent"] == f":2:{request.id}"
-    assert state["status"] == "waiting" and state["request_id"] is None and not state["form_html"]
 
 
 def test_an_answer_clears_an_earlier_time_out(web: WebRun) -> None:
