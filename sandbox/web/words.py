@@ -87,6 +87,8 @@ UI: Mapping[str, Mapping[str, str]] = {
         "board_said": "claims and statements",
         "board_votes": "votes",
         "partner_mark": "partner",
+        "speaking_now": "speaking now",
+        "votes_today": "votes today: {n}",
         "out": "You are out",
         "out_note": (
             "You are out of the game{how}. "
@@ -192,6 +194,8 @@ UI: Mapping[str, Mapping[str, str]] = {
         "board_said": "声明",
         "board_votes": "投票",
         "partner_mark": "同伴",
+        "speaking_now": "正在发言",
+        "votes_today": "今日得票：{n}",
         "out": "你已出局",
         "out_note": "你已出局{how}。页面会继续按你的座位能看到的内容跟进这局游戏。",
         "out_how": "（{cause}，{when}）",

@@ -35,7 +35,7 @@ def test_each_day_is_a_fold_and_only_the_current_one_is_open() -> None:
     assert [bool(o) for _, o, _ in folds] == [False] * (len(days) - 1) + [True]
     assert folds[-1][2] == f"Day {days[-1]}"
     # every entry is still on the page, inside its day's fold
-    assert html.count("<li ") == len(re.findall(r'data-seq="\d+"', html))
+    assert html.count("<li class=") == len(re.findall(r'data-seq="\d+"', html))
 
 
 def test_a_day_with_new_items_is_open_too() -> None:
