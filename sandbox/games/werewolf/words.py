@@ -27,7 +27,7 @@ from sandbox.core.words import (
 )
 from sandbox.games.werewolf.board import BOARD
 from sandbox.games.werewolf.info import Decision
-from sandbox.games.werewolf.requests import soften
+from sandbox.games.werewolf.requests import shown_speech
 from sandbox.games.werewolf.vocabulary import VOCABULARY
 
 D = Mapping[str, Any]
@@ -471,14 +471,6 @@ def card(p: D, L: Lang) -> list[tuple[str, str]]:
 def team_of(p: D) -> tuple[int, ...]:
     """WW-4: the werewolves know each other."""
     return tuple(int(s) for s in p.get("fellow_werewolves", ()))
-
-
-def shown_speech(payload: D, public: D) -> dict[str, str]:
-    """WW-13: a speech (or last words) as the other seats will read it."""
-    text = str(payload.get("speech") or "")
-    rules = public.get("rules") or {}
-    softened = soften(text) if rules.get("soften_words") else text
-    return {"speech": softened} if softened != text else {}
 
 
 WORDS = VariantWords(
