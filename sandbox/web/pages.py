@@ -8,7 +8,8 @@ game data itself.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+import dataclasses
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -139,6 +140,29 @@ def entry_of(seq: int, words: Words, new: bool = False) -> Entry | None:
     if words.speech is not None:
         return Entry(seq, "speech", words.sentence, words.speech, new)
     return Entry(seq, "referee", words.sentence, None, new)
+
+
+# ---------------------------------------------------------------- fallbacks
+
+DECIDED = "core.decision"  # the kind of a seat's own decision in its history
+ReasonOf = Callable[[int, int], str | None]
+"""The fallback reason of a seat's decision, by its ``seq`` and by ``nth`` (its
+place among the seat's own decisions), where it is known (None: unknown)."""
+
+
+def with_reasons(view: SeatView, language: str, reason_of: ReasonOf) -> SeatView:
+    """``view`` with the reason of each of the seat's fallbacks put back in words
+    ("fallback: time ran out"): a seat's view keeps the reason out, and the
+    history would read "fallback: " with nothing after it (issue 38 item 4)."""
+    t, nth, items = ui(language), 0, []
+    for item in view.history:
+        if item.kind == DECIDED:
+            if item.facts.get("fallback") and not item.facts.get("fallback_reason"):
+                why = t.get(f"fallback_{reason_of(item.seq, nth)}") or t["fallback_other"]
+                item = dataclasses.replace(item, facts={**item.facts, "fallback_reason": why})
+            nth += 1
+        items.append(item)
+    return dataclasses.replace(view, history=tuple(items))
 
 
 # ---------------------------------------------------------------- fragments

@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import dataclasses
 import time
 from dataclasses import dataclass, field
 from typing import Any
@@ -45,7 +44,7 @@ from sandbox.web.audience import Audience, Checked, NoOpenDecision
 from sandbox.web.board import Board
 from sandbox.web.form import draft_key, refused_options, render_form
 from sandbox.web.hub import WebHub
-from sandbox.web.pages import render_view
+from sandbox.web.pages import DECIDED, render_view, with_reasons
 from sandbox.web.words import ui
 from sandbox.words import lang, phase_title
 from sandbox.words.shown import shown_words
@@ -55,7 +54,6 @@ YOUR_TURN = "your_turn"
 LEFT = "left"
 HANDED_BACK = "handed_back"
 ENDED = "ended"
-DECIDED = "core.decision"  # the kind of a seat's own decision in its history
 
 
 @dataclass
@@ -186,17 +184,8 @@ class HumanBrowserAgent(Agent):
         return {"notice": notice, "unsent": draft_key(self._game, ctx.request)}
 
     def worded(self, view: SeatView) -> SeatView:
-        """``view`` with the reason of each of the seat's fallbacks put back in
-        words, so that its history never reads "fallback: " with nothing after."""
-        t, nth, items = ui(self.language), 0, []
-        for item in view.history:
-            if item.kind == DECIDED:
-                if item.facts.get("fallback") and not item.facts.get("fallback_reason"):
-                    why = t.get(f"fallback_{self._fallbacks.get(nth)}") or t["fallback_other"]
-                    item = dataclasses.replace(item, facts={**item.facts, "fallback_reason": why})
-                nth += 1
-            items.append(item)
-        return dataclasses.replace(view, history=tuple(items))
+        """``view`` with the reason of each of the seat's fallbacks in words."""
+        return with_reasons(view, self.language, lambda seq, nth: self._fallbacks.get(nth))
 
     async def _answer_in_time(self, pending: _Pending) -> AgentAnswer:
         """The answer; with a time limit, counted from when a page shows the question."""

@@ -118,10 +118,12 @@ def test_each_fallback_reads_in_words_in_the_history(web: WebRun, tmp_path: Path
     record.start()
     audience = wait_for_seat(web, 3)
     client = Client(web.hub(), audience)
+    watcher = Client.of_url(web.spectate("3"))  # seat 3's own spectator: its full view
     while record.is_alive():  # an open page: each question it shows starts its clock
         client.state()
         record.join(0.05)
     record.finish(60)
-    final = client.state()["view_html"]
-    assert "(fallback: time ran out)" in final
-    assert not re.search(r"fallback: \)", final)
+    for page in (client, watcher):
+        final = page.state()["view_html"]
+        assert "(fallback: time ran out)" in final
+        assert not re.search(r"fallback: \)", final)
