@@ -83,6 +83,10 @@ def test_the_history_is_folded_by_day(browser: Any, tmp_path: Any) -> None:  # n
             after = wait_turn_or_end(page, request)
             if after is not None:
                 assert page.evaluate(opened) is (not was)
+                # a day the person left alone follows the page: the setup, long
+                # past and sent open only while it was new, is closed now
+                setup = "() => document.querySelectorAll('#view details.day')[0].open"
+                assert page.evaluate(setup) is False
         shot(page, "seat-history-days")
     finally:
         context.close()

@@ -48,14 +48,19 @@
     shown = state;
   }
 
-  // The days the person opened or closed stay so when the history is redrawn.
+  // The days the person opened or closed stay so when the history is redrawn
+  // (a click on a day's heading, not the toggle event: that one also fires for
+  // a day the server sent open).
   const folded = {};
   function keepFolds() {
     document.querySelectorAll("#view details.day").forEach(function (day) {
       if (day.dataset.day in folded) { day.open = folded[day.dataset.day]; }
-      day.addEventListener("toggle", function () { folded[day.dataset.day] = day.open; });
     });
   }
+  $("view").addEventListener("click", function (event) {
+    const heading = event.target.closest && event.target.closest("details.day > summary");
+    if (heading) { folded[heading.parentElement.dataset.day] = !heading.parentElement.open; }
+  });
 
   // A refusal is read where the person looks: beside the Send button, scrolled to.
   function showRefusal(text) {
