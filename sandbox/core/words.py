@@ -306,6 +306,11 @@ to the seat: ``("You are", "Seat 2, a killer")``, ``("Fellow killers", "Seats 1,
 Team = Callable[[Mapping[str, Any]], tuple[int, ...]]
 """The seats a seat's card names as its own side (its page marks them "partner")."""
 
+Shown = Callable[[Mapping[str, Any], Mapping[str, Any]], Mapping[str, str]]
+"""An answer's player text as the other seats will read it, from the answer's
+payload and the seat's view's ``public`` facts (its rulings): answer field ->
+text, only the fields the referee will change (e.g. softened words)."""
+
 
 # The answer fields that hold player text unless a variant says otherwise.
 TEXT_FIELDS = ("speech", "text")
@@ -334,6 +339,8 @@ class VariantWords:
     ``team``: the seats the card names as the seat's own side (:data:`Team`).
     ``notes``: decision name -> rows shown beside that question, from the seat's
     own card (:data:`CardWords`), e.g. one's weapon, shield and strikes before a duel.
+    ``shown``: decision name -> its player text as the others will read it
+    (:data:`Shown`), so that a person sees a change before confirming it.
     """
 
     sentences: Mapping[str, Sentence] = field(default_factory=dict)
@@ -347,6 +354,7 @@ class VariantWords:
     card: CardWords | None = None
     team: Team | None = None
     notes: Mapping[str, CardWords] = field(default_factory=dict)
+    shown: Mapping[str, Shown] = field(default_factory=dict)
 
 
 # C0/C1 controls and the bidirectional overrides that could reorder a line; \n and

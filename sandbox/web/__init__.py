@@ -2,11 +2,12 @@
 (take over a seat, hand it back) and live spectator pages, all served by one
 Starlette app on uvicorn per run (see docs/human-seats.md).
 
-Modules: ``hub`` (the server and its guard), ``board`` (a screen shared between
-the game and the server), ``seat`` (the browser seat agent), ``control`` (who
-controls a seat; switches), ``run`` (one run's pages, panel and spectators),
-``pages`` and ``words`` (HTML through jinja2 templates), ``limits`` (bounds on
-what a browser may send).
+Modules: ``hub`` (the server), ``guard`` (who may reach it), ``audience`` (one
+kind of page behind one token), ``routes`` (what a page may ask), ``board`` (a
+screen shared between the game and the server), ``seat`` (the browser seat
+agent), ``control`` (who controls a seat; switches), ``run`` (one run's pages,
+panel and spectators), ``pages`` and ``words`` (HTML through jinja2 templates),
+``limits`` (bounds on what a browser may send).
 """
 
 from __future__ import annotations

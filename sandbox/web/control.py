@@ -145,3 +145,19 @@ class SwitchableSeat(Agent):
         await self.configured.close()
         for agent in self._made:
             await agent.close()
+
+
+def person_of(agent: Agent) -> HumanBrowserAgent | None:
+    """The person's browser seat that plays ``agent``'s seat now, if any."""
+    if isinstance(agent, HumanBrowserAgent):
+        return agent
+    if isinstance(agent, SwitchableSeat) and isinstance(agent.current, HumanBrowserAgent):
+        return agent.current
+    return None
+
+
+def has_person(agent: Agent) -> bool:
+    """Whether a person plays ``agent``'s seat, or is about to (fair play counts both)."""
+    if isinstance(agent, SwitchableSeat):
+        return agent.person is not None or agent.configured.kind == "human"
+    return agent.kind == "human"

@@ -30,8 +30,15 @@ from markupsafe import escape
 
 from sandbox.core.game import Game
 from sandbox.core.words import Words
-from sandbox.web.hub import Audience
-from sandbox.web.pages import Entry, entry_of, render_entries, render_view
+from sandbox.web.audience import Audience
+from sandbox.web.pages import (
+    Entry,
+    ReasonOf,
+    entry_of,
+    render_entries,
+    render_view,
+    with_reasons,
+)
 from sandbox.web.seat import HumanBrowserAgent
 from sandbox.web.words import ui
 from sandbox.words import words_for
@@ -69,7 +76,8 @@ class Spectator:
         elif self.target is None:
             html = render_entries(self._referee_entries(game, language), language)
         else:
-            html = render_view(game.view(self.target), language, words=self._words)
+            view = with_reasons(game.view(self.target), language, _reason_in(game))
+            html = render_view(view, language, words=self._words)
         self.audience.board.update(view_html=html, status_text=self.audience.title, scope=scope)
 
     def vet(self, state: dict[str, Any]) -> dict[str, Any]:
@@ -93,6 +101,16 @@ class Spectator:
                 self._entries.append(entry)
         self._done = len(events)
         return self._entries
+
+
+def _reason_in(game: Game) -> ReasonOf:
+    """A seat's fallback reasons as the game recorded them (the spectator of a
+    seat sees its own decisions, so their reasons too)."""
+
+    def reason(seq: int, nth: int) -> str | None:
+        return str(getattr(game.events[seq], "fallback_reason", "")) or None
+
+    return reason
 
 
 def _public(game: Game, seq: int) -> bool:

@@ -1,14 +1,21 @@
 """The open question as a form: one control per field, each offering exactly
 the legal values, in words ("Seat 3 (you)", "Seat 7 (partner)", "Nobody /
-abstain"), with the label its confirmation uses ("Your vote: Seat 2")."""
+abstain"), with the label its confirmation uses ("Your vote: Seat 2").
+
+An option the referee refuses on its own (one's own seat to accuse, a faction
+the rules forbid now) is left out: each option is tried in the referee's dry
+run before the form is shown (issue 38 item 3), so a person is never offered
+what will be refused."""
 
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from typing import Any
 
 from sandbox.agents.human.terminal import for_people
+from sandbox.core.errors import IllegalDecision, RefereeError
 from sandbox.core.requests import Choice, DecisionRequest, Field, MultiChoice, Text
 from sandbox.core.variant import SeatView
 from sandbox.web.pages import render
@@ -38,11 +45,16 @@ class FieldView:
     required: bool = False  # the page asks for it before sending
 
 
+Refused = Mapping[str, frozenset[str]]
+"""Field name -> the options (as JSON text) the referee refuses on their own."""
+
+
 def field_view(
     f: Field,
     language: str,
     marks: Mapping[int, str] | None = None,
     confirm: str = "",
+    refused: frozenset[str] = frozenset(),
 ) -> FieldView:
     t = ui(language)
     description = for_people(f.description)
@@ -52,7 +64,8 @@ def field_view(
             f.name, "text", label(f.name), description, limit=f.max_chars, confirm=confirm
         )
     values = f.options if isinstance(f, MultiChoice) else f.legal()
-    options = tuple(OptionView(json.dumps(o), _marked(o, t, marks or {})) for o in values)
+    offered = [o for o in values if json.dumps(o) not in refused]
+    options = tuple(OptionView(json.dumps(o), _marked(o, t, marks or {})) for o in offered)
     if isinstance(f, MultiChoice):
         return FieldView(f.name, "multi", label(f.name), description, options, f.max_items, confirm)
     kind = "choice" if len(options) <= RADIO_LIMIT else "select"
@@ -69,11 +82,17 @@ def _marked(option: object, t: Mapping[str, str], marks: Mapping[int, str]) -> s
 
 
 def render_form(
-    request: DecisionRequest, language: str, view: SeatView | None = None, game: str = ""
+    request: DecisionRequest,
+    language: str,
+    view: SeatView | None = None,
+    game: str = "",
+    refused: Refused | None = None,
 ) -> str:
     """The open question: one control per field, each offering exactly the legal
     values, the seat itself and its side marked in the options. ``game`` names
-    the game (its seed) in the key the page keeps a draft under."""
+    the game (its seed) in the key the page keeps a draft under; ``refused``:
+    the options left out (see :func:`refused_options`)."""
+    refused = refused or {}
     marks = seat_marks(view, language)
     choices = [f for f in request.fields if isinstance(f, Choice) and not f.optional]
     t = ui(language)
@@ -86,13 +105,79 @@ def render_form(
         t=t,
         request=request,
         notes=decision_notes(request, language, view),
-        draft=f"{game}:{request.seat}:{request.id}",
+        draft=draft_key(game, request),
         instruction=for_people(request.instruction),
         fields=[
-            field_view(f, language, marks, decision if choices == [f] else "")
+            field_view(
+                f, language, marks, decision if choices == [f] else "", refused.get(f.name, _NONE)
+            )
             for f in request.fields
         ],
     )
+
+
+_NONE: frozenset[str] = frozenset()
+
+
+def refused_options(request: DecisionRequest, validate: Callable[[object], Any]) -> Refused:
+    """Per field, the options the referee refuses on their own: each one tried in
+    a dry run (``validate``, which raises IllegalDecision) with the rest of the
+    answer at its simplest legal value. A field keeps all its options when every
+    one is refused alone (they may be legal only together), and nothing is left
+    out when no simplest legal answer is found."""
+    base = _simplest(request, validate)
+    if base is None:
+        return {}
+    refused: dict[str, frozenset[str]] = {}
+    for f in request.fields:
+        if isinstance(f, Text):
+            continue
+        values = f.options if isinstance(f, MultiChoice) else f.legal()
+        bad = frozenset(
+            json.dumps(o)
+            for o in values
+            if not _accepted(validate, {**base, f.name: [o] if isinstance(f, MultiChoice) else o})
+        )
+        if bad and len(bad) < len(values):
+            refused[f.name] = bad
+    return refused
+
+
+def _simplest(request: DecisionRequest, validate: Callable[[object], Any]) -> dict[str, Any] | None:
+    """The simplest legal answer: no text, no picks, optional choices left out and
+    each required choice its first option the referee accepts with the rest."""
+    answer: dict[str, Any] = {}
+    for f in request.fields:
+        if isinstance(f, Text):
+            answer[f.name] = ""
+        elif isinstance(f, MultiChoice):
+            answer[f.name] = []
+    for f in request.fields:
+        if isinstance(f, Choice) and not f.optional:
+            answer[f.name] = f.legal()[0] if f.legal() else None
+    if _accepted(validate, answer):
+        return answer
+    for f in request.fields:  # a first option refused: the next ones, field by field
+        if isinstance(f, Choice) and not f.optional:
+            fits = [o for o in f.legal() if _accepted(validate, {**answer, f.name: o})]
+            if fits:
+                answer[f.name] = fits[0]
+    return answer if _accepted(validate, answer) else None
+
+
+def _accepted(validate: Callable[[object], Any], answer: dict[str, Any]) -> bool:
+    try:
+        validate(answer)
+    except IllegalDecision:
+        return False
+    except RefereeError:  # the question closed meanwhile: nothing to learn here
+        return True
+    return True
+
+
+def draft_key(game: str, request: DecisionRequest) -> str:
+    """The key a page keeps the draft of ``request`` under, in this game (its seed)."""
+    return f"{game}:{request.seat}:{request.id}"
 
 
 def decision_notes(

@@ -8,14 +8,15 @@ game data itself.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+import dataclasses
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from jinja2 import Environment, PackageLoader, StrictUndefined, select_autoescape
 
-from sandbox.agents.human.terminal import known_facts
 from sandbox.core.variant import SeatView
+from sandbox.web.now import now_of
 from sandbox.web.table import seat_board
 from sandbox.web.words import ui
 from sandbox.words import (
@@ -61,6 +62,33 @@ class Entry:
 class Section:
     heading: str
     entries: list[Entry] = field(default_factory=list)
+    day: int | None = None
+
+
+@dataclass
+class DayFold:
+    """One day of the history, folded on the page unless it is the current day
+    (or holds an item new since the seat's last turn). ``title`` "": not folded."""
+
+    title: str
+    sections: list[Section]
+    open: bool = True
+    key: str = ""
+
+
+def fold_days(sections: Sequence[Section], language: str, variant: Any = None) -> list[DayFold]:
+    """``sections`` grouped by day, the last day open (issue 38 item 3: the
+    history folded by day with the current day open)."""
+    days: list[DayFold] = []
+    for section in sections:
+        key = str(section.day or 0)
+        if not days or days[-1].key != key:
+            title = phase_title(section.day, "day" if section.day else None, language, variant)
+            days.append(DayFold(title, [], False, key))
+        days[-1].sections.append(section)
+    for day in days:
+        day.open = day is days[-1] or any(e.new for s in day.sections for e in s.entries)
+    return days
 
 
 def history_words(
@@ -96,7 +124,8 @@ def history_sections(
             continue
         if (item.day, item.phase) != where:
             where = (item.day, item.phase)
-            sections.append(Section(phase_title(item.day, item.phase, language, variant)))
+            heading = phase_title(item.day, item.phase, language, variant)
+            sections.append(Section(heading, day=item.day))
         sections[-1].entries.append(entry)
     return sections
 
@@ -111,6 +140,29 @@ def entry_of(seq: int, words: Words, new: bool = False) -> Entry | None:
     if words.speech is not None:
         return Entry(seq, "speech", words.sentence, words.speech, new)
     return Entry(seq, "referee", words.sentence, None, new)
+
+
+# ---------------------------------------------------------------- fallbacks
+
+DECIDED = "core.decision"  # the kind of a seat's own decision in its history
+ReasonOf = Callable[[int, int], str | None]
+"""The fallback reason of a seat's decision, by its ``seq`` and by ``nth`` (its
+place among the seat's own decisions), where it is known (None: unknown)."""
+
+
+def with_reasons(view: SeatView, language: str, reason_of: ReasonOf) -> SeatView:
+    """``view`` with the reason of each of the seat's fallbacks put back in words
+    ("fallback: time ran out"): a seat's view keeps the reason out, and the
+    history would read "fallback: " with nothing after it (issue 38 item 4)."""
+    t, nth, items = ui(language), 0, []
+    for item in view.history:
+        if item.kind == DECIDED:
+            if item.facts.get("fallback") and not item.facts.get("fallback_reason"):
+                why = t.get(f"fallback_{reason_of(item.seq, nth)}") or t["fallback_other"]
+                item = dataclasses.replace(item, facts={**item.facts, "fallback_reason": why})
+            nth += 1
+        items.append(item)
+    return dataclasses.replace(view, history=tuple(items))
 
 
 # ---------------------------------------------------------------- fragments
@@ -140,8 +192,8 @@ def render_view(
         t=ui(language),
         card=rows,
         duels=duels,
-        now=lang(language, view.variant).facts(known_facts(view.public)),
-        sections=history_sections(view, language, last_seen, said),
+        now=now_of(view, language),
+        days=fold_days(history_sections(view, language, last_seen, said), language, view.variant),
         final=False,
         board=board,
         board_hp=hp,
@@ -150,7 +202,8 @@ def render_view(
 
 def render_history(view: SeatView, language: str) -> str:
     """The whole history of a seat's view, alone (a spectator's end screen)."""
-    return render("_history.html", t=ui(language), sections=history_sections(view, language))
+    days = fold_days(history_sections(view, language), language, view.variant)
+    return render("_history.html", t=ui(language), days=days)
 
 
 def render_final(view: SeatView, language: str) -> str:
@@ -162,8 +215,8 @@ def render_final(view: SeatView, language: str) -> str:
         t=ui(language),
         card=[],
         duels=[],
-        now=[],
-        sections=history_sections(view, language),
+        now=None,
+        days=fold_days(history_sections(view, language), language, view.variant),
         final=True,
         board=[],
         board_hp=False,
@@ -227,4 +280,5 @@ def _watched_outcome(seen: SeatResult | None, t: Mapping[str, str]) -> str:
 
 def render_entries(entries: Sequence[Entry], language: str) -> str:
     """A flat list of history lines (the referee's view for spectators)."""
-    return render("_history.html", t=ui(language), sections=[Section("", list(entries))])
+    days = [DayFold("", [Section("", list(entries))])]
+    return render("_history.html", t=ui(language), days=days)

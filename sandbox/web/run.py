@@ -15,26 +15,24 @@ import dataclasses
 import sys
 import threading
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from sandbox.core.events import Event, GameEnded
 from sandbox.core.game import Game
 from sandbox.core.seat import Agent, RemoteSettings
-from sandbox.games.registry import find_variant
 from sandbox.transcript import TranscriptWriter
 from sandbox.web.board import Board
-from sandbox.web.control import Switch, SwitchableSeat
+from sandbox.web.control import Switch, SwitchableSeat, has_person, person_of
+from sandbox.web.ending import end_screens
 from sandbox.web.follow import FULL, PUBLIC, Spectator, Stale
 from sandbox.web.guard import LOOPBACK
 from sandbox.web.hub import Audience, WebHub, print_to_stderr
-from sandbox.web.pages import SeatResult, render_end, render_final
 from sandbox.web.panel import REFEREE, HostPanel, who
 from sandbox.web.remote import RemoteSeat
 from sandbox.web.seat import HumanBrowserAgent, seat_audience
 from sandbox.web.words import ui
-from sandbox.words import role_words
 
 _HUB_LOCK = threading.Lock()
 _PANEL_LOCK = threading.Lock()
@@ -178,7 +176,7 @@ class WebRun:
             self.panel().refresh()
         self._seats = dict(agents)
         for agent in agents.values():
-            person = _person_of(agent)
+            person = person_of(agent)
             if person is not None:
                 person.rules_text = self.rules_for(person.language)
         if not self._spectators and self.watch:
@@ -202,7 +200,8 @@ class WebRun:
                 self._stale.person(person)
         if isinstance(event, GameEnded):
             self._render_stale()
-            self._end_screens(game)
+            people = self.people()
+            end_screens(game, people, self._former, self._spectators, self._remotes, self.language)
         else:
             self._stale.render_soon(self._render_stale)
         if self._panel is not None:
@@ -243,7 +242,7 @@ class WebRun:
         handed a seat to (it follows the game before its first decision)."""
         found = []
         for agent in self._seats.values():
-            person = agent.person if isinstance(agent, SwitchableSeat) else _person_of(agent)
+            person = agent.person if isinstance(agent, SwitchableSeat) else person_of(agent)
             if person is not None:
                 found.append(person)
         return found
@@ -302,7 +301,7 @@ class WebRun:
         game = self._game
         if game is not None and game.over:
             return frozenset()
-        now = {seat for seat, agent in self._seats.items() if _has_person(agent)}
+        now = {seat for seat, agent in self._seats.items() if has_person(agent)}
         with self._seated_lock:
             self._seated |= now
             return frozenset(self._seated)
@@ -346,36 +345,6 @@ class WebRun:
             self._on_game_loop(lambda: spectator.refresh(game, self.language))
         return self.hub().url(audience)
 
-    # ------------------------------------------------------------ the end
-    def _end_screens(self, game: Game) -> None:
-        outcome = game.outcome()
-        if outcome is None:
-            return
-        roles = game.roles()  # the game is over: every role may be shown
-        for remote in self._remotes:  # closed seats of earlier games have left the list
-            remote.finish(_remote_results(outcome.summary, outcome.results, roles))
-        variant = game.variant.name
-        for person in self.people():
-            if person.board.get("status") == "handed_back":
-                continue  # no longer this person's seat: the page keeps its notice
-            final = render_final(game.view(person.seat), person.language)
-            results = _results(outcome.results, roles, person.seat, variant, person.language)
-            person.finish(render_end(outcome.summary, results, person.language), final)
-        results = _results(outcome.results, roles, None, variant, self.language)
-        for former in self._former:
-            if former not in self.people():  # a page handed back: the seat's spectator
-                # its status stays "handed back" (the page says whose seat it no longer
-                # is), under the spectator's end screen and the final view
-                end = render_end(outcome.summary, results, former.language, watched=former.seat)
-                final = render_final(game.view(former.seat), former.language)
-                former.board.update(end_html=end, view_html=final)
-        for spectator in self._spectators:
-            spectator.refresh(game, self.language)
-            # a spectator is no player: "Seat 3 won", never "You won" (issue 38)
-            results = _results(outcome.results, roles, None, variant, self.language)
-            end = render_end(outcome.summary, results, self.language, watched=spectator.target)
-            spectator.audience.board.update(status="ended", end_html=end)
-
     # ------------------------------------------------------------ the panel
     def panel(self) -> HostPanel:
         """The run's one host panel (the game's thread and a caller's may both
@@ -394,49 +363,6 @@ class WebRun:
 
 
 # ---------------------------------------------------------------- helpers
-
-
-def _results(
-    results: Mapping[int, str],
-    roles: Mapping[int, str],
-    mine: int | None,
-    variant: str,
-    language: str,
-) -> list[SeatResult]:
-    return [
-        SeatResult(
-            seat,
-            role_words(roles.get(seat, "?"), language, find_variant(variant)),
-            result,
-            seat == mine,
-        )
-        for seat, result in sorted(results.items())
-    ]
-
-
-def _remote_results(
-    summary: str, results: Mapping[int, str], roles: Mapping[int, str]
-) -> dict[str, Any]:
-    """The end of a game for a remote program: every seat's role and result."""
-    return {
-        "summary": summary,
-        "results": {str(s): r for s, r in sorted(results.items())},
-        "roles": {str(s): r for s, r in sorted(roles.items())},
-    }
-
-
-def _person_of(agent: Agent) -> HumanBrowserAgent | None:
-    if isinstance(agent, HumanBrowserAgent):
-        return agent
-    if isinstance(agent, SwitchableSeat) and isinstance(agent.current, HumanBrowserAgent):
-        return agent.current
-    return None
-
-
-def _has_person(agent: Agent) -> bool:
-    if isinstance(agent, SwitchableSeat):
-        return agent.person is not None or agent.configured.kind == "human"
-    return agent.kind == "human"
 
 
 def _seat_number(target: str, seats: Sequence[int]) -> int:

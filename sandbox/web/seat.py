@@ -12,6 +12,10 @@ Between its decisions the page follows the game (the run calls :meth:`follow`
 with the seat's view after every event the seat may see), also once the seat
 is out. A time limit counts from the moment a page first shows the question,
 not from the moment it was asked (nobody may be looking yet).
+
+Nothing changes silently (issue 38 item 4): a question whose time ran out says
+so on the page (the page keeps what the person had typed), and each of the
+seat's fallbacks reads in words in its history ("time ran out").
 """
 
 from __future__ import annotations
@@ -36,12 +40,14 @@ from sandbox.core.seat import (
 )
 from sandbox.core.variant import SeatView
 from sandbox.core.words import Words
+from sandbox.web.audience import Audience, Checked, NoOpenDecision
 from sandbox.web.board import Board
-from sandbox.web.form import render_form
-from sandbox.web.hub import Audience, NoOpenDecision, WebHub
-from sandbox.web.pages import render_view
+from sandbox.web.form import draft_key, refused_options, render_form
+from sandbox.web.hub import WebHub
+from sandbox.web.pages import DECIDED, render_view, with_reasons
 from sandbox.web.words import ui
 from sandbox.words import lang, phase_title
+from sandbox.words.shown import shown_words
 
 WAITING = "waiting"
 YOUR_TURN = "your_turn"
@@ -100,11 +106,21 @@ class HumanBrowserAgent(Agent):
         self._game = ""  # the game's seed, in the key of the page's drafts
         self._words: dict[int, Words] = {}  # this game's history in words, by seq
         self.out = False
+        # Why the referee answered for this seat: the reason of its n-th own
+        # decision, by n (the seat's view keeps a fallback's reason out).
+        self._fallbacks: dict[int, str] = {}
         # Handed back by the host: the page keeps following the seat as its spectator
         # (issue 38 item 5), as far as fair play allows (the run decides; web/run.py).
         self.watching = False
         self.board.update(
-            status=WAITING, form_html="", request_id=None, end_html="", error="", out=""
+            status=WAITING,
+            form_html="",
+            request_id=None,
+            end_html="",
+            error="",
+            out="",
+            notice="",
+            unsent="",
         )
 
     def attach(self, seating: Seating) -> None:
@@ -130,19 +146,46 @@ class HumanBrowserAgent(Agent):
     # ------------------------------------------------------- the game side
     async def decide(self, ctx: DecisionContext) -> AgentAnswer:
         self._loop = asyncio.get_running_loop()
+        # this decision will be the seat's next own decision in its history
+        nth = sum(1 for item in ctx.view.history if item.kind == DECIDED)
         if self.left:
+            self._fallbacks[nth] = FALLBACK_QUIT
             return AgentAnswer(None, note="the player left", fallback_reason=FALLBACK_QUIT)
         future: asyncio.Future[AgentAnswer] = self._loop.create_future()
         pending = self._pending = _Pending(ctx, future)
         self._show_turn(ctx)
+        answer: AgentAnswer | None = None
         try:
-            return await self._answer_in_time(pending)
+            answer = await self._answer_in_time(pending)
+            return answer
         except TimeoutError:
-            return AgentAnswer(None, note="no answer in time", fallback_reason=FALLBACK_TIMEOUT)
+            answer = AgentAnswer(None, note="no answer in time", fallback_reason=FALLBACK_TIMEOUT)
+            return answer
         finally:
             self._pending = None
+            reason = (answer.fallback_reason or "") if answer is not None else ""
+            if reason:
+                self._fallbacks[nth] = reason
             if self.board.get("status") == YOUR_TURN:
-                self.board.update(status=WAITING, form_html="", request_id=None, deadline=None)
+                self.board.update(
+                    status=WAITING,
+                    form_html="",
+                    request_id=None,
+                    deadline=None,
+                    **self._timed_out(ctx, reason),
+                )
+
+    def _timed_out(self, ctx: DecisionContext, reason: str) -> dict[str, str]:
+        """The page's notice when the time ran out, and the key its draft is kept
+        under (the page offers that draft again: nothing typed is lost)."""
+        if reason != FALLBACK_TIMEOUT:
+            return {}
+        notice = ui(self.language)["timed_out"]
+        return {"notice": notice, "unsent": draft_key(self._game, ctx.request)}
+
+    def worded(self, view: SeatView) -> SeatView:
+        """``view`` with the reason of each of the seat's fallbacks in words."""
+        return with_reasons(view, self.language, lambda seq, nth: self._fallbacks.get(nth))
 
     async def _answer_in_time(self, pending: _Pending) -> AgentAnswer:
         """The answer; with a time limit, counted from when a page shows the question."""
@@ -172,7 +215,7 @@ class HumanBrowserAgent(Agent):
         self._on_game_loop(pending.shown.set)
 
     def _show_turn(self, ctx: DecisionContext) -> None:
-        view = ctx.view
+        view = self.worded(ctx.view)
         view_html = render_view(view, self.language, self._last_seen, self._words)
         if view.history:
             self._last_seen = max(item.seq for item in view.history)
@@ -180,7 +223,13 @@ class HumanBrowserAgent(Agent):
         self.board.update(
             status=YOUR_TURN,
             view_html=view_html,
-            form_html=render_form(ctx.request, self.language, view, self._game),
+            form_html=render_form(
+                ctx.request,
+                self.language,
+                view,
+                self._game,
+                refused_options(ctx.request, ctx.validate),  # issue 38 item 3
+            ),
             request_id=ctx.request.id,
             rules=self.rules_text if self.rules_text is not None else ctx.rules(self.language),
             error="",
@@ -195,6 +244,7 @@ class HumanBrowserAgent(Agent):
         if status == ENDED or (status == HANDED_BACK and not self.watching):
             return
         self._note_out(view)
+        view = self.worded(view)
         self.board.update(view_html=render_view(view, self.language, self._last_seen, self._words))
 
     def _note_out(self, view: SeatView) -> None:
@@ -205,9 +255,10 @@ class HumanBrowserAgent(Agent):
         self.out = True
         self.board.update(out=out_words(view, self.language))
 
-    def _answer_on_loop(self, request_id: object, answer: object, record: bool = True) -> str:
+    def _answer_on_loop(self, request_id: object, answer: object, record: bool = True) -> Checked:
         """Runs on the game loop, so the referee's dry run never races the runner.
-        ``record``: settle the decision with a legal answer (else only check it)."""
+        ``record``: settle the decision with a legal answer (else only check it,
+        and say which of its words the others will read changed)."""
         pending = self._pending
         if pending is None or pending.future.done() or pending.ctx.request.id != request_id:
             raise NoOpenDecision
@@ -221,11 +272,15 @@ class HumanBrowserAgent(Agent):
             if self.board.get("error"):
                 self.board.update(error="")  # an earlier refusal no longer stands
             if record:
+                # answered: an earlier time-out's notice and kept draft are done with
+                self.board.update(notice="", unsent="")
                 pending.future.set_result(AgentAnswer(payload))
-            return ""
+                return Checked()
+            decision = pending.ctx.request.decision
+            return Checked(shown=shown_words(pending.ctx.view, decision, payload))
         if record:
             self.board.update(error=message)  # a reload shows it too
-        return message
+        return Checked(message)
 
     def _end_pending(self, answer: AgentAnswer) -> None:
         pending = self._pending
@@ -262,18 +317,19 @@ class HumanBrowserAgent(Agent):
     # ------------------------------------------------------- the page side
     async def answer(self, request_id: object, answer: object) -> str:
         """'' when accepted, else the referee's refusal in words. Raises NoOpenDecision."""
-        return await self._on_loop(request_id, answer, True)
+        return (await self._on_loop(request_id, answer, True)).refusal
 
-    async def check(self, request_id: object, answer: object) -> str:
-        """The referee's dry run only: '' when ``answer`` would be accepted, else
-        the refusal in words (the page asks before its confirmation)."""
+    async def check(self, request_id: object, answer: object) -> Checked:
+        """The referee's dry run only: the refusal in words ('' when ``answer``
+        would be accepted) and the words the others would read changed (the page
+        asks before its confirmation, and shows them: WW-13's softened words)."""
         return await self._on_loop(request_id, answer, False)
 
-    async def _on_loop(self, request_id: object, answer: object, record: bool) -> str:
+    async def _on_loop(self, request_id: object, answer: object, record: bool) -> Checked:
         loop = self._loop
         if loop is None or loop.is_closed() or self._pending is None:
             raise NoOpenDecision
-        done: asyncio.Future[str] = asyncio.get_running_loop().create_future()
+        done: asyncio.Future[Checked] = asyncio.get_running_loop().create_future()
         server_loop = asyncio.get_running_loop()
 
         def run() -> None:
@@ -314,10 +370,12 @@ def out_words(view: SeatView, language: str) -> str:
     return t["out_note"].format(how=how)
 
 
-def _settle(future: asyncio.Future[str], result: str | None, error: BaseException | None) -> None:
+def _settle(
+    future: asyncio.Future[Checked], result: Checked | None, error: BaseException | None
+) -> None:
     if future.done():
         return
     if error is not None:
         future.set_exception(error)
     else:
-        future.set_result(result or "")
+        future.set_result(result or Checked())

@@ -1,7 +1,8 @@
 """The seat board of a person's page: one row per seat — alive or dead, HP
 where the variant has it, what this seat has learned of it (its partners, a
 police check), its claims, accusations, vouches, proofs and protections, and
-its votes by day.
+its votes by day — and the same seats as a grid to read at a glance (issue 38
+item 3): alive or dead, the seat speaking now, the votes it has today.
 
 Built only from the seat's own view: each history item's board effects (the
 variant's ``VariantWords.board`` through :func:`sandbox.viewer.board.effects_of`)
@@ -10,6 +11,7 @@ folded in order, so the board can never show what the seat was not told.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
@@ -42,6 +44,8 @@ class SeatRow:
     known: str = ""  # what this seat learned of it (a role, a faction, a check)
     said: list[str] = field(default_factory=list)  # claims, by day
     votes: list[str] = field(default_factory=list)  # "Day 1: seat 5"
+    speaking: bool = False  # the seat whose turn it is to speak
+    votes_today: int = 0  # today's ballots naming this seat (each voter's latest)
 
 
 def seat_board(
@@ -57,6 +61,8 @@ def seat_board(
     L = lang(language, variant)
     if said is None:
         said = [item_words(variant, item, view.seat, language) for item in view.history]
+    today = view.public.get("day")
+    ballots: dict[int, str] = {}  # today's latest ballot of each voter, in words
     for item, words in zip(view.history, said, strict=True):
         data = {**item.facts, "seat": item.speaker} if item.speaker is not None else item.facts
         fx = effects_of(item.kind, data, words, language, variant)
@@ -71,7 +77,21 @@ def seat_board(
             _row(rows, seat).said.append(f"{when}: {value}")
         for seat, value in (fx.get("vote") or {}).items():
             _row(rows, seat).votes.append(f"{when}: {value}" if not L.zh else f"{when}：{value}")
+            if item.day == today:
+                ballots[int(str(seat))] = str(value)
+    for target in map(_seat_named, ballots.values()):
+        if target is not None:
+            _row(rows, target).votes_today += 1
+    order = view.public.get("speaking_order")
+    if isinstance(order, list | tuple) and order:
+        _row(rows, order[0]).speaking = True  # those still to speak, the speaker first
     return [rows[s] for s in sorted(rows)], hp
+
+
+def _seat_named(ballot: str) -> int | None:
+    """The seat a ballot in words names ("seat 5", "5号"); None for "nobody"."""
+    found = re.fullmatch(r"\D*(\d+)\D*", ballot)
+    return int(found.group(1)) if found else None
 
 
 def _seats(view: SeatView) -> list[int]:

@@ -114,6 +114,15 @@ def fill_and_send(page: Any, speech: str) -> None:
         page.click("#confirm-yes")
 
 
+def play_until(page: Any, selector: str, request: str | None) -> str | None:
+    """Answers each question like a person until one shows ``selector``; its id
+    (None: the game ended first)."""
+    while request is not None and page.query_selector(selector) is None:
+        fill_and_send(page, "")
+        request = wait_turn_or_end(page, request)
+    return request
+
+
 def test_a_whole_killer_game_through_the_page(page: Any, tmp_path: Path) -> None:
     web = WebRun(announce=quiet)
     try:
@@ -352,10 +361,7 @@ def test_drafts_checks_marks_and_labelled_confirmations(page: Any, tmp_path: Pat
         page.wait_for_selector("#confirm:not([hidden])")
         assert page.text_content("#confirm-what") == f"Your kill opinion: {partners[0]}"
         page.click("#confirm-yes")
-        request = wait_turn_or_end(page, first)
-        while request is not None and page.query_selector("fieldset[data-field=accuse]") is None:
-            fill_and_send(page, "")
-            request = wait_turn_or_end(page, request)
+        request = play_until(page, "fieldset[data-field=accuse]", wait_turn_or_end(page, first))
         assert request is not None, "seat 3 never spoke"
         accuse = page.locator("fieldset[data-field=accuse] input").first
         seat = accuse.get_attribute("value")

@@ -177,6 +177,11 @@ def test_a_time_limit_falls_back_with_reason_timeout(web: WebRun) -> None:
     answer = asyncio.run(ask())
     assert getattr(answer, "fallback_reason", None) == FALLBACK_TIMEOUT
     assert client.state()["remaining_s"] is None
+    # the page says so (issue 38 item 4) and reads the draft kept under this key again
+    state = client.state()
+    assert state["notice"] == "Time ran out: the referee passed for you."
+    assert state["unsent"] == f":2:{request.id}"
+    assert state["status"] == "waiting" and state["request_id"] is None and not state["form_html"]
 
 
 def test_game_file_time_limit_is_recorded_as_timeout(web: WebRun, tmp_path: Path) -> None:

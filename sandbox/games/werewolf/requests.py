@@ -377,3 +377,13 @@ def _replace(match: re.Match[str]) -> str:
 def soften(text: str) -> str:
     """``text`` as the other seats see it under ``soften_words``."""
     return _WORD.sub(_replace, text)
+
+
+def shown_speech(payload: Payload, public: Payload) -> dict[str, str]:
+    """WW-13: a speech (or last words) as the other seats will read it, from the
+    answer and the seat's view (its ``rules``): shown to a person before they
+    confirm (``VariantWords.shown``); empty when nothing will change."""
+    text = str(payload.get("speech") or "")
+    rules = public.get("rules") or {}
+    softened = soften(text) if rules.get("soften_words") else text
+    return {"speech": softened} if softened != text else {}

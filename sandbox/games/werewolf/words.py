@@ -17,6 +17,7 @@ from typing import Any
 from sandbox.core.words import SPEECH, Answer, DecisionPhrase, Lang, Sentence, VariantWords, Words
 from sandbox.games.werewolf.info import INFO, Decision
 from sandbox.games.werewolf.page import BOARD, card, team_of
+from sandbox.games.werewolf.requests import shown_speech
 from sandbox.words.parts import (
     choices,
     dawn_words,
@@ -375,4 +376,5 @@ WORDS = VariantWords(
     team=team_of,
     # WW-6: the pack's private message is player text, like a speech.
     text_fields=("speech", "message"),
+    shown={Decision.SPEECH: shown_speech, Decision.LAST_WORDS: shown_speech},
 )

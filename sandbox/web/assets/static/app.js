@@ -8,6 +8,9 @@
   let shown = {};
   let deadline = null;
   let over = false;
+  // The draft key of a question whose time ran out (its words are kept and
+  // offered again in the next question: nothing typed is lost).
+  let unsentKey = "";
 
   function setStatus(state) {
     const status = $("status");
@@ -20,8 +23,10 @@
   function apply(state) {
     if (state.view_html !== shown.view_html) {
       $("view").innerHTML = state.view_html || "";
+      keepFolds();
       markNew();
     }
+    if (mode === "seat") { showNotice(state); }
     if (mode === "seat" && state.request_id !== shown.request_id) {
       $("form").innerHTML = state.form_html || "";
       $("error").textContent = state.error || "";
@@ -43,6 +48,27 @@
     shown = state;
   }
 
+  // The days the person opened or closed stay so when the history is redrawn
+  // (a click on a day's heading, not the toggle event: that one also fires for
+  // a day the server sent open).
+  const folded = {};
+  function keepFolds() {
+    document.querySelectorAll("#view details.day").forEach(function (day) {
+      if (day.dataset.day in folded) { day.open = folded[day.dataset.day]; }
+    });
+  }
+  $("view").addEventListener("click", function (event) {
+    const heading = event.target.closest && event.target.closest("details.day > summary");
+    if (heading) { folded[heading.parentElement.dataset.day] = !heading.parentElement.open; }
+  });
+
+  // A refusal is read where the person looks: beside the Send button, scrolled to.
+  function showRefusal(text) {
+    const box = $("error");
+    box.textContent = text;
+    if (text) { box.scrollIntoView({block: "nearest"}); }
+  }
+
   function markNew() {
     const link = $("jump-new");
     if (!link) { return; }
@@ -50,7 +76,11 @@
     link.hidden = !first;
     link.onclick = function (event) {
       event.preventDefault();
-      if (first) { first.scrollIntoView({block: "center"}); }
+      if (first) {
+        const day = first.closest("details.day");
+        if (day) { day.open = true; }
+        first.scrollIntoView({block: "center"});
+      }
     };
   }
 
@@ -103,6 +133,44 @@
 
   function clearDraft(form) {
     try { localStorage.removeItem(draftKey(form)); } catch (e) { /* private mode */ }
+    if (unsentKey) {  // answered: the words kept from a time-out are done with
+      try { localStorage.removeItem("sandbox-draft:" + Live.token + ":" + unsentKey); } catch (e) { /* */ }
+    }
+  }
+
+  // The text fields of a kept draft (a time-out's): field name -> words.
+  function unsentTexts() {
+    let draft = null;
+    try {
+      draft = JSON.parse(localStorage.getItem("sandbox-draft:" + Live.token + ":" + unsentKey) || "null");
+    } catch (e) { draft = null; }
+    const texts = {};
+    Object.keys(draft || {}).forEach(function (name) {
+      if (typeof draft[name] === "string" && draft[name].trim()) { texts[name] = draft[name]; }
+    });
+    return texts;
+  }
+
+  // "Time ran out: the referee passed for you." and the words that were not sent.
+  function showNotice(state) {
+    unsentKey = state.unsent || "";
+    $("notice").hidden = !state.notice;
+    $("notice-text").textContent = state.notice || "";
+    const texts = unsentKey ? Object.values(unsentTexts()) : [];
+    $("unsent").hidden = texts.length === 0;
+    $("unsent-text").textContent = texts.join("\n");
+  }
+
+  // The next question's empty text field of the same name gets the kept words.
+  function carryUnsent(form) {
+    if (!unsentKey) { return; }
+    const texts = unsentTexts();
+    let carried = false;
+    form.querySelectorAll("fieldset[data-kind=text]").forEach(function (box) {
+      const area = box.querySelector("textarea");
+      if (!area.value && texts[box.dataset.field]) { area.value = texts[box.dataset.field]; carried = true; }
+    });
+    if (carried) { saveDraft(form); }
   }
 
   // The answer and, per field, its labelled words for the confirmation
@@ -151,14 +219,16 @@
     const confirmBox = form.querySelector("#confirm");
     const confirmWhat = form.querySelector("#confirm-what");
     const confirmYes = form.querySelector("#confirm-yes");
+    const confirmShown = form.querySelector("#confirm-shown");
     let pending = null;
-    function showError(text) { if (form.isConnected) { $("error").textContent = text; } }
+    function showError(text) { if (form.isConnected) { showRefusal(text); } }
     function unconfirm() {  // back to editing: what the confirmation quoted is stale
       pending = null;
       confirmBox.hidden = true;
       sendButton.hidden = false;
     }
     restoreDraft(form);
+    carryUnsent(form);
     form.addEventListener("input", function () { saveDraft(form); if (pending) { unconfirm(); } });
     form.addEventListener("change", function () { saveDraft(form); if (pending) { unconfirm(); } });
     form.addEventListener("submit", async function (event) {
@@ -181,6 +251,10 @@
       showError("");
       pending = asked;
       confirmWhat.textContent = asked.picked.join(" \u00b7 ");
+      // words the referee will change (softened) are shown before the Confirm
+      const changed = Object.values((checked.data && checked.data.shown) || {});
+      confirmShown.hidden = changed.length === 0;
+      form.querySelector("#confirm-shown-text").textContent = changed.join(" \u00b7 ");
       confirmBox.hidden = false;
       sendButton.hidden = true;
       confirmYes.focus();
@@ -205,7 +279,7 @@
       return;
     }
     button.disabled = false;
-    if (form.isConnected) { $("error").textContent = reply.data.error || t.not_sent; }
+    if (form.isConnected) { showRefusal(reply.data.error || t.not_sent); }
   }
 
   function rulesShown(open) {
@@ -215,6 +289,10 @@
   }
   $("rules-open").addEventListener("click", function () { rulesShown($("rules").hidden); });
   $("rules-close").addEventListener("click", function () { rulesShown(false); });
+  // the "Now" panel's link to the rules in full (its summary names only what differs)
+  document.addEventListener("click", function (event) {
+    if (event.target.closest && event.target.closest("[data-open-rules]")) { rulesShown(true); }
+  });
   document.addEventListener("keydown", function (event) {
     if (event.key === "Escape" && !$("rules").hidden) { rulesShown(false); }
   });
@@ -226,6 +304,7 @@
   }
   if (mode === "seat") {  // the form the page came with answers at once
     shown = {request_id: Live.boot.request_id};
+    unsentKey = Live.boot.unsent || "";
     $("error").textContent = Live.boot.error || "";
     bindForm();
   }
