@@ -233,6 +233,7 @@ def bench_game(config: Path, seeds: list[int | None]) -> None:
             rows.append(f"seed {seed}: {decisions} decisions in {wall:.0f}s = "
                         f"{wall / max(1, decisions):.2f}s per decision ({reason}); "
                         f"before: {load_before}, after: {load_average()}")  # fmt: skip
+            rows.append(f"  {_figures_line(game_figures(transcript))}")
     print("\n== whole games (wall time incl. server start / decisions) ==")
     print("\n".join(rows))
 
