@@ -83,6 +83,7 @@ class Belief:
         self._rows: Rows = np.zeros((0, len(space.seats)), dtype=np.int8)
         self._logw: npt.NDArray[np.float64] = np.zeros(0)
         self._marginals: Marginals | None = None
+        self._stale = False  # knowledge came since the particles were drawn
         self.exact = True
         self._rebuild()
 
@@ -106,8 +107,10 @@ class Belief:
             if not mask.any():
                 raise ValueError(f"knowing seat {seat} in {sorted(allowed)} leaves no assignment")
             self._rows, self._logw = self._rows[mask], self._logw[mask]
+        elif not allowed:
+            raise ValueError(f"knowing seat {seat} in nothing leaves no assignment")
         else:
-            self._rebuild()  # draw afresh from the smaller space (perhaps exact now)
+            self._stale = True  # drawn afresh from the smaller space when next needed
 
     def observe(self, item: Evidence) -> None:
         """Weigh one piece of evidence."""
@@ -127,6 +130,9 @@ class Belief:
             self.observe(RoleClaim(item.speaker, frozenset({checker})))
         found = self._table_of(factor(item, self.table, self.behaviour))
         self._factors.append(found)
+        if self._stale:
+            self._rebuild()  # weighs every factor, this one included
+            return
         self._apply(found)
         if not self.exact:
             self._resample_if_thin()
@@ -139,6 +145,7 @@ class Belief:
 
     def marginals(self) -> Marginals:
         """seat -> role -> probability (every role of the deck, summing to 1)."""
+        self._fresh()
         if self._marginals is None:
             weights = _normalised(self._logw)
             width = len(self._roles)
@@ -158,6 +165,7 @@ class Belief:
 
     def support(self) -> list[tuple[Assignment, float]]:
         """The assignments held and their normalised weights."""
+        self._fresh()
         roles = self._roles
         weights = _normalised(self._logw)
         return [
@@ -167,6 +175,7 @@ class Belief:
 
     def effective_size(self) -> float:
         """The effective sample size of the weights (the support's size when even)."""
+        self._fresh()
         weights = _normalised(self._logw)
         return float(1.0 / np.dot(weights, weights))
 
@@ -186,7 +195,12 @@ class Belief:
                 logs[tuple(at[r] for r in key)] = value
         return _Table(tuple(self._index[s] for s in found.seats), logs)
 
+    def _fresh(self) -> None:
+        if self._stale:
+            self._rebuild()
+
     def _rebuild(self) -> None:
+        self._stale = False
         counter = Counter(self._space)
         size = counter.total()
         if size == 0:

@@ -25,6 +25,7 @@ and raise :data:`VERSION`.
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import random
 from collections.abc import Callable, Iterable, Mapping, Sequence
@@ -33,6 +34,7 @@ from dataclasses import dataclass, field
 from sandbox.core.variant import HistoryItem, SeatView
 from sandbox.deduction.belief import Belief
 from sandbox.deduction.evidence import Ballot, CheckReport, Evidence, Killed, RoleClaim, SeatIs
+from sandbox.deduction.likelihood import load_behaviour
 from sandbox.deduction.space import Space
 from sandbox.deduction.speech import parse_speech
 from sandbox.deduction.tables import Roles, RoleTable
@@ -140,7 +142,8 @@ class Mind:
 
     def start(self, seats: Sequence[int], deck: Mapping[str, int]) -> None:
         space = Space(tuple(seats), {r: int(deck.get(r, 0)) for r in self.table.roles})
-        self.belief = Belief(space, self.table, particles=PARTICLES, seed=self.seed)
+        behaviour = dataclasses.replace(load_behaviour(), **self.table.behaviour)
+        self.belief = Belief(space, self.table, behaviour, particles=PARTICLES, seed=self.seed)
 
     @property
     def started(self) -> bool:

@@ -196,9 +196,47 @@ def _listed_deck(seats: int, counts: tuple[int, ...]) -> Rows:
 
 
 def drawn(space: Space, n: int, gen: np.random.Generator) -> Rows:
-    """``n`` assignments drawn uniformly from ``space`` (rows of role indices):
-    seat by seat, each role in proportion to the completions it leaves, the
-    particles that share what is left of the deck drawn together."""
+    """``n`` assignments drawn uniformly from ``space`` (rows of role indices).
+
+    First by shuffling: the seats with one option get it, the rest of the deck
+    is shuffled over the other seats, and a shuffle that breaks a seat's options
+    is thrown away (uniform over what is kept, as every shuffle is equally
+    likely). When too many are thrown away, seat by seat instead
+    (:func:`_drawn_in_order`)."""
+    roles = space.roles
+    allowed = np.array([[r in space.options(s) for r in roles] for s in space.seats], dtype=bool)
+    fixed = allowed.sum(axis=1) == 1
+    free = np.flatnonzero(~fixed)
+    rest = dict(space.deck)
+    for i in np.flatnonzero(fixed):
+        rest[roles[int(np.argmax(allowed[i]))]] -= 1
+    if any(v < 0 for v in rest.values()):
+        return _drawn_in_order(space, n, gen)
+    cards = np.array([k for k, r in enumerate(roles) for _ in range(rest[r])], dtype=np.int8)
+    base = np.where(fixed, np.argmax(allowed, axis=1), 0).astype(np.int8)
+    kept: list[Rows] = []
+    found, tried = 0, 0
+    while found < n and tried < SHUFFLE_TRIES * n:
+        batch = 2 * n
+        order = np.argsort(gen.random((batch, len(free))), axis=1)
+        rows = np.tile(base, (batch, 1))
+        rows[:, free] = cards[order]
+        good = rows[allowed[np.arange(len(space.seats))[None, :], rows].all(axis=1)]
+        kept.append(good)
+        found += len(good)
+        tried += batch
+    if found < n:
+        return _drawn_in_order(space, n, gen)
+    return np.vstack(kept)[:n]
+
+
+SHUFFLE_TRIES = 20  # shuffles per particle before drawing seat by seat
+
+
+def _drawn_in_order(space: Space, n: int, gen: np.random.Generator) -> Rows:
+    """``n`` uniform draws seat by seat, each role in proportion to the
+    completions it leaves, the particles that share what is left of the deck
+    drawn together."""
     counter = Counter(space)
     width = len(counter.roles)
     rows = np.zeros((n, len(space.seats)), dtype=np.int8)

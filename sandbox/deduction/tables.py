@@ -16,6 +16,8 @@ one per variant, taken from that variant's vocabulary and prompts):
     a = ["甲"]
     [say.en]                     # optional: how a bot's speech names a label
     a = "an a"
+    [behaviour]                  # optional: likelihood parameters for this table
+    claim_false_honest = 0.2
 
 The code never names a role: it reads them from here.
 """
@@ -42,6 +44,8 @@ class RoleTable:
     words: Mapping[str, Mapping[str, tuple[str, ...]]] = field(default_factory=dict)
     # language -> label -> how a bot's speech names it ("a werewolf", "好人")
     say: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
+    # likelihood parameters that differ at this table (behaviour.toml's names)
+    behaviour: Mapping[str, float] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         known = set(self.roles)
@@ -117,6 +121,7 @@ def table_from_mapping(raw: Mapping[str, Any]) -> RoleTable:
     }
     return RoleTable(
         say=say,
+        behaviour={str(k): float(v) for k, v in dict(raw.get("behaviour", {})).items()},
         roles=tuple(map(str, raw["roles"])),
         hidden=frozenset(map(str, raw.get("hidden", ()))),
         checker=str(raw.get("checker", "")),
