@@ -3,12 +3,12 @@ baseline, side by side on the same seeds.
 
 For each variant and each side, N seeded games are played twice: once with
 every seat a baseline bot, once with that side's seats played by the deducing
-bot at ``--level`` (the rest of the table baseline). Printed: the side's win
+bot at each of ``--levels`` (the rest of the table baseline). Printed: the side's win
 rate in both, each with a 95% Wilson interval, and the CPU seconds per game.
 
-Run:  .venv/bin/python bench/bench_reference.py [--games 200] [--level 3]
-      [--variant werewolf] [--language en]
-Games are seeded 0..N-1, so a run repeats exactly. Reports only.
+Run:  .venv/bin/python bench/bench_reference.py [--games 200] [--levels 1 2 3]
+      [--variant werewolf] [--language en] [--first-seed 0]
+Games are seeded first-seed.., so a run repeats exactly. Reports only.
 """
 
 from __future__ import annotations
@@ -70,28 +70,36 @@ def play(
     return won, time.process_time() - start, game
 
 
+def cell(name: str, on_side: Callable[[str], bool], level: int, seeds: range, language: str) -> str:
+    """One side at one level over ``seeds``: win rate, Wilson interval, CPU per game."""
+    wins, cpu = 0, 0.0
+    for seed in seeds:
+        won, seconds, _ = play(name, seed, on_side, level, language)
+        wins += won
+        cpu += seconds
+    n = len(seeds)
+    low, high = wilson(wins, n)
+    label = "baseline" if level == 0 else f"level {level}"
+    return f"{label}: {wins / n:5.1%} [{low:5.1%}, {high:5.1%}] {1000 * cpu / n:4.0f} ms/game"
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=200)
-    parser.add_argument("--level", type=int, default=3)
+    parser.add_argument("--first-seed", type=int, default=0)
+    parser.add_argument("--levels", type=int, nargs="+", default=[3])
     parser.add_argument(
         "--variant", action="append", choices=["werewolf", "killer", "four_factions"]
     )
     parser.add_argument("--language", default="en")
     args = parser.parse_args()
+    seeds = range(args.first_seed, args.first_seed + args.games)
     for name in args.variant or ["werewolf", "killer", "four_factions"]:
         for side, on_side in _sides(name).items():
-            line = f"{name:14s} {side:12s}"
-            for level in (0, args.level):
-                wins, cpu = 0, 0.0
-                for seed in range(args.games):
-                    won, seconds, _ = play(name, seed, on_side, level, args.language)
-                    wins += won
-                    cpu += seconds
-                low, high = wilson(wins, args.games)
-                label = "baseline" if level == 0 else f"level {level}"
-                line += f"  {label}: {wins / args.games:5.1%} [{low:5.1%}, {high:5.1%}] {1000 * cpu / args.games:6.0f} ms/game"
-            print(line, flush=True)
+            cells = [
+                cell(name, on_side, level, seeds, args.language) for level in (0, *args.levels)
+            ]
+            print(f"{name:14s} {side:12s}  " + "  ".join(cells), flush=True)
 
 
 if __name__ == "__main__":

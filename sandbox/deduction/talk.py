@@ -4,6 +4,8 @@ item 3).
 
 The reasons, strongest first, for the seat it suspects most:
 
+0. the seat claimed a role dealt once that another seat was shown to have
+   ("seat 3 claims the seer, but seat 7 was the seer");
 1. the seat said something of another seat whose role is now known, and it
    was false ("seat 4 said seat 6 was a werewolf, but seat 6 was the doctor");
 2. the seat accused this one, which knows its own card is honest;
@@ -12,7 +14,7 @@ The reasons, strongest first, for the seat it suspects most:
 5. the seat voted for a seat later shown honest;
 6. else the count itself, with its figure.
 
-It accuses only with a reason (1–5) or when its belief stands clearly above
+It accuses only with a reason (0–5) or when its belief stands clearly above
 the prior (:data:`CLEAR`), so it does not join a crowd on a seat nothing
 points at. The phrases are data (``talk.toml``); the role words come from the
 variant's role table.
@@ -27,7 +29,7 @@ from dataclasses import dataclass, field
 from functools import cache
 from importlib.resources import files
 
-from sandbox.deduction.evidence import Ballot, CheckReport, SeatIs
+from sandbox.deduction.evidence import Ballot, CheckReport, RoleClaim, SeatIs
 from sandbox.deduction.mind import Mind
 from sandbox.deduction.tables import Roles
 
@@ -95,6 +97,10 @@ class Talker:
     def _reason(self, seat: int, me: int, honest: bool) -> str | None:
         mind, table = self.mind, self.mind.table
         hidden = self.noun(table.hidden)
+        taken = self._claim_taken(seat)
+        if taken is not None:
+            role, owner = taken
+            return self.say("claim_taken", a=seat, b=owner, role=self.noun(frozenset({role})))
         wrong = mind.proved_wrong(seat)
         if wrong is not None:
             target, said, role = wrong
@@ -133,6 +139,21 @@ class Talker:
                 known = mind.revealed.get(item.target)
                 if known is not None and len(known) == 1 and not known & table.hidden:
                     return self.say("bad_vote", a=seat, b=item.target, role=self.noun(known))
+        return None
+
+    def _claim_taken(self, seat: int) -> tuple[str, int] | None:
+        """(a role, its revealed holder) when ``seat`` claimed a role the deck
+        deals once and every seat has seen it revealed on another seat."""
+        mind = self.mind
+        assert mind.belief is not None
+        deck = mind.belief.space.deck
+        for note in mind.said_by(seat):
+            item = note.item
+            if isinstance(item, RoleClaim) and len(item.roles) == 1:
+                (role,) = item.roles
+                owners = [s for s, r in mind.revealed.items() if r == item.roles and s != seat]
+                if deck.get(role) == 1 and owners:
+                    return role, owners[0]
         return None
 
     def _cleared(self, others: Sequence[int], suspect: int) -> tuple[int, int] | None:
