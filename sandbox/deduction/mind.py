@@ -28,7 +28,7 @@ from __future__ import annotations
 import dataclasses
 import math
 import random
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from sandbox.core.variant import HistoryItem, SeatView
@@ -41,6 +41,7 @@ from sandbox.deduction.tables import Roles, RoleTable
 
 VERSION = 1  # raise it whenever a level's play changes (the frozen tag)
 PARTICLES = 800  # a bot's sampled belief: enough to rank seats, cheap for a game
+BUS_AT = 0.8  # a partner the public record blames this much is voted out with the table
 CLEAR_VOTE = 1.3  # a vote that may abstain names a seat only this many times the prior
 
 
@@ -127,7 +128,7 @@ class Note:
 class Mind:
     """One seat's deduction: a belief, what it heard, and its level."""
 
-    def __init__(self, table: RoleTable, level: int, seed: int) -> None:
+    def __init__(self, table: RoleTable, level: int, seed: int, public_only: bool = False) -> None:
         if level not in LEVELS:
             raise ValueError(f"level {level}: the levels are {sorted(LEVELS)}")
         self.table = table
@@ -139,6 +140,8 @@ class Mind:
         self.revealed: dict[int, Roles] = {}  # what every seat knows (a reason may cite it)
         self.notes: list[Note] = []
         self._read_to = -1  # the last history seq read
+        self.public_only = public_only  # reads only what every seat saw (a cover story)
+        self._cover: Mind | None = None
 
     def start(self, seats: Sequence[int], deck: Mapping[str, int]) -> None:
         space = Space(tuple(seats), {r: int(deck.get(r, 0)) for r in self.table.roles})
@@ -157,6 +160,8 @@ class Mind:
             if item.seq <= self._read_to:
                 continue
             self._read_to = item.seq
+            if self.public_only and not item.public:
+                continue
             heard = read(item)
             if heard is None:
                 continue
@@ -172,6 +177,19 @@ class Mind:
             for found in said:
                 self.belief.observe(found)
                 self.notes.append(Note(item.day, found))
+        if self._cover is not None:
+            self._cover.update(view, read)
+
+    def cover(self, view: SeatView, read: Reader) -> Mind:
+        """What an onlooker who saw only the public record believes (made on
+        first use, from the whole history): a hidden seat votes and speaks from
+        it, so it blames whom the table would and looks like one of them."""
+        if self._cover is None:
+            assert self.belief is not None
+            self._cover = Mind(self.table, self.level.number, self.seed + 1, public_only=True)
+            self._cover.start(self.belief.space.seats, self.belief.space.deck)
+            self._cover.update(view, read)
+        return self._cover
 
     def know_seat(self, seat: int, roles: Roles) -> None:
         """``seat`` certainly has one of ``roles`` (told again: nothing new)."""
@@ -213,6 +231,15 @@ class Mind:
         points anywhere" looks like among them."""
         return sum(self.hidden(s) for s in seats) / max(1, len(seats))
 
+    def add_roles(
+        self, score: Mapping[int, float], seats: Iterable[int], weights: Mapping[str, float]
+    ) -> dict[int, float]:
+        """``score`` plus, for each seat, each role's weight times its chance."""
+        out = dict(score)
+        for s in seats:
+            out[s] = out.get(s, 0.0) + sum(w * self.chance(s, {r}) for r, w in weights.items())
+        return out
+
     def most_uncertain(self, seats: Sequence[int]) -> int | None:
         """The seat whose check would teach most (its chance of being hidden nearest even)."""
         return self.pick(seats, lambda s: self.hidden(s) * (1 - self.hidden(s)))
@@ -222,6 +249,19 @@ class Mind:
         stands clearly above the rest (no vote on a guess)."""
         unsure = max(self.hidden(s) for s in seats) < CLEAR_VOTE * self.prior_hidden(seats)
         return None if may_abstain and unsure else self.pick(seats, self.hidden)
+
+    def cover_vote(
+        self, view: SeatView, read: Reader, seats: Sequence[int], team: Collection[int]
+    ) -> int | None:
+        """A hidden seat's ballot: the seat the public record blames most
+        outside ``team``; a partner the record has all but convicted instead
+        (voting with the table costs nothing then, and clears the voter)."""
+        cover = self.cover(view, read)
+        top = cover.pick(seats, cover.hidden)
+        if top is not None and top in team and top != view.seat and cover.hidden(top) >= BUS_AT:
+            return top
+        rest = [s for s in seats if s not in team]
+        return cover.pick(rest, cover.hidden) if rest else top
 
     def describe(self, kind: str, variant: str) -> dict[str, object]:
         """The seat's description for the transcript: kind, level and frozen tag."""

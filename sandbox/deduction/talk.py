@@ -29,8 +29,9 @@ from dataclasses import dataclass, field
 from functools import cache
 from importlib.resources import files
 
+from sandbox.core.variant import SeatView
 from sandbox.deduction.evidence import Ballot, CheckReport, RoleClaim, SeatIs
-from sandbox.deduction.mind import Mind
+from sandbox.deduction.mind import Mind, Reader
 from sandbox.deduction.tables import Roles
 
 CLEAR = 1.3  # a suspect without a reason must be this many times the prior
@@ -60,7 +61,19 @@ class Talker:
     def __init__(self, mind: Mind, language: str, seed: int) -> None:
         self.mind = mind
         self.language = language
+        self.seed = seed
         self.rng = random.Random(seed ^ TALK_SALT)
+        self._covered: Talker | None = None
+
+    def covered(self, view: SeatView, read: Reader) -> Talker:
+        """A talker for the seat's cover (:meth:`Mind.cover`): what a hidden seat
+        says, blaming whom the public record blames."""
+        if self._covered is None:
+            cover = self.mind.cover(view, read)
+            self._covered = Talker(cover, self.language, self.seed + 1)
+        else:
+            self.mind.cover(view, read)
+        return self._covered
 
     def say(self, key: str, **slots: object) -> str:
         ways = phrases()[key].get(self.language) or phrases()[key]["en"]

@@ -107,8 +107,7 @@ class BaselineBot(Agent):
         threat = _threats(table, mates) if _strike_threats(view, mates) else {}
         quiet = {s: -float(table.words[s]) for s in targets}
         if self.mind is not None:  # where the police likely sit (KG-4)
-            for s in targets:
-                threat[s] = threat.get(s, 0.0) + 8 * self.mind.chance(s, {"police"})
+            threat = self.mind.add_roles(threat, targets, {"police": 8.0})
         noise = self._tiebreak(targets)
         return max(targets, key=lambda s: (threat.get(s, 0.0), quiet[s], noise[s]))
 
@@ -141,6 +140,9 @@ class BaselineBot(Agent):
     def _killer_vote(self, view: SeatView, options: list[int]) -> int:
         """Vote as the crowd would; bus an exposed mate only sometimes."""
         mates = _mates(view)
+        if self.mind is not None:  # vote as the table would, bussing a lost mate
+            choice = self.mind.cover_vote(view, _heard, options, mates | {view.seat})
+            return options[0] if choice is None else choice
         crowd = _public_suspicion(view, ev.read_table(view))
         noise = self._tiebreak(options)
         favourite = ev.top(options, crowd, noise)
@@ -183,6 +185,10 @@ class BaselineBot(Agent):
         accuser = _exposer_of(table, mates | {view.seat}, set(ev.living_others(view)))
         if accuser is not None and self.fakes_claims and _lead_killer(view):
             return Plan(found=[accuser])  # a faked police claim against the exposer
+        if self.talker is not None:  # speak from the public record's view (a cover)
+            others = [s for s in ev.living_others(view) if s not in mates]
+            said = self.talker.covered(view, _heard).speak(view.seat, others, honest=True)
+            return Plan(accuse=said.accuse, vouch=said.vouch, reasoned=said.sentences)
         target = self._day_suspect(view)
         plan = Plan(accuse=[target] if target is not None else [])
         innocents = [s for s in ev.living_others(view) if s not in mates and s != target]

@@ -16,9 +16,8 @@ vouched seats) and speaks with them, so baseline seats can follow each other:
   vote with the crowd for a non-werewolf, and one of them may fake a seer claim
   against a seat that exposed a packmate.
 
-Deterministic for a seed. Its phrasebook words the structured claims (WW-12).
-At ``level`` 1..3 (issue 37; 0 is this baseline) a deduction Mind (fed by
-:func:`_heard`) reads speeches' words and decides from its belief; docs/deduction.md.
+Deterministic for a seed; its phrasebook words the structured claims (WW-12). At
+``level`` 1..3 (issue 37; 0: this baseline) it decides from a deduction Mind; docs/deduction.md.
 """
 
 from __future__ import annotations
@@ -219,7 +218,6 @@ class BaselineBot(Agent):
         self.fakes_claims = self.rng.random() < FAKE_CLAIM_RATE  # drawn first: a stable style
         self.book = Phrasebook(PHRASES, language, seed)  # words only: never moves a decision
         self.seed, self.language = seed, language
-        self.mind: Mind | None = None
         self.at_level(level)
 
     def at_level(self, level: int) -> None:
@@ -253,8 +251,7 @@ class BaselineBot(Agent):
         if decision == "bid":
             return {"bid": self._bid(view)}
         if decision == "vote":
-            f = ctx.request.field("target")
-            nullable = isinstance(f, Choice) and f.nullable
+            nullable = isinstance(f := ctx.request.field("target"), Choice) and f.nullable
             return {"target": self._vote(view, _options(ctx), nullable)}
         said = self._speech(view)
         return said if "speech" in said else worded(said, view, self.book)
@@ -313,8 +310,7 @@ class BaselineBot(Agent):
         for claimant in table.doctor_claims:
             threat[claimant] = threat.get(claimant, 0.0) + 6.0
         if self.mind is not None:  # where the seer and the doctor likely sit
-            for s in targets:
-                threat[s] += 8 * self.mind.chance(s, {"seer"}) + 3 * self.mind.chance(s, {"doctor"})
+            threat = self.mind.add_roles(threat, targets, {"seer": 8.0, "doctor": 3.0})
         for speaker, accused in table.accusations:
             if accused in pack:
                 threat[speaker] = threat.get(speaker, 0.0) + 2.0
@@ -356,6 +352,8 @@ class BaselineBot(Agent):
             return None
         if view.private.get("role") == "werewolf":
             pack = _pack(view)
+            if self.mind is not None:  # vote as the table would, bussing a lost packmate
+                return self.mind.cover_vote(view, _heard, options, pack | {view.seat})
             crowd = self._crowd(view, table)
             return self._top([s for s in options if s not in pack] or options, crowd)
         found = [s for s in self._found_wolves(view) if s in options]
@@ -394,12 +392,15 @@ class BaselineBot(Agent):
             found = self._found_wolves(view)
             if found:
                 return {"claim": "seer", "accuse": found}
-        if role == "werewolf":
-            return self._wolf_speech(view, table, living)
-        if self.talker is not None:
-            said = self.talker.speak(view.seat, living, honest=True)
+        wolf = role == "werewolf"
+        plan = self._wolf_speech(view, table, living) if wolf else {}
+        if self.talker is not None and "claim" not in plan:  # a wolf speaks from its cover
+            talker = self.talker.covered(view, _heard) if wolf else self.talker
+            said = talker.speak(view.seat, [s for s in living if s not in _pack(view)], True)
             lines = _context(view, self.book) + said.sentences
             return {"accuse": said.accuse, "vouch": said.vouch, "speech": self.book.join(lines)}
+        if wolf:
+            return plan
         suspect = self._top(living, self.suspicion(view, table))
         return {"accuse": [suspect]} if suspect is not None else {}
 
@@ -422,9 +423,8 @@ RESULTS = {"werewolves": frozenset({"werewolf"}), "village": TABLE.honest}  # WW
 
 
 def _think(mind: Mind, view: SeatView) -> None:
-    if not mind.started:
-        lineup = view.public.get("lineup", {})
-        plural = {"werewolf": "werewolves"}
+    if not mind.started:  # the lineup counts roles by plural names (werewolves, seers, ...)
+        lineup, plural = view.public.get("lineup", {}), {"werewolf": "werewolves"}
         deck = {r: int(lineup.get(plural.get(r, f"{r}s"), 0)) for r in TABLE.roles}
         mind.start(range(1, int(view.public["players"]) + 1), deck)
     for seat in _pack(view):  # WW-4
