@@ -56,9 +56,9 @@ class Level:
 
 
 LEVELS: Mapping[int, Level] = {
-    1: Level(1, words=False, forget=0.35, noise=0.25),
-    2: Level(2, words=True, forget=0.0, noise=0.08),
-    3: Level(3, words=True, forget=0.0, noise=0.0),
+    1: Level(1, words=False, forget=0.2, noise=0.25),
+    2: Level(2, words=True, forget=0.0, noise=0.15),
+    3: Level(3, words=True, forget=0.0, noise=0.08),
 }
 TOP_LEVEL = max(LEVELS)
 
