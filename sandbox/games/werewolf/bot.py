@@ -253,7 +253,7 @@ class BaselineBot(Agent):
         if decision == "vote":
             nullable = isinstance(f := ctx.request.field("target"), Choice) and f.nullable
             return {"target": self._vote(view, _options(ctx), nullable)}
-        said = self._speech(view)
+        said = self._speech(view)  # a deducing seat's speech comes worded already
         return said if "speech" in said else worded(said, view, self.book)
 
     def _noise(self, seats: list[int]) -> dict[int, float]:
@@ -388,10 +388,11 @@ class BaselineBot(Agent):
         role = view.private.get("role")
         table = read_table(view)
         living = [s for s in _living(view) if s != view.seat]
-        if role == "seer":
+        if role == "seer":  # a deducing seer also publishes its clears (WW-10)
             found = self._found_wolves(view)
-            if found:
-                return {"claim": "seer", "accuse": found}
+            cleared = [s for s, w in _checked(view).items() if self.mind and not w and s in living]
+            if found or cleared:
+                return {"claim": "seer", "accuse": found, **({"vouch": cleared} if cleared else {})}
         wolf = role == "werewolf"
         plan = self._wolf_speech(view, table, living) if wolf else {}
         if self.talker is not None and "claim" not in plan:  # a wolf speaks from its cover
@@ -419,7 +420,7 @@ class BaselineBot(Agent):
 # ------------------------------------------------------------ deduction (issue 37)
 
 TABLE: RoleTable = load_table("werewolf")
-RESULTS = {"werewolves": frozenset({"werewolf"}), "village": TABLE.honest}  # WW-10 team answers
+RESULTS = {"werewolves": TABLE.hidden, "village": TABLE.honest}  # WW-10's team answers
 
 
 def _think(mind: Mind, view: SeatView) -> None:
@@ -435,10 +436,9 @@ def _think(mind: Mind, view: SeatView) -> None:
 def _heard(item: HistoryItem) -> Heard | None:
     """What one history item tells a seat (the view's own fields, WW-10/12/14)."""
     f, kind = item.facts, item.kind
-    if kind == "werewolf.role":
-        return Heard(know=[(int(f["seat"]), frozenset({f["role"]}))])
-    if kind == "werewolf.seer_result":
-        return Heard(know=[(int(f["seat"]), RESULTS.get(f["result"], frozenset({f["result"]})))])
+    if kind in ("werewolf.role", "werewolf.seer_result"):
+        role = str(f.get("role", f.get("result")))  # a card, or the seer's answer
+        return Heard(know=[(int(f["seat"]), RESULTS.get(role, frozenset({role})))])
     if kind in ("werewolf.dawn", "werewolf.exiled"):
         night = kind == "werewolf.dawn"
         return heard_death(TABLE, f.get("victim" if night else "seat"), f.get("revealed"), night)
