@@ -118,6 +118,31 @@ Reader = Callable[[HistoryItem], Heard | None]
 
 
 @dataclass(frozen=True)
+class PublicKinds:
+    """Where a variant's public events say what :func:`read_public` reads."""
+
+    speeches: tuple[str, ...]  # kinds whose items carry claim / accuse / vouch and words
+    deaths: Mapping[str, tuple[str, str]]  # kind -> (its seat field, its revealed-role field)
+    night: str  # the kind of a night's victim (unrevealed: Killed evidence)
+    ballots: str  # the kind of public ballots (a "ballots" mapping)
+
+
+def read_public(item: HistoryItem, table: RoleTable, kinds: PublicKinds) -> Heard | None:
+    """What a public item of the usual kinds tells a seat (speeches, deaths,
+    ballots); None for any other item."""
+    f = item.facts
+    if item.kind in kinds.deaths:
+        seat, role = kinds.deaths[item.kind]
+        return heard_death(table, f.get(seat), f.get(role), item.kind == kinds.night)
+    if item.kind == kinds.ballots:
+        return heard_ballots(f["ballots"])
+    if item.kind in kinds.speeches and item.speaker is not None:
+        accuse, vouch = f.get("accuse", ()), f.get("vouch", ())
+        return heard_speech(table, item.speaker, f.get("claim"), accuse, vouch, item.speech or "")
+    return None
+
+
+@dataclass(frozen=True)
 class Note:
     """Evidence remembered with the day it came, to give as a reason."""
 

@@ -32,7 +32,7 @@ from sandbox.core.errors import IllegalDecision
 from sandbox.core.requests import Choice
 from sandbox.core.seat import FALLBACK_INVALID, Agent, AgentAnswer, DecisionContext
 from sandbox.core.variant import HistoryItem, SeatView
-from sandbox.deduction.mind import Heard, Mind, heard_ballots, heard_death, heard_speech
+from sandbox.deduction.mind import Heard, Mind, PublicKinds, read_public
 from sandbox.deduction.tables import RoleTable, load_table
 from sandbox.deduction.talk import Talker
 from sandbox.games.killer.talk import PHRASES, Plan, speech_payload
@@ -329,6 +329,12 @@ def _police_claims(view: SeatView, table: ev.Table, attacked: bool, clears: bool
 # ------------------------------------------------------------ deduction (issue 37)
 
 TABLE: RoleTable = load_table("killer")
+KINDS = PublicKinds(
+    speeches=("killer.speech", "killer.last_words"),
+    deaths={"killer.dawn": ("victim", "role"), "killer.voted_out": ("seat", "role")},
+    night="killer.dawn",
+    ballots="killer.ballots",
+)
 
 
 def _think(mind: Mind, view: SeatView) -> None:
@@ -352,15 +358,6 @@ def _think(mind: Mind, view: SeatView) -> None:
 
 def _heard(item: HistoryItem) -> Heard | None:
     """What one history item tells a seat (KG-6, KG-9, KG-14)."""
-    f, kind = item.facts, item.kind
-    if kind == "killer.role":
-        return Heard(know=[(int(f["seat"]), frozenset({f["role"]}))])
-    if kind in ("killer.dawn", "killer.voted_out"):
-        night = kind == "killer.dawn"
-        return heard_death(TABLE, f.get("victim" if night else "seat"), f.get("role"), night)
-    if kind == "killer.ballots":
-        return heard_ballots(f["ballots"])
-    if kind in ("killer.speech", "killer.last_words") and item.speaker is not None:
-        accuse, vouch = f.get("accuse", ()), f.get("vouch", ())
-        return heard_speech(TABLE, item.speaker, f.get("claim"), accuse, vouch, item.speech or "")
-    return None
+    if item.kind == "killer.role":
+        return Heard(know=[(int(item.facts["seat"]), frozenset({item.facts["role"]}))])
+    return read_public(item, TABLE, KINDS)

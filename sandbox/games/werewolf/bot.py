@@ -31,7 +31,7 @@ from sandbox.core.errors import IllegalDecision
 from sandbox.core.requests import Choice
 from sandbox.core.seat import FALLBACK_INVALID, Agent, AgentAnswer, DecisionContext
 from sandbox.core.variant import HistoryItem, SeatView
-from sandbox.deduction.mind import Heard, Mind, heard_ballots, heard_death, heard_speech
+from sandbox.deduction.mind import Heard, Mind, PublicKinds, read_public
 from sandbox.deduction.tables import RoleTable, load_table
 from sandbox.deduction.talk import Talker
 from sandbox.games.phrasebook import Phrasebook, Phrases
@@ -420,6 +420,12 @@ class BaselineBot(Agent):
 # ------------------------------------------------------------ deduction (issue 37)
 
 TABLE: RoleTable = load_table("werewolf")
+KINDS = PublicKinds(
+    speeches=("werewolf.speech", "werewolf.last_words"),
+    deaths={"werewolf.dawn": ("victim", "revealed"), "werewolf.exiled": ("seat", "revealed")},
+    night="werewolf.dawn",
+    ballots="werewolf.ballots",
+)
 RESULTS = {"werewolves": TABLE.hidden, "village": TABLE.honest}  # WW-10's team answers
 
 
@@ -439,12 +445,4 @@ def _heard(item: HistoryItem) -> Heard | None:
     if kind in ("werewolf.role", "werewolf.seer_result"):
         role = str(f.get("role", f.get("result")))  # a card, or the seer's answer
         return Heard(know=[(int(f["seat"]), RESULTS.get(role, frozenset({role})))])
-    if kind in ("werewolf.dawn", "werewolf.exiled"):
-        night = kind == "werewolf.dawn"
-        return heard_death(TABLE, f.get("victim" if night else "seat"), f.get("revealed"), night)
-    if kind == "werewolf.ballots":
-        return heard_ballots(f["ballots"])
-    if kind in ("werewolf.speech", "werewolf.last_words") and item.speaker is not None:
-        accuse, vouch = f.get("accuse", ()), f.get("vouch", ())
-        return heard_speech(TABLE, item.speaker, f.get("claim"), accuse, vouch, item.speech or "")
-    return None
+    return read_public(item, TABLE, KINDS)

@@ -17,30 +17,17 @@ from sandbox.core.seat import Agent
 from sandbox.deduction.mind import VERSION
 from sandbox.session.agent_specs import LevelledBaselineAgent, parse_agent_spec
 from sandbox.session.seating import seat_seed
-from tests.games.bots.harness import answer, context, new_game
+from tests.games.bots.harness import answer, bots_for, context, new_game, play
 
 VARIANTS = {"werewolf": {}, "killer": {"players": 12}, "four_factions": {"day_limit": 6}}
 
 
 def _bots(game: Game, seed: int, level: int, language: str = "en") -> dict[int, Agent]:
-    bots = {s: baseline_bot(game.variant, seat_seed(seed, s), language) for s in game.seats}
-    for bot in bots.values():
-        bot.at_level(level)  # type: ignore[attr-defined]
-    return bots
+    return bots_for(game.variant.name, game, seed, language, level)
 
 
 def _play(variant: str, seed: int, level: int, language: str = "en") -> tuple[Game, int]:
-    game = new_game(variant, VARIANTS[variant], seed)
-    bots, fallbacks = _bots(game, seed, level, language), 0
-    while not game.over:
-        for request in game.pending():
-            reply = answer(bots[request.seat], context(game, request))
-            if reply.payload is None:
-                fallbacks += 1
-                game.submit_fallback(request.id, reply.fallback_reason or "invalid")
-            else:
-                game.submit(request.id, reply.payload)
-    return game, fallbacks
+    return play(variant, VARIANTS[variant], seed, language=language, level=level)
 
 
 def _events(game: Game) -> list[Any]:
@@ -58,15 +45,18 @@ def test_every_level_plays_legal_games_and_repeats_for_a_seed(variant: str, leve
 
 @pytest.mark.parametrize("variant", sorted(VARIANTS))
 def test_level_zero_is_the_baseline(variant: str) -> None:
-    levelled, _ = _play(variant, 4, 0)
+    baseline, _ = _play(variant, 4, 0)
     game = new_game(variant, VARIANTS[variant], 4)
     bots = {s: baseline_bot(game.variant, seat_seed(4, s), "en") for s in game.seats}
+    for bot in bots.values():
+        bot.at_level(3)  # type: ignore[attr-defined]
+        bot.at_level(0)  # type: ignore[attr-defined]  # back to the baseline
     while not game.over:
         for request in game.pending():
             reply = answer(bots[request.seat], context(game, request))
             assert reply.payload is not None
             game.submit(request.id, reply.payload)
-    assert _events(levelled) == _events(game)
+    assert _events(baseline) == _events(game)
 
 
 @pytest.mark.parametrize("variant", sorted(VARIANTS))
