@@ -4,7 +4,8 @@ baseline, side by side on the same seeds.
 For each variant and each side, N seeded games are played twice: once with
 every seat a baseline bot, once with that side's seats played by the deducing
 bot at each of ``--levels`` (the rest of the table baseline). Printed: the side's win
-rate in both, each with a 95% Wilson interval, and the CPU seconds per game.
+rate in both, each with a 95% Wilson interval, and the CPU seconds per game; then
+the CPU per game of a table where every seat is a deducing bot at the top level.
 
 Run:  .venv/bin/python bench/bench_reference.py [--games 200] [--levels 1 2 3]
       [--variant werewolf] [--language en] [--first-seed 0]
@@ -100,6 +101,9 @@ def main() -> None:
                 cell(name, on_side, level, seeds, args.language) for level in (0, *args.levels)
             ]
             print(f"{name:14s} {side:12s}  " + "  ".join(cells), flush=True)
+        top = max(args.levels)  # the cost of a whole table of deducing bots
+        cpu = sum(play(name, seed, lambda _: True, top, args.language)[1] for seed in seeds)
+        print(f"{name:14s} every seat at level {top}: {1000 * cpu / len(seeds):4.0f} ms CPU/game")
 
 
 if __name__ == "__main__":
