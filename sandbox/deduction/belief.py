@@ -112,8 +112,10 @@ class Belief:
         else:
             self._stale = True  # drawn afresh from the smaller space when next needed
 
-    def observe(self, item: Evidence) -> None:
-        """Weigh one piece of evidence."""
+    def observe(self, item: Evidence, weight: float = 1.0) -> None:
+        """Weigh one piece of evidence; ``weight`` < 1 tempers its factor (its
+        log-likelihood times ``weight``: evidence that partly repeats other
+        evidence, which the model would otherwise count as independent)."""
         if isinstance(item, RoleClaim | SeatIs | CheckReport | VotePromise):
             if item in self._said:
                 return
@@ -129,6 +131,7 @@ class Belief:
         if isinstance(item, CheckReport) and checker and item.speaker not in self._checkers:
             self.observe(RoleClaim(item.speaker, frozenset({checker})))
         found = self._table_of(factor(item, self.table, self.behaviour))
+        found.logs = found.logs * weight
         self._factors.append(found)
         if self._stale:
             self._rebuild()  # weighs every factor, this one included

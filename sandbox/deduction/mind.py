@@ -33,7 +33,15 @@ from dataclasses import dataclass, field
 
 from sandbox.core.variant import HistoryItem, SeatView
 from sandbox.deduction.belief import Belief
-from sandbox.deduction.evidence import Ballot, CheckReport, Evidence, Killed, RoleClaim, SeatIs
+from sandbox.deduction.evidence import (
+    Ballot,
+    CheckReport,
+    Evidence,
+    Killed,
+    RoleClaim,
+    SeatIs,
+    VotePromise,
+)
 from sandbox.deduction.likelihood import load_behaviour
 from sandbox.deduction.space import Space
 from sandbox.deduction.speech import parse_speech
@@ -42,6 +50,7 @@ from sandbox.deduction.tables import Roles, RoleTable
 VERSION = 1  # raise it whenever a level's play changes (the frozen tag)
 PARTICLES = 800  # a bot's sampled belief: enough to rank seats, cheap for a game
 BUS_AT = 0.8  # a partner the public record blames this much is voted out with the table
+ECHO = 0.5  # how much of a repeated accusation is a repeat (see Mind._echo_weight)
 CLEAR_VOTE = 1.3  # a vote that may abstain names a seat only this many times the prior
 
 
@@ -167,6 +176,7 @@ class Mind:
         self._read_to = -1  # the last history seq read
         self.public_only = public_only  # reads only what every seat saw (a cover story)
         self._cover: Mind | None = None
+        self._pointing: dict[tuple[int, int], set[int]] = {}  # (day, target) -> seats
 
     def start(self, seats: Sequence[int], deck: Mapping[str, int]) -> None:
         space = Space(tuple(seats), {r: int(deck.get(r, 0)) for r in self.table.roles})
@@ -200,7 +210,7 @@ class Mind:
             if heard.text and heard.speaker is not None and self.level.words:
                 said += parse_speech(heard.text, heard.speaker, self.table, seats)
             for found in said:
-                self.belief.observe(found)
+                self.belief.observe(found, self._echo_weight(item.day, found))
                 self.notes.append(Note(item.day, found))
         if self._cover is not None:
             self._cover.update(view, read)
@@ -215,6 +225,19 @@ class Mind:
             self._cover.start(self.belief.space.seats, self.belief.space.deck)
             self._cover.update(view, read)
         return self._cover
+
+    def _echo_weight(self, day: int, item: Evidence) -> float:
+        """How much of an accusation, vote promise or ballot is the seat's own:
+        the n-th seat to point at the same target the same day mostly repeats
+        the ones before it (a herd), so it weighs ``1 / (1 + ECHO * (n - 1))``."""
+        if not isinstance(item, SeatIs | VotePromise | Ballot):
+            return 1.0
+        if isinstance(item, SeatIs) and not item.roles <= self.table.hidden:
+            return 1.0
+        key = (day, item.target)
+        pointing = self._pointing.setdefault(key, set())
+        pointing.add(item.voter if isinstance(item, Ballot) else item.speaker)
+        return 1.0 / (1.0 + ECHO * (len(pointing) - 1))
 
     def know_seat(self, seat: int, roles: Roles) -> None:
         """``seat`` certainly has one of ``roles`` (told again: nothing new)."""

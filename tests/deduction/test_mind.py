@@ -99,3 +99,18 @@ def test_levels_and_the_frozen_tag() -> None:
     assert frozen_tag("x", 3).startswith("x/level-3/v")
     with pytest.raises(ValueError):
         Mind(TABLE, 0, seed=1)
+
+
+def test_a_herd_on_one_seat_weighs_less_than_as_many_independent_voices() -> None:
+    from sandbox.deduction.belief import Belief
+    from sandbox.deduction.evidence import SeatIs
+    from sandbox.deduction.space import Space
+
+    herd = [_item(k, speaker=k, accuse=[6]) for k in (2, 3, 4, 5)]
+    mind = _mind(3, herd)
+    independent = Belief(Space(tuple(SEATS), DECK), TABLE)
+    independent.know(1, {"c"})
+    for k in (2, 3, 4, 5):
+        independent.observe(SeatIs(k, 6, TABLE.hidden))
+    first = _mind(3, herd[:1])
+    assert first.hidden(6) < mind.hidden(6) < independent.probability(6, TABLE.hidden)
