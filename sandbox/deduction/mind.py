@@ -175,6 +175,8 @@ class Mind:
         self.notes: list[Note] = []
         self._read_to = -1  # the last history seq read
         self.public_only = public_only  # reads only what every seat saw (a cover story)
+        # A cover models the table, which herds (a baseline table does): no tempering.
+        self.echo = 0.0 if public_only else ECHO
         self._cover: Mind | None = None
         self._pointing: dict[tuple[int, int], set[int]] = {}  # (day, target) -> seats
 
@@ -237,7 +239,7 @@ class Mind:
         key = (day, item.target)
         pointing = self._pointing.setdefault(key, set())
         pointing.add(item.voter if isinstance(item, Ballot) else item.speaker)
-        return 1.0 / (1.0 + ECHO * (len(pointing) - 1))
+        return 1.0 / (1.0 + self.echo * (len(pointing) - 1))
 
     def know_seat(self, seat: int, roles: Roles) -> None:
         """``seat`` certainly has one of ``roles`` (told again: nothing new)."""
