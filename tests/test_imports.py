@@ -200,8 +200,10 @@ def test_the_import_graph_of_sandbox_has_no_cycle() -> None:
 # up. Lazy and type-only imports count, as above.
 LAYERS: tuple[tuple[str, ...], ...] = (
     ("core",),  # the referee and the seat contract
-    ("words",),  # the one words renderer (takes the Variant object)
-    ("games", "models", "deduction"),  # variants; model providers; beliefs, speech reading
+    # the one words renderer (takes the Variant object); beliefs and speech reading,
+    # which the variants' reference bots use (issue 37)
+    ("words", "deduction"),
+    ("games", "models"),  # variants; model providers
     ("agents",),  # the seats
     ("transcript",),
     ("session",),

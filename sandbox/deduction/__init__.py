@@ -6,9 +6,11 @@
 - :mod:`.space`: the role assignments a seat's knowledge allows (count, list, draw).
 - :mod:`.likelihood`: how each side behaves, its parameters loaded from data.
 - :mod:`.belief`: a belief over role assignments, exact or sampled, and its score.
+- :mod:`.mind`: one seat's belief kept from its view, the levels, a hidden seat's cover.
+- :mod:`.talk`: a speech from the belief, with a grounded reason (``talk.toml``).
 
 Nothing here names a variant: a variant's roles and words come in as a
 :class:`~sandbox.deduction.tables.RoleTable` (the tables shipped in
-``sandbox/deduction/tables/`` are data). Nothing is wired into the bots yet
-(docs/deduction.md says what is left).
+``sandbox/deduction/tables/`` are data). The variants' bots use it at ``level``
+1..3, each through a small adapter of its own events (docs/deduction.md).
 """

@@ -21,13 +21,19 @@ Speech evidence (claims, statements, check reports, vote promises) counts once
 per speaker and content: saying the same thing again adds nothing. Ballots and
 kills count every time. A check report also weighs, once, the speaker's claim
 to be the checker.
+
+The assignments are one integer array (a row each, a column per seat) and the
+weights one array of logs, so a piece of evidence is one vectorised look-up of
+its factor's table over two columns (bench/bench_belief.py measures it).
 """
 
 from __future__ import annotations
 
-import math
 import random
 from collections.abc import Iterable, Mapping
+
+import numpy as np
+import numpy.typing as npt
 
 from sandbox.deduction.evidence import (
     CheckReport,
@@ -38,7 +44,7 @@ from sandbox.deduction.evidence import (
     seats_of,
 )
 from sandbox.deduction.likelihood import Behaviour, Factor, factor, load_behaviour
-from sandbox.deduction.space import Assignment, Counter, Space, seat_index
+from sandbox.deduction.space import Assignment, Counter, Rows, Space, drawn, listed, seat_index
 from sandbox.deduction.tables import RoleTable
 
 EXACT_LIMIT = 20_000
@@ -67,13 +73,17 @@ class Belief:
         self.exact_limit = exact_limit
         self.particles = particles
         self._space = space
+        self._roles = space.roles
         self._index = seat_index(space.seats)
         self._rng = random.Random(seed)
-        self._factors: list[Factor] = []
+        self._gen = np.random.default_rng(seed)
+        self._factors: list[_Table] = []
         self._said: set[Evidence] = set()
         self._checkers: set[int] = set()  # seats whose claim to check is weighed
-        self._support: list[Assignment] = []
-        self._logw: list[float] = []
+        self._rows: Rows = np.zeros((0, len(space.seats)), dtype=np.int8)
+        self._logw: npt.NDArray[np.float64] = np.zeros(0)
+        self._marginals: Marginals | None = None
+        self._stale = False  # knowledge came since the particles were drawn
         self.exact = True
         self._rebuild()
 
@@ -86,22 +96,26 @@ class Belief:
     def know(self, seat: int, roles: Iterable[str]) -> None:
         """``seat`` certainly has one of ``roles`` (its own card, a partner, a
         revealed death, a referee's answer)."""
+        before = self._space.options(seat)
         self._space = self._space.restrict(seat, frozenset(roles))
+        allowed = self._space.options(seat)
+        if allowed == before:
+            return  # nothing new (a death already known, a partner told again)
+        self._marginals = None
         if self.exact:
-            i = self._index[seat]
-            allowed = self._space.options(seat)
-            kept = [
-                (a, w) for a, w in zip(self._support, self._logw, strict=True) if a[i] in allowed
-            ]
-            if not kept:
+            mask = self._role_mask(allowed)[self._rows[:, self._index[seat]]]
+            if not mask.any():
                 raise ValueError(f"knowing seat {seat} in {sorted(allowed)} leaves no assignment")
-            self._support = [a for a, _ in kept]
-            self._logw = [w for _, w in kept]
+            self._rows, self._logw = self._rows[mask], self._logw[mask]
+        elif not allowed:
+            raise ValueError(f"knowing seat {seat} in nothing leaves no assignment")
         else:
-            self._rebuild()  # draw afresh from the smaller space (perhaps exact now)
+            self._stale = True  # drawn afresh from the smaller space when next needed
 
-    def observe(self, item: Evidence) -> None:
-        """Weigh one piece of evidence."""
+    def observe(self, item: Evidence, weight: float = 1.0) -> None:
+        """Weigh one piece of evidence; ``weight`` < 1 tempers its factor (its
+        log-likelihood times ``weight``: evidence that partly repeats other
+        evidence, which the model would otherwise count as independent)."""
         if isinstance(item, RoleClaim | SeatIs | CheckReport | VotePromise):
             if item in self._said:
                 return
@@ -116,8 +130,12 @@ class Belief:
             self._checkers.add(item.speaker)
         if isinstance(item, CheckReport) and checker and item.speaker not in self._checkers:
             self.observe(RoleClaim(item.speaker, frozenset({checker})))
-        found = factor(item, self.table, self.behaviour)
+        found = self._table_of(factor(item, self.table, self.behaviour))
+        found.logs = found.logs * weight
         self._factors.append(found)
+        if self._stale:
+            self._rebuild()  # weighs every factor, this one included
+            return
         self._apply(found)
         if not self.exact:
             self._resample_if_thin()
@@ -130,109 +148,142 @@ class Belief:
 
     def marginals(self) -> Marginals:
         """seat -> role -> probability (every role of the deck, summing to 1)."""
-        weights = _normalised(self._logw)
-        roles = self._space.roles
-        out: Marginals = {seat: dict.fromkeys(roles, 0.0) for seat in self._space.seats}
-        for assignment, w in zip(self._support, weights, strict=True):
-            for seat, role in zip(self._space.seats, assignment, strict=True):
-                out[seat][role] += w
-        return out
+        self._fresh()
+        if self._marginals is None:
+            weights = _normalised(self._logw)
+            width = len(self._roles)
+            out: Marginals = {}
+            for i, seat in enumerate(self._space.seats):
+                mass = np.bincount(self._rows[:, i], weights=weights, minlength=width)
+                out[seat] = {role: float(mass[k]) for k, role in enumerate(self._roles)}
+            self._marginals = out
+        return {seat: dict(dist) for seat, dist in self._marginals.items()}
 
     def probability(self, seat: int, roles: Iterable[str]) -> float:
         """The chance that ``seat`` has one of ``roles``."""
         wanted = frozenset(roles)
-        return sum(p for r, p in self.marginals()[seat].items() if r in wanted)
+        self.marginals()
+        assert self._marginals is not None
+        return sum(p for r, p in self._marginals[seat].items() if r in wanted)
 
     def support(self) -> list[tuple[Assignment, float]]:
         """The assignments held and their normalised weights."""
-        return list(zip(self._support, _normalised(self._logw), strict=True))
+        self._fresh()
+        roles = self._roles
+        weights = _normalised(self._logw)
+        return [
+            (tuple(roles[k] for k in row), float(w))
+            for row, w in zip(self._rows.tolist(), weights.tolist(), strict=True)
+        ]
 
     def effective_size(self) -> float:
         """The effective sample size of the weights (the support's size when even)."""
+        self._fresh()
         weights = _normalised(self._logw)
-        return 1.0 / sum(w * w for w in weights)
+        return float(1.0 / np.dot(weights, weights))
 
     # ------------------------------------------------------------ workings
 
+    def _role_mask(self, roles: Iterable[str]) -> npt.NDArray[np.bool_]:
+        wanted = frozenset(roles)
+        return np.array([r in wanted for r in self._roles], dtype=bool)
+
+    def _table_of(self, found: Factor) -> _Table:
+        """A factor as an array over the role indices of its seats (1 or 2 axes)."""
+        width = len(self._roles)
+        logs = np.zeros((width,) * len(found.seats))
+        at = {role: k for k, role in enumerate(self._roles)}
+        for key, value in found.logs.items():
+            if all(r in at for r in key):
+                logs[tuple(at[r] for r in key)] = value
+        return _Table(tuple(self._index[s] for s in found.seats), logs)
+
+    def _fresh(self) -> None:
+        if self._stale:
+            self._rebuild()
+
     def _rebuild(self) -> None:
+        self._stale = False
         counter = Counter(self._space)
         size = counter.total()
         if size == 0:
             raise ValueError("the knowledge given contradicts the deck: no assignment is left")
         self.exact = size <= self.exact_limit
         if self.exact:
-            self._support = list(counter.all())
+            self._rows = listed(self._space)
         else:
-            self._support = [counter.draw(self._rng) for _ in range(self.particles)]
-        self._logw = [0.0] * len(self._support)
+            self._rows = drawn(self._space, self.particles, self._gen)
+        self._logw = np.zeros(len(self._rows))
+        self._marginals = None
         for found in self._factors:
             self._apply(found)
         if not self.exact:
             self._resample_if_thin()
 
-    def _apply(self, found: Factor) -> None:
-        # One or two seats per factor: the two shapes are spelled out, as this
-        # loop runs over every assignment for every piece of evidence.
-        at = [self._index[s] for s in found.seats]
-        logs = found.logs
-        pairs = zip(self._logw, self._support, strict=True)
-        if len(at) == 1:
-            (i,) = at
-            self._logw = [w + logs.get((a[i],), 0.0) for w, a in pairs]
-        elif len(at) == 2:
-            i, j = at
-            self._logw = [w + logs.get((a[i], a[j]), 0.0) for w, a in pairs]
-        else:
-            self._logw = [w + logs.get(tuple(a[k] for k in at), 0.0) for w, a in pairs]
-
-    def _log_likelihood(self, a: Assignment, factors: Iterable[Factor]) -> float:
-        return sum(f.logs.get(tuple(a[self._index[s]] for s in f.seats), 0.0) for f in factors)
+    def _apply(self, found: _Table) -> None:
+        self._logw = self._logw + found.over(self._rows)
+        self._marginals = None
 
     def _resample_if_thin(self) -> None:
-        n = len(self._support)
+        n = len(self._rows)
         if self.effective_size() >= RESAMPLE_BELOW * n:
             return
-        weights = _normalised(self._logw)
-        start = self._rng.random() / n
-        picked: list[Assignment] = []
-        total, k = weights[0], 0
-        for j in range(n):  # systematic resampling
-            point = start + j / n
-            while point > total and k < n - 1:
-                k += 1
-                total += weights[k]
-            picked.append(self._support[k])
-        self._support = [self._moved(a) for a in picked]
-        self._logw = [0.0] * n
+        cumulative = np.cumsum(_normalised(self._logw))
+        points = (self._rng.random() + np.arange(n)) / n  # systematic resampling
+        picked = np.minimum(np.searchsorted(cumulative, points), n - 1)
+        self._rows = self._moved(self._rows[picked])
+        self._logw = np.zeros(n)
+        self._marginals = None
 
-    def _moved(self, a: Assignment) -> Assignment:
-        """``a`` after Metropolis swaps of two seats' roles, targeting the posterior."""
-        seats = self._space.seats
-        options = [self._space.options(s) for s in seats]
-        touching: dict[int, list[Factor]] = {i: [] for i in range(len(seats))}
+    def _moved(self, rows: Rows) -> Rows:
+        """``rows`` after Metropolis swaps of two seats' roles, targeting the
+        posterior: each step proposes the same two seats to every particle and
+        accepts or rejects each particle's swap on its own."""
+        rows = rows.copy()
+        width = len(self._space.seats)
+        allowed = np.array(
+            [self._role_mask(self._space.options(s)) for s in self._space.seats], dtype=bool
+        )
+        touching: dict[int, list[_Table]] = {i: [] for i in range(width)}
         for f in self._factors:
-            for s in set(f.seats):
-                touching[self._index[s]].append(f)
-        current = list(a)
-        for _ in range(MOVES_PER_SEAT * len(seats)):
-            i, j = self._rng.sample(range(len(seats)), 2)
-            ri, rj = current[i], current[j]
-            if ri == rj or rj not in options[i] or ri not in options[j]:
+            for i in set(f.at):
+                touching[i].append(f)
+        for _ in range(MOVES_PER_SEAT * width):
+            i, j = self._rng.sample(range(width), 2)
+            near = list({id(f): f for f in (*touching[i], *touching[j])}.values())
+            ri, rj = rows[:, i].copy(), rows[:, j].copy()
+            legal = (ri != rj) & allowed[i][rj] & allowed[j][ri]
+            if not legal.any():
                 continue
-            near = {id(f): f for f in (*touching[i], *touching[j])}.values()
-            before = self._log_likelihood(tuple(current), near)
-            current[i], current[j] = rj, ri
-            after = self._log_likelihood(tuple(current), near)
-            if math.log(self._rng.random() or 1e-300) >= after - before:
-                current[i], current[j] = ri, rj  # rejected
-        return tuple(current)
+            before = sum((f.over(rows) for f in near), np.zeros(len(rows)))
+            swapped = rows.copy()
+            swapped[:, i], swapped[:, j] = rj, ri
+            after = sum((f.over(swapped) for f in near), np.zeros(len(rows)))
+            accept = legal & (np.log(self._gen.random(len(rows)) + 1e-300) < after - before)
+            rows[accept] = swapped[accept]
+        return rows
 
 
-def _normalised(logw: list[float]) -> list[float]:
-    top = max(logw)
-    raw = [math.exp(w - top) for w in logw]
-    total = sum(raw)
-    return [w / total for w in raw]
+class _Table:
+    """One factor over the belief's columns: ``at`` (1 or 2 column indices) and
+    ``logs``, an array with an axis per column, indexed by role index."""
+
+    __slots__ = ("at", "logs")
+
+    def __init__(self, at: tuple[int, ...], logs: npt.NDArray[np.float64]) -> None:
+        self.at = at
+        self.logs = logs
+
+    def over(self, rows: Rows) -> npt.NDArray[np.float64]:
+        """The factor's log weight of each row."""
+        if len(self.at) == 1:
+            return self.logs[rows[:, self.at[0]]]
+        return self.logs[tuple(rows[:, k] for k in self.at)]
+
+
+def _normalised(logw: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
+    raw: npt.NDArray[np.float64] = np.exp(logw - logw.max())
+    return raw / float(raw.sum())
 
 
 def brier(

@@ -14,10 +14,14 @@ draw takes each seat's role in proportion to the completions it leaves.
 
 from __future__ import annotations
 
+import math
 import random
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
+
+import numpy as np
+import numpy.typing as npt
 
 Assignment = tuple[str, ...]  # one role per seat, in the order of Space.seats
 
@@ -131,3 +135,127 @@ def every(space: Space) -> list[Assignment]:
 
 def seat_index(seats: Sequence[int]) -> dict[int, int]:
     return {seat: i for i, seat in enumerate(seats)}
+
+
+# ------------------------------------------------------------ as arrays
+# The belief holds its assignments as one integer array (a row per assignment,
+# a column per seat, each entry an index into Space.roles), so that weighing a
+# piece of evidence is one vectorised look-up instead of a loop in Python.
+
+Rows = npt.NDArray[np.int8]
+DECK_LISTING_LIMIT = 1_000_000  # above it, a deck is not listed whole to be masked
+
+
+def _deals(counts: tuple[int, ...]) -> int:
+    """The multinomial: ways to deal ``counts`` over their sum of seats."""
+    return math.factorial(sum(counts)) // math.prod(math.factorial(c) for c in counts)
+
+
+def listed(space: Space) -> Rows:
+    """Every assignment ``space`` allows, as rows of role indices (the order of
+    :func:`every`). The listing of the deck alone is computed once per seat
+    count and deck and masked by the seats' options, so twelve seats' beliefs
+    over the same table list it once."""
+    roles = space.roles
+    if _deals(tuple(space.deck.values())) > DECK_LISTING_LIMIT:
+        return np.array([[roles.index(r) for r in a] for a in every(space)], dtype=np.int8).reshape(
+            -1, len(space.seats)
+        )
+    full = _listed_deck(len(space.seats), tuple(space.deck[r] for r in roles))
+    keep = np.ones(len(full), dtype=bool)
+    for i, seat in enumerate(space.seats):
+        options = space.options(seat)
+        if len(options) < len(roles):
+            allowed = np.array([r in options for r in roles], dtype=bool)
+            keep &= allowed[full[:, i]]
+    return full[keep]
+
+
+@lru_cache(maxsize=16)
+def _listed_deck(seats: int, counts: tuple[int, ...]) -> Rows:
+    """Every way to deal ``counts`` (per role index) over ``seats`` seats, in
+    lexicographic order; read-only, shared by every caller."""
+    rows = np.zeros((1, 0), dtype=np.int8)
+    left = np.array([counts], dtype=np.int16)
+    for _ in range(seats):
+        grown: list[Rows] = []
+        lefts: list[npt.NDArray[np.int16]] = []
+        for role in range(len(counts)):
+            has = left[:, role] > 0
+            if not has.any():
+                continue
+            column = np.full((int(has.sum()), 1), role, dtype=np.int8)
+            grown.append(np.hstack([rows[has], column]))
+            after = left[has].copy()
+            after[:, role] -= 1
+            lefts.append(after)
+        rows, left = np.vstack(grown), np.vstack(lefts)
+    rows = rows[np.lexsort(rows.T[::-1])]  # the order of Counter.all
+    rows.setflags(write=False)
+    return rows
+
+
+def drawn(space: Space, n: int, gen: np.random.Generator) -> Rows:
+    """``n`` assignments drawn uniformly from ``space`` (rows of role indices).
+
+    First by shuffling: the seats with one option get it, the rest of the deck
+    is shuffled over the other seats, and a shuffle that breaks a seat's options
+    is thrown away (uniform over what is kept, as every shuffle is equally
+    likely). When too many are thrown away, seat by seat instead
+    (:func:`_drawn_in_order`)."""
+    roles = space.roles
+    allowed = np.array([[r in space.options(s) for r in roles] for s in space.seats], dtype=bool)
+    fixed = allowed.sum(axis=1) == 1
+    free = np.flatnonzero(~fixed)
+    rest = dict(space.deck)
+    for i in np.flatnonzero(fixed):
+        rest[roles[int(np.argmax(allowed[i]))]] -= 1
+    if any(v < 0 for v in rest.values()):
+        return _drawn_in_order(space, n, gen)
+    cards = np.array([k for k, r in enumerate(roles) for _ in range(rest[r])], dtype=np.int8)
+    base = np.where(fixed, np.argmax(allowed, axis=1), 0).astype(np.int8)
+    kept: list[Rows] = []
+    found, tried = 0, 0
+    while found < n and tried < SHUFFLE_TRIES * n:
+        batch = 2 * n
+        order = np.argsort(gen.random((batch, len(free))), axis=1)
+        rows = np.tile(base, (batch, 1))
+        rows[:, free] = cards[order]
+        good = rows[allowed[np.arange(len(space.seats))[None, :], rows].all(axis=1)]
+        kept.append(good)
+        found += len(good)
+        tried += batch
+    if found < n:
+        return _drawn_in_order(space, n, gen)
+    return np.vstack(kept)[:n]
+
+
+SHUFFLE_TRIES = 20  # shuffles per particle before drawing seat by seat
+
+
+def _drawn_in_order(space: Space, n: int, gen: np.random.Generator) -> Rows:
+    """``n`` uniform draws seat by seat, each role in proportion to the
+    completions it leaves, the particles that share what is left of the deck
+    drawn together."""
+    counter = Counter(space)
+    width = len(counter.roles)
+    rows = np.zeros((n, len(space.seats)), dtype=np.int8)
+    left = np.tile(np.array(counter.full, dtype=np.int16), (n, 1))
+    for index, options in enumerate(counter.options):
+        states, which = np.unique(left, axis=0, return_inverse=True)
+        which = which.reshape(-1)
+        picks = np.zeros(n, dtype=np.int8)
+        for k, state in enumerate(states):
+            rest = tuple(int(x) for x in state)
+            weights = np.zeros(width)
+            for role in options:
+                if rest[role]:
+                    weights[role] = counter.completions(index + 1, _minus(rest, role))
+            members = np.flatnonzero(which == k)
+            cumulative = np.cumsum(weights / weights.sum())
+            cumulative[np.flatnonzero(weights)[-1] :] = np.inf  # never a role without weight
+            found = np.searchsorted(cumulative, gen.random(len(members)), side="right")
+            picks[members] = np.minimum(found, width - 1)
+        rows[:, index] = picks
+        left[np.arange(n), picks] -= 1
+    return rows

@@ -14,6 +14,10 @@ one per variant, taken from that variant's vocabulary and prompts):
     a = ["a", "the a"]
     [words.zh]
     a = ["甲"]
+    [say.en]                     # optional: how a bot's speech names a label
+    a = "an a"
+    [behaviour]                  # optional: likelihood parameters for this table
+    claim_false_honest = 0.2
 
 The code never names a role: it reads them from here.
 """
@@ -38,6 +42,10 @@ class RoleTable:
     checker: str = ""
     groups: Mapping[str, Roles] = field(default_factory=dict)
     words: Mapping[str, Mapping[str, tuple[str, ...]]] = field(default_factory=dict)
+    # language -> label -> how a bot's speech names it ("a werewolf", "好人")
+    say: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
+    # likelihood parameters that differ at this table (behaviour.toml's names)
+    behaviour: Mapping[str, float] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         known = set(self.roles)
@@ -75,6 +83,20 @@ class RoleTable:
         """The complement: what "is not <roles>" leaves."""
         return self.every - roles
 
+    def noun(self, roles: Roles, language: str) -> str:
+        """How a speech names ``roles``: the ``say`` phrase of the label that
+        stands for exactly them, else its first word, else the roles listed."""
+        labels = [*self.roles, *self.groups]
+        for label in labels:
+            if self.resolve(label) == roles:
+                said = self.say.get(language, {}).get(label)
+                if said:
+                    return said
+                words = self.words.get(language, {}).get(label)
+                if words:
+                    return words[0]
+        return " / ".join(sorted(roles))
+
     def vocabulary(self, language: str) -> tuple[tuple[str, Roles], ...]:
         """(word, roles) pairs of ``language``, longest word first, so a longer
         word wins over a word it contains."""
@@ -93,7 +115,13 @@ def table_from_mapping(raw: Mapping[str, Any]) -> RoleTable:
         str(lang): {str(label): tuple(map(str, ws)) for label, ws in dict(labels).items()}
         for lang, labels in dict(raw.get("words", {})).items()
     }
+    say = {
+        str(lang): {str(label): str(text) for label, text in dict(labels).items()}
+        for lang, labels in dict(raw.get("say", {})).items()
+    }
     return RoleTable(
+        say=say,
+        behaviour={str(k): float(v) for k, v in dict(raw.get("behaviour", {})).items()},
         roles=tuple(map(str, raw["roles"])),
         hidden=frozenset(map(str, raw.get("hidden", ()))),
         checker=str(raw.get("checker", "")),

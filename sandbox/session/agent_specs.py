@@ -27,7 +27,7 @@ from sandbox.agents.llm.agent import LLMAgent
 from sandbox.agents.llm.settings import Language, LLMSettings
 from sandbox.agents.remote import RemoteAgent
 from sandbox.agents.simple import RandomAgent, ScriptedAgent
-from sandbox.core.seat import Agent
+from sandbox.core.seat import Agent, AgentSetupError, Seating
 
 AgentKind = Literal["random", "scripted", "baseline", "human", "remote", "llm"]
 
@@ -82,15 +82,47 @@ class RandomSpec(SeatSelector):
 
 
 class BaselineSpec(SeatSelector):
-    """The variant's baseline bot."""
+    """The variant's baseline bot; at ``level`` 1..3 the same bot deducing (issue 37)."""
 
     kind: Literal["baseline"]
     language: Language | None = Field(
         None, description="baseline: the language the bot speaks (default: [llm].language)"
     )
+    level: int = Field(
+        0,
+        ge=0,
+        le=3,
+        description="baseline: 0 plays as the baseline always has; 1..3 deduce from a belief "
+        "over the roles, reading speeches' words from 2 up (docs/deduction.md)",
+    )
 
     def build(self, seat: int, seed: int, llm: LLMSettings) -> Agent:
-        return BaselineAgent(seed, language=self.language or llm.language)
+        language = self.language or llm.language
+        if self.level:
+            return LevelledBaselineAgent(seed, language=language, level=self.level)
+        return BaselineAgent(seed, language=language)
+
+
+class LevelledBaselineAgent(BaselineAgent):
+    """The baseline bot set to a deducing level once seated; its description
+    carries the level and the frozen reference tag (variant, level, version),
+    so a transcript names the reference it was played against."""
+
+    def __init__(self, seed: int | None = None, language: str = "en", level: int = 1) -> None:
+        super().__init__(seed, language)
+        self.level = level
+
+    def attach(self, seating: Seating) -> None:
+        super().attach(seating)
+        at_level = getattr(self._bot, "at_level", None)
+        if at_level is None:
+            raise AgentSetupError(f"{seating.variant.name}'s baseline bot has no levels")
+        at_level(self.level)
+
+    def describe(self) -> dict[str, Any]:
+        if self._bot is None:
+            return {"kind": self.kind, "level": self.level}
+        return self._bot.describe()
 
 
 class ScriptedSpec(SeatSelector):

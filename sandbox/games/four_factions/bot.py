@@ -32,6 +32,11 @@ certain knowledge (FF-9, FF-10):
   (an elite knows every regular, FF-9); a seat that accused me or my elite is
   probably my rival;
 - day 3: a seat my elite protected is probably my faction-mate.
+
+At ``level`` 1..3 (issue 37; 0 is this baseline, unchanged) a deduction Mind
+(fed by :func:`_heard`) keeps a belief over every seat's faction and rank from
+the claims, accusations and (level 2 up) the words of open speeches; its
+accusations and attacks are taken from that belief.
 """
 
 from __future__ import annotations
@@ -44,6 +49,10 @@ from typing import Any
 from sandbox.core.errors import IllegalDecision
 from sandbox.core.requests import Choice, draw_payload
 from sandbox.core.seat import FALLBACK_INVALID, Agent, AgentAnswer, DecisionContext
+from sandbox.core.variant import HistoryItem, SeatView
+from sandbox.deduction.evidence import RoleClaim, SeatIs
+from sandbox.deduction.mind import Heard, Mind
+from sandbox.deduction.tables import RoleTable, load_table
 from sandbox.games.four_factions.info import FACTIONS, rival_of
 from sandbox.games.four_factions.resolve import BEATS, STRIKE_TABLE
 from sandbox.games.four_factions.vocabulary import VOCABULARY
@@ -195,12 +204,23 @@ class BaselineBot(Agent):
     kind = "baseline"
     replayable = True
 
-    def __init__(self, seed: int, language: str = "en") -> None:
+    def __init__(self, seed: int, language: str = "en", level: int = 0) -> None:
         self.rng = random.Random(seed)
         self.book = Phrasebook(PHRASES, language, seed)  # words only: never moves a decision
+        self.seed = seed
+        self.at_level(level)
+
+    def at_level(self, level: int) -> None:
+        """Play at ``level`` (0: the baseline; 1..3: deducing, issue 37)."""
+        self.mind = Mind(TABLE, level, self.seed) if level else None
+
+    def describe(self) -> dict[str, Any]:
+        return self.mind.describe(self.kind, "four_factions") if self.mind else {"kind": self.kind}
 
     async def decide(self, ctx: DecisionContext) -> AgentAnswer:
         view = ctx.view
+        if self.mind is not None:
+            _think(self.mind, view)
         private, public = dict(view.private), dict(view.public)
         chooser = getattr(self, f"_{ctx.request.decision}", None)
         preferred = chooser(private, public, ctx) if chooser is not None else None
@@ -229,6 +249,8 @@ class BaselineBot(Agent):
         rival = RIVAL[str(me["faction"])]
         liars = [s for s in options if str(s) in known and claims.get(str(s)) != known[str(s)]]
         liars.sort(key=lambda s: known[str(s)] != rival)
+        if not liars and self.mind is not None and claims:  # the likeliest false claim
+            return self._accuse_from_belief(self.mind, options, claims)
         if liars:
             target = liars[0]
             faction = known[str(target)]
@@ -276,7 +298,7 @@ class BaselineBot(Agent):
         weapon = self._weapon_tonight(me)
         friends, elites = self._friends(me), self._known_elites(me)
         seen = _weapons_seen(me["duels"])
-        belief = beliefs(me, pub)
+        belief = _faction_odds(self.mind, options) if self.mind else beliefs(me, pub)
         rival, mine = RIVAL[str(me["faction"])], str(me["faction"])
         scored = []
         for s in options:
@@ -292,6 +314,17 @@ class BaselineBot(Agent):
             return {"target": None}
         value, _, target = max(scored)
         return {"target": target if value > MIN_VALUE else None}
+
+    def _accuse_from_belief(self, mind: Mind, options: list[Any], claims: Mapping[str, str]) -> Any:
+        """FF-14: the seat whose day-1 claim is likeliest false, of its likeliest faction."""
+        odds = _faction_odds(mind, options)
+        claimed = {s: claims.get(str(s), "") for s in options}
+        target = mind.pick(options, lambda s: 1 - odds[s].get(claimed[s], 0.0))
+        assert target is not None
+        rest = [f for f in FACTIONS if f != claimed[target]]
+        faction = max(rest, key=lambda f: odds[target][f])
+        speech = statement(self.book, "accusation", a=target, faction=faction)
+        return {"target": target, "faction": faction, "speech": speech}
 
     # -------------------------------------------------------------- helpers
     def _danger(
@@ -354,3 +387,52 @@ def _weapons_seen(duels: Sequence[Mapping[str, Any]]) -> dict[int, str]:
         if d.get("role") == "attacker" and back is not None and d.get("opponent") is not None:
             seen[int(d["opponent"])] = str(back)
     return seen
+
+
+# ------------------------------------------------------------ deduction (issue 37)
+
+TABLE: RoleTable = load_table("four_factions")
+
+
+def _roles(faction: str, elite: bool | None = None) -> frozenset[str]:
+    """A faction's roles (FF-9: one elite, the rest regulars), or one rank of them."""
+    ranks = ("elite", "regular") if elite is None else ("elite" if elite else "regular",)
+    return frozenset(f"{faction}/{rank}" for rank in ranks)
+
+
+def _think(mind: Mind, view: SeatView) -> None:
+    me, pub = view.private, view.public
+    if not mind.started:
+        seats = range(1, 17)  # FF-1: sixteen seats, four per faction, one elite each
+        deck = {role: 1 if role.endswith("/elite") else 3 for role in TABLE.roles}
+        mind.start(seats, deck)
+    if me.get("my_elite") is not None:  # FF-10
+        mind.know_seat(int(me["my_elite"]), _roles(str(me["faction"]), elite=True))
+    for seat, faction in dict(me.get("known_factions") or {}).items():  # FF-9
+        mind.know_seat(int(seat), _roles(str(faction), elite=False))
+    for seat, faction in dict(pub.get("dead_factions") or {}).items():
+        mind.know_seat(int(seat), _roles(str(faction)))
+    mind.update(view, _heard)
+
+
+def _heard(item: HistoryItem) -> Heard | None:
+    """What one history item tells a seat (FF-13, FF-14, FF-17)."""
+    f, kind = item.facts, item.kind
+    if kind == "ff.role":
+        return Heard(know=[(int(f["seat"]), _roles(str(f["faction"]), bool(f["elite"])))])
+    if item.speaker is None:
+        return None
+    if kind == "ff.proofs" and f.get("am") in FACTIONS:
+        return Heard(evidence=[RoleClaim(item.speaker, _roles(f["am"]))], speaker=item.speaker)
+    if kind == "ff.accusation" and f.get("faction") in FACTIONS:
+        said = SeatIs(item.speaker, int(f["target"]), _roles(f["faction"]))
+        return Heard(evidence=[said], speaker=item.speaker)
+    if kind == "ff.speech":
+        return Heard(speaker=item.speaker, text=item.speech or "")
+    return None
+
+
+def _faction_odds(mind: Mind | None, seats: Sequence[Any]) -> dict[int, dict[str, float]]:
+    """Each seat's chance of each faction, from the belief."""
+    assert mind is not None
+    return {s: {f: mind.chance(s, _roles(f)) for f in FACTIONS} for s in seats if s is not None}

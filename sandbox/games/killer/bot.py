@@ -14,6 +14,12 @@ strategy notes (秘籍):
   vote out an exposed mate, sometimes vouch for an innocent, and one of them
   may fake a police claim against whoever exposed a mate. At night they strike
   police claimants and whoever points at them, else a quiet player.
+
+At ``level`` 1..3 (issue 37; 0 is this baseline, unchanged) a deduction
+:class:`~sandbox.deduction.mind.Mind` fed by :func:`_heard` keeps a belief over
+the roles, reads the words of speeches (level 2 up), and the police and civilian
+seats check, vote and speak from it, each speech giving its reason; killers
+strike where the police likely sit. docs/deduction.md has the levels.
 """
 
 from __future__ import annotations
@@ -25,7 +31,10 @@ import sandbox.games.killer.evidence as ev
 from sandbox.core.errors import IllegalDecision
 from sandbox.core.requests import Choice
 from sandbox.core.seat import FALLBACK_INVALID, Agent, AgentAnswer, DecisionContext
-from sandbox.core.variant import SeatView
+from sandbox.core.variant import HistoryItem, SeatView
+from sandbox.deduction.mind import Heard, Mind, PublicKinds, read_public
+from sandbox.deduction.tables import RoleTable, load_table
+from sandbox.deduction.talk import Talker
 from sandbox.games.killer.talk import PHRASES, Plan, speech_payload
 from sandbox.games.phrasebook import Phrasebook
 
@@ -40,17 +49,26 @@ class BaselineBot(Agent):
     kind = "baseline"
     replayable = True
 
-    def __init__(self, seed: int, language: str = "en") -> None:
+    def __init__(self, seed: int, language: str = "en", level: int = 0) -> None:
         self.rng = random.Random(seed)
         self.book = Phrasebook(PHRASES, language, seed)  # words only: never moves a decision
         # Fixed per seat, drawn first so each seat's style is stable across games.
         self.shares_checks = self.rng.random() < SHARE_RATE
         self.fakes_claims = self.rng.random() < FAKE_CLAIM_RATE
+        self.seed, self.language = seed, language
+        self.at_level(level)
+
+    def at_level(self, level: int) -> None:
+        """Play at ``level`` (0: the baseline; 1..3: deducing, issue 37)."""
+        self.mind = Mind(TABLE, level, self.seed) if level else None
+        self.talker = Talker(self.mind, self.language, self.seed) if self.mind else None
 
     def describe(self) -> dict[str, Any]:
-        return {"kind": self.kind}
+        return self.mind.describe(self.kind, "killer") if self.mind else {"kind": self.kind}
 
     async def decide(self, ctx: DecisionContext) -> AgentAnswer:
+        if self.mind is not None:
+            _think(self.mind, ctx.view)
         payload = self._choose(ctx)
         try:
             return AgentAnswer(ctx.validate(payload))
@@ -88,6 +106,8 @@ class BaselineBot(Agent):
         table = ev.read_table(view)
         threat = _threats(table, mates) if _strike_threats(view, mates) else {}
         quiet = {s: -float(table.words[s]) for s in targets}
+        if self.mind is not None:  # where the police likely sit (KG-4)
+            threat = self.mind.add_roles(threat, targets, {"police": 8.0})
         noise = self._tiebreak(targets)
         return max(targets, key=lambda s: (threat.get(s, 0.0), quiet[s], noise[s]))
 
@@ -98,6 +118,8 @@ class BaselineBot(Agent):
         fresh = [s for s in options if s not in known and s != view.seat]
         if not fresh:
             return None
+        if self.mind is not None:
+            return self.mind.most_uncertain(fresh)
         score = _my_suspicion(view, ev.read_table(view))
         return ev.top(fresh, score, {s: -s for s in fresh})
 
@@ -110,12 +132,17 @@ class BaselineBot(Agent):
         known = [s for s in options if s in _known_killers(view)]
         cleared = _known_innocent(view)
         pool = known or [s for s in options if s not in cleared] or options
+        if self.mind is not None:
+            return self.mind.pick(pool, self.mind.hidden)
         score = _my_suspicion(view, ev.read_table(view))
         return ev.top(pool, score, self._tiebreak(pool))
 
     def _killer_vote(self, view: SeatView, options: list[int]) -> int:
         """Vote as the crowd would; bus an exposed mate only sometimes."""
         mates = _mates(view)
+        if self.mind is not None:  # vote as the table would, bussing a lost mate
+            choice = self.mind.cover_vote(view, _heard, options, mates | {view.seat})
+            return options[0] if choice is None else choice
         crowd = _public_suspicion(view, ev.read_table(view))
         noise = self._tiebreak(options)
         favourite = ev.top(options, crowd, noise)
@@ -131,6 +158,9 @@ class BaselineBot(Agent):
             plan = self._police_speech(view, last_words)
         elif role == "killer":
             plan = self._killer_speech(view)
+        if plan is None and self.talker is not None:  # a reasoned speech (issue 37)
+            said = self.talker.speak(view.seat, ev.living_others(view), honest=True)
+            plan = Plan(accuse=said.accuse, vouch=said.vouch, reasoned=said.sentences)
         if plan is None:
             target = self._day_suspect(view)
             plan = Plan(accuse=[target] if target is not None else [])
@@ -155,6 +185,10 @@ class BaselineBot(Agent):
         accuser = _exposer_of(table, mates | {view.seat}, set(ev.living_others(view)))
         if accuser is not None and self.fakes_claims and _lead_killer(view):
             return Plan(found=[accuser])  # a faked police claim against the exposer
+        if self.talker is not None:  # speak from the public record's view (a cover)
+            others = [s for s in ev.living_others(view) if s not in mates]
+            said = self.talker.covered(view, _heard).speak(view.seat, others, honest=True)
+            return Plan(accuse=said.accuse, vouch=said.vouch, reasoned=said.sentences)
         target = self._day_suspect(view)
         plan = Plan(accuse=[target] if target is not None else [])
         innocents = [s for s in ev.living_others(view) if s not in mates and s != target]
@@ -178,6 +212,8 @@ class BaselineBot(Agent):
         if known:
             return known[0]
         pool = [s for s in living if s not in _known_innocent(view)] or living
+        if self.mind is not None:
+            return self.mind.pick(pool, self.mind.hidden)
         return ev.top(pool, _my_suspicion(view, table), self._tiebreak(pool))
 
 
@@ -288,3 +324,40 @@ def _police_claims(view: SeatView, table: ev.Table, attacked: bool, clears: bool
         plan.liars = [s for s in liars if s not in plan.found]
         plan.cleared = [s for s in plan.cleared if s not in plan.liars]
     return plan
+
+
+# ------------------------------------------------------------ deduction (issue 37)
+
+TABLE: RoleTable = load_table("killer")
+KINDS = PublicKinds(
+    speeches=("killer.speech", "killer.last_words"),
+    deaths={"killer.dawn": ("victim", "role"), "killer.voted_out": ("seat", "role")},
+    night="killer.dawn",
+    ballots="killer.ballots",
+)
+
+
+def _think(mind: Mind, view: SeatView) -> None:
+    if not mind.started:
+        rules, players = view.public.get("rules", {}), int(view.public["players"])
+        killers, police = int(rules["killers"]), int(rules["police"])  # KG-1
+        deck = {"killer": killers, "police": police, "civilian": players - killers - police}
+        mind.start(range(1, players + 1), deck)
+    for seat in _mates(view):  # KG-2: each team knows itself
+        mind.know_seat(seat, frozenset({"killer"}))
+    for seat in _police_team(view):
+        mind.know_seat(seat, frozenset({"police"}))
+    for check in ev.private_list(view, "checks"):  # KG-4: a role, or killer / not
+        answer = str(check.get("answer"))
+        if check.get("answer") is None or check.get("suspect") is None:
+            continue
+        roles = frozenset({answer}) if answer in TABLE.roles else TABLE.honest
+        mind.know_seat(int(check["suspect"]), roles)
+    mind.update(view, _heard)
+
+
+def _heard(item: HistoryItem) -> Heard | None:
+    """What one history item tells a seat (KG-6, KG-9, KG-14)."""
+    if item.kind == "killer.role":
+        return Heard(know=[(int(item.facts["seat"]), frozenset({item.facts["role"]}))])
+    return read_public(item, TABLE, KINDS)

@@ -32,6 +32,7 @@ class Plan:
     cleared: list[int] = field(default_factory=list)  # "I am police: not a killer"
     liars: list[int] = field(default_factory=list)  # false police claimants, named killers
     last_words: bool = False
+    reasoned: list[str] = field(default_factory=list)  # a deducing seat's own sentences
 
     @property
     def claims_police(self) -> bool:
@@ -177,6 +178,8 @@ def _words(plan: Plan, view: SeatView, table: ev.Table, book: Phrasebook, vouch:
     said += [book.say("found", a=s) for s in plan.found]
     said += [book.say("liar", a=s) for s in plan.liars if s not in plan.found]
     said += [book.say("cleared", a=s) for s in plan.cleared if s in vouch]
+    if plan.reasoned:  # a deducing seat (issue 37): its reasons, and no "Pass."
+        return book.join([*said, *plan.reasoned])
     said += [book.say("vouch", a=s) for s in plan.vouch if s in vouch]
     for seat in plan.accuse:
         said.append(book.say("suspect", a=seat) + _reason(seat, view, table, book))

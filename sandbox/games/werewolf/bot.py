@@ -16,14 +16,8 @@ vouched seats) and speaks with them, so baseline seats can follow each other:
   vote with the crowd for a non-werewolf, and one of them may fake a seer claim
   against a seat that exposed a packmate.
 
-Deterministic for a seed: every draw comes from the bot's own generator.
-This module is an agent, not part of the engine (nothing in the variant imports it).
-
-Its words come from the structured claims it makes (WW-12: a claimed role, accused
-and vouched seats): its phrasebook words them in the seat's language and grounds
-them in what the seat saw: the latest death, a seer claim or an accusation against
-the speaker today, another seat's seer claim. The claims are passed through
-unchanged, so other bots read the speech from them, whatever the words.
+Deterministic for a seed; its phrasebook words the structured claims (WW-12). At
+``level`` 1..3 (issue 37; 0: this baseline) it decides from a deduction Mind; docs/deduction.md.
 """
 
 from __future__ import annotations
@@ -36,7 +30,10 @@ from typing import Any
 from sandbox.core.errors import IllegalDecision
 from sandbox.core.requests import Choice
 from sandbox.core.seat import FALLBACK_INVALID, Agent, AgentAnswer, DecisionContext
-from sandbox.core.variant import SeatView
+from sandbox.core.variant import HistoryItem, SeatView
+from sandbox.deduction.mind import Heard, Mind, PublicKinds, read_public
+from sandbox.deduction.tables import RoleTable, load_table
+from sandbox.deduction.talk import Talker
 from sandbox.games.phrasebook import Phrasebook, Phrases
 
 # ------------------------------------------------------------ talk
@@ -216,15 +213,24 @@ class BaselineBot(Agent):
     kind = "baseline"
     replayable = True
 
-    def __init__(self, seed: int, language: str = "en") -> None:
+    def __init__(self, seed: int, language: str = "en", level: int = 0) -> None:
         self.rng = random.Random(seed)
         self.fakes_claims = self.rng.random() < FAKE_CLAIM_RATE  # drawn first: a stable style
         self.book = Phrasebook(PHRASES, language, seed)  # words only: never moves a decision
+        self.seed, self.language = seed, language
+        self.at_level(level)
+
+    def at_level(self, level: int) -> None:
+        """Play at ``level`` (0: the baseline; 1..3: deducing, issue 37)."""
+        self.mind = Mind(TABLE, level, self.seed) if level else None
+        self.talker = Talker(self.mind, self.language, self.seed) if self.mind else None
 
     def describe(self) -> dict[str, Any]:
-        return {"kind": self.kind}
+        return self.mind.describe(self.kind, "werewolf") if self.mind else {"kind": self.kind}
 
     async def decide(self, ctx: DecisionContext) -> AgentAnswer:
+        if self.mind is not None:
+            _think(self.mind, ctx.view)
         payload = self._choose(ctx)
         try:
             return AgentAnswer(ctx.validate(payload))
@@ -245,10 +251,10 @@ class BaselineBot(Agent):
         if decision == "bid":
             return {"bid": self._bid(view)}
         if decision == "vote":
-            f = ctx.request.field("target")
-            nullable = isinstance(f, Choice) and f.nullable
+            nullable = isinstance(f := ctx.request.field("target"), Choice) and f.nullable
             return {"target": self._vote(view, _options(ctx), nullable)}
-        return worded(self._speech(view), view, self.book)
+        said = self._speech(view)  # a deducing seat's speech comes worded already
+        return said if "speech" in said else worded(said, view, self.book)
 
     def _noise(self, seats: list[int]) -> dict[int, float]:
         return {s: self.rng.random() for s in seats}
@@ -262,6 +268,8 @@ class BaselineBot(Agent):
     # ------------------------------------------------------------ evidence
     def suspicion(self, view: SeatView, table: Table) -> dict[int, float]:
         """How much this seat believes each other seat is a werewolf."""
+        if self.mind is not None:
+            return {s: 10.0 * self.mind.hidden(s) for s in _living(view) if s != view.seat}
         me, score = view.seat, {s: 0.0 for s in _living(view)}
         rivals = {s for s, _ in table.seer_claims}
         real_seer = view.private.get("role") == "seer"
@@ -301,6 +309,8 @@ class BaselineBot(Agent):
             threat[claimant] = threat.get(claimant, 0.0) + 10.0
         for claimant in table.doctor_claims:
             threat[claimant] = threat.get(claimant, 0.0) + 6.0
+        if self.mind is not None:  # where the seer and the doctor likely sit
+            threat = self.mind.add_roles(threat, targets, {"seer": 8.0, "doctor": 3.0})
         for speaker, accused in table.accusations:
             if accused in pack:
                 threat[speaker] = threat.get(speaker, 0.0) + 2.0
@@ -308,6 +318,8 @@ class BaselineBot(Agent):
 
     def _inspect(self, view: SeatView, options: list[int]) -> int | None:
         fresh = [s for s in options if s not in _checked(view)] or options
+        if self.mind is not None:  # check where it learns most
+            return self.mind.most_uncertain(fresh)
         return self._top(fresh, self.suspicion(view, read_table(view)))
 
     def _protect(self, view: SeatView, options: list[int]) -> int | None:
@@ -340,6 +352,8 @@ class BaselineBot(Agent):
             return None
         if view.private.get("role") == "werewolf":
             pack = _pack(view)
+            if self.mind is not None:  # vote as the table would, bussing a lost packmate
+                return self.mind.cover_vote(view, _heard, options, pack | {view.seat})
             crowd = self._crowd(view, table)
             return self._top([s for s in options if s not in pack] or options, crowd)
         found = [s for s in self._found_wolves(view) if s in options]
@@ -347,6 +361,8 @@ class BaselineBot(Agent):
             return found[0]
         score = self.suspicion(view, table)
         pool = [s for s in options if s != view.seat] or options
+        if self.mind is not None:
+            return self.mind.vote(pool, nullable)
         best = self._top(pool, score)
         if (
             nullable
@@ -372,28 +388,61 @@ class BaselineBot(Agent):
         role = view.private.get("role")
         table = read_table(view)
         living = [s for s in _living(view) if s != view.seat]
-        if role == "seer":
+        if role == "seer":  # a deducing seer also publishes its clears (WW-10)
             found = self._found_wolves(view)
-            if found:
-                return {"claim": "seer", "accuse": found}
-        if role == "werewolf":
-            return self._wolf_speech(view, table, living)
+            cleared = [s for s, w in _checked(view).items() if self.mind and not w and s in living]
+            if found or cleared:
+                return {"claim": "seer", "accuse": found, **({"vouch": cleared} if cleared else {})}
+        wolf = role == "werewolf"
+        plan = self._wolf_speech(view, table, living) if wolf else {}
+        if self.talker is not None and "claim" not in plan:  # a wolf speaks from its cover
+            talker = self.talker.covered(view, _heard) if wolf else self.talker
+            said = talker.speak(view.seat, [s for s in living if s not in _pack(view)], True)
+            lines = _context(view, self.book) + said.sentences
+            return {"accuse": said.accuse, "vouch": said.vouch, "speech": self.book.join(lines)}
+        if wolf:
+            return plan
         suspect = self._top(living, self.suspicion(view, table))
         return {"accuse": [suspect]} if suspect is not None else {}
 
     def _wolf_speech(self, view: SeatView, table: Table, living: list[int]) -> dict[str, Any]:
         pack = _pack(view)
-        exposer = next(
-            (
-                c
-                for c, accused in reversed(table.seer_claims)
-                if c in living and c not in pack and set(accused) & pack
-            ),
-            None,
-        )
+        exposers = [c for c, accused in table.seer_claims if c not in pack and set(accused) & pack]
+        exposer = next((c for c in reversed(exposers) if c in living), None)
         lead = view.seat == min((pack & set(_living(view))) | {view.seat})
         if exposer is not None and self.fakes_claims and lead:
             return {"claim": "seer", "accuse": [exposer], "lying": True}
         others = [s for s in living if s not in pack]
         suspect = self._top(others, self._crowd(view, table))
         return {"accuse": [suspect]} if suspect is not None else {}
+
+
+# ------------------------------------------------------------ deduction (issue 37)
+
+TABLE: RoleTable = load_table("werewolf")
+KINDS = PublicKinds(
+    speeches=("werewolf.speech", "werewolf.last_words"),
+    deaths={"werewolf.dawn": ("victim", "revealed"), "werewolf.exiled": ("seat", "revealed")},
+    night="werewolf.dawn",
+    ballots="werewolf.ballots",
+)
+RESULTS = {"werewolves": TABLE.hidden, "village": TABLE.honest}  # WW-10's team answers
+
+
+def _think(mind: Mind, view: SeatView) -> None:
+    if not mind.started:  # the lineup counts roles by plural names (werewolves, seers, ...)
+        lineup, plural = view.public.get("lineup", {}), {"werewolf": "werewolves"}
+        deck = {r: int(lineup.get(plural.get(r, f"{r}s"), 0)) for r in TABLE.roles}
+        mind.start(range(1, int(view.public["players"]) + 1), deck)
+    for seat in _pack(view):  # WW-4
+        mind.know_seat(seat, frozenset({"werewolf"}))
+    mind.update(view, _heard)
+
+
+def _heard(item: HistoryItem) -> Heard | None:
+    """What one history item tells a seat (the view's own fields, WW-10/12/14)."""
+    f, kind = item.facts, item.kind
+    if kind in ("werewolf.role", "werewolf.seer_result"):
+        role = str(f.get("role", f.get("result")))  # a card, or the seer's answer
+        return Heard(know=[(int(f["seat"]), RESULTS.get(role, frozenset({role})))])
+    return read_public(item, TABLE, KINDS)

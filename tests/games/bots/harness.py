@@ -25,8 +25,14 @@ def context(game: Game, request: DecisionRequest) -> DecisionContext:
     return DecisionContext.for_request(game, request)
 
 
-def bots_for(variant: str, game: Game, seed: int, language: str = "en") -> dict[int, Agent]:
-    return {s: baseline_bot(game.variant, seat_seed(seed, s), language) for s in game.seats}
+def bots_for(
+    variant: str, game: Game, seed: int, language: str = "en", level: int = 0
+) -> dict[int, Agent]:
+    """Each seat's baseline bot, set to ``level`` when not 0 (issue 37's deducing bots)."""
+    bots = {s: baseline_bot(game.variant, seat_seed(seed, s), language) for s in game.seats}
+    for bot in bots.values() if level else ():
+        bot.at_level(level)  # type: ignore[attr-defined]
+    return bots
 
 
 def new_game(variant: str, raw: dict[str, Any], seed: int) -> Game:
@@ -41,11 +47,12 @@ def play(
     hook: Hook | None = None,
     stop: Callable[[DecisionRequest], bool] | None = None,
     language: str = "en",
+    level: int = 0,
 ) -> tuple[Game, int]:
     """Play to the end (or until ``stop`` says so for a pending request); return
     the game and how many answers were fallbacks."""
     game = new_game(variant, raw, seed)
-    agents = bots_for(variant, game, seed, language)
+    agents = bots_for(variant, game, seed, language, level)
     fallbacks = 0
     while not game.over:
         for request in game.pending():

@@ -43,17 +43,17 @@ def test_same_seed_same_game(variant: str, raw: dict[str, Any]) -> None:
 
 # ------------------------------------------------------------------ no leaks
 def _first_request_view(
-    variant: str, raw: dict[str, Any], seat: int, decision: str
+    variant: str, raw: dict[str, Any], seat: int, decision: str, level: int = 0
 ) -> tuple[SeatView, AgentAnswer]:
-    """Play baseline seats until ``seat`` owes ``decision``; return its view and
-    the answer its bot gives there."""
+    """Play bots (at ``level``; 0: the baseline) until ``seat`` owes ``decision``;
+    return its view and the answer its bot gives there."""
 
     def stop(request: DecisionRequest) -> bool:
         return request.seat == seat and request.decision == decision
 
-    game, _ = play(variant, raw, 5, stop=stop)
+    game, _ = play(variant, raw, 5, stop=stop, level=level)
     request = next(r for r in game.pending() if stop(r))
-    bot = bots_for(variant, game, 5)[seat]  # a fresh bot: same seed in both games
+    bot = bots_for(variant, game, 5, level=level)[seat]  # a fresh bot: same seed in both games
     return game.view(seat), answer(bot, context(game, request))
 
 
@@ -62,6 +62,7 @@ def _killer_lineup(**roles: tuple[int, ...]) -> dict[str, Any]:
     return {"players": 12, "seat": seats}
 
 
+@pytest.mark.parametrize("level", [0, 3])  # the baseline and the deducing bot (issue 37)
 @pytest.mark.parametrize(
     ("decision", "mine", "theirs_a", "theirs_b"),
     [
@@ -74,10 +75,11 @@ def test_killer_decision_ignores_roles_the_seat_cannot_see(
     mine: dict[str, tuple[int, ...]],
     theirs_a: dict[str, tuple[int, ...]],
     theirs_b: dict[str, tuple[int, ...]],
+    level: int,
 ) -> None:
     game_a, game_b = _killer_lineup(**mine, **theirs_a), _killer_lineup(**mine, **theirs_b)
-    view_a, answer_a = _first_request_view("killer", game_a, 1, decision)
-    view_b, answer_b = _first_request_view("killer", game_b, 1, decision)
+    view_a, answer_a = _first_request_view("killer", game_a, 1, decision, level)
+    view_b, answer_b = _first_request_view("killer", game_b, 1, decision, level)
     assert view_a == view_b  # the hidden roles really are hidden from seat 1
     assert answer_a.payload == answer_b.payload
 
@@ -91,11 +93,13 @@ def _ff_seats(rock_seat: int, paper_seat: int) -> dict[str, Any]:
     return {"day_limit": 6, "seat": seats}
 
 
-def test_ff_elite_attack_ignores_regulars_weapons_it_cannot_see() -> None:
+@pytest.mark.parametrize("level", [0, 3])
+def test_ff_elite_attack_ignores_regulars_weapons_it_cannot_see(level: int) -> None:
     # FF-9: an elite knows regulars' factions, never their weapons. Swapping two
     # weapons must leave its view and its first attack unchanged.
-    view_a, answer_a = _first_request_view("four_factions", _ff_seats(2, 4), 1, "attack")
-    view_b, answer_b = _first_request_view("four_factions", _ff_seats(4, 2), 1, "attack")
+    seats_a, seats_b = _ff_seats(2, 4), _ff_seats(4, 2)
+    view_a, answer_a = _first_request_view("four_factions", seats_a, 1, "attack", level)
+    view_b, answer_b = _first_request_view("four_factions", seats_b, 1, "attack", level)
     assert view_a == view_b
     assert answer_a.payload == answer_b.payload
 

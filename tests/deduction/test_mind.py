@@ -1,0 +1,116 @@
+"""A deducing seat's mind and its speech (sandbox/deduction/mind.py, talk.py):
+the levels read what they should, and a speech accuses only with a reason."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from sandbox.core.variant import HistoryItem, SeatView
+from sandbox.deduction.mind import LEVELS, Heard, Mind, frozen_tag, heard_death, heard_speech
+from sandbox.deduction.tables import RoleTable
+from sandbox.deduction.talk import Talker
+
+# A small table: roles a (hidden), b (the checker), c; words in English.
+TABLE = RoleTable(
+    roles=("a", "b", "c"),
+    hidden=frozenset({"a"}),
+    checker="b",
+    groups={"good": frozenset({"b", "c"})},
+    words={"en": {"a": ("wolf",), "b": ("seer",), "c": ("villager",), "good": ("good",)}},
+    say={"en": {"a": "a wolf", "b": "the seer", "c": "a villager", "good": "good"}},
+)
+DECK = {"a": 2, "b": 1, "c": 3}
+SEATS = range(1, 7)
+
+
+def _item(seq: int, speaker: int | None = None, text: str = "", **facts: Any) -> HistoryItem:
+    return HistoryItem(seq, "t.item", 1, "day", speaker, text or None, facts, public=True)
+
+
+def _view(items: list[HistoryItem]) -> SeatView:
+    return SeatView(None, 1, {}, {}, tuple(items))  # type: ignore[arg-type]
+
+
+def _reader(item: HistoryItem) -> Heard | None:
+    f = item.facts
+    if "dead" in f:
+        return heard_death(TABLE, f["dead"], f.get("role"), night=True)
+    if item.speaker is not None:
+        accuse, vouch = f.get("accuse", ()), f.get("vouch", ())
+        return heard_speech(TABLE, item.speaker, f.get("claim"), accuse, vouch, item.speech or "")
+    return None
+
+
+def _mind(level: int, items: list[HistoryItem], me_role: str = "c") -> Mind:
+    mind = Mind(TABLE, level, seed=3)
+    mind.start(SEATS, DECK)
+    mind.know_seat(1, frozenset({me_role}))
+    mind.update(_view(items), _reader)
+    return mind
+
+
+def test_the_words_of_a_speech_count_from_level_two_only() -> None:
+    said = [_item(1, speaker=2, text="I am the seer. I checked seat 4: a wolf.")]
+    words = _mind(2, said)
+    fields_only = _mind(1, [])  # level 1 never reads words: as if nothing was said
+    assert words.hidden(4) > fields_only.hidden(4) + 0.1
+    assert _mind(1, said).hidden(4) == pytest.approx(fields_only.hidden(4))
+
+
+def test_a_statement_proved_false_is_the_reason_given() -> None:
+    items = [
+        _item(1, speaker=3, accuse=[5]),  # seat 3 says seat 5 is a wolf ...
+        _item(2, dead=5, role="c"),  # ... and seat 5 is shown a villager
+    ]
+    mind = _mind(3, items)
+    said = Talker(mind, "en", 1).speak(1, [2, 3, 4, 6], honest=True)
+    assert said.accuse == [3]
+    text = " ".join(said.sentences).lower()
+    assert "seat 3" in text and "seat 5" in text
+
+
+def test_no_accusation_without_a_reason() -> None:
+    mind = _mind(3, [])
+    said = Talker(mind, "en", 1).speak(1, [2, 3, 4, 5, 6], honest=True)
+    assert said.accuse == [] and said.sentences  # it says it has nothing, not "Pass."
+
+
+def test_a_claim_of_a_role_shown_elsewhere_is_called_a_lie() -> None:
+    items = [_item(1, speaker=4, claim="b"), _item(2, dead=2, role="b")]
+    said = Talker(_mind(3, items), "en", 1).speak(1, [3, 4, 5, 6], honest=True)
+    assert said.accuse == [4]
+    assert "seat 2" in " ".join(said.sentences).lower()
+
+
+def test_a_cover_reads_only_the_public_record() -> None:
+    secret = HistoryItem(1, "t.item", 1, "night", None, None, {"dead": 3, "role": "a"})
+    mind = _mind(3, [secret])
+    cover = mind.cover(_view([secret]), _reader)
+    assert mind.hidden(3) == pytest.approx(1.0)
+    assert cover.hidden(3) < 0.5
+
+
+def test_levels_and_the_frozen_tag() -> None:
+    assert sorted(LEVELS) == [1, 2, 3]
+    assert not LEVELS[1].words and LEVELS[3].words
+    assert LEVELS[3].noise < LEVELS[2].noise < LEVELS[1].noise
+    assert frozen_tag("x", 3).startswith("x/level-3/v")
+    with pytest.raises(ValueError):
+        Mind(TABLE, 0, seed=1)
+
+
+def test_a_herd_on_one_seat_weighs_less_than_as_many_independent_voices() -> None:
+    from sandbox.deduction.belief import Belief
+    from sandbox.deduction.evidence import SeatIs
+    from sandbox.deduction.space import Space
+
+    herd = [_item(k, speaker=k, accuse=[6]) for k in (2, 3, 4, 5)]
+    mind = _mind(3, herd)
+    independent = Belief(Space(tuple(SEATS), DECK), TABLE)
+    independent.know(1, {"c"})
+    for k in (2, 3, 4, 5):
+        independent.observe(SeatIs(k, 6, TABLE.hidden))
+    first = _mind(3, herd[:1])
+    assert first.hidden(6) < mind.hidden(6) < independent.probability(6, TABLE.hidden)
