@@ -42,28 +42,34 @@ from dataclasses import dataclass
 from typing import Any
 
 from sandbox.analysis.intervals import BOOTSTRAP_SEED, percentile_interval
+from sandbox.deduction.tables import RoleTable, load_table
 from sandbox.transcript import EventRow, Transcript
 
 PRIOR_SD = 2.0
 SAMPLES = 200  # bootstrap refits
 FOLDS = 5
 
-# role label -> Mini-Mafia role, across the variants that have the three roles
-ROLES = {
-    "werewolf": "mafioso",
-    "killer": "mafioso",
-    "seer": "detective",
-    "police": "detective",
-    "villager": "villager",
-    "civilian": "villager",
-}
+# Mini-Mafia's three parts, read from the variant's role table (its hidden role,
+# its checker and its plain role): the paper's mafioso, detective and villager,
+# here "town" for the last (the seats with no power of their own).
+PARTS = ("mafioso", "detective", "town")
+
+
+def _part(table: RoleTable, role: str) -> str:
+    if role in table.hidden:
+        return "mafioso"
+    if table.checker and role == table.checker:
+        return "detective"
+    if table.plain and role == table.plain:
+        return "town"
+    return "other"
 
 
 @dataclass(frozen=True)
 class Lineup:
     mafioso: str
     detective: str
-    villager: str
+    town: str
     mafia_won: bool
     game: str = ""
 
@@ -71,22 +77,26 @@ class Lineup:
 def lineup_of(game: Transcript[EventRow]) -> Lineup | None:
     """The game's line-up; None unless it is a Mini-Mafia game (one mafioso,
     one detective, villagers of one contestant, a win or a loss)."""
+    try:
+        table = load_table(game.variant)
+    except ValueError:
+        return None  # a variant without a role table has no Mini-Mafia reading
     seats: dict[str, list[int]] = {}
     for seat, role in game.roles.items():
-        seats.setdefault(ROLES.get(str(role), "other"), []).append(seat)
-    if set(seats) != {"mafioso", "detective", "villager"}:
+        seats.setdefault(_part(table, str(role)), []).append(seat)
+    if set(seats) != set(PARTS):
         return None
     if len(seats["mafioso"]) != 1 or len(seats["detective"]) != 1:
         return None
     who = game.contestants
-    villagers = {who.get(s, "?") for s in seats["villager"]}
+    town = {who.get(s, "?") for s in seats["town"]}
     result = game.results.get(seats["mafioso"][0])
-    if len(villagers) != 1 or result not in ("win", "lose"):
+    if len(town) != 1 or result not in ("win", "lose"):
         return None
     return Lineup(
         who.get(seats["mafioso"][0], "?"),
         who.get(seats["detective"][0], "?"),
-        villagers.pop(),
+        town.pop(),
         result == "win",
         game.game_id,
     )
@@ -98,7 +108,7 @@ def _index(lineups: Sequence[Lineup], names: Sequence[str]) -> tuple[Any, Any, A
     at = {n: i for i, n in enumerate(names)}
     m = np.array([at[x.mafioso] for x in lineups], dtype=int)
     d = np.array([at[x.detective] for x in lineups], dtype=int)
-    v = np.array([at[x.villager] for x in lineups], dtype=int)
+    v = np.array([at[x.town] for x in lineups], dtype=int)
     y = np.array([float(x.mafia_won) for x in lineups])
     return m, d, v, y
 
@@ -149,7 +159,7 @@ def predict(params: dict[str, tuple[float, float, float]], lineup: Lineup) -> fl
     prior's centre (m = d = 0, v = 1)."""
     m = params.get(lineup.mafioso, (0.0, 0.0, 1.0))[0]
     d = params.get(lineup.detective, (0.0, 0.0, 1.0))[1]
-    v = params.get(lineup.villager, (0.0, 0.0, 1.0))[2]
+    v = params.get(lineup.town, (0.0, 0.0, 1.0))[2]
     z = v * (m - d)
     return 1.0 / (1.0 + math.exp(-z))
 
@@ -178,7 +188,7 @@ def cross_validated(
     for k in range(folds):
         held = [lineups[i] for j, i in enumerate(order) if j % folds == k]
         train = [lineups[i] for j, i in enumerate(order) if j % folds != k]
-        names = sorted({n for x in train for n in (x.mafioso, x.detective, x.villager)})
+        names = sorted({n for x in train for n in (x.mafioso, x.detective, x.town)})
         params = fit(train, names)
         base = sum(x.mafia_won for x in train) / len(train)
         for x in held:
@@ -205,7 +215,7 @@ def fit_with_intervals(
 ) -> dict[str, dict[str, Any]]:
     """contestant -> {m, d, v, each with a 95% bootstrap interval, games as
     each role}."""
-    names = sorted({n for x in lineups for n in (x.mafioso, x.detective, x.villager)})
+    names = sorted({n for x in lineups for n in (x.mafioso, x.detective, x.town)})
     point = fit(lineups, names)
     rng = random.Random(seed + 5)
     draws: dict[str, list[tuple[float, float, float]]] = {n: [] for n in names}
@@ -223,7 +233,7 @@ def fit_with_intervals(
         row["games"] = {
             "mafioso": sum(x.mafioso == name for x in lineups),
             "detective": sum(x.detective == name for x in lineups),
-            "villager": sum(x.villager == name for x in lineups),
+            "town": sum(x.town == name for x in lineups),
         }
         out[name] = row
     return out

@@ -8,6 +8,7 @@ one per variant, taken from that variant's vocabulary and prompts):
     roles = ["a", "b", "c"]      # every role label the variant deals
     hidden = ["a"]               # what an accusation says a seat is (may be empty)
     checker = "b"                # the role whose checks are reported ("" if none)
+    plain = "c"                  # the role with no power of its own ("" if none)
     [groups]                     # more labels, each a set of roles
     good = ["b", "c"]
     [words.en]                   # label (a role or a group) -> its words
@@ -40,6 +41,7 @@ class RoleTable:
     roles: tuple[str, ...]
     hidden: Roles = frozenset()
     checker: str = ""
+    plain: str = ""  # the role with no power (Mini-Mafia's third part)
     groups: Mapping[str, Roles] = field(default_factory=dict)
     words: Mapping[str, Mapping[str, tuple[str, ...]]] = field(default_factory=dict)
     # language -> label -> how a bot's speech names it ("a werewolf", "好人")
@@ -49,8 +51,9 @@ class RoleTable:
 
     def __post_init__(self) -> None:
         known = set(self.roles)
-        if not self.hidden <= known or (self.checker and self.checker not in known):
-            raise ValueError("hidden roles and the checker must be roles of the table")
+        named = [r for r in (self.checker, self.plain) if r]
+        if not self.hidden <= known or not set(named) <= known:
+            raise ValueError("hidden roles, the checker and the plain role must be table roles")
         for name, members in self.groups.items():
             if not members <= known:
                 raise ValueError(f"group {name!r} names unknown roles {sorted(members - known)}")
@@ -125,6 +128,7 @@ def table_from_mapping(raw: Mapping[str, Any]) -> RoleTable:
         roles=tuple(map(str, raw["roles"])),
         hidden=frozenset(map(str, raw.get("hidden", ()))),
         checker=str(raw.get("checker", "")),
+        plain=str(raw.get("plain", "")),
         groups=groups,
         words=words,
     )

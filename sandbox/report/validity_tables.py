@@ -52,7 +52,7 @@ def minimafia_rows(summary: Mapping[str, Any]) -> Rows:
         [
             who,
             *(f"{row[k]:.3f} {ci_text(row[k + '_ci95'], 3)}" for k in ("m", "d", "v")),
-            "/".join(str(row["games"][r]) for r in ("mafioso", "detective", "villager")),
+            "/".join(str(row["games"][r]) for r in ("mafioso", "detective", "town")),
         ]
         for who, row in found.items()
     ]

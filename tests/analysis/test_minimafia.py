@@ -66,7 +66,7 @@ def test_parameter_recovery_within_the_intervals() -> None:
             low, high = found[name][f"{key}_ci95"]
             assert low <= truth[k] <= high, (name, key, truth[k], low, high)
             assert found[name][key] == pytest.approx(truth[k], abs=0.4), (name, key)
-        assert found[name]["games"] == {"mafioso": 360, "detective": 360, "villager": 360}
+        assert found[name]["games"] == {"mafioso": 360, "detective": 360, "town": 360}
 
 
 def test_the_cross_validated_brier_score_beats_its_baselines() -> None:
@@ -98,7 +98,7 @@ def test_the_line_up_of_a_werewolf_game(tmp_path: Path) -> None:
     games = sorted(load_games([tmp_path]).games, key=lambda g: g.header["seed"])
     found = lineup_of(games[0])
     assert found is not None
-    assert (found.mafioso, found.detective, found.villager, found.mafia_won) == (
+    assert (found.mafioso, found.detective, found.town, found.mafia_won) == (
         "a",
         "b",
         "c",

@@ -41,3 +41,11 @@ def test_a_table_with_an_unknown_label_is_refused() -> None:
     with pytest.raises(ValueError, match="no role table"):
         load_table("no_such_game")
     assert RoleTable(roles=("a", "b"), hidden=frozenset({"a"})).honest == {"b"}
+
+
+def test_the_plain_role_is_a_role_of_the_table() -> None:
+    """Mini-Mafia's third part (analysis/minimafia.py) is the table's plain role."""
+    assert (load_table("werewolf").plain, load_table("killer").plain) == ("villager", "civilian")
+    assert load_table("four_factions").plain == ""  # no plain role there
+    with pytest.raises(ValueError, match="plain role"):
+        RoleTable(roles=("a", "b"), hidden=frozenset({"a"}), plain="z")

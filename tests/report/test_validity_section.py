@@ -38,7 +38,7 @@ def test_the_page_shows_the_validity_warnings_seating_and_minimafia(tmp_path: Pa
                 "d_ci95": [-0.2, 0.2],
                 "v": 1.0,
                 "v_ci95": [0.8, 1.3],
-                "games": {"mafioso": 5, "detective": 5, "villager": 5},
+                "games": {"mafioso": 5, "detective": 5, "town": 5},
             }
         },
         "cross_validation": {

@@ -52,7 +52,7 @@ def test_an_i3_study_fits_mini_mafias_model(tmp_path: Path) -> None:
     mm = found["minimafia"]
     assert mm["games"] == 16
     for row in mm["by_contestant"].values():
-        assert row["games"] == {"mafioso": 8, "detective": 8, "villager": 8}
+        assert row["games"] == {"mafioso": 8, "detective": 8, "town": 8}
         assert row["m_ci95"][0] <= row["m"] <= row["m_ci95"][1]
     cv = mm["cross_validation"]
     assert cv["folds"] == 5 and cv["brier"]["coin"] == 0.25

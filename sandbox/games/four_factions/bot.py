@@ -55,7 +55,7 @@ from sandbox.deduction.mind import Heard, Mind
 from sandbox.deduction.tables import RoleTable, load_table
 from sandbox.games.four_factions.info import FACTIONS, rival_of
 from sandbox.games.four_factions.resolve import BEATS, STRIKE_TABLE
-from sandbox.games.four_factions.vocabulary import VOCABULARY
+from sandbox.games.four_factions.words import VOCABULARY
 from sandbox.games.phrasebook import Phrasebook, Phrases
 
 # ------------------------------------------------------------ talk

@@ -25,12 +25,15 @@ from sandbox.core.words import (
     VariantWords,
     Words,
 )
-from sandbox.games.four_factions.info import FACTIONS, Decision
+from sandbox.games.four_factions.info import FACTIONS, INFO, Decision
 from sandbox.games.four_factions.page import BOARD, CARD_TABLES, by_seat, card, duel_notes, team_of
-from sandbox.games.four_factions.vocabulary import VOCABULARY
 from sandbox.words.parts import ending, referee, seat_choice, spoken
+from sandbox.words.vocabulary import load_vocabulary
 
 D = Mapping[str, Any]
+# The game words (factions, ranks, weapons, stages, field labels): the data file
+# prompts/four_factions/vocabulary.toml, also read by the bot's talk.
+VOCABULARY = load_vocabulary(INFO.name)
 
 
 def role(d: D, L: Lang) -> Words:  # FF-5/6/7
