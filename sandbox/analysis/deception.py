@@ -24,12 +24,24 @@ One Bradley–Terry fit over every part on the Elo scale
 (:func:`sandbox.analysis.ratings.bradley_terry`) gives both ratings, so a
 deceive rating and a detect rating compare directly (400 points = 10:1 odds
 in a duel). Intervals are the study's: the percentile bootstrap over whole
-games, each resample fitted the same way, widened to the point
-(:func:`sandbox.analysis.ratings.interval_around`); games are sorted by
+games within their line-up (:func:`lineup`: which contestant played which
+side; a study's schedule fixes the line-ups, so every resample keeps every
+pairing the games had), each resample fitted the same way, widened to the
+point (:func:`sandbox.analysis.ratings.interval_around`); games are sorted by
 identity first, so the figures are a function of the set of games only.
 Duels between seats of one contestant are left out. Beside each rating: the
 share of its duels won, with the cluster bootstrap over games
 (:func:`.metrics.figure`).
+
+Two ratings compare only when a chain of duels links their parts: the fit
+fixes the level of each *component* of the duel graph (the parts linked by
+duels) alone, so the levels of two components are not measured at all. Each
+component is fitted apart (its mean at 1500) and ``graph`` says which parts
+it holds; ``comparable`` says whether every contestant's deceive (detect)
+rating is in one component, and ``warning`` says which are not. With two
+contestants every duel sets one's deceive part against the other's detect
+part, so there are always two components: their deceive ratings never
+compare (a third contestant, such as a baseline bot, links them).
 """
 
 from __future__ import annotations
@@ -86,9 +98,10 @@ def player(part: str, name: str) -> str:
 
 @dataclass
 class Duels:
-    """One game's duels."""
+    """One game's duels, with its line-up (:func:`lineup`)."""
 
     game: str
+    stratum: str = ""
     found: list[Duel] = field(default_factory=list)
 
     def add(self, kind: str, deceiver: str, detector: str, deceived: bool) -> None:
@@ -98,8 +111,8 @@ class Duels:
 
 def duels_of(game: Transcript[EventRow]) -> Duels:
     """The lie and vote duels of one game (see the module docstring)."""
-    out = Duels(game.game_id)
     who, sides = game.contestants, game.sides
+    out = Duels(game.game_id, lineup(game))
     try:
         hidden = load_table(game.variant).hidden
     except ValueError:
@@ -127,6 +140,14 @@ def duels_of(game: Transcript[EventRow]) -> Duels:
     if hidden_seats:
         _votes(game, hidden_seats, out)
     return out
+
+
+def lineup(game: Transcript[EventRow]) -> str:
+    """Which contestant played which side ("village=B,werewolves=A"; a side
+    several contestants shared lists each): the bootstrap's stratum."""
+    who, sides = game.contestants, game.sides
+    pairs = sorted({(sides.get(s, "?"), who.get(s, "?")) for s in game.roles})
+    return ",".join(f"{side}={name}" for side, name in pairs)
 
 
 def _votes(game: Transcript[EventRow], hidden_seats: set[int], out: Duels) -> None:
@@ -159,8 +180,34 @@ def _wins(duels: Sequence[Duel]) -> dict[tuple[str, str], float]:
     return wins
 
 
+def components(wins: Mapping[tuple[str, str], float]) -> list[list[str]]:
+    """The parts linked by a chain of duels, each sorted, in the order of
+    their first part."""
+    link: dict[str, str] = {}
+
+    def root(part: str) -> str:
+        while link.setdefault(part, part) != part:
+            part = link[part]
+        return part
+
+    for a, b in wins:
+        link[root(a)] = root(b)
+    groups: dict[str, list[str]] = {}
+    for part in sorted(link):
+        groups.setdefault(root(part), []).append(part)
+    return sorted(groups.values())
+
+
 def _fit(games: Sequence[Duels]) -> dict[str, float]:
-    return bradley_terry(_wins([d for g in games for d in g.found]))
+    """One Bradley–Terry fit per component of the duel graph (each has its
+    mean at 1500): one fit over all would leave their relative levels to the
+    iteration's path."""
+    wins = _wins([d for g in games for d in g.found])
+    fit: dict[str, float] = {}
+    for group in components(wins):
+        members = set(group)
+        fit.update(bradley_terry({pair: n for pair, n in wins.items() if pair[0] in members}))
+    return fit
 
 
 def spearman(xs: Sequence[float], ys: Sequence[float]) -> float | None:
@@ -199,33 +246,55 @@ def _correlation(fit: Mapping[str, float], names: Sequence[str]) -> float | None
 def deception_summary(
     games: Sequence[Transcript[EventRow]], seed: int = BOOTSTRAP_SEED, samples: int = 0
 ) -> dict[str, Any] | None:
-    """``by_contestant`` -> {deceive, detect}: each {elo, elo_ci95, duels,
-    lie_duels, vote_duels, won (share of its duels won, cluster-bootstrap
-    ci95), won_by_kind (the same per kind)}, None for a part it never
-    played; ``rank_correlation``: Spearman's ρ of the two ratings over the
-    contestants with both, with its bootstrap interval. None without a duel."""
+    """``by_contestant`` -> {deceive, detect}: each {elo, elo_ci95, component,
+    duels, lie_duels, vote_duels, won (share of its duels won,
+    cluster-bootstrap ci95), won_by_kind (the same per kind)}, None for a part
+    it never played; ``graph``: the components of the duel graph and how many
+    resamples split one; ``comparable`` and ``warning`` (see the module
+    docstring); ``rank_correlation``: Spearman's ρ of the two ratings over the
+    contestants with both, with its bootstrap interval (none unless both
+    families are comparable). None without a duel."""
     per_game = sorted((duels_of(g) for g in games), key=lambda d: d.game)
     per_game = [d for d in per_game if d.found]
     if not per_game:
         return None
     names = sorted({n for g in per_game for d in g.found for n in (d.deceiver, d.detector)})
+    groups = components(_wins([d for g in per_game for d in g.found]))
+    where = {part: i for i, group in enumerate(groups) for part in group}
+    comparable = {family: _together(where, family, names) for family in PARTS}
+    both = all(comparable.values())
     point = _fit(per_game)
+    strata: dict[str, list[Duels]] = {}
+    for found in per_game:
+        strata.setdefault(found.stratum, []).append(found)
     rng = random.Random(seed + 1)
     draws: dict[str, list[float]] = {}
     rhos: list[float] = []
-    for _ in range(samples or BOOTSTRAP_SAMPLES):
-        fit = _fit([per_game[rng.randrange(len(per_game))] for _ in per_game])
+    split = 0
+    runs = samples or BOOTSTRAP_SAMPLES
+    for _ in range(runs):
+        resample = [g[rng.randrange(len(g))] for g in strata.values() for _ in g]
+        fit = _fit(resample)
+        split += len(components(_wins([d for g in resample for d in g.found]))) > len(groups)
         for who, value in fit.items():
             draws.setdefault(who, []).append(value)
-        rho = _correlation(fit, names)
+        rho = _correlation(fit, names) if both else None
         if rho is not None:
             rhos.append(rho)
     shares = random.Random(seed)
-    by_contestant = {name: _parts(name, per_game, point, draws, shares) for name in names}
-    rho = _correlation(point, names)
+    by_contestant = {name: _parts(name, per_game, point, draws, shares, where) for name in names}
+    rho = _correlation(point, names) if both else None
     interval = percentile_interval(rhos)
     return {
         "by_contestant": by_contestant,
+        "graph": {
+            "components": groups,
+            "connected": len(groups) == 1,
+            "resamples": runs,
+            "split_resamples": split,
+        },
+        "comparable": comparable,
+        "warning": _warning(where, names, comparable),
         "rank_correlation": {
             "spearman": None if rho is None else round(rho, 4),
             "ci95": None
@@ -236,12 +305,49 @@ def deception_summary(
     }
 
 
+def _together(where: Mapping[str, int], family: str, names: Sequence[str]) -> bool:
+    """Whether every contestant's ``family`` part that was played lies in one
+    component."""
+    return len({where[player(family, n)] for n in names if player(family, n) in where}) <= 1
+
+
+def comparable(deception: Mapping[str, Any], family: str, a: str, b: str) -> bool:
+    """Whether the ``family`` ratings ("deceive" or "detect") of contestants
+    ``a`` and ``b`` in a :func:`deception_summary` compare: both rated and in
+    one component of the duel graph."""
+    parts = [(deception.get("by_contestant") or {}).get(n, {}).get(family) for n in (a, b)]
+    return all(parts) and parts[0]["component"] == parts[1]["component"]
+
+
+def _warning(
+    where: Mapping[str, int], names: Sequence[str], together: Mapping[str, bool]
+) -> str | None:
+    apart = [family for family in PARTS if not together[family]]
+    if not apart:
+        return None
+    groups = "; ".join(
+        f"{family}: "
+        + " | ".join(
+            ", ".join(n for n in names if where.get(player(family, n)) == i)
+            for i in sorted({where[player(family, n)] for n in names if player(family, n) in where})
+        )
+        for family in apart
+    )
+    return (
+        f"the {' and '.join(apart)} ratings do not all compare: no chain of duels links "
+        f"these groups ({groups}), so the levels of one group against another are not "
+        "measured; with two contestants this is always so (every duel sets one's deceive "
+        "part against the other's detect part): add a third contestant, e.g. a baseline bot"
+    )
+
+
 def _parts(
     name: str,
     per_game: Sequence[Duels],
     point: Mapping[str, float],
     draws: Mapping[str, list[float]],
     rng: random.Random,
+    where: Mapping[str, int],
 ) -> dict[str, Any]:
     entry: dict[str, Any] = {}
     for part in PARTS:
@@ -258,6 +364,7 @@ def _parts(
         entry[part] = {
             "elo": round(point[who], 1),
             "elo_ci95": interval_around(point[who], draws.get(who, []), 1),
+            "component": where[who],
             "duels": len(mine),
             **{f"{kind}_duels": sum(1 for k, _ in mine if k == kind) for kind in KINDS},
             "won": figure([item for _, item in mine], rng),
@@ -270,13 +377,34 @@ def _parts(
 
 def deception_rows(summary: Mapping[str, Any]) -> list[list[str]]:
     """The printed table: contestant, deceive and detect Elo with intervals and
-    duels ("–" where a contestant has none); empty without the figures."""
+    duels ("–" where a contestant has none); empty without the figures. When
+    the duel graph falls apart, each rating is marked with its component
+    ("g1", "g2", …): only ratings with the same mark compare."""
     found = summary.get("deception") or {}
+    marked = not (found.get("graph") or {}).get("connected", True)
     rows = []
     for name, entry in sorted((found.get("by_contestant") or {}).items()):
         cells = [name]
         for family in PARTS:
             part = entry.get(family)
-            cells.append("–" if not part else f"{part['elo']} {part['elo_ci95']} ({part['duels']})")
+            text = "–" if not part else f"{part['elo']} {part['elo_ci95']} ({part['duels']})"
+            if part and marked:
+                text += f" g{part['component'] + 1}"
+            cells.append(text)
         rows.append(cells)
     return rows
+
+
+def deception_validity(deception: Mapping[str, Any] | None) -> dict[str, Any] | None:
+    """The validity report's line on deceive and detect: whether the duel
+    graph is connected, its components, and the warning (None without duels)."""
+    if not deception:
+        return None
+    graph = deception.get("graph") or {}
+    return {
+        "connected": graph.get("connected"),
+        "components": len(graph.get("components") or ()),
+        "comparable": deception.get("comparable"),
+        "split_resamples": graph.get("split_resamples"),
+        "warning": deception.get("warning"),
+    }

@@ -10,7 +10,7 @@ import statistics
 from collections.abc import Sequence
 from typing import Any
 
-from sandbox.analysis.deception import deception_summary
+from sandbox.analysis.deception import deception_summary, deception_validity
 from sandbox.analysis.failures import failure_summary, without_hinged
 from sandbox.analysis.frontier import frontier
 from sandbox.analysis.intervals import BOOTSTRAP_SEED, wilson
@@ -229,6 +229,7 @@ def summarise_games(loaded: Loaded, seed: int = BOOTSTRAP_SEED, samples: int = 0
     ratings = rate(rated, seed=seed, samples=samples)
     nash = nash_summary(matches_of(rated), matches_of(rated, per_role=True), seed, samples)
     used = usage(loaded.games)
+    deceit = deception_summary(rated, seed, samples)
     return {
         "games": len(loaded.games),
         "rated": len(rated),
@@ -250,6 +251,9 @@ def summarise_games(loaded: Loaded, seed: int = BOOTSTRAP_SEED, samples: int = 0
         "persuasion": persuasion_summary(rated, seed),
         "speech_persuasion": speech_persuasion_summary(rated, seed),
         "lies": lie_summary(rated, seed),
-        "deception": deception_summary(rated, seed, samples),
-        "validity": {"separation": separation(ratings, len(rated))},
+        "deception": deceit,
+        "validity": {
+            "separation": separation(ratings, len(rated)),
+            "deception": deception_validity(deceit),
+        },
     }
