@@ -51,9 +51,10 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from sandbox.analysis.duel_graph import components, fit_components, warning
 from sandbox.analysis.intervals import BOOTSTRAP_SEED, percentile_interval
 from sandbox.analysis.metrics import Item, figure
-from sandbox.analysis.ratings import BOOTSTRAP_SAMPLES, bradley_terry, interval_around
+from sandbox.analysis.ratings import BOOTSTRAP_SAMPLES, interval_around
 from sandbox.analysis.statements import (
     dead_before,
     follows,
@@ -180,34 +181,15 @@ def _wins(duels: Sequence[Duel]) -> dict[tuple[str, str], float]:
     return wins
 
 
-def components(wins: Mapping[tuple[str, str], float]) -> list[list[str]]:
-    """The parts linked by a chain of duels, each sorted, in the order of
-    their first part."""
-    link: dict[str, str] = {}
-
-    def root(part: str) -> str:
-        while link.setdefault(part, part) != part:
-            part = link[part]
-        return part
-
-    for a, b in wins:
-        link[root(a)] = root(b)
-    groups: dict[str, list[str]] = {}
-    for part in sorted(link):
-        groups.setdefault(root(part), []).append(part)
-    return sorted(groups.values())
+def _wins_of(games: Sequence[Duels], kind: str = "") -> dict[tuple[str, str], float]:
+    """:func:`_wins` of the games' duels (of ``kind`` alone with a kind)."""
+    return _wins([d for g in games for d in g.found if d.kind == kind or not kind])
 
 
-def _fit(games: Sequence[Duels]) -> dict[str, float]:
-    """One Bradley–Terry fit per component of the duel graph (each has its
-    mean at 1500): one fit over all would leave their relative levels to the
-    iteration's path."""
-    wins = _wins([d for g in games for d in g.found])
-    fit: dict[str, float] = {}
-    for group in components(wins):
-        members = set(group)
-        fit.update(bradley_terry({pair: n for pair, n in wins.items() if pair[0] in members}))
-    return fit
+def _fit(games: Sequence[Duels], kind: str = "") -> dict[str, float]:
+    """Both ratings of every part, one fit per component of the duel graph
+    (:mod:`.duel_graph`)."""
+    return fit_components(_wins_of(games, kind))
 
 
 def spearman(xs: Sequence[float], ys: Sequence[float]) -> float | None:
@@ -247,43 +229,41 @@ def deception_summary(
     games: Sequence[Transcript[EventRow]], seed: int = BOOTSTRAP_SEED, samples: int = 0
 ) -> dict[str, Any] | None:
     """``by_contestant`` -> {deceive, detect}: each {elo, elo_ci95, component,
-    duels, lie_duels, vote_duels, won (share of its duels won,
+    by_kind (kind -> the same three from the duels of that kind alone, or
+    None), duels, lie_duels, vote_duels, won (share of its duels won,
     cluster-bootstrap ci95), won_by_kind (the same per kind)}, None for a part
     it never played; ``graph``: the components of the duel graph and how many
-    resamples split one; ``comparable`` and ``warning`` (see the module
-    docstring); ``rank_correlation``: Spearman's ρ of the two ratings over the
-    contestants with both, with its bootstrap interval (none unless both
-    families are comparable). None without a duel."""
+    resamples split one; ``comparable`` and ``warning`` (:mod:`.duel_graph`);
+    ``rank_correlation``: Spearman's ρ of the two ratings over the contestants
+    with both, with its bootstrap interval (none unless both families
+    compare). None without a duel."""
     per_game = sorted((duels_of(g) for g in games), key=lambda d: d.game)
     per_game = [d for d in per_game if d.found]
     if not per_game:
         return None
     names = sorted({n for g in per_game for d in g.found for n in (d.deceiver, d.detector)})
-    groups = components(_wins([d for g in per_game for d in g.found]))
-    where = {part: i for i, group in enumerate(groups) for part in group}
-    comparable = {family: _together(where, family, names) for family in PARTS}
-    both = all(comparable.values())
-    point = _fit(per_game)
+    fits = {kind: _Fit.of(per_game, kind) for kind in ("", *KINDS)}
+    groups, where = fits[""].groups, fits[""].where
+    apart = {f: _by_component(where, f, names) for f in PARTS}
+    both = all(len(found) == 1 for found in apart.values())
     strata: dict[str, list[Duels]] = {}
     for found in per_game:
         strata.setdefault(found.stratum, []).append(found)
     rng = random.Random(seed + 1)
-    draws: dict[str, list[float]] = {}
     rhos: list[float] = []
     split = 0
     runs = samples or BOOTSTRAP_SAMPLES
     for _ in range(runs):
         resample = [g[rng.randrange(len(g))] for g in strata.values() for _ in g]
-        fit = _fit(resample)
-        split += len(components(_wins([d for g in resample for d in g.found]))) > len(groups)
-        for who, value in fit.items():
-            draws.setdefault(who, []).append(value)
-        rho = _correlation(fit, names) if both else None
+        split += len(components(_wins_of(resample))) > len(groups)
+        for kind, rated in fits.items():
+            rated.add(_fit(resample, kind))
+        rho = _correlation(fits[""].draws_last, names) if both else None
         if rho is not None:
             rhos.append(rho)
     shares = random.Random(seed)
-    by_contestant = {name: _parts(name, per_game, point, draws, shares, where) for name in names}
-    rho = _correlation(point, names) if both else None
+    by_contestant = {name: _parts(name, per_game, fits, shares) for name in names}
+    rho = _correlation(fits[""].point, names) if both else None
     interval = percentile_interval(rhos)
     return {
         "by_contestant": by_contestant,
@@ -293,8 +273,8 @@ def deception_summary(
             "resamples": runs,
             "split_resamples": split,
         },
-        "comparable": comparable,
-        "warning": _warning(where, names, comparable),
+        "comparable": {f: len(found) == 1 for f, found in apart.items()},
+        "warning": warning(apart),
         "rank_correlation": {
             "spearman": None if rho is None else round(rho, 4),
             "ci95": None
@@ -305,49 +285,54 @@ def deception_summary(
     }
 
 
-def _together(where: Mapping[str, int], family: str, names: Sequence[str]) -> bool:
-    """Whether every contestant's ``family`` part that was played lies in one
-    component."""
-    return len({where[player(family, n)] for n in names if player(family, n) in where}) <= 1
+@dataclass
+class _Fit:
+    """A fit on all the games (``point``), the components of its graph
+    (``groups``; ``where``: part -> its component), and each part's
+    bootstrap draws."""
+
+    point: dict[str, float]
+    groups: list[list[str]]
+    where: dict[str, int]
+    draws: dict[str, list[float]] = field(default_factory=dict)
+    draws_last: dict[str, float] = field(default_factory=dict)
+
+    @classmethod
+    def of(cls, games: Sequence[Duels], kind: str) -> _Fit:
+        wins = _wins_of(games, kind)
+        groups = components(wins)
+        where = {part: i for i, group in enumerate(groups) for part in group}
+        return cls(fit_components(wins), groups, where)
+
+    def add(self, fit: dict[str, float]) -> None:
+        self.draws_last = fit
+        for who, value in fit.items():
+            self.draws.setdefault(who, []).append(value)
+
+    def rating(self, who: str) -> dict[str, Any] | None:
+        if who not in self.point:
+            return None
+        return {
+            "elo": round(self.point[who], 1),
+            "elo_ci95": interval_around(self.point[who], self.draws.get(who, []), 1),
+            "component": self.where[who],
+        }
 
 
-def comparable(deception: Mapping[str, Any], family: str, a: str, b: str) -> bool:
-    """Whether the ``family`` ratings ("deceive" or "detect") of contestants
-    ``a`` and ``b`` in a :func:`deception_summary` compare: both rated and in
-    one component of the duel graph."""
-    parts = [(deception.get("by_contestant") or {}).get(n, {}).get(family) for n in (a, b)]
-    return all(parts) and parts[0]["component"] == parts[1]["component"]
-
-
-def _warning(
-    where: Mapping[str, int], names: Sequence[str], together: Mapping[str, bool]
-) -> str | None:
-    apart = [family for family in PARTS if not together[family]]
-    if not apart:
-        return None
-    groups = "; ".join(
-        f"{family}: "
-        + " | ".join(
-            ", ".join(n for n in names if where.get(player(family, n)) == i)
-            for i in sorted({where[player(family, n)] for n in names if player(family, n) in where})
-        )
-        for family in apart
-    )
-    return (
-        f"the {' and '.join(apart)} ratings do not all compare: no chain of duels links "
-        f"these groups ({groups}), so the levels of one group against another are not "
-        "measured; with two contestants this is always so (every duel sets one's deceive "
-        "part against the other's detect part): add a third contestant, e.g. a baseline bot"
-    )
+def _by_component(where: Mapping[str, int], family: str, names: Sequence[str]) -> list[list[str]]:
+    """The contestants whose ``family`` part was rated, by component."""
+    found: dict[int, list[str]] = {}
+    for name in names:
+        if player(family, name) in where:
+            found.setdefault(where[player(family, name)], []).append(name)
+    return [found[i] for i in sorted(found)]
 
 
 def _parts(
     name: str,
     per_game: Sequence[Duels],
-    point: Mapping[str, float],
-    draws: Mapping[str, list[float]],
+    fits: Mapping[str, _Fit],
     rng: random.Random,
-    where: Mapping[str, int],
 ) -> dict[str, Any]:
     entry: dict[str, Any] = {}
     for part in PARTS:
@@ -362,9 +347,8 @@ def _parts(
             entry[part] = None
             continue
         entry[part] = {
-            "elo": round(point[who], 1),
-            "elo_ci95": interval_around(point[who], draws.get(who, []), 1),
-            "component": where[who],
+            **(fits[""].rating(who) or {}),
+            "by_kind": {kind: fits[kind].rating(who) for kind in KINDS},
             "duels": len(mine),
             **{f"{kind}_duels": sum(1 for k, _ in mine if k == kind) for kind in KINDS},
             "won": figure([item for _, item in mine], rng),
@@ -393,18 +377,3 @@ def deception_rows(summary: Mapping[str, Any]) -> list[list[str]]:
             cells.append(text)
         rows.append(cells)
     return rows
-
-
-def deception_validity(deception: Mapping[str, Any] | None) -> dict[str, Any] | None:
-    """The validity report's line on deceive and detect: whether the duel
-    graph is connected, its components, and the warning (None without duels)."""
-    if not deception:
-        return None
-    graph = deception.get("graph") or {}
-    return {
-        "connected": graph.get("connected"),
-        "components": len(graph.get("components") or ()),
-        "comparable": deception.get("comparable"),
-        "split_resamples": graph.get("split_resamples"),
-        "warning": deception.get("warning"),
-    }

@@ -10,7 +10,8 @@ import statistics
 from collections.abc import Sequence
 from typing import Any
 
-from sandbox.analysis.deception import deception_summary, deception_validity
+from sandbox.analysis.deception import deception_summary
+from sandbox.analysis.duel_graph import deception_validity
 from sandbox.analysis.failures import failure_summary, without_hinged
 from sandbox.analysis.frontier import frontier
 from sandbox.analysis.intervals import BOOTSTRAP_SEED, wilson

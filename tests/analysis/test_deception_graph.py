@@ -12,16 +12,8 @@ from typing import Any
 
 import pytest
 
-from sandbox.analysis.deception import (
-    Duels,
-    _fit,
-    comparable,
-    components,
-    deception_rows,
-    deception_summary,
-    deception_validity,
-    lineup,
-)
+from sandbox.analysis.deception import Duels, _fit, deception_rows, deception_summary, lineup
+from sandbox.analysis.duel_graph import comparable, components, deception_validity
 from sandbox.analysis.load import load_games
 from sandbox.analysis.ratings import bradley_terry
 from sandbox.analysis.summary import summarise_games
