@@ -20,7 +20,7 @@ meet in *duels* read from the games:
   wins when the ballot named a hidden-role seat, else the hidden seat's
   deceive part wins (it survived that ballot).
 
-One Bradley–Terry fit over every part on the Elo scale
+A Bradley–Terry fit over the parts on the Elo scale
 (:func:`sandbox.analysis.ratings.bradley_terry`) gives both ratings, so a
 deceive rating and a detect rating compare directly (400 points = 10:1 odds
 in a duel). Intervals are the study's: the percentile bootstrap over whole
@@ -33,15 +33,11 @@ Duels between seats of one contestant are left out. Beside each rating: the
 share of its duels won, with the cluster bootstrap over games
 (:func:`.metrics.figure`).
 
-Two ratings compare only when a chain of duels links their parts: the fit
-fixes the level of each *component* of the duel graph (the parts linked by
-duels) alone, so the levels of two components are not measured at all. Each
-component is fitted apart (its mean at 1500) and ``graph`` says which parts
-it holds; ``comparable`` says whether every contestant's deceive (detect)
-rating is in one component, and ``warning`` says which are not. With two
-contestants every duel sets one's deceive part against the other's detect
-part, so there are always two components: their deceive ratings never
-compare (a third contestant, such as a baseline bot, links them).
+Each component of the duel graph is fitted apart, and two ratings compare only
+within one (:mod:`.duel_graph`; with two contestants their deceive ratings
+never do). Each rating is also fitted on each kind of duel alone
+(``by_kind``): the lie duels carry what a speaker's lies did, the vote duels
+only whether a hidden seat survived.
 """
 
 from __future__ import annotations
