@@ -13,13 +13,17 @@ test: the study says so). The matrix of three links all six parts.
 What the plant moves is the lie duels (a wolf's lie followed by a listener's
 next ballot); the vote duels (a wolf surviving a ballot) do not depend on
 lying, and the fake voters' ballots are random, so they only add noise.
-Measured over the study's seeds 1-8 (docs/studies.md, "Deceive and detect"):
-the lie-duel rating's intervals exclude each other at every seed, by 399 to 806
-Elo points at 12 to 18 games; the deceive rating (both kinds of duel) puts the
-liar above at every seed, but its intervals still overlap at some seeds at this
-size. So the test asserts the interval exclusion on the lie-duel part and the
-order on the whole rating. Eighteen 6-seat Werewolf games on the fake
-provider: about twenty seconds."""
+Measured over the study's seeds 1-8 (docs/studies.md, "Deceive and detect";
+margin: the liar's low end minus the quiet one's high end): the lie-duel
+rating's intervals exclude each other at every seed and size, by 355 Elo or
+more at 12 games and 362 or more at 18; the deceive rating (both kinds of
+duel) puts the liar above at every seed (by 131 Elo or more at 18 games), but
+its intervals overlap at 3 of 8 seeds at 12 games and 2 of 8 at 18, and at
+30 games, where they part at all 8, the margin is down to +8 Elo at seed 7 and
++31 at seed 8: a coin toss on the next change of the fake draws. So the test
+asserts the interval exclusion on the lie-duel part of the deceive rating
+(``by_kind.lie``) and the order on the whole. Eighteen 6-seat Werewolf games
+on the fake provider: about twenty seconds."""
 
 from __future__ import annotations
 
@@ -114,15 +118,16 @@ def test_a_planted_liar_shows_in_the_statements_the_deceive_rating_and_validity(
     assert comparable(deception, "deceive", "liar", "quiet", kind="lie")
     assert found["validity"]["deception"]["connected"] is True
 
-    # the deceive rating: the lie duels show the plant, the liar's interval
-    # wholly above the quiet one's; on both kinds of duel the liar rates higher
+    # the deceive rating: on the lie duels (where the plant acts) the liar's
+    # interval lies wholly above the quiet one's; on all its duels it rates higher
     deceive = {n: e["deceive"] for n, e in deception["by_contestant"].items()}
+    assert deceive["liar"]["duels"] > 0 and deceive["quiet"]["duels"] > 0
     lie_won = {n: d["won_by_kind"]["lie"]["value"] for n, d in deceive.items()}
-    assert lie_won["quiet"] == 0.0 < 0.4 < lie_won["liar"]  # nothing to believe from the quiet one
+    assert lie_won["quiet"] == 0.0 < 0.3 < lie_won["liar"]  # nothing to believe from the quiet one
+    assert deceive["quiet"]["won"]["value"] < deceive["liar"]["won"]["value"]
     liar, quiet = deceive["liar"]["by_kind"]["lie"], deceive["quiet"]["by_kind"]["lie"]
     assert liar["elo_ci95"][0] > quiet["elo_ci95"][1]
     assert deceive["liar"]["elo"] > deceive["quiet"]["elo"]
-    assert deceive["quiet"]["won"]["value"] < deceive["liar"]["won"]["value"]
 
     # validity: eighteen games cannot separate the three on the win rating
     separation = found["validity"]["separation"]
