@@ -24,11 +24,11 @@ A Bradley–Terry fit over the parts on the Elo scale
 (:func:`sandbox.analysis.ratings.bradley_terry`) gives both ratings, so a
 deceive rating and a detect rating compare directly (400 points = 10:1 odds
 in a duel). Intervals are the study's: the percentile bootstrap over whole
-games within their line-up (:func:`lineup`: which contestant played which
-side; a study's schedule fixes the line-ups, so every resample keeps every
-pairing the games had), each resample fitted the same way, widened to the
-point (:func:`sandbox.analysis.ratings.interval_around`); games are sorted by
-identity first, so the figures are a function of the set of games only.
+games, each resample fitted the same way, widened to the point
+(:func:`sandbox.analysis.ratings.interval_around`), except that a resample
+whose duel graph splits a component of the full graph is drawn again (the
+levels of the pieces would not be measured); games are sorted by identity
+first, so the figures are a function of the set of games only.
 Duels between seats of one contestant are left out. Beside each rating: the
 share of its duels won, with the cluster bootstrap over games
 (:func:`.metrics.figure`).
@@ -43,7 +43,7 @@ only whether a hidden seat survived.
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -95,10 +95,9 @@ def player(part: str, name: str) -> str:
 
 @dataclass
 class Duels:
-    """One game's duels, with its line-up (:func:`lineup`)."""
+    """One game's duels."""
 
     game: str
-    stratum: str = ""
     found: list[Duel] = field(default_factory=list)
 
     def add(self, kind: str, deceiver: str, detector: str, deceived: bool) -> None:
@@ -109,7 +108,7 @@ class Duels:
 def duels_of(game: Transcript[EventRow]) -> Duels:
     """The lie and vote duels of one game (see the module docstring)."""
     who, sides = game.contestants, game.sides
-    out = Duels(game.game_id, lineup(game))
+    out = Duels(game.game_id)
     try:
         hidden = load_table(game.variant).hidden
     except ValueError:
@@ -137,14 +136,6 @@ def duels_of(game: Transcript[EventRow]) -> Duels:
     if hidden_seats:
         _votes(game, hidden_seats, out)
     return out
-
-
-def lineup(game: Transcript[EventRow]) -> str:
-    """Which contestant played which side ("village=B,werewolves=A"; a side
-    several contestants shared lists each): the bootstrap's stratum."""
-    who, sides = game.contestants, game.sides
-    pairs = sorted({(sides.get(s, "?"), who.get(s, "?")) for s in game.roles})
-    return ",".join(f"{side}={name}" for side, name in pairs)
 
 
 def _votes(game: Transcript[EventRow], hidden_seats: set[int], out: Duels) -> None:
@@ -229,7 +220,8 @@ def deception_summary(
     None), duels, lie_duels, vote_duels, won (share of its duels won,
     cluster-bootstrap ci95), won_by_kind (the same per kind)}, None for a part
     it never played; ``graph``: the components of the duel graph and how many
-    resamples split one; ``comparable`` and ``warning`` (:mod:`.duel_graph`);
+    resamples were drawn again for splitting one (``split_resamples``) or kept
+    split (``split_kept``); ``comparable`` and ``warning`` (:mod:`.duel_graph`);
     ``rank_correlation``: Spearman's ρ of the two ratings over the contestants
     with both, with its bootstrap interval (none unless both families
     compare). None without a duel."""
@@ -242,16 +234,11 @@ def deception_summary(
     groups, where = fits[""].groups, fits[""].where
     apart = {f: _by_component(where, f, names) for f in PARTS}
     both = all(len(found) == 1 for found in apart.values())
-    strata: dict[str, list[Duels]] = {}
-    for found in per_game:
-        strata.setdefault(found.stratum, []).append(found)
     rng = random.Random(seed + 1)
     rhos: list[float] = []
-    split = 0
     runs = samples or BOOTSTRAP_SAMPLES
-    for _ in range(runs):
-        resample = [g[rng.randrange(len(g))] for g in strata.values() for _ in g]
-        split += len(components(_wins_of(resample))) > len(groups)
+    drawn = _Resamples(per_game, where, runs, rng)
+    for resample in drawn:
         for kind, rated in fits.items():
             rated.add(_fit(resample, kind))
         rho = _correlation(fits[""].draws_last, names) if both else None
@@ -267,7 +254,8 @@ def deception_summary(
             "components": groups,
             "connected": len(groups) == 1,
             "resamples": runs,
-            "split_resamples": split,
+            "split_resamples": drawn.split,
+            "split_kept": drawn.kept_split,
         },
         "comparable": {f: len(found) == 1 for f, found in apart.items()},
         "warning": warning(apart),
@@ -279,6 +267,44 @@ def deception_summary(
             "contestants": sum(1 for e in by_contestant.values() if e["deceive"] and e["detect"]),
         },
     }
+
+
+# A resample that splits a component leaves the levels of its pieces unmeasured;
+# it is drawn again, at most this many times the resamples asked for in all
+# (past that, a split resample is kept and counted: a study too sparse to say).
+REDRAWS = 10
+
+
+@dataclass
+class _Resamples:
+    """Bootstrap resamples of whole games that keep the full graph's
+    components: one that splits one is drawn again (``split`` counts them;
+    ``kept_split`` those kept once the redraws ran out)."""
+
+    games: Sequence[Duels]
+    where: Mapping[str, int]
+    runs: int
+    rng: random.Random
+    split: int = 0
+    kept_split: int = 0
+
+    def __iter__(self) -> Iterator[list[Duels]]:
+        for _ in range(self.runs):
+            while True:
+                resample = [self.games[self.rng.randrange(len(self.games))] for _ in self.games]
+                if self.whole(resample):
+                    break
+                if self.split >= REDRAWS * self.runs:
+                    self.kept_split += 1
+                    break
+                self.split += 1
+            yield resample
+
+    def whole(self, resample: Sequence[Duels]) -> bool:
+        """Whether no two pieces of the resample's graph belong to one
+        component of the full graph."""
+        pieces = [self.where[group[0]] for group in components(_wins_of(resample))]
+        return len(pieces) == len(set(pieces))
 
 
 @dataclass

@@ -93,5 +93,6 @@ def deception_validity(deception: Mapping[str, Any] | None) -> dict[str, Any] | 
         "components": len(graph.get("components") or ()),
         "comparable": deception.get("comparable"),
         "split_resamples": graph.get("split_resamples"),
+        "split_kept": graph.get("split_kept"),
         "warning": deception.get("warning"),
     }

@@ -12,7 +12,8 @@ from typing import Any
 
 import pytest
 
-from sandbox.analysis.deception import Duels, _fit, deception_rows, deception_summary, lineup
+from sandbox.analysis import deception
+from sandbox.analysis.deception import Duels, _fit, deception_rows, deception_summary
 from sandbox.analysis.duel_graph import comparable, components, deception_validity
 from sandbox.analysis.load import load_games
 from sandbox.analysis.ratings import bradley_terry
@@ -70,6 +71,7 @@ def test_two_contestants_make_two_components_and_no_comparison(tmp_path: Path) -
         "components": 2,
         "comparable": {"deceive": False, "detect": False},
         "split_resamples": 0,
+        "split_kept": 0,
         "warning": found["warning"],
     }
 
@@ -97,31 +99,47 @@ def test_a_third_contestant_links_the_deceive_ratings(tmp_path: Path) -> None:
 
 def test_the_matrix_of_three_contestants_is_one_component(tmp_path: Path) -> None:
     """Every ordered pair of three contestants (the study's matrix schedule):
-    one component, so every rating compares; and the bootstrap resamples games
-    within their line-ups, so no resample splits it (a plain bootstrap over
-    these six games, one per line-up, leaves some out in 1 - 6!/6⁶ ≈ 98% of
-    its resamples, and two of them split the cycle the six make)."""
+    one component, so every rating compares. The six games, one per line-up,
+    make a cycle of six parts, and a resample of them that leaves out two
+    line-ups may split it: such a resample is drawn again (counted), never
+    fitted, as the levels of its pieces would not be measured."""
     loaded = games_of(tmp_path, MATRIX)
-    assert len({lineup(g) for g in loaded.games}) == 6
-    assert "killer=liar,police=quiet" in {lineup(g) for g in loaded.games}
     found = deception_summary(loaded.games, samples=60)
     assert found is not None
-    assert found["graph"] == {
-        "components": [
-            ["deceive:base", "deceive:liar", "deceive:quiet", "detect:base", "detect:liar",
-             "detect:quiet"],
-        ],
-        "connected": True,
-        "resamples": 60,
-        "split_resamples": 0,
-    }  # fmt: skip
+    graph = found["graph"]
+    assert graph["components"] == [
+        ["deceive:base", "deceive:liar", "deceive:quiet", "detect:base", "detect:liar",
+         "detect:quiet"],
+    ]  # fmt: skip
+    assert graph["connected"] is True and graph["resamples"] == 60
+    assert graph["split_resamples"] > 0 and graph["split_kept"] == 0
     assert found["comparable"] == {"deceive": True, "detect": True} and found["warning"] is None
     assert comparable(found, "deceive", "liar", "quiet")
     rows = deception_rows({"deception": found})
     assert not any(cell.endswith((" g1", " g2")) for row in rows for cell in row)
-    assert deception_validity(found)["warning"] is None  # type: ignore[index]
+    validity = deception_validity(found)
+    assert validity is not None and validity["warning"] is None
+    assert validity["split_resamples"] == graph["split_resamples"]
     assert deception_validity(None) is None
     assert found["rank_correlation"]["contestants"] == 3
+
+
+def test_the_redraws_run_out_on_a_graph_few_resamples_keep(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Three games in a chain (deceive liar - detect quiet - deceive base -
+    detect liar): a resample holding the two ends without the middle game
+    splits it, and is drawn again (a resample that leaves a part out
+    altogether splits nothing). Past REDRAWS times the resamples asked for
+    (here none allowed), split ones are kept and counted."""
+    loaded = games_of(tmp_path, [("liar", "quiet"), ("base", "quiet"), ("base", "liar")])
+    found = deception_summary(loaded.games, samples=40)
+    assert found is not None and found["graph"]["connected"] is True
+    assert 0 < found["graph"]["split_resamples"] < 40 and found["graph"]["split_kept"] == 0
+    monkeypatch.setattr(deception, "REDRAWS", 0)
+    found = deception_summary(loaded.games, samples=40)
+    assert found is not None
+    assert found["graph"]["split_resamples"] == 0 and 0 < found["graph"]["split_kept"] < 25
 
 
 def test_components_and_a_fit_per_component() -> None:
