@@ -308,23 +308,18 @@ def own_role(messages: Sequence[Mapping[str, Any]]) -> str | None:
 def liar_answer(
     schema: Mapping[str, Any] | None, messages: Sequence[Mapping[str, Any]], rng: random.Random
 ) -> str:
-    if schema is None:
-        return "{}"
-    answer = draw(schema, rng, schema.get("$defs") or {})
-    if not isinstance(answer, dict):
+    """``quiet``'s answer (nobody accused or vouched for, no claim), then one
+    false claim in each claim field its own card lets it make."""
+    answer = json.loads(quiet_answer(schema, rng))
+    if not isinstance(answer, dict) or schema is None:
         return json.dumps(answer, ensure_ascii=False)
     props = schema.get("properties") or {}
     role = own_role(messages)
     for name in LIAR_CLAIMS:
-        if name not in props:
-            continue
-        options = choices(props[name])
+        options = choices(props[name]) if name in props else []
         false = [c for c in options if c not in ("none", role)]
         if role in options and false:
             answer[name] = rng.choice(false)
         elif "none" in options:
             answer[name] = "none"
-    for name in QUIET_EMPTY:
-        if isinstance(answer.get(name), list):
-            answer[name] = []
     return json.dumps(answer, ensure_ascii=False)
