@@ -14,16 +14,16 @@ What the plant moves is the lie duels (a wolf's lie followed by a listener's
 next ballot); the vote duels (a wolf surviving a ballot) do not depend on
 lying, and the fake voters' ballots are random, so they only add noise.
 Measured over the study's seeds 1-8 (docs/studies.md, "Deceive and detect";
-margin: the liar's low end minus the quiet one's high end): the lie-duel
-rating's intervals exclude each other at every seed and size, by 355 Elo or
-more at 12 games and 362 or more at 18; the deceive rating (both kinds of
-duel) puts the liar above at every seed (by 131 Elo or more at 18 games), but
-its intervals overlap at 3 of 8 seeds at 12 games and 2 of 8 at 18, and at
-30 games, where they part at all 8, the margin is down to +8 Elo at seed 7 and
-+31 at seed 8: a coin toss on the next change of the fake draws. So the test
-asserts the interval exclusion on the lie-duel part of the deceive rating
-(``by_kind.lie``) and the order on the whole. Eighteen 6-seat Werewolf games
-on the fake provider: about twenty seconds."""
+margin: the liar's low end minus the quiet one's high end): at 24 games the
+lie-duel rating's intervals exclude each other at every seed, by 279 Elo or
+more (at 18 games by as little as 42, at 12 at only 5 seeds of 8); the deceive
+rating (both kinds of duel) puts the liar above at every seed and size (by
+168 Elo or more at 24 games), but its intervals overlap at 4 seeds of 8 at 24
+games, and at 30, where they part at all 8, the margin is down to +8 Elo: a
+coin toss on the next change of the fake draws. So the test asserts the
+interval exclusion on the lie-duel part of the deceive rating
+(``by_kind.lie``) and the order on the whole. Twenty-four 6-seat Werewolf
+games on the fake provider: about half a minute."""
 
 from __future__ import annotations
 
@@ -97,8 +97,8 @@ def run_study(tmp_path: Path, text: str) -> tuple[Path, dict[str, Any]]:
 def test_a_planted_liar_shows_in_the_statements_the_deceive_rating_and_validity(
     tmp_path: Path,
 ) -> None:
-    study, found = run_study(tmp_path, study_file(3, BASELINE))
-    assert found["finished"] == 18
+    study, found = run_study(tmp_path, study_file(4, BASELINE))
+    assert found["finished"] == 24
 
     # the statements table: every claim of the liar is a lie; the quiet one states none
     invoke("export", str(tmp_path / "out"), "--out", str(tmp_path / "csv"))
@@ -129,7 +129,7 @@ def test_a_planted_liar_shows_in_the_statements_the_deceive_rating_and_validity(
     assert liar["elo_ci95"][0] > quiet["elo_ci95"][1]
     assert deceive["liar"]["elo"] > deceive["quiet"]["elo"]
 
-    # validity: eighteen games cannot separate the three on the win rating
+    # validity: twenty-four games cannot separate the three on the win rating
     separation = found["validity"]["separation"]
     assert separation["separated"] < separation["total"] == 3
     assert separation["warning"].startswith("the study is too small")
