@@ -11,8 +11,8 @@ the level of one deceive rating against the other is not measured (the second
 test: the study says so). The matrix of three links all six parts.
 
 What the plant moves is the lie duels (a wolf's lie followed by a listener's
-next ballot); the vote duels (a wolf surviving a ballot) do not depend on
-lying, and the fake voters' ballots are random, so they only add noise.
+next ballot); the vote duels (a wolf surviving a ballot) turn on the
+voters' ballots, random for the fake policies, and add noise.
 Measured over the study's seeds 1-8 (docs/studies.md, "Deceive and detect";
 margin: the liar's low end minus the quiet one's high end): at 24 games the
 lie-duel rating's intervals exclude each other at every seed, by 279 Elo or
