@@ -20,28 +20,37 @@ meet in *duels* read from the games:
   wins when the ballot named a hidden-role seat, else the hidden seat's
   deceive part wins (it survived that ballot).
 
-One Bradley–Terry fit over every part on the Elo scale
+A Bradley–Terry fit over the parts on the Elo scale
 (:func:`sandbox.analysis.ratings.bradley_terry`) gives both ratings, so a
 deceive rating and a detect rating compare directly (400 points = 10:1 odds
 in a duel). Intervals are the study's: the percentile bootstrap over whole
 games, each resample fitted the same way, widened to the point
-(:func:`sandbox.analysis.ratings.interval_around`); games are sorted by
-identity first, so the figures are a function of the set of games only.
+(:func:`sandbox.analysis.ratings.interval_around`), except that a resample
+whose duel graph splits a component of the full graph is drawn again (the
+levels of the pieces would not be measured); games are sorted by identity
+first, so the figures are a function of the set of games only.
 Duels between seats of one contestant are left out. Beside each rating: the
 share of its duels won, with the cluster bootstrap over games
 (:func:`.metrics.figure`).
+
+Each component of the duel graph is fitted apart, and two ratings compare only
+within one (:mod:`.duel_graph`; with two contestants their deceive ratings
+never do). Each rating is also fitted on each kind of duel alone
+(``by_kind``): the lie duels carry what a speaker's lies did, the vote duels
+only whether a hidden seat survived.
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from sandbox.analysis.duel_graph import components, fit_components, warning
 from sandbox.analysis.intervals import BOOTSTRAP_SEED, percentile_interval
 from sandbox.analysis.metrics import Item, figure
-from sandbox.analysis.ratings import BOOTSTRAP_SAMPLES, bradley_terry, interval_around
+from sandbox.analysis.ratings import BOOTSTRAP_SAMPLES, interval_around
 from sandbox.analysis.statements import (
     dead_before,
     follows,
@@ -98,8 +107,8 @@ class Duels:
 
 def duels_of(game: Transcript[EventRow]) -> Duels:
     """The lie and vote duels of one game (see the module docstring)."""
-    out = Duels(game.game_id)
     who, sides = game.contestants, game.sides
+    out = Duels(game.game_id)
     try:
         hidden = load_table(game.variant).hidden
     except ValueError:
@@ -159,8 +168,15 @@ def _wins(duels: Sequence[Duel]) -> dict[tuple[str, str], float]:
     return wins
 
 
-def _fit(games: Sequence[Duels]) -> dict[str, float]:
-    return bradley_terry(_wins([d for g in games for d in g.found]))
+def _wins_of(games: Sequence[Duels], kind: str = "") -> dict[tuple[str, str], float]:
+    """:func:`_wins` of the games' duels (of ``kind`` alone with a kind)."""
+    return _wins([d for g in games for d in g.found if d.kind == kind or not kind])
+
+
+def _fit(games: Sequence[Duels], kind: str = "") -> dict[str, float]:
+    """Both ratings of every part, one fit per component of the duel graph
+    (:mod:`.duel_graph`)."""
+    return fit_components(_wins_of(games, kind))
 
 
 def spearman(xs: Sequence[float], ys: Sequence[float]) -> float | None:
@@ -199,33 +215,50 @@ def _correlation(fit: Mapping[str, float], names: Sequence[str]) -> float | None
 def deception_summary(
     games: Sequence[Transcript[EventRow]], seed: int = BOOTSTRAP_SEED, samples: int = 0
 ) -> dict[str, Any] | None:
-    """``by_contestant`` -> {deceive, detect}: each {elo, elo_ci95, duels,
-    lie_duels, vote_duels, won (share of its duels won, cluster-bootstrap
-    ci95), won_by_kind (the same per kind)}, None for a part it never
-    played; ``rank_correlation``: Spearman's ρ of the two ratings over the
-    contestants with both, with its bootstrap interval. None without a duel."""
+    """``by_contestant`` -> {deceive, detect}: each {elo, elo_ci95, component,
+    by_kind (kind -> the same three from the duels of that kind alone, or
+    None), duels, lie_duels, vote_duels, won (share of its duels won,
+    cluster-bootstrap ci95), won_by_kind (the same per kind)}, None for a part
+    it never played; ``graph``: the components of the duel graph and how many
+    resamples were drawn again for splitting one (``split_resamples``) or kept
+    split (``split_kept``); ``comparable`` and ``warning`` (:mod:`.duel_graph`);
+    ``rank_correlation``: Spearman's ρ of the two ratings over the contestants
+    with both, with its bootstrap interval (none unless both families
+    compare). None without a duel."""
     per_game = sorted((duels_of(g) for g in games), key=lambda d: d.game)
     per_game = [d for d in per_game if d.found]
     if not per_game:
         return None
     names = sorted({n for g in per_game for d in g.found for n in (d.deceiver, d.detector)})
-    point = _fit(per_game)
+    fits = {kind: _Fit.of(per_game, kind) for kind in ("", *KINDS)}
+    groups, where = fits[""].groups, fits[""].where
+    apart = {f: _by_component(where, f, names) for f in PARTS}
+    both = all(len(found) == 1 for found in apart.values())
     rng = random.Random(seed + 1)
-    draws: dict[str, list[float]] = {}
     rhos: list[float] = []
-    for _ in range(samples or BOOTSTRAP_SAMPLES):
-        fit = _fit([per_game[rng.randrange(len(per_game))] for _ in per_game])
-        for who, value in fit.items():
-            draws.setdefault(who, []).append(value)
-        rho = _correlation(fit, names)
+    runs = samples or BOOTSTRAP_SAMPLES
+    drawn = _Resamples(per_game, where, runs, rng)
+    for resample in drawn:
+        for kind, rated in fits.items():
+            rated.add(_fit(resample, kind))
+        rho = _correlation(fits[""].draws_last, names) if both else None
         if rho is not None:
             rhos.append(rho)
     shares = random.Random(seed)
-    by_contestant = {name: _parts(name, per_game, point, draws, shares) for name in names}
-    rho = _correlation(point, names)
+    by_contestant = {name: _parts(name, per_game, fits, shares) for name in names}
+    rho = _correlation(fits[""].point, names) if both else None
     interval = percentile_interval(rhos)
     return {
         "by_contestant": by_contestant,
+        "graph": {
+            "components": groups,
+            "connected": len(groups) == 1,
+            "resamples": runs,
+            "split_resamples": drawn.split,
+            "split_kept": drawn.kept_split,
+        },
+        "comparable": {f: len(found) == 1 for f, found in apart.items()},
+        "warning": warning(apart),
         "rank_correlation": {
             "spearman": None if rho is None else round(rho, 4),
             "ci95": None
@@ -236,11 +269,91 @@ def deception_summary(
     }
 
 
+# A resample that splits a component leaves the levels of its pieces unmeasured;
+# it is drawn again, at most this many times the resamples asked for in all
+# (past that, a split resample is kept and counted: a study too sparse to say).
+REDRAWS = 10
+
+
+@dataclass
+class _Resamples:
+    """Bootstrap resamples of whole games that keep the full graph's
+    components: one that splits one is drawn again (``split`` counts them;
+    ``kept_split`` those kept once the redraws ran out)."""
+
+    games: Sequence[Duels]
+    where: Mapping[str, int]
+    runs: int
+    rng: random.Random
+    split: int = 0
+    kept_split: int = 0
+
+    def __iter__(self) -> Iterator[list[Duels]]:
+        for _ in range(self.runs):
+            while True:
+                resample = [self.games[self.rng.randrange(len(self.games))] for _ in self.games]
+                if self.whole(resample):
+                    break
+                if self.split >= REDRAWS * self.runs:
+                    self.kept_split += 1
+                    break
+                self.split += 1
+            yield resample
+
+    def whole(self, resample: Sequence[Duels]) -> bool:
+        """Whether no two pieces of the resample's graph belong to one
+        component of the full graph."""
+        pieces = [self.where[group[0]] for group in components(_wins_of(resample))]
+        return len(pieces) == len(set(pieces))
+
+
+@dataclass
+class _Fit:
+    """A fit on all the games (``point``), the components of its graph
+    (``groups``; ``where``: part -> its component), and each part's
+    bootstrap draws."""
+
+    point: dict[str, float]
+    groups: list[list[str]]
+    where: dict[str, int]
+    draws: dict[str, list[float]] = field(default_factory=dict)
+    draws_last: dict[str, float] = field(default_factory=dict)
+
+    @classmethod
+    def of(cls, games: Sequence[Duels], kind: str) -> _Fit:
+        wins = _wins_of(games, kind)
+        groups = components(wins)
+        where = {part: i for i, group in enumerate(groups) for part in group}
+        return cls(fit_components(wins), groups, where)
+
+    def add(self, fit: dict[str, float]) -> None:
+        self.draws_last = fit
+        for who, value in fit.items():
+            self.draws.setdefault(who, []).append(value)
+
+    def rating(self, who: str) -> dict[str, Any] | None:
+        if who not in self.point:
+            return None
+        return {
+            "elo": round(self.point[who], 1),
+            "elo_ci95": interval_around(self.point[who], self.draws.get(who, []), 1),
+            "component": self.where[who],
+        }
+
+
+def _by_component(where: Mapping[str, int], family: str, names: Sequence[str]) -> list[list[str]]:
+    """The contestants whose ``family`` part was rated, by component."""
+    found: dict[int, list[str]] = {}
+    for name in names:
+        if player(family, name) in where:
+            found.setdefault(where[player(family, name)], []).append(name)
+    return [found[i] for i in sorted(found)]
+
+
 def _parts(
     name: str,
     per_game: Sequence[Duels],
-    point: Mapping[str, float],
-    draws: Mapping[str, list[float]],
+    fits: Mapping[str, _Fit],
     rng: random.Random,
 ) -> dict[str, Any]:
     entry: dict[str, Any] = {}
@@ -256,8 +369,8 @@ def _parts(
             entry[part] = None
             continue
         entry[part] = {
-            "elo": round(point[who], 1),
-            "elo_ci95": interval_around(point[who], draws.get(who, []), 1),
+            **(fits[""].rating(who) or {}),
+            "by_kind": {kind: fits[kind].rating(who) for kind in KINDS},
             "duels": len(mine),
             **{f"{kind}_duels": sum(1 for k, _ in mine if k == kind) for kind in KINDS},
             "won": figure([item for _, item in mine], rng),
@@ -270,13 +383,19 @@ def _parts(
 
 def deception_rows(summary: Mapping[str, Any]) -> list[list[str]]:
     """The printed table: contestant, deceive and detect Elo with intervals and
-    duels ("–" where a contestant has none); empty without the figures."""
+    duels ("–" where a contestant has none); empty without the figures. When
+    the duel graph falls apart, each rating is marked with its component
+    ("g1", "g2", …): only ratings with the same mark compare."""
     found = summary.get("deception") or {}
+    marked = not (found.get("graph") or {}).get("connected", True)
     rows = []
     for name, entry in sorted((found.get("by_contestant") or {}).items()):
         cells = [name]
         for family in PARTS:
             part = entry.get(family)
-            cells.append("–" if not part else f"{part['elo']} {part['elo_ci95']} ({part['duels']})")
+            text = "–" if not part else f"{part['elo']} {part['elo_ci95']} ({part['duels']})"
+            if part and marked:
+                text += f" g{part['component'] + 1}"
+            cells.append(text)
         rows.append(cells)
     return rows

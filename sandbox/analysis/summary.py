@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from sandbox.analysis.deception import deception_summary
+from sandbox.analysis.duel_graph import deception_validity
 from sandbox.analysis.failures import failure_summary, without_hinged
 from sandbox.analysis.frontier import frontier
 from sandbox.analysis.intervals import BOOTSTRAP_SEED, wilson
@@ -232,6 +233,7 @@ def summarise_games(loaded: Loaded, seed: int = BOOTSTRAP_SEED, samples: int = 0
     nash = nash_summary(matches_of(rated), matches_of(rated, per_role=True), seed, samples)
     used = usage(loaded.games)
     without = without_failures(rated, ratings, nash, seed, samples)
+    deceit = deception_summary(rated, seed, samples)
     return {
         "games": len(loaded.games),
         "rated": len(rated),
@@ -253,8 +255,8 @@ def summarise_games(loaded: Loaded, seed: int = BOOTSTRAP_SEED, samples: int = 0
         "persuasion": persuasion_summary(rated, seed),
         "speech_persuasion": speech_persuasion_summary(rated, seed),
         "lies": lie_summary(rated, seed),
-        "deception": deception_summary(rated, seed, samples),
-        "validity": validity(rated, ratings, without, seed, samples),
+        "deception": deceit,
+        "validity": validity(rated, ratings, without, deceit, seed, samples),
         "minimafia": minimafia_summary(rated, seed, samples),
     }
 
@@ -263,14 +265,17 @@ def validity(
     rated: Sequence[Transcript[EventRow]],
     ratings: dict[str, Any],
     without: dict[str, Any],
+    deceit: dict[str, Any] | None,
     seed: int,
     samples: int,
 ) -> dict[str, Any]:
     """The validity report (docs/studies.md, "Validity"): separation, the
-    rating without games decided after a rule failure, seating effects. The
-    frozen-reference anchor waits for reference bots with a frozen tag."""
+    rating without games decided after a rule failure, seating effects, and
+    which deceive/detect ratings compare. The frozen-reference anchor waits for
+    reference bots with a frozen tag in a study."""
     return {
         "separation": separation(ratings, len(rated)),
         "rule_failures": failure_headline(ratings, without),
         "seating": seating_by_setup(rated, seed, samples),
+        "deception": deception_validity(deceit),
     }

@@ -286,6 +286,8 @@ def print_summary(console: Console, summary: dict[str, Any]) -> None:
     console.print(sides)
     deceit = deception_rows(summary)
     if deceit:
+        if summary["deception"].get("warning"):  # ratings of two components do not compare
+            console.print(f"[yellow]warning:[/yellow] {escape(summary['deception']['warning'])}")
         rho = summary["deception"]["rank_correlation"]
         title = (
             f"deceive and detect (Elo [95% CI] (duels); Spearman ρ {rho['spearman']} {rho['ci95']})"

@@ -18,6 +18,7 @@ POLICIES = (
     "legal-fenced",
     "reactive",
     "quiet",
+    "liar",
     "scripted",
     "garbage",
     "illegal",
@@ -266,4 +267,59 @@ def quiet_answer(schema: Mapping[str, Any] | None, rng: random.Random) -> str:
                 answer[name] = []
         if "claim" in props and "none" in choices(props["claim"]):
             answer["claim"] = "none"
+    return json.dumps(answer, ensure_ascii=False)
+
+
+# ``liar``: ``legal-random`` whose every speech states one claim, and a false
+# one its seat knows to be false: a role (``claim``: Werewolf WW-12, Killer
+# KG-14) or faction (``am``: Four Factions FF-13) other than the one its own
+# role card names, with nobody accused or vouched for (whether a seat is one of
+# the hidden roles the card alone does not say). So every claim it states is a
+# lie in the statements table (docs/studies.md, "Statements: who lied"): the
+# contestant planted to lie most, beside ``quiet`` (docs/studies.md, "Deceive
+# and detect"). The card is read from the prompt's role-card line, in English
+# or Chinese; a prompt without one gets ``claim = "none"`` (a lie it could not
+# know to be one is no lie).
+LIAR_CLAIMS = ("claim", "am")
+OWN_ROLE = tuple(
+    re.compile(pattern, re.MULTILINE)
+    for pattern in (
+        r"^- You are seat \d+\. Your role: ([A-Z_]+)\b",
+        r"^- You are seat \d+, faction: ([a-z_]+)\b",
+        r"^- 你是\d+号。你的身份：[^（\n]*（([a-z_]+)）",
+        r"^- 你是\d+号座位，阵营：[^（\n]*（([a-z_]+)）",
+    )
+)
+
+
+def own_role(messages: Sequence[Mapping[str, Any]]) -> str | None:
+    """The role (or faction) the prompt's latest role card gives the seat,
+    lower case; None without a card. A quoted speech is one JSON-encoded
+    line, so it cannot start a card line."""
+    found = None
+    for message in messages:
+        text = str(message.get("content") or "")
+        for pattern in OWN_ROLE:
+            for match in pattern.finditer(text):
+                found = match.group(1).lower()
+    return found
+
+
+def liar_answer(
+    schema: Mapping[str, Any] | None, messages: Sequence[Mapping[str, Any]], rng: random.Random
+) -> str:
+    """``quiet``'s answer (nobody accused or vouched for, no claim), then one
+    false claim in each claim field its own card lets it make."""
+    answer = json.loads(quiet_answer(schema, rng))
+    if not isinstance(answer, dict) or schema is None:
+        return json.dumps(answer, ensure_ascii=False)
+    props = schema.get("properties") or {}
+    role = own_role(messages)
+    for name in LIAR_CLAIMS:
+        options = choices(props[name]) if name in props else []
+        false = [c for c in options if c not in ("none", role)]
+        if role in options and false:
+            answer[name] = rng.choice(false)
+        elif "none" in options:
+            answer[name] = "none"
     return json.dumps(answer, ensure_ascii=False)

@@ -243,6 +243,8 @@ class FakeLLMServer:
             return 200, answers.reactive_answer(schema, body.get("messages") or [], rng)
         if policy == "quiet":
             return 200, answers.quiet_answer(schema, rng)
+        if policy == "liar":
+            return 200, answers.liar_answer(schema, body.get("messages") or [], rng)
         text = answers.legal_answer(schema, rng)
         if policy == "legal-fenced":
             text = f"Here is my answer:\n```json\n{text}\n```"
