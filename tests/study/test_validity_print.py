@@ -23,7 +23,7 @@ def test_the_seating_table_and_the_failure_headline_are_printed(tmp_path: Path) 
         tmp_path / "g.jsonl", "killer", KILLER_ROLES, KILLER_WHO, KILLER_EVENTS, KILLER_RESULTS
     )
     validity = summarise_games(load_games([tmp_path]), samples=20)["validity"]
-    assert set(validity) == {"separation", "rule_failures", "seating"}
+    assert set(validity) == {"separation", "rule_failures", "seating", "deception"}
     (setup,) = validity["seating"]
     assert setup.startswith("killer/") and setup.endswith("/6p")
     # one game: seat 2 (killer, spoke last) won as its side did: effect 0
