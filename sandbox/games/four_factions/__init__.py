@@ -62,7 +62,7 @@ class FourFactionsRules(Rules[FFState, FourFactionsConfig]):
         answers: Mapping[int, Payload],
         rng: random.Random,
     ) -> Iterator[Event]:
-        return resolve.resolve(state, config, answers)
+        return resolve.resolve(state, config, answers, rng)
 
     def roles(self, state: FFState) -> Mapping[int, str]:
         return {s: role_label(f, state.elite[s]) for s, f in sorted(state.faction.items())}
