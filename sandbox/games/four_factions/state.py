@@ -137,7 +137,12 @@ def _phase(state: FFState, e: ev.PhaseStarted) -> None:
 def _spoken(state: FFState, seat: int) -> None:
     if state.queue and state.queue[0] == seat:
         state.queue.pop(0)
-    state.owed.discard(seat)  # OD-3: a statement (or none, FF-29) is given once
+
+
+def _stated(state: FFState, seat: int) -> None:
+    """OD-3: a statement (or none, FF-29) is given once; a mere speech is none."""
+    _spoken(state, seat)
+    state.owed.discard(seat)
 
 
 def _open_day(state: FFState, e: OpenDayStarted) -> None:
@@ -155,14 +160,14 @@ def _open_round(state: FFState, e: RoundClosed | OpenDayEnded) -> None:
 
 def _proofs(state: FFState, e: ev.ProofsGiven) -> None:
     state.claims[e.seat] = e.am
-    _spoken(state, e.seat)
+    _stated(state, e.seat)
 
 
-def _said(state: FFState, e: ev.AccusationMade | ev.ProtectionMade | ev.Spoke) -> None:
-    _spoken(state, e.seat)
+def _statement(state: FFState, e: ev.AccusationMade | ev.ProtectionMade | ev.NoStatement) -> None:
+    _stated(state, e.seat)
 
 
-def _silent(state: FFState, e: ev.NoStatement | ev.Passed) -> None:
+def _said(state: FFState, e: ev.Spoke | ev.Passed) -> None:
     _spoken(state, e.seat)
 
 
@@ -200,11 +205,11 @@ _HANDLERS: dict[type[Event], Callable[[FFState, Any], None]] = {
     ev.RoleDealt: _role,
     ev.PhaseStarted: _phase,
     ev.ProofsGiven: _proofs,
-    ev.AccusationMade: _said,
-    ev.ProtectionMade: _said,
+    ev.AccusationMade: _statement,
+    ev.ProtectionMade: _statement,
     ev.Spoke: _said,
-    ev.NoStatement: _silent,
-    ev.Passed: _silent,
+    ev.NoStatement: _statement,
+    ev.Passed: _said,
     OpenDayStarted: _open_day,
     RoundClosed: _open_round,
     OpenDayEnded: _open_round,
