@@ -243,3 +243,19 @@ def test_od6_the_day_ends_on_each_budget() -> None:
     for game in (capped, quiet, spent):  # night 1 is quiet (FF-16): day 2 has opened
         assert game.state.day == 2 and game.state.stage == "accusation"
         assert len(kinds(game, "discussion.opened")) == 2
+
+
+def test_od4_a_seat_view_shows_what_is_left_of_the_open_day() -> None:
+    assert "open_day" not in new().view(1).public  # turns: the view is as before
+    game = open_game(messages_per_seat=2, messages_per_day=10)
+    assert game.view(1).public["open_day"] == {
+        "day": 1,
+        "round": 1,
+        "left": 2,
+        "left_today": 10,
+        "over": False,
+    }
+    round_of(game, {1: {"speak": True, "speech": "hello"}, 2: {"speak": True, "am": "army"}})
+    seen = game.view(1).public["open_day"]
+    assert (seen["round"], seen["left"], seen["left_today"]) == (2, 1, 8)
+    assert game.view(3).public["open_day"]["left"] == 2
