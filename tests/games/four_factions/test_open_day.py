@@ -13,6 +13,7 @@ import pytest
 from pydantic import ValidationError
 from typer.testing import CliRunner
 
+from sandbox.agents.llm.prompt.render import render_prompt
 from sandbox.cli.main import app
 from sandbox.core.errors import IllegalDecision
 from sandbox.core.game import Game
@@ -259,3 +260,20 @@ def test_od4_a_seat_view_shows_what_is_left_of_the_open_day() -> None:
     seen = game.view(1).public["open_day"]
     assert (seen["round"], seen["left"], seen["left_today"]) == (2, 1, 8)
     assert game.view(3).public["open_day"]["left"] == 2
+
+
+def test_od3_the_message_prompt_names_the_statement_owed_today() -> None:
+    game = open_game()
+    ask = game.pending()[0]
+    for language, owed in (("en", '"am" to one of your messages'), ("zh", '加上 "am"')):
+        prompt = render_prompt(game.view(ask.seat), ask, language=language)
+        text = "\n".join(m["content"] for m in prompt.messages)
+        assert owed in text and "OD-3" in text
+    round_of(game, {})  # day 1 ends quiet
+    round_of(game, {})  # day 2
+    round_of(game, {})  # day 3; day 4 is an open day (FF-17) with no statement
+    assert game.state.stage == "open"
+    ask = game.pending()[0]
+    prompt = render_prompt(game.view(ask.seat), ask, language="en")
+    text = "\n".join(m["content"] for m in prompt.messages)
+    assert "open discussion" in text and "OD-3" not in text.split("# Your decision")[-1]
