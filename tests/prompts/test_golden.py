@@ -33,6 +33,8 @@ KINDS = {
     "four_factions": ("proofs", "accusation", "protection", "speak", "loadout", "attack"),
     "killer": ("kill_opinion", "check_opinion", "speech", "last_words", "vote"),
 }
+# Decisions asked only with `discussion = "open"` (OD-1): not in the default game.
+OPEN_KINDS: dict[str, tuple[str, ...]] = {"four_factions": ("message",)}
 
 
 def role_kind(role: str) -> str:
@@ -98,6 +100,20 @@ def test_four_factions_golden(
         check_golden(
             f"four_factions/{language}/{decision}-{role_kind(c.role)}.txt", snapshot_text(prompt)
         )
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_four_factions_open_message_golden(language: str) -> None:
+    """OD-3, OD-5: the ask of an open day, in day 1's second round (the chat and
+    a statement already given are in the record)."""
+    game = new_game("four_factions", SEED["four_factions"], {"discussion": "open"})
+    captured = play(
+        game, random.Random(SEED["four_factions"]), pick=lambda g, r: g.state.open.round == 2
+    )
+    c = captured[0]
+    assert c.request.decision == "message"
+    prompt = render_prompt(c.view, c.request, language=language, belief_probe=True)
+    check_golden(f"four_factions/{language}/message-open.txt", snapshot_text(prompt))
 
 
 @pytest.mark.parametrize("language", LANGUAGES)
@@ -175,7 +191,7 @@ def test_every_decision_kind_has_its_own_template() -> None:
     plus the probe-only call's question (``belief_probe``)."""
     root = Path(__file__).parents[2] / "prompts"
     for variant, kinds in KINDS.items():
-        expected = {*kinds, PROBE_DECISION}
+        expected = {*kinds, *OPEN_KINDS.get(variant, ()), PROBE_DECISION}
         for language in LANGUAGES:
             names = {p.stem for p in (root / variant / language / "decisions").glob("*.j2")}
             assert names == expected, (variant, language, names ^ expected)

@@ -14,6 +14,7 @@ import sandbox.games.four_factions.events as ev
 import sandbox.games.four_factions.resolve as resolve
 import sandbox.games.four_factions.state as requests
 import sandbox.games.four_factions.words as wording
+from sandbox.core.discussion import OpenDay
 from sandbox.core.events import DecisionMade, Event, GameEnded
 from sandbox.core.folds import detached
 from sandbox.core.requests import DecisionRequest, Payload
@@ -62,7 +63,7 @@ class FourFactionsRules(Rules[FFState, FourFactionsConfig]):
         answers: Mapping[int, Payload],
         rng: random.Random,
     ) -> Iterator[Event]:
-        return resolve.resolve(state, config, answers)
+        return resolve.resolve(state, config, answers, rng)
 
     def roles(self, state: FFState) -> Mapping[int, str]:
         return {s: role_label(f, state.elite[s]) for s, f in sorted(state.faction.items())}
@@ -119,7 +120,9 @@ class FourFactions(Variant[FFState, FourFactionsConfig]):
 #   dead (announced dead seats), dead_factions ({seat: faction}, only with the
 #   reveal option), claims ({seat: faction} from day 1), accusations and
 #   protections (lists of {seat, target[, faction]}), no_statement ({stage: [seats]},
-#   FF-29), decided_pairs ({"wolves/justice": {faction: result}}), game_over.
+#   FF-29), decided_pairs ({"wolves/justice": {faction: result}}), game_over,
+#   open_day (only with ``discussion = "open"``, from the first open day on:
+#   day, round, left (this seat's messages), left_today (the table's), over; OD-4).
 # ``history``: one HistoryItem per visible event. Player text appears only as
 # ``speech`` with ``speaker``; everything in ``facts`` is the referee's.
 
@@ -157,13 +160,28 @@ class _ViewBuilder:
             "game_over": False,
         }
         self.history: list[HistoryItem] = []
+        self.open = OpenDay()  # folded from the public discussion.* events (OD-4)
 
     def snapshot(self) -> SeatView:
+        public = self.public
+        day = self.open
+        if day.budget is not None:  # open mode only: a turns game's view is as before
+            alive = self.private["alive"]
+            public = {
+                **public,
+                "open_day": {
+                    "day": day.day,
+                    "round": day.round,
+                    "left": day.left(self.seat) if alive else 0,
+                    "left_today": max(0, day.budget.per_day - day.total),
+                    "over": not day.open,
+                },
+            }
         return SeatView(
             self.variant,
             self.seat,
             detached(self.private),
-            detached(self.public),
+            detached(public),
             tuple(self.history),
         )
 
@@ -179,6 +197,7 @@ class _ViewBuilder:
     def _fold(self, event: Event) -> dict[str, Any]:
         """Update private/public knowledge; return the referee facts to show."""
         facts = _facts(event)
+        self.open.apply(event)  # only the discussion.* events change it
         folder = _FOLDERS.get(type(event))
         if folder is not None:
             folder(self, event)

@@ -21,6 +21,7 @@ from pydantic import (
     field_validator,
 )
 
+from sandbox.core.discussion import OpenDayRulings
 from sandbox.games.four_factions.info import FACTIONS, SEATS, WEAPONS
 
 HP_MIN, HP_MAX = 3, 32  # FF-7
@@ -61,10 +62,17 @@ class SeatSpec(BaseModel):
         return value
 
 
-class FourFactionsConfig(BaseModel):
-    """Rulings (spec defaults) and fixed seats. See docs/rules-four-factions.md."""
+class FourFactionsConfig(OpenDayRulings):
+    """Rulings (spec defaults) and fixed seats. See docs/rules-four-factions.md.
+    OD-4's budget keys come from ``OpenDayRulings``; they matter only when
+    ``discussion`` is ``"open"`` (OD-1)."""
 
     model_config = ConfigDict(extra="forbid", frozen=True)
+
+    discussion: Literal["turns", "open"] = Field(
+        "turns",
+        description="OD-1: the days' talk turn by turn (FF-18), or an open discussion (OD-2..OD-6)",
+    )
 
     elite_knowledge: Literal["all", "own_faction"] = Field(
         "all", description="FF-9: an elite knows the factions of all twelve regulars, or own only"

@@ -49,6 +49,7 @@ class Decision(StrEnum):
     SPEAK = "speak"  # FF-17
     LOADOUT = "loadout"  # FF-5
     ATTACK = "attack"  # FF-19
+    MESSAGE = "message"  # OD-5: an open day's ask (speak now or wait)
 
 
 class Ending(StrEnum):
@@ -89,6 +90,8 @@ INFO = VariantInfo(
         Decision.SPEAK: ("speech",),  # FF-17
         Decision.LOADOUT: ("weapon", "shield"),  # FF-5
         Decision.ATTACK: ("target",),  # FF-19
+        # OD-3, OD-5: speak or wait; the day's statement fields ride along, optional
+        Decision.MESSAGE: ("speak", "speech", "am", "target", "faction"),
     },
     endings=Ending,
     phases=Phase,
@@ -103,5 +106,5 @@ INFO = VariantInfo(
     # the elite's loadout (FF-5). An attack is not: a null target or a dead
     # attacker leaves no trace (FF-19, FF-20).
     card_kinds=frozenset({"ff.role", "ff.elite_knowledge", "ff.elite_known"}),
-    restated_answers=frozenset(Decision) - {Decision.ATTACK},
+    restated_answers=frozenset(Decision) - {Decision.ATTACK, Decision.MESSAGE},
 )

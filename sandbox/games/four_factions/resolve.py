@@ -20,7 +20,8 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal
 
 import sandbox.games.four_factions.events as ev
-from sandbox.core.events import Event
+from sandbox.core import discussion
+from sandbox.core.events import Event, OpenDayEnded
 from sandbox.core.requests import Payload
 from sandbox.core.variant import Outcome, Result
 from sandbox.games.four_factions.config import FixedSeat, FourFactionsConfig, match_seats
@@ -33,16 +34,21 @@ from sandbox.games.four_factions.info import (
     Stage,
     pair_name,
 )
-from sandbox.games.four_factions.state import FFState
+from sandbox.games.four_factions.state import FFState, carries_statement
 
 if TYPE_CHECKING:  # only for annotations: the config check needs slots.py, not this
     from sandbox.games.four_factions.config import FourFactionsConfig
 
 
 def resolve(
-    state: FFState, config: FourFactionsConfig, answers: Mapping[int, Payload]
+    state: FFState,
+    config: FourFactionsConfig,
+    answers: Mapping[int, Payload],
+    rng: random.Random | None = None,
 ) -> Iterator[Event]:
-    if state.phase == Phase.DAY and state.queue:
+    if state.open.open:  # OD-5: an ask round of an open day
+        yield from _open_round(state, answers, rng or random.Random(0))
+    elif state.phase == Phase.DAY and state.queue:
         yield _statement(state, state.queue[0], answers.get(state.queue[0]))
         if not state.queue:
             yield _next_phase_after_day(state)
@@ -54,6 +60,28 @@ def resolve(
     elif state.stage == Stage.QUIET:
         yield from _dawn_or_limit(state, config)
     else:  # setup, or a day whose speakers are all gone
+        yield _next_phase_after_day(state)
+
+
+def _open_round(
+    state: FFState, answers: Mapping[int, Payload], rng: random.Random
+) -> Iterator[Event]:
+    """Close the round (OD-5, OD-6); once the day ends, every seat still owing
+    its statement gives none, in seat order (OD-3, FF-29), and night falls."""
+    owed = set(state.owed)  # the round's statements are made before any is folded
+
+    def message(seat: int, answer: Payload) -> list[Event]:
+        if seat in owed and carries_statement(answer):
+            owed.discard(seat)  # OD-3: the first accepted message carrying one gives it
+            return [_statement(state, seat, answer)]
+        return [ev.Spoke(seat, str(answer.get("speech") or ""))]  # OD-2: a speech
+
+    events = discussion.close_round(state.open, state.living_seats, answers, rng, message)
+    yield from events
+    if any(isinstance(e, OpenDayEnded) for e in events):
+        stage = Stage(state.stage)
+        for seat in sorted(owed):
+            yield ev.NoStatement(seat, stage)  # FF-29: nothing is invented
         yield _next_phase_after_day(state)
 
 
@@ -76,12 +104,13 @@ def _statement(state: FFState, seat: int, answer: Payload | None) -> Event:
     key = "am" if stage == Stage.PROOFS else "target"
     if answer is None or answer.get(key) is None:
         return ev.NoStatement(seat, stage)  # FF-29: never an invented claim
+    speech = str(answer.get("speech") or "")  # optional in an open day's message (OD-5)
     if stage == Stage.PROOFS:
-        return ev.ProofsGiven(seat, str(answer["am"]), str(answer["speech"]))
+        return ev.ProofsGiven(seat, str(answer["am"]), speech)
     if stage == Stage.ACCUSATION:
         target, faction = int(answer["target"]), str(answer["faction"])
-        return ev.AccusationMade(seat, target, faction, str(answer["speech"]))
-    return ev.ProtectionMade(seat, int(answer["target"]), str(answer["speech"]))
+        return ev.AccusationMade(seat, target, faction, speech)
+    return ev.ProtectionMade(seat, int(answer["target"]), speech)
 
 
 def _loadouts(state: FFState, answers: Mapping[int, Payload]) -> Iterator[Event]:
@@ -203,7 +232,15 @@ def _dawn_or_limit(state: FFState, config: FourFactionsConfig) -> Iterator[Event
         yield ev.DayLimitReached(state.day)  # FF-27
         return
     day = state.day + 1
+    yield from start_day(day, state.living_seats, config)
+
+
+def start_day(day: int, living: Sequence[int], config: FourFactionsConfig) -> Iterator[Event]:
+    """Day ``day`` opens: its speakers take turns (FF-18), or an open
+    discussion opens among the living (OD-1, OD-4)."""
     yield ev.PhaseStarted(day, Phase.DAY, day_stage(day))
+    if config.discussion == discussion.OPEN:
+        yield discussion.open_day(day, living, config)
 
 
 # ------------------------------------------------------------ the deal
@@ -236,7 +273,7 @@ def setup_events(config: FourFactionsConfig, rng: random.Random) -> Iterator[Eve
             yield ev.EliteKnowledge(seat, _known_regulars(config, roles, faction))  # FF-9
         else:
             yield ev.EliteKnown(seat, elites[faction])  # FF-10
-    yield ev.PhaseStarted(1, Phase.DAY, Stage.PROOFS)
+    yield from start_day(1, tuple(sorted(roles)), config)
 
 
 def _known_regulars(

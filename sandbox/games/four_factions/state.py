@@ -10,8 +10,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import sandbox.games.four_factions.events as ev
+from sandbox.core import discussion
+from sandbox.core.discussion import OpenDay
 from sandbox.core.errors import IllegalDecision
-from sandbox.core.events import Event
+from sandbox.core.events import Event, OpenDayEnded, OpenDayStarted, RoundClosed
 from sandbox.core.requests import Choice, DecisionRequest, Field, Payload, Text, request_id
 from sandbox.games.four_factions.info import (
     FACTIONS,
@@ -25,6 +27,7 @@ from sandbox.games.four_factions.info import (
     pair_name,
 )
 
+STATEMENT_STAGES = (Stage.PROOFS, Stage.ACCUSATION, Stage.PROTECTION)  # days 1-3
 _NAMED_PAIRS = tuple((pair, pair_name(pair)) for pair in PAIRS)  # asked every step
 
 
@@ -49,6 +52,8 @@ class FFState:
     pair_results: dict[str, dict[str, str]] = field(default_factory=dict)  # announced at dawn
     limit_reached: bool = False
     limit_day: int = 0  # the day after which the day limit ended the game (FF-27)
+    open: OpenDay = field(default_factory=OpenDay)  # the open day under way (OD-1)
+    owed: set[int] = field(default_factory=set)  # seats still owing today's statement (OD-3)
     # ``alive`` in seat order, and seat -> the living seats but that one: kept by the
     # fold (the only code that changes ``alive``), asked by every request
     living_seats: tuple[int, ...] = field(default=(), compare=False)
@@ -134,16 +139,35 @@ def _spoken(state: FFState, seat: int) -> None:
         state.queue.pop(0)
 
 
+def _stated(state: FFState, seat: int) -> None:
+    """OD-3: a statement (or none, FF-29) is given once; a mere speech is none."""
+    _spoken(state, seat)
+    state.owed.discard(seat)
+
+
+def _open_day(state: FFState, e: OpenDayStarted) -> None:
+    """OD-1: the day talks in ask rounds instead of FF-18's queue; on days 1-3
+    every living seat owes its statement once (OD-3), also a day-3 seat with
+    nobody to protect, who is then recorded as giving none (FF-15, FF-29)."""
+    state.open.apply(e)
+    state.queue = []
+    state.owed = set(e.seats) if state.stage in STATEMENT_STAGES else set()
+
+
+def _open_round(state: FFState, e: RoundClosed | OpenDayEnded) -> None:
+    state.open.apply(e)
+
+
 def _proofs(state: FFState, e: ev.ProofsGiven) -> None:
     state.claims[e.seat] = e.am
-    _spoken(state, e.seat)
+    _stated(state, e.seat)
 
 
-def _said(state: FFState, e: ev.AccusationMade | ev.ProtectionMade | ev.Spoke) -> None:
-    _spoken(state, e.seat)
+def _statement(state: FFState, e: ev.AccusationMade | ev.ProtectionMade | ev.NoStatement) -> None:
+    _stated(state, e.seat)
 
 
-def _silent(state: FFState, e: ev.NoStatement | ev.Passed) -> None:
+def _said(state: FFState, e: ev.Spoke | ev.Passed) -> None:
     _spoken(state, e.seat)
 
 
@@ -181,11 +205,14 @@ _HANDLERS: dict[type[Event], Callable[[FFState, Any], None]] = {
     ev.RoleDealt: _role,
     ev.PhaseStarted: _phase,
     ev.ProofsGiven: _proofs,
-    ev.AccusationMade: _said,
-    ev.ProtectionMade: _said,
+    ev.AccusationMade: _statement,
+    ev.ProtectionMade: _statement,
     ev.Spoke: _said,
-    ev.NoStatement: _silent,
-    ev.Passed: _silent,
+    ev.NoStatement: _statement,
+    ev.Passed: _said,
+    OpenDayStarted: _open_day,
+    RoundClosed: _open_round,
+    OpenDayEnded: _open_round,
     ev.LoadoutChosen: _loadout,
     ev.DuelResolved: _duel,
     ev.PairSettled: _settled,
@@ -221,6 +248,8 @@ FACTION = Choice("faction", FACTIONS, "a faction the target denied on day 1")
 
 
 def open_requests(state: FFState, step: int) -> tuple[DecisionRequest, ...]:
+    if state.open.open:  # OD-5: an open day asks every living seat with budget left
+        return _message_requests(state, step)
     if state.phase == Phase.DAY and state.queue:
         return _day_request(state, step, state.queue[0])
     if state.stage == Stage.LOADOUT:
@@ -283,9 +312,22 @@ def _attacks(state: FFState, step: int) -> tuple[DecisionRequest, ...]:
 
 
 def check(state: FFState, request: DecisionRequest, payload: Payload) -> None:
-    """Rule checks beyond the shape: FF-14's denied faction."""
-    if request.decision != Decision.ACCUSATION:
-        return
+    """Rule checks beyond the shape: FF-14's denied faction; in an open day, OD-9
+    and the message's own checks (OD-2, OD-3, FF-14)."""
+    if request.decision == Decision.MESSAGE:
+        seat = request.seat
+        discussion.check_answer(
+            state.open,
+            seat,
+            payload,
+            state.living_seats,
+            check_message=lambda message: _check_message(state, seat, message),
+        )
+    elif request.decision == Decision.ACCUSATION:
+        _check_accusation(state, payload)
+
+
+def _check_accusation(state: FFState, payload: Payload) -> None:
     target = int(payload["target"])
     claimed = state.claims.get(target)
     if claimed is None:
@@ -300,7 +342,83 @@ def check(state: FFState, request: DecisionRequest, payload: Payload) -> None:
 
 
 def fallback(state: FFState, request: DecisionRequest) -> Payload:
+    if request.decision == Decision.MESSAGE:
+        return discussion.fallback()  # OD-8: a wait; an owed statement waits for FF-29
     if request.decision == Decision.LOADOUT:
         weapon, shield = state.last_loadout.get(request.seat, DEFAULT_LOADOUT)
         return {"weapon": weapon, "shield": shield}
     return dict(FALLBACKS[request.decision])
+
+
+# ------------------------------------------------------------ the open day
+# OD-1..OD-6 wired for Four Factions: a message is a speech and may carry the
+# day's statement (OD-3); the core asks, draws and ends the day.
+
+STATEMENT_KEYS = ("am", "target", "faction")  # the fields that make a message a statement
+
+
+def statement_fields(state: FFState, seat: int) -> tuple[Field, ...]:
+    """The statement fields ``seat``'s messages may carry today (OD-3): the same
+    as the turn's request of that day (FF-13..FF-15); none from day 4 on."""
+    if state.stage == Stage.PROOFS:
+        return (AM,)
+    if state.stage == Stage.ACCUSATION:
+        return (Choice("target", _others(state, seat), "a living other seat you accuse"), FACTION)
+    if state.stage == Stage.PROTECTION:
+        options = tuple(s for s in _others(state, seat) if s in state.claims)
+        if options:  # FF-15: nobody to protect, no field (recorded as none, FF-29)
+            return (Choice("target", options, "a living other seat whose day-1 claim you back"),)
+    return ()
+
+
+_STATEMENT_WORDS = {
+    Stage.PROOFS: "your four proofs ('am': the one faction you say you are)",
+    Stage.ACCUSATION: "your accusation ('target' and 'faction': a faction it denied on day 1)",
+    Stage.PROTECTION: "your protection ('target': a seat that gave proofs on day 1)",
+}
+
+
+def _message_text(state: FFState, seat: int) -> str:
+    day = state.open
+    text = (
+        f"Open discussion, round {day.round}: post a message now (speak: true) or wait "
+        f"(speak: false). You may post {day.left(seat)} more today."
+    )
+    if seat in state.owed and statement_fields(state, seat):
+        text += f" You still owe {_STATEMENT_WORDS[Stage(state.stage)]}: add it to a message."
+    elif state.stage in STATEMENT_STAGES:
+        text += " You owe no statement now: a message is speech only."
+    return text
+
+
+def _message_requests(state: FFState, step: int) -> tuple[DecisionRequest, ...]:
+    return discussion.ask_requests(
+        state.open,
+        state.living_seats,
+        step,
+        Decision.MESSAGE,
+        lambda seat: _message_text(state, seat),
+        lambda seat: (SPEECH, *statement_fields(state, seat)),
+        rule="OD-5",
+    )
+
+
+def carries_statement(payload: Payload) -> bool:
+    return any(payload.get(key) is not None for key in STATEMENT_KEYS)
+
+
+def _check_message(state: FFState, seat: int, payload: Payload) -> None:
+    """A posted message (OD-2): it says something or gives a statement; a
+    statement only from a seat still owing one (OD-3), whole, and FF-14's."""
+    if not carries_statement(payload):
+        if not str(payload.get("speech") or "").strip():
+            raise IllegalDecision("OD-2", "An empty message says nothing: wait instead.")
+        return
+    if seat not in state.owed:
+        given = state.stage in STATEMENT_STAGES  # then it gave its statement already
+        why = "has already given its statement today" if given else "owes no statement today"
+        raise IllegalDecision("OD-3", f"Seat {seat} {why}; post speech only, or wait.")
+    if state.stage == Stage.ACCUSATION:
+        if payload.get("target") is None or payload.get("faction") is None:
+            raise IllegalDecision("FF-14", "An accusation names both a 'target' and a 'faction'.")
+        _check_accusation(state, payload)

@@ -366,6 +366,31 @@ def _loadout(a: Answer, L: Lang, you: bool) -> str:  # FF-5
     )
 
 
+def _message(a: Answer, L: Lang, you: bool) -> str:  # OD-5; a statement rides on it (OD-3)
+    statement = _carried(a, L, you)
+    if a["speak"] is True:
+        return statement or L.say(en="post" + ending(you) + " a message", zh="发了一条消息")
+    if not statement:  # a wait: what it would have said is kept back, never public
+        return L.say(en="wait" + ending(you), zh="选择等待")
+    return L.say(
+        en=f"wait{ending(you)} (unsent: {statement})", zh=f"选择等待（未发出：{statement}）"
+    )
+
+
+def _carried(a: Answer, L: Lang, you: bool) -> str:
+    """The statement a message carries (FF-13..FF-15), or "" for a speech alone."""
+    if a["am"] is not None:
+        return _proofs(a, L, you)
+    if a["target"] is not None and a["faction"] is not None:
+        return _accusation(a, L, you)
+    if a["target"] is not None:
+        seat = L.seat(a["target"])
+        return L.say(en=f"protect{ending(you)} {seat}", zh=f"保护{seat}")
+    if a["faction"] is not None:  # half an accusation: refused (FF-14), said as given
+        return L.say(en=f"name{ending(you)} {a['faction']}", zh=f"指出{L.term(a['faction'])}")
+    return ""
+
+
 DECISIONS: dict[str, DecisionPhrase] = {
     Decision.PROOFS: _proofs,
     Decision.ACCUSATION: _accusation,
@@ -374,6 +399,7 @@ DECISIONS: dict[str, DecisionPhrase] = {
         "target", ("protect{s} {seat}", "保护{seat}"), ("protect{s} nobody", "保护无人")
     ),
     Decision.SPEAK: _speak,
+    Decision.MESSAGE: _message,
     Decision.LOADOUT: _loadout,
     # FF-19: attack a seat, or stay home
     Decision.ATTACK: seat_choice(
