@@ -208,6 +208,7 @@ class BaselineBot(Agent):
         self.rng = random.Random(seed)
         self.book = Phrasebook(PHRASES, language, seed)  # words only: never moves a decision
         self.seed = seed
+        self.spoke_on: set[int] = set()  # open days on which the bot posted a speech
         self.at_level(level)
 
     def at_level(self, level: int) -> None:
@@ -278,6 +279,32 @@ class BaselineBot(Agent):
         if self.rng.random() >= SPEAK_RATE:
             return {"speech": ""}
         return {"speech": open_speech(self.book, me, pub, ctx.request.seat)}
+
+    # ------------------------------------------------------- open discussion
+    def _message(self, me: dict[str, Any], pub: dict[str, Any], ctx: DecisionContext) -> Any:
+        """An open day's ask (OD-5): the statement the seat owes first, with its
+        words (OD-3: the first message carrying it gives it); then at most one
+        speech a day; otherwise wait."""
+        offered = {f.name for f in ctx.request.fields}
+        for field, stage in (("am", self._proofs), ("faction", self._accusation)):
+            if field in offered:
+                return self._owed(stage(me, pub, ctx), ctx)
+        if "target" in offered:
+            return self._owed(self._protection(me, pub, ctx), ctx)
+        day = int(pub.get("day") or 0)
+        if day in self.spoke_on:
+            return {"speak": False}
+        self.spoke_on.add(day)
+        said = self._speak(me, pub, ctx)["speech"]
+        return {"speak": True, "speech": said} if said else {"speak": False}
+
+    def _owed(self, statement: dict[str, Any], ctx: DecisionContext) -> Any:
+        """The statement as a message if the referee takes it (the seat owes it),
+        else a wait: the day's statement is owed once (OD-3)."""
+        try:
+            return ctx.validate({"speak": True, **statement})
+        except IllegalDecision:
+            return {"speak": False}
 
     # ---------------------------------------------------------------- night
     def _loadout(self, me: dict[str, Any], pub: dict[str, Any], ctx: DecisionContext) -> Any:

@@ -279,3 +279,24 @@ def test_od3_the_message_prompt_names_the_statement_owed_today() -> None:
     prompt = render_prompt(game.view(ask.seat), ask, language="en")
     text = "\n".join(m["content"] for m in prompt.messages)
     assert "open discussion" in text and "OD-3" not in text.split("# Your decision")[-1]
+
+
+def test_od3_the_baseline_bot_gives_its_statement_first_and_then_waits_or_speaks_once() -> None:
+    """The bot in an open day: the statement it owes in its first message, never a
+    second one; on other days at most one speech a day; no answer drawn at random."""
+    game = open_game(seed=3, day_limit=6)
+    agents = {s: BaselineBot(s) for s in game.seats}
+    asyncio.run(Runner(game, agents, abort_share=None).run())
+    decisions = kinds(game, "core.decision")
+    assert decisions and not [d for d in decisions if d.fallback]
+    for stage in ("proofs", "accusation", "protection"):
+        none = [e.seat for e in kinds(game, "ff.no_statement") if e.stage == stage]
+        assert not none or stage == "protection", (stage, none)  # day 3: nobody to protect
+    most, today = 0, dict[int, int]()
+    for event in game.events:
+        if event.kind == "discussion.opened":
+            today = {}  # a new open day
+        elif event.kind == "ff.speech":
+            today[event.seat] = today.get(event.seat, 0) + 1  # type: ignore[attr-defined]
+            most = max(most, today[event.seat])  # type: ignore[attr-defined]
+    assert most == 1  # some spoke, none twice a day
