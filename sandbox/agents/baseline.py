@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from sandbox.agents import open_talk
 from sandbox.core.seat import (
     Agent,
     AgentAnswer,
@@ -35,7 +36,7 @@ class BaselineAgent(Agent):
     async def decide(self, ctx: DecisionContext) -> AgentAnswer:
         if self._bot is None:
             raise AgentSetupError("BaselineAgent was not seated (attach) before its first decision")
-        return await self._bot.decide(ctx)
+        return await open_talk.decide(self._bot, ctx)  # OD-5: an open day's ask too
 
     def describe(self) -> dict[str, Any]:
         return {"kind": self.kind}
