@@ -26,6 +26,7 @@ CLAIM_OPTIONS: tuple[Scalar, ...] = tuple(c.value for c in Claim)  # plain strin
 SPEECH_TEXT = Text(
     "speech", "your public speech; it ends with 'pass' (empty text passes)", SPEECH_CHARS
 )
+MESSAGE_TEXT = Text("speech", "your public message (OD-2)", SPEECH_CHARS)
 LAST_WORDS_TEXT = Text("speech", "your last words (empty text passes)", SPEECH_CHARS)
 CLAIM = Choice(
     "claim",
@@ -179,7 +180,7 @@ def _message_requests(state: KillerState, step: int) -> tuple[DecisionRequest, .
     what a KG-8 speech holds (OD-2), its concession too where KG-13 allows."""
 
     def fields(seat: int) -> tuple[Field, ...]:
-        made: tuple[Field, ...] = (SPEECH_TEXT, *_claim_fields(state, seat))
+        made: tuple[Field, ...] = (MESSAGE_TEXT, *_claim_fields(state, seat))
         return (*made, CONCEDE) if may_concede(state, seat) else made
 
     def instruction(seat: int) -> str:
