@@ -214,9 +214,7 @@ CASES = option_cases()
     ("name", "option", "language"), CASES, ids=[f"{n}-{o.name}-{lang}" for n, o, lang in CASES]
 )
 def test_each_option_changes_only_its_own_rules(name: str, option: Option, language: str) -> None:
-    first, second = (
-        text(name, {**option.base, option.name: v}, language) for v in option.values
-    )
+    first, second = (text(name, {**option.base, option.name: v}, language) for v in option.values)
     before, after = blocks(first), blocks(second)
     assert len(before) == len(after), "an option must not add or drop rules"
     changed = [(a, b) for a, b in zip(before, after, strict=True) if a != b]
