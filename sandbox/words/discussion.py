@@ -13,6 +13,7 @@ from sandbox.core.words import Answer, DecisionPhrase, Lang, Sentence, Words
 from sandbox.words.parts import ending, referee
 
 D = Mapping[str, Any]
+_NOTHING: tuple[object, ...] = (None, "", (), [], False, "none")  # a field left empty
 
 # OD-6: why the day ended, in plain words
 _REASONS = {
@@ -109,6 +110,11 @@ def message_phrase(post: DecisionPhrase) -> DecisionPhrase:
     def phrase(a: Answer, L: Lang, you: bool) -> str:
         if a.get("speak") is True:
             return post(a, L, you)
-        return L.say(en=f"wait{ending(you)}", zh="等待")
+        waits = L.say(en=f"wait{ending(you)}", zh="等待")
+        held = [name for name in a if name != "speak" and a[name] not in _NOTHING]
+        if not held:
+            return waits
+        # a wait ignores its other fields (OD-5); what it held back is still said
+        return waits + L.say(en=", holding back: ", zh="，未发出：") + post(a, L, you)
 
     return phrase

@@ -4,7 +4,7 @@ day's discussion protocol with its open-day budget (OD-1, OD-4)."""
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StrictInt, ValidationInfo, field_validator
 
@@ -19,6 +19,17 @@ OWN_SIDE: ConcedeScope = "own_side_down_to_one"
 # OD-1: KG-8's speeches in turn (today's protocol, the default) or an open day.
 Discussion = Literal["turns", "open"]
 TURNS: Discussion = "turns"
+OPEN_BUDGET = ("messages_per_seat", "messages_per_day", "quiet_rounds")  # OD-4's keys
+
+
+def without_turns_keys(line: dict[str, Any]) -> dict[str, Any]:
+    """A game-started line of a game in turns as it was written before open days
+    (OD-1): no ``discussion`` key, no open-day budget, so its transcript and its
+    seats' views stay as they were; the event's defaults read it back."""
+    if line["data"].get("discussion") == TURNS:
+        for key in ("discussion", *OPEN_BUDGET):
+            line["data"].pop(key, None)
+    return line
 
 
 def lineup(players: int) -> dict[str, int]:

@@ -7,12 +7,12 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from sandbox.core.discussion import OpenDay, OpenDayRulings
 from sandbox.core.events import Event
 from sandbox.core.visibility import Visibility, only
-from sandbox.games.killer.config import EITHER_SIDE, TURNS
+from sandbox.games.killer.config import EITHER_SIDE, OPEN_BUDGET, TURNS, without_turns_keys
 from sandbox.games.killer.info import Context, Phase
 
 
@@ -37,6 +37,9 @@ class GameStarted(Event):
     messages_per_seat: int = 3
     messages_per_day: int | None = None
     quiet_rounds: int = 1
+
+    def to_json(self) -> dict[str, Any]:
+        return without_turns_keys(Event.to_json(self))  # OD-1: turns games write as before
 
 
 @dataclass(frozen=True, slots=True)
@@ -343,11 +346,7 @@ def _started(state: KillerState, e: Event) -> None:
     state.barred = e.barred_first_victim
     state.concede = e.concede
     state.discussion = e.discussion
-    state.open_rulings = OpenDayRulings(
-        messages_per_seat=e.messages_per_seat,
-        messages_per_day=e.messages_per_day,
-        quiet_rounds=e.quiet_rounds,
-    )
+    state.open_rulings = OpenDayRulings(**{key: getattr(e, key) for key in OPEN_BUDGET})
 
 
 def _role(state: KillerState, e: Event) -> None:

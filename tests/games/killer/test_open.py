@@ -117,6 +117,19 @@ def test_od1_a_transcript_written_before_open_days_loads_as_turns() -> None:
     assert (event.discussion, event.messages_per_seat, event.quiet_rounds) == ("turns", 3, 1)
 
 
+def test_od1_a_game_in_turns_writes_its_first_line_as_before_an_open_one_states_its_budget() -> (
+    None
+):
+    """Transcripts and views of games in turns stay as they were (no open-day
+    keys); an open game's line states the protocol and the budget and reads back."""
+    turns = new_game(seed=1).events[0].to_json()["data"]
+    assert not {"discussion", "messages_per_seat", "messages_per_day", "quiet_rounds"} & set(turns)
+    line = new_game(seed=1, **OPEN, quiet_rounds=2).events[0].to_json()
+    assert (line["data"]["discussion"], line["data"]["quiet_rounds"]) == ("open", 2)
+    again = event_from_json(line)
+    assert isinstance(again, GameStarted) and again.to_json() == line
+
+
 def test_od1_last_words_and_kg10_tie_speeches_stay_in_turns() -> None:
     """OD-1: an open day stands in for KG-8's speeches alone: last words (KG-7)
     come before it in turn, and a tie's speeches (KG-10) follow KG-8's circle."""
