@@ -7,14 +7,18 @@ open day."""
 from __future__ import annotations
 
 import asyncio
+import json
 from collections.abc import Mapping
+from pathlib import Path
 from typing import Any
 
 import pytest
 from pydantic import ValidationError
+from typer.testing import CliRunner
 
 from sandbox.agents import open_talk
 from sandbox.agents.baseline import BaselineAgent
+from sandbox.cli.main import app
 from sandbox.core.errors import IllegalDecision
 from sandbox.core.events import (
     DecisionMade,
@@ -33,6 +37,7 @@ from sandbox.games.killer import requests
 from sandbox.games.killer.events import GameStarted, PhaseStarted, Speech
 from sandbox.session.runner import Runner
 from sandbox.testing import check_variant, play_random, replay
+from sandbox.transcript import read_transcript
 from tests.games.killer.helpers import (
     KILLER,
     answer_step,
@@ -395,3 +400,52 @@ def test_od4_open_day_started_is_public_with_the_living_and_the_budget() -> None
     (opened,) = [e for e in events if isinstance(e, OpenDayStarted)]
     assert (opened.messages_per_seat, opened.messages_per_day, opened.quiet_rounds) == (2, 5, 3)
     assert all(any(e is opened for _, e in game.visible_events(s)) for s in range(1, 13))
+
+
+# ------------------------------------------------------------------ fake LLM seats, the CLI
+
+FAKE_OPEN = """variant = "killer"
+seed = 1
+[rules]
+players = 11
+discussion = "open"
+[default_agent]
+kind = "llm"
+model = "fake/legal-random"
+timeout_s = 10
+[llm]
+max_repairs = 1
+[run]
+out = "{out}"
+"""
+
+
+def test_od10_fake_llm_seats_play_an_open_game_that_replays_and_forks_mid_day(
+    tmp_path: Path,
+) -> None:
+    """LLM seats (the fake provider) answer the ask through the structured-output
+    path; ``sandbox replay`` reproduces the game; ``sandbox fork`` right after an
+    open day's first round goes on from there and replays too."""
+    game_file = tmp_path / "open.toml"
+    game_file.write_text(FAKE_OPEN.format(out=tmp_path / "out"), encoding="utf-8")
+    ran = CliRunner().invoke(app, ["run", str(game_file), "--json"])
+    assert ran.exit_code == 0, ran.stderr
+    transcript = Path(json.loads(ran.stdout)["transcript"])
+    recorded = read_transcript(transcript)
+    asks = [e for e in recorded.events if isinstance(e, DecisionMade) and e.decision == "message"]
+    assert asks and any(e.payload.get("speak") is True for e in asks)
+    assert any(e.payload.get("speak") is False for e in asks)
+    assert CliRunner().invoke(app, ["replay", str(transcript)]).exit_code == 0
+    kinds = [e.kind for e in recorded.events]
+    first_round = kinds.index("discussion.round")
+    at = first_round + 2  # the round's close, then its core.step: a step boundary
+    assert kinds[at - 1] == "core.step" and kinds.index("discussion.closed") > at
+    forked = CliRunner().invoke(
+        app, ["fork", str(transcript), "--at", str(at), "--out", str(tmp_path / "forks"), "--quiet"]
+    )
+    assert forked.exit_code == 0, forked.stderr
+    (branch,) = (tmp_path / "forks").glob("*.jsonl")
+    assert [e.to_json() for e in read_transcript(branch).events[:at]] == [
+        e.to_json() for e in recorded.events[:at]
+    ]
+    assert CliRunner().invoke(app, ["replay", str(branch)]).exit_code == 0
