@@ -36,7 +36,7 @@ class BaselineAgent(Agent):
     async def decide(self, ctx: DecisionContext) -> AgentAnswer:
         if self._bot is None:
             raise AgentSetupError("BaselineAgent was not seated (attach) before its first decision")
-        return await open_talk.decide(self._bot, ctx)  # OD-5: an open day's ask too
+        return await self._bot.decide(ctx)
 
     def describe(self) -> dict[str, Any]:
         return {"kind": self.kind}
@@ -54,8 +54,11 @@ def baseline_bot(variant: Variant[Any, Any], seed: int, language: str = "en") ->
 def baseline_bot_or_none(
     variant: Variant[Any, Any], seed: int, language: str = "en"
 ) -> Agent | None:
-    """``variant``'s baseline bot seeded with ``seed``, or None when it has none."""
+    """``variant``'s baseline bot seeded with ``seed``, or None when it has none;
+    it answers an open day's asks (OD-5) by :mod:`sandbox.agents.open_talk`."""
     bot = variant.research.baseline_bot(seed, language)
-    if bot is not None and not isinstance(bot, Agent):
+    if bot is None:
+        return None
+    if not isinstance(bot, Agent):
         raise AgentSetupError(f"{variant.name}'s baseline_bot gave {bot!r}, not an Agent")
-    return bot
+    return open_talk.OpenDayTalk(bot)

@@ -23,11 +23,34 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from sandbox.core.discussion import SPEAK
-from sandbox.core.seat import Agent, AgentAnswer, DecisionContext
+from sandbox.core.seat import Agent, AgentAnswer, DecisionContext, Seating
 from sandbox.core.variant import HistoryItem, SeatView
 
 OPENED = "discussion.opened"  # the event that opens an open day (OD-4)
 NO_CLAIM = ("", "none", None)
+
+
+class OpenDayTalk(Agent):
+    """A variant's baseline bot that answers an open day's asks by :func:`decide`
+    (every other decision is the bot's own, unchanged)."""
+
+    kind = "baseline"
+    replayable = True
+
+    def __init__(self, bot: Agent) -> None:
+        self.bot = bot
+
+    def attach(self, seating: Seating) -> None:
+        self.bot.attach(seating)
+
+    async def decide(self, ctx: DecisionContext) -> AgentAnswer:
+        return await decide(self.bot, ctx)
+
+    def describe(self) -> dict[str, Any]:
+        return self.bot.describe()
+
+    async def close(self) -> None:
+        await self.bot.close()
 
 
 def asks_to_speak(ctx: DecisionContext) -> bool:
