@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from sandbox.agents import open_talk
 from sandbox.core.seat import (
     Agent,
     AgentAnswer,
@@ -53,8 +54,11 @@ def baseline_bot(variant: Variant[Any, Any], seed: int, language: str = "en") ->
 def baseline_bot_or_none(
     variant: Variant[Any, Any], seed: int, language: str = "en"
 ) -> Agent | None:
-    """``variant``'s baseline bot seeded with ``seed``, or None when it has none."""
+    """``variant``'s baseline bot seeded with ``seed``, or None when it has none;
+    it answers an open day's asks (OD-5) by :mod:`sandbox.agents.open_talk`."""
     bot = variant.research.baseline_bot(seed, language)
-    if bot is not None and not isinstance(bot, Agent):
+    if bot is None:
+        return None
+    if not isinstance(bot, Agent):
         raise AgentSetupError(f"{variant.name}'s baseline_bot gave {bot!r}, not an Agent")
-    return bot
+    return open_talk.OpenDayTalk(bot)

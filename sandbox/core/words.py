@@ -213,6 +213,11 @@ SHARED = Vocabulary(
             "day_limit": "达到天数上限",
             "aborted": "中止",
             "referee": "裁判",
+            "open": "自由讨论",  # OD-1 .. OD-6: an open day's words
+            "message": "消息",
+            "day_cap": "消息用完",
+            "quiet": "无人发言",
+            "no_budget": "无人还能发言",
         },
     },
     labels={
@@ -228,6 +233,7 @@ SHARED = Vocabulary(
             "phase": "阶段",
             "stage": "阶段",
             "claims": "声明",
+            "speak": "发言",
         },
     },
 )

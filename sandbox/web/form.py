@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from sandbox.agents.human.terminal import for_people
+from sandbox.core.discussion import SPEAK
 from sandbox.core.errors import IllegalDecision, RefereeError
 from sandbox.core.requests import Choice, DecisionRequest, Field, MultiChoice, Text
 from sandbox.core.variant import SeatView
@@ -23,6 +24,7 @@ from sandbox.web.table import seat_marks
 from sandbox.web.words import field_words, label, option_words, ui
 from sandbox.words import lang, variant_words
 
+DRY_RUN_WORDS = "..."  # the text of a post tried in the dry run only, never sent
 # Up to this many options a choice is a row of radio buttons, beyond it a select.
 RADIO_LIMIT = 20  # 16 Killer players and "nobody" stay radios
 
@@ -94,7 +96,11 @@ def render_form(
     the options left out (see :func:`refused_options`)."""
     refused = refused or {}
     marks = seat_marks(view, language)
-    choices = [f for f in request.fields if isinstance(f, Choice) and not f.optional]
+    # OD-5: an open day's ask is a message box with Send (speak: true) and Wait
+    # (speak: false) buttons, not a yes/no field
+    speak = any(f.name == SPEAK for f in request.fields)
+    shown = [f for f in request.fields if f.name != SPEAK]
+    choices = [f for f in shown if isinstance(f, Choice) and not f.optional]
     t = ui(language)
     # A question with one required choice names it after the decision: "Your vote".
     decision = t["your_field"].format(
@@ -107,11 +113,12 @@ def render_form(
         notes=decision_notes(request, language, view),
         draft=draft_key(game, request),
         instruction=for_people(request.instruction),
+        speak=speak,
         fields=[
             field_view(
                 f, language, marks, decision if choices == [f] else "", refused.get(f.name, _NONE)
             )
-            for f in request.fields
+            for f in shown
         ],
     )
 
@@ -130,7 +137,7 @@ def refused_options(request: DecisionRequest, validate: Callable[[object], Any])
         return {}
     refused: dict[str, frozenset[str]] = {}
     for f in request.fields:
-        if isinstance(f, Text):
+        if isinstance(f, Text) or f.name == SPEAK:
             continue
         values = f.options if isinstance(f, MultiChoice) else f.legal()
         bad = frozenset(
@@ -145,20 +152,23 @@ def refused_options(request: DecisionRequest, validate: Callable[[object], Any])
 
 def _simplest(request: DecisionRequest, validate: Callable[[object], Any]) -> dict[str, Any] | None:
     """The simplest legal answer: no text, no picks, optional choices left out and
-    each required choice its first option the referee accepts with the rest."""
-    answer: dict[str, Any] = {}
+    each required choice its first option the referee accepts with the rest. An
+    open day's ask (OD-5) is tried as a post of a few words, since a wait would
+    accept every option and an empty post says nothing (OD-2)."""
+    speak = any(f.name == SPEAK for f in request.fields)
+    answer: dict[str, Any] = {SPEAK: True} if speak else {}
     for f in request.fields:
         if isinstance(f, Text):
-            answer[f.name] = ""
+            answer[f.name] = DRY_RUN_WORDS if speak else ""
         elif isinstance(f, MultiChoice):
             answer[f.name] = []
     for f in request.fields:
-        if isinstance(f, Choice) and not f.optional:
+        if isinstance(f, Choice) and not f.optional and f.name not in answer:
             answer[f.name] = f.legal()[0] if f.legal() else None
     if _accepted(validate, answer):
         return answer
     for f in request.fields:  # a first option refused: the next ones, field by field
-        if isinstance(f, Choice) and not f.optional:
+        if isinstance(f, Choice) and not f.optional and f.name != SPEAK:
             fits = [o for o in f.legal() if _accepted(validate, {**answer, f.name: o})]
             if fits:
                 answer[f.name] = fits[0]

@@ -26,6 +26,8 @@ UI: Mapping[str, Mapping[str, str]] = {
         "not_sent": "Not sent: the connection to the game was lost. Try again.",
         "label_sep": ": ",
         "send": "Send answer",
+        "send_message": "Send",  # OD-5: an open day's ask, posted
+        "wait": "Wait",  # OD-5: or waited
         "confirm": "Confirm",
         "change": "Change",
         "confirm_intro": "Your answer cannot be taken back:",
@@ -135,6 +137,8 @@ UI: Mapping[str, Mapping[str, str]] = {
         "not_sent": "未发送：与游戏的连接中断了，请重试。",
         "label_sep": "：",
         "send": "提交",
+        "send_message": "发送",
+        "wait": "等待",
         "confirm": "确认",
         "change": "修改",
         "confirm_intro": "提交后不能撤回：",

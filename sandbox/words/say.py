@@ -64,6 +64,7 @@ from sandbox.core.words import (
     lead,
     sanitise,
 )
+from sandbox.words.discussion import SENTENCES as DISCUSSION
 
 __all__ = [
     "BOOKKEEPING",
@@ -138,9 +139,10 @@ def lang(language: str, variant: Speakers = None) -> Lang:
 
 
 def known_kinds(variant: AnyVariant) -> tuple[str, ...]:
-    """Every event kind that has its own sentence in ``variant`` (core kinds included)."""
+    """Every event kind that has its own sentence in ``variant`` (core kinds and
+    an open day's ``discussion.*`` kinds included)."""
     words = variant_words(variant)
-    return (*CORE_KINDS, *(words.sentences if words is not None else ()))
+    return (*CORE_KINDS, *DISCUSSION, *(words.sentences if words is not None else ()))
 
 
 def board_columns(variant: AnyVariant) -> tuple[str, ...]:
@@ -166,7 +168,9 @@ def words_for(
         )
     if kind == "core.game_ended":
         return _ended(data, L)
-    sentence = words.sentences.get(kind) if words is not None else None
+    sentence = DISCUSSION.get(kind)  # an open day's events: the same in every variant
+    if sentence is None and words is not None:
+        sentence = words.sentences.get(kind)
     if sentence is None:
         return _generic(variant, kind, data, L)
     return sentence(data, L)

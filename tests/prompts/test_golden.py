@@ -12,6 +12,7 @@ reviewed as text.
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import random
 from pathlib import Path
@@ -22,6 +23,7 @@ from sandbox.agents.llm.beliefs import PROBE_DECISION, probe_request
 from sandbox.agents.llm.prompt.render import RenderedPrompt, render_prompt
 from sandbox.core.game import Game
 from sandbox.core.requests import DecisionRequest
+from tests.core.open_toy import OpenToy, OpenToyConfig
 from tests.core.toy import Toy, ToyConfig
 from tests.prompts.harness import Captured, new_game, play
 
@@ -33,8 +35,9 @@ KINDS = {
     "four_factions": ("proofs", "accusation", "protection", "speak", "loadout", "attack"),
     "killer": ("kill_opinion", "check_opinion", "speech", "last_words", "vote"),
 }
-# Decisions asked only with `discussion = "open"` (OD-1): not in the default game.
-OPEN_KINDS: dict[str, tuple[str, ...]] = {"four_factions": ("message",)}
+# Decisions asked only under a ruling the seeded games above leave out: an open
+# day's ask (OD-5, discussion = "open"), rendered from an open game below.
+OPEN_KINDS: dict[str, tuple[str, ...]] = {"four_factions": ("message",), "killer": ("message",)}
 
 
 def role_kind(role: str) -> str:
@@ -165,6 +168,56 @@ def test_four_factions_compact_golden(
     check_golden(
         f"four_factions/{language}/compact/attack-{role_kind(c.role)}.txt", snapshot_text(prompt)
     )
+
+
+@pytest.fixture(scope="module")
+def killer_open_captures() -> dict[tuple[str, str], Captured]:
+    """An open game's asks (OD-5): the first of each role once the chat has begun."""
+    seen: set[str] = set()
+
+    def pick(game: Game, request: DecisionRequest) -> bool:
+        role = game.roles()[request.seat]
+        if request.decision != "message" or game.state.open.total == 0 or role in seen:
+            return False
+        seen.add(role)
+        return True
+
+    game = new_game("killer", SEED["killer"], {"discussion": "open"})
+    captured = play(game, random.Random(SEED["killer"]), pick=pick)
+    return {(c.request.decision, c.role): c for c in captured}
+
+
+@pytest.mark.parametrize("style", ["full", "compact"])
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_killer_open_message_golden(
+    killer_open_captures: dict[tuple[str, str], Captured], language: str, style: str
+) -> None:
+    """OD-5: the ask of an open day shows the round, the messages left and the
+    chat so far (as speech lines), and asks to speak or wait."""
+    folder = "compact/" if style == "compact" else ""
+    for c in _case(killer_open_captures, "message"):
+        prompt = render_prompt(
+            c.view, c.request, language=language, style=style, history_items=COMPACT_HISTORY
+        )
+        text = snapshot_text(prompt)
+        assert '"speak"' in text and "OD-5" in text
+        check_golden(f"killer/{language}/{folder}message-{c.role}.txt", text)
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_generic_message_template_golden(language: str) -> None:
+    """A variant without a message template of its own (the open toy) renders
+    an open day's ask through prompts/_generic/<lang>/decisions/message.j2."""
+    toy = OpenToy()
+    game = Game.new(toy, OpenToyConfig(seats=3), 1)
+    game.submit(game.pending()[0].id, {"speak": True, "text": "hello"})
+    for request in game.pending():
+        game.submit(request.id, {"speak": False})
+    ask = dataclasses.replace(game.pending()[0], decision="message")
+    prompt = render_prompt(game.view(ask.seat), ask, language=language)
+    text = snapshot_text(prompt)
+    assert '"speak"' in text
+    check_golden(f"generic/{language}/message.txt", text)
 
 
 @pytest.mark.parametrize("language", LANGUAGES)

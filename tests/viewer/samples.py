@@ -21,6 +21,31 @@ def _decision(seat: int, decision: str, payload: dict[str, Any], **extra: Any) -
     return "core.decision", {**data, **extra}
 
 
+# An open day's events (OD-4 .. OD-6): the same sentences in every variant.
+DISCUSSION: list[Case] = [
+    (
+        "discussion.opened",
+        {
+            "day": 2,
+            "seats": [1, 2, 4, 5],
+            "messages_per_seat": 3,
+            "messages_per_day": 12,
+            "quiet_rounds": 1,
+        },
+    ),
+    (
+        "discussion.answers",
+        {"day": 2, "round": 1, "posted": [2, 5], "waited": [1], "fell_back": [4]},
+    ),
+    ("discussion.order", {"day": 2, "round": 1, "order": [5, 2]}),
+    ("discussion.cut", {"day": 2, "round": 3, "seats": [4]}),
+    ("discussion.round", {"day": 2, "round": 1, "accepted": [5, 2]}),
+    ("discussion.round", {"day": 2, "round": 2, "accepted": []}),
+    ("discussion.closed", {"day": 2, "round": 2, "reason": "quiet"}),
+    ("discussion.closed", {"day": 2, "round": 3, "reason": "day_cap"}),
+    ("discussion.closed", {"day": 2, "round": 4, "reason": "no_budget"}),
+]
+
 CORE: list[Case] = [
     ("core.step", {"step": 12}),
 ]
@@ -328,6 +353,39 @@ KILLER: list[Case] = [
     _decision(1, "vote", {"target": 2}),
     _decision(1, "vote", {"target": None}, fallback=True, fallback_reason="invalid"),
     _decision(8, "check_opinion", {"suspect": None}),  # KG-4: a police seat may give none
+    # OD-5: an open day's ask, posted or waited (a fallback is a wait, OD-8)
+    _decision(3, "message", {"speak": True, "speech": "Seat 2 lies.", "accuse": [2]}),
+    _decision(4, "message", {"speak": False}),
+    _decision(
+        4, "message", {"speak": False, "fell_back": True}, fallback=True, fallback_reason="timeout"
+    ),
+    (
+        "killer.phase",
+        {
+            "day": 2,
+            "phase": "speeches",
+            "context": "open",
+            "round": 0,
+            "order": [3, 4],
+            "candidates": [],
+        },
+    ),
+    (
+        "killer.speech",
+        {
+            "day": 2,
+            "seat": 3,
+            "text": "Seat 2 lies.",
+            "context": "open",
+            "claim": "none",
+            "accuse": [2],
+            "vouch": [],
+        },
+    ),
 ]
 
-SAMPLES: dict[str, list[Case]] = {"four_factions": FOUR_FACTIONS, "killer": KILLER}
+# The open day's events close each list (a variant's own cases keep their numbers).
+SAMPLES: dict[str, list[Case]] = {
+    "four_factions": [*FOUR_FACTIONS, *DISCUSSION],
+    "killer": [*KILLER, *DISCUSSION],
+}

@@ -43,7 +43,8 @@ HAN = re.compile(r"[\u4e00-\u9fff]")
 
 
 def engine_kinds(variant: str) -> set[str]:
-    """Every event kind the engine registers for ``variant`` (and the core's)."""
+    """Every event kind the engine registers for ``variant`` (and the core's,
+    an open day's ``discussion.*`` among them)."""
     get_variant(variant)  # loads the variant's events
 
     def subclasses(cls: type[Event]) -> set[type[Event]]:
@@ -53,7 +54,7 @@ def engine_kinds(variant: str) -> set[str]:
         return found
 
     kinds = {c.kind for c in subclasses(Event) if c.kind}
-    return {k for k in kinds if k.startswith((PREFIX[variant], "core."))}
+    return {k for k in kinds if k.startswith((PREFIX[variant], "core.", "discussion."))}
 
 
 def rendered() -> dict[str, dict[str, list[str]]]:

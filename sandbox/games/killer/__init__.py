@@ -25,7 +25,11 @@ events the seat was allowed to see):
     roles are revealed), ``last_words_quota``, ``last_words_used``,
     ``ballots_today`` (``[{round, ballots: {seat: target|None}}]``, announced votes
     of the current day), ``speaking_order`` (speakers still to speak in the current
-    phase, the current speaker first), ``vote_candidates`` (who may be voted for).
+    phase, the current speaker first; empty in an open day), ``vote_candidates``
+    (who may be voted for). In a game with ``discussion = "open"`` only, from its
+    first open day: ``open_day`` (``{day, round, open, left, messages_left_today}``:
+    the round under way, whether the day is still open, the seat's own messages
+    left and the day's, OD-4, OD-5).
 
 ``history``
     One ``HistoryItem`` per visible event: speeches and last words carry
@@ -47,6 +51,7 @@ from typing import Any
 import sandbox.games.killer.requests as requests
 import sandbox.games.killer.resolve as resolve
 import sandbox.games.killer.words as wording
+from sandbox.core.discussion import OPEN, OpenDay
 from sandbox.core.events import Event, GameEnded, StepResolved
 from sandbox.core.folds import FoldHooks, SeatFold, claims_of, referee_facts
 from sandbox.core.variant import HistoryItem, Research, Rules, Variant, ViewFold
@@ -69,7 +74,7 @@ from sandbox.games.killer.events import (
     VotedOut,
     fold,
 )
-from sandbox.games.killer.info import INFO, KILLER, POLICE, Phase
+from sandbox.games.killer.info import INFO, KILLER, POLICE, Context, Phase
 from sandbox.words.rules import rules_from_template
 
 # ---------------------------------------------------------------- the declaration
@@ -169,6 +174,7 @@ class _Fold:
     order: list[int] = field(default_factory=list)
     candidates: list[int] = field(default_factory=list)
     history: list[HistoryItem] = field(default_factory=list)
+    open: OpenDay = field(default_factory=OpenDay)  # OD-5: folded from public events
 
     def living(self) -> list[int]:
         gone = {d["seat"] for d in self.dead}
@@ -188,7 +194,7 @@ def _private(fold: _Fold) -> dict[str, Any]:
 
 
 def _public(fold: _Fold) -> dict[str, Any]:
-    return {
+    public = {
         "day": fold.day,
         "phase": fold.phase,
         "players": fold.players,
@@ -201,9 +207,20 @@ def _public(fold: _Fold) -> dict[str, Any]:
         "speaking_order": fold.order,
         "vote_candidates": fold.candidates,
     }
+    budget = fold.open.budget
+    if budget is not None:  # only games with open days: the views of others stay as they were
+        public["open_day"] = {
+            "day": fold.open.day,
+            "round": fold.open.round,
+            "open": fold.open.open,
+            "left": fold.open.left(fold.seat),
+            "messages_left_today": max(0, budget.per_day - fold.open.total),
+        }
+    return public
 
 
 def _apply(fold: _Fold, event: Event) -> None:
+    fold.open.apply(event)  # the discussion.* kinds alone
     if isinstance(event, GameStarted):
         fold.players = event.players
         fold.rules = {
@@ -216,6 +233,11 @@ def _apply(fold: _Fold, event: Event) -> None:
             "barred_first_victim": event.barred_first_victim,
             "concede": event.concede,
         }
+        if event.discussion == OPEN:  # OD-1, OD-4 (games in turns keep their views)
+            fold.rules["discussion"] = event.discussion
+            fold.rules["messages_per_seat"] = event.messages_per_seat
+            fold.rules["messages_per_day"] = event.messages_per_day
+            fold.rules["quiet_rounds"] = event.quiet_rounds
     elif isinstance(event, RoleCard) and event.seat == fold.seat:
         fold.role = event.role
     elif isinstance(event, TeamList):
@@ -248,7 +270,7 @@ def _apply(fold: _Fold, event: Event) -> None:
 
 def _phase(fold: _Fold, event: PhaseStarted) -> None:
     fold.phase = event.phase
-    fold.order = list(event.order)
+    fold.order = [] if event.context == Context.OPEN else list(event.order)  # OD-5: no turns
     fold.candidates = list(event.candidates)
     if event.phase == Phase.LAST_WORDS:
         fold.last_words_used += 1

@@ -1,12 +1,14 @@
 """The Killer game's configuration: player count, fixed seats and every ruling
-that RULES-SPEC marks as an option (KG-1, KG-4, KG-5, KG-6, KG-12, KG-13)."""
+that RULES-SPEC marks as an option (KG-1, KG-4, KG-5, KG-6, KG-12, KG-13), and the
+day's discussion protocol with its open-day budget (OD-1, OD-4)."""
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StrictInt, ValidationInfo, field_validator
 
+from sandbox.core.discussion import OpenDayRulings
 from sandbox.games.killer.info import CIVILIAN, KILLER, MAX_PLAYERS, MIN_PLAYERS, POLICE, Role
 
 # KG-13 concede scope: the spec's literal reading (either side down to one) or
@@ -14,6 +16,20 @@ from sandbox.games.killer.info import CIVILIAN, KILLER, MAX_PLAYERS, MIN_PLAYERS
 ConcedeScope = Literal["either_side_down_to_one", "own_side_down_to_one"]
 EITHER_SIDE: ConcedeScope = "either_side_down_to_one"
 OWN_SIDE: ConcedeScope = "own_side_down_to_one"
+# OD-1: KG-8's speeches in turn (today's protocol, the default) or an open day.
+Discussion = Literal["turns", "open"]
+TURNS: Discussion = "turns"
+OPEN_BUDGET = ("messages_per_seat", "messages_per_day", "quiet_rounds")  # OD-4's keys
+
+
+def without_turns_keys(line: dict[str, Any]) -> dict[str, Any]:
+    """A game-started line of a game in turns as it was written before open days
+    (OD-1): no ``discussion`` key, no open-day budget, so its transcript and its
+    seats' views stay as they were; the event's defaults read it back."""
+    if line["data"].get("discussion") == TURNS:
+        for key in ("discussion", *OPEN_BUDGET):
+            line["data"].pop(key, None)
+    return line
 
 
 def lineup(players: int) -> dict[str, int]:
@@ -30,8 +46,10 @@ class SeatFix(BaseModel):
     role: Role = Field(description="the role this seat is dealt")
 
 
-class KillerConfig(BaseModel):
-    """Rulings of the Killer game. Defaults follow RULES-SPEC."""
+class KillerConfig(OpenDayRulings):
+    """Rulings of the Killer game. Defaults follow RULES-SPEC. OD-4's budget keys
+    (``messages_per_seat``, ``messages_per_day``, ``quiet_rounds``) come from
+    ``OpenDayRulings`` and matter only with ``discussion = "open"``."""
 
     model_config = ConfigDict(extra="forbid", frozen=True)
 
@@ -55,6 +73,11 @@ class KillerConfig(BaseModel):
         EITHER_SIDE,
         description="KG-13: who may concede once the police or the killers are down to one "
         "living member: any police player or killer, or only a member of that side",
+    )
+    discussion: Discussion = Field(
+        TURNS,
+        description='OD-1: "turns" (KG-8: one speech per living seat in turn) or "open" '
+        "(an open day: any living seat posts messages until a budget ends the phase)",
     )
     seat: tuple[SeatFix, ...] = Field((), description="[[seat]] entries fixing seats' roles")
 

@@ -7,11 +7,12 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import ClassVar
+from typing import Any, ClassVar
 
+from sandbox.core.discussion import OpenDay, OpenDayRulings
 from sandbox.core.events import Event
 from sandbox.core.visibility import Visibility, only
-from sandbox.games.killer.config import EITHER_SIDE
+from sandbox.games.killer.config import EITHER_SIDE, OPEN_BUDGET, TURNS, without_turns_keys
 from sandbox.games.killer.info import Context, Phase
 
 
@@ -30,6 +31,15 @@ class GameStarted(Event):
     barred_first_victim: int | None
     # KG-13 scope; the default lets transcripts written before the option load.
     concede: str = "either_side_down_to_one"
+    # OD-1, OD-4: the day's discussion and an open day's budget; the defaults (KG-8's
+    # turns) let transcripts written before open days load.
+    discussion: str = TURNS
+    messages_per_seat: int = 3
+    messages_per_day: int | None = None
+    quiet_rounds: int = 1
+
+    def to_json(self) -> dict[str, Any]:
+        return without_turns_keys(Event.to_json(self))  # OD-1: turns games write as before
 
 
 @dataclass(frozen=True, slots=True)
@@ -252,6 +262,9 @@ class KillerState:
     check_answer: str = "identity"
     reveal: bool = False
     concede: str = EITHER_SIDE  # KG-13 scope
+    discussion: str = TURNS  # OD-1
+    open_rulings: OpenDayRulings = field(default_factory=OpenDayRulings)  # OD-4
+    open: OpenDay = field(default_factory=OpenDay)  # the open day under way (OD-5, OD-6)
     barred: int | None = None
     roles: dict[int, str] = field(default_factory=dict)
     alive: set[int] = field(default_factory=set)
@@ -317,6 +330,7 @@ class KillerState:
 
 def fold(state: KillerState, event: Event) -> None:
     """Apply one event to the referee's state (unknown kinds are ignored)."""
+    state.open.apply(event)  # it folds the discussion.* kinds alone
     handler = _FOLDERS.get(type(event))
     if handler is not None:
         handler(state, event)
@@ -331,6 +345,8 @@ def _started(state: KillerState, e: Event) -> None:
     state.reveal = e.reveal_role_on_death
     state.barred = e.barred_first_victim
     state.concede = e.concede
+    state.discussion = e.discussion
+    state.open_rulings = OpenDayRulings(**{key: getattr(e, key) for key in OPEN_BUDGET})
 
 
 def _role(state: KillerState, e: Event) -> None:
@@ -377,7 +393,9 @@ def _phase(state: KillerState, e: Event) -> None:
     state.candidates = e.candidates
     if e.phase == Phase.LAST_WORDS:
         state.last_words_used += 1  # KG-7: the quota counts every dead given the floor
-    if e.phase == Phase.SPEECHES and e.context == Context.DAY:
+    if e.context == Context.OPEN:
+        state.order = []  # OD-5: nobody's turn; the circle stays KG-8's (ties, next day)
+    if e.phase == Phase.SPEECHES and e.context in (Context.DAY, Context.OPEN):
         state.day_order = e.order
         state.day_starter = e.order[0] if e.order else None
 

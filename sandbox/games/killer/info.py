@@ -46,6 +46,7 @@ class Context(StrEnum):
     TIE_TIED = "tie_tied"  # KG-10, first tie
     TIE_OTHERS = "tie_others"  # KG-10, second tie
     REVOTE = "revote"
+    OPEN = "open"  # OD-1: the day's discussion is an open day (KG-8's speeches in turn are not)
 
 
 class Decision(StrEnum):
@@ -56,6 +57,7 @@ class Decision(StrEnum):
     LAST_WORDS = "last_words"  # KG-6
     SPEECH = "speech"  # KG-8, KG-13
     VOTE = "vote"  # KG-9, KG-10
+    MESSAGE = "message"  # OD-5: post a message now, or wait (an open day)
 
 
 class Claim(StrEnum):
@@ -96,6 +98,8 @@ INFO = VariantInfo(
         Decision.LAST_WORDS: ("speech", "claim", "accuse", "vouch"),
         Decision.SPEECH: ("speech", "claim", "accuse", "vouch", "concede"),
         Decision.VOTE: ("target",),  # KG-9, KG-10
+        # OD-5: speak (true posts, false waits), then a speech's fields, all optional
+        Decision.MESSAGE: ("speak", "speech", "claim", "accuse", "vouch", "concede"),
     },
     endings=Ending,
     phases=Phase,
@@ -108,9 +112,10 @@ INFO = VariantInfo(
     # card and its team (the role card names the fellows, KG-2), and its answers
     # that a later event states: speeches and last words (the claims line,
     # KG-14), the team's opinions (KG-3, KG-4), the ballots (KG-9). A KG-13
-    # concession ends the game; "no" is not echoed.
+    # concession ends the game; "no" is not echoed. Not an open day's message
+    # decision: a wait is stated by no later event (it would vanish from the record).
     card_kinds=frozenset({"killer.role", "killer.team"}),
-    restated_answers=frozenset(Decision),
+    restated_answers=frozenset(Decision) - {Decision.MESSAGE},
     # KG-13: only a police or killer seat may concede, once a side is down to one
     own_fields=frozenset({"concede"}),
 )

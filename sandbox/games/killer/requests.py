@@ -3,6 +3,7 @@ KG-13), the rule-level check of an answer and the documented fallbacks."""
 
 from __future__ import annotations
 
+from sandbox.core import discussion
 from sandbox.core.errors import IllegalDecision
 from sandbox.core.requests import (
     Choice,
@@ -25,6 +26,7 @@ CLAIM_OPTIONS: tuple[Scalar, ...] = tuple(c.value for c in Claim)  # plain strin
 SPEECH_TEXT = Text(
     "speech", "your public speech; it ends with 'pass' (empty text passes)", SPEECH_CHARS
 )
+MESSAGE_TEXT = Text("speech", "your public message (OD-2)", SPEECH_CHARS)
 LAST_WORDS_TEXT = Text("speech", "your last words (empty text passes)", SPEECH_CHARS)
 CLAIM = Choice(
     "claim",
@@ -42,6 +44,8 @@ def open_requests(state: KillerState, step: int) -> tuple[DecisionRequest, ...]:
         return tuple(_kill_request(state, step, s) for s in state.living(KILLER))
     if state.phase == Phase.NIGHT_POLICE:
         return tuple(_suspect_request(state, step, s) for s in state.living(POLICE))
+    if state.phase == Phase.SPEECHES and state.context == Context.OPEN:
+        return _message_requests(state, step)
     if state.phase in (Phase.LAST_WORDS, Phase.SPEECHES) and state.order:
         return (_speech_request(state, step, state.order[0]),)
     if state.phase == Phase.VOTE:
@@ -171,6 +175,26 @@ def _speech_request(state: KillerState, step: int, seat: int) -> DecisionRequest
     )
 
 
+def _message_requests(state: KillerState, step: int) -> tuple[DecisionRequest, ...]:
+    """OD-5: the round's sealed asks, post a message now or wait; a message holds
+    what a KG-8 speech holds (OD-2), its concession too where KG-13 allows."""
+
+    def fields(seat: int) -> tuple[Field, ...]:
+        made: tuple[Field, ...] = (MESSAGE_TEXT, *_claim_fields(state, seat))
+        return (*made, CONCEDE) if may_concede(state, seat) else made
+
+    def instruction(seat: int) -> str:
+        left = state.open.left(seat)
+        return (
+            f"Day {state.day}, round {state.open.round} of the open discussion: post a "
+            f"message now (speak: true; {left} left for you today) or wait (speak: false)."
+        )
+
+    return discussion.ask_requests(
+        state.open, state.living(), step, Decision.MESSAGE, instruction, fields, "KG-8, OD-5"
+    )
+
+
 def _speech_instruction(state: KillerState) -> str:
     if state.context == Context.TIE_TIED:
         return f"Day {state.day}: the vote tied and you are tied; speak again before the revote."
@@ -209,6 +233,29 @@ def check(state: KillerState, request: DecisionRequest, payload: Payload) -> Non
     if request.decision in (Decision.SPEECH, Decision.LAST_WORDS):
         _check_claims(state, request, payload)
     if request.decision == Decision.SPEECH and payload.get("concede") is True:
+        _check_concede(state, request.seat)
+    if request.decision == Decision.MESSAGE:
+        discussion.check_answer(
+            state.open,
+            request.seat,
+            payload,
+            state.living_seats,
+            check_message=lambda posted: _check_message(state, request, posted),
+        )
+
+
+def _check_message(state: KillerState, request: DecisionRequest, payload: Payload) -> None:
+    """OD-2: a message passes a speech's checks (KG-14, KG-13); one that says
+    nothing at all (no text, no claim, no concession) is no message: wait instead."""
+    said = str(payload.get("speech", "")).strip()
+    claimed = payload.get("claim", Claim.NONE.value) != Claim.NONE.value
+    named = payload.get("accuse") or payload.get("vouch")
+    if not (said or claimed or named or payload.get("concede") is True):
+        raise IllegalDecision(
+            "OD-2", "A message must say something; to say nothing, wait (speak: false)."
+        )
+    _check_claims(state, request, payload)
+    if payload.get("concede") is True:
         _check_concede(state, request.seat)
 
 
@@ -258,7 +305,10 @@ def _check_choice(rule: str, name: str, value: object, options: tuple[int, ...])
 
 
 def fallback(state: KillerState, request: DecisionRequest) -> Payload:
-    """Documented fallbacks: opinion → none, vote → abstain, speech → pass, concede → no."""
+    """Documented fallbacks: opinion → none, vote → abstain, speech → pass, concede → no;
+    an open day's message → wait, marked as a fallback (OD-8)."""
+    if request.decision == Decision.MESSAGE:
+        return discussion.fallback()
     if request.decision == Decision.KILL:
         return {"target": None}
     if request.decision == Decision.SUSPECT:

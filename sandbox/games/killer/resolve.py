@@ -15,6 +15,7 @@ import random
 from collections import Counter
 from collections.abc import Iterator, Mapping
 
+from sandbox.core import discussion
 from sandbox.core.events import Event
 from sandbox.core.requests import Payload
 from sandbox.core.rng import deal_roles
@@ -59,6 +60,8 @@ def resolve(
         yield from _resolve_police(state, answers, rng)
     elif state.phase == Phase.LAST_WORDS:
         yield from _resolve_last_words(state, answers)
+    elif state.phase == Phase.SPEECHES and state.context == Context.OPEN:
+        yield from _resolve_open_round(state, answers, rng)
     elif state.phase == Phase.SPEECHES:
         yield from _resolve_speech(state, answers)
     elif state.phase == Phase.VOTE:
@@ -128,19 +131,26 @@ def _dawn(state: KillerState) -> Iterator[Event]:
     if victim is not None and state.last_words_used < state.quota:
         yield PhaseStarted(state.day, Phase.LAST_WORDS, Context.NIGHT, 0, (victim,), ())
         return
-    yield _start_day_speeches(state, victim)
+    yield from _start_day_speeches(state, victim)
 
 
-def _start_day_speeches(state: KillerState, victim: int | None) -> PhaseStarted:
+def _start_day_speeches(state: KillerState, victim: int | None) -> Iterator[Event]:
     """KG-8 ruling: from the first living seat after the victim (higher, wrapping);
-    no victim: after the previous day's first speaker; day 1 without a victim: seat 1."""
+    no victim: after the previous day's first speaker; day 1 without a victim: seat 1.
+    OD-1: an open day keeps that circle (KG-10's tie speeches and the next day's
+    start use it) and opens its discussion (OD-4, OD-5) instead of the turns."""
     if victim is not None:
         anchor = victim
     elif state.prev_starter is not None:
         anchor = state.prev_starter
     else:
         anchor = 0  # so the order starts at seat 1
-    return PhaseStarted(state.day, Phase.SPEECHES, Context.DAY, 0, _circle_after(state, anchor), ())
+    circle = _circle_after(state, anchor)
+    if state.discussion != discussion.OPEN:
+        yield PhaseStarted(state.day, Phase.SPEECHES, Context.DAY, 0, circle, ())
+        return
+    yield PhaseStarted(state.day, Phase.SPEECHES, Context.OPEN, 0, circle, ())
+    yield discussion.open_day(state.day, state.living(), state.open_rulings)
 
 
 def _circle_after(state: KillerState, anchor: int) -> tuple[int, ...]:
@@ -152,7 +162,7 @@ def _resolve_last_words(state: KillerState, answers: Mapping[int, Payload]) -> I
     seat = state.order[0]
     yield LastWords(state.day, seat, str(answers[seat]["speech"]), *claims(answers[seat]))
     if state.context == Context.NIGHT:
-        yield _start_day_speeches(state, seat)
+        yield from _start_day_speeches(state, seat)
     else:
         yield _end_day(state)
 
@@ -168,6 +178,27 @@ def _resolve_speech(state: KillerState, answers: Mapping[int, Payload]) -> Itera
         yield _start_vote(state)
 
 
+def _resolve_open_round(
+    state: KillerState, answers: Mapping[int, Payload], rng: random.Random
+) -> Iterator[Event]:
+    """OD-5: close the round; each accepted message is a speech (OD-2, KG-8, KG-14)
+    and may concede (KG-13). OD-6: once the day ends, the vote opens as after KG-8."""
+
+    def message(seat: int, answer: Payload) -> list[Event]:
+        said = str(answer.get("speech", ""))
+        made: list[Event] = [Speech(state.day, seat, said, Context.OPEN, *claims(answer))]
+        if answer.get("concede") is True:
+            made.append(Conceded(state.day, seat, state.roles[seat]))  # KG-13
+        return made
+
+    for event in discussion.close_round(state.open, state.living(), answers, rng, message):
+        yield event
+        if decided(state):  # a concession ends the game: nothing after it is said
+            return
+    if state.open.ended is not None:
+        yield _start_vote(state)
+
+
 def claims(answer: Payload) -> tuple[str, tuple[int, ...], tuple[int, ...]]:
     """KG-14: the structured claims of a speech as recorded (left out: "none", no
     seats); the lists sorted so the event does not depend on the answer's order."""
@@ -178,7 +209,7 @@ def claims(answer: Payload) -> tuple[str, tuple[int, ...], tuple[int, ...]]:
 
 
 def _start_vote(state: KillerState) -> PhaseStarted:
-    if state.context == Context.DAY:
+    if state.context in (Context.DAY, Context.OPEN):
         return PhaseStarted(state.day, Phase.VOTE, Context.VOTE, 0, (), tuple(state.living()))
     tie_round = 1 if state.context == Context.TIE_TIED else 2
     return PhaseStarted(state.day, Phase.VOTE, Context.REVOTE, tie_round, (), state.tied)
@@ -252,6 +283,10 @@ def setup_events(config: KillerConfig, rng: random.Random) -> Iterator[Event]:
         config.reveal_role_on_death,
         config.previous_first_victim,
         config.concede,
+        config.discussion,  # OD-1
+        config.messages_per_seat,  # OD-4
+        config.messages_per_day,
+        config.quiet_rounds,
     )
     roles = deal(config, rng)
     for seat, role in roles.items():

@@ -18,6 +18,7 @@ from typing import Any
 from sandbox.core.words import Answer, DecisionPhrase, Lang, Sentence, VariantWords, Words
 from sandbox.games.killer.info import INFO, Decision
 from sandbox.games.killer.page import BOARD, answer_en, answer_zh, card, rulings, team_of
+from sandbox.words.discussion import message_phrase
 from sandbox.words.parts import (
     choices,
     dawn_words,
@@ -145,6 +146,11 @@ def phase(d: D, L: Lang) -> Words:  # KG-7..KG-10
         text = L.say(
             en=f"{L.seat(first, capital=True)} may give last words (KG-7)",
             zh=f"{L.seat(first)}可以留遗言（KG-7）",
+        )
+    elif d.get("phase") == "speeches" and d.get("context") == "open":
+        text = L.say(  # OD-1: an open day, nobody's turn
+            en="The day's discussion is open: any living seat may post (OD-2)",
+            zh="白天自由讨论：存活的人随时可以发言（OD-2）",
         )
     elif d.get("phase") == "speeches":
         context = str(d.get("context"))
@@ -283,6 +289,7 @@ DECISIONS: dict[str, DecisionPhrase] = {
     Decision.VOTE: seat_choice("target", ("vote{s} for {seat}", "投票给{seat}"), ABSTAINS),
     Decision.SPEECH: _speech,
     Decision.LAST_WORDS: spoke,  # KG-6, KG-7: no concession
+    Decision.MESSAGE: message_phrase(_speech),  # OD-5: a post, or a wait
 }
 
 

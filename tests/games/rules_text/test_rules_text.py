@@ -46,6 +46,9 @@ class Option:
     # markers[language][i]: a phrase only values[i] may produce; None = check
     # that str(values[i]) appears in the rule's own text instead.
     markers: Mapping[str, tuple[str | None, str | None]] = field(default_factory=dict)
+    # Other keys set with both values: a ruling that matters only under another
+    # (OD-4's budget applies only with discussion = "open").
+    base: Mapping[str, Any] = field(default_factory=dict)
 
 
 def _ids(*names: str) -> frozenset[str]:
@@ -53,6 +56,7 @@ def _ids(*names: str) -> frozenset[str]:
 
 
 NUMBER = {"en": (None, None), "zh": (None, None)}
+OPEN_DAY = {"discussion": "open"}
 
 FF_OPTIONS = (
     Option(
@@ -131,6 +135,23 @@ KILLER_OPTIONS = (
             "zh": ("任何一名存活的警察或杀手", "只有当己方只剩一名"),
         },
     ),
+    # OD-1: KG-8's turns or an open day (KG-15's floor says which too)
+    Option(
+        "discussion",
+        ("turns", "open"),
+        _ids("KG-8", "KG-15"),
+        {"en": ("speaks once", "Open discussion"), "zh": ("依次发言一次", "自由讨论")},
+    ),
+    # OD-4: an open day's budget, stated only when the day is open
+    Option("messages_per_seat", (3, 2), _ids("KG-8"), NUMBER, OPEN_DAY),
+    Option(
+        "messages_per_day",
+        (None, 20),
+        _ids("KG-8"),
+        {"en": ("3 × the living", None), "zh": ("存活人数的3倍", None)},
+        OPEN_DAY,
+    ),
+    Option("quiet_rounds", (1, 2), _ids("KG-8"), NUMBER, OPEN_DAY),
 )
 OPTIONS = {"four_factions": FF_OPTIONS, "killer": KILLER_OPTIONS}
 # Fields that are not rulings: a scenario's fixed roles are secret and must
@@ -193,7 +214,7 @@ CASES = option_cases()
     ("name", "option", "language"), CASES, ids=[f"{n}-{o.name}-{lang}" for n, o, lang in CASES]
 )
 def test_each_option_changes_only_its_own_rules(name: str, option: Option, language: str) -> None:
-    first, second = (text(name, {option.name: v}, language) for v in option.values)
+    first, second = (text(name, {**option.base, option.name: v}, language) for v in option.values)
     before, after = blocks(first), blocks(second)
     assert len(before) == len(after), "an option must not add or drop rules"
     changed = [(a, b) for a, b in zip(before, after, strict=True) if a != b]
@@ -208,7 +229,7 @@ def test_each_option_changes_only_its_own_rules(name: str, option: Option, langu
 def test_each_option_states_its_setting(name: str, option: Option, language: str) -> None:
     markers = option.markers[language]
     for index, value in enumerate(option.values):
-        rules = text(name, {option.name: value}, language)
+        rules = text(name, {**option.base, option.name: value}, language)
         own = "\n".join(rule_text(rules, rule_id) for rule_id in sorted(option.rule_ids))
         marker = markers[index]
         if marker is None and value not in (None, ()):

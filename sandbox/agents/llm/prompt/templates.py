@@ -25,7 +25,8 @@ phase)`` inside the template: :func:`record_macros`), as the viewer, the pages
 and the terminal say them.
 
 Decision templates are ``decisions/<decision>.j2``; a decision without one
-uses ``decisions/_default.j2``. Player text is always a template variable,
+uses ``_generic``'s template of that name if there is one (``message``, an open
+day's ask), else ``decisions/_default.j2``. Player text is always a template variable,
 never a template.
 """
 
@@ -162,13 +163,13 @@ def _names(folders: Sequence[str], language: str, name: str, style: str) -> list
 def decision_candidates(
     variant: Variant[Any, Any], language: str, decision: str, style: str = "full"
 ) -> list[str]:
-    """A decision's own template (zh, then en), else the generic default."""
-    own = [
-        n
-        for n in candidates(variant, language, f"decisions/{decision}.j2", style)
-        if not n.startswith(GENERIC)
-    ]
-    return own + candidates(variant, language, "decisions/_default.j2", style)
+    """A decision's own template (zh, then en), else a generic template of that
+    decision (e.g. an open day's ``message``, OD-5, shared by every variant),
+    else the generic default."""
+    named = candidates(variant, language, f"decisions/{decision}.j2", style)
+    own = [n for n in named if not n.startswith(GENERIC)]
+    shared = [n for n in named if n.startswith(GENERIC)]
+    return own + shared + candidates(variant, language, "decisions/_default.j2", style)
 
 
 # Template lookups already made: a failed lookup is a file-system search and

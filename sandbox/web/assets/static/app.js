@@ -205,6 +205,7 @@
       }
       if (box.dataset.required && !(name in answer) && missing === null) { missing = box; }
     });
+    if (form.dataset.speak) { answer.speak = true; }  // OD-5: Send posts; Wait is its own button
     return {answer: answer, picked: picked, missing: missing, tooMany: tooMany};
   }
 
@@ -267,6 +268,10 @@
       const first = form.querySelector("input, select, textarea");
       if (first) { first.focus(); }
     });
+    const waitButton = form.querySelector("#wait");
+    if (waitButton) {  // OD-5: waiting says nothing, so there is nothing to confirm
+      waitButton.addEventListener("click", function () { unconfirm(); send(form, waitButton, {speak: false}); });
+    }
     const first = form.querySelector("input, select, textarea");
     if (first) { first.focus({preventScroll: true}); }
   }

@@ -1,0 +1,120 @@
+"""The sentences of an open day's six events (kinds ``discussion.*``, OD-4 …
+OD-6), in English and Chinese, shared by every variant: :mod:`sandbox.words.say`
+looks them up before a variant's own words. Each is built from the event's
+JSON ``data`` alone, like every other sentence. :func:`message_phrase` says a
+seat's answer to an open day's ask for a variant's decision phrases."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from sandbox.core.words import Answer, DecisionPhrase, Lang, Sentence, Words
+from sandbox.words.parts import ending, referee
+
+D = Mapping[str, Any]
+_NOTHING: tuple[object, ...] = (None, "", (), [], False, "none")  # a field left empty
+
+# OD-6: why the day ended, in plain words
+_REASONS = {
+    "day_cap": ("the day's messages ran out", "全天的消息已用完"),
+    "quiet": ("a round passed with nobody posting", "一轮无人发言"),
+    "no_budget": ("nobody has messages left", "没有人还能发消息"),
+}
+
+
+def _round(d: D, L: Lang) -> str:
+    number = d.get("round")
+    return L.say(en=f"round {number}", zh=f"第{number}轮")
+
+
+def opened(d: D, L: Lang) -> Words:  # OD-4, OD-5
+    per_seat, per_day = d.get("messages_per_seat"), d.get("messages_per_day")
+    quiet = d.get("quiet_rounds")
+    text = L.say(
+        en=f"The open discussion of day {d.get('day')} begins: any living seat may post "
+        f"(up to {per_seat} messages each, {per_day} in all; it ends after {quiet} "
+        "quiet round(s))",
+        zh=f"第{d.get('day')}天的自由讨论开始：存活的人随时可以发言（每人最多{per_seat}条，"
+        f"全天共{per_day}条；连续{quiet}轮无人发言即结束）",
+    )
+    return referee("discussion.opened", L.end(text))
+
+
+def answers(d: D, L: Lang) -> Words:  # OD-5, OD-8 (the referee alone)
+    posted, waited, fell = d.get("posted", ()), d.get("waited", ()), d.get("fell_back", ())
+    text = L.say(
+        en=f"{_round(d, L).capitalize()}: {L.seats(posted)} posted, {L.seats(waited)} waited, "
+        f"{L.seats(fell)} fell back",
+        zh=f"{_round(d, L)}：发言 {L.seats(posted)}；等待 {L.seats(waited)}；"
+        f"未作答（按等待处理）{L.seats(fell)}",
+    )
+    return referee("discussion.answers", L.end(text))
+
+
+def order(d: D, L: Lang) -> Words:  # OD-5
+    text = L.say(
+        en=f"Messages of {_round(d, L)} in the drawn order: {L.seats(d.get('order', ()))}",
+        zh=f"{_round(d, L)}的消息按抽签顺序：{L.seats(d.get('order', ()))}",
+    )
+    return referee("discussion.order", L.end(text))
+
+
+def cut(d: D, L: Lang) -> Words:  # OD-5 (the referee alone)
+    text = L.say(
+        en=f"Cut at the day's cap in {_round(d, L)}: {L.seats(d.get('seats', ()))}",
+        zh=f"{_round(d, L)}超出全天上限而未发出的消息：{L.seats(d.get('seats', ()))}",
+    )
+    return referee("discussion.cut", L.end(text))
+
+
+def closed_round(d: D, L: Lang) -> Words:  # OD-5, OD-6
+    accepted = d.get("accepted", ())
+    if accepted:
+        text = L.say(
+            en=f"{_round(d, L).capitalize()} closes with messages from {L.seats(accepted)}",
+            zh=f"{_round(d, L)}结束，发言的有{L.seats(accepted)}",
+        )
+    else:
+        text = L.say(
+            en=f"{_round(d, L).capitalize()} closes: nobody posted",
+            zh=f"{_round(d, L)}结束：无人发言",
+        )
+    return referee("discussion.round", L.end(text))
+
+
+def ended(d: D, L: Lang) -> Words:  # OD-6
+    reason = str(d.get("reason"))
+    en, zh = _REASONS.get(reason, (reason, reason))
+    text = L.say(
+        en=f"The open discussion of day {d.get('day')} ends after {_round(d, L)}: {en}",
+        zh=f"第{d.get('day')}天的自由讨论在{_round(d, L)}后结束：{zh}",
+    )
+    return referee("discussion.closed", L.end(text))
+
+
+SENTENCES: dict[str, Sentence] = {
+    "discussion.opened": opened,
+    "discussion.answers": answers,
+    "discussion.order": order,
+    "discussion.cut": cut,
+    "discussion.round": closed_round,
+    "discussion.closed": ended,
+}
+
+
+def message_phrase(post: DecisionPhrase) -> DecisionPhrase:
+    """What a seat answered to an open day's ask (OD-5): "waits", or what it
+    posted in the words of ``post`` (the variant's phrase of a day speech)."""
+
+    def phrase(a: Answer, L: Lang, you: bool) -> str:
+        if a.get("speak") is True:
+            return post(a, L, you)
+        waits = L.say(en=f"wait{ending(you)}", zh="等待")
+        held = [name for name in a if name != "speak" and a[name] not in _NOTHING]
+        if not held:
+            return waits
+        # a wait ignores its other fields (OD-5); what it held back is still said
+        return waits + L.say(en=", holding back: ", zh="，未发出：") + post(a, L, you)
+
+    return phrase
