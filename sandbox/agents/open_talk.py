@@ -59,8 +59,11 @@ def asks_to_speak(ctx: DecisionContext) -> bool:
 
 
 async def decide(bot: Agent, ctx: DecisionContext) -> AgentAnswer:
-    """``bot``'s answer to ``ctx``; for an open day's ask, its speech posted or a wait."""
-    if not asks_to_speak(ctx):
+    """``bot``'s answer to ``ctx``; for an open day's ask, its speech posted or a wait.
+    A bot that answers open days itself (``answers_open_day``: it knows what the
+    variant's messages carry, such as Four Factions' owed statements, OD-3) is
+    asked directly."""
+    if not asks_to_speak(ctx) or getattr(bot, "answers_open_day", False):
         return await bot.decide(ctx)
     request = ctx.request
     speech_request = dataclasses.replace(

@@ -203,6 +203,9 @@ LEGAL_TRIES = 32
 class BaselineBot(Agent):
     kind = "baseline"
     replayable = True
+    # An open day's ask is answered by _message (its owed statement first, OD-3),
+    # not by the generic speech adapter (sandbox.agents.open_talk).
+    answers_open_day = True
 
     def __init__(self, seed: int, language: str = "en", level: int = 0) -> None:
         self.rng = random.Random(seed)

@@ -13,6 +13,7 @@ import pytest
 from pydantic import ValidationError
 from typer.testing import CliRunner
 
+from sandbox.agents.baseline import baseline_bot_or_none
 from sandbox.agents.llm.prompt.render import render_prompt
 from sandbox.cli.main import app
 from sandbox.core.errors import IllegalDecision
@@ -285,8 +286,8 @@ def test_od3_the_baseline_bot_gives_its_statement_first_and_then_waits_or_speaks
     """The bot in an open day: the statement it owes in its first message, never a
     second one; on other days at most one speech a day; no answer drawn at random."""
     game = open_game(seed=3, day_limit=6)
-    agents = {s: BaselineBot(s) for s in game.seats}
-    asyncio.run(Runner(game, agents, abort_share=None).run())
+    agents = {s: baseline_bot_or_none(VARIANT, s) for s in game.seats}  # as a game file seats it
+    asyncio.run(Runner(game, agents, abort_share=None).run())  # type: ignore[arg-type]
     decisions = kinds(game, "core.decision")
     assert decisions and not [d for d in decisions if d.fallback]
     for stage in ("proofs", "accusation", "protection"):
