@@ -40,6 +40,11 @@ class OpenDayTalk(Agent):
     def __init__(self, bot: Agent) -> None:
         self.bot = bot
 
+    def __getattr__(self, name: str) -> Any:
+        # What the bot offers beyond the seat contract (its deducing level,
+        # issue 37: ``at_level``) is the bot's own.
+        return getattr(self.bot, name)
+
     def attach(self, seating: Seating) -> None:
         self.bot.attach(seating)
 

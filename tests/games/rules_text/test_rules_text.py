@@ -103,6 +103,23 @@ FF_OPTIONS = (
         _ids("FF-7"),
         {"en": (None, "their own maximum HP"), "zh": (None, "各自的最大生命值")},
     ),
+    # OD-1: FF-18's turns or an open day
+    Option(
+        "discussion",
+        ("turns", "open"),
+        _ids("FF-18"),
+        {"en": ("speeches start at seat", "Open discussion"), "zh": ("开始发言", "自由讨论")},
+    ),
+    # OD-4: an open day's budget, stated only when the day is open
+    Option("messages_per_seat", (3, 2), _ids("FF-18"), NUMBER, OPEN_DAY),
+    Option(
+        "messages_per_day",
+        (None, 20),
+        _ids("FF-18"),
+        {"en": ("3 messages per seat alive", None), "zh": ("存活人数 × 3", None)},
+        OPEN_DAY,
+    ),
+    Option("quiet_rounds", (1, 2), _ids("FF-18"), NUMBER, OPEN_DAY),
 )
 KILLER_OPTIONS = (
     # 15 players: 4 killers, 4 police, 7 civilians, and a last-words quota of 4.
