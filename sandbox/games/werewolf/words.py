@@ -20,11 +20,13 @@ from sandbox.games.werewolf.page import BOARD, card, team_of
 from sandbox.games.werewolf.requests import shown_speech
 from sandbox.words.parts import (
     choices,
+    claims_said,
     dawn_words,
     ending,
     night_falls,
     referee,
     seat_choice,
+    speech_claims,
     spoke,
     spoken,
 )
@@ -353,7 +355,12 @@ def _wolf_message(a: Answer, L: Lang, you: bool) -> str:  # WW-6
 def _message(a: Answer, L: Lang, you: bool) -> str:  # WW-12 open (OD-5): posted, or waited
     if a["speak"] is True:
         return spoke(a, L, you)
-    return L.say(en=f"wait{ending(you)}", zh="选择等待")
+    # OD-5: a wait's other fields are ignored; the seat's own record still says
+    # what it drafted and did not post (its speech is quoted after the line).
+    claims = speech_claims(a, L)
+    drafted = claims or str(a["speech"] or "").strip()
+    unsent = L.say(en=", not posting", zh="，未发出") if drafted else ""
+    return L.say(en=f"wait{ending(you)}", zh="选择等待") + unsent + claims_said(claims, L)
 
 
 ABSTAINS = ("abstain{s}", "弃权")
