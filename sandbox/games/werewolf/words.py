@@ -14,7 +14,16 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from sandbox.core.words import SPEECH, Answer, DecisionPhrase, Lang, Sentence, VariantWords, Words
+from sandbox.core.words import (
+    SPEECH,
+    Answer,
+    DecisionPhrase,
+    Lang,
+    Sentence,
+    VariantWords,
+    Words,
+    speech_claims,
+)
 from sandbox.games.werewolf.info import INFO, Decision
 from sandbox.games.werewolf.page import BOARD, card, team_of
 from sandbox.games.werewolf.requests import shown_speech
@@ -26,7 +35,6 @@ from sandbox.words.parts import (
     night_falls,
     referee,
     seat_choice,
-    speech_claims,
     spoke,
     spoken,
 )
