@@ -18,10 +18,8 @@ from sandbox.analysis.load import load_games
 from sandbox.analysis.minimafia import lineup_of
 from sandbox.cli.main import app
 from sandbox.core.game import Game
-from sandbox.core.seat import DecisionContext, decide_now, seat_seed
-from sandbox.games.werewolf.bot import BaselineBot
 from sandbox.session.gamefile import load_config
-from tests.games.werewolf.helpers import WW, decisions, new_game, night, of_kind
+from tests.games.werewolf.helpers import WW, decisions, new_game, night, of_kind, play_bots
 
 PRESET = Path(__file__).parents[3] / "configs" / "minimafia.toml"
 MINI: dict[str, Any] = {
@@ -104,16 +102,6 @@ def test_ww5_the_rules_text_states_a_fixed_first_night(language: str) -> None:
     assert marker in ww5 and marker not in free
 
 
-def play_bots(game: Game, seed: int) -> Game:
-    bots = {s: BaselineBot(seat_seed(seed, s)) for s in game.seats}
-    while not game.over:
-        request = game.pending()[0]
-        answer = decide_now(bots[request.seat], DecisionContext.for_request(game, request))
-        assert answer.payload is not None, f"the bot fell back on {request.decision}"
-        game.submit(request.id, answer.payload)
-    return game
-
-
 def test_ww1_ww5_ww19_the_minimafia_preset_is_decided_by_its_one_day() -> None:
     loaded = load_config(PRESET)
     assert loaded.variant.name == "werewolf"
@@ -122,7 +110,8 @@ def test_ww1_ww5_ww19_the_minimafia_preset_is_decided_by_its_one_day() -> None:
     assert (config.first_night, config.seer_reveals, config.day_limit) == ("fixed", "role", 1)
     endings = set()
     for seed in range(20):
-        game = play_bots(Game.new(WW, config, seed), seed)
+        game = Game.new(WW, config, seed)
+        play_bots(game, seed)
         assert len(of_kind(game.events, "werewolf.exiled")) == 1  # one vote decides it
         assert not of_kind(game.events, "werewolf.night")[1:]  # no second night
         endings.add(game.outcome().reason)  # type: ignore[union-attr]

@@ -19,10 +19,18 @@ from sandbox.core.errors import IllegalDecision
 from sandbox.core.events import Event
 from sandbox.core.game import Game
 from sandbox.core.requests import DecisionRequest
-from sandbox.core.seat import DecisionContext, decide_now, seat_seed
+from sandbox.core.seat import DecisionContext
 from sandbox.games.werewolf.bot import BaselineBot
 from sandbox.testing import check_variant
-from tests.games.werewolf.helpers import WW, answer_step, new_game, night, of_kind, request_of
+from tests.games.werewolf.helpers import (
+    WW,
+    answer_step,
+    new_game,
+    night,
+    of_kind,
+    play_bots,
+    request_of,
+)
 
 WAIT = {"speak": False}
 
@@ -201,23 +209,11 @@ class OpenBot(BaselineBot):
         return {"speak": True, **super()._choose(ctx)}
 
 
-def play_bots(game: Game, seed: int) -> list[tuple[int, str, dict[str, Any]]]:
-    bots = {s: OpenBot(seat_seed(seed, s)) for s in game.seats}
-    answers = []
-    while not game.over:
-        request = game.pending()[0]
-        answer = decide_now(bots[request.seat], DecisionContext.for_request(game, request))
-        assert answer.payload is not None, f"the bot fell back on {request.decision}"
-        answers.append((request.seat, request.decision, dict(answer.payload)))
-        game.submit(request.id, answer.payload)
-    return answers
-
-
 def test_od2_od5_od6_whole_open_games_with_baseline_bots() -> None:
     endings = set()
     for seed in range(8):
         game = Game.new(WW, WW.parse_config({"discussion": "open"}), seed)
-        answers = play_bots(game, seed)
+        answers = play_bots(game, seed, OpenBot)
         decisions = {d for _, d, _ in answers}
         assert "message" in decisions and not decisions & {"speech", "bid"}
         posted = [p for _, d, p in answers if d == "message" and p["speak"]]
