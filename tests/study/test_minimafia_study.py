@@ -1,8 +1,8 @@
 """The Mini-Mafia pipeline end to end: an i3 study (every role-to-contestant
 assignment) played by two baseline bots, and its `minimafia` figures in
-`sandbox study --json`. Werewolf cannot seat 4 yet (docs/studies.md,
-"Mini-Mafia"), so the table here is 6 seats with the same three roles: one
-werewolf, one seer, four villagers."""
+`sandbox study --json`. The table is Mini-Mafia's own (configs/minimafia.toml):
+four seats, one werewolf, one seer, two villagers, the first night fixed
+(WW-1 small_table, WW-5 first_night), one day."""
 
 from __future__ import annotations
 
@@ -15,11 +15,16 @@ from typer.testing import CliRunner
 from sandbox.cli.main import app
 
 GAME = """variant = "werewolf"
-name = "three-roles"
+name = "minimafia"
 [rules]
-players = 6
+small_table = true
+players = 4
 werewolves = 1
+seers = 1
 doctors = 0
+seer_reveals = "role"
+first_night = "fixed"
+day_limit = 1
 [default_agent]
 kind = "baseline"
 [run]

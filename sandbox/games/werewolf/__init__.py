@@ -27,8 +27,11 @@ events the seat was allowed to see):
     team or None per ``reveal_on_death``/``reveal_on_exile``), ``speaking_order``
     (speeches still to come today, the current speaker first), ``floor``
     (bidding: ``{turn, turns, bidders, speaker}``), ``vote`` (``{mode, order,
-    candidates}``), ``ballots_today`` (``{seat: target|None}``, the ballots made
-    public so far), ``roles`` (every seat's role, once announced at the end, WW-20).
+    candidates}``), ``open_day`` (only with ``discussion = "open"``, once a day
+    opened: ``{day, round, left, left_today, over}``: the round under way, the
+    messages this seat and the whole table may still post, OD-4),
+    ``ballots_today`` (``{seat: target|None}``, the ballots made public so far),
+    ``roles`` (every seat's role, once announced at the end, WW-20).
 
 ``history``
     One ``HistoryItem`` per visible event. Speeches and last words carry
@@ -51,13 +54,14 @@ import sandbox.games.werewolf.events as ev
 import sandbox.games.werewolf.requests as requests
 import sandbox.games.werewolf.resolve as resolve
 import sandbox.games.werewolf.words as wording
-from sandbox.core.events import Event, GameEnded, StepResolved
+from sandbox.core.discussion import OpenDay
+from sandbox.core.events import Event, GameEnded, OpenDayStarted, StepResolved
 from sandbox.core.folds import FoldHooks, SeatFold, claims_of, referee_facts
 from sandbox.core.variant import HistoryItem, Research, Rules, Variant, ViewFold
 from sandbox.core.words import VariantWords
 from sandbox.games.werewolf.config import WerewolfConfig
 from sandbox.games.werewolf.info import DOCTOR, INFO, ROLES, SEER, WEREWOLF, Phase, team_of
-from sandbox.games.werewolf.state import WerewolfState, fold
+from sandbox.games.werewolf.state import WerewolfState, fold, outcome
 from sandbox.words.rules import rules_from_template
 
 # ---------------------------------------------------------------- the declaration
@@ -77,7 +81,7 @@ class WerewolfRules(Rules[WerewolfState, WerewolfConfig]):
     apply = staticmethod(fold)
     open_requests = staticmethod(requests.open_requests)
     check = staticmethod(requests.check)
-    outcome = staticmethod(resolve.outcome)
+    outcome = staticmethod(outcome)
     setup = staticmethod(resolve.setup_events)
     fallback = staticmethod(requests.fallback)
     resolve = staticmethod(resolve.resolve)
@@ -156,6 +160,7 @@ class _Fold:
     vote: dict[str, Any] = field(default_factory=dict)
     ballots: dict[str, int | None] = field(default_factory=dict)
     roles: dict[str, str] = field(default_factory=dict)  # WW-20, once announced
+    open: OpenDay = field(default_factory=OpenDay)  # WW-12 open, from its public events
     history: list[HistoryItem] = field(default_factory=list)
 
     def living(self) -> list[int]:
@@ -184,6 +189,20 @@ def _private(fold: _Fold) -> dict[str, Any]:
 
 
 def _public(fold: _Fold) -> dict[str, Any]:
+    public = _board(fold)
+    day = fold.open
+    if day.budget is not None:  # WW-12 open (OD-4): what this seat and the table have left
+        public["open_day"] = {
+            "day": day.day,
+            "round": day.round,
+            "left": day.left(fold.seat) if fold.seat in fold.living() else 0,
+            "left_today": max(0, day.budget.per_day - day.total),
+            "over": not day.open,
+        }
+    return public
+
+
+def _board(fold: _Fold) -> dict[str, Any]:
     return {
         "day": fold.day,
         "phase": fold.phase,
@@ -201,6 +220,7 @@ def _public(fold: _Fold) -> dict[str, Any]:
 
 
 def _apply(fold: _Fold, event: Event) -> None:
+    fold.open.apply(event)  # OD-4..OD-6: its own kinds, all public
     handler = _APPLY.get(type(event))
     if handler is not None:
         handler(fold, event)
@@ -270,6 +290,11 @@ def _speaking_order(fold: _Fold, e: Any) -> None:
     fold.order = list(e.order) * e.rounds
 
 
+def _open_day(fold: _Fold, e: Any) -> None:
+    fold.phase = Phase.DISCUSSION
+    fold.order = []
+
+
 def _bidding_turn(fold: _Fold, e: Any) -> None:
     fold.phase = Phase.BIDDING
     fold.floor = {"turn": e.turn, "turns": e.turns, "bidders": list(e.bidders), "speaker": None}
@@ -318,6 +343,7 @@ _APPLY: dict[type[Event], Callable[[_Fold, Any], None]] = {
     ev.Dawn: _dawn,
     ev.LastWordsTurn: _last_words_turn,
     ev.SpeakingOrder: _speaking_order,
+    OpenDayStarted: _open_day,
     ev.BiddingTurn: _bidding_turn,
     ev.FloorWon: _floor,
     ev.Speech: _speech,

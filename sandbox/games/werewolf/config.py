@@ -19,11 +19,13 @@ from pydantic import (
     model_validator,
 )
 
+from sandbox.core.discussion import OpenDayRulings
 from sandbox.games.werewolf.info import (
     DOCTOR,
     MAX_PLAYERS,
     MIN_PLAYERS,
     SEER,
+    SMALL_TABLE,
     VILLAGER,
     WEREWOLF,
     Role,
@@ -74,8 +76,22 @@ def lineup(players: int, werewolves: int, seers: int, doctors: int) -> dict[str,
     return {WEREWOLF: werewolves, SEER: seers, DOCTOR: doctors, VILLAGER: villagers}
 
 
-class WerewolfConfig(BaseModel):
-    """Rulings of the Werewolf game. Defaults: Kaggle Game Arena's standard setup."""
+# Rulings added after transcripts were first written: announced (WW-4) only when
+# set away from their default, so an old game's announcement replays unchanged,
+# and read back with that default when absent (WerewolfState.ruling).
+LATER_DEFAULTS: dict[str, Any] = {
+    "small_table": False,
+    "first_night": "free",
+    "messages_per_seat": 3,
+    "messages_per_day": None,
+    "quiet_rounds": 1,
+}
+
+
+class WerewolfConfig(OpenDayRulings):
+    """Rulings of the Werewolf game. Defaults: Kaggle Game Arena's standard setup.
+    The OD-4 budget of an open day (``discussion = "open"``) is included from
+    :class:`OpenDayRulings`."""
 
     model_config = ConfigDict(extra="forbid", frozen=True)
 
@@ -83,7 +99,11 @@ class WerewolfConfig(BaseModel):
         "kaggle_standard", description="WW-24: a named set of rulings; keys given beside it win"
     )
     # WW-1. Strict: a TOML float (8.0) or a boolean is refused, never coerced.
-    players: StrictInt = Field(8, description="WW-1: number of seats, 6-16")
+    # small_table comes first: the players check reads it.
+    small_table: StrictBool = Field(
+        False, description="WW-1: allow 4 or 5 seats (Mini-Mafia's table), not only 6-16"
+    )
+    players: StrictInt = Field(8, description="WW-1: number of seats, 6-16 (4-16: small_table)")
     werewolves: StrictInt = Field(2, ge=1, le=MAX_PLAYERS, description="WW-1: werewolves (>= 1)")
     seers: StrictInt = Field(1, ge=0, le=1, description="WW-1: seers, 0 or 1")
     doctors: StrictInt = Field(1, ge=0, le=1, description="WW-1: doctors, 0 or 1")
@@ -103,11 +123,16 @@ class WerewolfConfig(BaseModel):
     seer_reveals: Literal["role", "team"] = Field(
         "role", description="WW-10: the seer learns the role, or only the team"
     )
+    first_night: Literal["free", "fixed"] = Field(
+        "free",
+        description="WW-5: night 1 as the seats choose it, or fixed (Mini-Mafia): the pack "
+        "kills a seeded villager, the seer checks a werewolf, the doctor is not asked",
+    )
     # Day
     reveal_on_death: Reveal = Field("role", description="WW-11: what dawn says of the dead")
     last_words: StrictBool = Field(False, description="WW-11: the dead speak once")
-    discussion: Literal["round_robin", "bidding"] = Field(
-        "round_robin", description="WW-12: how the living take the floor"
+    discussion: Literal["round_robin", "bidding", "open"] = Field(
+        "round_robin", description="WW-12: how the living take the floor (open: OD-1)"
     )
     rounds: StrictInt = Field(2, ge=1, le=100, description="WW-12: round-robin rounds a day")
     first_speaker: Literal["random", "rotate", "fixed"] = Field(
@@ -147,10 +172,13 @@ class WerewolfConfig(BaseModel):
 
     @field_validator("players")
     @classmethod
-    def _players_in_range(cls, value: int) -> int:
-        if not MIN_PLAYERS <= value <= MAX_PLAYERS:
+    def _players_in_range(cls, value: int, info: ValidationInfo) -> int:
+        least = SMALL_TABLE if info.data.get("small_table") else MIN_PLAYERS
+        if not least <= value <= MAX_PLAYERS:
+            small = value < least and least != SMALL_TABLE
+            hint = "; small_table = true allows 4 or 5" if small else ""
             raise ValueError(
-                f"Werewolf takes {MIN_PLAYERS}-{MAX_PLAYERS} seats (WW-1); got {value}"
+                f"Werewolf takes {least}-{MAX_PLAYERS} seats (WW-1); got {value}{hint}"
             )
         return value
 

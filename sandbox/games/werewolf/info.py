@@ -24,6 +24,7 @@ VILLAGE = "village"
 SIDES = (WEREWOLVES, VILLAGE)
 
 MIN_PLAYERS = 6  # WW-1
+SMALL_TABLE = 4  # WW-1 with the `small_table` ruling (Mini-Mafia's four seats)
 MAX_PLAYERS = 16
 BID_MAX = 4  # WW-12 bidding: bids are 0..4
 
@@ -59,6 +60,7 @@ class Decision(StrEnum):
     KILL = "kill"  # WW-7
     BID = "bid"  # WW-12 bidding
     SPEECH = "speech"  # WW-12
+    MESSAGE = "message"  # WW-12 open (OD-5): post a message now, or wait
     LAST_WORDS = "last_words"  # WW-11
     VOTE = "vote"  # WW-14
 
@@ -86,7 +88,7 @@ SPEECH_FIELDS = ("speech", "claim", "accuse", "vouch")
 INFO = VariantInfo(
     name="werewolf",
     title="Werewolf (werewolves, seer, doctor and villagers)",
-    min_seats=MIN_PLAYERS,
+    min_seats=SMALL_TABLE,  # the config refuses fewer than MIN_PLAYERS unless small_table
     max_seats=MAX_PLAYERS,
     roles=ROLES,  # WW-1
     sides=SIDES,  # WW-3
@@ -98,6 +100,7 @@ INFO = VariantInfo(
         Decision.BID: ("bid",),  # WW-12
         # WW-12: claim/accuse/vouch are optional structured claims
         Decision.SPEECH: SPEECH_FIELDS,
+        Decision.MESSAGE: ("speak", *SPEECH_FIELDS),  # OD-5: speak, then a speech's fields
         Decision.LAST_WORDS: SPEECH_FIELDS,  # WW-11
         Decision.VOTE: ("target",),  # WW-14
     },
@@ -114,7 +117,8 @@ INFO = VariantInfo(
     # later event states: the doctor's protection and the seer's check (WW-8,
     # WW-10), the pack's messages and kill votes (WW-6, WW-7), speeches and
     # last words (the claims line, WW-11, WW-12), the ballots (WW-14). A bid is
-    # not: the bids are the referee's alone (WW-12).
+    # not: the bids are the referee's alone (WW-12); nor an open day's message
+    # (a wait is stated by no later event, so it would vanish from the record).
     card_kinds=frozenset({"werewolf.role", "werewolf.pack"}),
-    restated_answers=frozenset(Decision) - {Decision.BID},
+    restated_answers=frozenset(Decision) - {Decision.BID, Decision.MESSAGE},
 )

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 
+from sandbox.core import discussion
 from sandbox.core.errors import IllegalDecision
 from sandbox.core.requests import (
     Choice,
@@ -39,6 +40,8 @@ def open_requests(state: WerewolfState, step: int) -> tuple[DecisionRequest, ...
         return (_kill(state, step, state.queue[0]),)
     if phase == Phase.BIDDING:
         return tuple(_bid(state, step, s) for s in state.bidders)
+    if phase == Phase.DISCUSSION and state.open.open:  # WW-12 open: everyone asked (OD-5)
+        return _open_asks(state, step)
     if phase in (Phase.DISCUSSION, Phase.LAST_WORDS) and state.queue:
         return (_speech(state, step, state.queue[0]),)
     if phase == Phase.VOTE and state.queue:
@@ -88,8 +91,11 @@ def claim_targets(state: WerewolfState) -> tuple[int, ...]:
 
 # ----------------------------------------------------------------- requests
 def _night_actions(state: WerewolfState, step: int) -> tuple[DecisionRequest, ...]:
-    """WW-5: the living seer and doctor decide at the same time (sealed)."""
+    """WW-5: the living seer and doctor decide at the same time (sealed); on a
+    fixed first night nobody is asked (the referee decides it)."""
     requests: list[DecisionRequest] = []
+    if state.fixed_night():
+        return ()
     for seat in state.living_seats:
         role = state.roles[seat]
         if role == DOCTOR:
@@ -186,10 +192,34 @@ def _bid(state: WerewolfState, step: int, seat: int) -> DecisionRequest:
     )
 
 
-def _speech(state: WerewolfState, step: int, seat: int) -> DecisionRequest:
+def _open_asks(state: WerewolfState, step: int) -> tuple[DecisionRequest, ...]:
+    """WW-12 open: each living seat with budget left is asked to post now or wait
+    (OD-5); a message holds what a speech holds (OD-2)."""
+    day = state.open
+
+    def instruction(seat: int) -> str:
+        left = day.left(seat)
+        return (
+            f"Day {state.day}, round {day.round} of the open discussion: post a public "
+            f"message now (speak: true; you have {left} left today) or wait (speak: false)."
+        )
+
+    return discussion.ask_requests(
+        day,
+        state.living_seats,
+        step,
+        Decision.MESSAGE,
+        instruction,
+        lambda seat: speech_fields(state),
+        rule="WW-12, OD-5",
+    )
+
+
+def speech_fields(state: WerewolfState) -> tuple[Field, ...]:
+    """WW-12: a speech's fields (also last words', and an open day's message's)."""
     limit = int(state.ruling("speech_chars"))
     targets: tuple[Scalar, ...] = claim_targets(state)
-    fields: tuple[Field, ...] = (
+    return (
         Text("speech", "your public speech (empty text passes)", limit),
         Choice(
             "claim",
@@ -208,6 +238,10 @@ def _speech(state: WerewolfState, step: int, seat: int) -> DecisionRequest:
             optional=True,
         ),
     )
+
+
+def _speech(state: WerewolfState, step: int, seat: int) -> DecisionRequest:
+    fields = speech_fields(state)
     if state.phase == Phase.LAST_WORDS:
         return _request(
             step,
@@ -269,6 +303,10 @@ def check(state: WerewolfState, request: DecisionRequest, payload: Payload) -> N
         _check_vote(state, seat, target)
     elif decision in (Decision.SPEECH, Decision.LAST_WORDS):
         _check_claims(payload)
+    elif decision == Decision.MESSAGE:  # OD-9, then a post's checks as a speech's (OD-2)
+        discussion.check_answer(
+            state.open, seat, payload, state.living_seats, check_message=_check_message
+        )
 
 
 def _check_protect(state: WerewolfState, doctor: int, target: object) -> None:
@@ -307,6 +345,18 @@ def _check_claims(payload: Payload) -> None:
         )
 
 
+def _check_message(payload: Payload) -> None:
+    """OD-2: a posted message is checked as a speech (WW-12); one that says
+    nothing and claims nothing is refused: waiting is the way to pass."""
+    _check_claims(payload)
+    said = str(payload.get("speech") or "").strip()
+    claimed = payload.get("claim", Claim.NONE.value) != Claim.NONE.value
+    if not (said or claimed or payload.get("accuse") or payload.get("vouch")):
+        raise IllegalDecision(
+            "OD-2", "An empty message says nothing; send speak: false to wait instead."
+        )
+
+
 def _check_in(
     rule: str, name: str, value: object, options: tuple[int, ...], *, nullable: bool
 ) -> None:
@@ -320,7 +370,8 @@ def _check_in(
 def fallback(state: WerewolfState, request: DecisionRequest) -> Payload:
     """WW-23: kill and vote abstain (a vote where abstaining is off becomes a
     seeded draw when it is resolved), protect and inspect do nothing, a bid is 0,
-    a speech, last words or message is an empty pass."""
+    a speech, last words or message is an empty pass; an open day's ask waits
+    (OD-8)."""
     decision = request.decision
     if decision in (Decision.KILL, Decision.VOTE, Decision.PROTECT, Decision.INSPECT):
         return {"target": None}
@@ -328,6 +379,8 @@ def fallback(state: WerewolfState, request: DecisionRequest) -> Payload:
         return {"bid": 0}
     if decision == Decision.WOLF_MESSAGE:
         return {"message": ""}
+    if decision == Decision.MESSAGE:  # OD-8: a wait, marked as a fallback
+        return discussion.fallback()
     return {"speech": ""}
 
 

@@ -8,11 +8,10 @@ replay exactly (WW-2, WW-24).
 The deal, here too: setting up a Werewolf game (WW-1, WW-2, WW-4): the public announcement with the
 rulings, the dealt role cards, the pack's list, then night 1 (WW-5).
 
-The end, here too: how a Werewolf game ends (WW-17..WW-21): the winning team and each seat's result.
-
-The end is checked by the resolution at exactly the points WW-17 names (after a
-night's resolution, after an exile) and at the day limit; it then announces every
-role (``RolesRevealed``), and only that event makes the game over.
+The end (``state.decided``, ``state.outcome``) is checked by the resolution at
+exactly the points WW-17 names (after a night's resolution, after an exile) and
+at the day limit; it then announces every role (``RolesRevealed``), and only
+that event makes the game over.
 """
 
 from __future__ import annotations
@@ -23,27 +22,28 @@ from collections.abc import Callable, Generator, Iterator, Mapping
 from typing import Any
 
 import sandbox.games.werewolf.events as ev
-from sandbox.core.events import Event
+from sandbox.core import discussion
+from sandbox.core.discussion import OpenDayRulings
+from sandbox.core.events import Event, OpenDayEnded
 from sandbox.core.requests import Payload
 from sandbox.core.rng import deal_roles
-from sandbox.core.variant import Outcome, Result
-from sandbox.games.werewolf.config import WerewolfConfig
+from sandbox.games.werewolf.config import LATER_DEFAULTS, WerewolfConfig
 from sandbox.games.werewolf.events import GameStarted, NightFell, Pack, RoleCard
 from sandbox.games.werewolf.info import (
     DOCTOR,
     SEER,
-    VILLAGE,
+    VILLAGER,
     WEREWOLF,
-    WEREWOLVES,
     Claim,
     Ending,
     Phase,
     team_of,
 )
 from sandbox.games.werewolf.requests import kill_options, soften, vote_options
-from sandbox.games.werewolf.state import WerewolfState
+from sandbox.games.werewolf.state import WerewolfState, decided
 
 Answers = Mapping[int, Payload]
+FIXED = "fixed_night"  # KillChosen.how of a fixed first night (WW-5)
 
 
 def resolve(
@@ -59,6 +59,9 @@ def resolve(
 # -------------------------------------------------------------------- night
 def _night_actions(state: WerewolfState, answers: Answers, rng: random.Random) -> Iterator[Event]:
     """WW-5: the seer's and doctor's sealed choices, then the pack's turn."""
+    if state.fixed_night():
+        yield from _fixed_night(state, rng)
+        return
     for seat in sorted(answers):
         target = answers[seat].get("target")
         if state.roles[seat] == DOCTOR:
@@ -70,6 +73,20 @@ def _night_actions(state: WerewolfState, answers: Answers, rng: random.Random) -
         yield ev.PackTurn(state.day, "chat", "ascending", wolves, wolves)
     else:
         yield _open_kill(state, rng)
+
+
+def _fixed_night(state: WerewolfState, rng: random.Random) -> Iterator[Event]:
+    """WW-5 fixed: the seer checks a werewolf (WW-10), the pack's victim is a
+    seeded draw among the villagers (WW-7; among the village team when no
+    villager is left); no protection (WW-8). Then the night resolves as ever."""
+    wolves = state.living_wolves()
+    seer = _holder(state, SEER)
+    if seer is not None:
+        yield ev.Inspection(state.day, seer, rng.choice(wolves))
+    village = kill_options(state)
+    plain = [s for s in village if state.roles[s] == VILLAGER]
+    yield ev.KillChosen(state.day, rng.choice(plain or list(village)), FIXED, wolves)
+    yield from _resolve_night(state, rng)
 
 
 def _open_kill(state: WerewolfState, rng: random.Random) -> ev.PackTurn:
@@ -175,6 +192,8 @@ def _open_day(state: WerewolfState, rng: random.Random) -> Event:
     """WW-12: the round-robin order (announced before the first speech), or the
     first bidding turn, where every living seat bids."""
     living = state.living_seats
+    if state.ruling("discussion") == discussion.OPEN:  # OD-4: the budget counts them now
+        return discussion.open_day(state.day, living, _budget(state))
     if state.ruling("discussion") == "bidding":
         return ev.BiddingTurn(state.day, 1, int(state.ruling("turns")), living)
     how = state.ruling("first_speaker")
@@ -185,6 +204,12 @@ def _open_day(state: WerewolfState, rng: random.Random) -> Event:
     else:  # fixed, and rotate's day 1: the lowest living seat
         start = living[0]
     return ev.SpeakingOrder(state.day, _circle(living, start), int(state.ruling("rounds")))
+
+
+def _budget(state: WerewolfState) -> OpenDayRulings:
+    """OD-4's rulings as announced (WW-4)."""
+    keys = ("messages_per_seat", "messages_per_day", "quiet_rounds")
+    return OpenDayRulings.model_validate({k: state.ruling(k) for k in keys})
 
 
 def _next_after(living: tuple[int, ...], seat: int) -> int:
@@ -228,6 +253,9 @@ def shown_text(state: WerewolfState, text: str) -> str:
 
 
 def _discussion(state: WerewolfState, answers: Answers, rng: random.Random) -> Iterator[Event]:
+    if state.open.open:
+        yield from _open_round(state, answers, rng)
+        return
     seat = state.queue[0]
     text = str(answers[seat].get("speech", ""))
     turn = state.turn + 1
@@ -241,6 +269,23 @@ def _discussion(state: WerewolfState, answers: Answers, rng: random.Random) -> I
     elif state.queue:
         return
     yield _open_vote(state, rng)
+
+
+def _open_round(state: WerewolfState, answers: Answers, rng: random.Random) -> Iterator[Event]:
+    """WW-12 open: a round closes (OD-5, OD-6); each accepted message is a speech,
+    numbered on from the day's speeches (the round's messages are made before
+    any is folded); once the day ends, the vote opens (WW-14)."""
+    turns = iter(range(state.turn + 1, state.turn + 1 + len(answers)))
+
+    def message(seat: int, answer: Payload) -> list[Event]:
+        text = str(answer.get("speech") or "")
+        shown = shown_text(state, text)  # WW-13
+        return [ev.Speech(state.day, seat, next(turns), text, shown, *claims(answer))]
+
+    closed = discussion.close_round(state.open, state.living_seats, answers, rng, message)
+    yield from closed
+    if isinstance(closed[-1], OpenDayEnded):
+        yield _open_vote(state, rng)
 
 
 def _last_words(state: WerewolfState, answers: Answers, rng: random.Random) -> Iterator[Event]:
@@ -349,8 +394,13 @@ PRIVATE_KEYS = frozenset({"seat"})
 
 
 def rulings(config: WerewolfConfig) -> dict[str, Any]:
-    """Every active ruling, as announced to all seats (WW-4)."""
-    return {k: v for k, v in config.model_dump(mode="json").items() if k not in PRIVATE_KEYS}
+    """Every active ruling, as announced to all seats (WW-4); a ruling added
+    later is left out at its default (LATER_DEFAULTS: old games replay)."""
+    return {
+        k: v
+        for k, v in config.model_dump(mode="json").items()
+        if k not in PRIVATE_KEYS and not (k in LATER_DEFAULTS and v == LATER_DEFAULTS[k])
+    }
 
 
 def setup_events(config: WerewolfConfig, rng: random.Random) -> Iterator[Event]:
@@ -376,49 +426,3 @@ def deal(config: WerewolfConfig, rng: random.Random) -> dict[int, str]:
     generator over the other seats."""
     fixed = {fix.seat: str(fix.role) for fix in config.seat}
     return deal_roles(fixed, config.counts(), config.players, rng)
-
-
-# ------------------------------------------------------------ the end
-
-
-SUMMARIES = {
-    Ending.VILLAGE_WINS: "No werewolf is alive: the village team wins (WW-18).",
-    Ending.WEREWOLVES_WIN: (
-        "The living werewolves are as many as the other living seats: the werewolves win (WW-19)."
-    ),
-    Ending.DAY_LIMIT: "The last day ended without a winner: a draw for every seat (WW-21).",
-}
-
-
-def decided(state: WerewolfState) -> Ending | None:
-    """WW-18/WW-19 on the living seats (None: the game goes on)."""
-    wolves = len(state.living_wolves())
-    if wolves == 0:
-        return Ending.VILLAGE_WINS
-    if wolves >= len(state.living_village()):
-        return Ending.WEREWOLVES_WIN
-    return None
-
-
-def winner(ending: Ending) -> str | None:
-    """The winning team, or None for a draw."""
-    if ending == Ending.VILLAGE_WINS:
-        return VILLAGE
-    if ending == Ending.WEREWOLVES_WIN:
-        return WEREWOLVES
-    return None
-
-
-def outcome(state: WerewolfState) -> Outcome | None:
-    if state.ending is None:
-        return None
-    ending = Ending(state.ending)
-    team = winner(ending)
-    # WW-20: every seat of the winning team wins, dead or alive.
-    results = {
-        seat: Result.DRAW
-        if team is None
-        else (Result.WIN if team_of(role) == team else Result.LOSE)
-        for seat, role in state.roles.items()
-    }
-    return Outcome(ending, results, SUMMARIES[ending])

@@ -1,4 +1,5 @@
-"""The referee's state of a Werewolf game: the fold of every event."""
+"""The referee's state of a Werewolf game: the fold of every event, and the
+end read from it (WW-17..WW-21: the winning team and each seat's result)."""
 
 from __future__ import annotations
 
@@ -7,8 +8,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import sandbox.games.werewolf.events as ev
-from sandbox.core.events import Event
-from sandbox.games.werewolf.info import WEREWOLF, Phase
+from sandbox.core.discussion import OpenDay
+from sandbox.core.events import Event, OpenDayStarted
+from sandbox.core.variant import Outcome, Result
+from sandbox.games.werewolf.config import LATER_DEFAULTS
+from sandbox.games.werewolf.info import VILLAGE, WEREWOLF, WEREWOLVES, Ending, Phase, team_of
 
 
 @dataclass
@@ -39,6 +43,7 @@ class WerewolfState:
     vote_mode: str = ""
     candidates: tuple[int, ...] = ()
     ballots: dict[int, int | None] = field(default_factory=dict)
+    open: OpenDay = field(default_factory=OpenDay)  # WW-12 open: the day under way (OD-4)
     ending: str | None = None  # set by RolesRevealed (WW-20)
 
     @property
@@ -46,7 +51,14 @@ class WerewolfState:
         return str(self.rulings.get("reveal_on_death", "role"))
 
     def ruling(self, key: str) -> Any:
+        if key in LATER_DEFAULTS:  # absent from games announced before it existed
+            return self.rulings.get(key, LATER_DEFAULTS[key])
         return self.rulings[key]
+
+    def fixed_night(self) -> bool:
+        """WW-5 ``first_night = "fixed"`` (Mini-Mafia): night 1 is decided by
+        the referee (resolve._fixed_night); nobody is asked."""
+        return self.day == 1 and self.ruling("first_night") == "fixed"
 
     def living(self, role: str | None = None) -> list[int]:
         if role is None:
@@ -66,6 +78,7 @@ class WerewolfState:
 
 def fold(state: WerewolfState, event: Event) -> None:
     """Apply one event to the referee's state (unknown kinds are ignored)."""
+    state.open.apply(event)  # OD-4..OD-6: it folds its own kinds and ignores the rest
     handler = _FOLDERS.get(type(event))
     if handler is not None:
         handler(state, event)
@@ -149,6 +162,12 @@ def _speaking_order(state: WerewolfState, e: Any) -> None:
     state.first_speaker = e.order[0] if e.order else None
 
 
+def _open_day(state: WerewolfState, e: Any) -> None:
+    """WW-12 open: the day's discussion is asked in rounds (OD-5), nobody queued."""
+    state.phase = Phase.DISCUSSION
+    state.queue = []
+
+
 def _bidding_turn(state: WerewolfState, e: Any) -> None:
     state.phase = Phase.BIDDING
     state.turns = e.turns
@@ -210,6 +229,7 @@ _FOLDERS: dict[type[Event], Callable[[WerewolfState, Any], None]] = {
     ev.LastWordsTurn: _last_words_turn,
     ev.LastWords: _pop,
     ev.SpeakingOrder: _speaking_order,
+    OpenDayStarted: _open_day,
     ev.BiddingTurn: _bidding_turn,
     ev.FloorWon: _floor,
     ev.Speech: _speech,
@@ -219,3 +239,51 @@ _FOLDERS: dict[type[Event], Callable[[WerewolfState, Any], None]] = {
     ev.DayLimitReached: _over,
     ev.RolesRevealed: _roles_revealed,
 }
+
+
+# ------------------------------------------------------------ the end
+# How a Werewolf game ends (WW-17..WW-21), read from the state: the winning
+# team and each seat's result. The resolution checks it at the points WW-17 names.
+
+
+SUMMARIES = {
+    Ending.VILLAGE_WINS: "No werewolf is alive: the village team wins (WW-18).",
+    Ending.WEREWOLVES_WIN: (
+        "The living werewolves are as many as the other living seats: the werewolves win (WW-19)."
+    ),
+    Ending.DAY_LIMIT: "The last day ended without a winner: a draw for every seat (WW-21).",
+}
+
+
+def decided(state: WerewolfState) -> Ending | None:
+    """WW-18/WW-19 on the living seats (None: the game goes on)."""
+    wolves = len(state.living_wolves())
+    if wolves == 0:
+        return Ending.VILLAGE_WINS
+    if wolves >= len(state.living_village()):
+        return Ending.WEREWOLVES_WIN
+    return None
+
+
+def winner(ending: Ending) -> str | None:
+    """The winning team, or None for a draw."""
+    if ending == Ending.VILLAGE_WINS:
+        return VILLAGE
+    if ending == Ending.WEREWOLVES_WIN:
+        return WEREWOLVES
+    return None
+
+
+def outcome(state: WerewolfState) -> Outcome | None:
+    if state.ending is None:
+        return None
+    ending = Ending(state.ending)
+    team = winner(ending)
+    # WW-20: every seat of the winning team wins, dead or alive.
+    results = {
+        seat: Result.DRAW
+        if team is None
+        else (Result.WIN if team_of(role) == team else Result.LOSE)
+        for seat, role in state.roles.items()
+    }
+    return Outcome(ending, results, SUMMARIES[ending])

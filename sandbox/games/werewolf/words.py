@@ -14,12 +14,22 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from sandbox.core.words import SPEECH, Answer, DecisionPhrase, Lang, Sentence, VariantWords, Words
+from sandbox.core.words import (
+    SPEECH,
+    Answer,
+    DecisionPhrase,
+    Lang,
+    Sentence,
+    VariantWords,
+    Words,
+    speech_claims,
+)
 from sandbox.games.werewolf.info import INFO, Decision
 from sandbox.games.werewolf.page import BOARD, card, team_of
 from sandbox.games.werewolf.requests import shown_speech
 from sandbox.words.parts import (
     choices,
+    claims_said,
     dawn_words,
     ending,
     night_falls,
@@ -130,7 +140,8 @@ def wolf_votes(d: D, L: Lang) -> Words:  # WW-7
 
 
 ABSTAIN = ("abstain", "弃权")  # a seat that chose no one
-DRAWS = ("tie_draw", "abstain_draw")  # WW-7/WW-15: a choice the seeded draw made
+# WW-7/WW-15: a choice the seeded draw made; WW-5: a fixed first night's victim
+DRAWS = ("tie_draw", "abstain_draw", "fixed_night")
 
 
 def _drawn(how: str, L: Lang) -> str:
@@ -349,6 +360,17 @@ def _wolf_message(a: Answer, L: Lang, you: bool) -> str:  # WW-6
     return L.say(en=f"pass{ending(you, 'es')}", zh="选择不发言")
 
 
+def _message(a: Answer, L: Lang, you: bool) -> str:  # WW-12 open (OD-5): posted, or waited
+    if a["speak"] is True:
+        return spoke(a, L, you)
+    # OD-5: a wait's other fields are ignored; the seat's own record still says
+    # what it drafted and did not post (its speech is quoted after the line).
+    claims = speech_claims(a, L)
+    drafted = claims or str(a["speech"] or "").strip()
+    unsent = L.say(en=", not posting", zh="，未发出") if drafted else ""
+    return L.say(en=f"wait{ending(you)}", zh="选择等待") + unsent + claims_said(claims, L)
+
+
 ABSTAINS = ("abstain{s}", "弃权")
 NOTHING = ("do{es} nothing tonight", "今晚不行动")  # the seer or the doctor
 
@@ -364,6 +386,7 @@ DECISIONS: dict[str, DecisionPhrase] = {
     # WW-11, WW-12: spoke or passed, and the claims (never confirmed)
     Decision.SPEECH: spoke,
     Decision.LAST_WORDS: spoke,
+    Decision.MESSAGE: _message,
 }
 
 
@@ -376,5 +399,9 @@ WORDS = VariantWords(
     team=team_of,
     # WW-6: the pack's private message is player text, like a speech.
     text_fields=("speech", "message"),
-    shown={Decision.SPEECH: shown_speech, Decision.LAST_WORDS: shown_speech},
+    shown={
+        Decision.SPEECH: shown_speech,
+        Decision.LAST_WORDS: shown_speech,
+        Decision.MESSAGE: shown_speech,
+    },
 )

@@ -12,6 +12,7 @@ from typing import Any
 from sandbox.core.events import Event
 from sandbox.core.game import Game
 from sandbox.core.requests import DecisionRequest
+from sandbox.core.seat import Agent, DecisionContext, decide_now, seat_seed
 from sandbox.games.registry import get_variant
 
 WW = get_variant("werewolf")
@@ -110,3 +111,22 @@ def request_of(game: Game, seat: int) -> DecisionRequest:
         if request.seat == seat:
             return request
     raise AssertionError(f"seat {seat} has no open request; open: {game.pending()}")
+
+
+def play_bots(
+    game: Game, seed: int, bot: Callable[[int], Agent] | None = None
+) -> list[tuple[int, str, dict[str, Any]]]:
+    """Every seat a bot (the baseline bot unless ``bot`` makes another from a
+    seat's seed); returns (seat, decision, payload) of every answer."""
+    from sandbox.games.werewolf.bot import BaselineBot
+
+    make = bot or BaselineBot
+    bots = {s: make(seat_seed(seed, s)) for s in game.seats}
+    answers = []
+    while not game.over:
+        request = game.pending()[0]
+        answer = decide_now(bots[request.seat], DecisionContext.for_request(game, request))
+        assert answer.payload is not None, f"the bot fell back on {request.decision}"
+        answers.append((request.seat, request.decision, dict(answer.payload)))
+        game.submit(request.id, answer.payload)
+    return answers

@@ -11,22 +11,9 @@ from typing import Any
 import pytest
 
 from sandbox.core.game import Game
-from sandbox.core.seat import DecisionContext, decide_now, seat_seed
+from sandbox.core.seat import DecisionContext, decide_now
 from sandbox.games.werewolf.bot import BaselineBot
-from tests.games.werewolf.helpers import WW, new_game, night
-
-
-def play_bots(game: Game, seed: int) -> list[tuple[int, str, dict[str, Any]]]:
-    """Every seat a bot; returns (seat, decision, payload) of every answer."""
-    bots = {s: BaselineBot(seat_seed(seed, s)) for s in game.seats}
-    answers = []
-    while not game.over:
-        request = game.pending()[0]
-        answer = decide_now(bots[request.seat], DecisionContext.for_request(game, request))
-        assert answer.payload is not None, f"the bot fell back on {request.decision}"
-        answers.append((request.seat, request.decision, dict(answer.payload)))
-        game.submit(request.id, answer.payload)
-    return answers
+from tests.games.werewolf.helpers import WW, new_game, night, play_bots
 
 
 @pytest.mark.parametrize(

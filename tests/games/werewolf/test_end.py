@@ -113,7 +113,12 @@ def test_ww22_requests_name_their_decision_and_rule() -> None:
         "speech": "WW-12",
         "vote": "WW-14",
     }
-    assert set(seen) == set(INFO.decisions)
+    # The ninth decision, an open day's ask (WW-12 open, OD-5), needs its own game.
+    game = new_game(discussion="open")
+    night(game, kill=5)
+    asks = {r.decision: r.rule for r in game.pending()}
+    assert asks == {"message": "WW-12, OD-5"}
+    assert set(seen) | set(asks) == set(INFO.decisions)
 
 
 def test_ww22_an_illegal_answer_is_refused_with_the_rule_and_the_legal_options() -> None:

@@ -36,6 +36,8 @@ CONFIGS: list[dict[str, Any]] = [
         "players": 11,
         "werewolves": 3,
     },
+    # WW-12 open (OD-2: every accepted message is public; waits are the referee's)
+    {"discussion": "open", "last_words": True, "messages_per_day": 12},
 ]
 
 
@@ -138,7 +140,7 @@ def test_ww4_ww16_no_view_or_prompt_states_a_role_its_seat_may_not_know() -> Non
         ("wolf_message", "werewolf"),
         ("bid", "villager"),
     }
-    expected |= {(d, r) for d in ("speech", "vote") for r in ROLES}
+    expected |= {(d, r) for d in ("speech", "vote", "message") for r in ROLES}
     assert expected <= covered, expected - covered
     assert rendered >= GAMES
 

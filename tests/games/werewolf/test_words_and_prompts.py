@@ -31,8 +31,9 @@ KINDS = {
 def captured() -> dict[str, Captured]:
     """The first request of each decision over a few seeded random games."""
     found: dict[str, Captured] = {}
-    for seed in range(6):
-        game = new_game("werewolf", seed, RULINGS)
+    # The open day's ask (WW-12 open, OD-5) comes from a game of its own.
+    for seed, rulings in [(s, RULINGS) for s in range(6)] + [(0, {"discussion": "open"})]:
+        game = new_game("werewolf", seed, rulings)
 
         def pick(g: object, request: object) -> bool:
             return getattr(request, "decision", "") not in found
@@ -118,6 +119,7 @@ def test_every_decision_has_a_phrase(language: str) -> None:
         "speech": {"speech": "hi", "claim": "seer", "accuse": [2]},
         "last_words": {"speech": ""},
         "vote": {"target": None},
+        "message": {"speak": True, "speech": "hi", "accuse": [2]},
     }
     assert set(payloads) == set(INFO.decisions) == set(DECISIONS)
     for decision, payload in payloads.items():
@@ -125,6 +127,9 @@ def test_every_decision_has_a_phrase(language: str) -> None:
         for you in (True, False):
             phrase = DECISIONS[decision](answer, L, you)
             assert phrase, decision
+    # OD-5: a wait is said as a wait, never as a speech that passed
+    wait = Answer("message", INFO.decisions["message"], {"speak": False})
+    assert DECISIONS["message"](wait, L, False) == L.say(en="waits", zh="选择等待")
 
 
 def test_prompts_cover_every_decision(captures: dict[str, Captured]) -> None:
