@@ -165,7 +165,10 @@ class PageEntry:
     fork: str
     note: str
     calls: tuple[dict[str, Any], ...]
-    tally: str = ""  # "extra": a round of ballots before the day's last (reader mode hides it)
+    # reader mode (issue 38): "last", the day's last ballots, shows the day's
+    # whole tally (``tally_text``); "extra", an earlier one, is hidden
+    tally: str = ""
+    tally_text: str = ""
 
 
 def render_html(
@@ -195,7 +198,10 @@ def render_html(
         days=sorted({e.day for e in timeline.entries}),
         kinds=sorted({e.kind for e in timeline.entries}),
         categories=CATEGORIES,
-        entries=_tallied([_page_entry(e, timeline, fork_file) for e in timeline.entries]),
+        entries=_tallied(
+            [_page_entry(e, timeline, fork_file) for e in timeline.entries],
+            story.tallies if story is not None else {},
+        ),
         story=story,
         cards=_card_blocks(cards, timeline.language),
         seat_facts=_seat_facts(timeline, audiences),
@@ -243,14 +249,19 @@ def _page_entry(entry: Entry, timeline: Timeline, fork_file: str | None) -> Page
     )
 
 
-def _tallied(entries: list[PageEntry]) -> list[PageEntry]:
-    """The entries, each announcement of ballots but the day's last marked
-    "extra": reader mode shows one vote tally per day (issue 38)."""
-    last = {e.day: e.seq for e in entries if '"vote"' in e.fx}
-    return [
-        replace(e, tally="extra") if '"vote"' in e.fx and last[e.day] != e.seq else e
-        for e in entries
-    ]
+def _tallied(entries: list[PageEntry], tallies: Mapping[int, str]) -> list[PageEntry]:
+    """The entries with each day's announcements of ballots marked: the last
+    "last" (with the day's tally, when the story has one), the others "extra".
+    Reader mode shows one vote tally per day (issue 38)."""
+    votes = [e for e in entries if e.fx and "vote" in json.loads(e.fx)]
+    last = {e.day: e.seq for e in votes}
+    marked = {
+        e.seq: replace(e, tally="last", tally_text=tallies.get(e.day, ""))
+        if last[e.day] == e.seq
+        else replace(e, tally="extra")
+        for e in votes
+    }
+    return [marked.get(e.seq, e) for e in entries]
 
 
 def story_html(story: Story) -> str:

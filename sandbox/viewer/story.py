@@ -55,6 +55,7 @@ class Story:
     summary: str | None
     chapters: list[Chapter]
     language: str
+    tallies: dict[int, str] = field(default_factory=dict)  # day -> its vote tally
 
 
 def build_story(transcript: Transcript, language: str | None = None) -> Story | None:
@@ -80,7 +81,8 @@ def build_story(transcript: Transcript, language: str | None = None) -> Story | 
         entries = [e for s in timeline.sections if _key(s) == key for e in s.entries]
         placed[key] += [(e.seq, Line(e.text)) for e in _night_lines(entries, key[1])]
     rows = rows_of(transcript)
-    for seq, line in [*_claim_lines(rows, L), *_tally_lines(rows, L)]:
+    tallies = _tally_lines(rows, L)
+    for seq, line in [*_claim_lines(rows, L), *[(i, ln) for i, _, ln in tallies]]:
         if seq in at:
             placed[at[seq]].append((seq, line))
     chapters = [
@@ -89,7 +91,12 @@ def build_story(transcript: Transcript, language: str | None = None) -> Story | 
         if (lines := sorted(placed[(day, night)], key=lambda p: p[0]))
     ]
     return Story(
-        heading("story", L), heading("hint", L), timeline.outcome_summary, chapters, L.code
+        heading("story", L),
+        heading("hint", L),
+        timeline.outcome_summary,
+        chapters,
+        L.code,
+        {day: line.text for _, day, line in tallies},
     )
 
 
@@ -166,9 +173,10 @@ def _claim_lines(rows: Transcript[EventRow], L: Lang) -> list[tuple[int, Line]]:
     return out
 
 
-def _tally_lines(rows: Transcript[EventRow], L: Lang) -> list[tuple[int, Line]]:
-    """One tally per day: the day's last round of ballots (a new round starts
-    at each announcement of candidates), placed at its last ballot."""
+def _tally_lines(rows: Transcript[EventRow], L: Lang) -> list[tuple[int, int, Line]]:
+    """One tally per day, (event index, day, line): the day's last round of
+    ballots (a new round starts at each announcement of candidates), placed
+    at its last ballot."""
     variant = find_variant(rows.variant)
     rules = variant.research.statements() if variant is not None else None
     if rules is None:
@@ -187,8 +195,7 @@ def _tally_lines(rows: Transcript[EventRow], L: Lang) -> list[tuple[int, Line]]:
                 cast[int(seat)] = None if target is None else int(target)
             rounds[day] = (index, cast)
     return [
-        (index, Line(tally_words(day, cast, L)))
+        (index, day, Line(tally_words(day, cast, L)))
         for day, (index, cast) in sorted(rounds.items())
         if cast
     ]
-
