@@ -12,7 +12,7 @@ from tests.web.helpers import WAIT_S, Client, panel_table, post
 
 
 def test_the_referee_page_has_days_a_board_and_no_you(tmp_path: Path) -> None:
-    with panel_table(tmp_path) as (web, game, host):
+    with panel_table(tmp_path) as (_web, game, host):
         status, reply = post(host, "/api/host/watch", {"target": "referee"})
         assert status == 200, reply
         referee = Client.of_url(str(reply["url"]))
