@@ -168,7 +168,7 @@ def _claim_lines(rows: Transcript[EventRow], L: Lang) -> list[tuple[int, Line]]:
             said = roles_said({role_group(r) for r in claim.roles}, L)
             true = role_words(truth, L.code, variant) if truth is not None else None
             text = claim_words(claim.kind, claim.speaker, claim.target, said, true, L)
-            mark, why = verdict(label, L)
+            mark, why = verdict(label, L, claim.kind)
             out.append((hearing.index, Line(text, label, mark, why)))
     return out
 

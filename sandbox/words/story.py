@@ -39,8 +39,15 @@ def heading(key: str, L: Lang, day: int = 0) -> str:
     }[key]
 
 
-def verdict(label: str, L: Lang) -> tuple[str, str]:
-    """(the mark, the words) of a claim's label."""
+def verdict(label: str, L: Lang, kind: str = "") -> tuple[str, str]:
+    """(the mark, the words) of a claim's label; a promise is kept or broken."""
+    if kind == "promise" and label in ("true", "lie"):
+        kept = label == "true"
+        return (
+            L.say(en="kept" if kept else "broken", zh="兑现" if kept else "食言"),
+            L.say(en="the promised vote was cast" if kept else "the vote went elsewhere",
+                  zh="按承诺投了票" if kept else "票投给了别人"),
+        )  # fmt: skip
     en_mark, en_words, zh_mark, zh_words = VERDICTS.get(label, VERDICTS["unknowable"])
     return L.say(en=en_mark, zh=zh_mark), L.say(en=en_words, zh=zh_words)
 
