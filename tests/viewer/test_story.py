@@ -73,6 +73,9 @@ def test_a_werewolf_night_says_the_protection_and_the_check(tmp_path: Path) -> N
     day = lines(story, "Day 1")
     assert sum(1 for line in day if line.text.startswith("Day 1 vote:")) == 1
     assert any(line.label in ("true", "lie", "error") for line in day)
+    # a promised vote is kept or broken, not "true" or "false"
+    kept = [line for line in day if line.text == "Seat 5 promises a vote for seat 1"]
+    assert [(line.label, line.mark) for line in kept] == [("true", "kept")]
 
 
 def test_an_unfinished_game_has_no_story(tmp_path: Path) -> None:
