@@ -82,6 +82,8 @@ def run(
         finally:
             if web is not None:
                 web.stop()
+        if _terminal_human(loaded) and not as_json:
+            _stories(records, console)  # the person's story at the end (issue 38)
         _report(records, console, as_json, display.seconds)
 
 
@@ -138,6 +140,19 @@ def _play(
     finally:
         display.stop()
     return records
+
+
+def _stories(records: list[GameRecord], console: Console) -> None:
+    """Each finished game's recap, for the person who played it in the terminal."""
+    from sandbox.transcript import read_transcript  # only when a person played here
+    from sandbox.viewer.story import build_story
+    from sandbox.viewer.terminal import print_story
+
+    for record in records:
+        if record.path is not None:
+            story = build_story(read_transcript(record.path))
+            if story is not None:
+                print_story(console, story)
 
 
 def _report(

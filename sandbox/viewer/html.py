@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from importlib.resources import files
 from pathlib import Path
 from typing import Any
@@ -25,6 +25,7 @@ from typing import Any
 from jinja2 import Environment, PackageLoader, StrictUndefined
 
 from sandbox.viewer.board import known_variants
+from sandbox.viewer.story import Story
 from sandbox.viewer.timeline import Entry, Timeline
 from sandbox.words import card_rows, phase_title
 
@@ -76,6 +77,8 @@ UI = {
         "claims": "Claims so far",
         "card": "Card",
         "fork": "fork from here",
+        "reader": "reader mode",
+        "forks": "fork buttons",
         "note": "note",
         "call": "call",
         "model": "model",
@@ -116,6 +119,8 @@ UI = {
         "claims": "至今的声明",
         "card": "身份卡",
         "fork": "从这里分叉",
+        "reader": "阅读模式",
+        "forks": "分叉按钮",
         "note": "私下理由",
         "call": "模型调用",
         "model": "模型",
@@ -160,6 +165,10 @@ class PageEntry:
     fork: str
     note: str
     calls: tuple[dict[str, Any], ...]
+    # reader mode (issue 38): "last", the day's last ballots, shows the day's
+    # whole tally (``tally_text``); "extra", an earlier one, is hidden
+    tally: str = ""
+    tally_text: str = ""
 
 
 def render_html(
@@ -167,10 +176,12 @@ def render_html(
     *,
     seat_cards: Mapping[int, Sequence[tuple[int, Mapping[str, Any]]]] | None = None,
     fork_file: str | None = None,
+    story: Story | None = None,
 ) -> str:
     """The viewer page for ``timeline`` (the referee's, or one seat's only).
     ``seat_cards``: each seat's card versions, for the referee page's seat audiences.
-    ``fork_file``: the transcript path the "fork from here" commands name."""
+    ``fork_file``: the transcript path the "fork from here" commands name.
+    ``story``: the recap its reader mode shows (a finished game's referee page)."""
     referee = timeline.seat is None
     audiences = ["referee", *map(str, timeline.seats)] if referee else [str(timeline.seat)]
     cards = seat_cards if referee and seat_cards is not None else {}
@@ -187,7 +198,11 @@ def render_html(
         days=sorted({e.day for e in timeline.entries}),
         kinds=sorted({e.kind for e in timeline.entries}),
         categories=CATEGORIES,
-        entries=[_page_entry(e, timeline, fork_file) for e in timeline.entries],
+        entries=_tallied(
+            [_page_entry(e, timeline, fork_file) for e in timeline.entries],
+            story.tallies if story is not None else {},
+        ),
+        story=story,
         cards=_card_blocks(cards, timeline.language),
         seat_facts=_seat_facts(timeline, audiences),
         hp=any(HP in e.effects for e in timeline.entries),
@@ -232,6 +247,26 @@ def _page_entry(entry: Entry, timeline: Timeline, fork_file: str | None) -> Page
         note=entry.note or "",
         calls=tuple(_call_view(c) for c in entry.calls),
     )
+
+
+def _tallied(entries: list[PageEntry], tallies: Mapping[int, str]) -> list[PageEntry]:
+    """The entries with each day's announcements of ballots marked: the last
+    "last" (with the day's tally, when the story has one), the others "extra".
+    Reader mode shows one vote tally per day (issue 38)."""
+    votes = [e for e in entries if e.fx and "vote" in json.loads(e.fx)]
+    last = {e.day: e.seq for e in votes}
+    marked = {
+        e.seq: replace(e, tally="last", tally_text=tallies.get(e.day, ""))
+        if last[e.day] == e.seq
+        else replace(e, tally="extra")
+        for e in votes
+    }
+    return [marked.get(e.seq, e) for e in entries]
+
+
+def story_html(story: Story) -> str:
+    """The recap as a block of HTML (escaped by jinja), for any page."""
+    return _ENV.get_template("story.html").render(s=story)
 
 
 _SEAT_KEYS = ("seat", "target", "victim", "attacker", "defender", "suspect", "elite_seat")

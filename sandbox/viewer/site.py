@@ -10,6 +10,7 @@ from sandbox.core.events import DecisionMade
 from sandbox.transcript import Transcript, TranscriptError, read_transcript
 from sandbox.transcript.files import SUFFIX, transcript_files
 from sandbox.viewer.html import GameRow, render_html, render_index
+from sandbox.viewer.story import build_story
 from sandbox.viewer.timeline import build_timeline, card_versions, seat_numbers
 from sandbox.words import controller_of
 
@@ -22,7 +23,8 @@ def game_page(
     if seat is not None:
         return render_html(timeline)  # a player's page: no transcript path, no fork commands
     cards = {s: card_versions(transcript, s) for s in seat_numbers(transcript)}
-    return render_html(timeline, seat_cards=cards, fork_file=fork_file)
+    story = build_story(transcript, timeline.language)  # the referee's: every role
+    return render_html(timeline, seat_cards=cards, fork_file=fork_file, story=story)
 
 
 def write_site(folder: Path, out: Path, language: str | None) -> tuple[int, list[tuple[str, str]]]:

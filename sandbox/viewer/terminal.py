@@ -20,6 +20,7 @@ from sandbox.core.variant import HistoryItem
 from sandbox.core.words import Lang
 from sandbox.viewer.board import known_variants
 from sandbox.viewer.calls import CallLine
+from sandbox.viewer.story import Story
 from sandbox.viewer.timeline import Entry, Timeline, quoted_by, tag_of
 from sandbox.words import (
     DECISION,
@@ -198,3 +199,26 @@ def seat_item_text(
     """One item of a seat's history as markup, in the words `sandbox view` uses."""
     words = item_words(game.variant, item, seat, language)
     return words_markup(words, Tag(seq=item.seq), language)
+
+
+def print_story(console: Console, story: Story) -> None:
+    """The story at the end (issue 38): each night and day under its heading,
+    each claim with its verdict."""
+    console.rule(f"[bold]{escape(story.title)}[/bold]")
+    console.print(f"[dim]{escape(story.hint)}[/dim]")
+    for chapter in story.chapters:
+        console.print(f"[bold]{escape(chapter.title)}[/bold]")
+        for line in chapter.lines:
+            if line.label is None:
+                console.print(f"  {escape(line.text)}")
+                continue
+            colour = VERDICT_COLOURS.get(line.label, "white")
+            why = f" [dim]({escape(line.why or '')})[/dim]" if line.label != "true" else ""
+            console.print(
+                f"  [{colour}]{escape(line.mark or '')}[/{colour}] {escape(line.text)}{why}"
+            )
+    if story.summary:
+        console.print(f"[bold green]{escape(story.summary)}[/bold green]")
+
+
+VERDICT_COLOURS = {"true": "green", "lie": "red", "error": "yellow"}

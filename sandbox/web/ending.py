@@ -12,6 +12,8 @@ from typing import Any
 
 from sandbox.core.game import Game
 from sandbox.games.registry import find_variant
+from sandbox.viewer.html import story_html
+from sandbox.viewer.story import story_of_game
 from sandbox.web.follow import Spectator
 from sandbox.web.pages import SeatResult, render_end, render_final
 from sandbox.web.remote import RemoteSeat
@@ -34,6 +36,16 @@ def end_screens(
     if outcome is None:
         return
     roles = game.roles()  # the game is over: every role may be shown
+    # the story at the end (issue 38): built once per language, from the game's own
+    # events; it holds the referee's knowledge, so it is shown only now
+    stories: dict[str, str] = {}
+
+    def story(language: str) -> str:
+        if language not in stories:
+            told = story_of_game(game, language)
+            stories[language] = story_html(told) if told is not None else ""
+        return stories[language]
+
     for remote in remotes:  # closed seats of earlier games have left the list
         remote.finish(_remote_results(outcome.summary, outcome.results, roles))
     variant = game.variant.name
@@ -42,19 +54,22 @@ def end_screens(
             continue  # no longer this person's seat: the page keeps its notice
         final = render_final(person.worded(game.view(person.seat)), person.language)
         results = _results(outcome.results, roles, person.seat, variant, person.language)
-        person.finish(render_end(outcome.summary, results, person.language), final)
+        end = render_end(outcome.summary, results, person.language) + story(person.language)
+        person.finish(end, final)
     results = _results(outcome.results, roles, None, variant, language)
     for page in former:
         if page not in people:  # a page handed back: the seat's spectator
             # its status stays "handed back" (the page says whose seat it no longer
             # is), under the spectator's end screen and the final view
             end = render_end(outcome.summary, results, page.language, watched=page.seat)
+            end += story(page.language)
             final = render_final(page.worded(game.view(page.seat)), page.language)
             page.board.update(end_html=end, view_html=final)
     for spectator in spectators:
         spectator.refresh(game, language)
         # a spectator is no player: "Seat 3 won", never "You won" (issue 38)
         end = render_end(outcome.summary, results, language, watched=spectator.target)
+        end += story(language)
         spectator.audience.board.update(status="ended", end_html=end)
 
 

@@ -39,6 +39,7 @@ from sandbox.web.pages import (
     render_view,
     with_reasons,
 )
+from sandbox.web.referee import Phases, phases_of, referee_html
 from sandbox.web.seat import HumanBrowserAgent
 from sandbox.web.words import ui
 from sandbox.words import words_for
@@ -64,17 +65,23 @@ class Spectator:
     _entries: list[Entry] = field(default_factory=list, repr=False)
     _done: int = 0  # the game's events already in _entries (the referee's page)
     _words: dict[int, Words] = field(default_factory=dict, repr=False)  # a seat's page
+    # the referee's page: each event's words and data (its board), its day and phase
+    _said: dict[int, tuple[Words, Any]] = field(default_factory=dict, repr=False)
+    _phases: Phases = field(default_factory=dict, repr=False)
 
     def refresh(self, game: Game, language: str) -> None:
         """The page from the game as it is now (on the game's loop only)."""
         if game is not self._game:  # a new game of a series: start its words afresh
             self._game, self._entries, self._done, self._words = game, [], 0, {}
+            self._said, self._phases = {}, {}
         scope = self.allowed(self.target)
         if scope != FULL:  # a person plays: what every seat is told, nothing more
             public = [e for e in self._referee_entries(game, language) if _public(game, e.seq)]
             html = narrowed_note(language) + render_entries(public, language)
-        elif self.target is None:
-            html = render_entries(self._referee_entries(game, language), language)
+        elif self.target is None:  # day headings, the board, no "You" (issue 38)
+            entries = self._referee_entries(game, language)
+            phases = phases_of(game, self._phases)
+            html = referee_html(game, entries, self._said, phases, language)
         else:
             view = with_reasons(game.view(self.target), language, _reason_in(game))
             html = render_view(view, language, words=self._words)
@@ -96,6 +103,7 @@ class Spectator:
         for seq in range(self._done, len(events)):
             data = events[seq].to_json()
             words = words_for(game.variant, data["kind"], data["data"], language)
+            self._said[seq] = (words, data["data"])
             entry = entry_of(seq, words)
             if entry is not None:
                 self._entries.append(entry)

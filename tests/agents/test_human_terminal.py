@@ -146,6 +146,8 @@ def test_a_killer_game_in_a_real_terminal(tmp_path: Path) -> None:
         assert "You are out of the game (killed in the night, Day 1)" in screen
         after = screen.split("Leave the game?")[-1]
         assert "Day 2" in after and "The game ends" in after
+        # issue 38 item 6: then the story at the end, nights and claims with verdicts
+        assert "The story of the game" in after and "Night 1" in after.split("story of")[-1]
         assert list(out.glob("killer-s37-*.jsonl"))
     finally:
         subprocess.run(["tmux", "kill-session", "-t", session], check=False)

@@ -344,7 +344,8 @@ def test_drafts_checks_marks_and_labelled_confirmations(page: Any, tmp_path: Pat
         page.goto(_seat_url(web, 3))
         first = wait_turn_or_end(page, None)
         card = page.text_content("#view section.card")
-        assert "Seat 3, a killer" in card and "Fellow killers" in card
+        # the card in plain words (issue 38): who the seat is, its partners by seat
+        assert "You are a killer, seat 3. Your partners: seats " in card
         board = page.locator("#view section.board tbody tr")
         assert board.count() == 12  # the seat board: seat 3 and its two partners marked
         assert page.locator("#view section.board tr.partner").count() == 2

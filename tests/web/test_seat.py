@@ -226,6 +226,8 @@ def test_end_screen_is_a_results_panel_over_the_final_view(web: WebRun, tmp_path
     assert f"Winners: {said}" in end["end_html"]
     own = {"win": "You won", "lose": "You lost", "draw": "A draw for you"}
     assert f"{own[record.outcome.results[3]]} (you were {record.roles[3]})." in end["end_html"]
+    # issue 38 item 6: the story at the end under the results, night by night
+    assert 'class="recap"' in end["end_html"] and "Night 1</summary>" in end["end_html"]
     # the view under it is the final one: no stale card or "Now", the history once
     view = end["view_html"]
     assert 'class="card"' not in view and 'class="now"' not in view

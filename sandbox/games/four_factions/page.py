@@ -11,6 +11,7 @@ from typing import Any
 
 from sandbox.core.words import BoardEffects, BoardMaker, CardTable, Lang
 from sandbox.games.four_factions.resolve import BEATS, STRIKE_TABLE, guarded, shield_of
+from sandbox.words.cards import identity
 
 D = Mapping[str, Any]
 
@@ -28,12 +29,13 @@ def by_seat(table: object) -> list[tuple[str, Any]]:
 def card(p: D, L: Lang) -> list[tuple[str, str]]:
     faction, rank = p.get("faction"), "elite" if p.get("elite") else "regular"
     seat, article = p.get("seat"), "an" if p.get("elite") else "a"
+    who, said = identity(L, seat, en=f"{article} {rank} of the {L.term(faction)} faction",
+                         zh=f"{L.term(faction)}{L.term(rank)}")  # fmt: skip
+    if p.get("my_elite") is not None and not p.get("elite"):  # FF-10: a regular knows its elite
+        said += L.say(en=f" Your elite: {L.seat(p['my_elite'])}.",
+                      zh=f"本阵营最强精英：{L.seat(p['my_elite'])}。")  # fmt: skip
     rows = [
-        (
-            L.say(en="You are", zh="你是"),
-            L.say(en=f"{L.seat(seat, capital=True)}: {faction}, {article} {rank}",
-                  zh=f"{L.seat(seat)}：{L.term(faction)}{L.term(rank)}"),
-        ),
+        (who, said),
         (L.say(en="HP", zh="生命值"),
          L.say(en=f"{p.get('hp')} of {p.get('max_hp')}", zh=f"{p.get('hp')}/{p.get('max_hp')}")
          + ("" if p.get("alive", True) else L.say(en=" (dead)", zh="（已死亡）"))),
@@ -41,10 +43,6 @@ def card(p: D, L: Lang) -> list[tuple[str, str]]:
     kit = kit_words(p, L)
     if kit:
         rows.append((L.say(en="Weapon and shield", zh="武器和盾牌"), kit))
-    if p.get("my_elite") is not None and not p.get("elite"):
-        rows.append(
-            (L.say(en="Your elite", zh="本阵营最强精英"), L.seat(p["my_elite"], capital=True))
-        )
     known = p.get("known_factions") or {}
     if known:
         shown = L.items(f"{L.seat(s, capital=True)} {L.term(f)}" for s, f in by_seat(known))

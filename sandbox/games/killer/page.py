@@ -11,6 +11,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from sandbox.core.words import BoardEffects, BoardMaker, Lang
+from sandbox.words.cards import by_night, identity
 from sandbox.words.parts import board_ballots, board_death, board_role, board_team
 
 D = Mapping[str, Any]
@@ -33,40 +34,24 @@ def answer_zh(answer: object, L: Lang) -> str:
 
 def card(p: D, L: Lang) -> list[tuple[str, str]]:
     role = p.get("role")
+    partners = p.get("fellow_killers") or p.get("fellow_police") or ()
     rows = [
-        (
-            L.say(en="You are", zh="你是"),
-            L.say(en=f"{L.seat(p.get('seat'), capital=True)}, {_ROLE_EN.get(str(role), role)}",
-                  zh=f"{L.seat(p.get('seat'))}，{L.term(role)}"),
-        )
+        identity(L, p.get("seat"), en=_ROLE_EN.get(str(role), str(role)), zh=L.term(role),
+                 partners=partners)
     ]  # fmt: skip
-    for key, en, zh in (("fellow_killers", "Fellow killers", "同伴杀手"),
-                        ("fellow_police", "Fellow police", "同伴警察")):  # fmt: skip
-        if key in p:
-            rows.append((L.say(en=en, zh=zh), L.seats(p[key], capital=True)))
     if "kills" in p:  # KG-3
-        kills = [
-            L.say(en=f"night {k.get('night')}: {L.seat(k.get('target'))}",
-                  zh=f"第{k.get('night')}夜：{L.seat(k.get('target'))}")
-            for k in p["kills"]
-        ]  # fmt: skip
-        rows.append(_so_far(("Kills so far", "已杀"), kills, L))
+        rows.append(by_night(L, ("Kills so far", "已杀"), [
+            (k.get("night"), L.seat(k.get("target"))) for k in p["kills"]]))  # fmt: skip
     if "checks" in p:  # KG-4
-        said = [(c.get("night"), _checked_en(c), _checked_zh(c, L)) for c in p["checks"]]
-        checks = [L.say(en=f"night {n}: {en}", zh=f"第{n}夜：{zh}") for n, en, zh in said]
-        rows.append(_so_far(("Checks so far", "查验结果"), checks, L))
-    opinions = [_night_opinion(o, L) for o in p.get("my_opinions") or ()]
-    rows.append(_so_far(("Your night opinions", "你夜里的意见"), opinions, L))
+        rows.append(by_night(L, ("Checks so far", "查验结果"), [
+            (c.get("night"), L.say(en=_checked_en(c), zh=_checked_zh(c, L)))
+            for c in p["checks"]]))  # fmt: skip
+    rows.append(by_night(L, ("Your night opinions", "你夜里的意见"), [
+        (o.get("night"), _night_opinion(o, L)) for o in p.get("my_opinions") or ()]))  # fmt: skip
     return rows
 
 
 _ROLE_EN = {"killer": "a killer", "police": "a police officer", "civilian": "a civilian"}
-
-
-def _so_far(label: tuple[str, str], said: list[str], L: Lang) -> tuple[str, str]:
-    """A card row listing what the seat has done or learned so far, or "none yet"."""
-    en, zh = label
-    return L.say(en=en, zh=zh), L.join(said) or L.say(en="none yet", zh="暂无")
 
 
 def _checked_en(c: D) -> str:
@@ -82,12 +67,12 @@ def _checked_zh(c: D, L: Lang) -> str:
 
 
 def _night_opinion(o: D, L: Lang) -> str:
-    night, target, killing = o.get("night"), o.get("target"), o.get("about") == "killer"
+    target, killing = o.get("target"), o.get("about") == "killer"
     if target is None:
-        return L.say(en=f"night {night}: no opinion", zh=f"第{night}夜：不给意见")
+        return L.say(en="no opinion", zh="不给意见")
     return L.say(
-        en=f"night {night}: {'kill' if killing else 'check'} {L.seat(target)}",
-        zh=f"第{night}夜：{'杀' if killing else '查验'}{L.seat(target)}",
+        en=f"{'kill' if killing else 'check'} {L.seat(target)}",
+        zh=f"{'杀' if killing else '查验'}{L.seat(target)}",
     )
 
 

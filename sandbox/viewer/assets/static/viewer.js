@@ -237,5 +237,15 @@
     else return;
     e.preventDefault();
   });
+  // Reader mode (issue 38): the story at the end, one vote tally per day, no
+  // decisions; fork buttons only when asked. "#reader" in the address opens it.
+  const reader = $("#reader"), forks = $("#show-forks");
+  const readMode = () => {
+    document.body.classList.toggle("reader", reader.checked);
+    document.body.classList.toggle("forks", forks.checked);
+  };
+  reader.addEventListener("change", readMode);
+  forks.addEventListener("change", readMode);
+  if (location.hash === "#reader") { reader.checked = true; readMode(); }
   build();
 })();
