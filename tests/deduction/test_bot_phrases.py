@@ -10,7 +10,7 @@ import pytest
 
 from sandbox.deduction.evidence import CheckReport, Evidence, RoleClaim, SeatIs, VotePromise
 from sandbox.deduction.speech import parse_speech
-from sandbox.games.four_factions.bot import PHRASES as FOUR_FACTIONS_PHRASES
+from sandbox.games.four_factions.talk import PHRASES as FOUR_FACTIONS_PHRASES
 from sandbox.games.killer.talk import PHRASES as KILLER_PHRASES
 from sandbox.games.werewolf.bot import PHRASES as WEREWOLF_PHRASES
 from tests.deduction.corpus import SEATS, SPEAKER, table
