@@ -55,6 +55,11 @@ class RunSettings(Strict):
         description="abort when more decisions than this share fell back on provider failure"
         " (1 = never)",
     )
+    abort_seat: int | None = Field(
+        None,
+        ge=1,
+        description="count only this seat's decisions in the abort rule (an evaluated seat)",
+    )
 
 
 class GameFile(Strict):
@@ -171,6 +176,9 @@ def check_agents(file: GameFile, variant: Variant[Any], game_config: BaseModel) 
     seat ranges, role selectors and scripted entries (a typo must never silently
     select nothing or stop a game halfway)."""
     seats = variant.rules.seat_count(game_config)
+    counted = file.run.abort_seat
+    if counted is not None and counted > seats:
+        raise ConfigError(f"run.abort_seat: {counted} out of range; allowed: 1..{seats}")
     labels = variant.role_labels(game_config)
     named = [("default_agent", file.default_agent)]
     named += [(f"agent[{i}]", spec) for i, spec in enumerate(file.agent, 1)]

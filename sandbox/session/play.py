@@ -115,7 +115,12 @@ async def play_game_async(
         writer.header(build_header(loaded, config, seed, roles, agents, header_extra))
         hooks.on_start(game, path)
         return await play_seated(
-            game, agents, writer, abort_share=loaded.file.run.abort_share, on_event=_on(game, hooks)
+            game,
+            agents,
+            writer,
+            abort_share=loaded.file.run.abort_share,
+            abort_seat=loaded.file.run.abort_seat,
+            on_event=_on(game, hooks),
         )
 
 
@@ -125,13 +130,16 @@ async def play_seated(
     writer: TranscriptWriter | None,
     *,
     abort_share: float | None,
+    abort_seat: int | None = None,
     on_event: EventHook | None = None,
 ) -> PlayResult:
     """Play ``game`` to its end with its seated ``agents``; the runner writes every
     event to ``writer`` (None: no file) and the outcome line ends it. Every agent is
     closed, however the game ends; the writer is its opener's to close."""
     try:
-        runner = Runner(game, agents, writer, on_event=on_event, abort_share=abort_share)
+        runner = Runner(
+            game, agents, writer, on_event=on_event, abort_share=abort_share, abort_seat=abort_seat
+        )
         outcome = await runner.run()
     finally:
         await close_all(agents)
@@ -183,8 +191,15 @@ def runner_for(
     hooks: LiveHooks,
 ) -> Runner:
     """The runner of a game file's game, with its abort rule."""
-    abort_share = loaded.file.run.abort_share
-    return Runner(game, agents, writer, on_event=_on(game, hooks), abort_share=abort_share)
+    run = loaded.file.run
+    return Runner(
+        game,
+        agents,
+        writer,
+        on_event=_on(game, hooks),
+        abort_share=run.abort_share,
+        abort_seat=run.abort_seat,
+    )
 
 
 def _on(game: Game, hooks: LiveHooks) -> EventHook:

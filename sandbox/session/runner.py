@@ -107,15 +107,22 @@ class Runner:
         *,
         on_event: EventHook | None = None,
         abort_share: float | None = 0.25,
+        abort_seat: int | None = None,
     ) -> None:
         missing = [s for s in game.seats if s not in agents]
         if missing:
             raise ValueError(f"no agent for seats {missing}")
+        if abort_seat is not None and abort_seat not in game.seats:
+            raise ValueError(f"abort_seat {abort_seat} is not a seat of this game")
         self.game = game
         self.agents = agents
         self.writer = writer
         self.on_event = on_event
         self.abort_share = abort_share
+        # The abort rule counts this seat's decisions alone (an evaluation of one
+        # seat, issue 41), else every seat's.
+        self.abort_seat = abort_seat
+        self._asked: dict[int, int] = {}
         # Every seat reads the rules of this game in its own language (KG/FF rule texts).
         self.rules = rules_book(game)
         self.stats = RunStats()
@@ -149,6 +156,7 @@ class Runner:
 
     def _submit(self, request: DecisionRequest, answer: AgentAnswer) -> None:
         self.stats.decisions += 1
+        self._asked[request.seat] = self._asked.get(request.seat, 0) + 1
         self.stats.repairs += answer.repairs
         for record in answer.calls:
             self._record_call(request, record)
@@ -216,12 +224,18 @@ class Runner:
     def _maybe_abort(self) -> None:
         if self.abort_share is None or self.game.over:
             return
-        asked = self.stats.decisions
-        failed = self.stats.fallback_count(FALLBACK_PROVIDER)
+        seat = self.abort_seat
+        if seat is None:
+            asked, whose = self.stats.decisions, ""
+            failed = self.stats.fallback_count(FALLBACK_PROVIDER)
+        else:
+            asked = self._asked.get(seat, 0)
+            failed = self.stats.fallbacks.get(seat, {}).get(FALLBACK_PROVIDER, 0)
+            whose = f"seat {seat}: "
         if asked >= ABORT_MIN_DECISIONS and failed / asked > self.abort_share:
             self.game.abort(
                 ABORTED,
-                f"{failed} of {asked} decisions fell back because the model provider "
+                f"{whose}{failed} of {asked} decisions fell back because the model provider "
                 f"failed (limit {self.abort_share:.0%}); exclude this game from studies.",
             )
 
