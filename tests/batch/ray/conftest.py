@@ -5,7 +5,8 @@ helpers that compare a Ray batch with the local backend's.
 clock writes: the header's ``started``, the outcome's ``ended`` and each call's
 ``latency_ms`` (file names carry a timestamp too, so games are matched by seed);
 and each call's ``cached_tokens``: what the provider's prefix cache held, which
-depends on the games the same server answered before (a worker's earlier games).
+depends on the games the same server answered before (a worker's earlier games),
+and so the outcome's sum of them (``stats.tokens_cached``).
 """
 
 from __future__ import annotations
@@ -73,6 +74,8 @@ def comparable(path: Path) -> list[dict[str, Any]]:
         obj = json.loads(text)
         for key in CLOCK_FIELDS.get(obj.get("type"), ()):
             obj.pop(key, None)
+        if obj.get("type") == "outcome" and isinstance(obj.get("stats"), dict):
+            obj["stats"].pop("tokens_cached", None)  # the calls' cached_tokens, summed
         lines.append(obj)
     return lines
 
