@@ -46,7 +46,7 @@ timeout_s = 10
 [llm]
 max_repairs = 0
 """
-SEED = 3
+SEED = 1
 K = 8
 
 
@@ -155,7 +155,9 @@ def test_the_removed_speech_is_in_no_listener_prompt_after_the_fork(
     reacted: Any, source: Path, cases: dict[str, Any]
 ) -> None:
     speech = next(s for s in _speeches(source) if s["seq"] == cases["reacted"])
-    line = f"Seat {speech['seat']} says (accuses seat"
+    # the referee's line of that speech (or last words) in a listener's record
+    said = "'s last words" if speech["kind"] == "killer.last_words" else " says"
+    line = f"Seat {speech['seat']}{said} (accuses seat"
     for branch in reacted.branches:
         recorded = read_transcript(branch.path)
         after = [c for c in recorded.calls if c.get("seed") is not None]

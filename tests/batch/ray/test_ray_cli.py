@@ -4,6 +4,7 @@ cluster; bad backend options are one ``error:`` line and exit code 2."""
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -133,7 +134,8 @@ def test_without_ray_installed_the_ray_backend_is_one_line(
     assert result.exit_code == 2
     # A Ray cluster started by an earlier test may still forward a log line of its own
     # ("(gcs_server) ...", "[2026-...]") into this process's stderr; the CLI's are the rest.
-    own = [line for line in result.stderr.splitlines() if not line.startswith(("(", "["))]
+    plain = [re.sub(r"\x1b\[[0-9;]*m", "", line) for line in result.stderr.splitlines()]
+    own = [line for line in plain if not line.startswith(("(", "["))]
     assert own == ["error: --backend ray needs Ray: pip install 'llm-deduction-sandbox[ray]'"]
 
 
