@@ -20,8 +20,10 @@ ROOT = Path(__file__).resolve().parents[2]
 PEAK_BOUND_MB = 160.0
 
 
-def longest_game(seats: str, day_limit: int) -> dict[str, object]:
-    args = ["--games", "0", "--four-factions", "1", "--ff-seats", seats]
+def longest_games(seats: str, day_limit: int, count: int) -> list[dict[str, object]]:
+    """``count`` games (seeds 0, 1, …) in one fresh process: their peak memory is
+    the process's, so each row's peak bounds that game's own."""
+    args = ["--games", "0", "--four-factions", str(count), "--ff-seats", seats]
     done = subprocess.run(
         [
             sys.executable,
@@ -38,17 +40,20 @@ def longest_game(seats: str, day_limit: int) -> dict[str, object]:
         check=False,
     )
     assert done.returncode == 0, done.stderr[-2000:]
-    (row,) = json.loads(done.stdout)["four_factions_longest"]
-    return dict(row)
+    return [dict(row) for row in json.loads(done.stdout)["four_factions_longest"]]
 
 
 @pytest.mark.slow
 @pytest.mark.timeout(1500)
-@pytest.mark.parametrize(("seats", "day_limit"), [("baseline", 200), ("llm", 20)])
+@pytest.mark.parametrize(("seats", "day_limit", "count"), [("baseline", 200, 1), ("llm", 20, 2)])
 def test_the_longest_four_factions_game_stays_within_the_memory_bound(
-    seats: str, day_limit: int
+    seats: str, day_limit: int, count: int
 ) -> None:
-    row = longest_game(seats, day_limit)
-    assert row["reason"] == "day_limit", row  # it really was played to the last day
-    assert isinstance(row["peak_rss_mb"], float)
-    assert row["peak_rss_mb"] < PEAK_BOUND_MB, row
+    # LLM seats on the fake provider may settle every pair before the limit on one
+    # seed (seed 0 does since the prompt words of issue 36); two seeds give a game
+    # that really was played to the last day.
+    rows = longest_games(seats, day_limit, count)
+    assert any(row["reason"] == "day_limit" for row in rows), rows
+    for row in rows:
+        assert isinstance(row["peak_rss_mb"], float)
+        assert row["peak_rss_mb"] < PEAK_BOUND_MB, row
