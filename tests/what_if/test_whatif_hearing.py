@@ -77,7 +77,8 @@ def _event_lines(transcript: Transcript) -> list[dict[str, Any]]:
 def _heard_line(source: Path, seq: int) -> str:
     """How the referee puts the removed speech's accusation in a prompt."""
     speech = next(s for s in _speeches(source) if s["seq"] == seq)
-    return f"Seat {speech['seat']} says (accuses seat"
+    said = "'s last words" if speech["kind"] == "killer.last_words" else " says"
+    return f"Seat {speech['seat']}{said} (accuses seat"
 
 
 def _prompts_after(transcript: Transcript, at: int) -> list[str]:
