@@ -280,7 +280,7 @@ class Research:
         self.info = info
         self.bot_class = bot  # an Agent class, built as (seed, language)
         self.metrics_table = metrics  # a mapping name -> Metric
-        self.statement_rules = statements or metrics.partition(":")[0] + ":STATEMENTS"
+        self.statement_rules = statements  # a StatementRules, named like the others
 
     def baseline_bot(self, seed: int, language: str = "en") -> Any:
         """A new baseline bot (a :class:`sandbox.core.seat.Agent`) seeded with

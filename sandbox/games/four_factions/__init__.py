@@ -88,6 +88,7 @@ class FourFactions(Variant[FFState, FourFactionsConfig]):
         INFO,
         bot="sandbox.games.four_factions.bot:BaselineBot",
         metrics="sandbox.games.four_factions.metrics:METRICS",
+        statements="sandbox.games.four_factions.metrics:STATEMENTS",
     )
 
     def view_fold(self, seat: int) -> ViewFold:

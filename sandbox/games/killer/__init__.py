@@ -131,6 +131,7 @@ class Killer(Variant[KillerState, KillerConfig]):
         INFO,
         bot="sandbox.games.killer.bot:BaselineBot",
         metrics="sandbox.games.killer.metrics:METRICS",
+        statements="sandbox.games.killer.metrics:STATEMENTS",
     )
 
     def view_fold(self, seat: int) -> ViewFold:

@@ -119,6 +119,7 @@ class Werewolf(Variant[WerewolfState, WerewolfConfig]):
         INFO,
         bot="sandbox.games.werewolf.bot:BaselineBot",
         metrics="sandbox.games.werewolf.metrics:METRICS",
+        statements="sandbox.games.werewolf.metrics:STATEMENTS",
     )
 
     def view_fold(self, seat: int) -> ViewFold:
