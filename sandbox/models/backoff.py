@@ -98,9 +98,15 @@ Wait = Callable[[RetryCallState], float]
 OnHold = Callable[[float], None]
 
 
-def retry_wait(multiplier: float, max_wait_s: float, on_hold: OnHold) -> Wait:
+def retry_wait(multiplier: float, max_wait_s: float, on_hold: OnHold, total_s: float) -> Wait:
     """tenacity's wait: the provider's Retry-After when it named one (and
-    ``on_hold`` is told, to hold every seat off), else jittered exponential."""
+    ``on_hold`` is told, to hold every seat off), else jittered exponential.
+
+    tenacity computes the wait before it asks :func:`stop_rule`, so a Retry-After
+    beyond the seat's budget (the call fails now) reaches here too: it is not
+    shared, or every later call of the process, in this game and the next, would
+    sleep past its own budget (an hour's Retry-After held a batch for an hour).
+    Each seat then learns it from its own 429 and fails at once."""
     fallback = wait_random_exponential(multiplier, max=max_wait_s)
 
     def wait(state: RetryCallState) -> float:
@@ -108,7 +114,8 @@ def retry_wait(multiplier: float, max_wait_s: float, on_hold: OnHold) -> Wait:
         after = retry_after_s(err)
         if after is None:
             return float(fallback(state))
-        on_hold(after)
+        if after + (state.seconds_since_start or 0.0) <= total_s:
+            on_hold(after)
         return after
 
     return wait

@@ -216,7 +216,9 @@ class ModelClient:
         """One call with tenacity's retries of transient errors."""
         retrying = AsyncRetrying(
             stop=backoff.stop_rule(self.retry.attempts, self.retry.total_s),
-            wait=backoff.retry_wait(BACKOFF_MULTIPLIER_S, self.retry.max_wait_s, self._hold_off),
+            wait=backoff.retry_wait(
+                BACKOFF_MULTIPLIER_S, self.retry.max_wait_s, self._hold_off, self.retry.total_s
+            ),
             retry=retry_if_exception(is_transient),
             reraise=True,
         )

@@ -70,6 +70,13 @@ def held_for(provider: str) -> float:
     return max(0.0, _not_before.get(provider, 0.0) - time.monotonic())
 
 
+def forget_holds() -> None:
+    """Drop every hold-off this process learned (a test, or a host starting
+    afresh, must not inherit another run's Retry-After: a loopback server on a
+    reused port has the same key)."""
+    _not_before.clear()
+
+
 async def wait_turn(provider: str) -> float:
     """Sleep until ``provider`` may be called again; returns the seconds slept."""
     slept = 0.0

@@ -68,6 +68,9 @@ async def test_a_retry_after_beyond_the_budget_fails_the_call_at_once(fake: Fake
         with pytest.raises(Exception, match="RateLimitError"):
             await client.complete(HI, 0, calls)
     assert len(calls) == 1 and calls[0]["retry_after_s"] == 3600
+    # Refused, not shared: no later call of this process sleeps an hour for it
+    # (it once held the next test's games, on a server that reused the port).
+    assert gate.held_for(provider_key(client.endpoint.model, client.endpoint.api_base)) == 0
 
 
 async def test_a_spent_quota_is_never_retried(fake: FakeLLMServer) -> None:
