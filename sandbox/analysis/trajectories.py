@@ -247,10 +247,7 @@ def _rendered(
                     {"role": "user", "content": obs["prompt"]["user"]},
                 ],
             )
-        if made.fallback:
-            rebuilt.submit_fallback(made.request_id, made.fallback_reason, made.note)
-        else:
-            rebuilt.submit(made.request_id, made.payload, made.note)
+        rebuilt.redo(made)  # as recorded (an OD-7 interjection too)
 
 
 def trajectories(

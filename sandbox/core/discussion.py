@@ -9,6 +9,11 @@ cap, and the phase ends on a budget (OD-6). The variant keeps what is its own:
 the fields a message carries and their checks, and the event a message becomes
 (a callback); this module never names a variant.
 
+OD-7 (a person at the table) rides on the same rounds: a runner on the wall
+clock records a person's message as an interjection (:func:`interjection`) and
+the asks still open then as withdrawn (:func:`withdrawn`); :func:`close_round`
+reads those marks from the recorded answers, so a replay needs no clock.
+
 Pure: no I/O; every draw comes from the generator the referee hands the step.
 """
 
@@ -25,6 +30,7 @@ from pydantic import BaseModel, ConfigDict, Field, StrictInt
 
 from sandbox.core.errors import IllegalDecision
 from sandbox.core.events import (
+    AsksWithdrawn,
     Event,
     MessagesCut,
     OpenDayEnded,
@@ -32,6 +38,7 @@ from sandbox.core.events import (
     OrderDrawn,
     RoundAnswers,
     RoundClosed,
+    RoundInterjected,
 )
 from sandbox.core.requests import Choice, DecisionRequest, Payload, request_id
 from sandbox.core.requests import Field as RequestField
@@ -44,6 +51,12 @@ SPEAK = "speak"  # OD-5: the answer's field that posts (true) or waits (false)
 # OD-8: marks a fallback's payload. Never a request field, so a seat's own answer
 # cannot carry it (the shape check refuses unknown fields).
 FELL_BACK = "fell_back"
+# OD-7: the marks a runner with people records on a round's answers, never request
+# fields either: a person's message that closed the round (its first), and an ask
+# still open then (withdrawn: no budget spent, asked again in the next round).
+INTERJECTED = "interjected"
+WITHDRAWN = "withdrawn"
+PERSON_RULE = "OD-7"
 PER_SEAT, QUIET_ROUNDS, PER_LIVING_SEAT = 3, 1, 3  # OD-4 defaults
 
 SPEAK_FIELD = Choice(
@@ -216,6 +229,36 @@ def fallback() -> dict[str, Any]:
     return {SPEAK: False, FELL_BACK: True}
 
 
+def interjected(payload: Payload) -> bool:
+    """Whether an answer is a person's message that closed its round (OD-7)."""
+    return payload.get(INTERJECTED) is True
+
+
+def was_withdrawn(payload: Payload) -> bool:
+    """Whether an answer stands for an ask withdrawn when a person's message
+    closed the round (OD-7): no answer, no budget spent."""
+    return payload.get(WITHDRAWN) is True
+
+
+def interjection(payload: Payload) -> dict[str, Any]:
+    """OD-7: a checked post marked as a person's interjection. Only a message
+    interjects (a person's wait is an ordinary answer to the round's ask)."""
+    if not posts(payload):
+        raise IllegalDecision(PERSON_RULE, "Only a message closes the round; a wait answers it.")
+    return {**payload, INTERJECTED: True}
+
+
+def unmarked(payload: Payload) -> dict[str, Any]:
+    """A recorded interjection's payload as the person sent it (the mark taken off)."""
+    return {name: value for name, value in payload.items() if name != INTERJECTED}
+
+
+def withdrawn() -> dict[str, Any]:
+    """OD-7: the recorded answer of an ask withdrawn unanswered: a wait that is
+    neither the seat's own nor a fallback."""
+    return {SPEAK: False, WITHDRAWN: True}
+
+
 def check_answer(
     state: OpenDay,
     seat: int,
@@ -282,6 +325,21 @@ def _public_message(seat: int, made: Iterable[Event]) -> list[Event]:
     return events
 
 
+def _interjecting(
+    state: OpenDay, asked: Sequence[int], answers: Mapping[int, Payload]
+) -> int | None:
+    """OD-7: the seat whose message closed the round, if one did; withdrawn asks
+    only with it, and one interjection at most (else the record was not played)."""
+    people = [seat for seat in asked if interjected(answers[seat])]
+    if len(people) > 1:
+        raise IllegalDecision(PERSON_RULE, f"Round {state.round} has two interjections {people}.")
+    if not people and any(was_withdrawn(answers[seat]) for seat in asked):
+        raise IllegalDecision(
+            PERSON_RULE, f"Round {state.round} withdraws asks but no message closed it."
+        )
+    return people[0] if people else None
+
+
 def close_round(
     state: OpenDay,
     living: Iterable[int],
@@ -290,7 +348,9 @@ def close_round(
     message: Callable[[int, Payload], Iterable[Event]],
 ) -> list[Event]:
     """The events that close the round under way from every asked seat's answer
-    (OD-5, OD-10): the answers in seat order (referee only); the draw when two
+    (OD-5, OD-10): the answers in seat order (referee only); when a person's
+    message closed the round (OD-7), the asks withdrawn (referee only) and the
+    interjection, that message first and the others drawn after it; the draw when two
     or more messages were posted; each accepted message as the events
     ``message(seat, answer)`` makes of it; the messages cut at the day's cap
     (referee only); the round's close; the day's end if one holds (OD-6).
@@ -310,11 +370,21 @@ def close_round(
     budget = state.budget
     assert budget is not None  # an open day has one
     day, number = state.day, state.round
+    person = _interjecting(state, asked, answers)
+    gone = tuple(seat for seat in asked if was_withdrawn(answers[seat]))
     posted = tuple(seat for seat in asked if posts(answers[seat]))
     fallbacks = tuple(seat for seat in asked if fell_back(answers[seat]))
-    waited = tuple(seat for seat in asked if seat not in posted and seat not in fallbacks)
+    waited = tuple(s for s in asked if s not in posted and s not in fallbacks and s not in gone)
     events: list[Event] = [RoundAnswers(day, number, posted, waited, fallbacks)]
-    order = draw_order(posted, rng) if len(posted) >= 2 else posted  # one needs no draw
+    if person is not None:  # OD-7: the person's message first, the others drawn after it
+        if gone:
+            events.append(AsksWithdrawn(day, number, gone))
+        events.append(RoundInterjected(day, number, person))
+        others = tuple(seat for seat in posted if seat != person)
+        drawn = draw_order(others, rng) if len(others) >= 2 else others
+        order = (person, *drawn)
+    else:
+        order = draw_order(posted, rng) if len(posted) >= 2 else posted  # one needs no draw
     room = max(0, budget.per_day - state.total)  # ≥ 1 unless a cap end was not folded
     accepted, cut = order[:room], order[room:]
     if len(posted) >= 2:

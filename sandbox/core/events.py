@@ -203,3 +203,29 @@ class OpenDayEnded(Event):
     day: int
     round: int
     reason: str
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class RoundInterjected(Event):
+    """OD-7: a person's message closed round ``round`` at once; it is the round's
+    first message (the AI messages already given follow in drawn order)."""
+
+    kind: ClassVar[str] = "discussion.interjection"
+    day: int
+    round: int
+    seat: int
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class AsksWithdrawn(Event):
+    """OD-7: the asks still unanswered when a person's message closed the round,
+    in seat order; withdrawn (no budget spent) and asked again in the next round.
+    Referee only, as a wait is: when a seat answers is nobody's to learn."""
+
+    kind: ClassVar[str] = "discussion.withdrawn"
+    day: int
+    round: int
+    seats: tuple[int, ...]
+
+    def visibility(self) -> Visibility:
+        return REFEREE

@@ -12,7 +12,8 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from sandbox.core.errors import GameOver, UnknownRequest
+from sandbox.core import discussion
+from sandbox.core.errors import GameOver, IllegalDecision, UnknownRequest
 from sandbox.core.events import DecisionMade, Event, GameEnded, StepResolved, freeze
 from sandbox.core.requests import DecisionRequest, Payload, check_shape
 from sandbox.core.rng import LazyRandom, derive_rng
@@ -159,6 +160,39 @@ class Game:
         payload = dict(freeze(dict(self.variant.rules.fallback(self.state, request))))
         made = DecisionMade(request.seat, request.id, request.decision, payload, note, True, reason)
         return self._accept(made)
+
+    def interject(self, request_id: str, payload: object, note: str = "") -> list[Event]:
+        """OD-7: a person's message that closes the open-day round under way as
+        its first message. Checked as the seat's answer to its ask, and recorded
+        with the interjection's mark (one per round). Raises IllegalDecision."""
+        request = self._open(request_id)
+        marked = discussion.interjection(self._validate(request, payload))
+        if any(discussion.interjected(answer) for answer in self._answers.values()):
+            raise IllegalDecision(discussion.PERSON_RULE, "This round is already closed.")
+        return self._accept(DecisionMade(request.seat, request.id, request.decision, marked, note))
+
+    def withdraw(self, request_id: str, note: str = "") -> list[Event]:
+        """OD-7: an open-day ask still unanswered when a person's message closed
+        the round; recorded as the referee's answer for it (no budget spent)."""
+        request = self._open(request_id)
+        if discussion.SPEAK not in {f.name for f in request.fields}:
+            raise IllegalDecision(discussion.PERSON_RULE, "Only an open day's ask is withdrawn.")
+        payload = discussion.withdrawn()
+        made = DecisionMade(
+            request.seat, request.id, request.decision, payload, note, True, discussion.WITHDRAWN
+        )
+        return self._accept(made)
+
+    def redo(self, made: DecisionMade) -> list[Event]:
+        """Submit a recorded decision again the way it was made (replay, resume,
+        fork, what-if): an answer, a fallback, an interjection or a withdrawn ask."""
+        if made.fallback and made.fallback_reason == discussion.WITHDRAWN:
+            return self.withdraw(made.request_id, made.note)
+        if made.fallback:
+            return self.submit_fallback(made.request_id, made.fallback_reason, made.note)
+        if discussion.interjected(made.payload):
+            return self.interject(made.request_id, discussion.unmarked(made.payload), made.note)
+        return self.submit(made.request_id, made.payload, made.note)
 
     def abort(self, reason: str, summary: str) -> list[Event]:
         """End the game now with a draw for every seat (e.g. too many provider failures).

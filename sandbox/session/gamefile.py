@@ -60,6 +60,13 @@ class RunSettings(Strict):
         ge=1,
         description="count only this seat's decisions in the abort rule (an evaluated seat)",
     )
+    open_pace_s: float = Field(
+        30.0,  # open_clock.OPEN_PACE_S
+        gt=0,
+        le=3600,
+        description="OD-7: seconds an open day's round waits for a person who sets no "
+        "decision_timeout_s before that person waits for the round",
+    )
 
 
 class GameFile(Strict):

@@ -19,6 +19,7 @@ from sandbox.core.variant import Outcome
 from sandbox.session.driver import blocking
 from sandbox.session.gamefile import LoadedConfig
 from sandbox.session.header import build_header, outcome_line, transcript_path
+from sandbox.session.open_clock import OPEN_PACE_S
 from sandbox.session.runner import EventHook, Runner, RunStats
 from sandbox.session.seating import build_agents
 from sandbox.transcript import TranscriptWriter
@@ -121,6 +122,7 @@ async def play_game_async(
             abort_share=loaded.file.run.abort_share,
             abort_seat=loaded.file.run.abort_seat,
             on_event=_on(game, hooks),
+            open_pace_s=loaded.file.run.open_pace_s,
         )
 
 
@@ -132,13 +134,20 @@ async def play_seated(
     abort_share: float | None,
     abort_seat: int | None = None,
     on_event: EventHook | None = None,
+    open_pace_s: float = OPEN_PACE_S,
 ) -> PlayResult:
     """Play ``game`` to its end with its seated ``agents``; the runner writes every
     event to ``writer`` (None: no file) and the outcome line ends it. Every agent is
     closed, however the game ends; the writer is its opener's to close."""
     try:
         runner = Runner(
-            game, agents, writer, on_event=on_event, abort_share=abort_share, abort_seat=abort_seat
+            game,
+            agents,
+            writer,
+            on_event=on_event,
+            abort_share=abort_share,
+            abort_seat=abort_seat,
+            open_pace_s=open_pace_s,
         )
         outcome = await runner.run()
     finally:
@@ -199,6 +208,7 @@ def runner_for(
         on_event=_on(game, hooks),
         abort_share=run.abort_share,
         abort_seat=run.abort_seat,
+        open_pace_s=run.open_pace_s,
     )
 
 

@@ -123,10 +123,7 @@ def _batch(
 
 
 def _submit(game: Game, made: DecisionMade) -> None:
-    if made.fallback:
-        game.submit_fallback(made.request_id, made.fallback_reason, made.note)
-    else:
-        game.submit(made.request_id, made.payload, made.note)
+    game.redo(made)  # an OD-7 interjection or withdrawn ask as it was recorded
 
 
 async def _warm(

@@ -23,6 +23,7 @@ from sandbox.core.seat import (
     rules_book,
 )
 from sandbox.core.variant import Outcome
+from sandbox.session import open_clock
 from sandbox.transcript import TranscriptWriter
 
 ABORTED = "aborted"
@@ -108,6 +109,7 @@ class Runner:
         on_event: EventHook | None = None,
         abort_share: float | None = 0.25,
         abort_seat: int | None = None,
+        open_pace_s: float = open_clock.OPEN_PACE_S,
     ) -> None:
         missing = [s for s in game.seats if s not in agents]
         if missing:
@@ -122,6 +124,8 @@ class Runner:
         # The abort rule counts this seat's decisions alone (an evaluation of one
         # seat, issue 41), else every seat's.
         self.abort_seat = abort_seat
+        # OD-7: how long an open day's round waits for a person without a time limit.
+        self.open_pace_s = open_pace_s
         self._asked: dict[int, int] = {}
         # Every seat reads the rules of this game in its own language (KG/FF rule texts).
         self.rules = rules_book(game)
@@ -138,11 +142,14 @@ class Runner:
             requests = self.game.pending()
             if not requests:
                 raise RuntimeError("the referee asks nobody anything but the game is not over")
-            answers = await asyncio.gather(*(self._ask(r) for r in requests))
             step_start = len(self.game.events)
-            for request, answer in zip(requests, answers, strict=True):
-                self._submit(request, answer)
-                self._flush()
+            if open_clock.with_people(requests, self.agents):
+                await open_clock.play_round(self, requests)  # OD-7: on the wall clock
+            else:
+                answers = await asyncio.gather(*(self._ask(r) for r in requests))
+                for request, answer in zip(requests, answers, strict=True):
+                    self._submit(request, answer)
+                    self._flush()
             self._maybe_abort()
             self._flush()
             await self._probe_after_speech(step_start)
@@ -154,12 +161,32 @@ class Runner:
         ctx = DecisionContext.for_request(self.game, request, self.rules)
         return await self.agents[request.seat].decide(ctx)
 
-    def _submit(self, request: DecisionRequest, answer: AgentAnswer) -> None:
+    async def ask(self, request: DecisionRequest) -> AgentAnswer:
+        """The seat's answer to ``request`` (for the wall-clock round, OD-7)."""
+        return await self._ask(request)
+
+    def submit(self, request: DecisionRequest, answer: AgentAnswer) -> None:
+        """Hand the seat's answer to the referee, counted (a fallback if refused)."""
+        self._submit(request, answer)
+        self._flush()
+
+    def interject(self, request: DecisionRequest, answer: AgentAnswer) -> None:
+        """OD-7: a person's message that closes the round under way, already
+        checked as legal (``open_clock``), counted like any answer."""
+        assert answer.payload is not None
+        self._count(request, answer)
+        self.game.interject(request.id, answer.payload, answer.note)
+        self._flush()
+
+    def _count(self, request: DecisionRequest, answer: AgentAnswer) -> None:
         self.stats.decisions += 1
         self._asked[request.seat] = self._asked.get(request.seat, 0) + 1
         self.stats.repairs += answer.repairs
         for record in answer.calls:
             self._record_call(request, record)
+
+    def _submit(self, request: DecisionRequest, answer: AgentAnswer) -> None:
+        self._count(request, answer)
         if answer.payload is not None:
             try:
                 self.game.submit(request.id, answer.payload, answer.note)

@@ -218,10 +218,8 @@ def prefix_events(prepared: Prepared, arm: str) -> list[Event]:
             if seq == prepared.decision_seq:
                 note = f"[what-if: {ivn.kind}]"
                 game.submit(made.request_id, _changed_payload(prepared, game, request), note)
-            elif made.fallback:
-                game.submit_fallback(made.request_id, made.fallback_reason, made.note)
             else:
-                game.submit(made.request_id, made.payload, made.note)
+                game.redo(made)  # as recorded (an OD-7 interjection too)
         except (IllegalDecision, UnknownRequest) as err:
             where = "the new answer" if seq == prepared.decision_seq else f"seq {seq}"
             raise SessionError(f"{where} is not legal here: {err}") from None

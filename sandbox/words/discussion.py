@@ -1,4 +1,4 @@
-"""The sentences of an open day's six events (kinds ``discussion.*``, OD-4 …
+"""The sentences of an open day's events (kinds ``discussion.*``, OD-4 …
 OD-6), in English and Chinese, shared by every variant: :mod:`sandbox.words.say`
 looks them up before a variant's own words. Each is built from the event's
 JSON ``data`` alone, like every other sentence. :func:`message_phrase` says a
@@ -14,6 +14,8 @@ from sandbox.words.parts import ending, referee
 
 D = Mapping[str, Any]
 _NOTHING: tuple[object, ...] = (None, "", (), [], False, "none")  # a field left empty
+# the ask's own field and the referee's marks (OD-7, OD-8): never words a seat held back
+_MARKS = ("speak", "fell_back", "interjected", "withdrawn")
 
 # OD-6: why the day ended, in plain words
 _REASONS = {
@@ -83,6 +85,23 @@ def closed_round(d: D, L: Lang) -> Words:  # OD-5, OD-6
     return referee("discussion.round", L.end(text))
 
 
+def interjection(d: D, L: Lang) -> Words:  # OD-7
+    seat = d.get("seat")
+    text = L.say(
+        en=f"Seat {seat} spoke up and closed {_round(d, L)}: their message comes first",
+        zh=f"{seat}号插话，{_round(d, L)}随即结束：其消息排在最前",
+    )
+    return referee("discussion.interjection", L.end(text))
+
+
+def withdrawn(d: D, L: Lang) -> Words:  # OD-7 (the referee alone)
+    text = L.say(
+        en=f"Asks withdrawn unanswered in {_round(d, L)}: {L.seats(d.get('seats', ()))}",
+        zh=f"{_round(d, L)}撤回未作答的询问：{L.seats(d.get('seats', ()))}",
+    )
+    return referee("discussion.withdrawn", L.end(text))
+
+
 def ended(d: D, L: Lang) -> Words:  # OD-6
     reason = str(d.get("reason"))
     en, zh = _REASONS.get(reason, (reason, reason))
@@ -100,6 +119,8 @@ SENTENCES: dict[str, Sentence] = {
     "discussion.cut": cut,
     "discussion.round": closed_round,
     "discussion.closed": ended,
+    "discussion.interjection": interjection,
+    "discussion.withdrawn": withdrawn,
 }
 
 
@@ -111,7 +132,7 @@ def message_phrase(post: DecisionPhrase) -> DecisionPhrase:
         if a.get("speak") is True:
             return post(a, L, you)
         waits = L.say(en=f"wait{ending(you)}", zh="等待")
-        held = [name for name in a if name != "speak" and a[name] not in _NOTHING]
+        held = [name for name in a if name not in _MARKS and a[name] not in _NOTHING]
         if not held:
             return waits
         # a wait ignores its other fields (OD-5); what it held back is still said
