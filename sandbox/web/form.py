@@ -17,16 +17,18 @@ from typing import Any
 from sandbox.agents.human.terminal import for_people
 from sandbox.core.discussion import SPEAK
 from sandbox.core.errors import IllegalDecision, RefereeError
+from sandbox.core.events import OpenDayStarted, RoundClosed
 from sandbox.core.requests import Choice, DecisionRequest, Field, MultiChoice, Text
 from sandbox.core.variant import SeatView
 from sandbox.web.pages import render
 from sandbox.web.table import seat_marks
-from sandbox.web.words import field_words, label, option_words, ui
+from sandbox.web.words import field_words, label, option_words, ui, value_words
 from sandbox.words import lang, variant_words
 
 DRY_RUN_WORDS = "..."  # the text of a post tried in the dry run only, never sent
 # Up to this many options a choice is a row of radio buttons, beyond it a select.
 RADIO_LIMIT = 20  # 16 Killer players and "nobody" stay radios
+OPENED, ROUND = OpenDayStarted.kind, RoundClosed.kind  # OD-4, OD-5: the chat's landmarks
 
 
 @dataclass(frozen=True)
@@ -96,6 +98,7 @@ def render_form(
     the options left out (see :func:`refused_options`)."""
     refused = refused or {}
     marks = seat_marks(view, language)
+    chat = open_chat(view, request.seat, language) if view is not None else None
     # OD-5: an open day's ask is a message box with Send (speak: true) and Wait
     # (speak: false) buttons, not a yes/no field
     speak = any(f.name == SPEAK for f in request.fields)
@@ -111,9 +114,10 @@ def render_form(
         t=t,
         request=request,
         notes=decision_notes(request, language, view),
-        draft=draft_key(game, request),
+        draft=draft_key(game, request, chat.day if speak and chat is not None else None),
         instruction=for_people(request.instruction),
         speak=speak,
+        chat=chat if speak else None,
         fields=[
             field_view(
                 f, language, marks, decision if choices == [f] else "", refused.get(f.name, _NONE)
@@ -185,9 +189,87 @@ def _accepted(validate: Callable[[object], Any], answer: dict[str, Any]) -> bool
     return True
 
 
-def draft_key(game: str, request: DecisionRequest) -> str:
-    """The key a page keeps the draft of ``request`` under, in this game (its seed)."""
+def draft_key(game: str, request: DecisionRequest, open_day: int | None = None) -> str:
+    """The key a page keeps the draft of ``request`` under, in this game (its seed).
+    An open day's asks share one (``open_day``): each round asks anew, and what
+    the person is typing stays in the box from one round to the next (OD-7)."""
+    if open_day is not None:
+        return f"{game}:{request.seat}:open-day-{open_day}"
     return f"{game}:{request.seat}:{request.id}"
+
+
+# The chat's own words (OD-7), beside the page's table in sandbox.web.words.
+CHAT_WORDS = {
+    "en": {
+        "title": "Day {day}: the talk so far",
+        "empty": "Nobody has posted yet today.",
+        "left": "You may post {n} more message(s) today.",
+        "accuses": "accuses",
+        "vouches": "vouches for",
+        "you": "You",
+    },
+    "zh": {
+        "title": "第{day}天：目前的讨论",
+        "empty": "今天还没有人发言。",
+        "left": "今天你还可以发 {n} 条消息。",
+        "accuses": "指认",
+        "vouches": "担保",
+        "you": "你",
+    },
+}
+
+
+@dataclass(frozen=True)
+class ChatLine:
+    seq: int
+    who: str
+    text: str
+    claims: str  # "accuses Seat 3 · vouches for Seat 5", or ""
+    mine: bool
+
+
+@dataclass(frozen=True)
+class Chat:
+    """An open day as a chat (OD-7): its messages in order, who said what, and
+    the messages the seat may still post today."""
+
+    day: int
+    lines: tuple[ChatLine, ...]
+    left: int
+    words: Mapping[str, str]
+
+
+def open_chat(view: SeatView, seat: int, language: str) -> Chat | None:
+    """The open day under way as ``seat`` saw it (None: no open day in its view).
+    Built from the public items alone: the day's opening (its budget), the
+    messages after it and each closed round's accepted seats."""
+    history = view.history
+    start = max((i for i, item in enumerate(history) if item.kind == OPENED), default=-1)
+    if start < 0:
+        return None
+    opened = history[start]
+    words = CHAT_WORDS.get(language, CHAT_WORDS["en"])
+    t = ui(language)
+    spent = 0
+    lines: list[ChatLine] = []
+    for item in history[start + 1 :]:
+        if item.kind == ROUND:
+            spent += list(item.facts.get("accepted", ())).count(seat)
+        elif item.speaker is not None and item.speech is not None and item.public:
+            mine = item.speaker == seat
+            who = words["you"] if mine else value_words(item.speaker, t)
+            lines.append(ChatLine(item.seq, who, item.speech, _claims(item.facts, words, t), mine))
+    per_seat = int(opened.facts.get("messages_per_seat", 0))
+    return Chat(opened.day, tuple(lines), max(0, per_seat - spent), words)
+
+
+def _claims(facts: Mapping[str, Any], words: Mapping[str, str], t: Mapping[str, str]) -> str:
+    said = []
+    for key, verb in (("accuse", "accuses"), ("vouch", "vouches")):
+        seats = facts.get(key) or ()
+        if seats:
+            said.append(f"{words[verb]} {value_words(list(seats), t)}")
+    return " · ".join(said)
 
 
 def decision_notes(

@@ -34,6 +34,7 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
+from sandbox.agents.human import open_day
 from sandbox.agents.human.readable import fact_lines, own_death, seat_alive
 from sandbox.agents.human.refusal import refusal_words, refused_fields
 from sandbox.core.errors import IllegalDecision
@@ -182,6 +183,10 @@ class HumanTerminalAgent(Agent):
     # ------------------------------------------------------------- asking
     async def _ask_until_legal(self, ctx: DecisionContext) -> dict[str, Any]:
         request = ctx.request
+        if open_day.is_ask(request):  # OD-7: a line typed at any ask of the day posts
+            said = await self._ask_message(ctx)
+            if said is not None:
+                return said
         marks = seat_marks(ctx.view)
         payload: dict[str, Any] = {}
         asking = [f.name for f in request.fields]
@@ -197,6 +202,28 @@ class HumanTerminalAgent(Agent):
                 self.console.print(f"[red]The referee refuses:[/red] {escape(refusal)}")
                 again = ", ".join(asking)
                 self.console.print(f"Please answer again: {escape(again)} (the rest is kept).")
+
+    async def _ask_message(self, ctx: DecisionContext) -> dict[str, Any] | None:
+        """An open day's ask as a chat line (``open_day``); None: the full form."""
+        self.console.print(f"[bold]{escape(for_people(open_day.prompt(ctx.request)))}[/bold]")
+        while True:
+            line = await self._read()
+            command = line.strip().lower()
+            if command == RULES:
+                self.console.print(escape(self._rules or "(no rules text for this game)"))
+            elif command == CARD:
+                print_card(self.console, ctx.view.private)
+            elif command == QUIT:
+                if await self._quit_confirmed():
+                    raise QuitGame
+            elif (answer := open_day.answer_of(ctx.request, line)) is None:
+                return None
+            else:
+                try:
+                    return ctx.validate(answer)
+                except IllegalDecision as err:
+                    refusal = refusal_words(err, ctx.request)
+                    self.console.print(f"[red]The referee refuses:[/red] {escape(refusal)}")
 
     def _ask_question(self, ctx: DecisionContext, f: Field, marks: Mapping[int, str]) -> None:
         request = ctx.request

@@ -250,10 +250,16 @@
       if (!form.isConnected) { return; }  // the question is gone meanwhile
       if (!checked.ok) { showError(checked.data.error || t.not_sent); return; }
       showError("");
+      const changed = Object.values((checked.data && checked.data.shown) || {});
+      if (form.dataset.speak && changed.length === 0) {
+        // OD-7: a chat message goes at once, like a line in any chat (words the
+        // referee would change are still shown first, below)
+        send(form, sendButton, asked.answer);
+        return;
+      }
       pending = asked;
       confirmWhat.textContent = asked.picked.join(" \u00b7 ");
       // words the referee will change (softened) are shown before the Confirm
-      const changed = Object.values((checked.data && checked.data.shown) || {});
       confirmShown.hidden = changed.length === 0;
       form.querySelector("#confirm-shown-text").textContent = changed.join(" \u00b7 ");
       confirmBox.hidden = false;
@@ -272,6 +278,8 @@
     if (waitButton) {  // OD-5: waiting says nothing, so there is nothing to confirm
       waitButton.addEventListener("click", function () { unconfirm(); send(form, waitButton, {speak: false}); });
     }
+    const lines = form.querySelector("#chat ol.chat-lines");
+    if (lines) { lines.scrollTop = lines.scrollHeight; }  // the latest message in sight
     const first = form.querySelector("input, select, textarea");
     if (first) { first.focus({preventScroll: true}); }
   }
