@@ -62,5 +62,5 @@ def test_od7_enter_alone_waits_and_rules_card_come_before_the_line() -> None:
 def test_od7_plus_asks_every_field_of_the_message() -> None:
     game, request = an_open_day_ask()
     # the full form: speak, speech, claim (left out: none), accuse, vouch
-    payload, shown = typed("+\ny\nI accuse nobody\nnone\n\n\n", game, request)
+    payload, _ = typed("+\ny\nI accuse nobody\nnone\n\n\n", game, request)
     assert payload["speak"] is True and payload["speech"] == "I accuse nobody"
