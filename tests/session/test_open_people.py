@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import random
 from collections.abc import Callable, Mapping, Sequence
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -26,7 +27,7 @@ from sandbox.core.events import (
     RoundInterjected,
     event_from_json,
 )
-from sandbox.core.game import Game
+from sandbox.core.game import Game, fork_points
 from sandbox.core.requests import Payload
 from sandbox.core.seat import (
     FALLBACK_PROVIDER,
@@ -36,8 +37,12 @@ from sandbox.core.seat import (
     DecisionContext,
 )
 from sandbox.core.visibility import PUBLIC, REFEREE
+from sandbox.games.killer.bot import BaselineBot
 from sandbox.session import open_clock
+from sandbox.session.api import new_game, play_sync
+from sandbox.session.replay import replay
 from sandbox.session.runner import Runner
+from sandbox.transcript import read_transcript
 from tests.core.open_toy import Message, OpenToy, OpenToyConfig
 
 SEATS = (1, 2, 3, 4)
@@ -282,3 +287,39 @@ def test_od10_od7_without_a_person_the_round_stays_sealed() -> None:
     game = run_table(plans, people=[]).game
     assert not [e for e in game.events if isinstance(e, RoundInterjected)]
     assert len(rounds(game)[0]) == 2
+
+
+class Talker(Agent):
+    """A person (as the runner sees one) who posts at once in the first round
+    each day it is asked, waits in every other, and leaves the rest to a bot."""
+
+    kind = "human"
+
+    def __init__(self, seat: int) -> None:
+        self.bot, self.days = BaselineBot(seat), set[int]()
+
+    def attach(self, seating: Any) -> None:
+        self.bot.attach(seating)
+
+    async def decide(self, ctx: DecisionContext) -> AgentAnswer:
+        if ctx.request.decision != "message":
+            return await self.bot.decide(ctx)
+        day = int(ctx.view.public["open_day"]["day"])
+        if day in self.days:
+            return AgentAnswer({"speak": False})
+        self.days.add(day)
+        return AgentAnswer({"speak": True, "speech": "I am a civilian; listen to me."})
+
+
+def test_od7_replay_and_fork_follow_the_recorded_interjections(tmp_path: Path) -> None:
+    game = new_game("killer", seed=4, players=11, discussion="open")
+    seats = {s: Talker(s) if s == 3 else BaselineBot(s) for s in game.seats}
+    played = play_sync(game, seats, transcript=tmp_path)
+    assert played.transcript_path is not None
+    events = read_transcript(played.transcript_path).events
+    assert any(isinstance(e, RoundInterjected) and e.seat == 3 for e in events)
+    assert replay(played.transcript_path) is None  # no clock: the record alone
+    # a fork at any step rebuilds the same prefix from the recorded decisions
+    for point in fork_points(events)[::7]:
+        rebuilt = Game.from_events(game.variant, game.config, game.seed, events[:point])
+        assert rebuilt.events == list(events[:point])
