@@ -24,20 +24,32 @@ from __future__ import annotations
 import asyncio
 import contextlib
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from sandbox.core import discussion
 from sandbox.core.errors import IllegalDecision
+from sandbox.core.game import Game
 from sandbox.core.requests import DecisionRequest
 from sandbox.core.seat import FALLBACK_TIMEOUT, Agent, AgentAnswer
-
-if TYPE_CHECKING:
-    from sandbox.session.runner import Runner
 
 # OD-7: how long a round waits for a person who sets no decision_timeout_s
 # (the run's `open_pace_s`): long enough to read the chat and type a line.
 OPEN_PACE_S = 30.0
 PERSON = "human"  # the kind a person's seat describes itself with (terminal or browser)
+
+
+class Runner(Protocol):
+    """What a round on the wall clock needs of the runner (sandbox.session.runner)."""
+
+    game: Game
+    agents: Mapping[int, Agent]
+    open_pace_s: float
+
+    async def ask(self, request: DecisionRequest) -> AgentAnswer: ...
+
+    def submit(self, request: DecisionRequest, answer: AgentAnswer) -> None: ...
+
+    def interject(self, request: DecisionRequest, answer: AgentAnswer) -> None: ...
 
 
 def is_ask_round(requests: Sequence[DecisionRequest]) -> bool:

@@ -23,7 +23,7 @@ from sandbox.core.seat import (
     rules_book,
 )
 from sandbox.core.variant import Outcome
-from sandbox.session import open_clock
+from sandbox.session.open_clock import OPEN_PACE_S, play_round, with_people
 from sandbox.transcript import TranscriptWriter
 
 ABORTED = "aborted"
@@ -109,7 +109,7 @@ class Runner:
         on_event: EventHook | None = None,
         abort_share: float | None = 0.25,
         abort_seat: int | None = None,
-        open_pace_s: float = open_clock.OPEN_PACE_S,
+        open_pace_s: float = OPEN_PACE_S,
     ) -> None:
         missing = [s for s in game.seats if s not in agents]
         if missing:
@@ -143,8 +143,8 @@ class Runner:
             if not requests:
                 raise RuntimeError("the referee asks nobody anything but the game is not over")
             step_start = len(self.game.events)
-            if open_clock.with_people(requests, self.agents):
-                await open_clock.play_round(self, requests)  # OD-7: on the wall clock
+            if with_people(requests, self.agents):
+                await play_round(self, requests)  # OD-7: on the wall clock
             else:
                 answers = await asyncio.gather(*(self._ask(r) for r in requests))
                 for request, answer in zip(requests, answers, strict=True):
