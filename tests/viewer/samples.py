@@ -44,6 +44,8 @@ DISCUSSION: list[Case] = [
     ("discussion.closed", {"day": 2, "round": 2, "reason": "quiet"}),
     ("discussion.closed", {"day": 2, "round": 3, "reason": "day_cap"}),
     ("discussion.closed", {"day": 2, "round": 4, "reason": "no_budget"}),
+    ("discussion.withdrawn", {"day": 2, "round": 2, "seats": [1, 4]}),  # OD-7
+    ("discussion.interjection", {"day": 2, "round": 2, "seat": 5}),
 ]
 
 CORE: list[Case] = [
