@@ -32,6 +32,7 @@ playwright_api = pytest.importorskip("playwright.sync_api")
 
 require_chromium()
 
+SHOTS = Path(__file__).resolve().parents[2] / "build" / "screenshots"
 STEP_MS = 60_000  # a bound that makes a stuck test fail, never a timing assertion
 PERSON = 3
 ACCUSATION = "Seat 3 is a killer, I am sure of it."
@@ -146,6 +147,8 @@ def test_od7_a_person_answers_an_accusation_before_the_next_ai_message(
         lines = chat(page)
         assert lines[:2] == [(f"Seat {accuser}", ACCUSATION, False), ("You", REPLY, True)]
         assert "2 more message" in page.text_content("#chat-left")
+        SHOTS.mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(SHOTS / "seat-open-day-chat.png"), full_page=True)
         page.click("#leave")  # the referee plays the rest of the seat's decisions
         thread.join(STEP_MS / 1000)
         assert not thread.is_alive()
