@@ -207,6 +207,7 @@ CHAT_WORDS = {
         "accuses": "accuses",
         "vouches": "vouches for",
         "you": "You",
+        "queued": "Between rounds: your message goes out as the next round opens.",
     },
     "zh": {
         "title": "第{day}天：目前的讨论",
@@ -215,6 +216,7 @@ CHAT_WORDS = {
         "accuses": "指认",
         "vouches": "担保",
         "you": "你",
+        "queued": "两轮之间：你的消息将在下一轮开始时发出。",
     },
 }
 

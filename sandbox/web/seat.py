@@ -29,6 +29,7 @@ from typing import Any
 from sandbox.agents.human.readable import own_death, seat_alive
 from sandbox.agents.human.refusal import refusal_words
 from sandbox.agents.human.terminal import for_people
+from sandbox.core.discussion import SPEAK, posts
 from sandbox.core.errors import IllegalDecision, RefereeError
 from sandbox.core.seat import (
     FALLBACK_QUIT,
@@ -42,7 +43,7 @@ from sandbox.core.variant import SeatView
 from sandbox.core.words import Words
 from sandbox.web.audience import Audience, Checked, NoOpenDecision
 from sandbox.web.board import Board
-from sandbox.web.form import draft_key, refused_options, render_form
+from sandbox.web.form import draft_key, open_chat, refused_options, render_form
 from sandbox.web.hub import WebHub
 from sandbox.web.pages import DECIDED, render_view, with_reasons
 from sandbox.web.words import ui
@@ -167,9 +168,12 @@ class HumanBrowserAgent(Agent):
             if reason:
                 self._fallbacks[nth] = reason
             if self.board.get("status") == YOUR_TURN:
+                # OD-7: an open day's box stays between rounds (the page keeps what
+                # is sent then for the next round's ask); any other question goes
+                kept = self.board.get("form_html") if _chat_box(ctx, answer) else ""
                 self.board.update(
                     status=WAITING,
-                    form_html="",
+                    form_html=kept,
                     request_id=None,
                     deadline=None,
                     **self._timed_out(ctx, reason),
@@ -355,6 +359,19 @@ class HumanBrowserAgent(Agent):
                 AgentAnswer(None, note="the player left", fallback_reason=FALLBACK_QUIT)
             )
         )
+
+
+def _chat_box(ctx: DecisionContext, answer: AgentAnswer | None) -> bool:
+    """Whether the seat may still speak after this open day's ask (OD-7): the box
+    stays while the day may ask it again (not after a refusal to play on, nor
+    once its own messages are spent)."""
+    if not any(f.name == SPEAK for f in ctx.request.fields):
+        return False
+    if answer is not None and answer.fallback_reason == FALLBACK_QUIT:
+        return False
+    posted = answer is not None and answer.payload is not None and posts(answer.payload)
+    chat = open_chat(ctx.view, ctx.request.seat, "en")
+    return chat is not None and chat.left - int(posted) > 0
 
 
 def out_words(view: SeatView, language: str) -> str:

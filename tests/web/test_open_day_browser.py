@@ -8,6 +8,7 @@ Every wait waits on a condition (the page's form, the chat's lines); none on tim
 
 from __future__ import annotations
 
+import asyncio
 import threading
 from collections.abc import Iterator
 from pathlib import Path
@@ -46,8 +47,11 @@ class TableBot(Agent):
 
     kind = "baseline"
 
-    def __init__(self, seat: int, said: dict[str, int]) -> None:
+    def __init__(
+        self, seat: int, said: dict[str, int], slow: threading.Event | None = None
+    ) -> None:
         self.seat, self.said, self.bot = seat, said, BaselineBot(seat)
+        self.slow = slow  # round 1's answer waits for the test to set it
 
     def attach(self, seating: Any) -> None:
         self.bot.attach(seating)
@@ -58,6 +62,8 @@ class TableBot(Agent):
             options = request.fields[0].legal()
             return AgentAnswer({"target": next(o for o in options if o not in (None, PERSON))})
         if request.decision == "message" and ctx.view.public["open_day"]["round"] == 1:
+            if self.slow is not None:
+                await asyncio.to_thread(self.slow.wait, STEP_MS / 1000)
             if "accuser" not in self.said:
                 self.said["accuser"] = self.seat
                 return AgentAnswer({"speak": True, "speech": ACCUSATION, "accuse": [PERSON]})
@@ -110,28 +116,54 @@ def chat(page: Any) -> list[tuple[str, str, bool]]:
     return [(str(who), str(text), bool(mine)) for who, text, mine in lines]
 
 
+class Table(threading.Thread):
+    """Seed 4's Killer game in open discussion, the person at seat 3, played to
+    its end (the page's person leaves once the test is done)."""
+
+    def __init__(self, web: WebRun, out: Path, slow: threading.Event | None = None) -> None:
+        super().__init__(daemon=True)
+        self.web, self.out, self.said = web, out, dict[str, int]()
+        self.game = new_game("killer", seed=4, players=11, discussion="open")
+        person = HumanAgent("browser", host=web, decision_timeout_s=600)
+        self.seats: dict[int, Agent] = {
+            s: person if s == PERSON else TableBot(s, self.said, slow if s == 11 else None)
+            for s in self.game.seats
+        }
+        self.result: PlayResult | None = None
+
+    def run(self) -> None:
+        self.result = play_sync(self.game, self.seats, transcript=self.out)
+
+    def to_the_open_day(self, page: Any) -> str:
+        """The page at the open day's first ask (the night answered on the way)."""
+        while not self.web._seat_pages:  # the page exists once the seat is seated
+            self.join(0.01)
+        page.goto(self.web.hub().url(self.web._seat_pages[PERSON]))
+        request = next_form(page, None)
+        while page.query_selector("#decision[data-speak]") is None:
+            answer_anything(page)
+            request = next_form(page, request)
+        return request
+
+    def end(self, page: Any) -> list[Any]:
+        """The person leaves; the game ends, and its record replays exactly."""
+        page.click("#leave")  # the referee plays the rest of the seat's decisions
+        self.join(STEP_MS / 1000)
+        assert not self.is_alive() and self.result is not None
+        path = self.result.transcript_path
+        assert path is not None and replay(path) is None
+        return read_transcript(path).events
+
+
 def test_od7_a_person_answers_an_accusation_before_the_next_ai_message(
     page: Any, tmp_path: Path
 ) -> None:
     web = WebRun(announce=quiet)
-    said: dict[str, int] = {}
-    game = new_game("killer", seed=4, players=11, discussion="open")
-    person = HumanAgent("browser", host=web, decision_timeout_s=600)
-    seats = {s: person if s == PERSON else TableBot(s, said) for s in game.seats}
-    result: dict[str, PlayResult] = {}
-    thread = threading.Thread(
-        target=lambda: result.update(done=play_sync(game, seats, transcript=tmp_path)),
-        daemon=True,
-    )
-    thread.start()
+    table = Table(web, tmp_path)
+    said = table.said
+    table.start()
     try:
-        while not web._seat_pages:  # the page exists once the seat is seated
-            thread.join(0.01)
-        page.goto(web.hub().url(web._seat_pages[PERSON]))
-        request = next_form(page, None)
-        while page.query_selector("#decision[data-speak]") is None:  # the night first
-            answer_anything(page)
-            request = next_form(page, request)
+        request = table.to_the_open_day(page)
         # round 1: the chat is empty and the box open, with the messages left today
         assert chat(page) == []
         assert "3 more message" in page.text_content("#chat-left")
@@ -149,14 +181,42 @@ def test_od7_a_person_answers_an_accusation_before_the_next_ai_message(
         assert "2 more message" in page.text_content("#chat-left")
         SHOTS.mkdir(parents=True, exist_ok=True)
         page.screenshot(path=str(SHOTS / "seat-open-day-chat.png"), full_page=True)
-        page.click("#leave")  # the referee plays the rest of the seat's decisions
-        thread.join(STEP_MS / 1000)
-        assert not thread.is_alive()
+        events = table.end(page)
     finally:
         web.stop()
-    played = result["done"]
-    assert played.transcript_path is not None
-    events = read_transcript(played.transcript_path).events
     interjected = [e for e in events if isinstance(e, RoundInterjected)]
     assert interjected and (interjected[0].seat, interjected[0].round) == (PERSON, 2)
-    assert replay(played.transcript_path) is None
+
+
+def test_od7_a_message_sent_between_rounds_goes_out_as_the_next_round_opens(
+    page: Any, tmp_path: Path
+) -> None:
+    """The box stays open while the round waits for a slow AI seat after the
+    person passed: a message sent then is held and is the next round's first."""
+    web = WebRun(announce=quiet)
+    slow = threading.Event()
+    table = Table(web, tmp_path, slow)
+    table.start()
+    try:
+        table.to_the_open_day(page)
+        page.click("#wait")  # round 1 now waits for seat 11 alone
+        page.wait_for_selector("#decision[data-between]")
+        assert page.is_disabled("#wait")
+        page.fill("#decision fieldset[data-kind=text] textarea", REPLY)
+        page.click("#send")
+        page.wait_for_selector("#chat-queued:not([hidden])")
+        slow.set()  # seat 11 answers: round 1 closes, round 2 asks, the page sends
+        page.wait_for_function(
+            "(reply) => Array.from(document.querySelectorAll('#chat li.chat-line.mine'))"
+            ".some(li => li.querySelector('.said').textContent === reply)",
+            arg=REPLY,
+        )
+        lines = chat(page)
+        assert lines[0] == (f"Seat {table.said['accuser']}", ACCUSATION, False)
+        assert lines[1] == ("You", REPLY, True)
+        events = table.end(page)
+    finally:
+        slow.set()
+        web.stop()
+    interjected = [e for e in events if isinstance(e, RoundInterjected)]
+    assert interjected and (interjected[0].seat, interjected[0].round) == (PERSON, 2)

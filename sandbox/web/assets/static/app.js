@@ -30,6 +30,7 @@
     if (mode === "seat" && state.request_id !== shown.request_id) {
       $("form").innerHTML = state.form_html || "";
       $("error").textContent = state.error || "";
+      betweenRounds(state.request_id);
       bindForm();
     }
     if (state.end_html !== shown.end_html) { $("end").innerHTML = state.end_html || ""; }
@@ -209,6 +210,22 @@
     return {answer: answer, picked: picked, missing: missing, tooMany: tooMany};
   }
 
+  // OD-7: an open day's box stays up between two rounds (no question open: the
+  // server kept the form). A message sent then is held, and goes out as the next
+  // round's ask opens, as the person's message of that round.
+  let held = null;  // the day's draft key of the message held
+  function betweenRounds(requestId) {
+    const form = $("decision");
+    if (form && !requestId) { form.dataset.between = "1"; }
+  }
+  // The new round's form holds the same draft (the day's): it is sent as typed,
+  // through the referee's dry run like any message.
+  function sendHeld(form) {
+    const same = held !== null && held === form.dataset.draft && form.dataset.speak;
+    held = null;
+    if (same) { form.requestSubmit(); }
+  }
+
   // Every element of the question is the form's own, looked up once: after
   // any await the pushed state may have replaced the form (the next question)
   // or emptied it (answered, timed out, handed back), and a lookup by id would
@@ -242,6 +259,13 @@
       }
       if (asked.tooMany) {
         showError(asked.tooMany.querySelector("small").textContent);
+        return;
+      }
+      if (form.dataset.between) {  // OD-7: held for the next round's ask
+        held = form.dataset.draft;
+        sendButton.disabled = true;
+        const note = form.querySelector("#chat-queued");
+        if (note) { note.hidden = false; }
         return;
       }
       sendButton.disabled = true;
@@ -278,6 +302,8 @@
     if (waitButton) {  // OD-5: waiting says nothing, so there is nothing to confirm
       waitButton.addEventListener("click", function () { unconfirm(); send(form, waitButton, {speak: false}); });
     }
+    if (!form.dataset.between) { sendHeld(form); }
+    if (waitButton && form.dataset.between) { waitButton.disabled = true; }  // nothing to pass
     const lines = form.querySelector("#chat ol.chat-lines");
     if (lines) { lines.scrollTop = lines.scrollHeight; }  // the latest message in sight
     const first = form.querySelector("input, select, textarea");
@@ -319,6 +345,7 @@
     shown = {request_id: Live.boot.request_id};
     unsentKey = Live.boot.unsent || "";
     $("error").textContent = Live.boot.error || "";
+    betweenRounds(Live.boot.request_id);
     bindForm();
   }
   Live.connect(apply, function () { return over; });
