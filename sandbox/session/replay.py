@@ -11,6 +11,7 @@ from typing import Any
 
 from pydantic import BaseModel
 
+from sandbox.core.discussion import WITHDRAWN
 from sandbox.core.errors import ConfigError, RefereeError
 from sandbox.core.events import DecisionMade, Event
 from sandbox.core.game import Game, fork_points
@@ -89,7 +90,8 @@ async def rebuild(
                 raise RefereeError(f"recorded decision {first.request_id} is not open here")
             _check_order(batch, list(pending))
             if agents is not None:
-                asked = [pending[d.request_id] for d in batch]
+                # an ask withdrawn by a person's message (OD-7) was never answered
+                asked = [pending[d.request_id] for d in batch if d.fallback_reason != WITHDRAWN]
                 await _warm(game, asked, agents, hearing or Hearing())
             for made in batch:
                 _submit(game, made)

@@ -40,7 +40,7 @@ from sandbox.core.visibility import PUBLIC, REFEREE
 from sandbox.games.killer.bot import BaselineBot
 from sandbox.session import open_clock
 from sandbox.session.api import new_game, play_sync
-from sandbox.session.replay import replay
+from sandbox.session.replay import rebuild, replay
 from sandbox.session.runner import Runner
 from sandbox.transcript import read_transcript
 from tests.core.open_toy import Message, OpenToy, OpenToyConfig
@@ -323,3 +323,31 @@ def test_od7_replay_and_fork_follow_the_recorded_interjections(tmp_path: Path) -
     for point in fork_points(events)[::7]:
         rebuilt = Game.from_events(game.variant, game.config, game.seed, events[:point])
         assert rebuilt.events == list(events[:point])
+
+
+class Counting(Agent):
+    """A replayable seat that notes each question it is asked (resume's warm-up)."""
+
+    kind = "scripted"
+    replayable = True
+
+    def __init__(self, asked: list[str]) -> None:
+        self.asked = asked
+
+    async def decide(self, ctx: DecisionContext) -> AgentAnswer:
+        self.asked.append(ctx.request.id)
+        return AgentAnswer({"speak": False})
+
+
+def test_od7_resume_warms_no_seat_with_an_ask_it_never_answered() -> None:
+    plans: dict[int, Plan] = {
+        1: lambda r: ("after", 2) if r == 1 else "wait",
+        2: lambda r: "post" if r == 1 else "wait",
+        3: lambda r: "hang" if r == 1 else "wait",
+    }
+    game = run_table(plans, people=[1]).game
+    asked: list[str] = []
+    agents = {seat: Counting(asked) for seat in game.seats}
+    rebuilt = asyncio.run(rebuild(TOY, game.config, game.seed, game.events, agents))
+    assert rebuilt.divergence is None
+    assert "0.3.post" not in asked and "1.3.post" in asked  # withdrawn, then asked again
