@@ -207,8 +207,8 @@ def test_opening_a_seat_link_from_the_host_takes_the_seat(lobby: Lobby) -> None:
     table = create(lobby, start_when_full=False)
     Client.of_url(table["seats"]["2"]).state()
     assert lobby.listing()[0]["free"] == [1]
-    assert pick(lobby, table["table"], 2) == (409, {"ok": False,
-                                                    "error": "seat 2 of table 1 is taken"})  # fmt: skip
+    taken = {"ok": False, "error": "seat 2 of table 1 is taken"}
+    assert pick(lobby, table["table"], 2) == (409, taken)
 
 
 def test_the_table_starts_when_its_seats_fill(lobby: Lobby) -> None:
@@ -230,7 +230,9 @@ def test_a_host_starts_the_table_when_they_say(lobby: Lobby) -> None:
     assert status == 200 and reply["status"] in ("playing", "ended")
 
 
-def test_leave_rejoin_and_rematch_keep_the_people_and_their_links(lobby: Lobby) -> None:
+def test_leave_rejoin_and_rematch_keep_the_people_and_their_links(
+    lobby: Lobby, tmp_path: Path
+) -> None:
     """Two people play a whole game; one leaves, and its decisions meanwhile
     are fallbacks (quit); it rejoins and answers again; the rematch has a new
     seed and the same two links."""
@@ -257,6 +259,15 @@ def test_leave_rejoin_and_rematch_keep_the_people_and_their_links(lobby: Lobby) 
     player.join(WAIT_S)
     first_seed = status_of(lobby, host)["seeds"]
     assert len(first_seed) == 1 and answers[0] > 0
+    # seat 2's decisions while it was away were the referee's fallbacks, and
+    # only those: it answered again after rejoining
+    (path,) = (tmp_path / "lobby" / "table-1").glob("*.jsonl")
+    outcome = json.loads(path.read_text("utf-8").splitlines()[-1])
+    assert set(outcome["stats"]["fallbacks"].get("2", {})) == {"quit"}
+    decided = [json.loads(line) for line in path.read_text("utf-8").splitlines()]
+    mine = [d["data"] for d in decided if d.get("kind") == "core.decision"]
+    mine = [d for d in mine if d["seat"] == 2]
+    assert mine and not mine[-1]["fallback"], "seat 2 answered after rejoining"
     status, reply = call(lobby, "/lobby/rematch", host, {})
     assert status == 200 and len(reply["seeds"]) == 2 and reply["seeds"][1] != reply["seeds"][0]
     assert [row["url"] for row in reply["seats"]] == [one["url"], two["url"]]
