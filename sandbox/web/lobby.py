@@ -25,20 +25,16 @@ from sandbox.web.guard import LOOPBACK
 from sandbox.web.hub import WebHub, print_to_stderr
 from sandbox.web.lobby_routes import lobby_app
 from sandbox.web.lobby_table import (
-    AI_KINDS,
     CLOSED,
     Table,
     TableError,
     TableSettings,
     describe,
+    settings_of,
     table_config,
 )
 
 DEFAULT_MAX_TABLES = 50
-# A person's page waits this long for an answer, then the referee's fallback:
-# a person who closed the tab must not hold the table for ever.
-DEFAULT_TIMEOUT_S = 300.0
-MAX_TIMEOUT_S = 86400.0
 
 
 class Lobby:
@@ -151,50 +147,6 @@ class Lobby:
         for table in list(self.open_tables()):
             table.close(wait_s=2.0)
         self.hub.stop()
-
-
-def settings_of(form: Mapping[str, str]) -> TableSettings:
-    """The host's choices from a form (or a JSON object of strings); TableError
-    (400, one line) naming the field that is wrong."""
-    game = form.get("game", "").strip()
-    if not game:
-        raise TableError("game: choose a game file", 400)
-    return TableSettings(
-        game=game,
-        open_seats=_seat_list(form.get("open", "")),
-        players=_number(form, "players", int, 1, 64),
-        ai=_choice(form.get("ai", "baseline") or "baseline"),
-        timeout_s=_number(form, "timeout_s", float, 1, MAX_TIMEOUT_S) or DEFAULT_TIMEOUT_S,
-        start_when_full=form.get("start_when_full", "") in ("on", "1", "true", "yes"),
-    )
-
-
-def _seat_list(text: str) -> tuple[int, ...]:
-    parts = [p for p in text.replace(",", " ").split() if p]
-    if not parts:
-        raise TableError("open seats: name at least one seat for a person (e.g. 1, 2)", 400)
-    if len(parts) > 64 or not all(p.isdigit() and len(p) < 4 for p in parts):
-        raise TableError("open seats: seat numbers separated by commas (e.g. 1, 2)", 400)
-    return tuple(sorted({int(p) for p in parts}))
-
-
-def _number(form: Mapping[str, str], key: str, kind: type, low: float, high: float) -> Any:
-    text = form.get(key, "").strip()
-    if not text:
-        return None
-    try:
-        value = kind(text)
-    except ValueError:
-        raise TableError(f"{key}: {text[:20]!r} is not a number", 400) from None
-    if not low <= value <= high:  # NaN fails both comparisons
-        raise TableError(f"{key}: {low:g}..{high:g}", 400)
-    return value
-
-
-def _choice(ai: str) -> str:
-    if ai not in AI_KINDS:
-        raise TableError(f"ai: {ai[:20]!r} is not one of {', '.join(AI_KINDS)}", 400)
-    return ai
 
 
 __all__ = ["Lobby", "Table", "TableError", "TableSettings", "settings_of"]

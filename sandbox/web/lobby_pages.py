@@ -9,14 +9,19 @@ role, a card or anything of a game in play: only seats, links and states.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from jinja2 import DictLoader, Environment, StrictUndefined, select_autoescape
 
-from sandbox.web.lobby_table import AI_KINDS, ENDED, PLAYING, WAITING_TO_START, Table
-
-if TYPE_CHECKING:
-    from sandbox.web.lobby import Lobby
+from sandbox.web.lobby_table import (
+    AI_KINDS,
+    DEFAULT_TIMEOUT_S,
+    ENDED,
+    PLAYING,
+    WAITING_TO_START,
+    LobbySide,
+    Table,
+)
 
 AI_WORDS = {
     "file": "as the game file says (its people and programs: baseline bots)",
@@ -185,9 +190,7 @@ def _render(name: str, **context: Any) -> str:
     return _ENV.get_template(name).render(refresh=context.pop("refresh", 0), **context)
 
 
-def lobby_page(lobby: Lobby, token: str) -> str:
-    from sandbox.web.lobby import DEFAULT_TIMEOUT_S
-
+def lobby_page(lobby: LobbySide, token: str) -> str:
     games = [
         {"name": name, "variant": loaded.variant.name,
          "seats": loaded.variant.rules.seat_count(loaded.game_config)}
@@ -201,7 +204,7 @@ def lobby_page(lobby: Lobby, token: str) -> str:
     )  # fmt: skip
 
 
-def table_page(table: Table, lobby: Lobby) -> str:
+def table_page(table: Table, lobby: LobbySide) -> str:
     token = table.host_page.token
     rows = [{**row, "link": lobby.link("/", row["token"])} for row in table.seat_rows()]
     status = table.status()
@@ -214,7 +217,7 @@ def table_page(table: Table, lobby: Lobby) -> str:
     )  # fmt: skip
 
 
-def seat_page(table: Table, seat: int, lobby: Lobby) -> str:
+def seat_page(table: Table, seat: int, lobby: LobbySide) -> str:
     page = table.seat_pages[seat]
     status = table.status()
     return _render(

@@ -20,7 +20,7 @@ import json
 import threading
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Mapping
-from typing import TYPE_CHECKING, Any
+from typing import Any
 from urllib.parse import parse_qs
 
 from starlette.requests import Request
@@ -33,11 +33,8 @@ from sandbox.web.guard import CSP, Guard
 from sandbox.web.hub import WebHub
 from sandbox.web.limits import BadBody, parse_body
 from sandbox.web.lobby_pages import lobby_page, refused_page, seat_page, table_page
-from sandbox.web.lobby_table import Table, TableError
+from sandbox.web.lobby_table import LobbySide, Table, TableError, settings_of
 from sandbox.web.routes import FrameBudget, app
-
-if TYPE_CHECKING:
-    from sandbox.web.lobby import Lobby
 
 # A lobby form is a few fields; anything larger is not one.
 LOBBY_BODY_BYTES = 8 * 1024
@@ -95,11 +92,11 @@ class LobbyHeaders:
         await self.inner(scope, receive, send_lobby)
 
 
-def lobby_app(hub: WebHub, lobby: Lobby) -> ASGIApp:
+def lobby_app(hub: WebHub, lobby: LobbySide) -> ASGIApp:
     """The lobby's server: its routes, then every table's, behind the guard."""
     budgets = Budgets()
 
-    def route(path: str, handler: Callable[[Request, Lobby], Awaitable[Response]],
+    def route(path: str, handler: Callable[[Request, LobbySide], Awaitable[Response]],
               methods: tuple[str, ...] = ("GET",)) -> Route:  # fmt: skip
         async def guarded(request: Request) -> Response:
             audience: Audience = request.scope["audience"]
@@ -131,21 +128,19 @@ def lobby_app(hub: WebHub, lobby: Lobby) -> ASGIApp:
 # ---------------------------------------------------------------- the lobby's link
 
 
-async def _lobby(request: Request, lobby: Lobby) -> Response:
+async def _lobby(request: Request, lobby: LobbySide) -> Response:
     page = _only(request, lobby.page, "only the lobby's link lists the tables")
     if _wants_json(request):
         return JSONResponse({"ok": True, "tables": lobby.listing(), "games": sorted(lobby.games)})
     return HTMLResponse(lobby_page(lobby, page.token))
 
 
-async def _tables(request: Request, lobby: Lobby) -> Response:
+async def _tables(request: Request, lobby: LobbySide) -> Response:
     _only(request, lobby.page, "only the lobby's link lists the tables")
     return JSONResponse({"ok": True, "tables": lobby.listing(), "games": sorted(lobby.games)})
 
 
-async def _create(request: Request, lobby: Lobby) -> Response:
-    from sandbox.web.lobby import settings_of  # the lobby imports this module
-
+async def _create(request: Request, lobby: LobbySide) -> Response:
     _only(request, lobby.page, "only the lobby's link creates tables")
     form = await _form(request)
     table = lobby.create(settings_of(form))
@@ -158,7 +153,7 @@ async def _create(request: Request, lobby: Lobby) -> Response:
     return RedirectResponse(f"/lobby/table?t={host}", 303)
 
 
-async def _pick(request: Request, lobby: Lobby) -> Response:
+async def _pick(request: Request, lobby: LobbySide) -> Response:
     _only(request, lobby.page, "only the lobby's link picks a seat")
     form = await _form(request)
     number, seat = _whole(form, "table"), _whole(form, "seat")
@@ -173,21 +168,21 @@ async def _pick(request: Request, lobby: Lobby) -> Response:
 # ---------------------------------------------------------------- a table's host
 
 
-def _hosted(request: Request, lobby: Lobby) -> Table:
+def _hosted(request: Request, lobby: LobbySide) -> Table:
     table = lobby.host_of(request.scope["audience"])
     if table is None:
         raise TableError("only a table's host page can do this", 403)
     return table
 
 
-async def _table(request: Request, lobby: Lobby) -> Response:
+async def _table(request: Request, lobby: LobbySide) -> Response:
     table = _hosted(request, lobby)
     if _wants_json(request):
         return JSONResponse({"ok": True, **_table_json(table, lobby)})
     return HTMLResponse(table_page(table, lobby))
 
 
-async def _host_action(request: Request, lobby: Lobby) -> Response:
+async def _host_action(request: Request, lobby: LobbySide) -> Response:
     table = _hosted(request, lobby)
     await _form(request)  # bounded like every body, though nothing in it is read
     action = request.url.path.rsplit("/", 1)[-1]
@@ -205,7 +200,7 @@ async def _host_action(request: Request, lobby: Lobby) -> Response:
     return RedirectResponse(f"/lobby/table?t={table.host_page.token}", 303)
 
 
-def _table_json(table: Table, lobby: Lobby) -> dict[str, Any]:
+def _table_json(table: Table, lobby: LobbySide) -> dict[str, Any]:
     rows = [{**row, "url": lobby.link("/", row.pop("token"))} for row in table.seat_rows()]
     return {"table": table.number, "status": table.status(), "seeds": table.seeds,
             "error": table.error, "seats": rows}  # fmt: skip
@@ -214,14 +209,14 @@ def _table_json(table: Table, lobby: Lobby) -> dict[str, Any]:
 # ---------------------------------------------------------------- a person's seat
 
 
-def _seated(request: Request, lobby: Lobby) -> tuple[Table, int]:
+def _seated(request: Request, lobby: LobbySide) -> tuple[Table, int]:
     found = lobby.seat_of(request.scope["audience"])
     if found is None:
         raise TableError("only a seat's page of a lobby table can do this", 403)
     return found
 
 
-async def _seat(request: Request, lobby: Lobby) -> Response:
+async def _seat(request: Request, lobby: LobbySide) -> Response:
     table, seat = _seated(request, lobby)
     if _wants_json(request):
         return JSONResponse({"ok": True, "table": table.number, "seat": seat,
@@ -229,7 +224,7 @@ async def _seat(request: Request, lobby: Lobby) -> Response:
     return HTMLResponse(seat_page(table, seat, lobby))
 
 
-async def _rejoin(request: Request, lobby: Lobby) -> Response:
+async def _rejoin(request: Request, lobby: LobbySide) -> Response:
     table, seat = _seated(request, lobby)
     await _form(request)
     table.rejoin(seat)

@@ -15,7 +15,7 @@ import threading
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 from sandbox.core.errors import ConfigError
 from sandbox.session import LiveHooks, play_game, random_seed
@@ -29,6 +29,10 @@ from sandbox.web.seat import WAITING
 # and programs become baseline bots), or one kind for all of them.
 AI_KINDS = ("file", "baseline", "random")
 WAITING_TO_START, PLAYING, ENDED, FAILED, CLOSED = "waiting", "playing", "ended", "failed", "closed"
+# A person's page waits this long for an answer, then the referee's fallback:
+# a person who closed the tab must not hold the table for ever.
+DEFAULT_TIMEOUT_S = 300.0
+MAX_TIMEOUT_S = 86400.0
 
 
 class TableError(ValueError):
@@ -330,3 +334,67 @@ def describe(table: Table, free: Sequence[int]) -> dict[str, Any]:
 
 def _quiet(line: str) -> None:
     """A table announces nothing: its host page has its links (web/lobby_pages.py)."""
+
+
+class LobbySide(Protocol):
+    """What the lobby's routes and pages need of the lobby (``web/lobby.py``'s
+    :class:`~sandbox.web.lobby.Lobby` is one; named here so that they do not
+    import it back)."""
+
+    games: dict[str, LoadedConfig]
+    page: Audience
+
+    def link(self, path: str, token: str) -> str: ...
+    def listing(self) -> list[dict[str, Any]]: ...
+    def create(self, settings: TableSettings) -> Table: ...
+    def table(self, number: int) -> Table: ...
+    def host_of(self, page: Audience) -> Table | None: ...
+    def seat_of(self, page: Audience) -> tuple[Table, int] | None: ...
+    def close(self, table: Table) -> None: ...
+
+
+# ---------------------------------------------------------------- the host's form
+
+
+def settings_of(form: Mapping[str, str]) -> TableSettings:
+    """The host's choices from a form (or a JSON object of strings); TableError
+    (400, one line) naming the field that is wrong."""
+    game = form.get("game", "").strip()
+    if not game:
+        raise TableError("game: choose a game file", 400)
+    return TableSettings(
+        game=game,
+        open_seats=_seat_list(form.get("open", "")),
+        players=_number(form, "players", int, 1, 64),
+        ai=_choice(form.get("ai", "baseline") or "baseline"),
+        timeout_s=_number(form, "timeout_s", float, 1, MAX_TIMEOUT_S) or DEFAULT_TIMEOUT_S,
+        start_when_full=form.get("start_when_full", "") in ("on", "1", "true", "yes"),
+    )
+
+
+def _seat_list(text: str) -> tuple[int, ...]:
+    parts = [p for p in text.replace(",", " ").split() if p]
+    if not parts:
+        raise TableError("open seats: name at least one seat for a person (e.g. 1, 2)", 400)
+    if len(parts) > 64 or not all(p.isdigit() and len(p) < 4 for p in parts):
+        raise TableError("open seats: seat numbers separated by commas (e.g. 1, 2)", 400)
+    return tuple(sorted({int(p) for p in parts}))
+
+
+def _number(form: Mapping[str, str], key: str, kind: type, low: float, high: float) -> Any:
+    text = form.get(key, "").strip()
+    if not text:
+        return None
+    try:
+        value = kind(text)
+    except ValueError:
+        raise TableError(f"{key}: {text[:20]!r} is not a number", 400) from None
+    if not low <= value <= high:  # NaN fails both comparisons
+        raise TableError(f"{key}: {low:g}..{high:g}", 400)
+    return value
+
+
+def _choice(ai: str) -> str:
+    if ai not in AI_KINDS:
+        raise TableError(f"ai: {ai[:20]!r} is not one of {', '.join(AI_KINDS)}", 400)
+    return ai
