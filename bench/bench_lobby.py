@@ -31,6 +31,7 @@ import json
 import multiprocessing
 import os
 import re
+import resource
 import sys
 import tempfile
 import threading
@@ -160,6 +161,12 @@ def people(port: int, lobby_token: str, plan: list[tuple[int, int]], games: int,
     results.put([person.result() for person in crowd])
 
 
+def cpu_seconds() -> float:
+    """CPU seconds used by this process (the server, its tables and games) so far."""
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    return usage.ru_utime + usage.ru_stime
+
+
 def percentile(values: list[float], share: float) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, int(share * len(ordered)))] if ordered else float("nan")
@@ -201,6 +208,7 @@ def main() -> None:
 
         threading.Thread(target=sample, daemon=True).start()
         started = time.perf_counter()
+        cpu_before = cpu_seconds()
         # The people run in another process (as browsers would): the server's
         # process holds only the lobby, its tables and their games.
         context = multiprocessing.get_context("spawn")
@@ -222,6 +230,7 @@ def main() -> None:
         seated = results.get(timeout=120)
         crowd.join(30)
         wall = time.perf_counter() - started
+        cpu = cpu_seconds() - cpu_before
         done.set()
         latencies: list[float] = []
         for person in seated:
@@ -238,7 +247,12 @@ def main() -> None:
     print(f"lobby: {tables} tables x {args.people} people (+{11 - args.people} baseline bots), "
           f"{args.games} game(s) each, pace {args.pace:g} s, one server on loopback, "
           f"{os.cpu_count()} CPUs")  # fmt: skip
-    print(f"games: {tables * args.games} in {wall:.1f} s wall; errors: {len(errors)} {errors[:2]}")
+    games = tables * args.games
+    print(
+        f"games: {games} in {wall:.1f} s wall, the server's process {cpu:.1f} CPU-s "
+        f"({cpu / games:.2f} per game); load average {os.getloadavg()[0]:.1f}; "
+        f"errors: {len(errors)} {errors[:2]}"
+    )
     print(f"push latency (board change -> seat WebSocket): n={len(latencies)} "
           f"p50 {percentile(latencies, 0.5) * 1000:.1f} ms, "
           f"p99 {percentile(latencies, 0.99) * 1000:.1f} ms")  # fmt: skip
