@@ -30,7 +30,6 @@ import http.client
 import json
 import multiprocessing
 import os
-import re
 import resource
 import sys
 import tempfile
@@ -40,8 +39,10 @@ from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import websockets.sync.client as ws_client
+from bench_web import first_legal  # the answer a scripted page sends
 
 from sandbox.session.gamefile import parse_config
 from sandbox.web import board as board_module
@@ -80,19 +81,6 @@ def call(port: int, path: str, body: object = None) -> dict[str, Any]:
             reply: dict[str, Any] = json.loads(text)
             return reply
         time.sleep(0.2)
-
-
-def first_legal(form_html: str) -> dict[str, object]:
-    answer: dict[str, object] = {}
-    for name, kind in re.findall(r'data-field="(\w+)" data-kind="(\w+)"', form_html):
-        if kind == "text":
-            answer[name] = "bench"
-        elif kind == "multi":
-            answer[name] = []
-        else:
-            value = re.search(rf'name="{name}" value="([^"]*)"', form_html)
-            answer[name] = json.loads(value.group(1).replace("&#34;", '"')) if value else None
-    return answer
 
 
 class Person(threading.Thread):

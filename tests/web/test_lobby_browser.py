@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -19,7 +18,8 @@ import pytest
 
 from sandbox.session.gamefile import parse_config
 from sandbox.web.lobby import Lobby
-from tests.chromium import CHROMIUM, CHROMIUM_ARGS, require_chromium
+from tests.chromium import require_chromium
+from tests.web import test_browser
 from tests.web.helpers import quiet
 from tests.web.test_browser import current_request, fill_and_send, script_errors
 
@@ -28,14 +28,7 @@ GAME_S = 300.0  # a whole game's bound on a loaded machine (never a timing asser
 
 playwright_api = pytest.importorskip("playwright.sync_api")
 require_chromium()
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    with playwright_api.sync_playwright() as driver:
-        launched = driver.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
-        yield launched
-        launched.close()
+browser = test_browser.browser  # its chromium, launched once for this module too
 
 
 def killer_lobby(out: Path) -> Lobby:
