@@ -277,3 +277,38 @@ def test_leave_rejoin_and_rematch_keep_the_people_and_their_links(
     status, reply = call(lobby, "/lobby/close", host, {})
     assert status == 200
     assert call(lobby, "/lobby/table", host)[0] == 403  # its pages are gone with it
+
+
+def test_a_browser_is_refused_with_a_page_holding_the_same_line(lobby: Lobby) -> None:
+    """A person whose click on a free seat came second gets a short page with
+    the one line and a way back, not JSON (the first click took the seat)."""
+    table = create(lobby, start_when_full=False)
+    client = Client(lobby.hub, lobby.page)
+    body = f"table={table['table']}&seat=1".encode()
+    conn = http.client.HTTPConnection("127.0.0.1", lobby.hub.port, timeout=WAIT_S)
+    headers = {"Content-Type": "application/x-www-form-urlencoded", "Accept": "text/html"}
+    statuses = []
+    for _ in range(2):
+        conn.request("POST", f"/lobby/pick?t={client.token}", body, headers)
+        response = conn.getresponse()
+        statuses.append((response.status, response.getheader("location"), response.read()))
+    conn.close()
+    (first, where, _), (second, _, page) = statuses
+    assert first == 303 and where is not None and where.startswith("/lobby/seat?t=")
+    assert second == 409
+    text = page.decode("utf-8")
+    assert "seat 1 of table 1 is taken" in text and f'href="/lobby?t={client.token}"' in text
+
+
+def test_serve_refuses_a_missing_game_file_in_one_line(tmp_path: Path) -> None:
+    from typer.testing import CliRunner
+
+    from sandbox.cli.main import app
+    from sandbox.cli.serve import load_games
+
+    result = CliRunner().invoke(app, ["serve", str(tmp_path / "nothing.toml")])
+    assert result.exit_code == 2
+    assert result.output.strip() == f"error: {tmp_path / 'nothing.toml'}: no such file or folder"
+    (tmp_path / "killer.toml").write_text('variant = "killer"\n', "utf-8")
+    (tmp_path / "broken.toml").write_text("variant = \n", "utf-8")
+    assert list(load_games([tmp_path])) == ["killer"]  # the broken one left out, with a warning
