@@ -219,6 +219,20 @@ def test_the_table_starts_when_its_seats_fill(lobby: Lobby) -> None:
     wait_until(lambda: lobby.table(table["table"]).status() != "waiting", "started")
 
 
+def test_several_people_at_one_table_each_see_only_their_seat(lobby: Lobby) -> None:
+    """Two people seated: each page holds its own card only, and a spectator
+    page of a bot's seat (from the table's host panel) is narrowed to what
+    every player is told (fair play, as in `sandbox run`)."""
+    table = create(lobby, start_when_full=True)
+    pages = {seat: Client.of_url(pick(lobby, table["table"], seat)[1]["url"]) for seat in (1, 2)}
+    for seat, page in pages.items():
+        card = page.wait_for(lambda s: 'class="card"' in s.get("view_html", ""))["view_html"]
+        other = 3 - seat
+        assert f", seat {seat}." in card and f", seat {other}." not in card
+    watch = Client.of_url(lobby.table(table["table"]).panel.watch("3"))
+    assert 'class="narrowed"' in watch.wait_for(lambda s: "narrowed" in s["view_html"])["view_html"]
+
+
 def test_a_host_starts_the_table_when_they_say(lobby: Lobby) -> None:
     table = create(lobby, start_when_full=False)
     pick(lobby, table["table"], 1)
