@@ -152,7 +152,10 @@ class Table:
         self.number = number
         self.loaded, self.settings, self.out = loaded, settings, out
         self.on_change = on_change
+        self.taken: set[int] = set()
+        self._lock = threading.Lock()
         self.hub = TableHub(hub)
+        # the run's server is the lobby's (given, never started: WebRun.hub() returns it)
         self.run = WebRun(host=hub.host, host_panel=True, announce=_quiet, _hub=self.hub)
         self.panel = self.run.panel()
         self.host_page = next(a for a in self.hub.audiences() if a.host is self.panel)
@@ -163,8 +166,6 @@ class Table:
             # Opening a seat's link takes the seat (the host gave it to someone):
             # asked whenever the server sends the page its state.
             page.vet = self._opened(seat)
-        self.taken: set[int] = set()
-        self._lock = threading.Lock()
         self.seeds: list[int] = []
         self._seeded = seed is not None
         self.error = ""
