@@ -49,7 +49,8 @@ def serve(
             public_url=public_url,
         )  # fmt: skip
     print(f"lobby: {lobby.url}", file=sys.stderr, flush=True)
-    print(f"{len(served)} game files; Ctrl-C closes the lobby", file=sys.stderr, flush=True)
+    files = f"{len(served)} game file" + ("s" if len(served) != 1 else "")
+    print(f"{files}; Ctrl-C closes the lobby", file=sys.stderr, flush=True)
     try:
         threading.Event().wait()
     except KeyboardInterrupt:
