@@ -129,6 +129,8 @@ def test_a_lobby_page_may_post_its_forms_and_nothing_else(lobby: Lobby) -> None:
     client = Client(lobby.hub, lobby.page)
     csp = client.headers("/lobby")["content-security-policy"]
     assert "form-action 'self'" in csp and "script-src 'self'" in csp
+    # the lobby's token at the game pages' address leads to the lobby's page
+    assert client.request("GET", "/")[0] == 303
     # the game's pages keep form-action 'none'
     table = create(lobby)
     assert (
@@ -151,6 +153,12 @@ def test_bad_bodies_are_refused_in_one_line(lobby: Lobby) -> None:
     for body, status, words in cases:
         got, reply = call(lobby, "/lobby/create", token, body)
         assert got == status and words in reply["error"], (body, reply)
+    # a body that is not UTF-8 text, a JSON body that is not an object
+    client = Client(lobby.hub, lobby.page)
+    status, text = client.request("POST", "/lobby/create", raw=b"game=\xff\xfe")
+    assert (status, json.loads(text)) == (400, {"ok": False, "error": "the body is not UTF-8 text"})
+    status, text = client.request("POST", "/lobby/create", [1, 2])
+    assert (status, json.loads(text)) == (400, {"ok": False, "error": "send a JSON object"})
     assert lobby.listing() == []
     status, reply = pick(lobby, 9, 1)
     assert status == 404 and reply["error"] == "no open table 9"
