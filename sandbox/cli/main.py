@@ -23,7 +23,7 @@ from sandbox.cli.interrupts import EXIT_INTERRUPTED, ctrl_c_ends_quietly
 with ctrl_c_ends_quietly():
     import typer
 
-    from sandbox.cli import batch, play, stats, study, tools, transcripts, view, whatif
+    from sandbox.cli import batch, play, serve, stats, study, tools, transcripts, view, whatif
     from sandbox.cli.errors import OneLineErrors
     from sandbox.cli.options import Command
 
@@ -64,6 +64,7 @@ def _root(
 
 app.command("run", cls=Command)(play.run)
 app.command("batch", cls=Command)(batch.batch)
+app.command("serve", cls=Command)(serve.serve)
 app.command("rules", cls=Command)(tools.rules)
 app.command("validate", cls=Command)(tools.validate)
 app.command("view", cls=Command)(view.view)

@@ -19,8 +19,10 @@ import socket
 import sys
 import threading
 import time
+from collections.abc import Callable
 
 import uvicorn
+from starlette.types import ASGIApp
 
 from sandbox.core.seat import AgentSetupError
 from sandbox.web.audience import Audience, NoOpenDecision
@@ -65,7 +67,14 @@ def print_to_stderr(line: str) -> None:
 class WebHub:
     """The run's web server. Start it once, add audiences, stop it at the end."""
 
-    def __init__(self, host: str = LOOPBACK, port: int = 0) -> None:
+    def __init__(
+        self,
+        host: str = LOOPBACK,
+        port: int = 0,
+        serve: Callable[[WebHub], ASGIApp] | None = None,
+    ) -> None:
+        """``serve``: the guarded application given this hub (the lobby's adds
+        its own routes, web/lobby_routes.py); default: the game's pages."""
         self.host = host
         self._audiences: list[Audience] = []
         self._lock = threading.Lock()
@@ -76,7 +85,7 @@ class WebHub:
         _server_log()
         self._server = uvicorn.Server(
             uvicorn.Config(
-                Guard(app(), self),
+                serve(self) if serve is not None else Guard(app(), self),
                 log_config=None,  # _server_log's, not uvicorn's (which prints tracebacks)
                 log_level="warning",
                 lifespan="off",

@@ -11,15 +11,15 @@ from __future__ import annotations
 import asyncio
 import json
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from importlib import resources
 from typing import Any
 
 from markupsafe import Markup
 from starlette.applications import Starlette
 from starlette.requests import Request
-from starlette.responses import JSONResponse, Response
-from starlette.routing import Route, WebSocketRoute
+from starlette.responses import JSONResponse, RedirectResponse, Response
+from starlette.routing import BaseRoute, Route, WebSocketRoute
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from sandbox.web.audience import (
@@ -69,9 +69,11 @@ class FrameBudget:
         return True
 
 
-def app() -> Starlette:
-    """The server's application (wrapped in the guard by ``web/hub.py``)."""
-    routes = [
+def app(extra: Sequence[BaseRoute] = ()) -> Starlette:
+    """The server's application (wrapped in the guard by ``web/hub.py``);
+    ``extra``: more routes (the lobby's, issue 38 item 2)."""
+    routes: list[BaseRoute] = [
+        *extra,
         Route("/", _page),
         Route("/static/{name}", _static),
         Route("/api/state", _state),
@@ -90,6 +92,8 @@ def app() -> Starlette:
 
 async def _page(request: Request) -> Response:
     audience: Audience = request.scope["audience"]
+    if audience.kind == "lobby":  # the lobby's own token: its page (web/lobby_routes.py)
+        return RedirectResponse(f"/lobby?t={audience.token}", 303)
     state = public_state(audience)
     context = {
         "t": ui(audience.language),

@@ -106,11 +106,8 @@ class WebRun:
     ) -> HumanBrowserAgent:
         """A person's seat; the same page (address) serves every game of a series."""
         hub = self.hub(port)
-        audience = self._seat_pages.get(seat)
-        fresh = audience is None
-        if audience is None:
-            audience = hub.add(seat_audience(seat, language))
-            self._seat_pages[seat] = audience
+        fresh = seat not in self._seat_pages
+        audience = self.seat_page(seat, language)
         agent = HumanBrowserAgent(
             seat,
             hub,
@@ -122,6 +119,16 @@ class WebRun:
         if fresh:
             self.announce(f"seat {seat}: open {agent.url}")
         return agent
+
+    def seat_page(self, seat: int, language: str) -> Audience:
+        """The page (and token) of a person's ``seat``, made once: every game of
+        the run seats its person there (a lobby makes its open seats' pages
+        before the first game, so that people can pick them; web/lobby.py)."""
+        audience = self._seat_pages.get(seat)
+        if audience is None:
+            audience = self.hub().add(seat_audience(seat, language))
+            self._seat_pages[seat] = audience
+        return audience
 
     def remote_agent(
         self,

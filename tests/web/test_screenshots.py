@@ -2,6 +2,9 @@
 end-of-game story in the browser, and the viewer's reader mode, taken here by
 Playwright on Debian's chromium from a seeded game.
 
+The lobby of ``sandbox serve`` (issue 38 item 2) with one table waiting for its
+people is taken here too.
+
 Kept up to date like docs/sample-game.html: each picture has beside it the
 text it shows (``<name>.txt``), and this test fails when the pages now show
 other words. Regenerate the pictures and their texts with
@@ -19,6 +22,8 @@ from typing import Any
 
 import pytest
 
+from sandbox.session.gamefile import parse_config
+from sandbox.web.lobby import Lobby, TableSettings
 from sandbox.web.run import WebRun
 from tests.chromium import CHROMIUM, CHROMIUM_ARGS, require_chromium
 from tests.web.helpers import quiet
@@ -83,3 +88,17 @@ def test_the_viewer_in_reader_mode(page: Any) -> None:
     page.goto((ROOT / "docs" / "sample-game.html").as_uri() + "#reader")
     page.wait_for_selector("#recap")
     keep(page, "#recap", "viewer-story")
+
+
+def test_the_lobby(page: Any, tmp_path: Path) -> None:
+    """A lobby serving Killer at 11 seats, one table waiting for the people of
+    seats 1 and 2 (the bots' seats are not listed)."""
+    killer = parse_config({"variant": "killer", "rules": {"players": 11}})
+    lobby = Lobby({"killer": killer}, out=tmp_path, pace_s=0, seed=1, announce=quiet)
+    try:
+        lobby.create(TableSettings("killer", (1, 2), start_when_full=False))
+        page.goto(lobby.url)
+        page.wait_for_selector("form.pick button[data-seat='2']")
+        keep(page, "main", "lobby")
+    finally:
+        lobby.stop()
