@@ -172,7 +172,15 @@ def run_study(
     default this machine, as the batch policy says); Ctrl-C starts no new game
     (see sandbox.batch.run). The study's provider limits and cost cap hold on
     any backend."""
-    if backend is None:
+    if study.people:
+        # A person plays at this machine, in a page: these games are played here,
+        # one at a time, whatever backend was asked for (sandbox/study/people.py;
+        # imported here: only a study with people needs the web server's modules).
+        from sandbox.study.people import PeopleBackend
+
+        if not isinstance(backend, PeopleBackend):
+            backend = PeopleBackend(study.file.blind)
+    elif backend is None:
         at_once = study_capacity(study, None, "local")
         backend = backend_for(BackendOptions(workers=at_once.workers, in_flight=at_once.in_flight))
     study.out().mkdir(parents=True, exist_ok=True)
