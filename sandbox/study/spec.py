@@ -160,7 +160,7 @@ def contestant_spec(path: Path, contestant: Contestant) -> AgentSpec:
             raise ConfigError(f"{path}: contestant '{who}': '{key}' is set by the schedule")
     if fields.get("kind") == "human":
         raise ConfigError(
-            f"{path}: contestant '{who}': a person in a study is kind = \"person\" "
+            f"{path}: contestant '{who}': a study seats humans only as kind = \"person\" "
             "with a pseudonymous id"
         )
     if contestant.is_person:

@@ -63,7 +63,7 @@ def test_a_person_is_named_by_its_id_and_plays_a_browser_seat(tmp_path: Path) ->
         ('kind = "person"\nid = "Ada Lovelace"', "needs a pseudonymous 'id'"),
         ('kind = "person"\nid = "ada@example.org"', "needs a pseudonymous 'id'"),
         ('kind = "person"', "needs a pseudonymous 'id'"),
-        ('kind = "human"\nname = "ada"', 'kind = "person" with a pseudonymous id'),
+        ('kind = "human"\nname = "ada"', 'humans only as kind = "person" with a pseudonymous id'),
         ('kind = "baseline"', "'name' is required"),
     ],
 )
