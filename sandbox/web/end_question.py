@@ -16,6 +16,7 @@ from __future__ import annotations
 import asyncio
 import concurrent.futures
 import contextlib
+import threading
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from html import escape
@@ -47,6 +48,7 @@ class BlindSeat(HumanBrowserAgent):
         self.table: Sequence[int] = ()  # every seat of the game (set by the run)
         self._end: tuple[str, str | None] | None = None
         self._answered: concurrent.futures.Future[list[int]] = concurrent.futures.Future()
+        self._lock = threading.Lock()
 
     def finish(self, end_html: str, view_html: str | None = None) -> None:
         """Hold the results back and ask the question (the page's own form)."""
@@ -64,7 +66,7 @@ class BlindSeat(HumanBrowserAgent):
 
     def _named(self, request_id: object, answer: object) -> list[int]:
         """The seats named, checked: other seats of this game only."""
-        if request_id != END_REQUEST or self._end is None or self._answered.done():
+        if self._end is None or self._answered.done():
             raise NoOpenDecision
         raw = answer.get(FIELD, []) if isinstance(answer, Mapping) else None
         others = set(self.table) - {self.seat}
@@ -73,6 +75,8 @@ class BlindSeat(HumanBrowserAgent):
         return sorted(set(raw))
 
     async def check(self, request_id: object, answer: object) -> Checked:
+        if request_id != END_REQUEST:  # a question of the game: the seat's own
+            return await super().check(request_id, answer)
         try:
             self._named(request_id, answer)
         except ValueError as err:
@@ -80,12 +84,17 @@ class BlindSeat(HumanBrowserAgent):
         return Checked()
 
     async def answer(self, request_id: object, answer: object) -> str:
+        if request_id != END_REQUEST:
+            return await super().answer(request_id, answer)
         try:
             named = self._named(request_id, answer)
         except ValueError as err:
             return str(err)
-        self.record(self.seat, named)
-        self._answered.set_result(named)
+        with self._lock:  # the game's thread may be closing the question this moment
+            if self._answered.done():
+                raise NoOpenDecision
+            self.record(self.seat, named)
+            self._answered.set_result(named)
         self._show_end()
         return ""
 
@@ -97,9 +106,12 @@ class BlindSeat(HumanBrowserAgent):
         """Wait (at most ``wait_s``) for the answer: the outcome line, written
         after the seats close, carries it. Unanswered, the results are shown."""
         if self._end is not None and not self._answered.done():
+            waiting = asyncio.shield(asyncio.wrap_future(self._answered))
             with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(asyncio.wrap_future(self._answered), self.wait_s)
-        if not self._answered.done():
+                await asyncio.wait_for(waiting, self.wait_s)
+        with self._lock:
+            unanswered = self._answered.cancel()  # False once answered
+        if unanswered:  # the question closes; a late answer is refused
             self._show_end()
         await super().close()
 

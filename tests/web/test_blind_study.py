@@ -2,8 +2,8 @@
 chromium driven by Playwright. A pseudonymous person (``p-7f3a``) and a bot
 play a two-game round-robin study of the 4-seat Mini-Mafia table (the person
 is the werewolf in one game, the whole village — three seats, three pages — in
-the other); the person's turns run out (the referee passes for them) and at
-the end of each game every page of theirs asks "which seats were played by
+the other); the person answers every question of the game on the pages, and
+at the end of each game every page of theirs asks "which seats were played by
 AI?"; the answers reach the outcome lines, the person the ratings, and the
 answers the detectability table. The pages never name the bot's contestant
 (blind)."""
@@ -13,6 +13,7 @@ from __future__ import annotations
 import queue
 import re
 import threading
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -28,6 +29,7 @@ from sandbox.transcript import read_game
 from sandbox.web.end_question import END_REQUEST
 from tests.chromium import CHROMIUM, require_chromium
 from tests.chromium import CHROMIUM_ARGS as ARGS
+from tests.web.test_browser import current_request, fill_and_send
 
 STEP_MS = 60_000  # a bound that makes a stuck test fail, never a timing assertion
 PERSON, BOT = "p-7f3a", "zeta-model"
@@ -60,7 +62,7 @@ out = "out"
 [[contestant]]
 kind = "person"
 id = "{PERSON}"
-decision_timeout_s = 1
+decision_timeout_s = 60
 pace_s = 0
 
 [[contestant]]
@@ -77,22 +79,39 @@ def browser() -> Iterator[Any]:
         launched.close()
 
 
+def play_pages(pages: list[Any]) -> None:
+    """Answer every game question on the person's pages like a person (a
+    speech, the first seat offered) until each page asks the end question."""
+    answered: dict[int, str] = {}
+    deadline = time.monotonic() + 4 * STEP_MS / 1000
+    while time.monotonic() < deadline:
+        asking = 0
+        for i, page in enumerate(pages):
+            request = current_request(page)
+            if request == END_REQUEST:
+                asking += 1
+            elif request and answered.get(i) != request:
+                answered[i] = request
+                fill_and_send(page, "I am with the village; seat 2 worries me.")
+        if asking == len(pages):
+            assert answered, "the person answered no question of the game"
+            return
+        time.sleep(0.1)
+    raise AssertionError("the end question never came")
+
+
 def answer_the_end_question(browser: Any, urls: list[str], name: list[int]) -> list[str]:
-    """Open every seat page of the person's (each must be open for its turns to
-    run out), then on each: tick ``name`` (the seats offered among them), Send
-    and Confirm; the pages' text at the end."""
+    """Open every seat page of the person's, play the game through them, then
+    on each: tick ``name`` (the seats offered among them), Send and Confirm;
+    the pages' text at the end."""
     context = browser.new_context()
     context.set_default_timeout(STEP_MS)
     pages = [context.new_page() for _ in urls]
     for page, url in zip(pages, urls, strict=True):
         page.goto(url)
+    play_pages(pages)
     texts = []
     for page in pages:
-        page.wait_for_function(
-            "(id) => document.querySelector('#decision') &&"
-            " document.querySelector('#decision').dataset.request === id",
-            arg=END_REQUEST,
-        )
         assert "which seats were played by AI?" in page.inner_text("#decision")
         for box in page.query_selector_all("#decision input[type=checkbox]"):
             if int(box.get_attribute("value")) in name:
@@ -146,6 +165,8 @@ def test_a_blind_person_is_asked_rated_and_counted(tmp_path: Path, browser: Any)
         seats = [s for s, who in game.contestants.items() if who == PERSON]
         assert all(game.agents[s]["kind"] == "human" for s in seats)
         answers = (game.outcome or {})["end_answers"]
+        theirs = [e for e in game.of_kind("core.decision") if e["seat"] in seats]
+        assert theirs and not any(e["fallback"] for e in theirs)  # answered on the pages
         assert sorted(int(s) for s in answers) == seats  # referee-only: the outcome line
     summary = summarise_games(load_games([tmp_path / "out"]), samples=20)
     assert PERSON in summary["ratings"] and summary["ratings"][PERSON]["elo_ci95"] is not None
