@@ -37,23 +37,11 @@ PERSON, BOT = "p-7f3a", "zeta-model"
 playwright_api = pytest.importorskip("playwright.sync_api")
 require_chromium()
 
-GAME = """variant = "werewolf"
-name = "minimafia"
-[rules]
-small_table = true
-players = 4
-werewolves = 1
-seers = 1
-doctors = 0
-seer_reveals = "role"
-first_night = "fixed"
-day_limit = 1
-[default_agent]
-kind = "baseline"
-"""
+# Mini-Mafia's own table (WW-1 small_table, WW-5 first_night): the preset itself
+PRESET = Path(__file__).resolve().parents[2] / "configs" / "minimafia.toml"
 
 STUDY = f"""name = "blind"
-game = "game.toml"
+game = "{PRESET}"
 schedule = "round_robin"
 seed = 4
 blind = true
@@ -126,7 +114,6 @@ def answer_the_end_question(browser: Any, urls: list[str], name: list[int]) -> l
 
 
 def test_a_blind_person_is_asked_rated_and_counted(tmp_path: Path, browser: Any) -> None:
-    (tmp_path / "game.toml").write_text(GAME, encoding="utf-8")
     (tmp_path / "study.toml").write_text(STUDY, encoding="utf-8")
     study = load_study(tmp_path / "study.toml")
     assert study.people == [PERSON]
