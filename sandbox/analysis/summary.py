@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from sandbox.analysis.deception import deception_summary
+from sandbox.analysis.detect import detectability
 from sandbox.analysis.duel_graph import deception_validity
 from sandbox.analysis.failures import failure_summary, without_hinged
 from sandbox.analysis.frontier import frontier
@@ -24,7 +25,7 @@ from sandbox.analysis.persuasion import persuasion_summary, speech_persuasion_su
 from sandbox.analysis.ratings import matches_of, pairwise, rate
 from sandbox.analysis.seating import seating_by_setup
 from sandbox.analysis.tables import belief_rows, call_rows, game_name, seat_rows
-from sandbox.analysis.validity import failure_headline, separation
+from sandbox.analysis.validity import anchor, failure_headline, separation
 from sandbox.session.runner import ABORTED
 from sandbox.transcript import EventRow, Transcript
 
@@ -258,6 +259,7 @@ def summarise_games(loaded: Loaded, seed: int = BOOTSTRAP_SEED, samples: int = 0
         "deception": deceit,
         "validity": validity(rated, ratings, without, deceit, seed, samples),
         "minimafia": minimafia_summary(rated, seed, samples),
+        "detectability": detectability(rated),
     }
 
 
@@ -271,11 +273,12 @@ def validity(
 ) -> dict[str, Any]:
     """The validity report (docs/studies.md, "Validity"): separation, the
     rating without games decided after a rule failure, seating effects, and
-    which deceive/detect ratings compare. The frozen-reference anchor waits for
-    reference bots with a frozen tag in a study."""
+    which deceive/detect ratings compare, and the Elo anchored to a frozen
+    reference bot when one is a contestant."""
     return {
         "separation": separation(ratings, len(rated)),
         "rule_failures": failure_headline(ratings, without),
         "seating": seating_by_setup(rated, seed, samples),
         "deception": deception_validity(deceit),
+        "anchor": anchor(rated, seed, samples),
     }

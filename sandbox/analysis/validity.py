@@ -17,9 +17,21 @@ too small to judge.
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
+import random
+from collections.abc import Mapping, Sequence
 from itertools import combinations
 from typing import Any
+
+from sandbox.analysis.intervals import BOOTSTRAP_SEED
+from sandbox.analysis.ratings import (
+    BOOTSTRAP_SAMPLES,
+    bradley_terry,
+    interval_around,
+    matches_of,
+    pairwise,
+    tidy,
+)
+from sandbox.transcript import EventRow, Transcript
 
 SCALES = {"elo": "elo_ci95", "openskill_mu": "openskill_mu_ci95"}
 
@@ -135,4 +147,76 @@ def failure_headline(
         "by_contestant": rows,
         "moved": moved,
         "headline": line,
+    }
+
+
+# ------------------------------------------------------- frozen reference
+
+ANCHOR_ELO = 1500.0  # the Elo a frozen reference is pinned at
+
+
+def references(games: Sequence[Transcript[EventRow]]) -> dict[str, str]:
+    """contestant -> its frozen tag (``<variant>/level-<n>/v1``, written by a
+    deducing bot into the header's agents: sandbox.deduction.mind), for the
+    contestants whose every seat in every game carried the same one."""
+    tags: dict[str, set[str | None]] = {}
+    for game in games:
+        agents = game.agents
+        for seat, who in game.contestants.items():
+            tag = agents.get(seat, {}).get("reference")
+            tags.setdefault(who, set()).add(str(tag) if tag else None)
+    out: dict[str, str] = {}
+    for who, found in sorted(tags.items()):
+        if len(found) == 1 and (tag := next(iter(found))) is not None:
+            out[who] = tag
+    return out
+
+
+def anchor(
+    games: Sequence[Transcript[EventRow]], seed: int = BOOTSTRAP_SEED, samples: int = 0
+) -> dict[str, Any] | None:
+    """The Elo scale pinned to a frozen reference in the study (the one with
+    the most games; ties: the first tag): its Elo is fixed at ANCHOR_ELO and
+    every other contestant's is ANCHOR_ELO + (its Elo − the reference's). The
+    interval of that difference is taken per bootstrap resample (the same
+    resamples of whole games as the ratings), so it measures the distance to
+    the reference, not to the mean. None without a reference."""
+    found = references(games)
+    if not found:
+        return None
+    matches = matches_of(games)
+    if not matches:
+        return None
+    played = {who: sum(1 for m in matches if any(who in t for t in m.teams)) for who in found}
+    ref = min(found, key=lambda who: (-played[who], found[who], who))
+    point = bradley_terry(pairwise(matches))
+    if ref not in point:
+        return None
+    draws: dict[str, list[float]] = {}
+    rng = random.Random(seed + 1)
+    for _ in range(samples or BOOTSTRAP_SAMPLES):
+        sample = [matches[rng.randrange(len(matches))] for _ in matches]
+        elo = bradley_terry(pairwise(sample))
+        if ref in elo:  # a resample without the reference says nothing about it
+            for who, value in elo.items():
+                draws.setdefault(who, []).append(value - elo[ref])
+    rows: dict[str, dict[str, Any]] = {}
+    for who, value in sorted(point.items()):
+        pinned = ANCHOR_ELO + value - point[ref]
+        interval = (
+            None
+            if who == ref
+            else interval_around(pinned, [ANCHOR_ELO + d for d in draws.get(who, [])], 1)
+        )
+        rows[who] = {"elo": tidy(pinned, 1), "elo_ci95": interval}
+    return {
+        "reference": ref,
+        "tag": found[ref],
+        "elo": ANCHOR_ELO,
+        "references": found,
+        "ratings": rows,
+        "note": (
+            f"Elo anchored to the frozen reference {ref} ({found[ref]}), fixed at "
+            f"{ANCHOR_ELO:g}: every other Elo is its distance from it"
+        ),
     }

@@ -39,7 +39,7 @@ from sandbox.cli.options import (
     TranscriptsOption,
 )
 from sandbox.cli.progress import progress_bar
-from sandbox.cli.validity import print_minimafia, print_validity
+from sandbox.cli.validity import print_detectability, print_minimafia, print_validity
 from sandbox.report.ablation import find_ablation
 from sandbox.report.page import leaderboard_rows, side_rows, write_report
 from sandbox.study.run import (
@@ -229,6 +229,7 @@ def study_json(
         "deception": summary["deception"],
         "validity": summary["validity"],
         "minimafia": summary["minimafia"],
+        "detectability": summary["detectability"],
         "setups": summary["setups"],
         "pooling_warning": summary["pooling_warning"],
     }
@@ -299,6 +300,7 @@ def print_summary(console: Console, summary: dict[str, Any]) -> None:
     # after the leaderboard and sides tables, whose layout readers parse
     print_validity(console, summary.get("validity") or {})
     print_minimafia(console, summary.get("minimafia"))
+    print_detectability(console, summary.get("detectability"))
 
 
 # ------------------------------------------------------------------ export

@@ -15,6 +15,7 @@ from sandbox.analysis.seating import flag_text
 
 
 def print_validity(console: Console, validity: Mapping[str, Any]) -> None:
+    print_anchor(console, validity.get("anchor"))
     failures = validity.get("rule_failures") or {}
     if failures.get("headline"):
         console.print(f"{escape(failures['headline'])}; the report shows the ratings without them")
@@ -71,6 +72,51 @@ def print_minimafia(console: Console, found: Mapping[str, Any] | None) -> None:
         table.add_row(
             escape(who),
             *(f"{row[k]} {_text(row[k + '_ci95'])}" for k in ("m", "d", "v")),
+        )
+    console.print(table)
+
+
+def print_anchor(console: Console, anchor: Mapping[str, Any] | None) -> None:
+    """The Elo pinned to a frozen reference bot (sandbox.analysis.validity.anchor)."""
+    if not anchor:
+        return
+    table = Table("contestant", "Elo [95% CI]", title=escape(anchor["note"]))
+    for who, row in anchor["ratings"].items():
+        fixed = " (fixed)" if who == anchor["reference"] else f" {_text(row['elo_ci95'])}"
+        table.add_row(escape(who), f"{row['elo']}{fixed}")
+    console.print(table)
+
+
+def print_detectability(console: Console, found: Mapping[str, Any] | None) -> None:
+    """People's answers to "which seats were played by AI?" (sandbox.analysis.detect)."""
+    if not found:
+        return
+    table = Table(
+        "who",
+        "AI seats named [95% Wilson]",
+        "chance",
+        "people named as AI",
+        "answers",
+        title=f"detectability: {found['question']} ({found['games']} games)",
+    )
+    rows = [("all people", found["overall"])]
+    rows += [(f"person {p}", r) for p, r in found["by_person"].items()]
+    for who, row in rows:
+        alarms = row["false_alarms"]
+        table.add_row(
+            escape(who),
+            f"{row['named']}/{row['of']} = {_text(row['share'])} {_text(row['ci95'])}",
+            _text(row["chance"]),
+            f"{alarms['named']}/{alarms['of']}",
+            str(row["answers"]),
+        )
+    for who, row in found["by_model"].items():
+        table.add_row(
+            escape(f"seats of {who}"),
+            f"{row['named']}/{row['of']} = {_text(row['share'])} {_text(row['ci95'])}",
+            _text(row["chance"]),
+            "",
+            "",
         )
     console.print(table)
 

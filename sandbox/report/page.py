@@ -44,8 +44,14 @@ from sandbox.report.ratings_tables import (
     nash_rows,
 )
 from sandbox.report.validity_tables import (
+    ANCHOR_HEAD,
+    DETECT_HEAD,
     MINIMAFIA_HEAD,
     SEATING_HEAD,
+    anchor_note,
+    anchor_rows,
+    detect_note,
+    detect_rows,
     minimafia_note,
     minimafia_rows,
     seating_rows,
@@ -297,6 +303,10 @@ def render_html(summary: Mapping[str, Any], title: str) -> str:
         seating=Table(SEATING_HEAD, seating_rows(summary)),
         minimafia=Table(MINIMAFIA_HEAD, minimafia_rows(summary)),
         minimafia_note=minimafia_note(summary),
+        anchor=Table(ANCHOR_HEAD, anchor_rows(summary)),
+        anchor_note=anchor_note(summary),
+        detect=Table(DETECT_HEAD, detect_rows(summary)),
+        detect_note=detect_note(summary),
         deception=Table(DECEPTION_HEAD, deception_rows(summary)),
         deception_note=deception_note(summary),
     )
@@ -373,6 +383,11 @@ def _validity_sections(summary: Mapping[str, Any]) -> list[str]:
     parts = ["## Validity", ""]
     parts += [f"> {note}" for note in validity_notes(summary)] or ["No validity warning."]
     parts += ["", _md_table(SEATING_HEAD, seating_rows(summary)), ""]
+    if rows := anchor_rows(summary):
+        parts += [anchor_note(summary), "", _md_table(ANCHOR_HEAD, rows), ""]
+    if rows := detect_rows(summary):
+        parts += ["## People: which seats were AI?", "", detect_note(summary), ""]
+        parts += [_md_table(DETECT_HEAD, rows), ""]
     if rows := deception_rows(summary):
         parts += ["## Deceive and detect", "", deception_note(summary), ""]
         parts += [_md_table(DECEPTION_HEAD, rows), ""]

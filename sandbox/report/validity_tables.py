@@ -73,3 +73,61 @@ def minimafia_note(summary: Mapping[str, Any]) -> str:
         f"{cv['folds']}-fold cross-validated Brier score over {cv['games']} games: "
         f"model {brier['model']:.4f}; baselines: " + ", ".join(parts) + "."
     )
+
+
+ANCHOR_HEAD = ["contestant", "Elo (anchored)", "95% CI"]
+DETECT_HEAD = ["who", "AI seats named", "share", "95% Wilson", "chance", "people named as AI"]
+
+
+def anchor_rows(summary: Mapping[str, Any]) -> Rows:
+    """The Elo pinned to a frozen reference (sandbox.analysis.validity.anchor)."""
+    found = (summary.get("validity") or {}).get("anchor") or {}
+    return [
+        [
+            who,
+            f"{row['elo']:.1f}",
+            "fixed" if who == found["reference"] else ci_text(row["elo_ci95"], 1),
+        ]
+        for who, row in (found.get("ratings") or {}).items()
+    ]
+
+
+def anchor_note(summary: Mapping[str, Any]) -> str:
+    return str(((summary.get("validity") or {}).get("anchor") or {}).get("note") or "")
+
+
+def detect_rows(summary: Mapping[str, Any]) -> Rows:
+    """People's answers to "which seats were played by AI?" (sandbox.analysis.detect):
+    every person together, each person, then the seats of each model."""
+    found = summary.get("detectability") or {}
+    if not found:
+        return []
+    rows = [("all people", found["overall"])]
+    rows += [(f"person {p}", r) for p, r in found["by_person"].items()]
+    rows += [(f"seats of {who}", r) for who, r in found["by_model"].items()]
+    return [
+        [
+            who,
+            f"{row['named']}/{row['of']}",
+            "–" if row["share"] is None else f"{row['share']:.1%}",
+            ci_text(row["ci95"], 3),
+            "–" if row["chance"] is None else f"{row['chance']:.1%}",
+            f"{row['false_alarms']['named']}/{row['false_alarms']['of']}"
+            if "false_alarms" in row
+            else "",
+        ]
+        for who, row in rows
+    ]
+
+
+def detect_note(summary: Mapping[str, Any]) -> str:
+    found = summary.get("detectability") or {}
+    if not found:
+        return ""
+    overall = found["overall"]
+    verdict = "above" if overall["above_chance"] else "not above"
+    return (
+        f"Asked at the end of {found['games']} blind game(s) \u201c{found['question']}\u201d, "
+        f"people named {overall['named']} of {overall['of']} AI seats: "
+        f"{verdict} chance ({overall['chance']:.1%}) at 95%."
+    )

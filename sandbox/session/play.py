@@ -91,6 +91,9 @@ class LiveHooks:
     # The host that seats the game (the run's web pages): it serves the seats that
     # need a page or an endpoint. None: no web pages in this run.
     host: SeatHost | None = None
+    # Referee-only keys for the outcome line, asked once every seat is closed
+    # (a blind study's end answers: sandbox.analysis.detect).
+    outcome_extra: Callable[[], Mapping[str, Any]] = lambda: {}
 
 
 async def play_game_async(
@@ -123,6 +126,7 @@ async def play_game_async(
             abort_seat=loaded.file.run.abort_seat,
             on_event=_on(game, hooks),
             open_pace_s=loaded.file.run.open_pace_s,
+            outcome_extra=hooks.outcome_extra,
         )
 
 
@@ -135,9 +139,11 @@ async def play_seated(
     abort_seat: int | None = None,
     on_event: EventHook | None = None,
     open_pace_s: float = OPEN_PACE_S,
+    outcome_extra: Callable[[], Mapping[str, Any]] | None = None,
 ) -> PlayResult:
     """Play ``game`` to its end with its seated ``agents``; the runner writes every
-    event to ``writer`` (None: no file) and the outcome line ends it. Every agent is
+    event to ``writer`` (None: no file) and the outcome line ends it (with
+    ``outcome_extra``'s keys, asked after the agents are closed). Every agent is
     closed, however the game ends; the writer is its opener's to close."""
     try:
         runner = Runner(
@@ -153,7 +159,8 @@ async def play_seated(
     finally:
         await close_all(agents)
     if writer is not None:
-        writer.outcome(outcome_line(outcome, runner.stats))
+        extra = outcome_extra() if outcome_extra is not None else {}
+        writer.outcome({**outcome_line(outcome, runner.stats), **extra})
     path = writer.path if writer is not None else None
     roles = dict(game.roles())
     return PlayResult(

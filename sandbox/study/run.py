@@ -54,6 +54,9 @@ def job_for(study: Study, game: Planned, out: Path) -> GameJob:
             "index": game.index,
             "sides": game.sides,
             "specs": {n: study.spec_json(n) for n in sorted(set(game.seats.values()))},
+            # people (issue 39, item 4): their pseudonymous ids, and whether they
+            # were told which seats are models (blind: no, and asked at the end)
+            **people_of(study, game),
         },
         "contestants": {str(s): who for s, who in sorted(game.seats.items())},
     }
@@ -66,6 +69,15 @@ def job_for(study: Study, game: Planned, out: Path) -> GameJob:
         key=f"study:{study.name}:{game.cell}:{game.seed}",
         providers=tuple(sorted(p for p in providers if p)),
     )
+
+
+def people_of(study: Study, game: Planned) -> dict[str, Any]:
+    """The header's ``people`` (the ids of the persons this game seats) and
+    ``blind``; nothing for a game of models only (its header as before)."""
+    seated = sorted({who for who in game.seats.values() if who in study.people})
+    if not seated:
+        return {}
+    return {"people": seated, "blind": study.file.blind}
 
 
 def planned_games(study: Study) -> list[Planned]:
@@ -160,7 +172,15 @@ def run_study(
     default this machine, as the batch policy says); Ctrl-C starts no new game
     (see sandbox.batch.run). The study's provider limits and cost cap hold on
     any backend."""
-    if backend is None:
+    if study.people:
+        # A person plays at this machine, in a page: these games are played here,
+        # one at a time, whatever backend was asked for (sandbox/study/people.py;
+        # imported here: only a study with people needs the web server's modules).
+        from sandbox.study.people import PeopleBackend
+
+        if not isinstance(backend, PeopleBackend):
+            backend = PeopleBackend(study.file.blind)
+    elif backend is None:
         at_once = study_capacity(study, None, "local")
         backend = backend_for(BackendOptions(workers=at_once.workers, in_flight=at_once.in_flight))
     study.out().mkdir(parents=True, exist_ok=True)

@@ -23,7 +23,8 @@ def test_the_seating_table_and_the_failure_headline_are_printed(tmp_path: Path) 
         tmp_path / "g.jsonl", "killer", KILLER_ROLES, KILLER_WHO, KILLER_EVENTS, KILLER_RESULTS
     )
     validity = summarise_games(load_games([tmp_path]), samples=20)["validity"]
-    assert set(validity) == {"separation", "rule_failures", "seating", "deception"}
+    assert set(validity) == {"separation", "rule_failures", "seating", "deception", "anchor"}
+    assert validity["anchor"] is None  # no frozen reference among these contestants
     (setup,) = validity["seating"]
     assert setup.startswith("killer/") and setup.endswith("/6p")
     # one game: seat 2 (killer, spoke last) won as its side did: effect 0
@@ -79,3 +80,34 @@ def test_the_minimafia_table_is_printed_with_its_brier_score() -> None:
     assert "20.0% below a coin" in text and "– below the base rate" in text
     assert "0.5 [0.1, 0.9]" in text
     print_minimafia(console, None)  # not a Mini-Mafia study: nothing printed
+
+
+def test_the_anchor_and_the_detectability_tables_are_printed() -> None:
+    from sandbox.cli.validity import print_detectability
+
+    console = Console(record=True, width=160)
+    anchor = {
+        "reference": "ref",
+        "note": "Elo anchored to the frozen reference ref (killer/level-3/v1), fixed at 1500",
+        "ratings": {"A": {"elo": 1647.2, "elo_ci95": [1580.0, 1700.0]}, "ref": {"elo": 1500.0}},
+    }
+    print_validity(console, {"anchor": anchor})
+    row = {"named": 5, "of": 13, "share": 0.3846, "ci95": [0.1771, 0.6448], "chance": 0.4154}
+    person = {**row, "answers": 3, "false_alarms": {"named": 1, "of": 2}}
+    print_detectability(
+        console,
+        {
+            "question": "which seats were played by AI?",
+            "games": 2,
+            "overall": person,
+            "by_person": {"p-7f3a": person},
+            "by_model": {"K": row},
+        },
+    )
+    text = console.export_text()
+    assert (
+        "fixed at 1500" in text and "1500.0 (fixed)" in text and "1647.2 [1580.0, 1700.0]" in text
+    )
+    assert "detectability: which seats were played by AI? (2 games)" in text
+    assert "person p-7f3a" in text and "5/13 = 0.3846 [0.1771, 0.6448]" in text
+    assert "seats of K" in text
