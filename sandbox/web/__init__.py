@@ -7,7 +7,10 @@ kind of page behind one token), ``routes`` (what a page may ask), ``board`` (a
 screen shared between the game and the server), ``seat`` (the browser seat
 agent), ``control`` (who controls a seat; switches), ``run`` (one run's pages,
 panel and spectators), ``pages`` and ``words`` (HTML through jinja2 templates),
-``limits`` (bounds on what a browser may send).
+``limits`` (bounds on what a browser may send); ``lobby``, ``lobby_table``,
+``lobby_routes`` and ``lobby_pages``: ``sandbox serve``'s tables of people, each a
+``WebRun`` with a host panel on the lobby's one server (see docs/lobby.md);
+``end_question``: a study's blind-mode question at a person's end screen.
 """
 
 from __future__ import annotations
