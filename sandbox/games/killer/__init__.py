@@ -55,9 +55,9 @@ import sandbox.games.killer.requests as requests
 import sandbox.games.killer.resolve as resolve
 import sandbox.games.killer.words as wording
 from sandbox.core.discussion import OPEN, OpenDay
-from sandbox.core.talk import TALK_CHARS
 from sandbox.core.events import Event, GameEnded, GraveyardMessage, StepResolved, TeamMessage
 from sandbox.core.folds import FoldHooks, SeatFold, claims_of, referee_facts
+from sandbox.core.talk import TALK_CHARS
 from sandbox.core.variant import HistoryItem, Research, Rules, Variant, ViewFold
 from sandbox.core.words import VariantWords
 from sandbox.games.killer.config import OWN_SIDE, TALK, KillerConfig, lineup
