@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Mapping
 
-from sandbox.core.events import GraveyardMessage
+from sandbox.core.events import Event, GraveyardMessage
 from sandbox.core.requests import DecisionRequest, Payload, Text, request_id
 
 TALK_CHARS = 600  # a short message: a night's word, not a day's speech
@@ -67,3 +67,29 @@ def graveyard_messages(
     seen = tuple(sorted(audience))
     for seat in sorted(answers):
         yield GraveyardMessage(day, seat, text_of(answers[seat]), seen)
+
+
+def dead_at_nightfall(seats: Iterable[int], alive: Iterable[int]) -> tuple[int, ...]:
+    """The seats the graveyard asks this night: every dealt seat not alive."""
+    return tuple(sorted(set(seats) - set(alive)))
+
+
+def with_graveyard(
+    living: tuple[DecisionRequest, ...], asked: Iterable[int], step: int, rule: str, day: int
+) -> tuple[DecisionRequest, ...]:
+    """A step's requests of the living, with the asks of the dead still owing
+    this night's graveyard answer after them (a step where nobody living is
+    asked is then the graveyard's alone)."""
+    dead = graveyard_requests(asked, step, rule, day)
+    return (*living, *dead) if dead else living
+
+
+def graveyard_first(
+    answers: Mapping[int, Payload], asked: tuple[int, ...], day: int
+) -> tuple[list[Event], Mapping[int, Payload]]:
+    """The graveyard's messages of a step (none if the dead owe nothing) and the
+    living's answers, which the variant resolves as if the dead were not asked."""
+    if not asked:
+        return [], answers
+    dead, rest = split(answers, asked)
+    return list(graveyard_messages(day, dead, asked)), rest

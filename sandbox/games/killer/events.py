@@ -11,6 +11,7 @@ from typing import Any, ClassVar
 
 from sandbox.core.discussion import OpenDay, OpenDayRulings
 from sandbox.core.events import AudienceEvent, Event, GraveyardMessage, TeamMessage
+from sandbox.core.talk import dead_at_nightfall
 from sandbox.core.visibility import Visibility, only
 from sandbox.games.killer.config import EITHER_SIDE, OPEN_BUDGET, TURNS, without_turns_keys
 from sandbox.games.killer.info import KILLER, Context, Phase
@@ -360,7 +361,7 @@ def _night(state: KillerState, e: Event) -> None:
     if state.killer_chat:  # KG-3 ruling: the living killers talk first, in seat order
         state.phase, state.order = Phase.NIGHT_CHAT, state.living(KILLER)
     if state.graveyard_chat:  # KG-14 ruling: the dead are asked with the night's first step
-        state.graveyard = tuple(sorted(set(state.roles) - state.alive))
+        state.graveyard = dead_at_nightfall(state.roles, state.alive)
 
 
 def _graveyard(state: KillerState, e: Event) -> None:

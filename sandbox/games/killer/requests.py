@@ -41,8 +41,9 @@ def open_requests(state: KillerState, step: int) -> tuple[DecisionRequest, ...]:
     if decided(state):
         return ()
     # KG-14 ruling (graveyard_chat): the dead are asked with the night's first step
-    dead = talk.graveyard_requests(state.graveyard, step, "KG-14", state.day)
-    return (*_living_requests(state, step), *dead) if dead else _living_requests(state, step)
+    return talk.with_graveyard(
+        _living_requests(state, step), state.graveyard, step, "KG-14", state.day
+    )
 
 
 def _living_requests(state: KillerState, step: int) -> tuple[DecisionRequest, ...]:

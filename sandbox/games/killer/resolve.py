@@ -56,9 +56,8 @@ def resolve(
     are in the state, from the public GameStarted event, so ``config`` is unused).
     KG-14 ruling: the dead's graveyard messages first, then the step as if they
     had not been asked."""
-    if state.graveyard:
-        dead, answers = talk.split(answers, state.graveyard)
-        yield from talk.graveyard_messages(state.day, dead, state.graveyard)
+    graves, answers = talk.graveyard_first(answers, state.graveyard, state.day)
+    yield from graves
     if state.phase == Phase.NIGHT_CHAT:  # KG-3 ruling: a killer's message to the killers
         seat = state.order[0]
         yield TeamMessage(
