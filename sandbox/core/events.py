@@ -238,6 +238,17 @@ class TeamMessage(AudienceEvent):
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
+class GraveyardOpened(AudienceEvent):
+    """Graveyard talk: the night's ask of the dead (``audience``), for a variant
+    whose state holds no rulings (Four Factions): its referee announces the ask,
+    to the dead alone, at nightfall."""
+
+    kind: ClassVar[str] = "talk.graveyard_opened"
+    day: int
+    audience: tuple[int, ...]
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
 class GraveyardMessage(AudienceEvent):
     """Graveyard talk (``graveyard_chat``): a dead seat's message, seen by the
     seats dead when it is said (``audience``, the speaker among them) and never

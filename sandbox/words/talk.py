@@ -35,7 +35,20 @@ def graveyard(d: D, L: Lang) -> Words:  # KG-14 ruling (graveyard_chat)
     return Words("talk.graveyard", SPEECH, lead, d.get("seat"), text)
 
 
-SENTENCES: dict[str, Sentence] = {"talk.team": team, "talk.graveyard": graveyard}
+def graveyard_opened(d: D, L: Lang) -> Words:  # FF-19 ruling (graveyard_chat)
+    seats = L.seats(d.get("audience", ()))
+    text = L.say(
+        en=f"Night {d.get('day')}: the graveyard is open to the dead ({seats})",
+        zh=f"第{d.get('day')}夜：亡者之间可以交谈（{seats}）",
+    )
+    return referee("talk.graveyard_opened", L.end(text))
+
+
+SENTENCES: dict[str, Sentence] = {
+    "talk.team": team,
+    "talk.graveyard": graveyard,
+    "talk.graveyard_opened": graveyard_opened,
+}
 
 
 def team_phrase(a: Answer, L: Lang, you: bool) -> str:

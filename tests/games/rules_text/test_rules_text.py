@@ -120,6 +120,16 @@ FF_OPTIONS = (
         OPEN_DAY,
     ),
     Option("quiet_rounds", (1, 2), _ids("FF-18"), NUMBER, OPEN_DAY),
+    # graveyard talk (issue 38), off by default: an FF-19 ruling
+    Option(
+        "graveyard_chat",
+        (False, True),
+        _ids("FF-19"),
+        {
+            "en": ("Choices are sealed and simultaneous.", "only the dead and the spectators"),
+            "zh": ("同时做出。", "只有亡者和观众能看到"),
+        },
+    ),
 )
 KILLER_OPTIONS = (
     # 15 players: 4 killers, 4 police, 7 civilians, and a last-words quota of 4.
