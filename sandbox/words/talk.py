@@ -10,29 +10,32 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from sandbox.core.words import SPEECH, Answer, Lang, Sentence, Words
+from sandbox.core.words import SPEECH, Answer, DecisionPhrase, Lang, Sentence, Words
 from sandbox.words.parts import ending, referee
 
 D = Mapping[str, Any]
 
 
+def _message(kind: str, d: D, L: Lang, to: tuple[str, str]) -> Words:
+    """A talk message: "Seat 3 tells <to>", its text quoted after; an empty one
+    is the referee's "Seat 3 tells <to> nothing"."""
+    seat, text = L.seat(d.get("seat"), capital=True), str(d.get("text", ""))
+    whom = L.say(en=to[0], zh=to[1])
+    if not text.strip():
+        passed = L.say(en=f"{seat} tells {whom} nothing", zh=f"{seat}没有对{whom}说话")
+        return referee(kind, L.end(passed), d.get("seat"))
+    return Words(
+        kind, SPEECH, L.say(en=f"{seat} tells {whom}", zh=f"{seat}对{whom}说"), d.get("seat"), text
+    )
+
+
 def team(d: D, L: Lang) -> Words:  # Killer: KG-3 ruling (killer_chat)
-    seat, text = L.seat(d.get("seat"), capital=True), str(d.get("text", ""))
     side = L.term(d.get("team")) if d.get("team") else ""
-    if not text.strip():
-        passed = L.say(en=f"{seat} tells the {side} team nothing", zh=f"{seat}没有对{side}队友说话")
-        return referee("talk.team", L.end(passed), d.get("seat"))
-    lead = L.say(en=f"{seat} tells the {side} team", zh=f"{seat}对{side}队友说")
-    return Words("talk.team", SPEECH, lead, d.get("seat"), text)
+    return _message("talk.team", d, L, (f"the {side} team", f"{side}队友"))
 
 
-def graveyard(d: D, L: Lang) -> Words:  # KG-14 ruling (graveyard_chat)
-    seat, text = L.seat(d.get("seat"), capital=True), str(d.get("text", ""))
-    if not text.strip():
-        passed = L.say(en=f"{seat} says nothing to the dead", zh=f"{seat}没有对亡者说话")
-        return referee("talk.graveyard", L.end(passed), d.get("seat"))
-    lead = L.say(en=f"{seat} tells the dead", zh=f"{seat}对亡者说")
-    return Words("talk.graveyard", SPEECH, lead, d.get("seat"), text)
+def graveyard(d: D, L: Lang) -> Words:  # the KG-14, WW-16, FF-19 rulings (graveyard_chat)
+    return _message("talk.graveyard", d, L, ("the dead", "亡者"))
 
 
 def graveyard_opened(d: D, L: Lang) -> Words:  # FF-19 ruling (graveyard_chat)
@@ -51,15 +54,16 @@ SENTENCES: dict[str, Sentence] = {
 }
 
 
-def team_phrase(a: Answer, L: Lang, you: bool) -> str:
-    """What a seat answered to its team's ask: a message, or a pass."""
-    if str(a["message"] or "").strip():
-        return L.say(en=f"message{ending(you)} the team", zh="对队友发言")
-    return L.say(en=f"pass{ending(you, 'es')}", zh="选择不发言")
+def _phrase(to: tuple[str, str]) -> DecisionPhrase:
+    """What a seat answered to a talk ask: a message to ``to``, or a pass."""
+
+    def phrase(a: Answer, L: Lang, you: bool) -> str:
+        if str(a["message"] or "").strip():
+            return L.say(en=f"message{ending(you)} {to[0]}", zh=f"对{to[1]}发言")
+        return L.say(en=f"pass{ending(you, 'es')}", zh="选择不发言")
+
+    return phrase
 
 
-def graveyard_phrase(a: Answer, L: Lang, you: bool) -> str:
-    """What a dead seat answered to the graveyard's ask: a message, or a pass."""
-    if str(a["message"] or "").strip():
-        return L.say(en=f"message{ending(you)} the dead", zh="对亡者发言")
-    return L.say(en=f"pass{ending(you, 'es')}", zh="选择不发言")
+team_phrase = _phrase(("the team", "队友"))  # KG-3 ruling
+graveyard_phrase = _phrase(("the dead", "亡者"))  # KG-14, WW-16, FF-19 rulings
