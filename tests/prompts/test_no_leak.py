@@ -44,7 +44,7 @@ CONFIGS: dict[str, list[dict[str, Any]]] = {
     "four_factions": [
         {},
         {"elite_knowledge": "own_faction", "defender_learns_attacker": True},
-        {"reveal_faction_on_death": True, "weapon_assignment": "random"},
+        {"reveal_faction_on_death": True, "weapon_assignment": "random", "graveyard_chat": True},
     ],
     "killer": [
         {},
