@@ -16,6 +16,7 @@ from sandbox.core.game import Game
 from sandbox.core.requests import DecisionRequest
 from sandbox.games.four_factions.events import DawnReport
 from sandbox.games.registry import get_variant
+from sandbox.testing import check_variant
 from tests.prompts.harness import Captured, play
 
 FF = get_variant("four_factions")
@@ -62,3 +63,9 @@ def test_ff19_the_dead_talk_once_a_night_and_only_the_dead_read_it(seed: int) ->
                 assert e.text not in shown, (c.seat, e)
     dead_view = game.view(graves[0][1].seat)
     assert [i for i in dead_view.history if i.kind == "talk.graveyard" and i.speech]
+
+
+def test_ff19_the_conformance_kit_passes_with_graveyard_talk() -> None:
+    """Visibility, folds, replay, determinism and the no-leak audit of the kit."""
+    report = check_variant("four_factions", {"graveyard_chat": True}, games=2, seed=1)
+    assert report.decisions > 0 and report.texts_audited > 0

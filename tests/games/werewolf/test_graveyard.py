@@ -19,6 +19,7 @@ from sandbox.core.requests import DecisionRequest
 from sandbox.core.seat import Seating
 from sandbox.games.werewolf.events import Dawn, Exiled
 from sandbox.session.runner import Runner
+from sandbox.testing import check_variant
 from tests.games.werewolf.helpers import WW, answer_step, new_game, night, talk, vote
 from tests.prompts.harness import play
 
@@ -114,3 +115,9 @@ def test_ww16_baseline_bots_pass_in_the_graveyard() -> None:
     assert game.over
     graves = [e for e in game.events if isinstance(e, GraveyardMessage)]
     assert graves and all(e.text == "" for e in graves)
+
+
+def test_ww16_the_conformance_kit_passes_with_graveyard_talk() -> None:
+    """Visibility, folds, replay, determinism and the no-leak audit of the kit."""
+    report = check_variant("werewolf", {"graveyard_chat": True}, games=3, seed=1)
+    assert report.decisions > 0 and report.texts_audited > 0
