@@ -120,6 +120,22 @@ COLUMNS: dict[str, Columns] = {
         "delta": "float",
         "delta_about_speaker": "float",
     },
+    # issue 42: one row per (open day, seat living at its start), open_days.py
+    "discussion": {
+        **_BASE,
+        "variant": "str",
+        "day": "int",
+        "seat": "int",
+        "side": "str",
+        "contestant": "str",
+        "messages": "int",
+        "replies": "int",
+        "first_round": "int",
+        "first_position": "int",
+        "silent": "bool",
+        "rounds": "int",
+        "day_messages": "int",
+    },
     # Training data (sandbox.analysis.trajectories): one row per decision...
     "trajectories": {
         "game_id": "str",

@@ -44,3 +44,8 @@ def beliefs_df(paths: Iterable[Path | str]) -> pd.DataFrame:
 def persuasion_df(paths: Iterable[Path | str]) -> pd.DataFrame:
     """One row per (speech, listener) with probes right around the speech."""
     return frame(paths, "persuasion")
+
+
+def discussion_df(paths: Iterable[Path | str]) -> pd.DataFrame:
+    """One row per (open day, seat): messages, replies, first round, silence."""
+    return frame(paths, "discussion")

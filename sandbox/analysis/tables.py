@@ -13,6 +13,7 @@ import math
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
+from sandbox.analysis.open_days import seat_day_rows
 from sandbox.games import registry
 from sandbox.transcript import EventRow, Transcript, agent_label, latency_of
 
@@ -365,6 +366,12 @@ def _quiet(game: Transcript[EventRow], listener: int, start: int, end: int, spee
     return True
 
 
+def discussion_rows(game: Transcript[EventRow]) -> list[Row]:
+    """Issue 42: one row per (open day, seat living at its start); the figures
+    and their formulas: sandbox.analysis.open_days, docs/studies.md."""
+    return [{**_base(game), **row} for row in seat_day_rows(game)]
+
+
 def rows_of(games: Iterable[Transcript[EventRow]], table: str) -> list[Row]:
     makers = {
         "games": lambda g: [game_row(g)],
@@ -373,9 +380,18 @@ def rows_of(games: Iterable[Transcript[EventRow]], table: str) -> list[Row]:
         "calls": call_rows,
         "beliefs": belief_rows,
         "persuasion": speech_persuasion_rows,
+        "discussion": discussion_rows,
     }
     make = makers[table]
     return [row for game in games for row in make(game)]
 
 
-TABLES: Sequence[str] = ("games", "seats", "decisions", "calls", "beliefs", "persuasion")
+TABLES: Sequence[str] = (
+    "games",
+    "seats",
+    "decisions",
+    "calls",
+    "beliefs",
+    "persuasion",
+    "discussion",
+)

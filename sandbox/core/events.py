@@ -74,6 +74,17 @@ def thaw(value: JSON) -> JSON:
     return value
 
 
+@dataclasses.dataclass(frozen=True, slots=True)
+class AudienceEvent(Event):
+    """An event seen by the seats of its ``audience`` field alone (a team, the
+    dead): a subclass declares ``audience: tuple[int, ...]`` among its fields."""
+
+    def visibility(self) -> Visibility:
+        # not a field here: each subclass places ``audience`` among its own fields
+        audience: tuple[int, ...] = getattr(self, "audience")  # noqa: B009
+        return only(*audience)
+
+
 # --------------------------------------------------------------------------
 # Core events, shared by every variant.
 
@@ -118,6 +129,51 @@ class GameEnded(Event):
     reason: str
     results: Mapping[str, str]  # seat number (as text) -> "win" | "lose" | "draw"
     summary: str
+
+
+# --------------------------------------------------------------------------
+# Table talk (issue 38): rulings off by default, the same events in every
+# variant that offers them. Both are player text, seen only by ``audience``
+# (and the referee, so a referee spectator too); the audience is fixed when the
+# message is said, so a transcript line rebuilds it.
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class TeamMessage(AudienceEvent):
+    """A team's private message at night (Killer: the killers before their
+    opinions, ``killer_chat``): ``team`` names the team, ``audience`` its living
+    members when the message is said. An empty text passes."""
+
+    kind: ClassVar[str] = "talk.team"
+    day: int
+    seat: int
+    text: str
+    team: str
+    audience: tuple[int, ...]
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class GraveyardOpened(AudienceEvent):
+    """Graveyard talk: the night's ask of the dead (``audience``), for a variant
+    whose state holds no rulings (Four Factions): its referee announces the ask,
+    to the dead alone, at nightfall."""
+
+    kind: ClassVar[str] = "talk.graveyard_opened"
+    day: int
+    audience: tuple[int, ...]
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class GraveyardMessage(AudienceEvent):
+    """Graveyard talk (``graveyard_chat``): a dead seat's message, seen by the
+    seats dead when it is said (``audience``, the speaker among them) and never
+    by a living seat. An empty text passes."""
+
+    kind: ClassVar[str] = "talk.graveyard"
+    day: int
+    seat: int
+    text: str
+    audience: tuple[int, ...]
 
 
 # --------------------------------------------------------------------------

@@ -64,7 +64,11 @@ from sandbox.core.words import (
     lead,
     sanitise,
 )
-from sandbox.words.discussion import SENTENCES as DISCUSSION
+from sandbox.words.discussion import SENTENCES as OPEN_DAY
+from sandbox.words.talk import SENTENCES as TALK
+
+# The events every variant shares words for: an open day's, table talk's.
+DISCUSSION = {**OPEN_DAY, **TALK}
 
 __all__ = [
     "BOOKKEEPING",
@@ -168,7 +172,7 @@ def words_for(
         )
     if kind == "core.game_ended":
         return _ended(data, L)
-    sentence = DISCUSSION.get(kind)  # an open day's events: the same in every variant
+    sentence = DISCUSSION.get(kind)  # an open day's, table talk's: the same in every variant
     if sentence is None and words is not None:
         sentence = words.sentences.get(kind)
     if sentence is None:

@@ -36,8 +36,12 @@ KINDS = {
     "killer": ("kill_opinion", "check_opinion", "speech", "last_words", "vote"),
 }
 # Decisions asked only under a ruling the seeded games above leave out: an open
-# day's ask (OD-5, discussion = "open"), rendered from an open game below.
-OPEN_KINDS: dict[str, tuple[str, ...]] = {"four_factions": ("message",), "killer": ("message",)}
+# day's ask (OD-5, discussion = "open"), rendered from an open game below; the
+# killers' night talk (KG-3 ruling, killer_chat; tests/games/killer/test_talk.py).
+OPEN_KINDS: dict[str, tuple[str, ...]] = {
+    "four_factions": ("message",),
+    "killer": ("message", "team_message"),
+}
 
 
 def role_kind(role: str) -> str:

@@ -34,21 +34,24 @@ EXPECTED = {
     }
     | {("loadout", "elite")},
     "killer": {("kill_opinion", "killer"), ("check_opinion", "police"), ("last_words", "any")}
+    | {("team_message", "killer")}
     | {(d, r) for d in ("speech", "vote") for r in ("killer", "police", "civilian")},
 }
 
 # The rulings that change what a seat learns rotate over the seeds (FF-9,
-# FF-12, FF-28; KG-4, KG-6, KG-1 player counts).
+# FF-12, FF-28; KG-4, KG-6, KG-1 player counts, the KG-3 and KG-14 talk rulings).
 CONFIGS: dict[str, list[dict[str, Any]]] = {
     "four_factions": [
         {},
         {"elite_knowledge": "own_faction", "defender_learns_attacker": True},
-        {"reveal_faction_on_death": True, "weapon_assignment": "random"},
+        {"reveal_faction_on_death": True, "weapon_assignment": "random", "graveyard_chat": True},
     ],
     "killer": [
         {},
         {"check_answer": "killer_or_not", "players": 15},
         {"reveal_role_on_death": True, "players": 11},
+        # table talk (KG-3 ruling, KG-14 ruling): the killers' and the dead's messages
+        {"killer_chat": True, "graveyard_chat": True, "players": 13},
     ],
 }
 

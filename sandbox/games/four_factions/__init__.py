@@ -15,7 +15,7 @@ import sandbox.games.four_factions.resolve as resolve
 import sandbox.games.four_factions.state as requests
 import sandbox.games.four_factions.words as wording
 from sandbox.core.discussion import OpenDay
-from sandbox.core.events import DecisionMade, Event, GameEnded
+from sandbox.core.events import DecisionMade, Event, GameEnded, GraveyardMessage
 from sandbox.core.folds import detached
 from sandbox.core.requests import DecisionRequest, Payload
 from sandbox.core.variant import HistoryItem, Research, Rules, SeatView, Variant, ViewFold
@@ -208,11 +208,15 @@ class _ViewBuilder:
 def _speech_of(event: Event) -> tuple[int | None, str | None]:
     if isinstance(event, ev.ProofsGiven | ev.AccusationMade | ev.ProtectionMade | ev.Spoke):
         return event.seat, event.speech
+    if isinstance(event, GraveyardMessage):  # FF-19 ruling: player text, quoted data
+        return event.seat, event.text
     return None, None
 
 
 def _facts(event: Event) -> dict[str, Any]:
     """The event's referee-stated fields (speech text excluded: it is player data)."""
+    if isinstance(event, GraveyardMessage):
+        return {}  # its text is the speech; its audience is the dead
     data = dict(event.to_json()["data"])
     data.pop("speech", None)
     if isinstance(event, DecisionMade):

@@ -174,6 +174,9 @@ class BaselineBot(Agent):
                 continue
         return AgentAnswer(None, fallback_reason=FALLBACK_INVALID)
 
+    def _graveyard_message(self, me: dict[str, Any], pub: dict[str, Any], ctx: Any) -> Any:
+        return {"message": ""}  # FF-19 ruling: a dead bot passes (it has nothing to add)
+
     # ----------------------------------------------------------- statements
     def _proofs(self, me: dict[str, Any], pub: dict[str, Any], ctx: DecisionContext) -> Any:
         mine = str(me["faction"])

@@ -92,6 +92,11 @@ class FourFactionsConfig(OpenDayRulings):
     day_limit: StrictInt = Field(
         20, ge=1, le=200, description="FF-27: last day; then draw by limit"
     )
+    graveyard_chat: bool = Field(
+        False,
+        description="FF-19 ruling: each night the dead may send one message that only the dead "
+        "and the spectators read, never the living",
+    )
     hp: HP = Field(DEFAULT_HP, description="FF-7: max HP of every seat without its own 'hp'")
     seat: list[SeatSpec] = Field(default_factory=list, description="[[seat]] tables")
 

@@ -50,6 +50,7 @@ class Decision(StrEnum):
     LOADOUT = "loadout"  # FF-5
     ATTACK = "attack"  # FF-19
     MESSAGE = "message"  # OD-5: an open day's ask (speak now or wait)
+    GRAVEYARD = "graveyard_message"  # FF-19 ruling (graveyard_chat): a dead seat's message
 
 
 class Ending(StrEnum):
@@ -92,6 +93,7 @@ INFO = VariantInfo(
         Decision.ATTACK: ("target",),  # FF-19
         # OD-3, OD-5: speak or wait; the day's statement fields ride along, optional
         Decision.MESSAGE: ("speak", "speech", "am", "target", "faction"),
+        Decision.GRAVEYARD: ("message",),  # FF-19 ruling: the dead's talk
     },
     endings=Ending,
     phases=Phase,

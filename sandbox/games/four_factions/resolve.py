@@ -20,8 +20,8 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal
 
 import sandbox.games.four_factions.events as ev
-from sandbox.core import discussion
-from sandbox.core.events import Event, OpenDayEnded
+from sandbox.core import discussion, talk
+from sandbox.core.events import Event, GraveyardOpened, OpenDayEnded
 from sandbox.core.requests import Payload
 from sandbox.core.variant import Outcome, Result
 from sandbox.games.four_factions.config import FixedSeat, FourFactionsConfig, match_seats
@@ -40,11 +40,34 @@ if TYPE_CHECKING:  # only for annotations: the config check needs slots.py, not 
     from sandbox.games.four_factions.config import FourFactionsConfig
 
 
+NIGHTFALL = (Stage.LOADOUT, Stage.QUIET)  # the stages a night opens with (FF-16, FF-19)
+
+
 def resolve(
     state: FFState,
     config: FourFactionsConfig,
     answers: Mapping[int, Payload],
     rng: random.Random | None = None,
+) -> Iterator[Event]:
+    """One step's answers into events. FF-19 ruling (graveyard_chat): the
+    graveyard's messages first, then the step as if the dead were not asked; at
+    nightfall the night's ask of the dead is announced to them (the state holds
+    no rulings, so the ask must be an event)."""
+    graves, answers = talk.graveyard_first(answers, state.graveyard, state.day)
+    yield from graves
+    for event in _resolve(state, config, answers, rng):
+        yield event  # folded before the generator resumes: the state is current
+        nightfall = isinstance(event, ev.PhaseStarted) and event.stage in NIGHTFALL
+        dead = talk.dead_at_nightfall(state.faction, state.alive) if nightfall else ()
+        if config.graveyard_chat and dead:
+            yield GraveyardOpened(state.day, dead)
+
+
+def _resolve(
+    state: FFState,
+    config: FourFactionsConfig,
+    answers: Mapping[int, Payload],
+    rng: random.Random | None,
 ) -> Iterator[Event]:
     if state.open.open:  # OD-5: an ask round of an open day
         yield from _open_round(state, answers, rng or random.Random(0))

@@ -10,10 +10,17 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import sandbox.games.four_factions.events as ev
-from sandbox.core import discussion
+from sandbox.core import discussion, talk
 from sandbox.core.discussion import OpenDay
 from sandbox.core.errors import IllegalDecision
-from sandbox.core.events import Event, OpenDayEnded, OpenDayStarted, RoundClosed
+from sandbox.core.events import (
+    Event,
+    GraveyardMessage,
+    GraveyardOpened,
+    OpenDayEnded,
+    OpenDayStarted,
+    RoundClosed,
+)
 from sandbox.core.requests import Choice, DecisionRequest, Field, Payload, Text, request_id
 from sandbox.games.four_factions.info import (
     FACTIONS,
@@ -53,6 +60,7 @@ class FFState:
     limit_reached: bool = False
     limit_day: int = 0  # the day after which the day limit ended the game (FF-27)
     open: OpenDay = field(default_factory=OpenDay)  # the open day under way (OD-1)
+    graveyard: tuple[int, ...] = ()  # FF-19 ruling: the dead still to answer tonight
     owed: set[int] = field(default_factory=set)  # seats still owing today's statement (OD-3)
     # ``alive`` in seat order, and seat -> the living seats but that one: kept by the
     # fold (the only code that changes ``alive``), asked by every request
@@ -115,6 +123,14 @@ def apply_event(state: FFState, event: Event) -> None:
     handler = _HANDLERS.get(type(event))
     if handler is not None:
         handler(state, event)
+
+
+def _graveyard(state: FFState, e: GraveyardOpened | GraveyardMessage) -> None:
+    """FF-19 ruling: the night's ask of the dead opens; each answer closes a seat's."""
+    if isinstance(e, GraveyardOpened):
+        state.graveyard = e.audience
+    else:
+        state.graveyard = tuple(s for s in state.graveyard if s != e.seat)
 
 
 def _role(state: FFState, e: ev.RoleDealt) -> None:
@@ -219,6 +235,8 @@ _HANDLERS: dict[type[Event], Callable[[FFState, Any], None]] = {
     ev.PairDecided: _pair,
     ev.DawnReport: _dawn,
     ev.DayLimitReached: _limit,
+    GraveyardOpened: _graveyard,
+    GraveyardMessage: _graveyard,
 }
 
 __all__ = ["FACTIONS", "FFState", "apply_event", "speaking_order"]
@@ -238,6 +256,7 @@ FALLBACKS: dict[str, dict[str, object]] = {
     Decision.PROTECTION: {"target": None, "speech": ""},
     Decision.SPEAK: {"speech": ""},
     Decision.ATTACK: {"target": None},
+    Decision.GRAVEYARD: {"message": ""},  # FF-19 ruling: a pass
 }
 DEFAULT_LOADOUT = ("rock", "anti-rock")  # first fighting night; later: last night's
 # Fields whose options never change, built once (requests are rebuilt every step).
@@ -248,6 +267,11 @@ FACTION = Choice("faction", FACTIONS, "a faction the target denied on day 1")
 
 
 def open_requests(state: FFState, step: int) -> tuple[DecisionRequest, ...]:
+    # FF-19 ruling (graveyard_chat): the dead are asked with the night's first step
+    return talk.with_graveyard(_living(state, step), state.graveyard, step, "FF-19", state.day)
+
+
+def _living(state: FFState, step: int) -> tuple[DecisionRequest, ...]:
     if state.open.open:  # OD-5: an open day asks every living seat with budget left
         return _message_requests(state, step)
     if state.phase == Phase.DAY and state.queue:

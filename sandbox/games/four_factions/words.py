@@ -18,6 +18,7 @@ from typing import Any
 
 from sandbox.core.words import (
     SPEECH,
+    TEXT_FIELDS,
     Answer,
     DecisionPhrase,
     Lang,
@@ -28,6 +29,7 @@ from sandbox.core.words import (
 from sandbox.games.four_factions.info import FACTIONS, INFO, Decision
 from sandbox.games.four_factions.page import BOARD, CARD_TABLES, by_seat, card, duel_notes, team_of
 from sandbox.words.parts import ending, referee, seat_choice, spoken
+from sandbox.words.talk import graveyard_phrase
 from sandbox.words.vocabulary import load_vocabulary
 
 D = Mapping[str, Any]
@@ -405,6 +407,7 @@ DECISIONS: dict[str, DecisionPhrase] = {
     Decision.ATTACK: seat_choice(
         "target", ("attack{s} {seat}", "攻击{seat}"), ("stay{s} home", "留在家中")
     ),
+    Decision.GRAVEYARD: graveyard_phrase,  # FF-19 ruling: the dead's talk
 }
 
 
@@ -418,4 +421,5 @@ WORDS = VariantWords(
     card=card,
     team=team_of,
     notes={Decision.ATTACK: duel_notes},
+    text_fields=(*TEXT_FIELDS, "message"),  # the FF-19 ruling's graveyard message
 )

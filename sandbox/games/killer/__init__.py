@@ -20,7 +20,7 @@ events the seat was allowed to see):
     ``day`` (night n precedes day n), ``phase`` ("night", "dawn", "last_words",
     "speeches", "vote", "over"), ``players``, ``rules`` (line-up counts, quota,
     day limit, check mode, reveal option, the KG-5 barred seat, the KG-13 concede
-    scope), ``living``,
+    scope; ``killer_chat`` and ``graveyard_chat`` only when on), ``living``,
     ``dead`` (``[{seat, day, cause: "night"|"vote", role}]``; ``role`` is None unless
     roles are revealed), ``last_words_quota``, ``last_words_used``,
     ``ballots_today`` (``[{round, ballots: {seat: target|None}}]``, announced votes
@@ -36,7 +36,10 @@ events the seat was allowed to see):
     ``speaker`` and ``speech`` (player text, quoted data) and, in ``facts``, the
     speaker's structured claims as recorded, never confirmed (KG-14): ``claim``
     ("none", "police", "killer" or "civilian"), ``accuse`` and ``vouch`` (sorted
-    seat lists); a speech also has ``context``. Everything else carries
+    seat lists); a speech also has ``context``. The killers' night messages
+    (``talk.team``, KG-3 ruling, seen by the living killers) and the graveyard's
+    (``talk.graveyard``, KG-14 ruling, seen by the dead) carry a speaker and a
+    speech only. Everything else carries
     the referee's ``facts`` (the event's fields; group events without their
     audience). The seat's own accepted decisions appear as ``core.decision``
     items with ``facts = {decision, payload, fallback}``.
@@ -52,11 +55,12 @@ import sandbox.games.killer.requests as requests
 import sandbox.games.killer.resolve as resolve
 import sandbox.games.killer.words as wording
 from sandbox.core.discussion import OPEN, OpenDay
-from sandbox.core.events import Event, GameEnded, StepResolved
+from sandbox.core.events import Event, GameEnded, GraveyardMessage, StepResolved, TeamMessage
 from sandbox.core.folds import FoldHooks, SeatFold, claims_of, referee_facts
+from sandbox.core.talk import TALK_CHARS
 from sandbox.core.variant import HistoryItem, Research, Rules, Variant, ViewFold
 from sandbox.core.words import VariantWords
-from sandbox.games.killer.config import OWN_SIDE, KillerConfig, lineup
+from sandbox.games.killer.config import OWN_SIDE, TALK, KillerConfig, lineup
 from sandbox.games.killer.events import (
     Ballots,
     CheckResult,
@@ -145,6 +149,7 @@ class Killer(Variant[KillerState, KillerConfig]):
             c=config,
             n=lineup(config.players),  # KG-1: the line-up for this many players
             own_side=config.concede == OWN_SIDE,  # KG-13
+            talk_chars=TALK_CHARS,  # the KG-3 ruling's message limit
         )
 
     def words(self) -> VariantWords:
@@ -239,6 +244,9 @@ def _apply(fold: _Fold, event: Event) -> None:
             fold.rules["messages_per_seat"] = event.messages_per_seat
             fold.rules["messages_per_day"] = event.messages_per_day
             fold.rules["quiet_rounds"] = event.quiet_rounds
+        for key in TALK:  # KG-3, KG-14 rulings: stated only when on (views stay as they were)
+            if getattr(event, key):
+                fold.rules[key] = True
     elif isinstance(event, RoleCard) and event.seat == fold.seat:
         fold.role = event.role
     elif isinstance(event, TeamList):
@@ -289,6 +297,8 @@ def _history_item(fold: _Fold, seq: int, event: Event) -> HistoryItem | None:
     if isinstance(event, Speech):
         facts = {"context": event.context, **claims_of(event)}
         return HistoryItem(seq, event.kind, fold.day, phase, event.seat, event.text, facts)
+    if isinstance(event, TeamMessage | GraveyardMessage):  # KG-3, KG-14 rulings: player text
+        return HistoryItem(seq, event.kind, fold.day, phase, event.seat, event.text, {})
     if isinstance(event, LastWords):
         return HistoryItem(
             seq, event.kind, fold.day, Phase.LAST_WORDS, event.seat, event.text, claims_of(event)

@@ -86,12 +86,25 @@ class BaselineBot(Agent):
             return {"suspect": self._check(view, _options(ctx, "suspect"))}
         if decision == "vote":
             return {"target": self._vote(view, _options(ctx, "target"))}
+        if decision in ("team_message", "graveyard_message"):  # the table-talk rulings
+            return {"message": self._night_talk(view, decision)}
         fields = [f.name for f in ctx.request.fields]
         plan = self._speech(view, decision == "last_words")
         payload = speech_payload(plan, view, ev.read_table(view), self.book, fields)
         if "concede" in fields:
             payload["concede"] = False  # a lone survivor still plays on
         return payload
+
+    def _night_talk(self, view: SeatView, decision: str) -> str:
+        """KG-3 ruling: tell the killers the seat this bot means to name, so their
+        opinions agree; KG-14 ruling: a dead bot passes (it has nothing to add)."""
+        if decision != "team_message":
+            return ""
+        target = self._kill(view, [int(s) for s in view.public["living"]])
+        zh = self.language == "zh"
+        if target is None:
+            return "今晚我没有目标。" if zh else "I have no target tonight."
+        return f"今晚我主张杀{target}号。" if zh else f"I will name seat {target} tonight."
 
     def _tiebreak(self, seats: list[int]) -> dict[int, float]:
         return {s: self.rng.random() for s in seats}

@@ -6,7 +6,15 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StrictInt, ValidationInfo, field_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    StrictBool,
+    StrictInt,
+    ValidationInfo,
+    field_validator,
+)
 
 from sandbox.core.discussion import OpenDayRulings
 from sandbox.games.killer.info import CIVILIAN, KILLER, MAX_PLAYERS, MIN_PLAYERS, POLICE, Role
@@ -20,15 +28,20 @@ OWN_SIDE: ConcedeScope = "own_side_down_to_one"
 Discussion = Literal["turns", "open"]
 TURNS: Discussion = "turns"
 OPEN_BUDGET = ("messages_per_seat", "messages_per_day", "quiet_rounds")  # OD-4's keys
+TALK = ("killer_chat", "graveyard_chat")  # the table-talk rulings (KG-3, KG-14 rulings)
 
 
 def without_turns_keys(line: dict[str, Any]) -> dict[str, Any]:
     """A game-started line of a game in turns as it was written before open days
     (OD-1): no ``discussion`` key, no open-day budget, so its transcript and its
-    seats' views stay as they were; the event's defaults read it back."""
+    seats' views stay as they were; the event's defaults read it back. So too
+    the table-talk rulings while they are off (their default)."""
     if line["data"].get("discussion") == TURNS:
         for key in ("discussion", *OPEN_BUDGET):
             line["data"].pop(key, None)
+    for key in TALK:
+        if line["data"].get(key) is False:
+            del line["data"][key]
     return line
 
 
@@ -78,6 +91,16 @@ class KillerConfig(OpenDayRulings):
         TURNS,
         description='OD-1: "turns" (KG-8: one speech per living seat in turn) or "open" '
         "(an open day: any living seat posts messages until a budget ends the phase)",
+    )
+    killer_chat: StrictBool = Field(
+        False,
+        description="KG-3 ruling: each living killer sends one message to the killers at "
+        "night, in seat order, before their opinions",
+    )
+    graveyard_chat: StrictBool = Field(
+        False,
+        description="KG-14 ruling: each night the dead may send one message that only the "
+        "dead and the spectators read, never the living",
     )
     seat: tuple[SeatFix, ...] = Field((), description="[[seat]] entries fixing seats' roles")
 

@@ -10,10 +10,11 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 from sandbox.core.discussion import OpenDay, OpenDayRulings
-from sandbox.core.events import Event
+from sandbox.core.events import AudienceEvent, Event, GraveyardMessage, TeamMessage
+from sandbox.core.talk import dead_at_nightfall
 from sandbox.core.visibility import Visibility, only
 from sandbox.games.killer.config import EITHER_SIDE, OPEN_BUDGET, TURNS, without_turns_keys
-from sandbox.games.killer.info import Context, Phase
+from sandbox.games.killer.info import KILLER, Context, Phase
 
 
 @dataclass(frozen=True, slots=True)
@@ -29,14 +30,15 @@ class GameStarted(Event):
     check_answer: str
     reveal_role_on_death: bool
     barred_first_victim: int | None
-    # KG-13 scope; the default lets transcripts written before the option load.
-    concede: str = "either_side_down_to_one"
+    concede: str = "either_side_down_to_one"  # KG-13 scope (the default: older lines load)
     # OD-1, OD-4: the day's discussion and an open day's budget; the defaults (KG-8's
     # turns) let transcripts written before open days load.
     discussion: str = TURNS
     messages_per_seat: int = 3
     messages_per_day: int | None = None
     quiet_rounds: int = 1
+    killer_chat: bool = False  # KG-3 ruling and KG-14 ruling (table talk): off by
+    graveyard_chat: bool = False  # default, so older lines load; omitted while off
 
     def to_json(self) -> dict[str, Any]:
         return without_turns_keys(Event.to_json(self))  # OD-1: turns games write as before
@@ -75,7 +77,7 @@ class NightFell(Event):
 
 
 @dataclass(frozen=True, slots=True)
-class Opinions(Event):
+class Opinions(AudienceEvent):
     """KG-3/KG-4: the sealed opinions of one group, shown to that group afterwards."""
 
     kind: ClassVar[str] = "killer.opinions"
@@ -84,12 +86,9 @@ class Opinions(Event):
     opinions: Mapping[str, int | None]
     audience: tuple[int, ...]
 
-    def visibility(self) -> Visibility:
-        return only(*self.audience)
-
 
 @dataclass(frozen=True, slots=True)
-class KillChosen(Event):
+class KillChosen(AudienceEvent):
     """KG-3: the killers' victim for the night (None: no opinion given, no kill)."""
 
     kind: ClassVar[str] = "killer.kill_chosen"
@@ -97,9 +96,6 @@ class KillChosen(Event):
     target: int | None
     tie_break: bool
     audience: tuple[int, ...]
-
-    def visibility(self) -> Visibility:
-        return only(*self.audience)
 
 
 @dataclass(frozen=True, slots=True)
@@ -111,7 +107,7 @@ class PoliceTurn(Event):
 
 
 @dataclass(frozen=True, slots=True)
-class CheckResult(Event):
+class CheckResult(AudienceEvent):
     """KG-4: the judge's private answer to the police (suspect None: no check)."""
 
     kind: ClassVar[str] = "killer.check"
@@ -120,9 +116,6 @@ class CheckResult(Event):
     answer: str | None  # a role, or "killer"/"not killer" (KG-4 option)
     tie_break: bool
     audience: tuple[int, ...]
-
-    def visibility(self) -> Visibility:
-        return only(*self.audience)
 
 
 @dataclass(frozen=True, slots=True)
@@ -137,12 +130,10 @@ class Dawn(Event):
 
 @dataclass(frozen=True, slots=True)
 class PhaseStarted(Event):
-    """The judge opens a day phase: last words, speeches or a vote.
-
-    ``context``: last words "night"/"vote"; speeches "day"/"tie_tied"/"tie_others";
-    votes "vote"/"revote". ``order`` is the speaking order, ``candidates`` the
-    players one may vote for, ``round`` the KG-10 tie round (0 = first vote).
-    """
+    """The judge opens a day phase: last words, speeches or a vote. ``context``:
+    last words "night"/"vote"; speeches "day"/"tie_tied"/"tie_others"; votes
+    "vote"/"revote". ``order`` is the speaking order, ``candidates`` the players
+    one may vote for, ``round`` the KG-10 tie round (0 = first vote)."""
 
     kind: ClassVar[str] = "killer.phase"
     day: int
@@ -265,6 +256,9 @@ class KillerState:
     discussion: str = TURNS  # OD-1
     open_rulings: OpenDayRulings = field(default_factory=OpenDayRulings)  # OD-4
     open: OpenDay = field(default_factory=OpenDay)  # the open day under way (OD-5, OD-6)
+    killer_chat: bool = False  # KG-3 ruling
+    graveyard_chat: bool = False  # KG-14 ruling
+    graveyard: tuple[int, ...] = ()  # the dead still to answer this night's ask
     barred: int | None = None
     roles: dict[int, str] = field(default_factory=dict)
     alive: set[int] = field(default_factory=set)
@@ -303,9 +297,8 @@ class KillerState:
         return self.living_per_role.get(role, 0)
 
     def others(self, seat: int) -> tuple[int, ...]:
-        """The living seats but ``seat``, in seat order. The same tuple is given back
-        until a seat joins or dies, so options built from it are recognised by
-        identity (``core.requests`` caches a tuple's membership set)."""
+        """The living seats but ``seat``, in seat order: the same tuple until a seat
+        joins or dies (``core.requests`` caches a tuple's membership set)."""
         found = self.others_cache.get(seat)
         if found is None:
             found = self.others_cache[seat] = tuple(s for s in self.living_seats if s != seat)
@@ -347,6 +340,7 @@ def _started(state: KillerState, e: Event) -> None:
     state.concede = e.concede
     state.discussion = e.discussion
     state.open_rulings = OpenDayRulings(**{key: getattr(e, key) for key in OPEN_BUDGET})
+    state.killer_chat, state.graveyard_chat = e.killer_chat, e.graveyard_chat
 
 
 def _role(state: KillerState, e: Event) -> None:
@@ -364,6 +358,15 @@ def _night(state: KillerState, e: Event) -> None:
     state.tied = ()
     state.prev_starter = state.day_starter
     state.day_starter = None
+    if state.killer_chat:  # KG-3 ruling: the living killers talk first, in seat order
+        state.phase, state.order = Phase.NIGHT_CHAT, state.living(KILLER)
+    if state.graveyard_chat:  # KG-14 ruling: the dead are asked with the night's first step
+        state.graveyard = dead_at_nightfall(state.roles, state.alive)
+
+
+def _graveyard(state: KillerState, e: Event) -> None:
+    assert isinstance(e, GraveyardMessage)  # KG-14 ruling: this dead seat has answered
+    state.graveyard = tuple(s for s in state.graveyard if s != e.seat)
 
 
 def _kill_chosen(state: KillerState, e: Event) -> None:
@@ -403,6 +406,8 @@ def _phase(state: KillerState, e: Event) -> None:
 def _spoke(state: KillerState, e: Event) -> None:
     if state.order:
         state.order.pop(0)
+    if isinstance(e, TeamMessage) and not state.order:  # KG-3 ruling: the opinions follow
+        state.phase = Phase.NIGHT_KILLERS
 
 
 def _voted_out(state: KillerState, e: Event) -> None:
@@ -415,19 +420,12 @@ def _tied(state: KillerState, e: Event) -> None:
     state.tied = e.tied
 
 
-def _conceded(state: KillerState, e: Event) -> None:
-    assert isinstance(e, Conceded)
-    state.conceded_side = e.side
-    state.phase = Phase.OVER
-
-
-def _forced_draw(state: KillerState, e: Event) -> None:
-    state.forced_draw = True
-    state.phase = Phase.OVER
-
-
-def _day_limit(state: KillerState, e: Event) -> None:
-    state.day_limit_hit = True
+def _over(state: KillerState, e: Event) -> None:
+    """The events that end a game: KG-13, KG-10, the KG-12 ruling."""
+    if isinstance(e, Conceded):
+        state.conceded_side = e.side
+    state.forced_draw |= isinstance(e, ForcedDraw)
+    state.day_limit_hit |= isinstance(e, DayLimitReached)
     state.phase = Phase.OVER
 
 
@@ -443,7 +441,9 @@ _FOLDERS = {
     LastWords: _spoke,
     VotedOut: _voted_out,
     Tied: _tied,
-    Conceded: _conceded,
-    ForcedDraw: _forced_draw,
-    DayLimitReached: _day_limit,
+    Conceded: _over,
+    ForcedDraw: _over,
+    DayLimitReached: _over,
+    TeamMessage: _spoke,
+    GraveyardMessage: _graveyard,
 }

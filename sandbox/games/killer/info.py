@@ -25,6 +25,7 @@ class Phase(StrEnum):
     phases as ``NIGHT`` (a seat does not learn whose turn of the night it is)."""
 
     SETUP = "setup"
+    NIGHT_CHAT = "night_chat"  # KG-3 ruling (killer_chat): the killers' messages
     NIGHT_KILLERS = "night_killers"  # KG-3
     NIGHT_POLICE = "night_police"  # KG-4
     NIGHT = "night"  # views only
@@ -58,6 +59,8 @@ class Decision(StrEnum):
     SPEECH = "speech"  # KG-8, KG-13
     VOTE = "vote"  # KG-9, KG-10
     MESSAGE = "message"  # OD-5: post a message now, or wait (an open day)
+    TEAM_MESSAGE = "team_message"  # KG-3 ruling (killer_chat): a message to the killers
+    GRAVEYARD = "graveyard_message"  # KG-14 ruling (graveyard_chat): a dead seat's message
 
 
 class Claim(StrEnum):
@@ -100,6 +103,8 @@ INFO = VariantInfo(
         Decision.VOTE: ("target",),  # KG-9, KG-10
         # OD-5: speak (true posts, false waits), then a speech's fields, all optional
         Decision.MESSAGE: ("speak", "speech", "claim", "accuse", "vouch", "concede"),
+        Decision.TEAM_MESSAGE: ("message",),  # KG-3 ruling: the killers' night talk
+        Decision.GRAVEYARD: ("message",),  # KG-14 ruling: the dead's talk
     },
     endings=Ending,
     phases=Phase,

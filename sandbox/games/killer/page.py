@@ -111,6 +111,9 @@ def rulings(d: D, L: Lang) -> list[str]:
             f"{L.seat(barred, capital=True)} may not be the first night's victim (KG-5)",
             f"{L.seat(barred)}不能成为第一夜的死者（KG-5）",
         ),
+        # table talk, said only when on (KG-3 ruling, KG-14 ruling)
+        (d.get("killer_chat") or None, "The killers talk at night", "杀手夜里可以私聊"),
+        (d.get("graveyard_chat") or None, "The dead talk among themselves", "亡者之间可以交谈"),
     ]
     return [L.end(L.say(en=en, zh=zh)) for known, en, zh in said if known is not None]
 

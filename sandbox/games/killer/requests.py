@@ -3,7 +3,7 @@ KG-13), the rule-level check of an answer and the documented fallbacks."""
 
 from __future__ import annotations
 
-from sandbox.core import discussion
+from sandbox.core import discussion, talk
 from sandbox.core.errors import IllegalDecision
 from sandbox.core.requests import (
     Choice,
@@ -40,6 +40,15 @@ CONCEDE = Choice("concede", (False, True), "true concedes: your side loses at on
 def open_requests(state: KillerState, step: int) -> tuple[DecisionRequest, ...]:
     if decided(state):
         return ()
+    # KG-14 ruling (graveyard_chat): the dead are asked with the night's first step
+    return talk.with_graveyard(
+        _living_requests(state, step), state.graveyard, step, "KG-14", state.day
+    )
+
+
+def _living_requests(state: KillerState, step: int) -> tuple[DecisionRequest, ...]:
+    if state.phase == Phase.NIGHT_CHAT:  # KG-3 ruling (killer_chat): one killer at a time
+        return (_team_message_request(state, step, state.order[0]),)
     if state.phase == Phase.NIGHT_KILLERS:
         return tuple(_kill_request(state, step, s) for s in state.living(KILLER))
     if state.phase == Phase.NIGHT_POLICE:
@@ -101,6 +110,18 @@ def _kill_request(state: KillerState, step: int, seat: int) -> DecisionRequest:
         f"Night {state.day}: give your sealed opinion on whom the killers kill "
         "(the majority of the opinions given decides), or null for none.",
         (field,),
+    )
+
+
+def _team_message_request(state: KillerState, step: int, seat: int) -> DecisionRequest:
+    return DecisionRequest(
+        request_id(step, seat, Decision.TEAM_MESSAGE),
+        seat,
+        Decision.TEAM_MESSAGE,
+        "KG-3",
+        f"Night {state.day}: before your opinions, send one message that only the living "
+        "killers read (an empty text passes).",
+        (talk.team_field(KILLER),),
     )
 
 
@@ -221,7 +242,8 @@ def _ballot_request(state: KillerState, step: int, seat: int) -> DecisionRequest
 def check(state: KillerState, request: DecisionRequest, payload: Payload) -> None:
     """Rule-level checks; the request's options already hold only legal values,
     this is the referee's second line (and cites the rule that forbids it)."""
-    if request.decision != Decision.LAST_WORDS and request.seat not in state.alive:
+    dead_may = (Decision.LAST_WORDS, Decision.GRAVEYARD)  # KG-6; the KG-14 ruling's graveyard
+    if request.decision not in dead_may and request.seat not in state.alive:
         raise IllegalDecision("KG-14", f"Seat {request.seat} is dead and may not act.")
     if request.decision == Decision.KILL:
         _check_kill(state, payload.get("target"))
@@ -305,10 +327,13 @@ def _check_choice(rule: str, name: str, value: object, options: tuple[int, ...])
 
 
 def fallback(state: KillerState, request: DecisionRequest) -> Payload:
-    """Documented fallbacks: opinion → none, vote → abstain, speech → pass, concede → no;
+    """Documented fallbacks: opinion → none, vote → abstain, speech → pass, concede → no,
+    a killers' or a graveyard message → pass;
     an open day's message → wait, marked as a fallback (OD-8)."""
     if request.decision == Decision.MESSAGE:
         return discussion.fallback()
+    if request.decision in (Decision.TEAM_MESSAGE, Decision.GRAVEYARD):
+        return {"message": ""}  # KG-3 ruling, KG-14 ruling: a pass
     if request.decision == Decision.KILL:
         return {"target": None}
     if request.decision == Decision.SUSPECT:

@@ -15,8 +15,8 @@ import random
 from collections import Counter
 from collections.abc import Iterator, Mapping
 
-from sandbox.core import discussion
-from sandbox.core.events import Event
+from sandbox.core import discussion, talk
+from sandbox.core.events import Event, TeamMessage
 from sandbox.core.requests import Payload
 from sandbox.core.rng import deal_roles
 from sandbox.core.variant import Outcome, Result
@@ -53,8 +53,17 @@ def resolve(
     state: KillerState, config: KillerConfig, answers: Mapping[int, Payload], rng: random.Random
 ) -> Iterator[Event]:
     """One step's answers into events (the referee's resolve hook; the rulings
-    are in the state, from the public GameStarted event, so ``config`` is unused)."""
-    if state.phase == Phase.NIGHT_KILLERS:
+    are in the state, from the public GameStarted event, so ``config`` is unused).
+    KG-14 ruling: the dead's graveyard messages first, then the step as if they
+    had not been asked."""
+    graves, answers = talk.graveyard_first(answers, state.graveyard, state.day)
+    yield from graves
+    if state.phase == Phase.NIGHT_CHAT:  # KG-3 ruling: a killer's message to the killers
+        seat = state.order[0]
+        yield TeamMessage(
+            state.day, seat, talk.text_of(answers[seat]), KILLER, tuple(state.living(KILLER))
+        )
+    elif state.phase == Phase.NIGHT_KILLERS:
         yield from _resolve_killers(state, answers, rng)
     elif state.phase == Phase.NIGHT_POLICE:
         yield from _resolve_police(state, answers, rng)
@@ -287,6 +296,8 @@ def setup_events(config: KillerConfig, rng: random.Random) -> Iterator[Event]:
         config.messages_per_seat,  # OD-4
         config.messages_per_day,
         config.quiet_rounds,
+        config.killer_chat,  # KG-3 ruling
+        config.graveyard_chat,  # KG-14 ruling
     )
     roles = deal(config, rng)
     for seat, role in roles.items():

@@ -15,7 +15,15 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from sandbox.core.words import Answer, DecisionPhrase, Lang, Sentence, VariantWords, Words
+from sandbox.core.words import (
+    TEXT_FIELDS,
+    Answer,
+    DecisionPhrase,
+    Lang,
+    Sentence,
+    VariantWords,
+    Words,
+)
 from sandbox.games.killer.info import INFO, Decision
 from sandbox.games.killer.page import BOARD, answer_en, answer_zh, card, rulings, team_of
 from sandbox.words.discussion import message_phrase
@@ -29,6 +37,7 @@ from sandbox.words.parts import (
     spoke,
     spoken,
 )
+from sandbox.words.talk import graveyard_phrase, team_phrase
 from sandbox.words.vocabulary import load_vocabulary
 
 D = Mapping[str, Any]
@@ -290,6 +299,8 @@ DECISIONS: dict[str, DecisionPhrase] = {
     Decision.SPEECH: _speech,
     Decision.LAST_WORDS: spoke,  # KG-6, KG-7: no concession
     Decision.MESSAGE: message_phrase(_speech),  # OD-5: a post, or a wait
+    Decision.TEAM_MESSAGE: team_phrase,  # KG-3 ruling: the killers' night talk
+    Decision.GRAVEYARD: graveyard_phrase,  # KG-14 ruling: the dead's talk
 }
 
 
@@ -300,4 +311,5 @@ WORDS = VariantWords(
     board=BOARD,
     card=card,
     team=team_of,
+    text_fields=(*TEXT_FIELDS, "message"),  # the KG-3, KG-14 rulings: player text
 )

@@ -55,7 +55,7 @@ import sandbox.games.werewolf.requests as requests
 import sandbox.games.werewolf.resolve as resolve
 import sandbox.games.werewolf.words as wording
 from sandbox.core.discussion import OpenDay
-from sandbox.core.events import Event, GameEnded, OpenDayStarted, StepResolved
+from sandbox.core.events import Event, GameEnded, GraveyardMessage, OpenDayStarted, StepResolved
 from sandbox.core.folds import FoldHooks, SeatFold, claims_of, referee_facts
 from sandbox.core.variant import HistoryItem, Research, Rules, Variant, ViewFold
 from sandbox.core.words import VariantWords
@@ -367,7 +367,7 @@ def _history_item(fold: _Fold, seq: int, event: Event) -> HistoryItem | None:
         return HistoryItem(
             seq, event.kind, fold.day, Phase.LAST_WORDS, event.seat, event.shown, facts
         )
-    if isinstance(event, ev.WolfMessage):  # WW-6: player text, shown as quoted data
+    if isinstance(event, ev.WolfMessage | GraveyardMessage):  # WW-6, WW-16 ruling: player text
         return HistoryItem(seq, event.kind, fold.day, fold.phase, event.seat, event.text, {})
     return HistoryItem(seq, event.kind, fold.day, fold.phase, None, None, referee_facts(event))
 

@@ -248,6 +248,8 @@ class BaselineBot(Agent):
         if decision == "wolf_message":
             target = self._kill(view, [s for s in _living(view) if s not in _pack(view)])
             return {"message": f"I will name seat {target} tonight." if target else ""}
+        if decision == "graveyard_message":  # WW-16 ruling: a dead bot passes
+            return {"message": ""}
         if decision == "bid":
             return {"bid": self._bid(view)}
         if decision == "vote":

@@ -85,6 +85,7 @@ LATER_DEFAULTS: dict[str, Any] = {
     "messages_per_seat": 3,
     "messages_per_day": None,
     "quiet_rounds": 1,
+    "graveyard_chat": False,  # WW-16 ruling (table talk, issue 38)
 }
 
 
@@ -109,6 +110,11 @@ class WerewolfConfig(OpenDayRulings):
     doctors: StrictInt = Field(1, ge=0, le=1, description="WW-1: doctors, 0 or 1")
     # Night
     wolf_chat: StrictBool = Field(False, description="WW-6: werewolves' private messages")
+    graveyard_chat: StrictBool = Field(
+        False,
+        description="WW-16 ruling: each night the dead may send one message that only the dead "
+        "and the spectators read, never the living",
+    )
     wolf_vote: Literal["sequential", "sealed", "one_wolf"] = Field(
         "sequential", description="WW-7: how the werewolves name the kill"
     )

@@ -63,6 +63,7 @@ class Decision(StrEnum):
     MESSAGE = "message"  # WW-12 open (OD-5): post a message now, or wait
     LAST_WORDS = "last_words"  # WW-11
     VOTE = "vote"  # WW-14
+    GRAVEYARD = "graveyard_message"  # WW-16 ruling (graveyard_chat): a dead seat's message
 
 
 class Claim(StrEnum):
@@ -103,6 +104,7 @@ INFO = VariantInfo(
         Decision.MESSAGE: ("speak", *SPEECH_FIELDS),  # OD-5: speak, then a speech's fields
         Decision.LAST_WORDS: SPEECH_FIELDS,  # WW-11
         Decision.VOTE: ("target",),  # WW-14
+        Decision.GRAVEYARD: ("message",),  # WW-16 ruling: the dead's talk
     },
     endings=Ending,
     phases=Phase,

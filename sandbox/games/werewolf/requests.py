@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 
-from sandbox.core import discussion
+from sandbox.core import discussion, talk
 from sandbox.core.errors import IllegalDecision
 from sandbox.core.requests import (
     Choice,
@@ -29,6 +29,11 @@ BID_OPTIONS: tuple[Scalar, ...] = tuple(range(BID_MAX + 1))
 
 
 def open_requests(state: WerewolfState, step: int) -> tuple[DecisionRequest, ...]:
+    # WW-16 ruling (graveyard_chat): the dead are asked with the night's first step
+    return talk.with_graveyard(_living(state, step), state.graveyard, step, "WW-16", state.day)
+
+
+def _living(state: WerewolfState, step: int) -> tuple[DecisionRequest, ...]:
     phase = state.phase
     if phase == Phase.NIGHT_ACTIONS:
         return _night_actions(state, step)
@@ -284,7 +289,7 @@ def _vote(state: WerewolfState, step: int, seat: int) -> DecisionRequest:
 def check(state: WerewolfState, request: DecisionRequest, payload: Payload) -> None:
     """Rule-level checks, each citing the rule that forbids the answer."""
     seat, decision = request.seat, request.decision
-    if decision != Decision.LAST_WORDS and seat not in state.alive:
+    if decision not in (Decision.LAST_WORDS, Decision.GRAVEYARD) and seat not in state.alive:
         raise IllegalDecision("WW-16", f"Seat {seat} is dead and may not decide.")
     target = payload.get("target")
     if decision == Decision.PROTECT:
@@ -377,7 +382,7 @@ def fallback(state: WerewolfState, request: DecisionRequest) -> Payload:
         return {"target": None}
     if decision == Decision.BID:
         return {"bid": 0}
-    if decision == Decision.WOLF_MESSAGE:
+    if decision in (Decision.WOLF_MESSAGE, Decision.GRAVEYARD):  # WW-16 ruling: a pass too
         return {"message": ""}
     if decision == Decision.MESSAGE:  # OD-8: a wait, marked as a fallback
         return discussion.fallback()

@@ -22,7 +22,7 @@ from collections.abc import Callable, Generator, Iterator, Mapping
 from typing import Any
 
 import sandbox.games.werewolf.events as ev
-from sandbox.core import discussion
+from sandbox.core import discussion, talk
 from sandbox.core.discussion import OpenDayRulings
 from sandbox.core.events import Event, OpenDayEnded
 from sandbox.core.requests import Payload
@@ -50,7 +50,10 @@ def resolve(
     state: WerewolfState, config: WerewolfConfig, answers: Answers, rng: random.Random
 ) -> Iterator[Event]:
     """One step's answers into events (the referee's resolve hook; the rulings
-    are in the state, from the public GameStarted event, so ``config`` is unused)."""
+    are in the state, from the public GameStarted event, so ``config`` is unused).
+    WW-16 ruling: the graveyard's messages first, the step as if the dead were not asked."""
+    graves, answers = talk.graveyard_first(answers, state.graveyard, state.day)
+    yield from graves
     handler = _STEPS.get(state.phase)
     if handler is not None:
         yield from handler(state, answers, rng)

@@ -9,7 +9,8 @@ from typing import Any
 
 import sandbox.games.werewolf.events as ev
 from sandbox.core.discussion import OpenDay
-from sandbox.core.events import Event, OpenDayStarted
+from sandbox.core.events import Event, GraveyardMessage, OpenDayStarted
+from sandbox.core.talk import dead_at_nightfall
 from sandbox.core.variant import Outcome, Result
 from sandbox.games.werewolf.config import LATER_DEFAULTS
 from sandbox.games.werewolf.info import VILLAGE, WEREWOLF, WEREWOLVES, Ending, Phase, team_of
@@ -45,6 +46,7 @@ class WerewolfState:
     ballots: dict[int, int | None] = field(default_factory=dict)
     open: OpenDay = field(default_factory=OpenDay)  # WW-12 open: the day under way (OD-4)
     ending: str | None = None  # set by RolesRevealed (WW-20)
+    graveyard: tuple[int, ...] = ()  # WW-16 ruling: the dead still to answer tonight
 
     @property
     def reveal_mode(self) -> str:
@@ -106,6 +108,12 @@ def _night(state: WerewolfState, e: Any) -> None:
     state.inspected = None
     state.kill_votes = {}
     state.kill_target = None
+    if state.ruling("graveyard_chat"):  # WW-16 ruling: asked with the night's first step
+        state.graveyard = dead_at_nightfall(state.roles, state.alive)
+
+
+def _graveyard(state: WerewolfState, e: Any) -> None:
+    state.graveyard = tuple(s for s in state.graveyard if s != e.seat)  # it has answered
 
 
 def _protection(state: WerewolfState, e: Any) -> None:
@@ -238,6 +246,7 @@ _FOLDERS: dict[type[Event], Callable[[WerewolfState, Any], None]] = {
     ev.Exiled: _exiled,
     ev.DayLimitReached: _over,
     ev.RolesRevealed: _roles_revealed,
+    GraveyardMessage: _graveyard,
 }
 
 

@@ -38,6 +38,7 @@ from sandbox.words.parts import (
     spoke,
     spoken,
 )
+from sandbox.words.talk import graveyard_phrase
 from sandbox.words.vocabulary import load_vocabulary
 
 D = Mapping[str, Any]
@@ -387,6 +388,7 @@ DECISIONS: dict[str, DecisionPhrase] = {
     Decision.SPEECH: spoke,
     Decision.LAST_WORDS: spoke,
     Decision.MESSAGE: _message,
+    Decision.GRAVEYARD: graveyard_phrase,  # WW-16 ruling: the dead's talk
 }
 
 

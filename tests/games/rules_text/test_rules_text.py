@@ -120,6 +120,16 @@ FF_OPTIONS = (
         OPEN_DAY,
     ),
     Option("quiet_rounds", (1, 2), _ids("FF-18"), NUMBER, OPEN_DAY),
+    # graveyard talk (issue 38), off by default: an FF-19 ruling
+    Option(
+        "graveyard_chat",
+        (False, True),
+        _ids("FF-19"),
+        {
+            "en": ("Choices are sealed and simultaneous.", "only the dead and the spectators"),
+            "zh": ("同时做出。", "只有亡者和观众能看到"),
+        },
+    ),
 )
 KILLER_OPTIONS = (
     # 15 players: 4 killers, 4 police, 7 civilians, and a last-words quota of 4.
@@ -169,6 +179,25 @@ KILLER_OPTIONS = (
         OPEN_DAY,
     ),
     Option("quiet_rounds", (1, 2), _ids("KG-8"), NUMBER, OPEN_DAY),
+    # table talk (issue 38), off by default: the KG-3 and KG-14 rulings
+    Option(
+        "killer_chat",
+        (False, True),
+        _ids("KG-3"),
+        {
+            "en": ("Killers then see each other's opinions.", "only the living killers read"),
+            "zh": ("之后杀手能看到彼此的意见。", "只有存活的杀手能看到"),
+        },
+    ),
+    Option(
+        "graveyard_chat",
+        (False, True),
+        _ids("KG-14"),
+        {
+            "en": ("(last words aside).", "only the dead and the spectators read"),
+            "zh": ("（遗言除外）。", "只有亡者和观众能看到"),
+        },
+    ),
 )
 OPTIONS = {"four_factions": FF_OPTIONS, "killer": KILLER_OPTIONS}
 # Fields that are not rulings: a scenario's fixed roles are secret and must

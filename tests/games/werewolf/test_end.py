@@ -5,6 +5,8 @@ from __future__ import annotations
 import pytest
 
 from sandbox.core.errors import IllegalDecision
+from sandbox.core.game import Game
+from sandbox.core.requests import DecisionRequest
 from sandbox.games.werewolf.info import INFO
 from tests.games.werewolf.helpers import (
     DOCTOR,
@@ -118,7 +120,18 @@ def test_ww22_requests_name_their_decision_and_rule() -> None:
     night(game, kill=5)
     asks = {r.decision: r.rule for r in game.pending()}
     assert asks == {"message": "WW-12, OD-5"}
-    assert set(seen) | set(asks) == set(INFO.decisions)
+    # The tenth, the graveyard's ask (WW-16 ruling, graveyard_chat), once a seat is dead.
+    game = new_game(graveyard_chat=True)
+    night(game, kill=5)
+    while not game.over and not pending_of(game, "graveyard_message"):
+        answer_step(game, lambda r: None)
+    graves = {r.decision: r.rule for r in pending_of(game, "graveyard_message")}
+    assert graves == {"graveyard_message": "WW-16"}
+    assert set(seen) | set(asks) | set(graves) == set(INFO.decisions)
+
+
+def pending_of(game: Game, decision: str) -> list[DecisionRequest]:
+    return [r for r in game.pending() if r.decision == decision]
 
 
 def test_ww22_an_illegal_answer_is_refused_with_the_rule_and_the_legal_options() -> None:

@@ -28,6 +28,7 @@ CONFIGS: list[dict[str, Any]] = [
     {"preset": "werewolf_arena"},
     {
         "wolf_chat": True,
+        "graveyard_chat": True,  # WW-16 ruling: the dead's talk, audited with the rest
         "last_words": True,
         "seer_reveals": "team",
         "reveal_on_death": "team",

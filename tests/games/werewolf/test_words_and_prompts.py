@@ -31,8 +31,10 @@ KINDS = {
 def captured() -> dict[str, Captured]:
     """The first request of each decision over a few seeded random games."""
     found: dict[str, Captured] = {}
-    # The open day's ask (WW-12 open, OD-5) comes from a game of its own.
-    for seed, rulings in [(s, RULINGS) for s in range(6)] + [(0, {"discussion": "open"})]:
+    # The open day's ask (WW-12 open, OD-5) and the graveyard's (WW-16 ruling)
+    # come from games of their own.
+    own = [(0, {"discussion": "open"}), (0, {"graveyard_chat": True})]
+    for seed, rulings in [(s, RULINGS) for s in range(6)] + own:
         game = new_game("werewolf", seed, rulings)
 
         def pick(g: object, request: object) -> bool:
@@ -120,6 +122,7 @@ def test_every_decision_has_a_phrase(language: str) -> None:
         "last_words": {"speech": ""},
         "vote": {"target": None},
         "message": {"speak": True, "speech": "hi", "accuse": [2]},
+        "graveyard_message": {"message": "boo"},  # WW-16 ruling (graveyard_chat)
     }
     assert set(payloads) == set(INFO.decisions) == set(DECISIONS)
     for decision, payload in payloads.items():
