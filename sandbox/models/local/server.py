@@ -15,6 +15,7 @@ from __future__ import annotations
 import asyncio
 import atexit
 import contextlib
+import errno
 import os
 import shutil
 import signal
@@ -184,7 +185,10 @@ class LocalServer:
             if self.process.poll() is not None:
                 tail = self.stderr_tail()
                 self.stop()
-                if _lost_port(tail):
+                # The log may not say it (llama.cpp's logger writes from its own
+                # thread, and an exit under load was seen to leave the log empty):
+                # a port someone else holds is checked directly.
+                if _lost_port(tail) or _port_in_use(self.host, self.port):
                     raise _PortTaken(f"port {self.port} was taken")
                 raise LocalModelError(
                     f"local server for {self.model.alias} exited with code "
@@ -251,6 +255,20 @@ class _PortTaken(LocalModelError):
 def _lost_port(output: str) -> bool:
     text = output.lower()
     return "address already in use" in text or "couldn't bind" in text
+
+
+def _port_in_use(host: str, port: int | None) -> bool:
+    """Whether another process holds ``port`` on ``host`` (binding it fails)."""
+    if port is None:
+        return False
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+        # Linux: a port left in TIME_WAIT binds with SO_REUSEADDR, a listened one not.
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            sock.bind((host, port))
+        except OSError as err:
+            return err.errno == errno.EADDRINUSE
+    return False
 
 
 def _signal_group(pid: int, sig: signal.Signals) -> None:

@@ -142,9 +142,14 @@ def test_a_server_that_never_answers_times_out_and_is_stopped(
     assert server.process is not None and wait_gone(server.process.pid, 10)
 
 
+@pytest.mark.parametrize("log_says_why", [True, False])
 def test_a_taken_port_is_retried_on_another(
-    monkeypatch: pytest.MonkeyPatch, packaged_gguf: Path
+    monkeypatch: pytest.MonkeyPatch, packaged_gguf: Path, log_says_why: bool
 ) -> None:
+    """Retried whether or not the server's log names the lost port (under load
+    its exit once left the log empty, and the start failed)."""
+    if not log_says_why:
+        monkeypatch.setattr(local_server, "_lost_port", lambda output: False)
     with socket.socket() as blocker:
         blocker.bind(("127.0.0.1", 0))
         blocker.listen()
@@ -163,6 +168,16 @@ def test_a_taken_port_is_retried_on_another(
             assert server.running
         finally:
             server.stop()
+
+
+def test_a_port_in_use_is_one_another_process_listens_on() -> None:
+    with socket.socket() as listener:
+        listener.bind(("127.0.0.1", 0))
+        listener.listen()
+        port = listener.getsockname()[1]
+        assert local_server._port_in_use("127.0.0.1", port)
+    assert not local_server._port_in_use("127.0.0.1", port)
+    assert not local_server._port_in_use("127.0.0.1", None)
 
 
 CHILD = textwrap.dedent(
