@@ -159,3 +159,39 @@ def test_the_shared_record_with_the_slot_router(
         assert user.index("# Record") < user.index(f"# Your role card (seat {call['seat']},")
     votes = [c for c in calls if c["decision"] == "vote"]
     assert votes and all(c["cached_tokens"] > 0 for c in votes)
+
+
+@pytest.mark.timeout(1500)
+def test_an_open_killer_day_on_the_local_model(tmp_path: Path) -> None:
+    """Issue 42: the embedded table finishes a Killer game whose day is open
+    (OD-1): the model's killers answer every ask round (speak or wait, OD-5)
+    through the real client path, the day closes on a budget (OD-6) and the vote
+    and the game's end follow as in a day of turns."""
+    rules = {**GAME["rules"], "discussion": "open", "messages_per_seat": 2}
+    loaded = parse_config({**GAME, "rules": rules})
+    try:
+        record = play_game(loaded, 11, tmp_path)
+    finally:
+        stop_all()
+    lines = read_transcript(record.path)
+    events = [line for line in lines if line["type"] == "event"]
+    kinds = [e["kind"] for e in events]
+    assert "discussion.opened" in kinds and "discussion.closed" in kinds, kinds
+    assert record.outcome is not None and record.outcome.reason in LEGAL_ENDS, record.outcome
+    killers = {seat for seat, role in record.roles.items() if role == "killer"}
+    asks = [
+        e["data"]
+        for e in events
+        if e["kind"] == "core.decision"
+        and e["data"]["seat"] in killers
+        and e["data"]["decision"] == "message"
+    ]
+    assert asks, "no ask round reached a model seat"
+    # the model speaks up, not only waits (it posted in every run seen)
+    assert any(a["payload"].get("speak") for a in asks), asks
+    calls = [line for line in lines if line["type"] == "call"]
+    answered = {c["request_id"] for c in calls}
+    assert all(a["request_id"] in answered for a in asks)
+    assert record.stats.fallback_count("provider") == 0
+    assert record.stats.fallback_count("timeout") == 0
+    assert record.stats.fallback_count(FALLBACK_INVALID) == 0
