@@ -23,7 +23,6 @@ from sandbox.session.gamefile import LoadedConfig, parse_config
 from sandbox.web.audience import Audience
 from sandbox.web.hub import WebHub
 from sandbox.web.run import WebRun
-from sandbox.web.seat import WAITING
 
 # Who plays the seats not open to people: as the game file says (its people
 # and programs become baseline bots), or one kind for all of them.
@@ -254,10 +253,7 @@ class Table:
             if self.status() == PLAYING:
                 raise TableError(f"seat {seat} is played by an AI now (the host handed it back)")
             return  # between games: the next game seats the person afresh
-        if person.left:
-            # the seat's page again: its next question goes to the person (web/seat.py)
-            person.left = False
-            person.board.update(status=WAITING)
+        person.rejoin()
         self.on_change()
 
     # ------------------------------------------------------------ the host

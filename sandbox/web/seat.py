@@ -349,6 +349,13 @@ class HumanBrowserAgent(Agent):
             raise NoOpenDecision from None
         return await asyncio.wait_for(done, 10.0)
 
+    def rejoin(self) -> None:
+        """The person is back after :meth:`leave`: the seat's next question is
+        theirs again (those in between fell back, recorded ``quit``)."""
+        if self.left:
+            self.left = False
+            self.board.update(status=WAITING)
+
     def leave(self) -> None:
         if self.board.get("status") == ENDED:
             return  # the game ended while the person was confirming: its end screen stays
