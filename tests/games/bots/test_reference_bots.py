@@ -14,7 +14,7 @@ from pydantic import ValidationError
 from sandbox.agents.baseline import baseline_bot
 from sandbox.core.game import Game
 from sandbox.core.seat import Agent
-from sandbox.deduction.mind import VERSION
+from sandbox.deduction.mind import TOP_LEVEL, VERSION
 from sandbox.session.agent_specs import LevelledBaselineAgent, parse_agent_spec
 from sandbox.session.seating import seat_seed
 from tests.games.bots.harness import answer, bots_for, context, new_game, play
@@ -35,7 +35,7 @@ def _events(game: Game) -> list[Any]:
 
 
 @pytest.mark.parametrize("variant", sorted(VARIANTS))
-@pytest.mark.parametrize("level", [1, 3])
+@pytest.mark.parametrize("level", [1, 3, 4])
 def test_every_level_plays_legal_games_and_repeats_for_a_seed(variant: str, level: int) -> None:
     first, fallbacks = _play(variant, 2, level)
     assert first.over and fallbacks == 0
@@ -72,11 +72,12 @@ def test_the_description_names_the_frozen_reference(variant: str) -> None:
 
 
 def test_a_game_file_seats_a_level_and_refuses_one_out_of_range() -> None:
-    spec = parse_agent_spec({"kind": "baseline", "level": 2})
-    assert isinstance(spec.build(1, 7, _llm()), LevelledBaselineAgent)
+    for level in (2, TOP_LEVEL):
+        spec = parse_agent_spec({"kind": "baseline", "level": level})
+        assert isinstance(spec.build(1, 7, _llm()), LevelledBaselineAgent)
     assert not isinstance(parse_agent_spec({}).build(1, 7, _llm()), LevelledBaselineAgent)
     with pytest.raises(ValidationError):
-        parse_agent_spec({"kind": "baseline", "level": 4})
+        parse_agent_spec({"kind": "baseline", "level": 5})
 
 
 def _llm() -> Any:
