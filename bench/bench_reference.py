@@ -52,8 +52,8 @@ def _sides(variant: str) -> dict[str, Callable[[str], bool]]:
     }
 
 
-Probe = Callable[[Game, int, Any], None]
-COST: dict[int, tuple[int, float]] = {}  # level -> (decisions, CPU seconds), summed  # (game, seat, its bot) after each of its votes
+Probe = Callable[[Game, int, Any], None]  # (game, seat, its bot) after each of its votes
+COST: dict[int, tuple[int, float]] = {}  # level -> (decisions, CPU seconds), summed
 
 
 def play(
@@ -152,9 +152,9 @@ FAKE = "I am the {role}. I checked seat {t} last night: a {hidden}. Vote seat {t
 def exploit(name: str, seeds: range, level: int, language: str) -> str:
     """A lone fake claim against a table at ``level`` (0: the baseline): the
     lowest hidden seat claims the checker on its first speech and accuses the
-    lowest plain seat (its other decisions the baseline bot's, at every level);
-    how often the framed seat is voted out the first day there is a vote, and
-    how often the liar's side wins."""
+    lowest living plain seat (its other decisions the baseline bot's, at every level);
+    how often the first seat voted out is the framed one, and how often the
+    liar's side wins."""
     hidden, plain, role, out_kind = EXPLOIT[name]
     variant = get_variant(name)
     framed_out = side_won = 0
@@ -162,7 +162,7 @@ def exploit(name: str, seeds: range, level: int, language: str) -> str:
         game = Game.new(variant, variant.parse_config({}), seed)
         roles = game.roles()
         liar = min(s for s, r in roles.items() if r == hidden)
-        framed = min(s for s, r in roles.items() if r == plain)
+        framed = 0  # the lowest plain seat living when the liar speaks
         agents: dict[int, Agent] = {}
         for s in game.seats:
             agents[s] = baseline_bot(variant, seat_seed(seed, s), language)
@@ -173,6 +173,8 @@ def exploit(name: str, seeds: range, level: int, language: str) -> str:
             for request in game.pending():
                 if request.seat == liar and request.decision == "speech" and not lied:
                     lied = True
+                    living = game.view(liar).public["living"]
+                    framed = min(s for s in living if roles[s] == plain)
                     text = FAKE.format(role=role, t=framed, hidden=hidden)
                     game.submit(request.id, {"speech": text, "claim": role, "accuse": [framed]})
                     continue

@@ -41,7 +41,7 @@ def test_the_kit_passes_every_registered_variant(variant: str) -> None:
     assert variant in str(report)
 
 
-@pytest.mark.parametrize("level", [3])
+@pytest.mark.parametrize("level", [3, 4])
 @pytest.mark.parametrize("variant", ["four_factions", "killer", "werewolf"])
 def test_the_kit_passes_games_of_the_deducing_bots(variant: str, level: int) -> None:
     """Issue 37: the checks (the no-leak audit of views and prompts among them)

@@ -111,7 +111,8 @@ def test_deducing_speeches_give_reasons_and_vary(language: str) -> None:
 FAKE = "I am the seer. I checked seat {t} last night: a werewolf. Vote seat {t} out."
 
 
-def test_a_contradicted_fake_seer_claim_is_questioned() -> None:
+@pytest.mark.parametrize("level", [3, 4])
+def test_a_contradicted_fake_seer_claim_is_questioned(level: int) -> None:
     """Werewolf seed 1: a werewolf seat claims the seer and names a villager on
     day 1 (words and fields). Once the claim is contradicted (that villager
     shown not to be a werewolf, or another seat shown to be the seer), some
@@ -120,7 +121,7 @@ def test_a_contradicted_fake_seer_claim_is_questioned() -> None:
     roles = game.roles()
     liar = min(s for s, r in roles.items() if r == "werewolf")
     framed = min(s for s, r in roles.items() if r == "villager")
-    bots = _bots(game, 1, 3)
+    bots = _bots(game, 1, level)
     contradicted = questioned = False
     while not game.over and not questioned:
         for request in game.pending():
@@ -150,3 +151,43 @@ def _contradicts(event: Any, liar: int, framed: int) -> bool:
     dead = getattr(event, "victim", None) or getattr(event, "seat", None)
     revealed = getattr(event, "revealed", None)
     return (dead == framed and revealed != "werewolf") or (revealed == "seer" and dead != liar)
+
+
+POLICE = "I am the police. I checked seat {t} last night: a killer. Vote seat {t} out."
+
+
+@pytest.mark.parametrize("level", [3, 4])
+def test_a_lone_fake_police_claim_is_questioned(level: int) -> None:
+    """Killer seed 0 at 12 seats: a killer seat claims the police on its first
+    speech and names the lowest living civilian (words and fields), with the rest of its
+    decisions the baseline's. The deducing table does not follow it blindly:
+    once another seat counter-claims the police, some bot accuses the liar,
+    votes for it, or claims the police against it. (Not in every game: over
+    seeds 0-11 in 7 at level 3, 8 at level 4; bench_reference --exploit has
+    the rates.)"""
+    game = new_game("killer", VARIANTS["killer"], 0)
+    roles = game.roles()
+    liar = min(s for s, r in roles.items() if r == "killer")
+    bots = _bots(game, 0, level)
+    bots[liar] = _bots(game, 0, 0)[liar]
+    lied = countered = questioned = False
+    while not game.over and not questioned:
+        for request in game.pending():
+            if request.seat == liar and request.decision == "speech" and not lied:
+                lied = True
+                framed = min(s for s in game.view(liar).public["living"] if roles[s] == "civilian")
+                payload = {"speech": POLICE.format(t=framed), "claim": "police", "accuse": [framed]}
+                game.submit(request.id, payload)
+                continue
+            reply = answer(bots[request.seat], context(game, request))
+            assert reply.payload is not None
+            p = reply.payload
+            if lied and request.seat != liar and p.get("claim") == "police":
+                countered = True
+                questioned |= liar in p.get("accuse", ())
+            elif countered and request.seat != liar:
+                questioned |= p.get("target") == liar and request.decision == "vote"
+                questioned |= liar in p.get("accuse", ())
+            game.submit(request.id, reply.payload)
+    assert countered, "no seat counter-claimed the police: the scenario did not happen"
+    assert questioned
