@@ -254,9 +254,7 @@ def main() -> None:
     parser.add_argument(
         "--matrix", action="store_true", help="the levels against each other (adjacent pairs)"
     )
-    parser.add_argument(
-        "--exploit", action="store_true", help="a scripted lone fake checker claim"
-    )
+    parser.add_argument("--exploit", action="store_true", help="a scripted lone fake checker claim")
     parser.add_argument("--every-pair", action="store_true", help="with --matrix: all pairs")
     args = parser.parse_args()
     seeds = range(args.first_seed, args.first_seed + args.games)
