@@ -16,7 +16,7 @@ what they say and what the structured fields say are the same evidence, which
 the belief counts once.
 
 **Levels** (:data:`LEVELS`): 0 is the variant's baseline bot (it never builds a
-mind). 1 keeps a belief from the structured fields only, forgets a third of the
+mind). 1 keeps a belief from the structured fields only, forgets a fifth of the
 speeches and picks with noise; 2 also reads the words, with less noise; 3 picks
 with little noise; 4 always picks the best and its hidden side plays as a
 team. :func:`frozen_tag` names a level's version, so a rating against "level 3

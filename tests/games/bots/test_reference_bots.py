@@ -191,3 +191,26 @@ def test_a_lone_fake_police_claim_is_questioned(level: int) -> None:
             game.submit(request.id, reply.payload)
     assert countered, "no seat counter-claimed the police: the scenario did not happen"
     assert questioned
+
+
+def _wolf_seer_claims(seed: int, level: int) -> list[tuple[int, bool]]:
+    """Werewolf seats' seer claims in a game of bots at ``level``: (seat, whether
+    its bot was drawn to fake claims)."""
+    game = new_game("werewolf", {}, seed)
+    roles, bots, claims = game.roles(), _bots(game, seed, level), []
+    while not game.over:
+        for request in game.pending():
+            reply = answer(bots[request.seat], context(game, request))
+            assert reply.payload is not None
+            if roles[request.seat] == "werewolf" and reply.payload.get("claim") == "seer":
+                claims.append((request.seat, bool(bots[request.seat].fakes_claims)))  # type: ignore[attr-defined]
+            game.submit(request.id, reply.payload)
+    return claims
+
+
+def test_level_four_wolves_counter_claim_as_a_team() -> None:
+    """Werewolf seed 2: the seer exposes a werewolf on day 1. At level 4 the
+    pack's lead counter-claims the seer although its bot was not drawn to fake
+    claims; below level 4 only the bots drawn to fake claims ever do."""
+    assert (1, False) in _wolf_seer_claims(2, 4)
+    assert all(drawn for _, drawn in _wolf_seer_claims(2, 3))
