@@ -11,6 +11,7 @@ Run:  .venv/bin/python bench/bench_reference.py [--games 200] [--levels 1 2 3]
       [--variant werewolf] [--language en] [--first-seed 0]
 With ``--matrix``: the levels against each other (``--every-pair``: all pairs,
 else adjacent ones; level 0, the baseline, always among them).
+With ``--mirror``: each of ``--levels`` against itself (the first side's win rate).
 With ``--exploit``: a scripted lone fake seer (Werewolf) or police (Killer) claim
 against a table of baseline bots and of each level: how often it works.
 With ``--calibration``: the village side's belief at level 3, its Brier score by day
@@ -198,6 +199,20 @@ def exploit(name: str, seeds: range, level: int, language: str) -> str:
     )
 
 
+def mirror(name: str, levels: list[int], seeds: range, language: str) -> None:
+    """Each level against itself (every seat at that level): the first side's
+    win rate (Werewolf's village, Killer's police side), the pairs' yardstick."""
+    side, on_side = next(iter(_sides(name).items()))
+    for level in levels:
+        wins = sum(play(name, seed, on_side, level, language, others=level)[0] for seed in seeds)
+        low, high = wilson(wins, len(seeds))
+        print(
+            f"{name:14s} level {level} vs itself: {side} {wins / len(seeds):5.1%} "
+            f"[{low:5.1%}, {high:5.1%}] of {len(seeds)}",
+            flush=True,
+        )
+
+
 def calibration(name: str, seeds: range, level: int, language: str) -> None:
     """The village side's belief at each of its votes: the Brier score of
     P(hidden) over the living other seats it does not know, by day, beside the
@@ -255,6 +270,7 @@ def main() -> None:
         "--matrix", action="store_true", help="the levels against each other (adjacent pairs)"
     )
     parser.add_argument("--exploit", action="store_true", help="a scripted lone fake checker claim")
+    parser.add_argument("--mirror", action="store_true", help="each level against itself")
     parser.add_argument("--every-pair", action="store_true", help="with --matrix: all pairs")
     args = parser.parse_args()
     seeds = range(args.first_seed, args.first_seed + args.games)
@@ -262,6 +278,10 @@ def main() -> None:
         for name in args.variant or ["werewolf", "killer"]:
             for level in (0, *args.levels):
                 print(f"{name:14s} exploit  " + exploit(name, seeds, level, args.language))
+        return
+    if args.mirror:
+        for name in args.variant or ["werewolf", "killer"]:
+            mirror(name, args.levels, seeds, args.language)
         return
     if args.matrix:
         for name in args.variant or ["werewolf", "killer", "four_factions"]:
