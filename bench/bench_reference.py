@@ -9,6 +9,11 @@ the CPU per game of a table where every seat is a deducing bot at the top level.
 
 Run:  .venv/bin/python bench/bench_reference.py [--games 200] [--levels 1 2 3]
       [--variant werewolf] [--language en] [--first-seed 0]
+With ``--matrix``: the levels against each other (``--every-pair``: all pairs,
+else adjacent ones; level 0, the baseline, always among them).
+With ``--mirror``: each of ``--levels`` against itself (the first side's win rate).
+With ``--exploit``: a scripted lone fake seer (Werewolf) or police (Killer) claim
+against a table of baseline bots and of each level: how often it works.
 With ``--calibration``: the village side's belief at level 3, its Brier score by day
 beside a flat guess, and its calibration (Werewolf and Killer).
 Games are seeded first-seed.., so a run repeats exactly. Reports only.
@@ -49,6 +54,7 @@ def _sides(variant: str) -> dict[str, Callable[[str], bool]]:
 
 
 Probe = Callable[[Game, int, Any], None]  # (game, seat, its bot) after each of its votes
+COST: dict[int, tuple[int, float]] = {}  # level -> (decisions, CPU seconds), summed
 
 
 def play(
@@ -58,20 +64,29 @@ def play(
     level: int,
     language: str,
     probe: Probe | None = None,
+    others: int = 0,
 ) -> tuple[bool, float, Game]:
+    """One game: the ``deducing`` roles' seats at ``level``, the rest at
+    ``others`` (0: the baseline); whether the deducing side won, and the CPU."""
     variant = get_variant(variant_name)
     game = Game.new(variant, variant.parse_config({}), seed)
     roles = game.roles()
     agents: dict[int, Agent] = {}
     for s in game.seats:
         bot = baseline_bot(variant, seat_seed(seed, s), language)
-        if level and deducing(roles[s]):
-            bot.at_level(level)  # type: ignore[attr-defined]
+        at = level if deducing(roles[s]) else others
+        if at:
+            bot.at_level(at)  # type: ignore[attr-defined]
         agents[s] = bot
+    COST.setdefault(level, (0, 0.0))
     start = time.process_time()
     while not game.over:
         for request in game.pending():
-            answer = decide_now(agents[request.seat], DecisionContext.for_request(game, request))
+            ctx = DecisionContext.for_request(game, request)
+            began = time.process_time()
+            answer = decide_now(agents[request.seat], ctx)
+            if deducing(roles[request.seat]):  # the cost of one decision of the side's bots
+                COST[level] = (COST[level][0] + 1, COST[level][1] + time.process_time() - began)
             if probe is not None and request.decision == "vote":
                 probe(game, request.seat, agents[request.seat])
             if answer.payload is None:
@@ -95,6 +110,107 @@ def cell(name: str, on_side: Callable[[str], bool], level: int, seeds: range, la
     low, high = wilson(wins, n)
     label = "baseline" if level == 0 else f"level {level}"
     return f"{label}: {wins / n:5.1%} [{low:5.1%}, {high:5.1%}] {1000 * cpu / n:4.0f} ms/game"
+
+
+def matrix(name: str, levels: list[int], seeds: range, language: str, every: bool) -> None:
+    """Levels against each other: for each pair (a, b), a > b (adjacent ones
+    unless ``every``), each side played at a with the rest of the table at b,
+    on the same seeds; printed: a's win rate per side, and over all sides
+    (a's share of the side-games, with a 95% Wilson interval)."""
+    pairs = [(a, b) for a in levels for b in levels if a > b]
+    if not every:
+        ordered = sorted(levels)
+        pairs = list(zip(ordered[1:], ordered[:-1], strict=True))
+    for a, b in pairs:
+        parts, total, cpu = [], 0, 0.0
+        for side, on_side in _sides(name).items():
+            wins = 0
+            for seed in seeds:
+                won, seconds, _ = play(name, seed, on_side, a, language, others=b)
+                wins += won
+                cpu += seconds
+            total += wins
+            parts.append(f"{side} {wins / len(seeds):5.1%}")
+        n = len(seeds) * len(parts)
+        low, high = wilson(total, n)
+        print(
+            f"{name:14s} level {a} vs {b}: {total / n:5.1%} [{low:5.1%}, {high:5.1%}] of {n}  "
+            + "  ".join(parts)
+            + f"  {1000 * cpu / n:4.0f} ms/game",
+            flush=True,
+        )
+
+
+# The scripted person of the exploit: one hidden seat's first speech claims the
+# checking role and names an honest seat (issue 37, "the exploit of the person's game").
+EXPLOIT = {
+    "werewolf": ("werewolf", "villager", "seer", "werewolf.exiled"),
+    "killer": ("killer", "civilian", "police", "killer.voted_out"),
+}
+FAKE = "I am the {role}. I checked seat {t} last night: a {hidden}. Vote seat {t} out."
+
+
+def exploit(name: str, seeds: range, level: int, language: str) -> str:
+    """A lone fake claim against a table at ``level`` (0: the baseline): the
+    lowest hidden seat claims the checker on its first speech and accuses the
+    lowest living plain seat (its other decisions the baseline bot's, at every level);
+    how often the first seat voted out is the framed one, and how often the
+    liar's side wins."""
+    hidden, plain, role, out_kind = EXPLOIT[name]
+    variant = get_variant(name)
+    framed_out = side_won = 0
+    for seed in seeds:
+        game = Game.new(variant, variant.parse_config({}), seed)
+        roles = game.roles()
+        liar = min(s for s, r in roles.items() if r == hidden)
+        framed = 0  # the lowest plain seat living when the liar speaks
+        agents: dict[int, Agent] = {}
+        for s in game.seats:
+            agents[s] = baseline_bot(variant, seat_seed(seed, s), language)
+            if level and s != liar:
+                agents[s].at_level(level)  # type: ignore[attr-defined]
+        lied = False
+        while not game.over:
+            for request in game.pending():
+                if request.seat == liar and request.decision == "speech" and not lied:
+                    lied = True
+                    living = game.view(liar).public["living"]
+                    framed = min(s for s in living if roles[s] == plain)
+                    text = FAKE.format(role=role, t=framed, hidden=hidden)
+                    game.submit(request.id, {"speech": text, "claim": role, "accuse": [framed]})
+                    continue
+                ctx = DecisionContext.for_request(game, request)
+                answer = decide_now(agents[request.seat], ctx)
+                if answer.payload is None:
+                    game.submit_fallback(request.id, answer.fallback_reason or "invalid")
+                else:
+                    game.submit(request.id, answer.payload)
+        first_out = next((e for e in game.events if e.kind == out_kind), None)
+        framed_out += getattr(first_out, "seat", None) == framed
+        outcome = game.outcome()
+        assert outcome is not None
+        side_won += outcome.results.get(liar) == "win"
+    n = len(seeds)
+    (a, b), (c, d) = wilson(framed_out, n), wilson(side_won, n)
+    label = "baseline" if level == 0 else f"level {level}"
+    return (
+        f"{label}: framed out {framed_out / n:5.1%} [{a:5.1%}, {b:5.1%}], "
+        f"liar's side won {side_won / n:5.1%} [{c:5.1%}, {d:5.1%}]"
+    )
+
+
+def mirror(name: str, levels: list[int], seeds: range, language: str) -> None:
+    """Each level against itself (every seat at that level): the first side's
+    win rate (Werewolf's village, Killer's police side), the pairs' yardstick."""
+    side, on_side = next(iter(_sides(name).items()))
+    for level in levels:
+        wins = sum(play(name, seed, on_side, level, language, others=level)[0] for seed in seeds)
+        low, high = wilson(wins, len(seeds))
+        print(
+            f"{name:14s} level {level} vs itself: {side} {wins / len(seeds):5.1%} "
+            f"[{low:5.1%}, {high:5.1%}] of {len(seeds)}",
+            flush=True,
+        )
 
 
 def calibration(name: str, seeds: range, level: int, language: str) -> None:
@@ -150,8 +266,27 @@ def main() -> None:
     parser.add_argument(
         "--calibration", action="store_true", help="the village belief's Brier score by day"
     )
+    parser.add_argument(
+        "--matrix", action="store_true", help="the levels against each other (adjacent pairs)"
+    )
+    parser.add_argument("--exploit", action="store_true", help="a scripted lone fake checker claim")
+    parser.add_argument("--mirror", action="store_true", help="each level against itself")
+    parser.add_argument("--every-pair", action="store_true", help="with --matrix: all pairs")
     args = parser.parse_args()
     seeds = range(args.first_seed, args.first_seed + args.games)
+    if args.exploit:
+        for name in args.variant or ["werewolf", "killer"]:
+            for level in (0, *args.levels):
+                print(f"{name:14s} exploit  " + exploit(name, seeds, level, args.language))
+        return
+    if args.mirror:
+        for name in args.variant or ["werewolf", "killer"]:
+            mirror(name, args.levels, seeds, args.language)
+        return
+    if args.matrix:
+        for name in args.variant or ["werewolf", "killer", "four_factions"]:
+            matrix(name, sorted({0, *args.levels}), seeds, args.language, args.every_pair)
+        return
     if args.calibration:
         for name in args.variant or ["werewolf", "killer"]:
             calibration(name, seeds, max(args.levels), args.language)
@@ -162,6 +297,9 @@ def main() -> None:
                 cell(name, on_side, level, seeds, args.language) for level in (0, *args.levels)
             ]
             print(f"{name:14s} {side:12s}  " + "  ".join(cells), flush=True)
+        per = [f"level {k}: {1000 * t / max(1, n):.2f}" for k, (n, t) in sorted(COST.items())]
+        print(f"{name:14s} ms per decision (a side's bots)  " + "  ".join(per), flush=True)
+        COST.clear()
         top = max(args.levels)  # the cost of a whole table of deducing bots
         cpu = sum(play(name, seed, lambda _: True, top, args.language)[1] for seed in seeds)
         print(f"{name:14s} every seat at level {top}: {1000 * cpu / len(seeds):4.0f} ms CPU/game")

@@ -16,11 +16,12 @@ what they say and what the structured fields say are the same evidence, which
 the belief counts once.
 
 **Levels** (:data:`LEVELS`): 0 is the variant's baseline bot (it never builds a
-mind). 1 keeps a belief from the structured fields only, forgets a third of the
-speeches and picks with noise; 2 also reads the words, with less noise; 3 reads
-everything and picks the best. :func:`frozen_tag` names a level's version, so a
-rating against "level 3 v1" means the same later: change the play of a level
-and raise :data:`VERSION`.
+mind). 1 keeps a belief from the structured fields only, forgets a fifth of the
+speeches and picks with noise; 2 also reads the words, with less noise; 3 picks
+with little noise; 4 always picks the best and its hidden side plays as a
+team. :func:`frozen_tag` names a level's version, so a rating against "level 3
+v1" means the same later: change the play of a level and raise :data:`VERSION`
+(a new level leaves the others' play, and so their version, as it was).
 """
 
 from __future__ import annotations
@@ -62,12 +63,16 @@ class Level:
     words: bool  # reads the words of speeches, not only their structured fields
     forget: float  # the share of speeches it does not take in
     noise: float  # the spread of its picks (0: always the best)
+    # The hidden side plays as a team: its lead always counter-claims a checker
+    # who exposed a partner (below, only the bots drawn to fake claims do).
+    coordinates: bool = False
 
 
 LEVELS: Mapping[int, Level] = {
     1: Level(1, words=False, forget=0.2, noise=0.25),
     2: Level(2, words=True, forget=0.0, noise=0.15),
     3: Level(3, words=True, forget=0.0, noise=0.08),
+    4: Level(4, words=True, forget=0.0, noise=0.0, coordinates=True),
 }
 TOP_LEVEL = max(LEVELS)
 

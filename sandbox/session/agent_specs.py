@@ -82,7 +82,7 @@ class RandomSpec(SeatSelector):
 
 
 class BaselineSpec(SeatSelector):
-    """The variant's baseline bot; at ``level`` 1..3 the same bot deducing (issue 37)."""
+    """The variant's baseline bot; at ``level`` 1..4 the same bot deducing (issue 37)."""
 
     kind: Literal["baseline"]
     language: Language | None = Field(
@@ -91,8 +91,8 @@ class BaselineSpec(SeatSelector):
     level: int = Field(
         0,
         ge=0,
-        le=3,
-        description="baseline: 0 plays as the baseline always has; 1..3 deduce from a belief "
+        le=4,
+        description="baseline: 0 plays as the baseline always has; 1..4 deduce from a belief "
         "over the roles, reading speeches' words from 2 up (docs/deduction.md)",
     )
 

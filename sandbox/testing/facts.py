@@ -4,7 +4,8 @@ no-leak check's idea of a secret.
 A fact is a pair (seat, label), labels being the words of ``Variant.rules.roles``.
 A seat may know what the events it saw state, read generously
 (:func:`stated_facts`: every seat number in an event paired with every role
-word in it; a true flag counts as the word of its key). It may not know what
+word in it; a true flag counts as the word of its key; in its texts, each
+sentence's seat numbers with that sentence's role words). It may not know what
 the events it did not see state, read strictly (:func:`plainly_stated_facts`:
 only unambiguous pairs: ``{"4": "killer"}``, ``"elite_seat": 10``, or one
 field of seats beside role words, as in ``{"seat": 4, "role": "killer"}``).
@@ -22,6 +23,8 @@ from sandbox.core.events import Event
 from sandbox.core.game import Game
 
 Fact = tuple[int, str]
+_NUMBER = re.compile(r"\d+")
+_SENTENCE = re.compile(r"(?<=[.!?;。！？；])\s*|\n")
 # event -> the (seat, label) facts it states
 FactReader = Callable[[Event], Iterable[Fact]]
 
@@ -40,11 +43,39 @@ def stated_facts(words: Collection[str]) -> FactReader:
         seats: set[int] = set()
         found: set[str] = set()
         named: set[Fact] = set()
-        _collect(event.to_json()["data"], seats, found, named)
+        data = event.to_json()["data"]
+        _collect(data, seats, found, named)
         paired = {(s, w) for s in seats for w in found} | named
-        return {(s, w) for s, w in paired if w in words}
+        return {(s, w) for s, w in paired if w in words} | set(said_facts(data, words))
 
     return read
+
+
+def said_facts(
+    data: Any, words: Collection[str], aliases: Mapping[str, str] | None = None
+) -> Iterator[Fact]:
+    """What the words of a text in ``data`` say (a seat's speech: "seat 4 is a
+    killer", "4号是杀手"): each seat number written in a sentence paired with
+    each role word of that sentence. A seat that heard it may repeat it: a
+    player's claim is the player's word, not the referee's (issue 37, the
+    no-leak audit over games of bots that speak), and a ``claim`` beside a
+    ``seat`` is that seat's claim of its own role. ``aliases``: label -> another
+    word for it (a translation), read as the label."""
+    if isinstance(data, str):
+        other = aliases or {}
+        for sentence in _SENTENCE.split(data):
+            lower = sentence.lower()
+            named = {w for w in words if w in lower or (w in other and other[w] in sentence)}
+            yield from ((int(n), w) for n in _NUMBER.findall(sentence) for w in named)
+    elif isinstance(data, Mapping):
+        seat, claim = data.get("seat"), data.get("claim")
+        if isinstance(seat, int) and isinstance(claim, str):  # the speaker's own claim
+            yield from ((seat, w) for w in role_words([claim]) if w in words)
+        for item in data.values():
+            yield from said_facts(item, words, aliases)
+    elif isinstance(data, list | tuple):
+        for item in data:
+            yield from said_facts(item, words, aliases)
 
 
 def plainly_stated_facts(words: Collection[str]) -> FactReader:

@@ -5,7 +5,8 @@ games, for authors of new ones (see docs/adding-a-game.md, "Checking your varian
     report = check_variant(MyVariant(), {"players": 8}, games=50, seed=0)
 
 plays ``games`` games with seeds ``seed``, ``seed + 1``, … in which every seat
-answers uniformly at random among the legal options (:mod:`sandbox.testing.play`),
+answers uniformly at random among the legal options (or as ``players`` answer,
+e.g. the variant's bots; :mod:`sandbox.testing.play`),
 and runs in each the checks of :mod:`sandbox.testing.checks`, one module each:
 
 ``terminates``   the game ends (within ``max_decisions``) with a result for every seat;
@@ -54,7 +55,7 @@ from sandbox.testing.checks import (
     compare_fold,
 )
 from sandbox.testing.facts import FactReader
-from sandbox.testing.play import play_random
+from sandbox.testing.play import Players, play_random
 from sandbox.testing.report import ConformanceError, ConformanceReport
 
 
@@ -70,6 +71,7 @@ def check_variant(
     aliases: Mapping[str, str] | None = None,
     max_decisions: int = 20_000,
     fold_every: int = 4,
+    players: Players | None = None,
 ) -> ConformanceReport:
     """Play ``games`` random games (seeds ``seed`` …) and run every check on each.
 
@@ -81,6 +83,8 @@ def check_variant(
     other words for labels (e.g. a translation) the audit also looks for.
     ``fold_every``: compare the incremental view with a full build at every
     n-th decision (and for every seat at the end; 1: at every decision).
+    ``players``: who answers instead of the uniform random seats (made once per
+    game, e.g. the variant's bots), so the checks run over their games.
     Raises ConformanceError on the first failure.
     """
     v = get_variant(variant) if isinstance(variant, str) else variant
@@ -98,6 +102,7 @@ def check_variant(
             max_decisions=max_decisions,
             fold_every=fold_every,
             report=report,
+            players=players,
         )
     return report
 
@@ -115,6 +120,7 @@ def check_game(
     max_decisions: int = 20_000,
     fold_every: int = 4,
     report: ConformanceReport | None = None,
+    players: Players | None = None,
 ) -> ConformanceReport:
     """One random game, checked. ``deep=False`` runs only the cheap checks
     (terminates, answers), for property tests over many seeds."""
@@ -124,7 +130,9 @@ def check_game(
         audit = PromptAudit(variant, seed, languages, facts, dict(aliases or {}), report)
     watcher = _Watcher(report, audit, fold_every) if deep else None
     try:
-        game, log = play_random(variant, config, seed, max_decisions=max_decisions, watch=watcher)
+        game, log = play_random(
+            variant, config, seed, max_decisions=max_decisions, watch=watcher, players=players
+        )
     except ConformanceError:
         raise
     except Exception as exc:  # the variant crashed during play

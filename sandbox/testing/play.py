@@ -1,6 +1,7 @@
 """Random legal play, the game the checks look at: every seat answers
-uniformly among the options the referee accepts, and the decisions are kept
-so that the same game can be played again (:func:`replay`)."""
+uniformly among the options the referee accepts (or, given ``players``, as
+those players answer: e.g. a variant's bots), and the decisions are kept so
+that the same game can be played again (:func:`replay`)."""
 
 from __future__ import annotations
 
@@ -20,6 +21,10 @@ from sandbox.core.variant import Variant
 Decision = dict[str, Any]
 # Called before each decision is answered (the fold and no-leak checks).
 Watch = Callable[[Game, DecisionRequest], None]
+# Answers one request of a game: a payload, or None for the referee's fallback.
+Answerer = Callable[[Game, DecisionRequest], dict[str, Any] | None]
+# Makes the answerer of one game (called once per game, with the new game).
+Players = Callable[[Game], Answerer]
 
 TRIES = 64  # random draws per decision before the fallback (rules may tie fields)
 
@@ -31,17 +36,20 @@ def play_random(
     *,
     max_decisions: int = 20_000,
     watch: Watch | None = None,
+    players: Players | None = None,
 ) -> tuple[Game, list[Decision]]:
     """A game in which every seat answers uniformly among the legal options
-    (the fallback after TRIES refused draws). Stops after ``max_decisions``."""
+    (the fallback after TRIES refused draws), or as ``players`` answer. Stops
+    after ``max_decisions``."""
     game = Game.new(variant, config, seed)
     rng = random.Random(seed)
+    answerer = players(game) if players is not None else None
     log: list[Decision] = []
     while not game.over and len(log) <= max_decisions:
         request = game.pending()[0]
         if watch is not None:
             watch(game, request)
-        payload = legal_answer(game, request, rng)
+        payload = answerer(game, request) if answerer else legal_answer(game, request, rng)
         entry: Decision = {"request_id": request.id, "seat": request.seat}
         if payload is None:
             entry["fallback"] = "invalid"

@@ -93,9 +93,16 @@ def test_a_cover_reads_only_the_public_record() -> None:
 
 
 def test_levels_and_the_frozen_tag() -> None:
-    assert sorted(LEVELS) == [1, 2, 3]
-    assert not LEVELS[1].words and LEVELS[3].words
-    assert LEVELS[3].noise < LEVELS[2].noise < LEVELS[1].noise
+    assert sorted(LEVELS) == [1, 2, 3, 4]
+    assert not LEVELS[1].words and LEVELS[3].words and LEVELS[4].words
+    assert LEVELS[4].noise < LEVELS[3].noise < LEVELS[2].noise < LEVELS[1].noise
+    # Level 4 came later: levels 1-3 play as their v1 did, and only 4 plays as a team.
+    assert [(v.forget, v.noise, v.coordinates) for _, v in sorted(LEVELS.items())][:3] == [
+        (0.2, 0.25, False),
+        (0.0, 0.15, False),
+        (0.0, 0.08, False),
+    ]
+    assert LEVELS[4].coordinates
     assert frozen_tag("x", 3).startswith("x/level-3/v")
     with pytest.raises(ValueError):
         Mind(TABLE, 0, seed=1)

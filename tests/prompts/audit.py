@@ -26,6 +26,7 @@ from sandbox.games.four_factions import events as ff
 from sandbox.games.killer import events as kg
 from sandbox.testing import Leak, forbidden_facts
 from sandbox.testing import find_leaks as find_fact_leaks
+from sandbox.testing.facts import said_facts
 
 ZH = {
     "killer": "杀手",
@@ -40,6 +41,8 @@ ZH = {
     "scissors": "剪刀",
     "paper": "布",
 }
+
+LABELS = frozenset(ZH)
 
 
 @lru_cache(maxsize=4096)
@@ -105,6 +108,8 @@ def forbidden(game: Game, seat: int, upto: int) -> tuple[Facts, Duels]:
 def _learned(game: Game, seat: int, event: Event) -> Iterable[tuple[int, str]]:
     """What a seat infers from an event it saw, beyond what the event states."""
     yield from known_by_duel(event)
+    # A seat's speech is its word, which a hearer may repeat (bots' games).
+    yield from said_facts(event.to_json()["data"], LABELS, ZH)
     if isinstance(event, ff.EliteKnown):  # FF-10: the elite is of the seat's own faction
         yield from ((event.elite_seat, f) for _, f in _own_faction(game, seat))
 

@@ -14,6 +14,7 @@ from sandbox.core.game import Game
 from sandbox.core.requests import DecisionRequest, Text, draw_payload
 from sandbox.core.variant import SeatView
 from sandbox.games.registry import get_variant
+from sandbox.testing.play import Players
 
 TRIES = 64
 
@@ -46,9 +47,12 @@ def play(
     *,
     pick: Picker | None = None,
     speak: Speaker | None = None,
+    players: Players | None = None,
 ) -> list[Captured]:
-    """Play to the end with uniform legal answers; capture picked requests' views."""
+    """Play to the end with uniform legal answers (or as ``players`` answer, e.g.
+    the variant's bots); capture picked requests' views."""
     captured: list[Captured] = []
+    answerer = players(game) if players is not None else None
     while not game.over:
         request = game.pending()[0]
         if pick is not None and pick(game, request):
@@ -63,7 +67,10 @@ def play(
                     len(game.events),
                 )
             )
-        answer = legal_answer(game, request, rng, speak)
+        if answerer is not None:
+            answer = answerer(game, request)
+        else:
+            answer = legal_answer(game, request, rng, speak)
         if answer is None:
             game.submit_fallback(request.id, "invalid")
         else:

@@ -21,10 +21,13 @@ from sandbox.agents.llm.beliefs import probe_request
 from sandbox.agents.llm.prompt.render import RenderedPrompt, render_prompt
 from sandbox.core.game import Game
 from sandbox.core.requests import DecisionRequest
+from sandbox.testing.play import Players
+from tests.games.bots.harness import bot_players
 from tests.prompts.audit import Leak, find_leaks, forbidden
 from tests.prompts.harness import Captured, full_text, new_game, play
 
 GAMES = 200
+BOT_GAMES = {"four_factions": 6, "killer": 30}  # games of bots (issue 37)
 SAMPLE = 0.02  # share of the other decisions rendered (about 3 per game)
 EXPECTED = {
     "four_factions": {
@@ -105,7 +108,9 @@ class AuditResult:
     leaky_prompts: int = 0
 
 
-def audit_games(variant: str, seeds: range, renderer: Renderer) -> AuditResult:
+def audit_games(
+    variant: str, seeds: range, renderer: Renderer, players: Players | None = None
+) -> AuditResult:
     result = AuditResult()
     seen: set[tuple[str, str]] = set()
     sampler = random.Random(GAMES)
@@ -118,7 +123,7 @@ def audit_games(variant: str, seeds: range, renderer: Renderer) -> AuditResult:
 
     for seed in seeds:
         game = new_game(variant, seed, CONFIGS[variant][seed % len(CONFIGS[variant])])
-        for c in play(game, random.Random(seed), pick=pick):
+        for c in play(game, random.Random(seed), pick=pick, players=players):
             result.covered.add(seat_type(variant, c))
             facts, duels = forbidden(game, c.seat, c.events_before)
             for language in ("en", "zh") if seed % 4 == 0 else ("en",):
@@ -136,6 +141,20 @@ def test_no_prompt_states_a_fact_its_seat_may_not_know(variant: str) -> None:
     assert not result.leaks, result.leaks[:5]
     assert EXPECTED[variant] <= result.covered, EXPECTED[variant] - result.covered
     assert result.rendered >= GAMES
+
+
+@pytest.mark.parametrize("level", [3])
+@pytest.mark.parametrize("variant", ["four_factions", "killer"])
+def test_no_prompt_of_a_deducing_bots_game_states_a_fact_its_seat_may_not_know(
+    variant: str, level: int
+) -> None:
+    """Issue 37: the same audit over games the reference bots play (fewer: the
+    bots' speeches make long prompts). What a seat heard another say it may
+    repeat; nothing else about a role it cannot see may reach its prompt."""
+    games = BOT_GAMES[variant]
+    result = audit_games(variant, range(games), honest, bot_players(level))
+    assert not result.leaks, result.leaks[:5]
+    assert result.rendered >= games
 
 
 def roles_appended(game: Game, c: Captured, language: str) -> RenderedPrompt:

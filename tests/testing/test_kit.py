@@ -18,7 +18,9 @@ from sandbox.core.events import Event
 from sandbox.core.variant import SeatView, Variant, ViewFold
 from sandbox.games.registry import get_variant, variant_names
 from sandbox.testing import CHECKS, ConformanceError, check_game, check_variant
+from sandbox.testing.facts import said_facts
 from tests.core.toy import Out, Secret, Toy, ToyConfig, ToyState
+from tests.games.bots.harness import bot_players
 from tests.prompts.audit import ZH, role_facts
 
 # Few games: the kit's deep checks (a full view build at every decision, the
@@ -37,6 +39,24 @@ def test_the_kit_passes_every_registered_variant(variant: str) -> None:
     assert report.texts_audited > report.games  # views and prompts, sampled decisions
     assert sum(report.endings.values()) == report.games
     assert variant in str(report)
+
+
+@pytest.mark.parametrize("level", [3, 4])
+@pytest.mark.parametrize("variant", ["four_factions", "killer", "werewolf"])
+def test_the_kit_passes_games_of_the_deducing_bots(variant: str, level: int) -> None:
+    """Issue 37: the checks (the no-leak audit of views and prompts among them)
+    over games the reference bots play at a deducing level, not random seats."""
+    report = check_variant(
+        variant,
+        {"day_limit": 6} if variant == "four_factions" else {},
+        games=GAMES.get(variant, 2),
+        seed=3,
+        languages=("en", "zh"),
+        players=bot_players(level),
+    )
+    assert report.seeds == list(range(3, 3 + GAMES.get(variant, 2)))
+    assert report.fallbacks == 0  # the bots answered every request themselves
+    assert report.texts_audited > report.games
 
 
 @pytest.mark.parametrize("variant", ["killer", "four_factions"])
@@ -219,3 +239,14 @@ def test_a_sound_toy_passes_the_checks_the_broken_ones_fail() -> None:
     """The same seeds, on the unbroken toy: the failures above are the breakage's."""
     report = check_variant(Toy(), ToyConfig(), games=5, seed=40)
     assert report.games == 5 and report.decisions > 0
+
+
+def test_what_a_seat_heard_said_it_may_repeat() -> None:
+    """The generous reading of a seen event counts what a speech says (each
+    sentence's seat numbers with its role words) and a seat's own claim; so a
+    bot repeating another's public accusation is no leak (issue 37)."""
+    words = frozenset({"killer", "police"})
+    data = {"seat": 2, "claim": "police", "text": "I checked seat 4: a killer. Day 3 now."}
+    assert set(said_facts(data, words)) == {(2, "police"), (4, "killer")}
+    assert set(said_facts("4号是杀手。", words, {"killer": "杀手"})) == {(4, "killer")}
+    assert not set(said_facts({"text": "Seat 4 spoke. A killer hides."}, words))

@@ -59,8 +59,9 @@ class BaselineBot(Agent):
         self.at_level(level)
 
     def at_level(self, level: int) -> None:
-        """Play at ``level`` (0: the baseline; 1..3: deducing, issue 37)."""
+        """Play at ``level`` (0: the baseline; 1..4: deducing, issue 37)."""
         self.mind = Mind(TABLE, level, self.seed) if level else None
+        self.team_play = bool(self.mind and self.mind.level.coordinates)  # fakes when it pays
         self.talker = Talker(self.mind, self.language, self.seed) if self.mind else None
 
     def describe(self) -> dict[str, Any]:
@@ -196,7 +197,7 @@ class BaselineBot(Agent):
         table = ev.read_table(view)
         mates = _mates(view)
         accuser = _exposer_of(table, mates | {view.seat}, set(ev.living_others(view)))
-        if accuser is not None and self.fakes_claims and _lead_killer(view):
+        if accuser is not None and (self.fakes_claims or self.team_play) and _lead_killer(view):
             return Plan(found=[accuser])  # a faked police claim against the exposer
         if self.talker is not None:  # speak from the public record's view (a cover)
             others = [s for s in ev.living_others(view) if s not in mates]

@@ -221,8 +221,9 @@ class BaselineBot(Agent):
         self.at_level(level)
 
     def at_level(self, level: int) -> None:
-        """Play at ``level`` (0: the baseline; 1..3: deducing, issue 37)."""
+        """Play at ``level`` (0: the baseline; 1..4: deducing, issue 37)."""
         self.mind = Mind(TABLE, level, self.seed) if level else None
+        self.team_play = bool(self.mind and self.mind.level.coordinates)  # fakes when it pays
         self.talker = Talker(self.mind, self.language, self.seed) if self.mind else None
 
     def describe(self) -> dict[str, Any]:
@@ -412,7 +413,7 @@ class BaselineBot(Agent):
         exposers = [c for c, accused in table.seer_claims if c not in pack and set(accused) & pack]
         exposer = next((c for c in reversed(exposers) if c in living), None)
         lead = view.seat == min((pack & set(_living(view))) | {view.seat})
-        if exposer is not None and self.fakes_claims and lead:
+        if exposer is not None and (self.fakes_claims or self.team_play) and lead:
             return {"claim": "seer", "accuse": [exposer], "lying": True}
         others = [s for s in living if s not in pack]
         suspect = self._top(others, self._crowd(view, table))

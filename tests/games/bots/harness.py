@@ -12,6 +12,7 @@ from sandbox.core.seat import Agent, AgentAnswer, DecisionContext, decide_now
 from sandbox.core.variant import SeatView
 from sandbox.games.registry import get_variant
 from sandbox.session.seating import seat_seed
+from sandbox.testing.play import Answerer
 
 Hook = Callable[[DecisionRequest, SeatView, AgentAnswer], None]
 
@@ -67,3 +68,18 @@ def play(
             else:
                 game.submit(request.id, reply.payload)
     return game, fallbacks
+
+
+def bot_players(level: int, language: str = "en") -> Callable[[Game], Answerer]:
+    """The conformance kit's ``players``: each game's seats are the variant's
+    bots at ``level`` (seeded from the game's seed, as a game file seats them)."""
+
+    def seat_bots(game: Game) -> Answerer:
+        bots = bots_for(game.variant.name, game, game.seed, language, level)
+
+        def answer_one(game: Game, request: DecisionRequest) -> dict[str, Any] | None:
+            return answer(bots[request.seat], context(game, request)).payload
+
+        return answer_one
+
+    return seat_bots

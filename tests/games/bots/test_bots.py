@@ -62,7 +62,7 @@ def _killer_lineup(**roles: tuple[int, ...]) -> dict[str, Any]:
     return {"players": 12, "seat": seats}
 
 
-@pytest.mark.parametrize("level", [0, 3])  # the baseline and the deducing bot (issue 37)
+@pytest.mark.parametrize("level", [0, 3, 4])  # the baseline and the deducing bot (issue 37)
 @pytest.mark.parametrize(
     ("decision", "mine", "theirs_a", "theirs_b"),
     [
@@ -93,7 +93,7 @@ def _ff_seats(rock_seat: int, paper_seat: int) -> dict[str, Any]:
     return {"day_limit": 6, "seat": seats}
 
 
-@pytest.mark.parametrize("level", [0, 3])
+@pytest.mark.parametrize("level", [0, 3, 4])
 def test_ff_elite_attack_ignores_regulars_weapons_it_cannot_see(level: int) -> None:
     # FF-9: an elite knows regulars' factions, never their weapons. Swapping two
     # weapons must leave its view and its first attack unchanged.

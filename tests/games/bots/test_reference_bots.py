@@ -14,7 +14,7 @@ from pydantic import ValidationError
 from sandbox.agents.baseline import baseline_bot
 from sandbox.core.game import Game
 from sandbox.core.seat import Agent
-from sandbox.deduction.mind import VERSION
+from sandbox.deduction.mind import TOP_LEVEL, VERSION
 from sandbox.session.agent_specs import LevelledBaselineAgent, parse_agent_spec
 from sandbox.session.seating import seat_seed
 from tests.games.bots.harness import answer, bots_for, context, new_game, play
@@ -35,7 +35,7 @@ def _events(game: Game) -> list[Any]:
 
 
 @pytest.mark.parametrize("variant", sorted(VARIANTS))
-@pytest.mark.parametrize("level", [1, 3])
+@pytest.mark.parametrize("level", [1, 3, 4])
 def test_every_level_plays_legal_games_and_repeats_for_a_seed(variant: str, level: int) -> None:
     first, fallbacks = _play(variant, 2, level)
     assert first.over and fallbacks == 0
@@ -72,11 +72,12 @@ def test_the_description_names_the_frozen_reference(variant: str) -> None:
 
 
 def test_a_game_file_seats_a_level_and_refuses_one_out_of_range() -> None:
-    spec = parse_agent_spec({"kind": "baseline", "level": 2})
-    assert isinstance(spec.build(1, 7, _llm()), LevelledBaselineAgent)
+    for level in (2, TOP_LEVEL):
+        spec = parse_agent_spec({"kind": "baseline", "level": level})
+        assert isinstance(spec.build(1, 7, _llm()), LevelledBaselineAgent)
     assert not isinstance(parse_agent_spec({}).build(1, 7, _llm()), LevelledBaselineAgent)
     with pytest.raises(ValidationError):
-        parse_agent_spec({"kind": "baseline", "level": 4})
+        parse_agent_spec({"kind": "baseline", "level": 5})
 
 
 def _llm() -> Any:
@@ -110,7 +111,8 @@ def test_deducing_speeches_give_reasons_and_vary(language: str) -> None:
 FAKE = "I am the seer. I checked seat {t} last night: a werewolf. Vote seat {t} out."
 
 
-def test_a_contradicted_fake_seer_claim_is_questioned() -> None:
+@pytest.mark.parametrize("level", [3, 4])
+def test_a_contradicted_fake_seer_claim_is_questioned(level: int) -> None:
     """Werewolf seed 1: a werewolf seat claims the seer and names a villager on
     day 1 (words and fields). Once the claim is contradicted (that villager
     shown not to be a werewolf, or another seat shown to be the seer), some
@@ -119,7 +121,7 @@ def test_a_contradicted_fake_seer_claim_is_questioned() -> None:
     roles = game.roles()
     liar = min(s for s, r in roles.items() if r == "werewolf")
     framed = min(s for s, r in roles.items() if r == "villager")
-    bots = _bots(game, 1, 3)
+    bots = _bots(game, 1, level)
     contradicted = questioned = False
     while not game.over and not questioned:
         for request in game.pending():
@@ -149,3 +151,66 @@ def _contradicts(event: Any, liar: int, framed: int) -> bool:
     dead = getattr(event, "victim", None) or getattr(event, "seat", None)
     revealed = getattr(event, "revealed", None)
     return (dead == framed and revealed != "werewolf") or (revealed == "seer" and dead != liar)
+
+
+POLICE = "I am the police. I checked seat {t} last night: a killer. Vote seat {t} out."
+
+
+@pytest.mark.parametrize("level", [3, 4])
+def test_a_lone_fake_police_claim_is_questioned(level: int) -> None:
+    """Killer seed 0 at 12 seats: a killer seat claims the police on its first
+    speech and names the lowest living civilian (words and fields), with the rest of its
+    decisions the baseline's. The deducing table does not follow it blindly:
+    once another seat counter-claims the police, some bot accuses the liar,
+    votes for it, or claims the police against it. (Not in every game: over
+    seeds 0-11 in 7 at level 3, 8 at level 4; bench_reference --exploit has
+    the rates.)"""
+    game = new_game("killer", VARIANTS["killer"], 0)
+    roles = game.roles()
+    liar = min(s for s, r in roles.items() if r == "killer")
+    bots = _bots(game, 0, level)
+    bots[liar] = _bots(game, 0, 0)[liar]
+    lied = countered = questioned = False
+    while not game.over and not questioned:
+        for request in game.pending():
+            if request.seat == liar and request.decision == "speech" and not lied:
+                lied = True
+                framed = min(s for s in game.view(liar).public["living"] if roles[s] == "civilian")
+                payload = {"speech": POLICE.format(t=framed), "claim": "police", "accuse": [framed]}
+                game.submit(request.id, payload)
+                continue
+            reply = answer(bots[request.seat], context(game, request))
+            assert reply.payload is not None
+            p = reply.payload
+            if lied and request.seat != liar and p.get("claim") == "police":
+                countered = True
+                questioned |= liar in p.get("accuse", ())
+            elif countered and request.seat != liar:
+                questioned |= p.get("target") == liar and request.decision == "vote"
+                questioned |= liar in p.get("accuse", ())
+            game.submit(request.id, reply.payload)
+    assert countered, "no seat counter-claimed the police: the scenario did not happen"
+    assert questioned
+
+
+def _wolf_seer_claims(seed: int, level: int) -> list[tuple[int, bool]]:
+    """Werewolf seats' seer claims in a game of bots at ``level``: (seat, whether
+    its bot was drawn to fake claims)."""
+    game = new_game("werewolf", {}, seed)
+    roles, bots, claims = game.roles(), _bots(game, seed, level), []
+    while not game.over:
+        for request in game.pending():
+            reply = answer(bots[request.seat], context(game, request))
+            assert reply.payload is not None
+            if roles[request.seat] == "werewolf" and reply.payload.get("claim") == "seer":
+                claims.append((request.seat, bool(bots[request.seat].fakes_claims)))  # type: ignore[attr-defined]
+            game.submit(request.id, reply.payload)
+    return claims
+
+
+def test_level_four_wolves_counter_claim_as_a_team() -> None:
+    """Werewolf seed 2: the seer exposes a werewolf on day 1. At level 4 the
+    pack's lead counter-claims the seer although its bot was not drawn to fake
+    claims; below level 4 only the bots drawn to fake claims ever do."""
+    assert (1, False) in _wolf_seer_claims(2, 4)
+    assert all(drawn for _, drawn in _wolf_seer_claims(2, 3))

@@ -10,15 +10,21 @@ import random
 from collections.abc import Callable, Iterable
 from typing import Any
 
+import pytest
+
 from sandbox.core.events import Event
 from sandbox.core.game import Game
 from sandbox.core.requests import DecisionRequest
 from sandbox.core.variant import SeatView
 from sandbox.games.werewolf import events as ev
 from sandbox.testing import find_leaks, forbidden_facts, prompt_text, view_text
+from sandbox.testing.facts import said_facts
+from sandbox.testing.play import Players
+from tests.games.bots.harness import bot_players
 from tests.prompts.harness import Captured, new_game, play
 
 GAMES = 200
+BOT_GAMES = 40  # games of the reference bots (issue 37)
 SAMPLE = 0.03
 ZH = {"werewolf": "狼人", "seer": "预言家", "doctor": "医生", "villager": "村民"}
 ROLES = frozenset(ZH)
@@ -90,7 +96,9 @@ def roles_appended(game: Game, c: Captured, language: str) -> str:
     )
 
 
-def audit(renderer: Renderer, seeds: range) -> tuple[list[Any], set[tuple[str, str]], int]:
+def audit(
+    renderer: Renderer, seeds: range, players: Players | None = None
+) -> tuple[list[Any], set[tuple[str, str]], int]:
     leaks: list[Any] = []
     covered: set[tuple[str, str]] = set()
     rendered = 0
@@ -98,14 +106,19 @@ def audit(renderer: Renderer, seeds: range) -> tuple[list[Any], set[tuple[str, s
     for seed in seeds:
         pick = _picker(set(), sampler)
         game = new_game("werewolf", seed, CONFIGS[seed % len(CONFIGS)])
-        for c in play(game, random.Random(seed), pick=pick):
+        for c in play(game, random.Random(seed), pick=pick, players=players):
             covered.add((c.request.decision, c.role))
             check_private_knowledge(game, c.view)
-            hidden = forbidden_facts(game, c.seat, c.events_before, role_facts)
+            hidden = forbidden_facts(game, c.seat, c.events_before, role_facts, learned=_heard)
             for language in ("en", "zh") if seed % 4 == 0 else ("en",):
                 leaks += find_leaks(renderer(game, c, language), c.seat, hidden, ZH)
                 rendered += 1
     return leaks, covered, rendered
+
+
+def _heard(game: Game, seat: int, event: Event) -> Iterable[tuple[int, str]]:
+    """A seat's speech is its word, which a hearer may repeat (bots' games)."""
+    return said_facts(event.to_json()["data"], ROLES, ZH)
 
 
 def check_private_knowledge(game: Game, view: SeatView) -> None:
@@ -144,6 +157,17 @@ def test_ww4_ww16_no_view_or_prompt_states_a_role_its_seat_may_not_know() -> Non
     expected |= {(d, r) for d in ("speech", "vote", "message") for r in ROLES}
     assert expected <= covered, expected - covered
     assert rendered >= GAMES
+
+
+@pytest.mark.parametrize("level", [3])
+def test_no_view_or_prompt_of_a_deducing_bots_game_states_a_role_its_seat_may_not_know(
+    level: int,
+) -> None:
+    """Issue 37: the same audit over games the reference bots play."""
+    leaks, covered, rendered = audit(honest, range(BOT_GAMES), bot_players(level))
+    assert not leaks, leaks[:5]
+    assert {("speech", "werewolf"), ("vote", "villager"), ("inspect", "seer")} <= covered
+    assert rendered >= BOT_GAMES
 
 
 def test_ww4_the_audit_catches_a_leaky_renderer() -> None:
