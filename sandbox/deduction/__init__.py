@@ -12,5 +12,5 @@
 Nothing here names a variant: a variant's roles and words come in as a
 :class:`~sandbox.deduction.tables.RoleTable` (the tables shipped in
 ``sandbox/deduction/tables/`` are data). The variants' bots use it at ``level``
-1..3, each through a small adapter of its own events (docs/deduction.md).
+1..4, each through a small adapter of its own events (docs/deduction.md).
 """

@@ -32,7 +32,7 @@ certain knowledge (FF-9, FF-10):
   probably my rival;
 - day 3: a seat my elite protected is probably my faction-mate.
 
-At ``level`` 1..3 (issue 37; 0 is this baseline, unchanged) a deduction Mind
+At ``level`` 1..4 (issue 37; 0 is this baseline, unchanged) a deduction Mind
 (fed by :func:`_heard`) keeps a belief over every seat's faction and rank from
 the claims, accusations and (level 2 up) the words of open speeches; its
 accusations and attacks are taken from that belief.
@@ -149,7 +149,7 @@ class BaselineBot(Agent):
         self.at_level(level)
 
     def at_level(self, level: int) -> None:
-        """Play at ``level`` (0: the baseline; 1..3: deducing, issue 37)."""
+        """Play at ``level`` (0: the baseline; 1..4: deducing, issue 37)."""
         self.mind = Mind(TABLE, level, self.seed) if level else None
 
     def describe(self) -> dict[str, Any]:

@@ -15,7 +15,7 @@ strategy notes (秘籍):
   may fake a police claim against whoever exposed a mate. At night they strike
   police claimants and whoever points at them, else a quiet player.
 
-At ``level`` 1..3 (issue 37; 0 is this baseline, unchanged) a deduction
+At ``level`` 1..4 (issue 37; 0 is this baseline, unchanged) a deduction
 :class:`~sandbox.deduction.mind.Mind` fed by :func:`_heard` keeps a belief over
 the roles, reads the words of speeches (level 2 up), and the police and civilian
 seats check, vote and speak from it, each speech giving its reason; killers

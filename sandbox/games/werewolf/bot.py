@@ -16,8 +16,7 @@ vouched seats) and speaks with them, so baseline seats can follow each other:
   vote with the crowd for a non-werewolf, and one of them may fake a seer claim
   against a seat that exposed a packmate.
 
-Deterministic for a seed; its phrasebook words the structured claims (WW-12). At
-``level`` 1..3 (issue 37; 0: this baseline) it decides from a deduction Mind; docs/deduction.md.
+Deterministic for a seed; at ``level`` 1..4 a deduction Mind decides (issue 37, docs/deduction.md).
 """
 
 from __future__ import annotations
