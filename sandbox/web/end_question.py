@@ -116,10 +116,29 @@ class BlindSeat(HumanBrowserAgent):
         await super().close()
 
 
+# The question's words on the page, in the seat's language (the study's record
+# keeps QUESTION, in English, whatever the page said).
+END_WORDS = {
+    "en": {
+        "intro": f"The game is over. Before the results: {QUESTION} Tick every seat you think "
+        "a model played (none: you think every other seat was a person).",
+        "legend": "Seats played by AI",
+        "confirm": "Played by AI",
+    },
+    "zh": {
+        "intro": "游戏结束了。公布结果之前请回答：哪些座位是由AI操控的？请勾选你认为由模型操控的"
+        "每一个座位（一个都不勾：你认为其他座位都是真人）。",
+        "legend": "由AI操控的座位",
+        "confirm": "由AI操控",
+    },
+}
+
+
 def question_html(mine: int, table: Sequence[int], language: str) -> str:
     """The question as the page's decision form (the same ids and data the
-    page's script binds: Send, then Confirm)."""
+    page's script binds: Send, then Confirm), in the page's language."""
     t = ui(language)
+    words = END_WORDS.get(language, END_WORDS["en"])
     options = "".join(
         f'<label class="option"><input type="checkbox" name="{FIELD}" value="{s}" '
         f'data-words="{escape(t["seat"].format(n=s))}"> {escape(t["seat"].format(n=s))}</label>'
@@ -128,11 +147,10 @@ def question_html(mine: int, table: Sequence[int], language: str) -> str:
     )
     return (
         f'<form id="decision" data-request="{END_REQUEST}" data-draft="{END_REQUEST}">'
-        '<p class="instruction">The game is over. Before the results: '
-        f"{escape(QUESTION)} Tick every seat you think a model played (none: "
-        "you think every other seat was a person).</p>"
-        f'<fieldset data-field="{FIELD}" data-kind="multi" data-confirm="Played by AI" '
-        f'data-limit="{len(table)}"><legend>Seats played by AI</legend>'
+        f'<p class="instruction">{escape(words["intro"])}</p>'
+        f'<fieldset data-field="{FIELD}" data-kind="multi" '
+        f'data-confirm="{escape(words["confirm"])}" data-limit="{len(table)}">'
+        f"<legend>{escape(words['legend'])}</legend>"
         f'<div class="options">{options}</div></fieldset>'
         f'<button type="submit" id="send">{escape(t["send"])}</button>'
         f'<div id="confirm" hidden><p>{escape(t["confirm_intro"])} '

@@ -14,10 +14,10 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from sandbox.agents.human import open_day
 from sandbox.agents.human.terminal import for_people
 from sandbox.core.discussion import SPEAK
 from sandbox.core.errors import IllegalDecision, RefereeError
-from sandbox.core.events import OpenDayStarted, RoundClosed
 from sandbox.core.requests import Choice, DecisionRequest, Field, MultiChoice, Text
 from sandbox.core.variant import SeatView
 from sandbox.web.pages import render
@@ -28,7 +28,6 @@ from sandbox.words import lang, variant_words
 DRY_RUN_WORDS = "..."  # the text of a post tried in the dry run only, never sent
 # Up to this many options a choice is a row of radio buttons, beyond it a select.
 RADIO_LIMIT = 20  # 16 Killer players and "nobody" stay radios
-OPENED, ROUND = OpenDayStarted.kind, RoundClosed.kind  # OD-4, OD-5: the chat's landmarks
 
 
 @dataclass(frozen=True)
@@ -115,7 +114,10 @@ def render_form(
         request=request,
         notes=decision_notes(request, language, view),
         draft=draft_key(game, request, chat.day if speak and chat is not None else None),
-        instruction=for_people(request.instruction),
+        # OD-7 (issue 42): a person is told the ask in plain words, not the models' fields
+        instruction=open_day.instruction(request, view, language)
+        if speak
+        else for_people(request.instruction),
         speak=speak,
         chat=chat if speak else None,
         fields=[
@@ -245,24 +247,18 @@ def open_chat(view: SeatView, seat: int, language: str) -> Chat | None:
     """The open day under way as ``seat`` saw it (None: no open day in its view).
     Built from the public items alone: the day's opening (its budget), the
     messages after it and each closed round's accepted seats."""
-    history = view.history
-    start = max((i for i, item in enumerate(history) if item.kind == OPENED), default=-1)
-    if start < 0:
+    facts = open_day.ask_facts(view, seat)
+    if facts is None:
         return None
-    opened = history[start]
     words = CHAT_WORDS.get(language, CHAT_WORDS["en"])
     t = ui(language)
-    spent = 0
     lines: list[ChatLine] = []
-    for item in history[start + 1 :]:
-        if item.kind == ROUND:
-            spent += list(item.facts.get("accepted", ())).count(seat)
-        elif item.speaker is not None and item.speech is not None and item.public:
+    for item in view.history[facts.start + 1 :]:
+        if item.speaker is not None and item.speech is not None and item.public:
             mine = item.speaker == seat
             who = words["you"] if mine else value_words(item.speaker, t)
             lines.append(ChatLine(item.seq, who, item.speech, _claims(item.facts, words, t), mine))
-    per_seat = int(opened.facts.get("messages_per_seat", 0))
-    return Chat(opened.day, tuple(lines), max(0, per_seat - spent), words)
+    return Chat(facts.day, tuple(lines), facts.left, words)
 
 
 def _claims(facts: Mapping[str, Any], words: Mapping[str, str], t: Mapping[str, str]) -> str:

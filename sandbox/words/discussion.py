@@ -139,3 +139,33 @@ def message_phrase(post: DecisionPhrase) -> DecisionPhrase:
         return waits + L.say(en=", holding back: ", zh="，未发出：") + post(a, L, you)
 
     return phrase
+
+
+# ---------------------------------------------------------------- said to a person
+# OD-5, OD-7: the ask and its refusal in plain words, for the people's side
+# alone (the models' instruction names the answer's field: "speak: true").
+
+
+def ask_words(L: Lang, known: tuple[int, int, int] | None) -> str:
+    """An open day's ask said to a person: "Day 2, round 3: post a message
+    whenever you like (2 left today), or wait this round." ``known``: the day,
+    the round and the messages left (None: not known, the choice alone)."""
+    if known is None:
+        return L.say(
+            en="Post a message whenever you like, or wait this round.",
+            zh="想发言就随时发一条消息，或者这一轮先等待。",
+        )
+    day, number, left = known
+    return L.say(
+        en=f"Day {day}, round {number}: post a message whenever you like ({left} left today), "
+        "or wait this round.",
+        zh=f"第{day}天第{number}轮：想发言就随时发一条消息（今天还剩{left}条），或者这一轮先等待。",
+    )
+
+
+def empty_message(L: Lang) -> str:
+    """OD-2's refusal of a message that says nothing, said to a person."""
+    return L.say(
+        en="Your message is empty: write something, or wait this round.",
+        zh="你的消息是空的：请写点内容，或者这一轮先等待。",
+    )

@@ -11,10 +11,13 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from sandbox.core.discussion import SPEAK
 from sandbox.core.errors import IllegalDecision
 from sandbox.core.requests import DecisionRequest, Field
 from sandbox.core.words import Lang
+from sandbox.words.discussion import empty_message
 
+EMPTY_RULE = "OD-2"  # an open day's message that says nothing
 NULL_WORD = re.compile(r"\bnull\b")
 _MISSING = re.compile(r"Missing field '(\w+)'\.")
 _NOT_ALLOWED = re.compile(r"(?:Field '(\w+)'|(\w+)) = (.+) is not allowed\.")
@@ -40,7 +43,10 @@ def refusal_words(err: IllegalDecision, request: DecisionRequest, language: str 
     """The refusal in words, the rule ID beside it (never the model's list of
     legal options)."""
     L = Lang(language)
-    text = _said(err.detail, request, L)
+    # OD-2: every variant refuses an empty message telling models to send
+    # "speak: false"; a person waits with a button or Enter alone (issue 42)
+    empty = err.rule == EMPTY_RULE and SPEAK in (f.name for f in request.fields)
+    text = empty_message(L) if empty else _said(err.detail, request, L)
     return L.say(en=f"{text} (rule {err.rule})", zh=f"{text}（规则 {err.rule}）")
 
 

@@ -205,7 +205,7 @@ class HumanTerminalAgent(Agent):
 
     async def _ask_message(self, ctx: DecisionContext) -> dict[str, Any] | None:
         """An open day's ask as a chat line (``open_day``); None: the full form."""
-        self.console.print(f"[bold]{escape(for_people(open_day.prompt(ctx.request)))}[/bold]")
+        self.console.print(f"[bold]{escape(open_day.prompt(ctx, self.language))}[/bold]")
         while True:
             line = await self._read()
             command = line.strip().lower()
