@@ -68,3 +68,20 @@ def test_the_run_gives_the_answers_to_the_outcome_line() -> None:
         }
     finally:
         run.stop()
+
+
+def test_the_question_is_worded_in_the_seats_language(web: WebRun) -> None:
+    """A Chinese seat's page asks in Chinese (its Send and Confirm already were);
+    the answer it gives is the same as an English page's."""
+    got: list[tuple[int, list[int]]] = []
+    person = BlindSeat(
+        3, web.hub(), record=lambda s, n: got.append((s, n)), wait_s=5.0, language="zh"
+    )
+    person.table = [1, 2, 3, 4]
+    person.finish("<p>results</p>")
+    form = str(person.board.get("form_html"))
+    assert "哪些座位是由AI操控的？" in form and "<legend>由AI操控的座位</legend>" in form
+    assert 'data-confirm="由AI操控"' in form and "1号" in form
+    assert "played by AI" not in form and "The game is over" not in form
+    assert asyncio.run(person.answer(END_REQUEST, {"ai_seats": [4]})) == ""
+    assert got == [(3, [4])]
