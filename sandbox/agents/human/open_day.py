@@ -83,6 +83,7 @@ def instruction(request: DecisionRequest, view: SeatView | None, language: str) 
 
 
 def prompt(ctx: DecisionContext, language: str = "en") -> str:
+    """The terminal's prompt of an ask: its instruction, then what to type."""
     L = Lang(language)
     how = L.say(
         en="Type your message and press Enter to post it now; Enter alone waits this round; "

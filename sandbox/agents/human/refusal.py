@@ -43,8 +43,8 @@ def refusal_words(err: IllegalDecision, request: DecisionRequest, language: str 
     """The refusal in words, the rule ID beside it (never the model's list of
     legal options)."""
     L = Lang(language)
-    # OD-2: every variant refuses an empty message telling models to send
-    # "speak: false"; a person waits with a button or Enter alone (issue 42)
+    # OD-2: each variant's OD-2 refusal is of an empty message, worded for models
+    # ("speak: false"); a person waits with a button or Enter alone (issue 42)
     empty = err.rule == EMPTY_RULE and SPEAK in (f.name for f in request.fields)
     text = empty_message(L) if empty else _said(err.detail, request, L)
     return L.say(en=f"{text} (rule {err.rule})", zh=f"{text}（规则 {err.rule}）")
