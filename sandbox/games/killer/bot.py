@@ -25,6 +25,8 @@ strike where the police likely sit. docs/deduction.md has the levels.
 from __future__ import annotations
 
 import random
+import re
+from collections.abc import Collection
 from typing import Any
 
 import sandbox.games.killer.evidence as ev
@@ -97,14 +99,20 @@ class BaselineBot(Agent):
         return payload
 
     def _night_talk(self, view: SeatView, decision: str) -> str:
-        """KG-3 ruling: tell the killers the seat this bot means to name, so their
-        opinions agree; KG-14 ruling: a dead bot passes (it has nothing to add)."""
+        """KG-3 ruling: tell the killers the seat this bot means to name (the
+        team's first legal pick if one was stated, else its own: at level 1 up
+        from its belief), so their opinions agree; KG-14 ruling: a dead bot
+        passes (it has nothing to add)."""
         if decision != "team_message":
             return ""
-        target = self._kill(view, [int(s) for s in view.public["living"]])
+        options = _kill_options(view)
+        following = _team_pick(view, options) is not None
+        target = self._kill(view, options)
         zh = self.language == "zh"
         if target is None:
             return "今晚我没有目标。" if zh else "I have no target tonight."
+        if following:
+            return f"我也主张杀{target}号。" if zh else f"I back seat {target} too."
         return f"今晚我主张杀{target}号。" if zh else f"I will name seat {target} tonight."
 
     def _tiebreak(self, seats: list[int]) -> dict[int, float]:
@@ -117,6 +125,9 @@ class BaselineBot(Agent):
         targets = [s for s in options if s not in mates]
         if not targets:
             return None
+        pick = _team_pick(view, targets)
+        if pick is not None:  # KG-3 ruling: one seat for the team, not a drawn split
+            return pick
         table = ev.read_table(view)
         threat = _threats(table, mates) if _strike_threats(view, mates) else {}
         quiet = {s: -float(table.words[s]) for s in targets}
@@ -240,6 +251,39 @@ def _options(ctx: DecisionContext, name: str) -> list[int]:
 
 def _mates(view: SeatView) -> set[int]:
     return {int(s) for s in ev.private_list(view, "fellow_killers")}
+
+
+def _kill_options(view: SeatView) -> list[int]:
+    """KG-3: any living seat; KG-5: never the barred seat on night 1."""
+    barred = view.public.get("rules", {}).get("barred_first_victim")
+    night_one = int(view.public.get("day", 0)) == 1
+    return [int(s) for s in view.public["living"] if not (night_one and int(s) == barred)]
+
+
+def _team_pick(view: SeatView, targets: list[int]) -> int | None:
+    """KG-3 ruling (killer_chat): the first pick among ``targets`` a living
+    killer (this seat too) stated tonight; None when none did (always, with the
+    ruling off, so those games play as before)."""
+    team = _mates(view) | {view.seat}
+    night = int(view.public.get("day", 0))
+    for item in view.history:
+        if item.kind == "talk.team" and item.day == night and item.speaker in team:
+            pick = stated_pick(item.speech or "", targets)
+            if pick is not None:
+                return pick
+    return None
+
+
+_MARKED = re.compile(r"(?:seat|#)\s*(\d+)|(\d+)\s*号", re.IGNORECASE)
+_NUMBER = re.compile(r"\d+")
+
+
+def stated_pick(text: str, targets: Collection[int]) -> int | None:
+    """The one seat of ``targets`` a killer's message names ("seat 7", "7号",
+    else a bare number); None when it names none of them, or several."""
+    marked = {int(a or b) for a, b in _MARKED.findall(text)} & set(targets)
+    named = marked or {int(n) for n in _NUMBER.findall(text)} & set(targets)
+    return next(iter(named)) if len(named) == 1 else None
 
 
 def _police_team(view: SeatView) -> set[int]:
