@@ -9,10 +9,10 @@ from sandbox.core.requests import (
     Choice,
     DecisionRequest,
     Field,
-    MultiChoice,
     Payload,
     Scalar,
     Text,
+    accuse_and_vouch,
     request_id,
 )
 from sandbox.games.killer.config import OWN_SIDE
@@ -155,19 +155,10 @@ def _claim_fields(state: KillerState, seat: int) -> tuple[Field, ...]:
     seats: tuple[Scalar, ...] = claim_targets(state, seat)
     return (
         CLAIM,
-        MultiChoice(
-            "accuse",
+        *accuse_and_vouch(
             seats,
             "living other seats you accuse of being killers",
-            len(seats),
-            optional=True,
-        ),
-        MultiChoice(
-            "vouch",
-            seats,
             "living other seats you vouch for (never one you accuse)",
-            len(seats),
-            optional=True,
         ),
     )
 

@@ -15,10 +15,10 @@ from sandbox.core.requests import (
     Choice,
     DecisionRequest,
     Field,
-    MultiChoice,
     Payload,
     Scalar,
     Text,
+    accuse_and_vouch,
     request_id,
 )
 from sandbox.games.werewolf.info import BID_MAX, DOCTOR, SEER, WEREWOLF, Claim, Decision, Phase
@@ -232,15 +232,10 @@ def speech_fields(state: WerewolfState) -> tuple[Field, ...]:
             'the role you claim ("none" claims nothing); the referee never confirms it',
             optional=True,
         ),
-        MultiChoice(
-            "accuse", targets, "seats you accuse of being werewolves", len(targets), optional=True
-        ),
-        MultiChoice(
-            "vouch",
+        *accuse_and_vouch(
             targets,
+            "seats you accuse of being werewolves",
             "seats you vouch for (never one you accuse)",
-            len(targets),
-            optional=True,
         ),
     )
 
