@@ -109,6 +109,15 @@ def request_id(step: int, seat: int, decision: str | None = None) -> str:
     return f"{step}.{seat}.{decision}"
 
 
+def seat_request(
+    step: int, seat: int, decision: str, rule: str, instruction: str, fields: tuple[Field, ...]
+) -> DecisionRequest:
+    """One seat's request, its id derived from the step, the seat and the decision."""
+    return DecisionRequest(
+        request_id(step, seat, decision), seat, decision, rule, instruction, fields
+    )
+
+
 def _field_schema(f: Field) -> dict[str, Any]:
     if isinstance(f, Text):
         return {"type": "string", "maxLength": f.max_chars, "description": f.description}
