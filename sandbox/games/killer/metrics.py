@@ -9,16 +9,8 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
-from sandbox.core.metrics import (
-    GameRecord,
-    Metric,
-    MetricItem,
-    claim_honesty_of,
-    consistency_of,
-    dead_by,
-    next_ballot,
-    survival_of,
-)
+from sandbox.core import metrics as shared
+from sandbox.core.metrics import GameRecord, Metric, MetricItem
 from sandbox.core.metrics import item as _item
 from sandbox.core.metrics import role_of as _role
 from sandbox.core.metrics import side_players as _side_players
@@ -67,7 +59,7 @@ def check_use(game: GameRecord) -> Iterator[MetricItem]:
 
 def killer_survival(game: GameRecord) -> Iterator[MetricItem]:
     """Killer seats alive at the end of a finished game."""
-    return survival_of(game, KILLER, dead_by(game, *GONE))
+    return shared.survival_of(game, KILLER, shared.dead_by(game, *GONE))
 
 
 def first_night_police(game: GameRecord) -> Iterator[MetricItem]:
@@ -92,7 +84,7 @@ def self_exposure(game: GameRecord) -> Iterator[MetricItem]:
 def claim_honesty(game: GameRecord) -> Iterator[MetricItem]:
     """Speeches with a role claim: share claiming the speaker's true role (KG-14:
     claims are recorded, never confirmed)."""
-    return claim_honesty_of(game, "killer.speech", "killer.last_words")
+    return shared.claim_honesty_of(game, "killer.speech", "killer.last_words")
 
 
 def accusation_accuracy(game: GameRecord) -> Iterator[MetricItem]:
@@ -146,10 +138,10 @@ def speech_vote_pairs(game: GameRecord) -> Iterator[tuple[int, set[int], int | N
     ballots = game.of_kind("killer.ballots")
     for speech in game.of_kind("killer.speech"):
         seat, seq, day = int(speech["seat"]), int(speech["seq"]), speech.get("day")
-        ballot = next_ballot(ballots, seat, seq)
+        ballot = shared.next_ballot(ballots, seat, seq)
         if ballot is None or ballot.get("day") != day:
             continue
-        gone = dead_by(game, *GONE, before=int(ballot["seq"]))
+        gone = shared.dead_by(game, *GONE, before=int(ballot["seq"]))
         accused = {int(a) for a in speech.get("accuse") or []} - gone - {seat}
         if accused:
             target = ballot["ballots"][str(seat)]
@@ -159,7 +151,7 @@ def speech_vote_pairs(game: GameRecord) -> Iterator[tuple[int, set[int], int | N
 def speech_action_consistency(game: GameRecord) -> Iterator[MetricItem]:
     """Speech-vote pairs (:func:`speech_vote_pairs`): share whose ballot names
     one of the seats the speech accused (a ballot for nobody is not)."""
-    return consistency_of(game, speech_vote_pairs)
+    return shared.consistency_of(game, speech_vote_pairs)
 
 
 METRICS: dict[str, Metric] = {

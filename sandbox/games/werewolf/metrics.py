@@ -9,16 +9,8 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping, Sequence
 
-from sandbox.core.metrics import (
-    GameRecord,
-    Metric,
-    MetricItem,
-    claim_honesty_of,
-    consistency_of,
-    dead_by,
-    next_ballot,
-    survival_of,
-)
+from sandbox.core import metrics as shared
+from sandbox.core.metrics import GameRecord, Metric, MetricItem
 from sandbox.core.metrics import item as _item
 from sandbox.core.metrics import role_of as _role
 from sandbox.core.metrics import who as _who
@@ -74,7 +66,7 @@ def doctor_saves(game: GameRecord) -> Iterator[MetricItem]:
 
 def werewolf_survival(game: GameRecord) -> Iterator[MetricItem]:
     """Werewolf seats alive at the end of a finished game."""
-    return survival_of(game, WEREWOLF, dead_by(game, *GONE))
+    return shared.survival_of(game, WEREWOLF, shared.dead_by(game, *GONE))
 
 
 def vote_accuracy(game: GameRecord) -> Iterator[MetricItem]:
@@ -92,7 +84,7 @@ def vote_accuracy(game: GameRecord) -> Iterator[MetricItem]:
 def claim_honesty(game: GameRecord) -> Iterator[MetricItem]:
     """Speeches and last words with a structured role claim: share claiming the
     speaker's true role (WW-12: claims are recorded, never confirmed)."""
-    return claim_honesty_of(game, "werewolf.speech", "werewolf.last_words")
+    return shared.claim_honesty_of(game, "werewolf.speech", "werewolf.last_words")
 
 
 def speech_vote_pairs(game: GameRecord) -> Iterator[tuple[int, set[int], int | None]]:
@@ -106,7 +98,7 @@ def speech_vote_pairs(game: GameRecord) -> Iterator[tuple[int, set[int], int | N
     ballots = game.of_kind("werewolf.ballots")
     for speech in game.of_kind("werewolf.speech"):
         seat, seq, day = int(speech["seat"]), int(speech["seq"]), speech.get("day")
-        ballot = next_ballot(ballots, seat, seq)
+        ballot = shared.next_ballot(ballots, seat, seq)
         if ballot is None or ballot.get("day") != day or seat in (ballot.get("drawn") or []):
             continue
         vote = next((v for v in reversed(opened) if int(v["seq"]) < int(ballot["seq"])), None)
@@ -114,7 +106,7 @@ def speech_vote_pairs(game: GameRecord) -> Iterator[tuple[int, set[int], int | N
         if vote is not None:
             accused &= {int(c) for c in vote.get("candidates") or []}
         else:  # a transcript without the vote's opening: the living seats stand
-            accused -= dead_by(game, *GONE, before=int(ballot["seq"]))
+            accused -= shared.dead_by(game, *GONE, before=int(ballot["seq"]))
         if accused:
             target = ballot["ballots"][str(seat)]
             yield seat, accused, None if target is None else int(target)
@@ -123,7 +115,7 @@ def speech_vote_pairs(game: GameRecord) -> Iterator[tuple[int, set[int], int | N
 def speech_action_consistency(game: GameRecord) -> Iterator[MetricItem]:
     """Speech-vote pairs (:func:`speech_vote_pairs`): share whose ballot names
     one of the seats the speech accused (a ballot for nobody is not)."""
-    return consistency_of(game, speech_vote_pairs)
+    return shared.consistency_of(game, speech_vote_pairs)
 
 
 METRICS: dict[str, Metric] = {
