@@ -25,7 +25,6 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import signal
-import threading
 from collections import Counter
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
@@ -45,6 +44,7 @@ from sandbox.batch.jobs import (
     halting_on_stop,
     never_halt,
 )
+from sandbox.core.signals import handling
 from sandbox.core.words import one_line
 from sandbox.models.client import QuotaExhausted
 from sandbox.session import (
@@ -262,14 +262,8 @@ def _sigterm_as_ctrl_c() -> Iterator[None]:
     """SIGTERM (a service manager, ``kill``) stops a batch the way Ctrl-C does:
     games in flight are stopped with resumable transcripts and no worker outlives
     the batch. Only the main thread may set handlers; elsewhere nothing changes."""
-    if threading.current_thread() is not threading.main_thread():
+    with handling(signal.SIGTERM, _raise_ctrl_c):
         yield
-        return
-    previous = signal.signal(signal.SIGTERM, _raise_ctrl_c)
-    try:
-        yield
-    finally:
-        signal.signal(signal.SIGTERM, previous)
 
 
 def _raise_ctrl_c(signum: int, frame: FrameType | None) -> None:

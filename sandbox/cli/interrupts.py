@@ -8,10 +8,11 @@ from __future__ import annotations
 
 import os
 import signal
-import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from types import FrameType
+
+from sandbox.core.signals import handling
 
 EXIT_INTERRUPTED = 130
 
@@ -26,11 +27,5 @@ def _end_now(signum: int, frame: FrameType | None) -> None:
 def ctrl_c_ends_quietly() -> Iterator[None]:
     """Within the block, Ctrl-C ends the process with exit code 130 at once;
     the previous handler is back afterwards (Python's, which commands rely on)."""
-    if threading.current_thread() is not threading.main_thread():
-        yield  # only the main thread may set signal handlers
-        return
-    previous = signal.signal(signal.SIGINT, _end_now)
-    try:
+    with handling(signal.SIGINT, _end_now):  # the main thread's alone
         yield
-    finally:
-        signal.signal(signal.SIGINT, previous)

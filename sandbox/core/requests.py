@@ -60,6 +60,17 @@ class Text:
 Field = Choice | MultiChoice | Text
 
 
+def accuse_and_vouch(
+    targets: tuple[Scalar, ...], accuse: str, vouch: str
+) -> tuple[MultiChoice, MultiChoice]:
+    """A speech's structured accusations and vouches (KG-14, WW-12): each an
+    optional pick of any of ``targets``, described by ``accuse`` and ``vouch``."""
+    return (
+        MultiChoice("accuse", targets, accuse, len(targets), optional=True),
+        MultiChoice("vouch", targets, vouch, len(targets), optional=True),
+    )
+
+
 @dataclass(frozen=True, slots=True)
 class DecisionRequest:
     """One decision a seat owes now. ``id`` is unique within a game."""
@@ -96,6 +107,15 @@ def request_id(step: int, seat: int, decision: str | None = None) -> str:
     if decision is None:
         return f"{step}:{seat}"
     return f"{step}.{seat}.{decision}"
+
+
+def seat_request(
+    step: int, seat: int, decision: str, rule: str, instruction: str, fields: tuple[Field, ...]
+) -> DecisionRequest:
+    """One seat's request, its id derived from the step, the seat and the decision."""
+    return DecisionRequest(
+        request_id(step, seat, decision), seat, decision, rule, instruction, fields
+    )
 
 
 def _field_schema(f: Field) -> dict[str, Any]:

@@ -11,6 +11,9 @@ from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
 from sandbox.core.metrics import GameRecord, Metric, MetricItem
+from sandbox.core.metrics import item as _item
+from sandbox.core.metrics import side_players as _side_players
+from sandbox.core.metrics import who as _who
 from sandbox.core.statements import (
     Fact,
     Roles,
@@ -29,18 +32,6 @@ def _faction(game: GameRecord, seat: Any) -> str:
     if seat is None:
         return "?"
     return game.roles.get(int(seat), "?").split("/", 1)[0]
-
-
-def _who(game: GameRecord, seat: Any) -> str:
-    return game.contestants.get(int(seat), "?")
-
-
-def _side_players(game: GameRecord, side: str) -> set[str]:
-    return {game.contestants.get(s, "?") for s, sd in game.sides.items() if sd == side}
-
-
-def _item(game: GameRecord, who: str, hit: bool) -> MetricItem:
-    return MetricItem(game.game_id, who, float(hit))
 
 
 def claim_honesty(game: GameRecord) -> Iterator[MetricItem]:

@@ -9,7 +9,12 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
+from sandbox.core import metrics as shared
 from sandbox.core.metrics import GameRecord, Metric, MetricItem
+from sandbox.core.metrics import item as _item
+from sandbox.core.metrics import role_of as _role
+from sandbox.core.metrics import side_players as _side_players
+from sandbox.core.metrics import who as _who
 from sandbox.core.statements import (
     Fact,
     Roles,
@@ -22,36 +27,7 @@ from sandbox.core.statements import (
 )
 from sandbox.games.killer.info import CIVILIAN, KILLER, POLICE
 
-NO_CLAIM = ("", "none", None)
-
-
-def _role(game: GameRecord, seat: Any) -> str:
-    return game.roles.get(int(seat), "?") if seat is not None else "?"
-
-
-def _who(game: GameRecord, seat: Any) -> str:
-    return game.contestants.get(int(seat), "?")
-
-
-def _side_players(game: GameRecord, side: str) -> set[str]:
-    return {game.contestants.get(s, "?") for s, sd in game.sides.items() if sd == side}
-
-
-def _item(game: GameRecord, who: str, hit: bool) -> MetricItem:
-    return MetricItem(game.game_id, who, float(hit))
-
-
-def dead_seats(game: GameRecord) -> set[int]:
-    """Seats killed at night (KG-6) or voted out (KG-9)."""
-    dead = {int(e["victim"]) for e in game.of_kind("killer.dawn") if e.get("victim") is not None}
-    return dead | {int(e["seat"]) for e in game.of_kind("killer.voted_out")}
-
-
-def dead_before(game: GameRecord, seq: int) -> set[int]:
-    """Seats killed at night (KG-6) or voted out (KG-9) before event ``seq``."""
-    dawns = [e for e in game.of_kind("killer.dawn") if e.get("victim") is not None]
-    dead = {int(e["victim"]) for e in dawns if int(e["seq"]) < seq}
-    return dead | {int(e["seat"]) for e in game.of_kind("killer.voted_out") if int(e["seq"]) < seq}
+GONE = ("killer.dawn", "killer.voted_out")  # killed at night (KG-6) or voted out (KG-9)
 
 
 def vote_accuracy(game: GameRecord) -> Iterator[MetricItem]:
@@ -83,12 +59,7 @@ def check_use(game: GameRecord) -> Iterator[MetricItem]:
 
 def killer_survival(game: GameRecord) -> Iterator[MetricItem]:
     """Killer seats alive at the end of a finished game."""
-    if game.outcome is None:
-        return
-    dead = dead_seats(game)
-    for seat, role in game.roles.items():
-        if role == KILLER:
-            yield _item(game, _who(game, seat), seat not in dead)
+    return shared.survival_of(game, KILLER, shared.dead_by(game, *GONE))
 
 
 def first_night_police(game: GameRecord) -> Iterator[MetricItem]:
@@ -113,11 +84,7 @@ def self_exposure(game: GameRecord) -> Iterator[MetricItem]:
 def claim_honesty(game: GameRecord) -> Iterator[MetricItem]:
     """Speeches with a role claim: share claiming the speaker's true role (KG-14:
     claims are recorded, never confirmed)."""
-    for event in _speeches(game):
-        claim = event.get("claim")
-        if claim not in NO_CLAIM:
-            seat = event.get("seat")
-            yield _item(game, _who(game, seat), claim == _role(game, seat))
+    return shared.claim_honesty_of(game, "killer.speech", "killer.last_words")
 
 
 def accusation_accuracy(game: GameRecord) -> Iterator[MetricItem]:
@@ -171,13 +138,10 @@ def speech_vote_pairs(game: GameRecord) -> Iterator[tuple[int, set[int], int | N
     ballots = game.of_kind("killer.ballots")
     for speech in game.of_kind("killer.speech"):
         seat, seq, day = int(speech["seat"]), int(speech["seq"]), speech.get("day")
-        ballot = next(
-            (b for b in ballots if int(b["seq"]) > seq and str(seat) in (b.get("ballots") or {})),
-            None,
-        )
+        ballot = shared.next_ballot(ballots, seat, seq)
         if ballot is None or ballot.get("day") != day:
             continue
-        gone = dead_before(game, int(ballot["seq"]))
+        gone = shared.dead_by(game, *GONE, before=int(ballot["seq"]))
         accused = {int(a) for a in speech.get("accuse") or []} - gone - {seat}
         if accused:
             target = ballot["ballots"][str(seat)]
@@ -187,8 +151,7 @@ def speech_vote_pairs(game: GameRecord) -> Iterator[tuple[int, set[int], int | N
 def speech_action_consistency(game: GameRecord) -> Iterator[MetricItem]:
     """Speech-vote pairs (:func:`speech_vote_pairs`): share whose ballot names
     one of the seats the speech accused (a ballot for nobody is not)."""
-    for seat, accused, target in speech_vote_pairs(game):
-        yield _item(game, _who(game, seat), target in accused)
+    return shared.consistency_of(game, speech_vote_pairs)
 
 
 METRICS: dict[str, Metric] = {

@@ -9,11 +9,11 @@ from sandbox.core.requests import (
     Choice,
     DecisionRequest,
     Field,
-    MultiChoice,
     Payload,
     Scalar,
     Text,
-    request_id,
+    accuse_and_vouch,
+    seat_request,
 )
 from sandbox.games.killer.config import OWN_SIDE
 from sandbox.games.killer.events import KillerState
@@ -102,8 +102,8 @@ def _kill_request(state: KillerState, step: int, seat: int) -> DecisionRequest:
     )
     # KG-5: while a seat is barred, shape errors cite the series rule too.
     barred = state.day == 1 and state.barred is not None
-    return DecisionRequest(
-        request_id(step, seat, Decision.KILL),
+    return seat_request(
+        step,
         seat,
         Decision.KILL,
         "KG-3, KG-5" if barred else "KG-3",
@@ -114,8 +114,8 @@ def _kill_request(state: KillerState, step: int, seat: int) -> DecisionRequest:
 
 
 def _team_message_request(state: KillerState, step: int, seat: int) -> DecisionRequest:
-    return DecisionRequest(
-        request_id(step, seat, Decision.TEAM_MESSAGE),
+    return seat_request(
+        step,
         seat,
         Decision.TEAM_MESSAGE,
         "KG-3",
@@ -132,8 +132,8 @@ def _suspect_request(state: KillerState, step: int, seat: int) -> DecisionReques
         "the living non-police player the judge should identify, or null for no opinion",
         nullable=True,
     )
-    return DecisionRequest(
-        request_id(step, seat, Decision.SUSPECT),
+    return seat_request(
+        step,
         seat,
         Decision.SUSPECT,
         "KG-4",
@@ -155,27 +155,18 @@ def _claim_fields(state: KillerState, seat: int) -> tuple[Field, ...]:
     seats: tuple[Scalar, ...] = claim_targets(state, seat)
     return (
         CLAIM,
-        MultiChoice(
-            "accuse",
+        *accuse_and_vouch(
             seats,
             "living other seats you accuse of being killers",
-            len(seats),
-            optional=True,
-        ),
-        MultiChoice(
-            "vouch",
-            seats,
             "living other seats you vouch for (never one you accuse)",
-            len(seats),
-            optional=True,
         ),
     )
 
 
 def _speech_request(state: KillerState, step: int, seat: int) -> DecisionRequest:
     if state.phase == Phase.LAST_WORDS:
-        return DecisionRequest(
-            request_id(step, seat, Decision.LAST_WORDS),
+        return seat_request(
+            step,
             seat,
             Decision.LAST_WORDS,
             "KG-6",
@@ -186,8 +177,8 @@ def _speech_request(state: KillerState, step: int, seat: int) -> DecisionRequest
     fields: tuple[Field, ...] = (SPEECH_TEXT, *_claim_fields(state, seat))
     if may_concede(state, seat):
         fields += (CONCEDE,)
-    return DecisionRequest(
-        request_id(step, seat, Decision.SPEECH),
+    return seat_request(
+        step,
         seat,
         Decision.SPEECH,
         "KG-8",
@@ -228,8 +219,8 @@ def _ballot_request(state: KillerState, step: int, seat: int) -> DecisionRequest
     options: tuple[Scalar, ...] = ballot_options(state, seat)
     field = Choice("target", options, "the player you vote out, or null to abstain", True)
     among = " among the tied players" if state.vote_round else ""
-    return DecisionRequest(
-        request_id(step, seat, Decision.VOTE),
+    return seat_request(
+        step,
         seat,
         Decision.VOTE,
         "KG-10" if state.vote_round else "KG-9",

@@ -8,9 +8,12 @@ Definitions: docs/studies.md, "Behaviour metrics".
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping, Sequence
-from typing import Any
 
+from sandbox.core import metrics as shared
 from sandbox.core.metrics import GameRecord, Metric, MetricItem
+from sandbox.core.metrics import item as _item
+from sandbox.core.metrics import role_of as _role
+from sandbox.core.metrics import who as _who
 from sandbox.core.statements import (
     Fact,
     Roles,
@@ -25,32 +28,7 @@ from sandbox.core.statements import (
 )
 from sandbox.games.werewolf.info import ROLES, VILLAGE, WEREWOLF, team_of
 
-NO_CLAIM = ("", "none", None)
-
-
-def _role(game: GameRecord, seat: Any) -> str:
-    return game.roles.get(int(seat), "?") if seat is not None else "?"
-
-
-def _who(game: GameRecord, seat: Any) -> str:
-    return game.contestants.get(int(seat), "?")
-
-
-def _item(game: GameRecord, who: str, hit: bool) -> MetricItem:
-    return MetricItem(game.game_id, who, float(hit))
-
-
-def dead_seats(game: GameRecord) -> set[int]:
-    """Seats killed at night (WW-11) or exiled (WW-15)."""
-    dead = {int(e["victim"]) for e in game.of_kind("werewolf.dawn") if e.get("victim") is not None}
-    return dead | {int(e["seat"]) for e in game.of_kind("werewolf.exiled")}
-
-
-def dead_before(game: GameRecord, seq: int) -> set[int]:
-    """Seats killed at night or exiled before event ``seq``."""
-    dawns = [e for e in game.of_kind("werewolf.dawn") if e.get("victim") is not None]
-    dead = {int(e["victim"]) for e in dawns if int(e["seq"]) < seq}
-    return dead | {int(e["seat"]) for e in game.of_kind("werewolf.exiled") if int(e["seq"]) < seq}
+GONE = ("werewolf.dawn", "werewolf.exiled")  # killed at night (WW-11) or exiled (WW-15)
 
 
 def seer_hits(game: GameRecord) -> Iterator[MetricItem]:
@@ -88,12 +66,7 @@ def doctor_saves(game: GameRecord) -> Iterator[MetricItem]:
 
 def werewolf_survival(game: GameRecord) -> Iterator[MetricItem]:
     """Werewolf seats alive at the end of a finished game."""
-    if game.outcome is None:
-        return
-    dead = dead_seats(game)
-    for seat, role in game.roles.items():
-        if role == WEREWOLF:
-            yield _item(game, _who(game, seat), seat not in dead)
+    return shared.survival_of(game, WEREWOLF, shared.dead_by(game, *GONE))
 
 
 def vote_accuracy(game: GameRecord) -> Iterator[MetricItem]:
@@ -111,11 +84,7 @@ def vote_accuracy(game: GameRecord) -> Iterator[MetricItem]:
 def claim_honesty(game: GameRecord) -> Iterator[MetricItem]:
     """Speeches and last words with a structured role claim: share claiming the
     speaker's true role (WW-12: claims are recorded, never confirmed)."""
-    for event in game.of_kind("werewolf.speech", "werewolf.last_words"):
-        claim = event.get("claim")
-        if claim not in NO_CLAIM:
-            seat = event.get("seat")
-            yield _item(game, _who(game, seat), claim == _role(game, seat))
+    return shared.claim_honesty_of(game, "werewolf.speech", "werewolf.last_words")
 
 
 def speech_vote_pairs(game: GameRecord) -> Iterator[tuple[int, set[int], int | None]]:
@@ -129,10 +98,7 @@ def speech_vote_pairs(game: GameRecord) -> Iterator[tuple[int, set[int], int | N
     ballots = game.of_kind("werewolf.ballots")
     for speech in game.of_kind("werewolf.speech"):
         seat, seq, day = int(speech["seat"]), int(speech["seq"]), speech.get("day")
-        ballot = next(
-            (b for b in ballots if int(b["seq"]) > seq and str(seat) in (b.get("ballots") or {})),
-            None,
-        )
+        ballot = shared.next_ballot(ballots, seat, seq)
         if ballot is None or ballot.get("day") != day or seat in (ballot.get("drawn") or []):
             continue
         vote = next((v for v in reversed(opened) if int(v["seq"]) < int(ballot["seq"])), None)
@@ -140,7 +106,7 @@ def speech_vote_pairs(game: GameRecord) -> Iterator[tuple[int, set[int], int | N
         if vote is not None:
             accused &= {int(c) for c in vote.get("candidates") or []}
         else:  # a transcript without the vote's opening: the living seats stand
-            accused -= dead_before(game, int(ballot["seq"]))
+            accused -= shared.dead_by(game, *GONE, before=int(ballot["seq"]))
         if accused:
             target = ballot["ballots"][str(seat)]
             yield seat, accused, None if target is None else int(target)
@@ -149,8 +115,7 @@ def speech_vote_pairs(game: GameRecord) -> Iterator[tuple[int, set[int], int | N
 def speech_action_consistency(game: GameRecord) -> Iterator[MetricItem]:
     """Speech-vote pairs (:func:`speech_vote_pairs`): share whose ballot names
     one of the seats the speech accused (a ballot for nobody is not)."""
-    for seat, accused, target in speech_vote_pairs(game):
-        yield _item(game, _who(game, seat), target in accused)
+    return shared.consistency_of(game, speech_vote_pairs)
 
 
 METRICS: dict[str, Metric] = {

@@ -15,11 +15,11 @@ from sandbox.core.requests import (
     Choice,
     DecisionRequest,
     Field,
-    MultiChoice,
     Payload,
     Scalar,
     Text,
-    request_id,
+    accuse_and_vouch,
+    seat_request,
 )
 from sandbox.games.werewolf.info import BID_MAX, DOCTOR, SEER, WEREWOLF, Claim, Decision, Phase
 from sandbox.games.werewolf.state import WerewolfState
@@ -111,23 +111,9 @@ def _night_actions(state: WerewolfState, step: int) -> tuple[DecisionRequest, ..
     return tuple(requests)
 
 
-def _request(
-    step: int,
-    seat: int,
-    decision: Decision,
-    rule: str,
-    instruction: str,
-    fields: tuple[Field, ...],
-) -> DecisionRequest:
-    """One seat's request, its id derived from the step, the seat and the decision."""
-    return DecisionRequest(
-        request_id(step, seat, decision), seat, decision, rule, instruction, fields
-    )
-
-
 def _protect(state: WerewolfState, step: int, seat: int) -> DecisionRequest:
     field = Choice("target", protect_options(state, seat), "the living seat you protect tonight")
-    return _request(
+    return seat_request(
         step,
         seat,
         Decision.PROTECT,
@@ -140,7 +126,7 @@ def _protect(state: WerewolfState, step: int, seat: int) -> DecisionRequest:
 def _inspect(state: WerewolfState, step: int, seat: int) -> DecisionRequest:
     what = "role" if state.ruling("seer_reveals") == "role" else "team"
     field = Choice("target", inspect_options(state, seat), f"the seat whose {what} you learn")
-    return _request(
+    return seat_request(
         step,
         seat,
         Decision.INSPECT,
@@ -153,7 +139,7 @@ def _inspect(state: WerewolfState, step: int, seat: int) -> DecisionRequest:
 def _wolf_message(state: WerewolfState, step: int, seat: int) -> DecisionRequest:
     limit = int(state.ruling("speech_chars"))
     field = Text("message", "your message to the living werewolves only (empty passes)", limit)
-    return _request(
+    return seat_request(
         step,
         seat,
         Decision.WOLF_MESSAGE,
@@ -175,7 +161,7 @@ def _kill(state: WerewolfState, step: int, seat: int) -> DecisionRequest:
         "sealed": "all at once",
         "one_wolf": "alone: you were drawn to choose for the pack tonight",
     }[state.pack_mode]
-    return _request(
+    return seat_request(
         step,
         seat,
         Decision.KILL,
@@ -187,7 +173,7 @@ def _kill(state: WerewolfState, step: int, seat: int) -> DecisionRequest:
 
 def _bid(state: WerewolfState, step: int, seat: int) -> DecisionRequest:
     field = Choice("bid", BID_OPTIONS, "how much you want the floor (0-4); only you see it")
-    return _request(
+    return seat_request(
         step,
         seat,
         Decision.BID,
@@ -232,15 +218,10 @@ def speech_fields(state: WerewolfState) -> tuple[Field, ...]:
             'the role you claim ("none" claims nothing); the referee never confirms it',
             optional=True,
         ),
-        MultiChoice(
-            "accuse", targets, "seats you accuse of being werewolves", len(targets), optional=True
-        ),
-        MultiChoice(
-            "vouch",
+        *accuse_and_vouch(
             targets,
+            "seats you accuse of being werewolves",
             "seats you vouch for (never one you accuse)",
-            len(targets),
-            optional=True,
         ),
     )
 
@@ -248,7 +229,7 @@ def speech_fields(state: WerewolfState) -> tuple[Field, ...]:
 def _speech(state: WerewolfState, step: int, seat: int) -> DecisionRequest:
     fields = speech_fields(state)
     if state.phase == Phase.LAST_WORDS:
-        return _request(
+        return seat_request(
             step,
             seat,
             Decision.LAST_WORDS,
@@ -256,7 +237,7 @@ def _speech(state: WerewolfState, step: int, seat: int) -> DecisionRequest:
             f"Day {state.day}: you are dead; speak your last words once (empty passes).",
             fields,
         )
-    return _request(
+    return seat_request(
         step,
         seat,
         Decision.SPEECH,
@@ -275,7 +256,7 @@ def _vote(state: WerewolfState, step: int, seat: int) -> DecisionRequest:
         nullable=abstain,
     )
     how = "in the open, seeing the ballots so far" if state.vote_mode == "sequential" else "sealed"
-    return _request(
+    return seat_request(
         step,
         seat,
         Decision.VOTE,
