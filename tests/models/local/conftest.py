@@ -7,6 +7,7 @@ both via `make test`, so there they always run.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import time
 from pathlib import Path
@@ -64,6 +65,28 @@ def server_children(pid: int) -> list[int]:
     except OSError:
         return []
     return [int(child) for child in text.split()]
+
+
+def port_holders(port: int) -> set[int]:
+    """The processes holding a socket that listens on ``port`` (Linux's /proc:
+    the listening sockets' inodes, then the processes with one of them open)."""
+    inodes: set[str] = set()
+    for table in ("/proc/net/tcp", "/proc/net/tcp6"):
+        with contextlib.suppress(OSError):
+            for line in Path(table).read_text().splitlines()[1:]:
+                fields = line.split()
+                local, state, inode = fields[1], fields[3], fields[9]
+                if state == "0A" and int(local.rsplit(":", 1)[1], 16) == port:  # 0A: LISTEN
+                    inodes.add(inode)
+    holders: set[int] = set()
+    for fd_dir in Path("/proc").glob("[0-9]*/fd"):
+        with contextlib.suppress(OSError):
+            for fd in fd_dir.iterdir():
+                with contextlib.suppress(OSError):
+                    target = os.readlink(fd)
+                    if target.startswith("socket:[") and target[8:-1] in inodes:
+                        holders.add(int(fd_dir.parent.name))
+    return holders
 
 
 @pytest.fixture
