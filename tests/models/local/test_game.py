@@ -19,7 +19,7 @@ import pytest
 from sandbox.core.seat import FALLBACK_INVALID
 from sandbox.models.local import running_servers, stop_all
 from sandbox.session import play_game
-from sandbox.session.gamefile import parse_config
+from sandbox.session.gamefile import parse_config, role_matches
 from tests.models.local.conftest import requires_local, wait_gone
 
 pytestmark = [requires_local, pytest.mark.local_model, pytest.mark.slow]
@@ -192,6 +192,48 @@ def test_an_open_killer_day_on_the_local_model(tmp_path: Path) -> None:
     calls = [line for line in lines if line["type"] == "call"]
     answered = {c["request_id"] for c in calls}
     assert all(a["request_id"] in answered for a in asks)
+    assert record.stats.fallback_count("provider") == 0
+    assert record.stats.fallback_count("timeout") == 0
+    assert record.stats.fallback_count(FALLBACK_INVALID) == 0
+
+
+OPEN_TABLES: dict[str, dict[str, Any]] = {
+    # WW-1's 8-seat table, the werewolves on the model, one day (WW-21's limit)
+    "werewolf": {"players": 8, "role": "werewolf"},
+    # the wolves' faction (4 of 16 seats) on the model, one day (FF-27's limit)
+    "four_factions": {"role": "wolves"},
+}
+
+
+@pytest.mark.timeout(1500)
+@pytest.mark.parametrize("variant", sorted(OPEN_TABLES))
+def test_an_open_day_of_each_game_on_the_local_model(tmp_path: Path, variant: str) -> None:
+    """Issue 42: Werewolf and Four Factions finish a game with an open day on the
+    embedded model too, one role's seats answering every ask through the real
+    client path, with no provider, timeout or invalid fallback."""
+    table = OPEN_TABLES[variant]
+    rules: dict[str, Any] = {"discussion": "open", "messages_per_seat": 1, "day_limit": 1}
+    if "players" in table:
+        rules["players"] = table["players"]
+    agent = {**GAME["agent"][0], "role": table["role"]}
+    game = {**GAME, "variant": variant, "rules": rules, "agent": [agent]}
+    try:
+        record = play_game(parse_config(game), 11, tmp_path)
+    finally:
+        stop_all()
+    events = [line for line in read_transcript(record.path) if line["type"] == "event"]
+    kinds = [e["kind"] for e in events]
+    assert "discussion.opened" in kinds and "discussion.closed" in kinds, kinds
+    assert record.outcome is not None and record.outcome.reason != "aborted", record.outcome
+    model_seats = {s for s, r in record.roles.items() if role_matches(table["role"], r)}
+    asks = [
+        e["data"]
+        for e in events
+        if e["kind"] == "core.decision"
+        and e["data"]["seat"] in model_seats
+        and e["data"]["decision"] == "message"
+    ]
+    assert asks, "no ask round reached a model seat"
     assert record.stats.fallback_count("provider") == 0
     assert record.stats.fallback_count("timeout") == 0
     assert record.stats.fallback_count(FALLBACK_INVALID) == 0
