@@ -161,6 +161,23 @@ def test_the_shared_record_with_the_slot_router(
     assert votes and all(c["cached_tokens"] > 0 for c in votes)
 
 
+def open_day_asks(lines: list[dict[str, Any]], seats: set[int]) -> list[dict[str, Any]]:
+    """The open day's asks (OD-5) that reached ``seats``, once the day was seen to
+    open and close (OD-6); at least one."""
+    events = [line for line in lines if line["type"] == "event"]
+    kinds = [e["kind"] for e in events]
+    assert "discussion.opened" in kinds and "discussion.closed" in kinds, kinds
+    asks = [
+        e["data"]
+        for e in events
+        if e["kind"] == "core.decision"
+        and e["data"]["seat"] in seats
+        and e["data"]["decision"] == "message"
+    ]
+    assert asks, "no ask round reached a model seat"
+    return asks
+
+
 @pytest.mark.timeout(1500)
 def test_an_open_killer_day_on_the_local_model(tmp_path: Path) -> None:
     """Issue 42: the embedded table finishes a Killer game whose day is open
@@ -173,20 +190,9 @@ def test_an_open_killer_day_on_the_local_model(tmp_path: Path) -> None:
         record = play_game(loaded, 11, tmp_path)
     finally:
         stop_all()
-    lines = read_transcript(record.path)
-    events = [line for line in lines if line["type"] == "event"]
-    kinds = [e["kind"] for e in events]
-    assert "discussion.opened" in kinds and "discussion.closed" in kinds, kinds
     assert record.outcome is not None and record.outcome.reason in LEGAL_ENDS, record.outcome
-    killers = {seat for seat, role in record.roles.items() if role == "killer"}
-    asks = [
-        e["data"]
-        for e in events
-        if e["kind"] == "core.decision"
-        and e["data"]["seat"] in killers
-        and e["data"]["decision"] == "message"
-    ]
-    assert asks, "no ask round reached a model seat"
+    lines = read_transcript(record.path)
+    asks = open_day_asks(lines, {s for s, role in record.roles.items() if role == "killer"})
     # the model speaks up, not only waits (it posted in every run seen)
     assert any(a["payload"].get("speak") for a in asks), asks
     calls = [line for line in lines if line["type"] == "call"]
@@ -221,19 +227,9 @@ def test_an_open_day_of_each_game_on_the_local_model(tmp_path: Path, variant: st
         record = play_game(parse_config(game), 11, tmp_path)
     finally:
         stop_all()
-    events = [line for line in read_transcript(record.path) if line["type"] == "event"]
-    kinds = [e["kind"] for e in events]
-    assert "discussion.opened" in kinds and "discussion.closed" in kinds, kinds
     assert record.outcome is not None and record.outcome.reason != "aborted", record.outcome
     model_seats = {s for s, r in record.roles.items() if role_matches(table["role"], r)}
-    asks = [
-        e["data"]
-        for e in events
-        if e["kind"] == "core.decision"
-        and e["data"]["seat"] in model_seats
-        and e["data"]["decision"] == "message"
-    ]
-    assert asks, "no ask round reached a model seat"
+    open_day_asks(read_transcript(record.path), model_seats)
     assert record.stats.fallback_count("provider") == 0
     assert record.stats.fallback_count("timeout") == 0
     assert record.stats.fallback_count(FALLBACK_INVALID) == 0
