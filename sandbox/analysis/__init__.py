@@ -2,7 +2,7 @@
 
 ``games_df``, ``seats_df``, ``decisions_df``, ``calls_df``, ``beliefs_df``,
 ``persuasion_df`` and ``discussion_df`` (open days, issue 42) give pandas
-DataFrames (columns in docs/studies.md); the same rows as plain dicts come from
+DataFrames (columns in docs/study-reference.md); the same rows as plain dicts come from
 ``sandbox.analysis.tables``.
 """
 

@@ -1,5 +1,5 @@
 """Deceive and detect: two ratings per contestant (issue 39, item 2;
-docs/studies.md, "Deceive and detect").
+docs/study-reference.md, "Deceive and detect").
 
 Each contestant plays two parts, its *deceive* part (a seat that may deceive:
 one holding a hidden role of the variant's role table; every seat where it has

@@ -1,5 +1,5 @@
 """Can people tell the models from people? The detectability table of a blind
-study (issue 39, item 4; docs/studies.md, "People: detectability").
+study (issue 39, item 4; docs/study-reference.md, "People: detectability").
 
 In a blind study each person is asked at the end "which seats were played by
 AI?". The answer is recorded referee-only on the game's outcome line, under

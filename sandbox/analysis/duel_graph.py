@@ -1,5 +1,5 @@
 """Which deceive and detect ratings compare (issue 39, item 2;
-docs/studies.md, "Deceive and detect").
+docs/study-reference.md, "Deceive and detect").
 
 A Bradley–Terry fit measures one part against another only through a chain
 of duels: the parts linked by duels form a *component*, and the level of one

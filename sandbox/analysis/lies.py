@@ -1,4 +1,4 @@
-"""Lie rates per contestant from the statements table (docs/studies.md,
+"""Lie rates per contestant from the statements table (docs/study-reference.md,
 "Statements: who lied").
 
 A contestant's lie rate is lies / decided claims over its seats' claims, a

@@ -6,7 +6,7 @@ Each variant declares its metrics (``Variant.research.metrics()``, in its folder
 value is 1 or 0 (a hit or not), a timing metric's value is a day number. A
 metric's figure is the mean value, per contestant and overall, with a 95%
 cluster-bootstrap interval over games (items of one game are not independent).
-Definitions and formulas: docs/studies.md, "Behaviour metrics".
+Definitions and formulas: docs/study-reference.md, "Behaviour metrics".
 """
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
 """Mini-Mafia's model (Costa and Vicente, arXiv 2509.23023), fitted to a study
-(issue 39, item 5; docs/studies.md, "Mini-Mafia").
+(issue 39, item 5; docs/study-reference.md, "Mini-Mafia").
 
 The game: four seats, one mafioso (werewolf, killer), one detective (seer,
 police), two villagers (civilians); the night is fixed (the mafioso's victim is

@@ -2,7 +2,7 @@
 docs/rules-open-discussion.md, OD-1 … OD-10), read from a transcript's events
 alone, the same for every variant: messages per seat, replies, the time to a
 seat's first message on the virtual clock (rounds), and the silence share by
-side. Formulas: docs/studies.md, "Open discussion".
+side. Formulas: docs/study-reference.md, "Open discussion".
 
 An open day is read from its ``discussion.*`` events: ``discussion.opened``
 names the seats living at its start; each ``discussion.round`` lists the seats
@@ -134,7 +134,7 @@ def seat_day_rows(game: Transcript[EventRow]) -> list[Row]:
 
 def discussion_summary(rows: Sequence[Row]) -> dict[str, dict[str, Any]]:
     """side -> the four metrics over the ``discussion`` rows of that side, and
-    ``"all"`` over every row (docs/studies.md, "Open discussion")."""
+    ``"all"`` over every row (docs/study-reference.md, "Open discussion")."""
     groups: dict[str, list[Row]] = {"all": list(rows)}
     for row in rows:
         groups.setdefault(str(row["side"]), []).append(row)

@@ -1,7 +1,7 @@
 """Persuasion: how far the speeches between two belief probes of a listener
 moved that listener's beliefs toward the truth (no extra model calls).
 
-Two measures, both from the belief probes (docs/studies.md, "Persuasion").
+Two measures, both from the belief probes (docs/study-reference.md, "Persuasion").
 
 **Between probes** (``persuasion_items``): for every seat L with two
 consecutive probes a then b (a probe sits at the ``seq`` of the decision it
@@ -82,7 +82,7 @@ def persuasion_summary(
 def speech_persuasion_summary(
     games: Sequence[Transcript[EventRow]], seed: int = BOOTSTRAP_SEED
 ) -> dict[str, Any] | None:
-    """Persuasion per speech (docs/studies.md): each (speech, listener) row's
+    """Persuasion per speech (docs/study-reference.md): each (speech, listener) row's
     ``delta`` is an item of the speaker's contestant; overall, by_contestant,
     by_side and by_kind, with cluster-bootstrap intervals over games."""
     rows = [row for game in games for row in speech_persuasion_rows(game)]

@@ -12,7 +12,7 @@ and OpenSkill — which depends on the order it sees games in — is the
 mean over ``ORDERS`` seeded random orders of them. Intervals: percentile
 bootstrap over games (resampled whole games), each resample rated by the same
 estimator as the point (for OpenSkill: averaged over ``ORDERS`` orders too),
-widened to the point if it falls outside (docs/studies.md, §4 "Ratings").
+widened to the point if it falls outside (docs/study-reference.md, "Ratings").
 """
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
 """Did the seat, or the order of speaking, move the results? (issue 39, item 3;
-docs/studies.md, "Validity: seat and speaking order").
+docs/study-reference.md, "Validity: seat and speaking order").
 
 One *item* per seat per game: its side, whether it won (1, else 0), its seat
 number and, on the first day with discussion, its place in the speaking order

@@ -1,5 +1,5 @@
 """Engine-verified statements: one row per claim, labelled against the hidden
-state (docs/studies.md, "Statements: who lied").
+state (docs/study-reference.md, "Statements: who lied").
 
 ``label``:
 

@@ -271,7 +271,7 @@ def validity(
     seed: int,
     samples: int,
 ) -> dict[str, Any]:
-    """The validity report (docs/studies.md, "Validity"): separation, the
+    """The validity report (docs/study-reference.md, "Validity"): separation, the
     rating without games decided after a rule failure, seating effects, and
     which deceive/detect ratings compare, and the Elo anchored to a frozen
     reference bot when one is a contestant."""

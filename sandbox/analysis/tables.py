@@ -1,7 +1,7 @@
 """Tidy rows (one dict per item) for games, seats, decisions, calls, beliefs and
 persuasion per speech.
 
-Column meanings: docs/studies.md, "Tidy data". Every row carries ``game_id``
+Column meanings: docs/study-reference.md, "Tidy data". Every row carries ``game_id``
 (the game's identity, else the file name), ``study`` and ``cell``; seat-level
 rows carry ``seat``, ``side`` and ``contestant``.
 """
@@ -300,7 +300,7 @@ def probe_series(game: Transcript[EventRow]) -> dict[int, Probes]:
 
 def speech_persuasion_rows(game: Transcript[EventRow]) -> list[Row]:
     """One row per (speech, listener) with a probe right before and right after
-    the speech (docs/studies.md, "Persuasion per speech"): the listener's last
+    the speech (docs/study-reference.md, "Persuasion per speech"): the listener's last
     probe at or before the speech's seq and its first probe after it, with no
     other event the listener could see in between (bookkeeping and phase
     markers aside). ``delta`` = mean over the targets probed both times of
@@ -368,7 +368,7 @@ def _quiet(game: Transcript[EventRow], listener: int, start: int, end: int, spee
 
 def discussion_rows(game: Transcript[EventRow]) -> list[Row]:
     """Issue 42: one row per (open day, seat living at its start); the figures
-    and their formulas: sandbox.analysis.open_days, docs/studies.md."""
+    and their formulas: sandbox.analysis.open_days, docs/study-reference.md."""
     return [{**_base(game), **row} for row in seat_day_rows(game)]
 
 

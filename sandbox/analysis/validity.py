@@ -1,5 +1,5 @@
 """Does a study's rating separate its contestants? (issue 39, item 3: the
-first part of the validity report; docs/studies.md, "Validity: separation").
+first part of the validity report; docs/study-reference.md, "Validity: separation").
 
 Two contestants are *separated* when their 95% rating intervals exclude each
 other (one's low end above the other's high end). A bootstrap interval's

@@ -11,7 +11,7 @@ assignment consistent with the facts gives that seat
 (:class:`sandbox.deduction.space.Space`).
 
 A claim the support rules out is one the speaker's own view contradicted
-(docs/studies.md, "Statements: who lied").
+(docs/study-reference.md, "Statements: who lied").
 """
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
 """The validity report under a study's leaderboard (issue 39, item 3;
-docs/studies.md, "Validity"): the rating without games decided after a rule
+docs/study-reference.md, "Validity"): the rating without games decided after a rule
 failure, and the seat and speaking-order effects with their intervals."""
 
 from __future__ import annotations

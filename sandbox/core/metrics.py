@@ -1,5 +1,5 @@
 """What a behaviour metric is: a function from a recorded game to its items
-(see docs/studies.md). A variant names its table of them in its
+(see docs/study-reference.md). A variant names its table of them in its
 :class:`sandbox.core.variant.Research`."""
 
 from __future__ import annotations
@@ -45,7 +45,7 @@ class GameRecord(Protocol):
 
 
 Metric = Callable[[GameRecord], Iterator[MetricItem]]
-"""A behaviour metric: its items in one game (see docs/studies.md)."""
+"""A behaviour metric: its items in one game (see docs/study-reference.md)."""
 
 
 # The readings every variant's metrics share (seat -> role, contestant, side);

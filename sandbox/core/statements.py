@@ -1,4 +1,4 @@
-"""What a variant tells the statements table (issue 39; docs/studies.md,
+"""What a variant tells the statements table (issue 39; docs/study-reference.md,
 "Statements: who lied"): which events are statements, the claims their
 structured fields make, and what a seat learns of the roles from each event it
 sees. A variant names its :class:`StatementRules` in its

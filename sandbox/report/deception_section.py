@@ -1,4 +1,4 @@
-"""The report's deceive-and-detect section (issue 39, item 2; docs/studies.md,
+"""The report's deceive-and-detect section (issue 39, item 2; docs/study-reference.md,
 "Deceive and detect"): each contestant's two ratings with their intervals, a
 scatter of one against the other, and their rank correlation."""
 

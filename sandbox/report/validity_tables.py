@@ -1,4 +1,4 @@
-"""The report's validity section (docs/studies.md, "Validity"): the plain
+"""The report's validity section (docs/study-reference.md, "Validity"): the plain
 warnings (separation, the rating without hinged games, seating effects whose
 interval excludes 0), the seat and speaking-order table, and Mini-Mafia's
 deception, disclosure and detection when the games are Mini-Mafia games."""

@@ -13,7 +13,7 @@ from collections.abc import Iterable, Mapping
 
 from sandbox.core.words import Lang
 
-# How a claim held (the statements table's labels, docs/studies.md): the mark
+# How a claim held (the statements table's labels, docs/study-reference.md): the mark
 # people read, and the longer words behind it.
 VERDICTS: Mapping[str, tuple[str, str, str, str]] = {
     # label: (en mark, en words, zh mark, zh words)

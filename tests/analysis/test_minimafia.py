@@ -1,4 +1,4 @@
-"""Mini-Mafia's model (docs/studies.md, "Mini-Mafia"): hand-built cases for
+"""Mini-Mafia's model (docs/study-reference.md, "Mini-Mafia"): hand-built cases for
 every formula, and parameter recovery from outcomes simulated with known
 parameters."""
 
@@ -59,7 +59,7 @@ def test_parameter_recovery_within_the_intervals() -> None:
     back inside its 95% bootstrap interval. One simulated study is one draw,
     fixed by its seed: measured over 20 draws, 90% of the true values fall
     inside their intervals and 12 of 20 draws have all nine inside
-    (docs/studies.md, "Mini-Mafia"), so the point estimates are checked too."""
+    (docs/study-reference.md, "Mini-Mafia"), so the point estimates are checked too."""
     found = fit_with_intervals(simulate(40, seed=2), seed=1, samples=100)
     for name, truth in TRUE.items():
         for k, key in enumerate(("m", "d", "v")):

@@ -1,5 +1,5 @@
 """Open-day behaviour metrics (issue 42 item 5; sandbox/analysis/open_days.py,
-docs/studies.md "Open discussion") on a hand-made event list whose answers
+docs/study-reference.md "Open discussion") on a hand-made event list whose answers
 are worked out by hand below, and the ``discussion`` table in the export."""
 
 from __future__ import annotations

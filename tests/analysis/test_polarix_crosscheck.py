@@ -1,6 +1,6 @@
 """The game-theoretic rating (Nash averaging, sandbox.analysis.nash) cross-checked
 against polarix, an independent equilibrium solver, on the same games
-(docs/studies.md, "Validity: a game-theoretic cross-check").
+(docs/study-reference.md, "Validity: a game-theoretic cross-check").
 
 polarix solves the meta-game we build from the games for its maximum-entropy
 correlated equilibrium by gradient descent on the dual (jax); in a two-player

@@ -1,5 +1,5 @@
 """Probability probes and persuasion per speech on hand-built transcripts whose
-answers are worked out here by hand (docs/studies.md, "Belief probes" and
+answers are worked out here by hand (docs/study-reference.md, "Belief probes" and
 "Persuasion per speech")."""
 
 from __future__ import annotations

@@ -13,7 +13,7 @@ test: the study says so). The matrix of three links all six parts.
 What the plant moves is the lie duels (a wolf's lie followed by a listener's
 next ballot); the vote duels (a wolf surviving a ballot) turn on the
 voters' ballots, random for the fake policies, and add noise.
-Measured over the study's seeds 1-8 (docs/studies.md, "Deceive and detect";
+Measured over the study's seeds 1-8 (docs/benchmarks.md, "A planted liar";
 margin: the liar's low end minus the quiet one's high end): at 24 games the
 lie-duel rating's intervals exclude each other at every seed, by 279 Elo or
 more (at 18 games by as little as 42, at 12 at only 5 seeds of 8); the deceive

@@ -1,5 +1,5 @@
 """A reviewer's rerun: the same study played twice into fresh folders gives the
-same ratings, byte for byte, and the walk-through of docs/studies.md (§8) shows
+same ratings, byte for byte, and the walk-through of docs/studies.md (section 6) shows
 what the command prints today."""
 
 from __future__ import annotations
@@ -63,9 +63,9 @@ def test_two_runs_into_fresh_folders_give_identical_ratings(tmp_path: Path) -> N
 
 
 def doc_leaderboard() -> list[list[str]]:
-    """The leaderboard rows the walk-through shows (docs/studies.md, §8)."""
+    """The leaderboard rows the walk-through shows (docs/studies.md, section 6)."""
     text = (ROOT / "docs" / "studies.md").read_text(encoding="utf-8")
-    walk = text.split("## 8. Walk-through", 1)[1].split("\n## ", 1)[0]
+    walk = text.split("## 6. Walk-through", 1)[1].split("\n## ", 1)[0]
     block = walk.split("```sh", 1)[1].split("```", 1)[0]
     return table_rows(block)
 

@@ -18,7 +18,7 @@ decisions fell back because the provider failed, or more than
 ``invalid`` (its answer), ``win`` and the behaviour keys NaN, so inspect
 leaves it out of those metrics.
 
-The metrics over samples follow the sandbox's own figures (docs/studies.md):
+The metrics over samples follow the sandbox's own figures (docs/study-reference.md):
 ``win`` is inspect's ``mean`` with a 95% Wilson interval (``wilson``, one game
 per sample: independent); a behaviour key's ``pooled`` is the mean over every
 item of every game (not a mean of per-game means) with a 95% cluster-bootstrap

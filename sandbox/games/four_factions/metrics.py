@@ -1,7 +1,7 @@
 """Four Factions behaviour metrics, computed from a transcript's events alone (no
 model calls): ``FourFactions.metrics()`` gives :data:`METRICS` to the study
 summaries and ``sandbox report``. A rate metric's value is 1 or 0 (a hit or not); a
-timing metric's value is a day number. Definitions: docs/studies.md,
+timing metric's value is a day number. Definitions: docs/study-reference.md,
 "Behaviour metrics".
 """
 
@@ -91,7 +91,7 @@ METRICS: dict[str, Metric] = {
 
 
 # ------------------------------------------------------- statements (issue 39)
-# Read by sandbox.analysis.statements (docs/studies.md, "Statements: who lied").
+# Read by sandbox.analysis.statements (docs/study-reference.md, "Statements: who lied").
 # No hidden side: every faction may lie, and an accusation names a faction (FF-14).
 
 EVERY: Roles = frozenset(INFO.roles)

@@ -1,7 +1,7 @@
 """Killer behaviour metrics, computed from a transcript's events alone (no model
 calls): ``Killer.metrics()`` gives :data:`METRICS` to the study summaries and
 ``sandbox report``. Each metric yields items (game, contestant, value): 1 or 0 for a hit
-or not. Definitions: docs/studies.md, "Behaviour metrics".
+or not. Definitions: docs/study-reference.md, "Behaviour metrics".
 """
 
 from __future__ import annotations
@@ -172,7 +172,7 @@ METRICS: dict[str, Metric] = {
 
 
 # ------------------------------------------------------- statements (issue 39)
-# Read by sandbox.analysis.statements (docs/studies.md, "Statements: who lied").
+# Read by sandbox.analysis.statements (docs/study-reference.md, "Statements: who lied").
 
 EVERY: Roles = frozenset((KILLER, POLICE, CIVILIAN))
 HIDDEN: Roles = frozenset((KILLER,))

@@ -2,7 +2,7 @@
 calls): ``Werewolf.metrics()`` gives :data:`METRICS` to the study summaries and
 ``sandbox report``. Each metric yields items (game, contestant, value): 1 or 0
 for a hit or not, credited to the contestant whose seat made the choice.
-Definitions: docs/studies.md, "Behaviour metrics".
+Definitions: docs/study-reference.md, "Behaviour metrics".
 """
 
 from __future__ import annotations
@@ -130,7 +130,7 @@ METRICS: dict[str, Metric] = {
 
 
 # ------------------------------------------------------- statements (issue 39)
-# Read by sandbox.analysis.statements (docs/studies.md, "Statements: who lied").
+# Read by sandbox.analysis.statements (docs/study-reference.md, "Statements: who lied").
 
 EVERY: Roles = frozenset(ROLES)
 PACK: Roles = frozenset((WEREWOLF,))

@@ -252,7 +252,7 @@ def reactive_answer(
 # ``quiet``: ``legal-random`` with every structured claim of a speech left out
 # (``claim`` "none", nobody accused or vouched for), so its seats state nothing
 # the statements table could call a lie: a study can plant a contestant that
-# lies less than ``legal-random`` (docs/studies.md, "Deceive and detect").
+# lies less than ``legal-random`` (docs/study-reference.md, "Deceive and detect").
 QUIET_EMPTY = ("accuse", "vouch")
 
 
@@ -275,8 +275,8 @@ def quiet_answer(schema: Mapping[str, Any] | None, rng: random.Random) -> str:
 # KG-14) or faction (``am``: Four Factions FF-13) other than the one its own
 # role card names, with nobody accused or vouched for (whether a seat is one of
 # the hidden roles the card alone does not say). So every claim it states is a
-# lie in the statements table (docs/studies.md, "Statements: who lied"): the
-# contestant planted to lie most, beside ``quiet`` (docs/studies.md, "Deceive
+# lie in the statements table (docs/study-reference.md, "Statements: who lied"): the
+# contestant planted to lie most, beside ``quiet`` (docs/study-reference.md, "Deceive
 # and detect"). The card is read from the prompt's role-card line, in English
 # or Chinese; a prompt without one gets ``claim = "none"`` (a lie it could not
 # know to be one is no lie).
