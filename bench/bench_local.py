@@ -320,9 +320,11 @@ def setting_of(name: str, base: dict[str, Any]) -> tuple[dict[str, Any], dict[st
 
 # Issue 40 item 5, is a speech about the game? It names a seat, a role of the game
 # (its role labels, in English and in Chinese) or an event (a death, a vote, a check,
-# a night or a day). Does it repeat the prompt? It shares a run of ECHO_RUN words
-# (a Chinese character is a word) with the text of its own prompt, other seats'
-# speeches taken out of that text (quoting a speech is not repeating the prompt).
+# a night or a day). Does it repeat its prompt's instructions? It shares a run of
+# ECHO_RUN words (a Chinese character is a word) with the instructions: every line
+# of its own prompt but the record's (the referee's lines and the quoted speeches;
+# quoting a speech is not repeating the prompt). Beside it, whether it repeats a
+# referee line of the record ("Seat 5 may give last words (KG-7)").
 SEAT_NAMED = re.compile(r"\b(?:seat|player)s?\s*#?\d+|\d+\s*号", re.IGNORECASE)
 EVENT_NAMED = re.compile(
     r"\b(?:kill(?:ed|s|ing)?|died|dead|death|vot(?:e|ed|es|ing)|check(?:ed|s)?|"
@@ -331,6 +333,8 @@ EVENT_NAMED = re.compile(
 )
 WORD = re.compile(r"[\u4e00-\u9fff]|[^\W_]+")
 ECHO_RUN = 8
+REFEREE_LINE = re.compile(r"^⟦[^⟧]*⟧")  # the referee's mark, en or zh
+QUOTE_LINE = re.compile(r"^(?:Seat|座位) \d+ (?:said|说)(?: \([^)]*\))?: ")  # a speech
 
 
 def about_the_game(speech: str, roles: set[str]) -> bool:
@@ -339,6 +343,15 @@ def about_the_game(speech: str, roles: set[str]) -> bool:
         return True
     lowered = speech.lower()
     return any(role in lowered for role in roles)
+
+
+def prompt_parts(prompt: str) -> tuple[str, str]:
+    """(the instructions, the referee's lines of the record) of a prompt's text;
+    the quoted speeches are in neither."""
+    lines = prompt.splitlines()
+    referee = [line for line in lines if REFEREE_LINE.match(line)]
+    rest = [line for line in lines if not REFEREE_LINE.match(line) and not QUOTE_LINE.match(line)]
+    return "\n".join(rest), "\n".join(referee)
 
 
 def echoes(speech: str, prompt: str, others: list[str]) -> bool:
@@ -405,8 +418,14 @@ def game_figures(path: Path) -> dict[str, float]:
         "echoes": sum(
             1 for d in spoken
             if echoes(
-                _said(d), prompts.get(d["request_id"], ""), [_said(o) for o in spoken if o is not d]
+                _said(d),
+                prompt_parts(prompts.get(d["request_id"], ""))[0],
+                [_said(o) for o in spoken if o is not d],
             )
+        ),
+        "record_echoes": sum(
+            1 for d in spoken
+            if echoes(_said(d), prompt_parts(prompts.get(d["request_id"], ""))[1], [])
         ),
     }  # fmt: skip
 
@@ -484,7 +503,8 @@ def _figures_line(f: dict[str, float]) -> str:
         f"{f['wall'] / max(1, f['decisions']):.2f} s per decision, "
         f"non-empty speeches {int(f['spoken'])}/{int(f['speeches'])}, "
         f"about the game {f['about'] / max(1, f['spoken']):.0%}, "
-        f"repeating the prompt {int(f['echoes'])}"
+        f"repeating the instructions {int(f['echoes'])}, "
+        f"repeating a referee line {int(f.get('record_echoes', 0))}"
     )
 
 
