@@ -28,7 +28,8 @@ Six modes:
   ~1,700-token prefix read into one slot, its state copied into nine slots
   (the router's save and restores), then nine calls at once, each reading
   ~70 new tokens and writing 24, then one speech-like call reading ~100 and
-  writing 64. Prints seconds and tokens/s per setting (``--rounds`` times).
+  writing 64. Prints seconds and tokens/s per setting (``--rounds`` times;
+  ``--settings`` names some of them, e.g. ``defaults "all threads write"``).
 * ``context``: what a long prompt costs: one speech-like call (250 new
   tokens read, 70 written) after a cached context of 500 to 3,000 tokens,
   with flash attention on (the default) and off, each on a fresh server.
@@ -44,7 +45,7 @@ Usage:
     .venv/bin/python bench/bench_local.py game [--config configs/killer_local.toml] [--seed 1 2 3]
     .venv/bin/python bench/bench_local.py compare [--seed 1 2 3 4 5] [--busy-core] [--day-limit N]
         [--settings old new shared shared-flash-off]
-    .venv/bin/python bench/bench_local.py sealed [--rounds 2]
+    .venv/bin/python bench/bench_local.py sealed [--rounds 2] [--settings NAME ...]
     .venv/bin/python bench/bench_local.py context [--rounds 3]
     .venv/bin/python bench/bench_local.py summary TRANSCRIPT.jsonl
 
@@ -515,6 +516,9 @@ SEALED_SETTINGS = {
     "n-gram drafts on": (
         "--spec-type ngram-simple --spec-ngram-simple-size-n 3 --spec-ngram-simple-size-m 8"
     ),
+    # Before issue 40: every CPU writes a single answer's tokens too (today one
+    # thread does for a small model: ServerSettings.decode_threads).
+    "all threads write": f"--threads {len(os.sched_getaffinity(0))}",
 }
 SEALED_SEATS = 9
 
@@ -566,8 +570,9 @@ async def sealed_step(prompt: str) -> dict[str, float]:
     return figures
 
 
-def bench_sealed(rounds: int) -> None:
-    """``sealed``: each setting of SEALED_SETTINGS on a fresh server, alternating."""
+def bench_sealed(rounds: int, only: list[str] | None = None) -> None:
+    """``sealed``: each setting of SEALED_SETTINGS (or those named in ``only``)
+    on a fresh server, alternating."""
     import random
 
     from sandbox.agents.llm.prompt.render import render_prompt
@@ -581,7 +586,8 @@ def bench_sealed(rounds: int) -> None:
     system, user = (m["content"] for m in rendered.messages)
     head = user[: user.index("# Your role card")]
     prompt = f"<|im_start|>system\n{system}<|im_end|>\n<|im_start|>user\n{head}"
-    results = alternate(SEALED_SETTINGS, rounds, lambda: asyncio.run(sealed_step(prompt)))
+    chosen = {k: v for k, v in SEALED_SETTINGS.items() if only is None or k in only}
+    results = alternate(chosen, rounds, lambda: asyncio.run(sealed_step(prompt)))
     print(f"\n== one sealed step of {SEALED_SEATS} calls, mean of {rounds} ({load_average()}) ==")
     for name, runs in results.items():
         mean = {k: statistics.mean(r[k] for r in runs) for k in runs[0]}
@@ -702,6 +708,7 @@ def main() -> None:
     compare.add_argument("--settings", nargs="+", choices=SETTINGS, default=["old", "new"])
     sealed = sub.add_parser("sealed")
     sealed.add_argument("--rounds", type=int, default=2)
+    sealed.add_argument("--settings", nargs="+", choices=list(SEALED_SETTINGS), default=None)
     context = sub.add_parser("context")
     context.add_argument("--rounds", type=int, default=3)
     summary = sub.add_parser("summary")
@@ -717,7 +724,7 @@ def main() -> None:
         bench_game(args.config, list(args.seed) if args.seed else [None])
         return
     if args.mode == "sealed":
-        bench_sealed(args.rounds)
+        bench_sealed(args.rounds, args.settings)
         return
     if args.mode == "context":
         bench_context(args.rounds)
