@@ -28,7 +28,8 @@ Six modes:
   ~1,700-token prefix read into one slot, its state copied into nine slots
   (the router's save and restores), then nine calls at once, each reading
   ~70 new tokens and writing 24, then one speech-like call reading ~100 and
-  writing 64. Prints seconds and tokens/s per setting (``--rounds`` times).
+  writing 64. Prints seconds and tokens/s per setting (``--rounds`` times;
+  ``--settings`` names some of them, e.g. ``defaults "all threads write"``).
 * ``context``: what a long prompt costs: one speech-like call (250 new
   tokens read, 70 written) after a cached context of 500 to 3,000 tokens,
   with flash attention on (the default) and off, each on a fresh server.
@@ -44,7 +45,7 @@ Usage:
     .venv/bin/python bench/bench_local.py game [--config configs/killer_local.toml] [--seed 1 2 3]
     .venv/bin/python bench/bench_local.py compare [--seed 1 2 3 4 5] [--busy-core] [--day-limit N]
         [--settings old new shared shared-flash-off]
-    .venv/bin/python bench/bench_local.py sealed [--rounds 2]
+    .venv/bin/python bench/bench_local.py sealed [--rounds 2] [--settings NAME ...]
     .venv/bin/python bench/bench_local.py context [--rounds 3]
     .venv/bin/python bench/bench_local.py summary TRANSCRIPT.jsonl
 
@@ -320,9 +321,11 @@ def setting_of(name: str, base: dict[str, Any]) -> tuple[dict[str, Any], dict[st
 
 # Issue 40 item 5, is a speech about the game? It names a seat, a role of the game
 # (its role labels, in English and in Chinese) or an event (a death, a vote, a check,
-# a night or a day). Does it repeat the prompt? It shares a run of ECHO_RUN words
-# (a Chinese character is a word) with the text of its own prompt, other seats'
-# speeches taken out of that text (quoting a speech is not repeating the prompt).
+# a night or a day). Does it repeat its prompt's instructions? It shares a run of
+# ECHO_RUN words (a Chinese character is a word) with the instructions: every line
+# of its own prompt but the record's (the referee's lines and the quoted speeches;
+# quoting a speech is not repeating the prompt). Beside it, whether it repeats a
+# referee line of the record ("Seat 5 may give last words (KG-7)").
 SEAT_NAMED = re.compile(r"\b(?:seat|player)s?\s*#?\d+|\d+\s*号", re.IGNORECASE)
 EVENT_NAMED = re.compile(
     r"\b(?:kill(?:ed|s|ing)?|died|dead|death|vot(?:e|ed|es|ing)|check(?:ed|s)?|"
@@ -331,6 +334,8 @@ EVENT_NAMED = re.compile(
 )
 WORD = re.compile(r"[\u4e00-\u9fff]|[^\W_]+")
 ECHO_RUN = 8
+REFEREE_LINE = re.compile(r"^⟦[^⟧]*⟧")  # the referee's mark, en or zh
+QUOTE_LINE = re.compile(r"^(?:Seat|座位) \d+ (?:said|说)(?: \([^)]*\))?: ")  # a speech
 
 
 def about_the_game(speech: str, roles: set[str]) -> bool:
@@ -339,6 +344,15 @@ def about_the_game(speech: str, roles: set[str]) -> bool:
         return True
     lowered = speech.lower()
     return any(role in lowered for role in roles)
+
+
+def prompt_parts(prompt: str) -> tuple[str, str]:
+    """(the instructions, the referee's lines of the record) of a prompt's text;
+    the quoted speeches are in neither."""
+    lines = prompt.splitlines()
+    referee = [line for line in lines if REFEREE_LINE.match(line)]
+    rest = [line for line in lines if not REFEREE_LINE.match(line) and not QUOTE_LINE.match(line)]
+    return "\n".join(rest), "\n".join(referee)
 
 
 def echoes(speech: str, prompt: str, others: list[str]) -> bool:
@@ -405,8 +419,14 @@ def game_figures(path: Path) -> dict[str, float]:
         "echoes": sum(
             1 for d in spoken
             if echoes(
-                _said(d), prompts.get(d["request_id"], ""), [_said(o) for o in spoken if o is not d]
+                _said(d),
+                prompt_parts(prompts.get(d["request_id"], ""))[0],
+                [_said(o) for o in spoken if o is not d],
             )
+        ),
+        "record_echoes": sum(
+            1 for d in spoken
+            if echoes(_said(d), prompt_parts(prompts.get(d["request_id"], ""))[1], [])
         ),
     }  # fmt: skip
 
@@ -484,7 +504,8 @@ def _figures_line(f: dict[str, float]) -> str:
         f"{f['wall'] / max(1, f['decisions']):.2f} s per decision, "
         f"non-empty speeches {int(f['spoken'])}/{int(f['speeches'])}, "
         f"about the game {f['about'] / max(1, f['spoken']):.0%}, "
-        f"repeating the prompt {int(f['echoes'])}"
+        f"repeating the instructions {int(f['echoes'])}, "
+        f"repeating a referee line {int(f.get('record_echoes', 0))}"
     )
 
 
@@ -495,6 +516,9 @@ SEALED_SETTINGS = {
     "n-gram drafts on": (
         "--spec-type ngram-simple --spec-ngram-simple-size-n 3 --spec-ngram-simple-size-m 8"
     ),
+    # Before issue 40: every CPU writes a single answer's tokens too (today one
+    # thread does for a small model: ServerSettings.decode_threads).
+    "all threads write": f"--threads {len(os.sched_getaffinity(0))}",
 }
 SEALED_SEATS = 9
 
@@ -546,8 +570,9 @@ async def sealed_step(prompt: str) -> dict[str, float]:
     return figures
 
 
-def bench_sealed(rounds: int) -> None:
-    """``sealed``: each setting of SEALED_SETTINGS on a fresh server, alternating."""
+def bench_sealed(rounds: int, only: list[str] | None = None) -> None:
+    """``sealed``: each setting of SEALED_SETTINGS (or those named in ``only``)
+    on a fresh server, alternating."""
     import random
 
     from sandbox.agents.llm.prompt.render import render_prompt
@@ -561,7 +586,8 @@ def bench_sealed(rounds: int) -> None:
     system, user = (m["content"] for m in rendered.messages)
     head = user[: user.index("# Your role card")]
     prompt = f"<|im_start|>system\n{system}<|im_end|>\n<|im_start|>user\n{head}"
-    results = alternate(SEALED_SETTINGS, rounds, lambda: asyncio.run(sealed_step(prompt)))
+    chosen = {k: v for k, v in SEALED_SETTINGS.items() if only is None or k in only}
+    results = alternate(chosen, rounds, lambda: asyncio.run(sealed_step(prompt)))
     print(f"\n== one sealed step of {SEALED_SEATS} calls, mean of {rounds} ({load_average()}) ==")
     for name, runs in results.items():
         mean = {k: statistics.mean(r[k] for r in runs) for k in runs[0]}
@@ -682,6 +708,7 @@ def main() -> None:
     compare.add_argument("--settings", nargs="+", choices=SETTINGS, default=["old", "new"])
     sealed = sub.add_parser("sealed")
     sealed.add_argument("--rounds", type=int, default=2)
+    sealed.add_argument("--settings", nargs="+", choices=list(SEALED_SETTINGS), default=None)
     context = sub.add_parser("context")
     context.add_argument("--rounds", type=int, default=3)
     summary = sub.add_parser("summary")
@@ -697,7 +724,7 @@ def main() -> None:
         bench_game(args.config, list(args.seed) if args.seed else [None])
         return
     if args.mode == "sealed":
-        bench_sealed(args.rounds)
+        bench_sealed(args.rounds, args.settings)
         return
     if args.mode == "context":
         bench_context(args.rounds)

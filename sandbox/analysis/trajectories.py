@@ -63,7 +63,7 @@ def trajectory_rows(
         mine = calls.get((seat, request_id), [])
         errors = [str(c["error"]) for c in mine if str(c.get("error") or "").startswith(INVALID)]
         messages = shown.get(request_id, [])
-        answer = completion_text(event, mine, fields.get(request_id, ()))
+        answer = completion_text(event, mine, fields.get(request_id, ()), _asks_note(game, seat))
         completion = [{"role": "assistant", "content": answer}]
         valid = not event.get("fallback")
         rows.append(
@@ -112,17 +112,30 @@ def seats_of(game: Transcript[EventRow], rewards: Mapping[str, float]) -> list[R
     ]
 
 
+def _asks_note(game: Transcript[EventRow], seat: int) -> bool:
+    """Whether the seat's prompts asked for the private note (the header says
+    ``private_note: false`` only for a seat that was asked for none)."""
+    agents = game.header.get("agents")
+    agent = agents.get(str(seat)) if isinstance(agents, Mapping) else None
+    return not (isinstance(agent, Mapping) and agent.get("private_note") is False)
+
+
 def completion_text(
-    event: Mapping[str, Any], calls: Sequence[Mapping[str, Any]], fields: Sequence[Field] = ()
+    event: Mapping[str, Any],
+    calls: Sequence[Mapping[str, Any]],
+    fields: Sequence[Field] = (),
+    note: bool = True,
 ) -> str:
     """The decision as the prompt asks for it: one JSON object, ``reasoning``
     (the decision's private note) first, then the decision's fields as
     recorded, then the probe's ``beliefs`` when the accepted answer held them.
     ``fields``: the request's, when known (a seat that called no model): an
     optional field its agent left out is written as the prompt demands it,
-    empty (a text "", a list [], a choice null or "none")."""
+    empty (a text "", a list [], a choice null or "none"). ``note`` False:
+    the seat was asked for no note (``[llm] private_note = false``), so the
+    completion has no ``reasoning``."""
     payload = event.get("payload")
-    answer: dict[str, Any] = {REASONING: str(event.get("note") or "")}
+    answer: dict[str, Any] = {REASONING: str(event.get("note") or "")} if note else {}
     recorded = dict(payload) if isinstance(payload, Mapping) else {}
     for f in fields:
         if f.name in recorded:

@@ -60,7 +60,8 @@ def test_render_prompt_takes_only_the_view_the_request_and_public_text() -> None
     # budget_tokens condenses the view's own history; memo holds the same
     # seat's lines rendered earlier from its view; shared_record only orders
     # the view's own items (public ones first); shared_room is a number from
-    # the model's window alone (where the public record condenses).
+    # the model's window alone (where the public record condenses); note is
+    # a setting (whether the answer begins with a private note).
     assert params == [
         "view",
         "request",
@@ -73,6 +74,7 @@ def test_render_prompt_takes_only_the_view_the_request_and_public_text() -> None
         "budget_tokens",
         "memo",
         "shared_room",
+        "note",
     ]
 
 

@@ -164,6 +164,8 @@ class LLMAgent(Agent):
                 "cache": self.settings.cache,
             }
             | ({"shared_record": True} if self.settings.shared_record else {})
+            # Only when off, so headers of games that asked for the note stay as they were.
+            | ({} if self.settings.private_note else {"private_note": False})
             | reasoning_described(self.settings)
         )
 
@@ -356,6 +358,7 @@ class LLMAgent(Agent):
             budget_tokens=budget,
             memo=self._memo,
             shared_room=shared_room(self._window),
+            note=self.settings.private_note,
         )
 
     def _format(
@@ -378,7 +381,7 @@ class LLMAgent(Agent):
         return answer_format.for_decision(
             request,
             probe,
-            limits_for(self.settings.prompt_style),
+            limits_for(self.settings.prompt_style, self.settings.private_note),
             ladder.MODE_OF_RUNG[rung],
             self._lang,
             own_server=self.provider.own_server,

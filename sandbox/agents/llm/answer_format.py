@@ -214,8 +214,9 @@ def _decision_model(
 ) -> type[BaseModel]:
     # Cached: a sealed step asks many seats the same question, and building a
     # pydantic model costs milliseconds of the step's serial CPU time.
-    fields: dict[str, Any] = {
-        REASONING: (
+    fields: dict[str, Any] = {}
+    if limits.reasoning_chars > 0:  # 0: no note is asked ([llm] private_note = false)
+        fields[REASONING] = (
             str,
             PydField(
                 description="Your private reasoning, first. No other seat ever sees it; "
@@ -225,7 +226,6 @@ def _decision_model(
                 json_schema_extra={"maxLength": limits.reasoning_chars},
             ),
         )
-    }
     for f in request_fields:
         fields[f.name] = _field(f, limits.text_chars)
     if probe is not None:

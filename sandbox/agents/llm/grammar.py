@@ -196,10 +196,11 @@ def _plan(
         parts.append((group.key, *_group_rules(rules, group)))
     # Every byte but the strings' characters: braces, keys, colons, values,
     # the strings' quotes and the commas between members.
-    text_keys = [REASONING, *(f.name for f in texts)]
+    noted = reasoning_chars > 0  # 0: no private note is asked ([llm] private_note)
+    text_keys = [REASONING] * noted + [f.name for f in texts]
     fixed = 2 + sum(len(_json(key).encode()) + 1 + longest for key, _, longest in parts)
     fixed += sum(len(_json(key).encode()) + 1 + 2 for key in text_keys)
-    fixed += len(parts) + len(text_keys) - 1
+    fixed += max(0, len(parts) + len(text_keys) - 1)
     wanted = [min(f.max_chars, text_cap or f.max_chars, MAX_STRING_CHARS) for f in texts]
     # "pass" is 4 bytes whatever the bound (a field of fewer characters allows it)
     fixed += sum(max(0, len(PASS) - per_char * w) for w in wanted)
@@ -208,7 +209,8 @@ def _plan(
         return None
     note, text_bounds = bounds
     rules["ch"] = ASCII_CHARS if chars == "ascii" else ANY_CHARS
-    rules["note"] = f'"\\"" ch{{0,{note}}} "\\""'
+    if noted:
+        rules["note"] = f'"\\"" ch{{0,{note}}} "\\""'
     if texts:
         rules["first"] = ASCII_VISIBLE if chars == "ascii" else ANY_VISIBLE
     for t, want, most in zip(texts, wanted, text_bounds, strict=True):
@@ -219,26 +221,27 @@ def _plan(
             said = _opening(rules, fields, language, least, most) or said
         rules[rule] = f'"\\"" ( "{PASS}"{said} ) "\\""'
         parts.append((t.name, rule, 0))
-    members = [f"{_lit(_json(REASONING) + ':')} note"]
+    members = [f"{_lit(_json(REASONING) + ':')} note"] * noted
     members += [f"{_lit(_json(key) + ':')} {rule}" for key, rule, _ in parts]
     lines = ['root ::= "{" ' + ' "," '.join(members) + ' "}"']
     lines += [f"{name} ::= {rule}" for name, rule in rules.items()]
     return Plan(
         grammar="\n".join(lines) + "\n",
-        order=(REASONING, *(key for key, _, _ in parts)),
+        order=(*[REASONING] * noted, *(key for key, _, _ in parts)),
         text_chars=(
-            (REASONING, note),
+            *[(REASONING, note)] * noted,
             *((f.name, b) for f, b in zip(texts, text_bounds, strict=True)),
         ),
         groups=tuple(groups),
         max_bytes=fixed + per_char * (note + sum(text_bounds)),
-        example=_example(choices, lone, groups, texts),
+        example=_example(choices, lone, groups, texts, noted=noted),
         shared_example=_example(
             [f for f in choices if f.name not in leave_out],
             [m for m in lone if m.name not in leave_out],
             [g for g in groups if g.key not in leave_out],
             [t for t in texts if t.name not in leave_out],
             SEAT_PLACEHOLDER,
+            noted=noted,
         ),
     )
 
@@ -296,21 +299,22 @@ def _fit(
 ) -> tuple[int, list[int]] | None:
     """The strings' bounds such that the whole answer's bytes fit ``max_tokens``:
     free text keeps what it asks for where it can (down to MIN_TEXT_CHARS each),
-    the private note takes what is left (down to MIN_REASONING_CHARS). None when
-    even the minimums do not fit."""
+    the private note takes what is left (down to MIN_REASONING_CHARS; none
+    when ``reasoning`` is 0). None when even the minimums do not fit."""
     least = [max(1, min(t, MIN_TEXT_CHARS)) if t else 0 for t in texts]  # the field's own limit
     wanted = list(texts)
     if max_tokens is None:
         return reasoning, wanted
     room = (max_tokens - fixed) // per_char  # characters all strings may share
-    note = min(reasoning, max(MIN_REASONING_CHARS, room - sum(wanted)))
+    least_note = MIN_REASONING_CHARS if reasoning > 0 else 0
+    note = min(reasoning, max(least_note, room - sum(wanted)))
     left = room - note
     bounds: list[int] = []
     for i, asked in enumerate(wanted):
         later = sum(least[i + 1 :])
         bounds.append(min(asked, left - later))
         left -= bounds[-1]
-    if note < MIN_REASONING_CHARS or left < 0:
+    if note < least_note or left < 0:
         return None
     if any(b < lo for b, lo in zip(bounds, least, strict=True)):
         return None
@@ -361,12 +365,13 @@ def _example(
     groups: Sequence[Group],
     texts: Sequence[Text],
     seat: str | None = None,
+    noted: bool = True,
 ) -> str:
     """One answer of the grammar's shape; ``seat``: written for every option
     of a list (the seats are the options that differ between seats)."""
     # "…" stands for a string: in English answers the grammar allows only
     # ASCII, so a small model cannot copy the placeholder into its answer.
-    parts = [f'{_json(REASONING)}:"…"']
+    parts = [f'{_json(REASONING)}:"…"'] * noted
     for f in choices:
         legal = f.legal()
         value = legal[0] if legal else None

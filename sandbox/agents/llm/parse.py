@@ -70,8 +70,13 @@ def parse_answer(
             raise AnswerError("The answer must be one JSON object.")
         candidates = [obj]
     first_error: ValidationError | None = None
+    unasked: Any = ""
     for obj in candidates:
         raw_beliefs = obj.pop(BELIEFS, None)
+        if REASONING not in model.model_fields:
+            # No note was asked ([llm] private_note = false); one written
+            # anyway is kept as the note, not refused as an extra key.
+            unasked = obj.pop(REASONING, "")
         try:
             checked = model.model_validate(obj)
             break
@@ -81,7 +86,7 @@ def parse_answer(
         assert first_error is not None
         raise AnswerError(describe_validation(first_error)) from None
     data = checked.model_dump(mode="python")
-    reasoning = str(data.pop(REASONING, ""))[:REASONING_KEEP_CHARS]
+    reasoning = str(data.pop(REASONING, unasked))[:REASONING_KEEP_CHARS]
     if beliefs is None:
         return ParsedAnswer(data, reasoning, None)
     found, error = check_beliefs(raw_beliefs, beliefs)

@@ -5,7 +5,7 @@ schema asks for them)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -64,6 +64,12 @@ class LLMSettings(BaseModel):
         None, ge=0, le=200_000, description="tokens a thinking model may spend (0: off)"
     )
     structured: Structured = Field("auto", description="how the answer schema is enforced")
+    private_note: bool = Field(
+        True,
+        description="ask for a short private note ('reasoning') before the answer's fields; "
+        "off: the answer holds only the fields (a small local model's note is not "
+        "reasoning, and its tokens are a third of a vote's)",
+    )
     context_window: int | None = Field(
         None, ge=512, le=10_000_000, description="the model's window in tokens (else looked up)"
     )
@@ -86,7 +92,7 @@ class AnswerLimits:
     """Lengths the answer schema asks for, per prompt style.
 
     ``reasoning_chars``: the private note (a longer one is cut, never refused:
-    the note is not part of the decision). ``text_chars``: a cap on free-text
+    the note is not part of the decision; 0: no note is asked). ``text_chars``: a cap on free-text
     fields below the referee's own limit (None: the referee's limit), so a
     small model's speech fits its token budget. ``open_with_seat``: on the
     grammar route, a speech opens by naming a seat.
@@ -105,5 +111,7 @@ LIMITS: dict[str, AnswerLimits] = {
 }
 
 
-def limits_for(style: str) -> AnswerLimits:
-    return LIMITS.get(style, LIMITS["full"])
+def limits_for(style: str, note: bool = True) -> AnswerLimits:
+    """The style's lengths; ``note`` False: no private note is asked (0 characters)."""
+    limits = LIMITS.get(style, LIMITS["full"])
+    return limits if note else replace(limits, reasoning_chars=0)

@@ -87,6 +87,13 @@ os._exit(code if code >= 0 else 128 - code)
 
 
 # --------------------------------------------------------------------- ports
+def _size(path: Path) -> int | None:
+    try:
+        return path.stat().st_size
+    except OSError:
+        return None
+
+
 def free_port(host: str = "127.0.0.1") -> int:
     """A port the OS reports free on ``host`` (the server may still lose a race for it)."""
     with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
@@ -135,7 +142,7 @@ class LocalServer:
             "--alias", self.model.alias,
             "--host", self.host,
             "--port", str(port),
-            *self.settings.server_args(self._slot_dir),
+            *self.settings.server_args(self._slot_dir, _size(self.model.path)),
         ]  # fmt: skip
 
     def start(self) -> None:

@@ -81,6 +81,10 @@ def _env_args(name: str) -> tuple[str, ...]:
         raise LocalModelError(f"{name} is not a valid argument list ({err})") from None
 
 
+# A model file under this size is small enough that one thread writes its
+# tokens faster than two (ServerSettings.decode_threads).
+SMALL_MODEL_BYTES = 512 * 1024 * 1024
+
 # n-gram drafts (ServerSettings.ngram_drafts): tokens looked up, tokens drafted.
 NGRAM_LOOKUP = 3
 NGRAM_DRAFT = 8
@@ -96,6 +100,16 @@ class ServerSettings:
     # ~23 KB for SmolLM2 (~1.1 GB at 12 x 4096), allocated at start.
     n_ctx: int = 4096
     n_threads: int = field(default_factory=_cpu_count)
+    # Threads for a step that writes one token of one answer (llama-server's
+    # --threads; n_threads stays --threads-batch, for reading prompts and for
+    # the steps that write a token of several answers at once). 0: one thread
+    # for a small model, else n_threads. A 135M model's step is some 400 tiny
+    # operations, and two threads spend more on meeting after each than they
+    # save: on the 2-core machine SmolLM2 wrote 31-33 tokens/s with one thread
+    # against 26 with two, and a speech call took 2.6 s against 3.4-3.6 s
+    # (docs/benchmarks.md, issue 40). A large model's operations are big
+    # enough to share. SANDBOX_LOCAL_DECODE_THREADS overrides.
+    decode_threads: int = 0
     n_batch: int = 512
     # Keep evaluated prompts: in each slot, and, when a slot passes to another
     # seat, in a RAM prompt cache from which the seat's next decision restores
@@ -156,6 +170,7 @@ class ServerSettings:
             slots=_env_int("SANDBOX_LOCAL_SLOTS", base.slots),
             n_ctx=_env_int("SANDBOX_LOCAL_N_CTX", base.n_ctx),
             n_threads=_env_int("SANDBOX_LOCAL_N_THREADS", base.n_threads),
+            decode_threads=_env_int("SANDBOX_LOCAL_DECODE_THREADS", base.decode_threads),
             n_batch=_env_int("SANDBOX_LOCAL_N_BATCH", base.n_batch),
             cache=bool(_env_int("SANDBOX_LOCAL_CACHE", int(base.cache))),
             cache_ram_mib=_env_int("SANDBOX_LOCAL_CACHE_RAM_MIB", base.cache_ram_mib),
@@ -169,8 +184,19 @@ class ServerSettings:
             extra_args=_env_args("SANDBOX_LOCAL_SERVER_ARGS"),
         )
 
-    def server_args(self, slot_dir: Path | None = None) -> list[str]:
-        """llama-server's arguments; ``slot_dir``: where it may save slot files."""
+    def threads_for_one(self, model_bytes: int | None) -> int:
+        """--threads: how many threads write a token of a single answer."""
+        if self.decode_threads > 0:
+            return self.decode_threads
+        if model_bytes is not None and model_bytes < SMALL_MODEL_BYTES:
+            return 1
+        return self.n_threads
+
+    def server_args(
+        self, slot_dir: Path | None = None, model_bytes: int | None = None
+    ) -> list[str]:
+        """llama-server's arguments; ``slot_dir``: where it may save slot files;
+        ``model_bytes``: the weights' size (a small model writes on one thread)."""
         slots = max(1, self.slots)
         saves = ["--slot-save-path", str(slot_dir)] if slot_dir is not None else []
         drafts = [
@@ -184,7 +210,7 @@ class ServerSettings:
             # over the cells of all slots (the first llama-server attempt).
             "--no-kv-unified",
             "--ctx-size", str(slots * self.n_ctx),
-            "--threads", str(self.n_threads),
+            "--threads", str(self.threads_for_one(model_bytes)),
             "--threads-batch", str(self.n_threads),
             "--poll", str(self.poll),
             "--flash-attn", "on" if self.flash_attn else "off",

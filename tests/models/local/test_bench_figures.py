@@ -66,8 +66,10 @@ def test_compare_figures_from_a_hand_built_transcript(tmp_path: Path) -> None:
 
 def test_speeches_about_the_game_and_speeches_repeating_the_prompt(tmp_path: Path) -> None:
     """Issue 40 item 5's two figures: a speech naming a seat, a role or an event is
-    about the game; one sharing eight words in a row with its own prompt (other
-    seats' speeches taken out) repeats the prompt."""
+    about the game; one sharing eight words in a row with its own prompt's
+    instructions (the record's lines taken out: the referee's and the quoted
+    speeches) repeats the instructions; one sharing them with a referee line of
+    the record is counted apart."""
     instructions = "Your speech; it ends with pass (empty text passes); at most 160 characters."
     quoted = "I saw seat 2 lie about the night and I will say it again today"
     speeches = {
@@ -79,6 +81,7 @@ def test_speeches_about_the_game_and_speeches_repeating_the_prompt(tmp_path: Pat
         6: quoted,  # seat 6's words, then in the later seats' prompts as a quote
         7: "我怀疑3号是杀手",  # a seat, in Chinese
         8: f"Seat 6 said {quoted}",  # quoting a speech is not repeating the prompt
+        9: "I think seat 5 may give last words (KG-7) today",  # a referee line
     }
     lines: list[dict[str, Any]] = [
         {"type": "header", "variant": "killer", "seed": 1, "started": "2026-12-02T01:00:00Z",
@@ -86,7 +89,8 @@ def test_speeches_about_the_game_and_speeches_repeating_the_prompt(tmp_path: Pat
     ]  # fmt: skip
     for seat, said in speeches.items():
         lines.append(decision(seat, "speech", {"speech": said}))
-        record = f'Seat 6 said: "{quoted}"\n' if seat > 6 else ""
+        record = "⟦REFEREE⟧ Seat 5 may give last words (KG-7).\n"
+        record += f'Seat 6 said (speech): "{quoted}"\n' if seat > 6 else ""
         prompt = f"Rules. {instructions}\n{record}Now speak."
         lines.append(
             {"type": "call", "request_id": f"1.{seat}.speech", "repair": 0, "attempt": 1,
@@ -97,8 +101,10 @@ def test_speeches_about_the_game_and_speeches_repeating_the_prompt(tmp_path: Pat
     path = tmp_path / "t.jsonl"
     path.write_text("\n".join(json.dumps(line) for line in lines) + "\n", encoding="utf-8")
     figures = bench().game_figures(path)
-    assert figures["spoken"] == 8
-    assert figures["about"] == 6  # seats 1, 2, 3, 6 (seat 2, the night), 7 and 8; not 4, 5
+    assert figures["spoken"] == 9
+    assert figures["about"] == 7  # seats 1, 2, 3, 6 (seat 2, the night), 7, 8 and 9; not 4, 5
     assert figures["echoes"] == 1  # seat 5 only
+    assert figures["record_echoes"] == 1  # seat 9 only
     line = bench()._figures_line(figures)
-    assert "about the game 75%" in line and "repeating the prompt 1" in line
+    assert "about the game 78%" in line and "repeating the instructions 1" in line
+    assert "repeating a referee line 1" in line

@@ -157,6 +157,7 @@ def render_prompt(
     budget_tokens: int | None = None,
     memo: RecordMemo | None = None,
     shared_room: int | None = None,
+    note: bool = True,
 ) -> RenderedPrompt:
     """The two chat messages for one decision (see the module docstring).
 
@@ -167,11 +168,12 @@ def render_prompt(
     ``shared_room`` (shared record only, :func:`budget.shared_room`): the most
     the system message and public record may take; over it the public record
     is condensed at a point every seat computes alike, before the seat's own
-    budget is checked.
+    budget is checked. ``note``: the answer begins with a private note
+    (``[llm] private_note``).
     """
     shared = shared_layout(style, shared_record)
     system = render_system(
-        view, language=language, rules_text=rules_text, style=style, shared=shared
+        view, language=language, rules_text=rules_text, style=style, shared=shared, note=note
     )
     # Shared: the record shows the public items only; the seat's secret ones
     # come after its role card, below the part every seat has in common.
@@ -192,6 +194,7 @@ def render_prompt(
             secret=secret,
             own_fields=own,
             held=held,
+            note=note,
         )
 
     def render(record: Record) -> tuple[str, int]:
@@ -308,13 +311,14 @@ def render_system(
     rules_text: str = "",
     style: PromptStyle = "full",
     shared: bool = False,
+    note: bool = True,
 ) -> str:
     """The stable prefix: the text shared by every seat first (primer, rules,
     reading guide), then the seat and its fixed private facts; nothing that
     changes during the game. The compact style leaves out the full rules text."""
     names = functools.partial(candidates, view.variant, language, style=style)
     return template(view.variant, language, "system.j2", style).render(
-        reasoning_chars=limits_for(style).reasoning_chars,
+        reasoning_chars=limits_for(style, note).reasoning_chars,
         variant=view.variant.name,
         seat=view.seat,
         private=view.private,
@@ -341,6 +345,7 @@ def render_user(
     secret: list[str] | None = None,
     own_fields: Sequence[str] | None = None,
     held: bool = False,
+    note: bool = True,
 ) -> str:
     """The user message: the record (``record``, by default the last
     ``history_items`` items), then now and the question. It still holds
@@ -382,7 +387,7 @@ def render_user(
         request=request,
         fields=fields,
         own_fields=own,
-        reasoning_chars=limits_for(style).reasoning_chars,
+        reasoning_chars=limits_for(style, note).reasoning_chars,
         probe=probe_for(view) if belief_probe else None,
         state=resolve(names("state.j2")),
         decision=resolve(decision_candidates(view.variant, language, request.decision, style)),
