@@ -53,6 +53,20 @@ class Family:
     thinking_rung: Rung | None = None  # the highest rung while it thinks
 
 
+def _openai_reasoning(name: str, pattern: str) -> Family:
+    """An OpenAI reasoning family: it takes an effort, calls its answer limit
+    ``max_completion_tokens``, refuses sampling parameters and thinks long."""
+    return Family(
+        name,
+        pattern,
+        reasoning="effort",
+        refuses=("temperature", "top_p"),
+        max_tokens_as="max_completion_tokens",
+        best_rung="schema",
+        timeout_s=THINKING_TIMEOUT_S,
+    )
+
+
 FAMILIES: tuple[Family, ...] = (
     Family(
         "openai o1-mini/o1-preview",
@@ -63,24 +77,8 @@ FAMILIES: tuple[Family, ...] = (
         best_rung="prompt",
         timeout_s=THINKING_TIMEOUT_S,
     ),
-    Family(
-        "openai o-series",
-        r"(^|/)o[1-9](-|$)",
-        reasoning="effort",
-        refuses=("temperature", "top_p"),
-        max_tokens_as="max_completion_tokens",
-        best_rung="schema",
-        timeout_s=THINKING_TIMEOUT_S,
-    ),
-    Family(
-        "openai gpt-5 (reasoning)",
-        r"(^|/)gpt-5(?!.*chat)",
-        reasoning="effort",
-        refuses=("temperature", "top_p"),
-        max_tokens_as="max_completion_tokens",
-        best_rung="schema",
-        timeout_s=THINKING_TIMEOUT_S,
-    ),
+    _openai_reasoning("openai o-series", r"(^|/)o[1-9](-|$)"),
+    _openai_reasoning("openai gpt-5 (reasoning)", r"(^|/)gpt-5(?!.*chat)"),
     Family(
         "deepseek reasoner / r1",
         r"deepseek-(reasoner|r1)",

@@ -143,15 +143,7 @@ def speech_vote_pairs(game: GameRecord) -> Iterator[tuple[int, set[int], int | N
             continue
         gone = shared.dead_by(game, *GONE, before=int(ballot["seq"]))
         accused = {int(a) for a in speech.get("accuse") or []} - gone - {seat}
-        if accused:
-            target = ballot["ballots"][str(seat)]
-            yield seat, accused, None if target is None else int(target)
-
-
-def speech_action_consistency(game: GameRecord) -> Iterator[MetricItem]:
-    """Speech-vote pairs (:func:`speech_vote_pairs`): share whose ballot names
-    one of the seats the speech accused (a ballot for nobody is not)."""
-    return shared.consistency_of(game, speech_vote_pairs)
+        yield from shared.vote_pair(seat, accused, ballot)
 
 
 METRICS: dict[str, Metric] = {
@@ -167,7 +159,7 @@ METRICS: dict[str, Metric] = {
     "abstention": abstention,
     "tie_rate": tie_rate,
     "forced_draw_rate": forced_draw_rate,
-    "speech_action_consistency": speech_action_consistency,
+    "speech_action_consistency": shared.consistency_metric(speech_vote_pairs),
 }
 
 
