@@ -42,7 +42,7 @@ def _render(name: str, **context: Any) -> str:
     """The lobby's page ``lobby_<name>.html`` (``lobby.html`` for the lobby
     itself), through the one template environment of the web room."""
     template = "lobby.html" if name == "lobby" else f"lobby_{name}.html"
-    return render(template, refresh=context.pop("refresh", 0), **context)
+    return render(template, language="en", refresh=context.pop("refresh", 0), **context)
 
 
 def lobby_page(lobby: LobbySide, token: str) -> str:

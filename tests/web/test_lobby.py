@@ -349,7 +349,7 @@ def test_the_lobby_pages_are_template_files_of_the_web_room() -> None:
         assert (templates / f"{name}.html").is_file(), name
     page = refused_page("no <table> here", "/lobby?t=a&b", "t0")
     assert page == render(
-        "lobby_refused.html", title="Refused", status="", token="t0",
+        "lobby_refused.html", language="en", title="Refused", status="", token="t0",
         message="no <table> here", back="/lobby?t=a&b", refresh=0,
     )  # fmt: skip
     assert "no &lt;table&gt; here" in page and 'href="/lobby?t=a&amp;b"' in page
