@@ -102,15 +102,8 @@ def _kill_request(state: KillerState, step: int, seat: int) -> DecisionRequest:
     )
     # KG-5: while a seat is barred, shape errors cite the series rule too.
     barred = state.day == 1 and state.barred is not None
-    return seat_request(
-        step,
-        seat,
-        Decision.KILL,
-        "KG-3, KG-5" if barred else "KG-3",
-        f"Night {state.day}: give your sealed opinion on whom the killers kill "
-        "(the majority of the opinions given decides), or null for none.",
-        (field,),
-    )
+    rule = "KG-3, KG-5" if barred else "KG-3"
+    return _opinion_request(state, step, seat, Decision.KILL, rule, field, "the killers kill")
 
 
 def _team_message_request(state: KillerState, step: int, seat: int) -> DecisionRequest:
@@ -132,12 +125,20 @@ def _suspect_request(state: KillerState, step: int, seat: int) -> DecisionReques
         "the living non-police player the judge should identify, or null for no opinion",
         nullable=True,
     )
+    return _opinion_request(state, step, seat, Decision.SUSPECT, "KG-4", field, "the police check")
+
+
+def _opinion_request(
+    state: KillerState, step: int, seat: int, decision: str, rule: str, field: Choice, whom: str
+) -> DecisionRequest:
+    """KG-3, KG-4: a sealed opinion of the night on ``whom`` the team acts, the
+    majority of the opinions deciding."""
     return seat_request(
         step,
         seat,
-        Decision.SUSPECT,
-        "KG-4",
-        f"Night {state.day}: give your sealed opinion on whom the police check "
+        decision,
+        rule,
+        f"Night {state.day}: give your sealed opinion on whom {whom} "
         "(the majority of the opinions given decides), or null for none.",
         (field,),
     )
