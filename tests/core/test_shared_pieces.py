@@ -5,60 +5,38 @@ game file's fixed seats checked against the line-up."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import ClassVar
 
 import pytest
 
-from sandbox.core.events import AudienceEvent, RefereeEvent, SeatEvent, event_from_json
+import sandbox.games.killer.events as kg
+import sandbox.games.werewolf.events as ww
+from sandbox.core.events import (
+    AudienceEvent,
+    RefereeEvent,
+    SeatEvent,
+    TeamMessage,
+    event_from_json,
+)
 from sandbox.core.lineup import check_fixed_seats
 
 
-@dataclass(frozen=True, slots=True)
-class _Told(SeatEvent):
-    kind: ClassVar[str] = "test_pieces.told"
-    seat: int
-    note: str
-
-
-@dataclass(frozen=True, slots=True)
-class _Checked(SeatEvent):
-    kind: ClassVar[str] = "test_pieces.checked"
-    seen_by: ClassVar[str] = "checker"
-    checker: int
-    seat: int
-
-
-@dataclass(frozen=True, slots=True)
-class _Team(SeatEvent):
-    kind: ClassVar[str] = "test_pieces.team"
-    seen_by: ClassVar[str] = "members"
-    members: tuple[int, ...]
-
-
-@dataclass(frozen=True, slots=True)
-class _Heard(AudienceEvent):
-    kind: ClassVar[str] = "test_pieces.heard"
-    audience: tuple[int, ...]
-
-
-@dataclass(frozen=True, slots=True)
-class _Sealed(RefereeEvent):
-    kind: ClassVar[str] = "test_pieces.sealed"
-    seat: int
-
-
 def test_a_seat_event_is_seen_by_the_seats_its_named_field_holds() -> None:
-    assert _Told(3, "x").visibility().to_json() == [3]
-    assert _Checked(checker=2, seat=5).visibility().to_json() == [2]
-    assert _Team((4, 1)).visibility().to_json() == [1, 4]
-    assert _Heard((6,)).visibility().to_json() == [6]
-    assert _Sealed(1).visibility().to_json() == "referee"
+    card, team = kg.RoleCard(seat=3, role="police"), kg.TeamList("killer", (4, 1))
+    protection = ww.Protection(night=1, doctor=2, target=5)
+    message = TeamMessage(day=1, seat=4, text="", team="killer", audience=(4, 6))
+    assert isinstance(card, SeatEvent) and isinstance(message, AudienceEvent)
+    assert card.visibility().to_json() == [3]
+    assert team.visibility().to_json() == [1, 4]
+    assert protection.visibility().to_json() == [2]  # seen_by = "doctor"
+    assert message.visibility().to_json() == [4, 6]
+    bids = ww.Bids(day=1, turn=1, bids={"2": 1})
+    assert isinstance(bids, RefereeEvent) and bids.visibility().to_json() == "referee"
 
 
 def test_the_named_field_is_data_so_a_transcript_line_rebuilds_the_audience() -> None:
-    line = _Checked(checker=2, seat=5).to_json()
-    assert line["vis"] == [2] and "seen_by" not in line["data"]
-    assert event_from_json(line).visibility() == _Checked(checker=2, seat=5).visibility()
+    line = ww.Protection(night=1, doctor=2, target=5).to_json()
+    assert line["vis"] == [2] and set(line["data"]) == {"night", "doctor", "target"}
+    assert event_from_json(line).visibility().to_json() == [2]
 
 
 @dataclass(frozen=True)
