@@ -146,6 +146,10 @@ def speech_vote_pairs(game: GameRecord) -> Iterator[tuple[int, set[int], int | N
         yield from shared.vote_pair(seat, accused, ballot)
 
 
+# Speech-vote pairs (:func:`speech_vote_pairs`): share whose ballot names one of
+# the seats the speech accused (a ballot for nobody is not).
+speech_action_consistency = shared.consistency_metric(speech_vote_pairs)
+
 METRICS: dict[str, Metric] = {
     "vote_accuracy": vote_accuracy,
     "vote_success": vote_success,
@@ -159,7 +163,7 @@ METRICS: dict[str, Metric] = {
     "abstention": abstention,
     "tie_rate": tie_rate,
     "forced_draw_rate": forced_draw_rate,
-    "speech_action_consistency": shared.consistency_metric(speech_vote_pairs),
+    "speech_action_consistency": speech_action_consistency,
 }
 
 

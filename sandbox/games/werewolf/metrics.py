@@ -110,6 +110,10 @@ def speech_vote_pairs(game: GameRecord) -> Iterator[tuple[int, set[int], int | N
         yield from shared.vote_pair(seat, accused, ballot)
 
 
+# Speech-vote pairs (:func:`speech_vote_pairs`): share whose ballot names one of
+# the seats the speech accused (a ballot for nobody is not).
+speech_action_consistency = shared.consistency_metric(speech_vote_pairs)
+
 METRICS: dict[str, Metric] = {
     "seer_hits": seer_hits,
     "seer_new_checks": seer_new_checks,
@@ -117,7 +121,7 @@ METRICS: dict[str, Metric] = {
     "werewolf_survival": werewolf_survival,
     "vote_accuracy": vote_accuracy,
     "claim_honesty": claim_honesty,
-    "speech_action_consistency": shared.consistency_metric(speech_vote_pairs),
+    "speech_action_consistency": speech_action_consistency,
 }
 
 
