@@ -6,8 +6,7 @@ entry point ``four_factions`` (see :mod:`sandbox.games.registry`).
 
 from __future__ import annotations
 
-import random
-from collections.abc import Iterator, Mapping
+from collections.abc import Mapping
 from typing import Any
 
 import sandbox.games.four_factions.events as ev
@@ -17,7 +16,6 @@ import sandbox.games.four_factions.words as wording
 from sandbox.core.discussion import OpenDay
 from sandbox.core.events import DecisionMade, Event, GameEnded, GraveyardMessage
 from sandbox.core.folds import detached
-from sandbox.core.requests import DecisionRequest, Payload
 from sandbox.core.variant import HistoryItem, Research, Rules, SeatView, Variant, ViewFold
 from sandbox.core.words import VariantWords
 from sandbox.games.four_factions.config import FourFactionsConfig
@@ -46,24 +44,14 @@ class FourFactionsRules(Rules[FFState, FourFactionsConfig]):
     check = staticmethod(requests.check)
     outcome = staticmethod(resolve.outcome)
     setup = staticmethod(resolve.setup_events)
+    fallback = staticmethod(requests.fallback)
+    resolve = staticmethod(resolve.resolve)
 
     def seat_count(self, config: FourFactionsConfig) -> int:
         return SEATS  # FF-1
 
     def initial_state(self, config: FourFactionsConfig) -> FFState:
         return FFState()
-
-    def fallback(self, state: FFState, request: DecisionRequest) -> Payload:
-        return requests.fallback(state, request)
-
-    def resolve(
-        self,
-        state: FFState,
-        config: FourFactionsConfig,
-        answers: Mapping[int, Payload],
-        rng: random.Random,
-    ) -> Iterator[Event]:
-        return resolve.resolve(state, config, answers, rng)
 
     def roles(self, state: FFState) -> Mapping[int, str]:
         return {s: role_label(f, state.elite[s]) for s, f in sorted(state.faction.items())}
