@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -21,31 +21,25 @@ def frame(paths: Iterable[Path | str], table: str) -> pd.DataFrame:
     return pd.DataFrame(rows_of(loaded.games, table))
 
 
-def games_df(paths: Iterable[Path | str]) -> pd.DataFrame:
-    return frame(paths, "games")
+def _frame_of(table: str, doc: str | None = None) -> Callable[[Iterable[Path | str]], pd.DataFrame]:
+    """The public reader of one table: :func:`frame` with ``table`` fixed."""
+
+    def table_df(paths: Iterable[Path | str]) -> pd.DataFrame:
+        return frame(paths, table)
+
+    table_df.__name__ = table_df.__qualname__ = f"{table}_df"
+    table_df.__doc__ = doc
+    return table_df
 
 
-def seats_df(paths: Iterable[Path | str]) -> pd.DataFrame:
-    return frame(paths, "seats")
-
-
-def decisions_df(paths: Iterable[Path | str]) -> pd.DataFrame:
-    return frame(paths, "decisions")
-
-
-def calls_df(paths: Iterable[Path | str]) -> pd.DataFrame:
-    return frame(paths, "calls")
-
-
-def beliefs_df(paths: Iterable[Path | str]) -> pd.DataFrame:
-    return frame(paths, "beliefs")
-
-
-def persuasion_df(paths: Iterable[Path | str]) -> pd.DataFrame:
-    """One row per (speech, listener) with probes right around the speech."""
-    return frame(paths, "persuasion")
-
-
-def discussion_df(paths: Iterable[Path | str]) -> pd.DataFrame:
-    """One row per (open day, seat): messages, replies, first round, silence."""
-    return frame(paths, "discussion")
+games_df = _frame_of("games")
+seats_df = _frame_of("seats")
+decisions_df = _frame_of("decisions")
+calls_df = _frame_of("calls")
+beliefs_df = _frame_of("beliefs")
+persuasion_df = _frame_of(
+    "persuasion", "One row per (speech, listener) with probes right around the speech."
+)
+discussion_df = _frame_of(
+    "discussion", "One row per (open day, seat): messages, replies, first round, silence."
+)

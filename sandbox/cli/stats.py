@@ -17,6 +17,7 @@ from rich.table import Table
 from sandbox.analysis.intervals import BOOTSTRAP_SEED
 from sandbox.analysis.stats import gather, summarise
 from sandbox.cli.errors import fail
+from sandbox.cli.validity import warn
 
 
 def stats(
@@ -66,7 +67,7 @@ def _nothing_read(paths: list[Path], skipped: list[tuple[str, str]]) -> NoReturn
 def print_variant_stats(console: Console, name: str, figures: dict[str, Any]) -> None:
     console.rule(f"[bold]{escape(name)}[/bold] · {plural(figures['games'], 'game')}")
     if figures.get("pooling_warning"):
-        console.print(f"[yellow]warning:[/yellow] {escape(figures['pooling_warning'])}")
+        warn(console, figures["pooling_warning"])
     if figures.get("duplicates"):
         console.print(f"duplicate copies of a game (counted once): {figures['duplicates']}")
     if figures["unfinished"]:

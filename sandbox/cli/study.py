@@ -39,7 +39,7 @@ from sandbox.cli.options import (
     TranscriptsOption,
 )
 from sandbox.cli.progress import progress_bar
-from sandbox.cli.validity import print_detectability, print_minimafia, print_validity
+from sandbox.cli.validity import print_detectability, print_minimafia, print_validity, warn
 from sandbox.report.ablation import find_ablation
 from sandbox.report.page import leaderboard_rows, side_rows, write_report
 from sandbox.study.run import (
@@ -261,10 +261,10 @@ def _wide_console() -> Console:
 
 def print_summary(console: Console, summary: dict[str, Any]) -> None:
     if summary.get("pooling_warning"):
-        console.print(f"[yellow]warning:[/yellow] {escape(summary['pooling_warning'])}")
+        warn(console, summary["pooling_warning"])
     separated = (summary.get("validity") or {}).get("separation") or {}
     if separated.get("warning"):
-        console.print(f"[yellow]warning:[/yellow] {escape(separated['warning'])}")
+        warn(console, separated["warning"])
     table = Table(
         "contestant",
         "games",
@@ -288,7 +288,7 @@ def print_summary(console: Console, summary: dict[str, Any]) -> None:
     deceit = deception_rows(summary)
     if deceit:
         if summary["deception"].get("warning"):  # ratings of two components do not compare
-            console.print(f"[yellow]warning:[/yellow] {escape(summary['deception']['warning'])}")
+            warn(console, summary["deception"]["warning"])
         rho = summary["deception"]["rank_correlation"]
         title = (
             f"deceive and detect (Elo [95% CI] (duels); Spearman ρ {rho['spearman']} {rho['ci95']})"

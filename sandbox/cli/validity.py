@@ -14,6 +14,12 @@ from rich.table import Table
 from sandbox.analysis.seating import flag_text
 
 
+def warn(console: Console, text: str) -> None:
+    """A report's warning line (a pooling, separation or seating caveat): the
+    text as written, never read as markup."""
+    console.print(f"[yellow]warning:[/yellow] {escape(text)}")
+
+
 def print_validity(console: Console, validity: Mapping[str, Any]) -> None:
     print_anchor(console, validity.get("anchor"))
     failures = validity.get("rule_failures") or {}
@@ -39,7 +45,7 @@ def print_validity(console: Console, validity: Mapping[str, Any]) -> None:
             continue
         line = flag_text(seating)
         if line:
-            console.print(f"[yellow]warning:[/yellow] {escape(setup)}: {escape(line)}")
+            warn(console, f"{setup}: {line}")
         table = Table(
             "group",
             "effect",

@@ -75,14 +75,34 @@ def thaw(value: JSON) -> JSON:
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
-class AudienceEvent(Event):
+class SeatEvent(Event):
+    """An event seen by the seats its field ``seen_by`` names alone: one seat
+    (an ``int`` field; ``seat`` unless a subclass names another) or several (a
+    ``tuple[int, ...]`` field, e.g. a team's ``members``). The audience is a
+    field, so a transcript line rebuilds it."""
+
+    seen_by: ClassVar[str] = "seat"
+
+    def visibility(self) -> Visibility:
+        # not a field here: each subclass places the named field among its own
+        who: int | tuple[int, ...] = getattr(self, self.seen_by)
+        return only(*who) if isinstance(who, tuple) else only(who)
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class AudienceEvent(SeatEvent):
     """An event seen by the seats of its ``audience`` field alone (a team, the
     dead): a subclass declares ``audience: tuple[int, ...]`` among its fields."""
 
+    seen_by: ClassVar[str] = "audience"
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class RefereeEvent(Event):
+    """Bookkeeping, or a sealed record, that the referee alone sees."""
+
     def visibility(self) -> Visibility:
-        # not a field here: each subclass places ``audience`` among its own fields
-        audience: tuple[int, ...] = getattr(self, "audience")  # noqa: B009
-        return only(*audience)
+        return REFEREE
 
 
 # --------------------------------------------------------------------------
@@ -90,7 +110,7 @@ class AudienceEvent(Event):
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
-class DecisionMade(Event):
+class DecisionMade(SeatEvent):
     """A seat's accepted (or fallback) answer to an open request.
 
     Visible to that seat alone: sealed decisions stay sealed until the variant
@@ -106,19 +126,13 @@ class DecisionMade(Event):
     fallback: bool = False
     fallback_reason: str = ""
 
-    def visibility(self) -> Visibility:
-        return only(self.seat)
-
 
 @dataclasses.dataclass(frozen=True, slots=True)
-class StepResolved(Event):
+class StepResolved(RefereeEvent):
     """Bookkeeping: every request of a step was answered and resolved."""
 
     kind: ClassVar[str] = "core.step"
     step: int
-
-    def visibility(self) -> Visibility:
-        return REFEREE
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -198,7 +212,7 @@ class OpenDayStarted(Event):
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
-class RoundAnswers(Event):
+class RoundAnswers(RefereeEvent):
     """OD-5, OD-10: how each seat asked in a round answered, every list in seat
     order (never in the order the answers arrived). Referee only: a wait or a
     fallback is not public, and the posts show as messages once accepted."""
@@ -209,9 +223,6 @@ class RoundAnswers(Event):
     posted: tuple[int, ...]
     waited: tuple[int, ...]
     fell_back: tuple[int, ...]
-
-    def visibility(self) -> Visibility:
-        return REFEREE
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -226,7 +237,7 @@ class OrderDrawn(Event):
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
-class MessagesCut(Event):
+class MessagesCut(RefereeEvent):
     """OD-5: the messages that would have passed ``messages_per_day``, in drawn
     order; not accepted, so nobody but the referee learns they were posted."""
 
@@ -234,9 +245,6 @@ class MessagesCut(Event):
     day: int
     round: int
     seats: tuple[int, ...]
-
-    def visibility(self) -> Visibility:
-        return REFEREE
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -273,7 +281,7 @@ class RoundInterjected(Event):
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
-class AsksWithdrawn(Event):
+class AsksWithdrawn(RefereeEvent):
     """OD-7: the asks still unanswered when a person's message closed the round,
     in seat order; withdrawn (no budget spent) and asked again in the next round.
     Referee only, as a wait is: when a seat answers is nobody's to learn."""
@@ -282,6 +290,3 @@ class AsksWithdrawn(Event):
     day: int
     round: int
     seats: tuple[int, ...]
-
-    def visibility(self) -> Visibility:
-        return REFEREE

@@ -6,9 +6,10 @@ item carries."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Any, Generic, Protocol, TypeVar
 
+from sandbox.core.discussion import OpenDay
 from sandbox.core.events import DecisionMade, Event
 from sandbox.core.variant import HistoryItem, SeatView, Variant
 
@@ -37,6 +38,28 @@ class SeatRecord(Protocol):
 
 
 R = TypeVar("R", bound=SeatRecord)
+
+
+@dataclass
+class DaysRecord:
+    """The part of a seat's record that Killer and Werewolf keep alike: the
+    seat, the day and phase, the table's size and rulings, the seat's role,
+    who died (``{"seat": ..., ...}`` each), the history seen and the open day
+    (OD-5, folded from its public events). A variant's record adds its own."""
+
+    seat: int
+    day: int = 0
+    phase: str = "setup"
+    players: int = 0
+    rules: dict[str, Any] = field(default_factory=dict)
+    role: str | None = None
+    dead: list[dict[str, Any]] = field(default_factory=list)
+    history: list[HistoryItem] = field(default_factory=list)
+    open: OpenDay = field(default_factory=OpenDay)
+
+    def living(self) -> list[int]:
+        gone = {d["seat"] for d in self.dead}
+        return [s for s in range(1, self.players + 1) if s not in gone]
 
 
 @dataclass(frozen=True)

@@ -108,6 +108,28 @@ def consistency_of(game: GameRecord, pairs: SpeechVotePairs) -> Iterator[MetricI
         yield item(game, who(game, seat), target in accused)
 
 
+def consistency_metric(pairs: SpeechVotePairs) -> Metric:
+    """The ``speech_action_consistency`` metric of a variant whose speech-vote
+    pairs ``pairs`` gives (:func:`consistency_of`), one function for every variant."""
+
+    def speech_action_consistency(game: GameRecord) -> Iterator[MetricItem]:
+        """Speech-vote pairs: share whose ballot names one of the seats the
+        speech accused (a ballot for nobody is not)."""
+        return consistency_of(game, pairs)
+
+    return speech_action_consistency
+
+
+def vote_pair(
+    seat: int, accused: set[int], ballot: dict[str, Any]
+) -> Iterator[tuple[int, set[int], int | None]]:
+    """The speech-vote pair of ``seat``'s speech that accused ``accused`` and its
+    ``ballot`` (the ballots event holding its vote); none when nobody is accused."""
+    if accused:
+        target = ballot["ballots"][str(seat)]
+        yield seat, accused, None if target is None else int(target)
+
+
 def survival_of(game: GameRecord, role: str, dead: set[int]) -> Iterator[MetricItem]:
     """Seats of ``role`` alive (not in ``dead``) at the end of a finished game."""
     if game.outcome is None:

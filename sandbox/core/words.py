@@ -241,7 +241,9 @@ SHARED = Vocabulary(
 
 # ----------------------------------------------------------- a variant's words
 
-Sentence = Callable[[Mapping[str, Any], Lang], Words]
+# An event's data (or a view's table) as a sentence or a page reads it.
+D = Mapping[str, Any]
+Sentence = Callable[[D, Lang], Words]
 """One event kind in words: the event's JSON ``data`` and the language."""
 
 Phrase = Callable[[str, Mapping[str, Any], Lang, bool], str | None]

@@ -53,42 +53,42 @@ class Family:
     thinking_rung: Rung | None = None  # the highest rung while it thinks
 
 
+def _always_reasoning(name: str, pattern: str, max_tokens_as: str = "max_tokens") -> Family:
+    """A family that always reasons and takes no setting for it ("fixed"): it
+    refuses sampling parameters and an effort, answers only through the
+    prompt rung, and thinks long."""
+    return Family(
+        name,
+        pattern,
+        reasoning="fixed",
+        refuses=("temperature", "top_p", "reasoning_effort"),
+        max_tokens_as=max_tokens_as,
+        best_rung="prompt",
+        timeout_s=THINKING_TIMEOUT_S,
+    )
+
+
+def _openai_reasoning(name: str, pattern: str) -> Family:
+    """An OpenAI reasoning family: it takes an effort, calls its answer limit
+    ``max_completion_tokens``, refuses sampling parameters and thinks long."""
+    return Family(
+        name,
+        pattern,
+        reasoning="effort",
+        refuses=("temperature", "top_p"),
+        max_tokens_as="max_completion_tokens",
+        best_rung="schema",
+        timeout_s=THINKING_TIMEOUT_S,
+    )
+
+
 FAMILIES: tuple[Family, ...] = (
-    Family(
-        "openai o1-mini/o1-preview",
-        r"(^|/)o1-(mini|preview)",
-        reasoning="fixed",
-        refuses=("temperature", "top_p", "reasoning_effort"),
-        max_tokens_as="max_completion_tokens",
-        best_rung="prompt",
-        timeout_s=THINKING_TIMEOUT_S,
+    _always_reasoning(
+        "openai o1-mini/o1-preview", r"(^|/)o1-(mini|preview)", "max_completion_tokens"
     ),
-    Family(
-        "openai o-series",
-        r"(^|/)o[1-9](-|$)",
-        reasoning="effort",
-        refuses=("temperature", "top_p"),
-        max_tokens_as="max_completion_tokens",
-        best_rung="schema",
-        timeout_s=THINKING_TIMEOUT_S,
-    ),
-    Family(
-        "openai gpt-5 (reasoning)",
-        r"(^|/)gpt-5(?!.*chat)",
-        reasoning="effort",
-        refuses=("temperature", "top_p"),
-        max_tokens_as="max_completion_tokens",
-        best_rung="schema",
-        timeout_s=THINKING_TIMEOUT_S,
-    ),
-    Family(
-        "deepseek reasoner / r1",
-        r"deepseek-(reasoner|r1)",
-        reasoning="fixed",
-        refuses=("temperature", "top_p", "reasoning_effort"),
-        best_rung="prompt",
-        timeout_s=THINKING_TIMEOUT_S,
-    ),
+    _openai_reasoning("openai o-series", r"(^|/)o[1-9](-|$)"),
+    _openai_reasoning("openai gpt-5 (reasoning)", r"(^|/)gpt-5(?!.*chat)"),
+    _always_reasoning("deepseek reasoner / r1", r"deepseek-(reasoner|r1)"),
     Family(
         "anthropic claude with extended thinking",
         r"claude-(3-7|(sonnet|opus|haiku)-4|4)",

@@ -34,7 +34,7 @@ import copy
 import hashlib
 import time
 import weakref
-from collections.abc import Mapping, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -177,26 +177,26 @@ class ModelClient:
         """The answer text. Raises ProviderFailure (redacted) when no answer came.
         ``cache_split``: where the stable part of the first user message ends
         (a cache breakpoint for providers that need one)."""
+
+        def attempt(number: int) -> Awaitable[str]:  # the call, as tenacity numbers its tries
+            return self._attempt(messages, repair, number, calls, cache_split)
+
         if self.http is None and self.endpoint.route == "openai":
             lease = Lease(self.endpoint.api_base, self.endpoint.api_key or FALLBACK_KEY)
             self.http = lease.client()
             try:
-                return await self._complete(messages, repair, calls, cache_split)
+                return await self._complete(attempt)
             finally:
                 self.http = None
                 await lease.release()
-        return await self._complete(messages, repair, calls, cache_split)
+        return await self._complete(attempt)
 
-    async def _complete(
-        self,
-        messages: Sequence[Mapping[str, str]],
-        repair: int,
-        calls: list[dict[str, Any]],
-        cache_split: int | None,
-    ) -> str:
+    async def _complete(self, attempt: Callable[[int], Awaitable[str]]) -> str:
+        """The call, tried again without each optional parameter the provider
+        refuses (at most MAX_PARAM_DROPS of them); other errors redacted."""
         for _ in range(MAX_PARAM_DROPS + 1):
             try:
-                return await self._retrying(messages, repair, calls, cache_split)
+                return await self._retrying(attempt)
             except Exception as err:
                 if backoff.is_quota(err):
                     raise QuotaExhausted(self.describe(err)) from None
@@ -206,13 +206,7 @@ class ModelClient:
                     raise ProviderFailure(self.describe(err), overflow=is_overflow(err)) from None
         raise ProviderFailure(f"the provider refused {MAX_PARAM_DROPS} parameters in turn")
 
-    async def _retrying(
-        self,
-        messages: Sequence[Mapping[str, str]],
-        repair: int,
-        calls: list[dict[str, Any]],
-        cache_split: int | None,
-    ) -> str:
+    async def _retrying(self, attempt: Callable[[int], Awaitable[str]]) -> str:
         """One call with tenacity's retries of transient errors."""
         retrying = AsyncRetrying(
             stop=backoff.stop_rule(self.retry.attempts, self.retry.total_s),
@@ -222,10 +216,9 @@ class ModelClient:
             retry=retry_if_exception(is_transient),
             reraise=True,
         )
-        async for attempt in retrying:
-            with attempt:
-                number = attempt.retry_state.attempt_number
-                return await self._attempt(messages, repair, number, calls, cache_split)
+        async for tried in retrying:
+            with tried:
+                return await attempt(tried.retry_state.attempt_number)
         raise AssertionError("tenacity ended without an answer or an error")
 
     def _hold_off(self, seconds: float) -> None:

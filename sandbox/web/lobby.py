@@ -6,7 +6,8 @@ table from one of the served game files, or pick a free seat at one. Each
 table is a run's pages on this one server (web/lobby_table.py): a token per
 seat page and one for its host, the seat pages, their guards and fair play as
 in ``sandbox run``. What a page may ask of the lobby is in web/lobby_routes.py,
-its HTML in web/lobby_pages.py. See docs/lobby.md.
+its pages in web/lobby_pages.py (templates under web/assets/templates/lobby*.html).
+See docs/lobby.md.
 """
 
 from __future__ import annotations

@@ -6,13 +6,9 @@ seat's answer to an open day's ask for a variant's decision phrases."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
-
-from sandbox.core.words import Answer, DecisionPhrase, Lang, Sentence, Words
+from sandbox.core.words import Answer, D, DecisionPhrase, Lang, Sentence, Words
 from sandbox.words.parts import ending, referee
 
-D = Mapping[str, Any]
 _NOTHING: tuple[object, ...] = (None, "", (), [], False, "none")  # a field left empty
 # the ask's own field and the referee's marks (OD-7, OD-8): never words a seat held back
 _MARKS = ("speak", "fell_back", "interjected", "withdrawn")

@@ -11,7 +11,6 @@ rule ID) stays in the variant's folder, passed in.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
 
 from sandbox.core.words import (
     REFEREE,
@@ -19,13 +18,12 @@ from sandbox.core.words import (
     Answer,
     BoardEffects,
     BoardMaker,
+    D,
     DecisionPhrase,
     Lang,
     Words,
     speech_claims,
 )
-
-D = Mapping[str, Any]
 
 
 def referee(kind: str, sentence: str, speaker: int | None = None) -> Words:

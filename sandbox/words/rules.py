@@ -11,7 +11,7 @@ from __future__ import annotations
 from importlib import resources
 from typing import Any
 
-from jinja2 import Environment, FunctionLoader, StrictUndefined, TemplateNotFound
+from jinja2 import BaseLoader, Environment, FunctionLoader, StrictUndefined, TemplateNotFound
 from jinja2.loaders import split_template_path
 
 from sandbox.core.variant import for_language
@@ -29,14 +29,17 @@ def _source(name: str) -> str:
     return found.read_text(encoding="utf-8")
 
 
-# Rules are plain text: no escaping; an unknown name is an error, never blank.
-_ENV = Environment(
-    loader=FunctionLoader(_source),
-    undefined=StrictUndefined,
-    autoescape=False,
-    keep_trailing_newline=False,
-    auto_reload=False,
-)
+def text_environment(loader: BaseLoader, **options: Any) -> Environment:
+    """An environment for plain-text templates (the rules here, the prompts in
+    sandbox.agents.llm.prompt.templates): no escaping; an unknown name is an
+    error, never blank; each template read once per process (no stat per
+    render). ``options``: the caller's whitespace settings."""
+    return Environment(
+        loader=loader, undefined=StrictUndefined, autoescape=False, auto_reload=False, **options
+    )
+
+
+_ENV = text_environment(FunctionLoader(_source))
 
 
 def rules_from_template(variant: str, language: str, **context: Any) -> str:

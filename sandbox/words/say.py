@@ -55,6 +55,7 @@ from sandbox.core.words import (
     TEXT_FIELDS,
     Answer,
     CardTable,
+    D,
     Lang,
     Tag,
     VariantWords,
@@ -100,7 +101,6 @@ __all__ = [
     "words_of",
 ]
 
-D = Mapping[str, Any]
 AnyVariant = Variant[Any, Any]
 Speakers = AnyVariant | Sequence[AnyVariant] | None
 """Whose game words to speak: one variant's, several variants' together (the

@@ -7,13 +7,8 @@ of it."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
-
-from sandbox.core.words import SPEECH, Answer, DecisionPhrase, Lang, Sentence, Words
+from sandbox.core.words import SPEECH, Answer, D, DecisionPhrase, Lang, Sentence, Words
 from sandbox.words.parts import ending, referee
-
-D = Mapping[str, Any]
 
 
 def _message(kind: str, d: D, L: Lang, to: tuple[str, str]) -> Words:

@@ -72,3 +72,19 @@ def test_consistency_of_credits_a_ballot_for_an_accused_seat() -> None:
         MetricItem("g1", "a", 1.0),
         MetricItem("g1", "b", 0.0),
     ]
+
+
+def test_vote_pair_reads_the_ballot_and_makes_none_without_an_accused_seat() -> None:
+    ballot = {"ballots": {"1": "3", "2": None}}
+    assert list(shared.vote_pair(1, {3}, ballot)) == [(1, {3}, 3)]
+    assert list(shared.vote_pair(2, {3}, ballot)) == [(2, {3}, None)]
+    assert list(shared.vote_pair(1, set(), ballot)) == []
+
+
+def test_consistency_metric_is_the_variants_speech_action_consistency() -> None:
+    def pairs(game: shared.GameRecord) -> Any:
+        yield 1, {2}, 2
+
+    metric = shared.consistency_metric(pairs)
+    assert metric.__name__ == "speech_action_consistency"
+    assert list(metric(GAME)) == list(shared.consistency_of(GAME, pairs))

@@ -138,7 +138,11 @@ def test_the_wheel_ships_every_template_and_the_web_page(installed: Path) -> Non
     }
     assert templates and shipped == templates
     assets = package / "web" / "assets"
-    for name in ("page.html", "host.html", "_form.html", "_view.html", "_end.html"):
+    for name in (
+        *("page.html", "host.html", "_form.html", "_view.html", "_end.html"),
+        *("_lobby_base.html", "lobby.html", "lobby_table.html", "lobby_seat.html"),
+        "lobby_refused.html",
+    ):
         assert (assets / "templates" / name).is_file(), name
     for name in ("app.js", "common.js", "host.js", "app.css"):
         assert (assets / "static" / name).is_file(), name

@@ -8,7 +8,7 @@ from rich.console import Console
 
 from sandbox.analysis.load import load_games
 from sandbox.analysis.summary import summarise_games
-from sandbox.cli.validity import print_validity
+from sandbox.cli.validity import print_validity, warn
 from tests.analysis.builders import (
     KILLER_EVENTS,
     KILLER_RESULTS,
@@ -111,3 +111,9 @@ def test_the_anchor_and_the_detectability_tables_are_printed() -> None:
     assert "detectability: which seats were played by AI? (2 games)" in text
     assert "person p-7f3a" in text and "5/13 = 0.3846 [0.1771, 0.6448]" in text
     assert "seats of K" in text
+
+
+def test_a_warning_is_one_line_of_text_never_markup() -> None:
+    console = Console(record=True, width=200)
+    warn(console, "pooled [bold]two[/bold] setups: [red]")
+    assert console.export_text() == "warning: pooled [bold]two[/bold] setups: [red]\n"

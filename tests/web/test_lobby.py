@@ -334,3 +334,22 @@ def test_serve_refuses_a_missing_game_file_in_one_line(tmp_path: Path) -> None:
     (tmp_path / "killer.toml").write_text('variant = "killer"\n', "utf-8")
     (tmp_path / "broken.toml").write_text("variant = \n", "utf-8")
     assert list(load_games([tmp_path])) == ["killer"]  # the broken one left out, with a warning
+
+
+def test_the_lobby_pages_are_template_files_of_the_web_room() -> None:
+    """Issue 36: the lobby's pages are files beside the seat pages' templates,
+    rendered by the same environment (autoescaped), and the wheel ships them."""
+    from importlib import resources
+
+    from sandbox.web.lobby_pages import refused_page
+    from sandbox.web.pages import render
+
+    templates = resources.files("sandbox.web.assets") / "templates"
+    for name in ("_lobby_base", "lobby", "lobby_table", "lobby_seat", "lobby_refused"):
+        assert (templates / f"{name}.html").is_file(), name
+    page = refused_page("no <table> here", "/lobby?t=a&b", "t0")
+    assert page == render(
+        "lobby_refused.html", language="en", title="Refused", status="", token="t0",
+        message="no <table> here", back="/lobby?t=a&b", refresh=0,
+    )  # fmt: skip
+    assert "no &lt;table&gt; here" in page and 'href="/lobby?t=a&amp;b"' in page

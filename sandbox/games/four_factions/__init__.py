@@ -6,8 +6,7 @@ entry point ``four_factions`` (see :mod:`sandbox.games.registry`).
 
 from __future__ import annotations
 
-import random
-from collections.abc import Iterator, Mapping
+from collections.abc import Mapping
 from typing import Any
 
 import sandbox.games.four_factions.events as ev
@@ -17,7 +16,6 @@ import sandbox.games.four_factions.words as wording
 from sandbox.core.discussion import OpenDay
 from sandbox.core.events import DecisionMade, Event, GameEnded, GraveyardMessage
 from sandbox.core.folds import detached
-from sandbox.core.requests import DecisionRequest, Payload
 from sandbox.core.variant import HistoryItem, Research, Rules, SeatView, Variant, ViewFold
 from sandbox.core.words import VariantWords
 from sandbox.games.four_factions.config import FourFactionsConfig
@@ -46,24 +44,14 @@ class FourFactionsRules(Rules[FFState, FourFactionsConfig]):
     check = staticmethod(requests.check)
     outcome = staticmethod(resolve.outcome)
     setup = staticmethod(resolve.setup_events)
+    fallback = staticmethod(requests.fallback)
+    resolve = staticmethod(resolve.resolve)
 
     def seat_count(self, config: FourFactionsConfig) -> int:
         return SEATS  # FF-1
 
     def initial_state(self, config: FourFactionsConfig) -> FFState:
         return FFState()
-
-    def fallback(self, state: FFState, request: DecisionRequest) -> Payload:
-        return requests.fallback(state, request)
-
-    def resolve(
-        self,
-        state: FFState,
-        config: FourFactionsConfig,
-        answers: Mapping[int, Payload],
-        rng: random.Random,
-    ) -> Iterator[Event]:
-        return resolve.resolve(state, config, answers, rng)
 
     def roles(self, state: FFState) -> Mapping[int, str]:
         return {s: role_label(f, state.elite[s]) for s, f in sorted(state.faction.items())}
@@ -276,7 +264,27 @@ def _loadout(b: _ViewBuilder, e: ev.LoadoutChosen) -> None:
     b.private["loadout"] = {"weapon": e.weapon, "shield": e.shield}
 
 
-def _duel_entry(b: _ViewBuilder, entry: dict[str, Any], hp_after: int | None) -> None:
+def _duel_entry(
+    b: _ViewBuilder,
+    e: ev.AttackReport | ev.DefenceReport | ev.CorpseFound,
+    role: str,
+    opponent: int | None,
+    weapons: tuple[str | None, str | None] = (None, None),
+) -> None:
+    """One entry of the seat's duels (as attacker, defender, or finding a
+    corpse), each with the same keys; the seat's hp follows its report."""
+    struck_with, struck_back_with = weapons
+    hp_after = None if isinstance(e, ev.CorpseFound) else e.hp_after
+    entry = {
+        "day": e.day,
+        "half": e.half,
+        "role": role,
+        "opponent": opponent,
+        "weapon_struck_with": struck_with,
+        "weapon_struck_back_with": struck_back_with,
+        "outcomes": [] if isinstance(e, ev.CorpseFound) else [dict(o) for o in e.outcomes],
+        "hp_after": hp_after,
+    }
     b.private["duels"] = [*b.private["duels"], entry]
     if hp_after is not None:
         b.private["hp"] = hp_after
@@ -284,31 +292,11 @@ def _duel_entry(b: _ViewBuilder, entry: dict[str, Any], hp_after: int | None) ->
 
 
 def _attack(b: _ViewBuilder, e: ev.AttackReport) -> None:
-    entry = {
-        "day": e.day,
-        "half": e.half,
-        "role": "attacker",
-        "opponent": e.target,
-        "weapon_struck_with": e.weapon,
-        "weapon_struck_back_with": e.struck_back_with,
-        "outcomes": [dict(o) for o in e.outcomes],
-        "hp_after": e.hp_after,
-    }
-    _duel_entry(b, entry, e.hp_after)
+    _duel_entry(b, e, "attacker", e.target, (e.weapon, e.struck_back_with))
 
 
 def _defence(b: _ViewBuilder, e: ev.DefenceReport) -> None:
-    entry = {
-        "day": e.day,
-        "half": e.half,
-        "role": "defender",
-        "opponent": e.attacker,
-        "weapon_struck_with": e.struck_with,
-        "weapon_struck_back_with": _back_weapon(e),
-        "outcomes": [dict(o) for o in e.outcomes],
-        "hp_after": e.hp_after,
-    }
-    _duel_entry(b, entry, e.hp_after)
+    _duel_entry(b, e, "defender", e.attacker, (e.struck_with, _back_weapon(e)))
 
 
 def _back_weapon(e: ev.DefenceReport) -> str | None:
@@ -317,17 +305,7 @@ def _back_weapon(e: ev.DefenceReport) -> str | None:
 
 
 def _corpse(b: _ViewBuilder, e: ev.CorpseFound) -> None:
-    entry = {
-        "day": e.day,
-        "half": e.half,
-        "role": "corpse",
-        "opponent": e.target,
-        "weapon_struck_with": None,
-        "weapon_struck_back_with": None,
-        "outcomes": [],
-        "hp_after": None,
-    }
-    _duel_entry(b, entry, None)
+    _duel_entry(b, e, "corpse", e.target)
 
 
 def _pair(b: _ViewBuilder, e: ev.PairDecided) -> None:

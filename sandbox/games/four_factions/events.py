@@ -6,12 +6,11 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from sandbox.core.events import Event
-from sandbox.core.visibility import REFEREE, Visibility, only
+from sandbox.core.events import Event, RefereeEvent, SeatEvent
 
 
 @dataclass(frozen=True, slots=True)
-class RoleDealt(Event):
+class RoleDealt(SeatEvent):
     """A seat's role card (FF-5/6/7): only that seat sees it."""
 
     kind: ClassVar[str] = "ff.role"
@@ -22,32 +21,23 @@ class RoleDealt(Event):
     shield: str | None
     max_hp: int
 
-    def visibility(self) -> Visibility:
-        return only(self.seat)
-
 
 @dataclass(frozen=True, slots=True)
-class EliteKnowledge(Event):
+class EliteKnowledge(SeatEvent):
     """FF-9: the elite learns regulars' factions (seat -> faction), not weapons."""
 
     kind: ClassVar[str] = "ff.elite_knowledge"
     seat: int
     regulars: Mapping[str, str]
 
-    def visibility(self) -> Visibility:
-        return only(self.seat)
-
 
 @dataclass(frozen=True, slots=True)
-class EliteKnown(Event):
+class EliteKnown(SeatEvent):
     """FF-10: a regular learns which seat is its faction's elite."""
 
     kind: ClassVar[str] = "ff.elite_known"
     seat: int
     elite_seat: int
-
-    def visibility(self) -> Visibility:
-        return only(self.seat)
 
 
 @dataclass(frozen=True, slots=True)
@@ -119,7 +109,7 @@ class Passed(Event):
 
 
 @dataclass(frozen=True, slots=True)
-class LoadoutChosen(Event):
+class LoadoutChosen(SeatEvent):
     """FF-5: the elite's weapon and shield for this night (both halves)."""
 
     kind: ClassVar[str] = "ff.loadout"
@@ -128,12 +118,9 @@ class LoadoutChosen(Event):
     weapon: str
     shield: str
 
-    def visibility(self) -> Visibility:
-        return only(self.seat)
-
 
 @dataclass(frozen=True, slots=True)
-class DuelResolved(Event):
+class DuelResolved(RefereeEvent):
     """The referee's full record of a duel (FF-21/22); folds HP and deaths.
     ``strikes``: {striker, struck, weapon, effect, hp_after} in order."""
 
@@ -144,12 +131,9 @@ class DuelResolved(Event):
     defender: int
     strikes: tuple[Mapping[str, Any], ...]
 
-    def visibility(self) -> Visibility:
-        return REFEREE
-
 
 @dataclass(frozen=True, slots=True)
-class AttackReport(Event):
+class AttackReport(SeatEvent):
     """FF-12: what the attacker learns. ``struck_back_with`` is None when the
     defender died first. ``outcomes``: {by: you|target, weapon, effect, died}."""
 
@@ -163,12 +147,9 @@ class AttackReport(Event):
     outcomes: tuple[Mapping[str, Any], ...]
     hp_after: int
 
-    def visibility(self) -> Visibility:
-        return only(self.seat)
-
 
 @dataclass(frozen=True, slots=True)
-class DefenceReport(Event):
+class DefenceReport(SeatEvent):
     """FF-12: what the defender learns: the weapon it was struck with and every
     outcome; ``attacker`` only under the defender_learns_attacker option."""
 
@@ -181,12 +162,9 @@ class DefenceReport(Event):
     outcomes: tuple[Mapping[str, Any], ...]
     hp_after: int
 
-    def visibility(self) -> Visibility:
-        return only(self.seat)
-
 
 @dataclass(frozen=True, slots=True)
-class CorpseFound(Event):
+class CorpseFound(SeatEvent):
     """FF-20: the attack found a dead target; nothing happens."""
 
     kind: ClassVar[str] = "ff.corpse"
@@ -195,12 +173,9 @@ class CorpseFound(Event):
     half: int
     target: int
 
-    def visibility(self) -> Visibility:
-        return only(self.seat)
-
 
 @dataclass(frozen=True, slots=True)
-class PairSettled(Event):
+class PairSettled(RefereeEvent):
     """FF-26: the referee's record that a pair was decided after ``half`` of
     night ``day``. Referee-only: the public learns it from ``PairDecided`` after
     the dawn report, so second-half attackers never hear of first-half deaths."""
@@ -210,9 +185,6 @@ class PairSettled(Event):
     results: Mapping[str, str]  # faction -> win | lose | draw
     day: int
     half: int
-
-    def visibility(self) -> Visibility:
-        return REFEREE
 
 
 @dataclass(frozen=True, slots=True)

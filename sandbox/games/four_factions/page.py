@@ -9,11 +9,9 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from sandbox.core.words import BoardEffects, BoardMaker, CardTable, Lang
+from sandbox.core.words import BoardEffects, BoardMaker, CardTable, D, Lang
 from sandbox.games.four_factions.resolve import BEATS, STRIKE_TABLE, guarded, shield_of
 from sandbox.words.cards import identity
-
-D = Mapping[str, Any]
 
 
 def by_seat(table: object) -> list[tuple[str, Any]]:

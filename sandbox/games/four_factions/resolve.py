@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from typing import TYPE_CHECKING, Any, Literal
 
 import sandbox.games.four_factions.events as ev
@@ -173,7 +173,7 @@ def _attack(
         return
     a, d = _fighter(state, attacker), _fighter(state, target)
     strikes = duel(a, d, config.wounds_between_regulars)  # FF-23 ruling
-    record = tuple(_strike_json(s) for s in strikes)
+    record = tuple(asdict(s) for s in strikes)  # {striker, struck, weapon, effect, hp_after}
     yield ev.DuelResolved(state.day, half, attacker, target, record)
     back = strikes[1].weapon if len(strikes) > 1 else None
     hp_a, hp_d = _hp_after(strikes, attacker, a.hp), _hp_after(strikes, target, d.hp)
@@ -184,16 +184,6 @@ def _attack(
     yield ev.DefenceReport(
         target, state.day, half, shown, a.weapon, _outcomes(strikes, target), hp_d
     )
-
-
-def _strike_json(s: Strike) -> dict[str, Any]:
-    return {
-        "striker": s.striker,
-        "struck": s.struck,
-        "weapon": s.weapon,
-        "effect": s.effect,
-        "hp_after": s.hp_after,
-    }
 
 
 def _hp_after(strikes: tuple[Strike, ...], seat: int, start: int) -> int:

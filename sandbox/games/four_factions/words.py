@@ -14,12 +14,12 @@ phrase per decision name. Player text never enters a sentence: it travels in
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
 
 from sandbox.core.words import (
     SPEECH,
     TEXT_FIELDS,
     Answer,
+    D,
     DecisionPhrase,
     Lang,
     Sentence,
@@ -32,7 +32,6 @@ from sandbox.words.parts import ending, referee, seat_choice, spoken
 from sandbox.words.talk import graveyard_phrase
 from sandbox.words.vocabulary import load_vocabulary
 
-D = Mapping[str, Any]
 # The game words (factions, ranks, weapons, stages, field labels): the data file
 # prompts/four_factions/vocabulary.toml, also read by the bot's talk.
 VOCABULARY = load_vocabulary(INFO.name)

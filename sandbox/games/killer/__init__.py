@@ -54,9 +54,9 @@ from typing import Any
 import sandbox.games.killer.requests as requests
 import sandbox.games.killer.resolve as resolve
 import sandbox.games.killer.words as wording
-from sandbox.core.discussion import OPEN, OpenDay
+from sandbox.core.discussion import OPEN
 from sandbox.core.events import Event, GameEnded, GraveyardMessage, StepResolved, TeamMessage
-from sandbox.core.folds import FoldHooks, SeatFold, claims_of, referee_facts
+from sandbox.core.folds import DaysRecord, FoldHooks, SeatFold, claims_of, referee_facts
 from sandbox.core.talk import TALK_CHARS
 from sandbox.core.variant import HistoryItem, Research, Rules, Variant, ViewFold
 from sandbox.core.words import VariantWords
@@ -163,28 +163,15 @@ class Killer(Variant[KillerState, KillerConfig]):
 
 
 @dataclass
-class _Fold:
-    seat: int
-    day: int = 0
-    phase: str = Phase.SETUP
-    players: int = 0
-    rules: dict[str, Any] = field(default_factory=dict)
-    role: str | None = None
+class _Fold(DaysRecord):
     team: dict[str, list[int]] = field(default_factory=dict)
     checks: list[dict[str, Any]] = field(default_factory=list)
     opinions: list[dict[str, Any]] = field(default_factory=list)
     kills: list[dict[str, Any]] = field(default_factory=list)
-    dead: list[dict[str, Any]] = field(default_factory=list)
     last_words_used: int = 0
     ballots: list[dict[str, Any]] = field(default_factory=list)
     order: list[int] = field(default_factory=list)
     candidates: list[int] = field(default_factory=list)
-    history: list[HistoryItem] = field(default_factory=list)
-    open: OpenDay = field(default_factory=OpenDay)  # OD-5: folded from public events
-
-    def living(self) -> list[int]:
-        gone = {d["seat"] for d in self.dead}
-        return [s for s in range(1, self.players + 1) if s not in gone]
 
 
 def _private(fold: _Fold) -> dict[str, Any]:

@@ -17,6 +17,7 @@ from pydantic import (
 )
 
 from sandbox.core.discussion import OpenDayRulings
+from sandbox.core.lineup import check_fixed_seats
 from sandbox.games.killer.info import CIVILIAN, KILLER, MAX_PLAYERS, MIN_PLAYERS, POLICE, Role
 
 # KG-13 concede scope: the spec's literal reading (either side down to one) or
@@ -131,17 +132,12 @@ class KillerConfig(OpenDayRulings):
         players = info.data.get("players")
         if players is None:  # the player count itself is wrong and reported
             return fixes
-        seats = [fix.seat for fix in fixes]
-        out_of_range = [s for s in seats if s > players]
-        if out_of_range:
-            raise ValueError(f"{out_of_range} out of range; allowed: 1..{players}")
-        if len(set(seats)) != len(seats):
-            raise ValueError(f"a seat is fixed twice ({sorted(seats)})")
-        for role, allowed in lineup(players).items():
-            fixed = sum(1 for fix in fixes if fix.role == role)
-            if fixed > allowed:
-                raise ValueError(
-                    f"{fixed} seats fixed as {role}, but {players} players "
-                    f"have only {allowed} (KG-1)"
-                )
+        check_fixed_seats(
+            fixes,
+            players,
+            lineup(players),
+            lambda fixed, role, allowed: (
+                f"{fixed} seats fixed as {role}, but {players} players have only {allowed} (KG-1)"
+            ),
+        )
         return fixes

@@ -10,9 +10,8 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 from sandbox.core.discussion import OpenDay, OpenDayRulings
-from sandbox.core.events import AudienceEvent, Event, GraveyardMessage, TeamMessage
+from sandbox.core.events import AudienceEvent, Event, GraveyardMessage, SeatEvent, TeamMessage
 from sandbox.core.talk import dead_at_nightfall
-from sandbox.core.visibility import Visibility, only
 from sandbox.games.killer.config import EITHER_SIDE, OPEN_BUDGET, TURNS, without_turns_keys
 from sandbox.games.killer.info import KILLER, Context, Phase
 
@@ -45,27 +44,22 @@ class GameStarted(Event):
 
 
 @dataclass(frozen=True, slots=True)
-class RoleCard(Event):
+class RoleCard(SeatEvent):
     """KG-2: a seat's own card, seen by that seat alone."""
 
     kind: ClassVar[str] = "killer.role"
     seat: int
     role: str
 
-    def visibility(self) -> Visibility:
-        return only(self.seat)
-
 
 @dataclass(frozen=True, slots=True)
-class TeamList(Event):
+class TeamList(SeatEvent):
     """KG-2: the killers (or the police) learn who their fellows are."""
 
     kind: ClassVar[str] = "killer.team"
+    seen_by: ClassVar[str] = "members"
     role: str
     members: tuple[int, ...]
-
-    def visibility(self) -> Visibility:
-        return only(*self.members)
 
 
 @dataclass(frozen=True, slots=True)

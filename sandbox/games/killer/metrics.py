@@ -143,16 +143,12 @@ def speech_vote_pairs(game: GameRecord) -> Iterator[tuple[int, set[int], int | N
             continue
         gone = shared.dead_by(game, *GONE, before=int(ballot["seq"]))
         accused = {int(a) for a in speech.get("accuse") or []} - gone - {seat}
-        if accused:
-            target = ballot["ballots"][str(seat)]
-            yield seat, accused, None if target is None else int(target)
+        yield from shared.vote_pair(seat, accused, ballot)
 
 
-def speech_action_consistency(game: GameRecord) -> Iterator[MetricItem]:
-    """Speech-vote pairs (:func:`speech_vote_pairs`): share whose ballot names
-    one of the seats the speech accused (a ballot for nobody is not)."""
-    return shared.consistency_of(game, speech_vote_pairs)
-
+# Speech-vote pairs (:func:`speech_vote_pairs`): share whose ballot names one of
+# the seats the speech accused (a ballot for nobody is not).
+speech_action_consistency = shared.consistency_metric(speech_vote_pairs)
 
 METRICS: dict[str, Metric] = {
     "vote_accuracy": vote_accuracy,

@@ -7,14 +7,9 @@ revealed, checks, ballots (KG-4, KG-6, KG-9). ``words.py`` puts these into
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
-
-from sandbox.core.words import BoardEffects, BoardMaker, Lang
+from sandbox.core.words import BoardEffects, BoardMaker, D, Lang
 from sandbox.words.cards import by_night, identity
 from sandbox.words.parts import board_ballots, board_death, board_role, board_team
-
-D = Mapping[str, Any]
 
 
 def answer_en(answer: object) -> str:

@@ -94,23 +94,11 @@ def may_concede(state: KillerState, seat: int) -> bool:
 
 
 def _kill_request(state: KillerState, step: int, seat: int) -> DecisionRequest:
-    field = Choice(
-        "target",
-        kill_options(state),
-        "the living player you want killed tonight, or null for no opinion",
-        nullable=True,
-    )
     # KG-5: while a seat is barred, shape errors cite the series rule too.
     barred = state.day == 1 and state.barred is not None
-    return seat_request(
-        step,
-        seat,
-        Decision.KILL,
-        "KG-3, KG-5" if barred else "KG-3",
-        f"Night {state.day}: give your sealed opinion on whom the killers kill "
-        "(the majority of the opinions given decides), or null for none.",
-        (field,),
-    )
+    rule = "KG-3, KG-5" if barred else "KG-3"
+    target = ("target", kill_options(state), "the living player you want killed tonight")
+    return _opinion_request(state, step, seat, Decision.KILL, rule, target, "the killers kill")
 
 
 def _team_message_request(state: KillerState, step: int, seat: int) -> DecisionRequest:
@@ -126,18 +114,36 @@ def _team_message_request(state: KillerState, step: int, seat: int) -> DecisionR
 
 
 def _suspect_request(state: KillerState, step: int, seat: int) -> DecisionRequest:
-    field = Choice(
+    suspect = (
         "suspect",
         suspect_options(state),
-        "the living non-police player the judge should identify, or null for no opinion",
-        nullable=True,
+        "the living non-police player the judge should identify",
     )
+    return _opinion_request(
+        state, step, seat, Decision.SUSPECT, "KG-4", suspect, "the police check"
+    )
+
+
+def _opinion_request(
+    state: KillerState,
+    step: int,
+    seat: int,
+    decision: str,
+    rule: str,
+    asked: tuple[str, tuple[Scalar, ...], str],
+    whom: str,
+) -> DecisionRequest:
+    """KG-3, KG-4: a sealed opinion of the night on ``whom`` the team acts, the
+    majority of the opinions deciding; ``asked``: the field's name, its options
+    and what it holds (null: no opinion)."""
+    name, options, holds = asked
+    field = Choice(name, options, f"{holds}, or null for no opinion", nullable=True)
     return seat_request(
         step,
         seat,
-        Decision.SUSPECT,
-        "KG-4",
-        f"Night {state.day}: give your sealed opinion on whom the police check "
+        decision,
+        rule,
+        f"Night {state.day}: give your sealed opinion on whom {whom} "
         "(the majority of the opinions given decides), or null for none.",
         (field,),
     )

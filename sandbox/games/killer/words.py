@@ -12,12 +12,10 @@ Speeches and last words may carry structured claims (``claim``, ``accuse``,
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
-
 from sandbox.core.words import (
     TEXT_FIELDS,
     Answer,
+    D,
     DecisionPhrase,
     Lang,
     Sentence,
@@ -40,7 +38,6 @@ from sandbox.words.parts import (
 from sandbox.words.talk import graveyard_phrase, team_phrase
 from sandbox.words.vocabulary import load_vocabulary
 
-D = Mapping[str, Any]
 # The game words: the data file prompts/killer/vocabulary.toml.
 VOCABULARY = load_vocabulary(INFO.name)
 

@@ -54,9 +54,8 @@ import sandbox.games.werewolf.events as ev
 import sandbox.games.werewolf.requests as requests
 import sandbox.games.werewolf.resolve as resolve
 import sandbox.games.werewolf.words as wording
-from sandbox.core.discussion import OpenDay
 from sandbox.core.events import Event, GameEnded, GraveyardMessage, OpenDayStarted, StepResolved
-from sandbox.core.folds import FoldHooks, SeatFold, claims_of, referee_facts
+from sandbox.core.folds import DaysRecord, FoldHooks, SeatFold, claims_of, referee_facts
 from sandbox.core.variant import HistoryItem, Research, Rules, Variant, ViewFold
 from sandbox.core.words import VariantWords
 from sandbox.games.werewolf.config import WerewolfConfig
@@ -141,32 +140,19 @@ class Werewolf(Variant[WerewolfState, WerewolfConfig]):
 
 
 @dataclass
-class _Fold:
-    seat: int
-    day: int = 0
-    phase: str = Phase.SETUP
-    players: int = 0
+class _Fold(DaysRecord):
     lineup: dict[str, int] = field(default_factory=dict)
-    rules: dict[str, Any] = field(default_factory=dict)
-    role: str | None = None
     pack: list[int] = field(default_factory=list)
     kills: list[dict[str, Any]] = field(default_factory=list)
     pack_votes: dict[str, int | None] = field(default_factory=dict)  # tonight's, as seen
     inspections: list[dict[str, Any]] = field(default_factory=list)
     protections: list[dict[str, Any]] = field(default_factory=list)
     saves: list[dict[str, Any]] = field(default_factory=list)
-    dead: list[dict[str, Any]] = field(default_factory=list)
     order: list[int] = field(default_factory=list)  # speakers still to speak
     floor: dict[str, Any] = field(default_factory=dict)
     vote: dict[str, Any] = field(default_factory=dict)
     ballots: dict[str, int | None] = field(default_factory=dict)
     roles: dict[str, str] = field(default_factory=dict)  # WW-20, once announced
-    open: OpenDay = field(default_factory=OpenDay)  # WW-12 open, from its public events
-    history: list[HistoryItem] = field(default_factory=list)
-
-    def living(self) -> list[int]:
-        gone = {d["seat"] for d in self.dead}
-        return [s for s in range(1, self.players + 1) if s not in gone]
 
 
 def _private(fold: _Fold) -> dict[str, Any]:

@@ -20,6 +20,7 @@ from pydantic import (
 )
 
 from sandbox.core.discussion import OpenDayRulings
+from sandbox.core.lineup import check_fixed_seats
 from sandbox.games.werewolf.info import (
     DOCTOR,
     MAX_PLAYERS,
@@ -197,20 +198,14 @@ class WerewolfConfig(OpenDayRulings):
         values = [info.data.get(k) for k in keys]
         if any(v is None for v in values):
             return fixes  # the counts themselves are wrong and reported
-        players = int(values[0] or 0)
-        seats = [fix.seat for fix in fixes]
-        outside = [s for s in seats if s > players]
-        if outside:
-            raise ValueError(f"{outside} out of range; allowed: 1..{players}")
-        if len(set(seats)) != len(seats):
-            raise ValueError(f"a seat is fixed twice ({sorted(seats)})")
-        counts = lineup(*(int(v or 0) for v in values))
-        for role, allowed in counts.items():
-            fixed = sum(1 for fix in fixes if fix.role == role)
-            if fixed > allowed:
-                raise ValueError(
-                    f"{fixed} seats fixed as {role}, but this setup has only {allowed} (WW-1)"
-                )
+        check_fixed_seats(
+            fixes,
+            int(values[0] or 0),
+            lineup(*(int(v or 0) for v in values)),
+            lambda fixed, role, allowed: (
+                f"{fixed} seats fixed as {role}, but this setup has only {allowed} (WW-1)"
+            ),
+        )
         return fixes
 
     @model_validator(mode="after")

@@ -9,8 +9,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from sandbox.core.events import Event
-from sandbox.core.visibility import REFEREE, Visibility, only
+from sandbox.core.events import AudienceEvent, Event, RefereeEvent, SeatEvent
 
 
 @dataclass(frozen=True, slots=True)
@@ -27,27 +26,22 @@ class GameStarted(Event):
 
 
 @dataclass(frozen=True, slots=True)
-class RoleCard(Event):
+class RoleCard(SeatEvent):
     """WW-2/WW-4: a seat's own role, seen by that seat alone."""
 
     kind: ClassVar[str] = "werewolf.role"
     seat: int
     role: str
 
-    def visibility(self) -> Visibility:
-        return only(self.seat)
-
 
 @dataclass(frozen=True, slots=True)
-class Pack(Event):
+class Pack(SeatEvent):
     """WW-4: every werewolf learns every werewolf's seat."""
 
     kind: ClassVar[str] = "werewolf.pack"
+    seen_by: ClassVar[str] = "members"
     role: str  # always "werewolf": the event states what the members are
     members: tuple[int, ...]
-
-    def visibility(self) -> Visibility:
-        return only(*self.members)
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,33 +53,29 @@ class NightFell(Event):
 
 
 @dataclass(frozen=True, slots=True)
-class Protection(Event):
+class Protection(SeatEvent):
     """WW-8: the doctor's choice for the night (target None: no protection)."""
 
     kind: ClassVar[str] = "werewolf.protection"
+    seen_by: ClassVar[str] = "doctor"
     night: int
     doctor: int
     target: int | None
 
-    def visibility(self) -> Visibility:
-        return only(self.doctor)
-
 
 @dataclass(frozen=True, slots=True)
-class Inspection(Event):
+class Inspection(SeatEvent):
     """WW-10: the seer's choice for the night; its result comes at the resolution."""
 
     kind: ClassVar[str] = "werewolf.inspection"
+    seen_by: ClassVar[str] = "seer"
     night: int
     seer: int
     target: int | None
 
-    def visibility(self) -> Visibility:
-        return only(self.seer)
-
 
 @dataclass(frozen=True, slots=True)
-class PackTurn(Event):
+class PackTurn(AudienceEvent):
     """WW-6/WW-7: the living werewolves' turn opens. ``stage`` is "chat" or "kill";
     ``order`` who answers, in order (the drawn werewolf alone under one_wolf)."""
 
@@ -96,12 +86,9 @@ class PackTurn(Event):
     order: tuple[int, ...]
     audience: tuple[int, ...]
 
-    def visibility(self) -> Visibility:
-        return only(*self.audience)
-
 
 @dataclass(frozen=True, slots=True)
-class WolfMessage(Event):
+class WolfMessage(AudienceEvent):
     """WW-6: one werewolf's private message to the living pack (never softened)."""
 
     kind: ClassVar[str] = "werewolf.wolf_message"
@@ -110,12 +97,9 @@ class WolfMessage(Event):
     text: str
     audience: tuple[int, ...]
 
-    def visibility(self) -> Visibility:
-        return only(*self.audience)
-
 
 @dataclass(frozen=True, slots=True)
-class WolfVotes(Event):
+class WolfVotes(AudienceEvent):
     """WW-7: kill votes shown to the pack: one vote as it is cast (sequential,
     one_wolf) or all at once (sealed). None is an abstention."""
 
@@ -124,12 +108,9 @@ class WolfVotes(Event):
     votes: Mapping[str, int | None]
     audience: tuple[int, ...]
 
-    def visibility(self) -> Visibility:
-        return only(*self.audience)
-
 
 @dataclass(frozen=True, slots=True)
-class KillChosen(Event):
+class KillChosen(AudienceEvent):
     """WW-7: the pack's target. ``how``: "votes", "tie_draw", "abstain_draw" or
     "nobody" (every werewolf abstained and ``wolf_all_abstain = "nobody"``)."""
 
@@ -139,35 +120,28 @@ class KillChosen(Event):
     how: str
     audience: tuple[int, ...]
 
-    def visibility(self) -> Visibility:
-        return only(*self.audience)
-
 
 @dataclass(frozen=True, slots=True)
-class SeerResult(Event):
+class SeerResult(SeatEvent):
     """WW-10: what the seer learns of the seat it checked (a role, or a team)."""
 
     kind: ClassVar[str] = "werewolf.seer_result"
+    seen_by: ClassVar[str] = "seer"
     night: int
     seer: int
     seat: int
     result: str
 
-    def visibility(self) -> Visibility:
-        return only(self.seer)
-
 
 @dataclass(frozen=True, slots=True)
-class Saved(Event):
+class Saved(SeatEvent):
     """WW-9: the doctor alone learns that its protection stopped the kill."""
 
     kind: ClassVar[str] = "werewolf.saved"
+    seen_by: ClassVar[str] = "doctor"
     night: int
     doctor: int
     seat: int
-
-    def visibility(self) -> Visibility:
-        return only(self.doctor)
 
 
 @dataclass(frozen=True, slots=True)
@@ -214,7 +188,7 @@ class BiddingTurn(Event):
 
 
 @dataclass(frozen=True, slots=True)
-class Bids(Event):
+class Bids(RefereeEvent):
     """WW-12: the sealed bids of a turn, for the referee only (each bidder knows
     its own from its decision)."""
 
@@ -222,9 +196,6 @@ class Bids(Event):
     day: int
     turn: int
     bids: Mapping[str, int]
-
-    def visibility(self) -> Visibility:
-        return REFEREE
 
 
 @dataclass(frozen=True, slots=True)

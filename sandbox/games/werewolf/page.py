@@ -6,15 +6,9 @@ WW-14, WW-15, WW-20). ``words.py`` puts these into
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
-
-from sandbox.core.words import BoardEffects, BoardMaker, Lang
+from sandbox.core.words import BoardEffects, BoardMaker, D, Lang
 from sandbox.words.cards import by_night, identity
 from sandbox.words.parts import board_ballots, board_death, board_role, board_team
-
-D = Mapping[str, Any]
-
 
 # ------------------------------------------------------------ the card
 # A seat's card said to the seat in sentences (WW-2, WW-4; issue 38): who it

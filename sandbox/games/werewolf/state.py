@@ -3,7 +3,7 @@ end read from it (WW-17..WW-21: the winning team and each seat's result)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -137,11 +137,19 @@ def _pop(state: WerewolfState, e: Any) -> None:
         state.queue.pop(0)
 
 
-def _wolf_votes(state: WerewolfState, e: Any) -> None:
-    for seat, target in e.votes.items():
-        state.kill_votes[int(seat)] = target
+def _cast(
+    state: WerewolfState, votes: Mapping[str, int | None], into: dict[int, int | None]
+) -> None:
+    """Pack votes (WW-7) and ballots (WW-14) alike: each voter's choice is
+    recorded in ``into`` and the voter leaves the queue."""
+    for seat, target in votes.items():
+        into[int(seat)] = target
         if int(seat) in state.queue:
             state.queue.remove(int(seat))
+
+
+def _wolf_votes(state: WerewolfState, e: Any) -> None:
+    _cast(state, e.votes, state.kill_votes)
 
 
 def _kill_chosen(state: WerewolfState, e: Any) -> None:
@@ -203,10 +211,7 @@ def _vote_opened(state: WerewolfState, e: Any) -> None:
 
 
 def _ballots(state: WerewolfState, e: Any) -> None:
-    for seat, target in e.ballots.items():
-        state.ballots[int(seat)] = target
-        if int(seat) in state.queue:
-            state.queue.remove(int(seat))
+    _cast(state, e.ballots, state.ballots)
 
 
 def _exiled(state: WerewolfState, e: Any) -> None:

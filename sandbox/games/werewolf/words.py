@@ -11,12 +11,10 @@ confirmed; a speech is quoted as it was shown (softened, WW-13).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
-
 from sandbox.core.words import (
     SPEECH,
     Answer,
+    D,
     DecisionPhrase,
     Lang,
     Sentence,
@@ -41,7 +39,6 @@ from sandbox.words.parts import (
 from sandbox.words.talk import graveyard_phrase
 from sandbox.words.vocabulary import load_vocabulary
 
-D = Mapping[str, Any]
 # The game words: the data file prompts/werewolf/vocabulary.toml.
 VOCABULARY = load_vocabulary(INFO.name)
 

@@ -34,7 +34,6 @@ import threading
 import time
 from collections import Counter, deque
 from collections.abc import Mapping
-from types import TracebackType
 from typing import Any
 
 import sandbox.models.fake.answers as answers
@@ -174,12 +173,7 @@ class FakeLLMServer:
     def __enter__(self) -> FakeLLMServer:
         return self.start()
 
-    def __exit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
+    def __exit__(self, *exc: object) -> None:  # stopped whatever ended the block
         self.stop()
 
     # -------------------------------------------------------------- scripting

@@ -59,6 +59,9 @@ MAX_TOKEN_RATIO = 4.0
 # budget is still checked after it (fit_record).
 SHARED_WINDOW_SHARE = 0.45
 SHARED_TOKEN_RATIO = 1.75
+# A way to condense the record: (items summarized, announcements kept of the
+# summary, or None for all of them); see condense_choices.
+Condensation = tuple[int, int | None]
 
 
 def estimate_tokens(text: str) -> int:
@@ -144,7 +147,7 @@ def shared_condensation(
     choices: list[tuple[int, int | None]] = [(b, None) for b in bounds]
     choices += [(latest, keep) for a, keep in zip(starts, kept, strict=True) if 0 < a < latest]
     choices.append((latest, 0))
-    low = _first_fit(past, language, choices, room, shared_part)
+    low = _first_fit(choices, room, _size_of(past, language, shared_part))
     return summarized_record(view, language, *choices[low])
 
 
@@ -195,35 +198,31 @@ def fit_record(
         text, cut = render(kept)
         if estimate_tokens(text) <= budget:
             return kept, (text, cut)
+    size = _size_of(view, language, render)
     if memo is not None:
-        chosen = _sticky_choice(view, language, choices, budget, render)
+        chosen = _sticky_choice(choices, len(view.history), budget, size)
         if chosen is not None:
             memo.condensed = chosen
             record = summarized_record(view, language, *chosen)
             return record, render(record)
-    low = _first_fit(view, language, choices, budget, render)
+    low = _first_fit(choices, budget, size)
     record = summarized_record(view, language, *choices[low])
     return record, render(record)
 
 
 def _sticky_choice(
-    view: SeatView,
-    language: str,
-    choices: Sequence[tuple[int, int | None]],
-    budget: int,
-    render: Callable[[Record], tuple[str, int]],
-) -> tuple[int, int | None] | None:
+    choices: Sequence[Condensation], count: int, budget: int, size: Callable[[Condensation], int]
+) -> Condensation | None:
     """A condensation that later decisions can keep: a step boundary (the
-    record after it only grows), fitting CONDENSE_SLACK of the budget if one
-    does, else the budget; None when only condensing everything fits."""
-    count = len(view.history)
+    record of ``count`` items after it only grows), fitting CONDENSE_SLACK of
+    the budget if one does, else the budget; None when only condensing
+    everything fits."""
     steps = [c for c in choices if c[1] is None and c[0] < count]
     if not steps:
         return None
     for room in (int(budget * CONDENSE_SLACK), budget):
-        low = _first_fit(view, language, steps, room, render)
-        text, _ = render(summarized_record(view, language, *steps[low]))
-        if estimate_tokens(text) <= room:
+        low = _first_fit(steps, room, size)
+        if size(steps[low]) <= room:
             return steps[low]
     return None
 
@@ -240,20 +239,26 @@ def condense_choices(view: SeatView, language: str, first: int) -> list[tuple[in
     return choices
 
 
+def _size_of(
+    view: SeatView, language: str, render: Callable[[Record], tuple[str, int]]
+) -> Callable[[Condensation], int]:
+    """The tokens of the message ``render`` makes of the record condensed so."""
+
+    def size(condensation: Condensation) -> int:
+        return estimate_tokens(render(summarized_record(view, language, *condensation))[0])
+
+    return size
+
+
 def _first_fit(
-    view: SeatView,
-    language: str,
-    choices: Sequence[tuple[int, int | None]],
-    budget: int,
-    render: Callable[[Record], tuple[str, int]],
+    choices: Sequence[Condensation], budget: int, size: Callable[[Condensation], int]
 ) -> int:
     """The index of the first choice whose message fits ``budget`` (the last
     choice when none does): each choice is shorter than the one before."""
     low, high = 0, len(choices) - 1
     while low < high:  # binary search
         middle = (low + high) // 2
-        text, _ = render(summarized_record(view, language, *choices[middle]))
-        if estimate_tokens(text) <= budget:
+        if size(choices[middle]) <= budget:
             high = middle
         else:
             low = middle + 1

@@ -37,13 +37,14 @@ from importlib import resources
 from importlib.resources.abc import Traversable
 from typing import Any
 
-from jinja2 import BaseLoader, Environment, StrictUndefined, Template, TemplateNotFound
+from jinja2 import BaseLoader, Environment, Template, TemplateNotFound
 from jinja2.loaders import split_template_path
 
 from sandbox.agents.llm.prompt.escaping import safe_json
 from sandbox.core.variant import Variant
 from sandbox.core.words import one_line
 from sandbox.words import phase_title
+from sandbox.words.rules import text_environment
 
 # The installed templates (tests may point this at a copy: any Traversable,
 # e.g. a pathlib.Path, will do). Always read as templates.PROMPTS_DIR, at call
@@ -118,14 +119,8 @@ def environment() -> Environment:
 
 
 def _new_environment(root: Traversable) -> Environment:
-    env = Environment(
-        loader=ResourceLoader(root),
-        undefined=StrictUndefined,
-        autoescape=False,
-        trim_blocks=True,
-        lstrip_blocks=True,
-        keep_trailing_newline=True,
-        auto_reload=False,  # templates are read once per process (no stat per render)
+    env = text_environment(
+        ResourceLoader(root), trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=True
     )
     env.filters["json"] = safe_json
     env.filters["oneline"] = one_line
