@@ -48,7 +48,7 @@ from sandbox.deduction.space import Space
 from sandbox.deduction.speech import parse_speech
 from sandbox.deduction.tables import Roles, RoleTable
 
-VERSION = 1  # raise it whenever a level's play changes (the frozen tag)
+VERSION = 2  # raise it whenever a level's play changes (the frozen tag)
 PARTICLES = 800  # a bot's sampled belief: enough to rank seats, cheap for a game
 BUS_AT = 0.8  # a partner the public record blames this much is voted out with the table
 ECHO = 0.5  # how much of a repeated accusation is a repeat (see Mind._echo_weight)
@@ -66,13 +66,28 @@ class Level:
     # The hidden side plays as a team: its lead always counter-claims a checker
     # who exposed a partner (below, only the bots drawn to fake claims do).
     coordinates: bool = False
+    blunder: float = 0.0  # the chance a pick is any option, drawn uniformly (a slip)
+    # The hidden side's lead fakes a checker claim before any checker has spoken,
+    # when the table accuses on no evidence (a table that will follow a claim).
+    bluffs: bool = False
 
 
+# Four Factions' levels (v1's settings, unchanged: its bot is measured apart).
 LEVELS: Mapping[int, Level] = {
     1: Level(1, words=False, forget=0.2, noise=0.25),
     2: Level(2, words=True, forget=0.0, noise=0.15),
     3: Level(3, words=True, forget=0.0, noise=0.08),
     4: Level(4, words=True, forget=0.0, noise=0.0, coordinates=True),
+}
+# Werewolf's and Killer's ladder (v2): one engine with graded slips. A softmax
+# spread scattered a village's ballots (Killer's level-1 police side lost to the
+# baseline's, which votes as one); a slip now and then costs less, and its rate
+# sets each step.
+LADDER: dict[int, Level] = {
+    1: Level(1, words=False, forget=0.1, noise=0.0, blunder=0.3),
+    2: Level(2, words=True, forget=0.0, noise=0.0, blunder=0.2),
+    3: Level(3, words=True, forget=0.0, noise=0.0, blunder=0.1),
+    4: Level(4, words=True, forget=0.0, noise=0.0, coordinates=True, bluffs=True),
 }
 TOP_LEVEL = max(LEVELS)
 
@@ -167,11 +182,19 @@ class Note:
 class Mind:
     """One seat's deduction: a belief, what it heard, and its level."""
 
-    def __init__(self, table: RoleTable, level: int, seed: int, public_only: bool = False) -> None:
-        if level not in LEVELS:
-            raise ValueError(f"level {level}: the levels are {sorted(LEVELS)}")
+    def __init__(
+        self,
+        table: RoleTable,
+        level: int,
+        seed: int,
+        public_only: bool = False,
+        levels: Mapping[int, Level] = LEVELS,
+    ) -> None:
+        if level not in levels:
+            raise ValueError(f"level {level}: the levels are {sorted(levels)}")
         self.table = table
-        self.level = LEVELS[level]
+        self.levels = levels
+        self.level = levels[level]
         self.rng = random.Random(seed)
         self.seed = seed
         self.belief: Belief | None = None
@@ -228,7 +251,8 @@ class Mind:
         it, so it blames whom the table would and looks like one of them."""
         if self._cover is None:
             assert self.belief is not None
-            self._cover = Mind(self.table, self.level.number, self.seed + 1, public_only=True)
+            number, levels = self.level.number, self.levels
+            self._cover = Mind(self.table, number, self.seed + 1, public_only=True, levels=levels)
             self._cover.start(self.belief.space.seats, self.belief.space.deck)
             self._cover.update(view, read)
         return self._cover
@@ -273,6 +297,9 @@ class Mind:
         sometimes (a softmax over the scores); ties by a seeded draw."""
         if not seats:
             return None
+        slip = self.slip(seats)
+        if slip is not None:
+            return slip
         values = {s: score(s) for s in seats}
         if self.level.noise > 0:
             top = max(values.values())
@@ -280,6 +307,14 @@ class Mind:
             return self.rng.choices(list(seats), weights=weights)[0]
         tie = {s: self.rng.random() for s in seats}
         return max(seats, key=lambda s: (round(values[s], 9), tie[s]))
+
+    def slip(self, options: Sequence[int]) -> int | None:
+        """A slip of a level that makes them: with its ``blunder`` chance, any
+        of ``options`` drawn uniformly; else None (no draw at all without slips,
+        so a level without them plays as before)."""
+        if not options or self.level.blunder <= 0 or self.rng.random() >= self.level.blunder:
+            return None
+        return self.rng.choice(list(options))
 
     def prior_hidden(self, seats: Sequence[int]) -> float:
         """The mean chance of being hidden over ``seats``: what "no evidence
