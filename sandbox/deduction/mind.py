@@ -15,13 +15,17 @@ costs one pass over its history per seat. The words of a speech are read by
 what they say and what the structured fields say are the same evidence, which
 the belief counts once.
 
-**Levels** (:data:`LEVELS`): 0 is the variant's baseline bot (it never builds a
-mind). 1 keeps a belief from the structured fields only, forgets a fifth of the
-speeches and picks with noise; 2 also reads the words, with less noise; 3 picks
-with little noise; 4 always picks the best and its hidden side plays as a
-team. :func:`frozen_tag` names a level's version, so a rating against "level 3
-v1" means the same later: change the play of a level and raise :data:`VERSION`
-(a new level leaves the others' play, and so their version, as it was).
+**Levels**: 0 is the variant's baseline bot (it never builds a mind). Werewolf
+and Killer play :data:`LADDER` (v2), one engine with graded slips: 1 keeps a
+belief from the structured fields only, forgets a tenth of the speeches and
+slips most often (a pick drawn uniformly from the options); 2 also reads the
+words and slips less; 3 less again; 4 never slips, its hidden side plays as a
+team and its lead bluffs where the table follows claims (:mod:`.bluff`). Four
+Factions plays :data:`LEVELS` (v1's settings: a softmax spread instead of
+slips). :func:`frozen_tag` names a level's version, so a rating against "level
+3 v2" means the same later: change the play of a level and raise
+:data:`VERSION` (a new level leaves the others' play, and so their version, as
+it was).
 """
 
 from __future__ import annotations
@@ -293,8 +297,9 @@ class Mind:
         return self.belief.probability(seat, roles)
 
     def pick(self, seats: Sequence[int], score: Callable[[int], float]) -> int | None:
-        """The seat of highest ``score``; with the level's noise, a near one
-        sometimes (a softmax over the scores); ties by a seeded draw."""
+        """The seat of highest ``score``; with the level's slips, any seat
+        sometimes; with its noise, a near one sometimes (a softmax over the
+        scores); ties by a seeded draw."""
         if not seats:
             return None
         slip = self.slip(seats)
@@ -341,17 +346,24 @@ class Mind:
         return None if may_abstain and unsure else self.pick(seats, self.hidden)
 
     def cover_vote(
-        self, view: SeatView, read: Reader, seats: Sequence[int], team: Collection[int]
+        self,
+        view: SeatView,
+        read: Reader,
+        seats: Sequence[int],
+        team: Collection[int],
+        may_abstain: bool = False,
     ) -> int | None:
         """A hidden seat's ballot: the seat the public record blames most
         outside ``team``; a partner the record has all but convicted instead
-        (voting with the table costs nothing then, and clears the voter)."""
+        (voting with the table costs nothing then, and clears the voter). Where
+        it may abstain, it does when the record points nowhere, as a deducing
+        honest seat would (a ballot on a guess marks a hidden voter later)."""
         cover = self.cover(view, read)
         top = cover.pick(seats, cover.hidden)
         if top is not None and top in team and top != view.seat and cover.hidden(top) >= BUS_AT:
             return top
         rest = [s for s in seats if s not in team]
-        return cover.pick(rest, cover.hidden) if rest else top
+        return cover.vote(rest, may_abstain) if rest else top
 
     def describe(self, kind: str, variant: str) -> dict[str, object]:
         """The seat's description for the transcript: kind, level and frozen tag."""

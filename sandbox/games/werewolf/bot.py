@@ -247,7 +247,7 @@ class BaselineBot(Agent):
         if view.private.get("role") == "werewolf":
             pack = _pack(view)
             if self.mind is not None:  # vote as the table would, bussing a lost packmate
-                return self.mind.cover_vote(view, _heard, options, pack | {view.seat})
+                return self.mind.cover_vote(view, _heard, options, pack | {view.seat}, nullable)
             crowd = self._crowd(view, table)
             return self._top([s for s in options if s not in pack] or options, crowd)
         found = [s for s in self._found_wolves(view) if s in options]
@@ -314,10 +314,10 @@ class BaselineBot(Agent):
             and lead
             and others
             and (  # the top level's bluff
-                bluff.claimed(view, kinds, "seer") or bluff.herds(view, kinds, "seer", pack)
+                bluff.claimed(view, kinds, "seer") or bluff.herds(mind, view, KINDS, pack)
             )
         ):
-            return {"claim": "seer", "accuse": [bluff.target(mind, view, kinds, others, "seer")]}
+            return {"claim": "seer", "accuse": [bluff.target(mind, view, kinds, others)]}
         suspect = self._top(others, self._crowd(view, table))
         return {"accuse": [suspect]} if suspect is not None else {}
 
