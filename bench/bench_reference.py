@@ -12,7 +12,7 @@ Run:  .venv/bin/python bench/bench_reference.py [--games 200] [--levels 1 2 3]
 With ``--matrix``: the levels against each other (``--every-pair``: all pairs,
 else adjacent ones; level 0, the baseline, always among them; ``--pair A B``: only
 those pairs). ``--set LEVEL FIELD VALUE`` changes one setting of Werewolf's and
-Killer's ladder for the run (trying settings; the figures are the shipped ones').
+Killer's ladders for the run (trying settings; the figures are the shipped ones').
 With ``--mirror``: each of ``--levels`` against itself (the first side's win rate).
 With ``--exploit``: a scripted lone fake seer (Werewolf) or police (Killer) claim
 against a table of baseline bots and of each level: how often it works.
@@ -39,7 +39,7 @@ from bench_bots import wilson
 from sandbox.agents.baseline import baseline_bot
 from sandbox.core.game import Game
 from sandbox.core.seat import Agent, DecisionContext, decide_now
-from sandbox.deduction.mind import LADDER
+from sandbox.deduction.mind import LADDERS
 from sandbox.games.registry import get_variant
 from sandbox.session.seating import seat_seed
 
@@ -293,10 +293,11 @@ def main() -> None:
     )
     args = parser.parse_args()
     seeds = range(args.first_seed, args.first_seed + args.games)
-    for level, name, value in args.set:  # a trial setting (Werewolf's and Killer's ladder)
-        kind = type(getattr(LADDER[int(level)], name))
-        cast = (lambda v: v.lower() == "true") if kind is bool else kind
-        LADDER[int(level)] = dataclasses.replace(LADDER[int(level)], **{name: cast(value)})
+    for level, name, value in args.set:  # a trial setting (Werewolf's and Killer's ladders)
+        for ladder in LADDERS.values():
+            kind = type(getattr(ladder[int(level)], name))
+            cast = (lambda v: v.lower() == "true") if kind is bool else kind
+            ladder[int(level)] = dataclasses.replace(ladder[int(level)], **{name: cast(value)})
     if args.exploit:
         for name in args.variant or ["werewolf", "killer"]:
             for level in (0, *args.levels):

@@ -30,7 +30,7 @@ from sandbox.core.requests import Choice
 from sandbox.core.seat import FALLBACK_INVALID, Agent, AgentAnswer, DecisionContext
 from sandbox.core.variant import HistoryItem, SeatView
 from sandbox.deduction import bluff
-from sandbox.deduction.mind import LADDER, Heard, Mind, PublicKinds, read_public
+from sandbox.deduction.mind import LADDERS, Heard, Mind, PublicKinds, read_public
 from sandbox.deduction.tables import RoleTable, load_table
 from sandbox.deduction.talk import Talker
 from sandbox.games.phrasebook import Phrasebook
@@ -109,7 +109,7 @@ class BaselineBot(Agent):
 
     def at_level(self, level: int) -> None:
         """Play at ``level`` (0: the baseline; 1..4: deducing, issue 37)."""
-        self.mind = Mind(TABLE, level, self.seed, levels=LADDER) if level else None
+        self.mind = Mind(TABLE, level, self.seed, levels=LADDERS["werewolf"]) if level else None
         self.team_play = bool(self.mind and self.mind.level.coordinates)  # fakes when it pays
         self.talker = Talker(self.mind, self.language, self.seed) if self.mind else None
 
@@ -194,7 +194,7 @@ class BaselineBot(Agent):
         if earlier:
             return int(earlier[0])  # follow the pack so the vote is not split
         if self.mind is not None and (slip := self.mind.slip(targets)) is not None:
-            return slip  # a lower level's slip (mind.LADDER)
+            return slip  # a lower level's slip (mind.LADDERS)
         table = read_table(view)
         threat = {s: 0.0 for s in targets}
         for claimant, _ in table.seer_claims:
