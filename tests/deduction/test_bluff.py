@@ -8,7 +8,7 @@ from typing import Any
 
 from sandbox.core.variant import HistoryItem, SeatView
 from sandbox.deduction import bluff
-from sandbox.deduction.mind import LADDER, Mind, PublicKinds
+from sandbox.deduction.mind import LADDERS, Mind, PublicKinds
 from tests.deduction.test_mind import DECK, SEATS, TABLE
 
 KINDS = PublicKinds(speeches=("t.speech",), deaths={}, night="t.dawn", ballots="t.ballots")
@@ -24,7 +24,7 @@ def _view(items: list[HistoryItem], day: int = 1) -> SeatView:
 
 
 def _mind() -> Mind:
-    mind = Mind(TABLE, 4, seed=1, levels=LADDER)
+    mind = Mind(TABLE, 4, seed=1, levels=LADDERS["werewolf"])
     mind.start(SEATS, DECK)
     return mind
 
