@@ -10,7 +10,9 @@ the CPU per game of a table where every seat is a deducing bot at the top level.
 Run:  .venv/bin/python bench/bench_reference.py [--games 200] [--levels 1 2 3]
       [--variant werewolf] [--language en] [--first-seed 0]
 With ``--matrix``: the levels against each other (``--every-pair``: all pairs,
-else adjacent ones; level 0, the baseline, always among them).
+else adjacent ones; level 0, the baseline, always among them; ``--pair A B``: only
+those pairs). ``--set LEVEL FIELD VALUE`` changes one setting of Werewolf's and
+Killer's ladders for the run (trying settings; the figures are the shipped ones').
 With ``--mirror``: each of ``--levels`` against itself (the first side's win rate).
 With ``--exploit``: a scripted lone fake seer (Werewolf) or police (Killer) claim
 against a table of baseline bots and of each level: how often it works.
@@ -22,6 +24,7 @@ Games are seeded first-seed.., so a run repeats exactly. Reports only.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import sys
 import time
 from collections.abc import Callable
@@ -36,6 +39,7 @@ from bench_bots import wilson
 from sandbox.agents.baseline import baseline_bot
 from sandbox.core.game import Game
 from sandbox.core.seat import Agent, DecisionContext, decide_now
+from sandbox.deduction.mind import LADDERS
 from sandbox.games.registry import get_variant
 from sandbox.session.seating import seat_seed
 
@@ -112,7 +116,14 @@ def cell(name: str, on_side: Callable[[str], bool], level: int, seeds: range, la
     return f"{label}: {wins / n:5.1%} [{low:5.1%}, {high:5.1%}] {1000 * cpu / n:4.0f} ms/game"
 
 
-def matrix(name: str, levels: list[int], seeds: range, language: str, every: bool) -> None:
+def matrix(
+    name: str,
+    levels: list[int],
+    seeds: range,
+    language: str,
+    every: bool,
+    only: list[tuple[int, int]] | None = None,
+) -> None:
     """Levels against each other: for each pair (a, b), a > b (adjacent ones
     unless ``every``), each side played at a with the rest of the table at b,
     on the same seeds; printed: a's win rate per side, and over all sides
@@ -121,6 +132,8 @@ def matrix(name: str, levels: list[int], seeds: range, language: str, every: boo
     if not every:
         ordered = sorted(levels)
         pairs = list(zip(ordered[1:], ordered[:-1], strict=True))
+    if only:
+        pairs = only
     for a, b in pairs:
         parts, total, cpu = [], 0, 0.0
         for side, on_side in _sides(name).items():
@@ -272,8 +285,19 @@ def main() -> None:
     parser.add_argument("--exploit", action="store_true", help="a scripted lone fake checker claim")
     parser.add_argument("--mirror", action="store_true", help="each level against itself")
     parser.add_argument("--every-pair", action="store_true", help="with --matrix: all pairs")
+    parser.add_argument(
+        "--pair", type=int, nargs=2, action="append", help="with --matrix: the pair A B (A > B)"
+    )
+    parser.add_argument(
+        "--set", nargs=3, action="append", default=[], help="LEVEL FIELD VALUE of the ladder"
+    )
     args = parser.parse_args()
     seeds = range(args.first_seed, args.first_seed + args.games)
+    for level, name, value in args.set:  # a trial setting (Werewolf's and Killer's ladders)
+        for ladder in LADDERS.values():
+            kind = type(getattr(ladder[int(level)], name))
+            cast = (lambda v: v.lower() == "true") if kind is bool else kind
+            ladder[int(level)] = dataclasses.replace(ladder[int(level)], **{name: cast(value)})
     if args.exploit:
         for name in args.variant or ["werewolf", "killer"]:
             for level in (0, *args.levels):
@@ -285,7 +309,8 @@ def main() -> None:
         return
     if args.matrix:
         for name in args.variant or ["werewolf", "killer", "four_factions"]:
-            matrix(name, sorted({0, *args.levels}), seeds, args.language, args.every_pair)
+            pairs = [(a, b) for a, b in args.pair or []]
+            matrix(name, sorted({0, *args.levels}), seeds, args.language, args.every_pair, pairs)
         return
     if args.calibration:
         for name in args.variant or ["werewolf", "killer"]:

@@ -15,13 +15,18 @@ costs one pass over its history per seat. The words of a speech are read by
 what they say and what the structured fields say are the same evidence, which
 the belief counts once.
 
-**Levels** (:data:`LEVELS`): 0 is the variant's baseline bot (it never builds a
-mind). 1 keeps a belief from the structured fields only, forgets a fifth of the
-speeches and picks with noise; 2 also reads the words, with less noise; 3 picks
-with little noise; 4 always picks the best and its hidden side plays as a
-team. :func:`frozen_tag` names a level's version, so a rating against "level 3
-v1" means the same later: change the play of a level and raise :data:`VERSION`
-(a new level leaves the others' play, and so their version, as it was).
+**Levels**: 0 is the variant's baseline bot (it never builds a mind). Werewolf
+and Killer play their :data:`LADDERS` (v2), one engine with graded mistakes: 1
+keeps a belief from the structured fields only, forgets the most speeches and
+slips most often (a pick drawn uniformly from the options); 2 also reads the
+words, forgets and slips less; 3 less again; 4 never forgets nor slips, its
+hidden side plays as a team and its lead bluffs where the table follows claims
+(:mod:`.bluff`). Four
+Factions plays :data:`LEVELS` (v1's settings: a softmax spread instead of
+slips). :func:`frozen_tag` names a level's version, so a rating against "level
+3 v2" means the same later: change the play of a level and raise
+:data:`VERSION` (a new level leaves the others' play, and so their version, as
+it was).
 """
 
 from __future__ import annotations
@@ -48,7 +53,7 @@ from sandbox.deduction.space import Space
 from sandbox.deduction.speech import parse_speech
 from sandbox.deduction.tables import Roles, RoleTable
 
-VERSION = 1  # raise it whenever a level's play changes (the frozen tag)
+VERSION = 2  # raise it whenever a level's play changes (the frozen tag)
 PARTICLES = 800  # a bot's sampled belief: enough to rank seats, cheap for a game
 BUS_AT = 0.8  # a partner the public record blames this much is voted out with the table
 ECHO = 0.5  # how much of a repeated accusation is a repeat (see Mind._echo_weight)
@@ -66,13 +71,40 @@ class Level:
     # The hidden side plays as a team: its lead always counter-claims a checker
     # who exposed a partner (below, only the bots drawn to fake claims do).
     coordinates: bool = False
+    blunder: float = 0.0  # the chance a pick is any option, drawn uniformly (a slip)
+    # The hidden side's lead fakes a checker claim before any checker has spoken,
+    # when the table accuses on no evidence (a table that will follow a claim).
+    bluffs: bool = False
 
 
+# Four Factions' levels (v1's settings, unchanged: its bot is measured apart).
 LEVELS: Mapping[int, Level] = {
     1: Level(1, words=False, forget=0.2, noise=0.25),
     2: Level(2, words=True, forget=0.0, noise=0.15),
     3: Level(3, words=True, forget=0.0, noise=0.08),
     4: Level(4, words=True, forget=0.0, noise=0.0, coordinates=True),
+}
+# Werewolf's and Killer's ladders (v2): one engine with graded slips and
+# forgetting. A softmax spread scattered a village's ballots (Killer's level-1
+# police side lost to the baseline's, which votes as one). Each variant has its
+# own rates, chosen on seeds 1000-1099 (bench_reference.py --matrix --set): at
+# Killer's table forgetting a police claim costs the police side dearly and a
+# scattered ballot the killers (three votes steer the exile), so small rates
+# already make each step; Werewolf's village, which learns most from revealed
+# deaths, needs larger ones.
+LADDERS: dict[str, dict[int, Level]] = {
+    "werewolf": {
+        1: Level(1, words=False, forget=0.25, noise=0.0, blunder=0.4),
+        2: Level(2, words=True, forget=0.15, noise=0.0, blunder=0.25),
+        3: Level(3, words=True, forget=0.05, noise=0.0, blunder=0.1),
+        4: Level(4, words=True, forget=0.0, noise=0.0, coordinates=True, bluffs=True),
+    },
+    "killer": {
+        1: Level(1, words=False, forget=0.06, noise=0.0, blunder=0.15),
+        2: Level(2, words=True, forget=0.04, noise=0.0, blunder=0.1),
+        3: Level(3, words=True, forget=0.02, noise=0.0, blunder=0.05),
+        4: Level(4, words=True, forget=0.0, noise=0.0, coordinates=True, bluffs=True),
+    },
 }
 TOP_LEVEL = max(LEVELS)
 
@@ -167,11 +199,19 @@ class Note:
 class Mind:
     """One seat's deduction: a belief, what it heard, and its level."""
 
-    def __init__(self, table: RoleTable, level: int, seed: int, public_only: bool = False) -> None:
-        if level not in LEVELS:
-            raise ValueError(f"level {level}: the levels are {sorted(LEVELS)}")
+    def __init__(
+        self,
+        table: RoleTable,
+        level: int,
+        seed: int,
+        public_only: bool = False,
+        levels: Mapping[int, Level] = LEVELS,
+    ) -> None:
+        if level not in levels:
+            raise ValueError(f"level {level}: the levels are {sorted(levels)}")
         self.table = table
-        self.level = LEVELS[level]
+        self.levels = levels
+        self.level = levels[level]
         self.rng = random.Random(seed)
         self.seed = seed
         self.belief: Belief | None = None
@@ -228,7 +268,8 @@ class Mind:
         it, so it blames whom the table would and looks like one of them."""
         if self._cover is None:
             assert self.belief is not None
-            self._cover = Mind(self.table, self.level.number, self.seed + 1, public_only=True)
+            number, levels = self.level.number, self.levels
+            self._cover = Mind(self.table, number, self.seed + 1, public_only=True, levels=levels)
             self._cover.start(self.belief.space.seats, self.belief.space.deck)
             self._cover.update(view, read)
         return self._cover
@@ -269,10 +310,14 @@ class Mind:
         return self.belief.probability(seat, roles)
 
     def pick(self, seats: Sequence[int], score: Callable[[int], float]) -> int | None:
-        """The seat of highest ``score``; with the level's noise, a near one
-        sometimes (a softmax over the scores); ties by a seeded draw."""
+        """The seat of highest ``score``; with the level's slips, any seat
+        sometimes; with its noise, a near one sometimes (a softmax over the
+        scores); ties by a seeded draw."""
         if not seats:
             return None
+        slip = self.slip(seats)
+        if slip is not None:
+            return slip
         values = {s: score(s) for s in seats}
         if self.level.noise > 0:
             top = max(values.values())
@@ -280,6 +325,14 @@ class Mind:
             return self.rng.choices(list(seats), weights=weights)[0]
         tie = {s: self.rng.random() for s in seats}
         return max(seats, key=lambda s: (round(values[s], 9), tie[s]))
+
+    def slip(self, options: Sequence[int]) -> int | None:
+        """A slip of a level that makes them: with its ``blunder`` chance, any
+        of ``options`` drawn uniformly; else None (no draw at all without slips,
+        so a level without them plays as before)."""
+        if not options or self.level.blunder <= 0 or self.rng.random() >= self.level.blunder:
+            return None
+        return self.rng.choice(list(options))
 
     def prior_hidden(self, seats: Sequence[int]) -> float:
         """The mean chance of being hidden over ``seats``: what "no evidence
@@ -306,17 +359,24 @@ class Mind:
         return None if may_abstain and unsure else self.pick(seats, self.hidden)
 
     def cover_vote(
-        self, view: SeatView, read: Reader, seats: Sequence[int], team: Collection[int]
+        self,
+        view: SeatView,
+        read: Reader,
+        seats: Sequence[int],
+        team: Collection[int],
+        may_abstain: bool = False,
     ) -> int | None:
         """A hidden seat's ballot: the seat the public record blames most
         outside ``team``; a partner the record has all but convicted instead
-        (voting with the table costs nothing then, and clears the voter)."""
+        (voting with the table costs nothing then, and clears the voter). Where
+        it may abstain, it does when the record points nowhere, as a deducing
+        honest seat would (a ballot on a guess marks a hidden voter later)."""
         cover = self.cover(view, read)
         top = cover.pick(seats, cover.hidden)
         if top is not None and top in team and top != view.seat and cover.hidden(top) >= BUS_AT:
             return top
         rest = [s for s in seats if s not in team]
-        return cover.pick(rest, cover.hidden) if rest else top
+        return cover.vote(rest, may_abstain) if rest else top
 
     def describe(self, kind: str, variant: str) -> dict[str, object]:
         """The seat's description for the transcript: kind, level and frozen tag."""

@@ -8,7 +8,16 @@ from typing import Any
 import pytest
 
 from sandbox.core.variant import HistoryItem, SeatView
-from sandbox.deduction.mind import LEVELS, Heard, Mind, frozen_tag, heard_death, heard_speech
+from sandbox.deduction.mind import (
+    LADDERS,
+    LEVELS,
+    VERSION,
+    Heard,
+    Mind,
+    frozen_tag,
+    heard_death,
+    heard_speech,
+)
 from sandbox.deduction.tables import RoleTable
 from sandbox.deduction.talk import Talker
 
@@ -96,16 +105,64 @@ def test_levels_and_the_frozen_tag() -> None:
     assert sorted(LEVELS) == [1, 2, 3, 4]
     assert not LEVELS[1].words and LEVELS[3].words and LEVELS[4].words
     assert LEVELS[4].noise < LEVELS[3].noise < LEVELS[2].noise < LEVELS[1].noise
-    # Level 4 came later: levels 1-3 play as their v1 did, and only 4 plays as a team.
-    assert [(v.forget, v.noise, v.coordinates) for _, v in sorted(LEVELS.items())][:3] == [
+    # Four Factions' levels keep v1's settings; only 4 plays as a team; none slips.
+    assert [(v.forget, v.noise, v.coordinates) for _, v in sorted(LEVELS.items())] == [
         (0.2, 0.25, False),
         (0.0, 0.15, False),
         (0.0, 0.08, False),
+        (0.0, 0.0, True),
     ]
-    assert LEVELS[4].coordinates
-    assert frozen_tag("x", 3).startswith("x/level-3/v")
+    assert all(v.blunder == 0 and not v.bluffs for v in LEVELS.values())
+    # Werewolf's and Killer's ladders, v2: graded forgetting and slips, no softmax
+    # spread; only the top level plays as a team and bluffs.
+    assert VERSION == 2 and sorted(LADDERS) == ["killer", "werewolf"]
+    pinned = {
+        "werewolf": [
+            (False, 0.25, 0.0, 0.4, False, False),
+            (True, 0.15, 0.0, 0.25, False, False),
+            (True, 0.05, 0.0, 0.1, False, False),
+            (True, 0.0, 0.0, 0.0, True, True),
+        ],
+        "killer": [
+            (False, 0.06, 0.0, 0.15, False, False),
+            (True, 0.04, 0.0, 0.1, False, False),
+            (True, 0.02, 0.0, 0.05, False, False),
+            (True, 0.0, 0.0, 0.0, True, True),
+        ],
+    }
+    for variant, ladder in LADDERS.items():
+        assert [
+            (v.words, v.forget, v.noise, v.blunder, v.coordinates, v.bluffs)
+            for _, v in sorted(ladder.items())
+        ] == pinned[variant]
+    assert frozen_tag("x", 3) == "x/level-3/v2"
     with pytest.raises(ValueError):
         Mind(TABLE, 0, seed=1)
+    with pytest.raises(ValueError):
+        Mind(TABLE, 5, seed=1, levels=LADDERS["killer"])
+
+
+@pytest.mark.parametrize("variant", sorted(LADDERS))
+def test_a_level_slips_at_its_rate_and_the_top_level_never(variant: str) -> None:
+    ladder, options = LADDERS[variant], [2, 3, 4, 5, 6]
+    best = 4  # the one seat the score favours
+    picks: dict[int, list[int | None]] = {}
+    for level in ladder:
+        mind = Mind(TABLE, level, seed=7, levels=ladder)
+        picks[level] = [mind.pick(options, lambda s: float(s == best)) for _ in range(4000)]
+    missed = {level: sum(p != best for p in ps) / 4000 for level, ps in picks.items()}
+    assert missed[4] == 0
+    for level in (1, 2, 3):  # a slip lands on the best seat a fifth of the time
+        assert missed[level] == pytest.approx(ladder[level].blunder * 0.8, abs=0.02)
+    assert missed[1] > missed[2] > missed[3] > missed[4]
+    assert set(picks[1]) == set(options)  # a slip may land anywhere
+
+
+def test_a_cover_keeps_its_minds_ladder() -> None:
+    ladder = LADDERS["werewolf"]
+    mind = Mind(TABLE, 2, seed=3, levels=ladder)
+    mind.start(SEATS, DECK)
+    assert mind.cover(_view([]), _reader).level == ladder[2]
 
 
 def test_a_herd_on_one_seat_weighs_less_than_as_many_independent_voices() -> None:

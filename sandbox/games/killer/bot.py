@@ -34,7 +34,7 @@ from sandbox.core.errors import IllegalDecision
 from sandbox.core.requests import Choice
 from sandbox.core.seat import FALLBACK_INVALID, Agent, AgentAnswer, DecisionContext
 from sandbox.core.variant import HistoryItem, SeatView
-from sandbox.deduction.mind import Heard, Mind, PublicKinds, read_public
+from sandbox.deduction.mind import LADDERS, Heard, Mind, PublicKinds, read_public
 from sandbox.deduction.tables import RoleTable, load_table
 from sandbox.deduction.talk import Talker
 from sandbox.games.killer.talk import PHRASES, Plan, speech_payload
@@ -62,7 +62,7 @@ class BaselineBot(Agent):
 
     def at_level(self, level: int) -> None:
         """Play at ``level`` (0: the baseline; 1..4: deducing, issue 37)."""
-        self.mind = Mind(TABLE, level, self.seed) if level else None
+        self.mind = Mind(TABLE, level, self.seed, levels=LADDERS["killer"]) if level else None
         self.team_play = bool(self.mind and self.mind.level.coordinates)  # fakes when it pays
         self.talker = Talker(self.mind, self.language, self.seed) if self.mind else None
 
@@ -128,6 +128,8 @@ class BaselineBot(Agent):
         pick = _team_pick(view, targets)
         if pick is not None:  # KG-3 ruling: one seat for the team, not a drawn split
             return pick
+        if self.mind is not None and (slip := self.mind.slip(targets)) is not None:
+            return slip  # a lower level's slip (mind.LADDERS)
         table = ev.read_table(view)
         threat = _threats(table, mates) if _strike_threats(view, mates) else {}
         quiet = {s: -float(table.words[s]) for s in targets}

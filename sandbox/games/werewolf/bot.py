@@ -22,7 +22,6 @@ Deterministic for a seed; at ``level`` 1..4 a deduction Mind decides (issue 37, 
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -30,123 +29,12 @@ from sandbox.core.errors import IllegalDecision
 from sandbox.core.requests import Choice
 from sandbox.core.seat import FALLBACK_INVALID, Agent, AgentAnswer, DecisionContext
 from sandbox.core.variant import HistoryItem, SeatView
-from sandbox.deduction.mind import Heard, Mind, PublicKinds, read_public
+from sandbox.deduction import bluff
+from sandbox.deduction.mind import LADDERS, Heard, Mind, PublicKinds, read_public
 from sandbox.deduction.tables import RoleTable, load_table
 from sandbox.deduction.talk import Talker
-from sandbox.games.phrasebook import Phrasebook, Phrases
-
-# ------------------------------------------------------------ talk
-
-
-REMARK_RATE = 0.7  # how often a speech opens with the latest death
-
-PHRASES: Phrases = {
-    "night_death": {
-        "en": [
-            "Seat {a} was killed in the night.",
-            "The wolves took seat {a}.",
-            "We lost seat {a}.",
-        ],
-        "zh": ["{a}号昨晚出局了。", "狼人带走了{a}号。", "我们失去了{a}号。"],
-    },
-    "exiled": {
-        "en": ["We exiled seat {a}.", "Seat {a} left by our vote."],
-        "zh": ["我们放逐了{a}号。", "{a}号被投了出去。"],
-    },
-    "seer_against_me": {
-        "en": [
-            "Seat {a} claims the seer and calls me a werewolf. That is false.",
-            "Seat {a}'s seer claim against me is a lie.",
-        ],
-        "zh": ["{a}号自称预言家说我是狼，这是假的。", "{a}号对我的查验是编的。"],
-    },
-    "accused_me": {
-        "en": ["Seat {a} suspects me, but I am with the village.", "Seat {a}, you have me wrong."],
-        "zh": ["{a}号怀疑我，但我是好人。", "{a}号，你看错我了。"],
-    },
-    "seer_heard": {
-        "en": [
-            "Seat {a} claims the seer and names seat {b}.",
-            "We heard seat {a}'s seer claim on seat {b}.",
-        ],
-        "zh": ["{a}号自称预言家，点了{b}号。", "{a}号跳预言家，查杀{b}号。"],
-    },
-    "seer": {
-        "en": ["I am the seer.", "I will say it: I am the seer."],
-        "zh": ["我是预言家。", "我跳预言家。"],
-    },
-    "found": {
-        "en": [
-            "I checked seat {a}: a werewolf. Vote it out.",
-            "Seat {a} is a werewolf; my check says so.",
-        ],
-        "zh": ["我验了{a}号，是狼人，投它。", "{a}号是狼人，我验过。"],
-    },
-    "liar": {
-        "en": ["Seat {a} is lying: a werewolf.", "Seat {a} is a false seer and a werewolf."],
-        "zh": ["{a}号在撒谎，是狼人。", "{a}号是假预言家，是狼。"],
-    },
-    "suspect": {
-        "en": [
-            "I suspect seat {a}.",
-            "My vote goes to seat {a}.",
-            "Seat {a} looks like a wolf to me.",
-        ],
-        "zh": ["我怀疑{a}号。", "我这票投{a}号。", "{a}号像狼。"],
-    },
-    "vouch": {
-        "en": ["I trust seat {a}.", "Seat {a} seems honest."],
-        "zh": ["我相信{a}号。", "{a}号像好人。"],
-    },
-}
-
-
-def worded(claims: Mapping[str, Any], view: SeatView, book: Phrasebook) -> dict[str, Any]:
-    """``claims`` (claim, accuse, vouch; plus ``lying`` for a fake seer's target)
-    with a speech that says them."""
-    accuse: Sequence[int] = claims.get("accuse", ())
-    said = _context(view, book) + _answers(view, book, claims.get("claim") == "seer")
-    if claims.get("claim") == "seer":
-        said.append(book.say("seer"))
-        key = "liar" if claims.get("lying") else "found"
-        said += [book.say(key, a=s) for s in accuse]
-    else:
-        said += [book.say("suspect", a=s) for s in accuse]
-    said += [book.say("vouch", a=s) for s in claims.get("vouch", ())]
-    payload = {k: v for k, v in claims.items() if k != "lying"}
-    payload["speech"] = book.join(said) if accuse or claims.get("vouch") else ""
-    return payload
-
-
-def _context(view: SeatView, book: Phrasebook) -> list[str]:
-    dead: list[Mapping[str, Any]] = list(view.public.get("dead", []))
-    if not dead or not book.maybe(REMARK_RATE) or int(dead[-1]["seat"]) == view.seat:
-        return []
-    last = dead[-1]
-    return [book.say("night_death" if last["cause"] == "night" else "exiled", a=int(last["seat"]))]
-
-
-def _answers(view: SeatView, book: Phrasebook, claims_seer: bool) -> list[str]:
-    """Answer today's seer claim or accusation against the speaker; else mention
-    today's latest seer claim by another seat."""
-    day = int(view.public.get("day", 0))
-    today = [
-        i
-        for i in view.history
-        if i.kind == "werewolf.speech" and i.day == day and i.speaker not in (None, view.seat)
-    ]
-    against = [i for i in today if view.seat in i.facts.get("accuse", ())]
-    seers = [i for i in against if i.facts.get("claim") == "seer"]
-    if seers:
-        return [book.say("seer_against_me", a=seers[-1].speaker)]
-    if against:
-        return [book.say("accused_me", a=against[-1].speaker)]
-    heard = [i for i in today if i.facts.get("claim") == "seer" and i.facts.get("accuse")]
-    if heard and not claims_seer:
-        claim = heard[-1]
-        return [book.say("seer_heard", a=claim.speaker, b=int(claim.facts["accuse"][0]))]
-    return []
-
+from sandbox.games.phrasebook import Phrasebook
+from sandbox.games.werewolf.talk import PHRASES, context, worded
 
 # ------------------------------------------------------------ the bot
 
@@ -221,7 +109,7 @@ class BaselineBot(Agent):
 
     def at_level(self, level: int) -> None:
         """Play at ``level`` (0: the baseline; 1..4: deducing, issue 37)."""
-        self.mind = Mind(TABLE, level, self.seed) if level else None
+        self.mind = Mind(TABLE, level, self.seed, levels=LADDERS["werewolf"]) if level else None
         self.team_play = bool(self.mind and self.mind.level.coordinates)  # fakes when it pays
         self.talker = Talker(self.mind, self.language, self.seed) if self.mind else None
 
@@ -305,6 +193,8 @@ class BaselineBot(Agent):
         earlier = [t for t in view.private.get("pack_votes_tonight", {}).values() if t in targets]
         if earlier:
             return int(earlier[0])  # follow the pack so the vote is not split
+        if self.mind is not None and (slip := self.mind.slip(targets)) is not None:
+            return slip  # a lower level's slip (mind.LADDERS)
         table = read_table(view)
         threat = {s: 0.0 for s in targets}
         for claimant, _ in table.seer_claims:
@@ -325,6 +215,8 @@ class BaselineBot(Agent):
         return self._top(fresh, self.suspicion(view, read_table(view)))
 
     def _protect(self, view: SeatView, options: list[int]) -> int | None:
+        if self.mind is not None and (slip := self.mind.slip(options)) is not None:
+            return slip
         table = read_table(view)
         seers = [s for s, _ in table.seer_claims if s in options and s != view.seat]
         if seers:
@@ -355,7 +247,7 @@ class BaselineBot(Agent):
         if view.private.get("role") == "werewolf":
             pack = _pack(view)
             if self.mind is not None:  # vote as the table would, bussing a lost packmate
-                return self.mind.cover_vote(view, _heard, options, pack | {view.seat})
+                return self.mind.cover_vote(view, _heard, options, pack | {view.seat}, nullable)
             crowd = self._crowd(view, table)
             return self._top([s for s in options if s not in pack] or options, crowd)
         found = [s for s in self._found_wolves(view) if s in options]
@@ -400,7 +292,7 @@ class BaselineBot(Agent):
         if self.talker is not None and "claim" not in plan:  # a wolf speaks from its cover
             talker = self.talker.covered(view, _heard) if wolf else self.talker
             said = talker.speak(view.seat, [s for s in living if s not in _pack(view)], True)
-            lines = _context(view, self.book) + said.sentences
+            lines = context(view, self.book) + said.sentences
             return {"accuse": said.accuse, "vouch": said.vouch, "speech": self.book.join(lines)}
         if wolf:
             return plan
@@ -415,6 +307,17 @@ class BaselineBot(Agent):
         if exposer is not None and (self.fakes_claims or self.team_play) and lead:
             return {"claim": "seer", "accuse": [exposer], "lying": True}
         others = [s for s in living if s not in pack]
+        mind, kinds = self.mind, KINDS.speeches
+        if (
+            mind
+            and mind.level.bluffs
+            and lead
+            and others
+            and (  # the top level's bluff
+                bluff.claimed(view, kinds, "seer") or bluff.herds(mind, view, KINDS, pack)
+            )
+        ):
+            return {"claim": "seer", "accuse": [bluff.target(mind, view, kinds, others)]}
         suspect = self._top(others, self._crowd(view, table))
         return {"accuse": [suspect]} if suspect is not None else {}
 
