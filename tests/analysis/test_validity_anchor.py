@@ -16,7 +16,7 @@ from sandbox.report.page import render_html, render_markdown
 from sandbox.transcript import read_game
 from tests.analysis.builders import KILLER_EVENTS, KILLER_ROLES, write_transcript
 
-TAG = frozen_tag("killer", 3)  # "killer/level-3/v1"
+TAG = frozen_tag("killer", 3)  # "killer/level-3/v2"
 
 
 def game(path: Path, killers: str, police: str, won: str, tags: dict[str, str]) -> Path:
@@ -57,9 +57,8 @@ def test_the_reference_is_fixed_and_the_other_is_its_distance(tmp_path: Path) ->
     assert a["elo"] == round(1500 + 400 * math.log10(3.5 / 1.5), 1) == 1647.2
     low, high = a["elo_ci95"]
     assert low <= a["elo"] <= high
-    assert (
-        "anchored to the frozen reference ref (killer/level-3/v1), fixed at 1500" in found["note"]
-    )
+    assert TAG == "killer/level-3/v2"
+    assert f"anchored to the frozen reference ref ({TAG}), fixed at 1500" in found["note"]
 
 
 def test_no_reference_no_anchor_and_a_mixed_contestant_is_none(tmp_path: Path) -> None:
