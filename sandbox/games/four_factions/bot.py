@@ -48,10 +48,18 @@ from typing import Any
 from sandbox.core.errors import IllegalDecision
 from sandbox.core.requests import Choice, draw_payload
 from sandbox.core.seat import FALLBACK_INVALID, Agent, AgentAnswer, DecisionContext
-from sandbox.core.variant import HistoryItem, SeatView
-from sandbox.deduction.evidence import RoleClaim, SeatIs
-from sandbox.deduction.mind import Heard, Mind
-from sandbox.deduction.tables import RoleTable, load_table
+from sandbox.deduction.mind import Mind
+from sandbox.games.four_factions.evidence import (
+    TABLE,
+    Reading,
+    beater,
+    duel_odds,
+    faction_odds,
+    reading,
+    think,
+    weapon_odds,
+    weapons_seen,
+)
 from sandbox.games.four_factions.info import FACTIONS, rival_of
 from sandbox.games.four_factions.resolve import BEATS, STRIKE_TABLE
 from sandbox.games.four_factions.talk import PHRASES, open_speech, statement
@@ -132,6 +140,14 @@ W_EDGE = 0.4  # how much a known weapon match-up weighs against faction beliefs
 MIN_VALUE = -0.5  # below this no target is worth leaving home for
 SPEAK_RATE = 0.5
 LEGAL_TRIES = 32
+# Level 4's tactics (issue 37): what an attack is worth, from the reading and the duel odds.
+TACTICS_LEVEL = 4
+DEATH_COST = 0.9  # a regular's own death, against one rival killed
+DEATH_COST_ELITE = 1.5  # an elite's (it knows every regular, FF-9, and picks its arms)
+MATE_COST = 3.0  # killing a faction-mate (FF-24 allows it)
+OTHER = 0.1  # killing a seat of the other pair: one attacker fewer
+ELITE_BONUS = 0.5  # a rival elite is worth more than a regular
+ATTACK_AT = 0.0  # below this, stay home
 
 
 class BaselineBot(Agent):
@@ -158,7 +174,7 @@ class BaselineBot(Agent):
     async def decide(self, ctx: DecisionContext) -> AgentAnswer:
         view = ctx.view
         if self.mind is not None:
-            _think(self.mind, view)
+            think(self.mind, view)
         private, public = dict(view.private), dict(view.public)
         chooser = getattr(self, f"_{ctx.request.decision}", None)
         preferred = chooser(private, public, ctx) if chooser is not None else None
@@ -180,6 +196,8 @@ class BaselineBot(Agent):
     # ----------------------------------------------------------- statements
     def _proofs(self, me: dict[str, Any], pub: dict[str, Any], ctx: DecisionContext) -> Any:
         mine = str(me["faction"])
+        if self._tactics():  # the rival's own faction: its seats take us for mates (FF-13)
+            return {"am": RIVAL[mine], "speech": statement(self.book, "proofs", am=RIVAL[mine])}
         claim = mine if self.rng.random() < TRUTH_RATE else self._other(mine)
         return {"am": claim, "speech": statement(self.book, "proofs", am=claim)}
 
@@ -188,6 +206,13 @@ class BaselineBot(Agent):
         claims: Mapping[str, str] = pub["claims"]
         known: Mapping[str, str] = me["known_factions"]
         rival = RIVAL[str(me["faction"])]
+        mates = [s for s in options if s in self._friends(me) and str(s) in claims]
+        if self._tactics() and mates:  # a mate: no other seat takes us for its rival (FF-14)
+            other = next(
+                f for f in FACTIONS if f not in (me["faction"], rival, claims[str(mates[0])])
+            )
+            speech = statement(self.book, "accusation", a=mates[0], faction=other)
+            return {"target": mates[0], "faction": other, "speech": speech}
         liars = [s for s in options if str(s) in known and claims.get(str(s)) != known[str(s)]]
         liars.sort(key=lambda s: known[str(s)] != rival)
         if not liars and self.mind is not None and claims:  # the likeliest false claim
@@ -212,6 +237,8 @@ class BaselineBot(Agent):
             for s in options
             if s in friends and known.get(str(s), claims.get(str(s))) == claims.get(str(s))
         ]
+        if self._tactics():  # its claim is a lie: back a mate all the same
+            honest_friends = [s for s in options if s in friends]
         target = (honest_friends or [self.rng.choice(options)])[0]
         return {"target": target, "speech": statement(self.book, "protection", a=target)}
 
@@ -250,6 +277,8 @@ class BaselineBot(Agent):
     def _loadout(self, me: dict[str, Any], pub: dict[str, Any], ctx: DecisionContext) -> Any:
         """Counter what the duels showed: a shield against the weapon met most, a
         weapon that beats it (FF-21); a random pick when nothing was seen yet."""
+        if self._tactics():
+            return self._plan_loadout(me, pub)
         seen = hostile_weapons(me)
         if not seen or self.rng.random() >= COUNTER_RATE:  # stay unpredictable
             weapon = self.rng.choice(tuple(BEATS))
@@ -260,12 +289,14 @@ class BaselineBot(Agent):
 
     def _attack(self, me: dict[str, Any], pub: dict[str, Any], ctx: DecisionContext) -> Any:
         options = [s for s in _options(ctx, "target") if s is not None]
+        if self._tactics():
+            return {"target": self._best_target(me, pub, options, _arms(me))}
         if not options or self.rng.random() < STAY_HOME_RATE:
             return {"target": None}
         weapon = self._weapon_tonight(me)
         friends, elites = self._friends(me), self._known_elites(me)
-        seen = _weapons_seen(me["duels"])
-        belief = _faction_odds(self.mind, options) if self.mind else beliefs(me, pub)
+        seen = weapons_seen(me["duels"])
+        belief = faction_odds(self.mind, options) if self.mind else beliefs(me, pub)
         rival, mine = RIVAL[str(me["faction"])], str(me["faction"])
         scored = []
         for s in options:
@@ -282,9 +313,59 @@ class BaselineBot(Agent):
         value, _, target = max(scored)
         return {"target": target if value > MIN_VALUE else None}
 
+    # ------------------------------------------------------- tactics (level 4)
+    def _tactics(self) -> bool:
+        return self.mind is not None and self.mind.level.number >= TACTICS_LEVEL
+
+    def _plan_loadout(self, me: dict[str, Any], pub: dict[str, Any]) -> Any:
+        """FF-5: the weapon and shield whose best attack tonight is worth most."""
+        targets = [s for s in pub["living"] if s % 2 != me["seat"] % 2]
+        reading = self._read(me, pub)
+        best: tuple[float, str, str] | None = None
+        for weapon in BEATS:  # a shield against what beats the weapon first: safe strike backs
+            for guards in (beater(weapon), *(w for w in BEATS if w != beater(weapon))):
+                scores = self._values(me, reading, targets, (weapon, guards))
+                value = max(scores.values(), default=0.0)
+                if best is None or value > best[0] + 1e-9:
+                    best = (value, weapon, guards)
+        assert best is not None
+        return {"weapon": best[1], "shield": f"anti-{best[2]}"}
+
+    def _best_target(
+        self, me: dict[str, Any], pub: dict[str, Any], options: list[int], arms: tuple[str, str]
+    ) -> int | None:
+        """The attack worth most by the reading and the duel odds; home if none is worth it."""
+        if not options or arms[0] == "" or _our_pair_decided(me, pub):
+            return None  # FF-26: our result is final, nothing to gain
+        assert self.mind is not None
+        scores = self._values(me, self._read(me, pub), options, arms)
+        target = self.mind.pick(list(scores), lambda s: scores[s])
+        return target if target is not None and scores[target] > ATTACK_AT else None
+
+    def _values(
+        self, me: dict[str, Any], reading: Reading, targets: Sequence[int], arms: tuple[str, str]
+    ) -> dict[int, float]:
+        mine, seen = str(me["faction"]), weapons_seen(me["duels"])
+        rival, friends = RIVAL[mine], self._friends(me)
+        cost = DEATH_COST_ELITE if me["elite"] else DEATH_COST
+        scores = {}
+        for t in targets:
+            if t == me["seat"] or t in friends:
+                continue
+            odds, elite = reading.factions[t], reading.elite.get(t, 0.25)
+            kill, die = duel_odds(*arms, int(me["hp"]), weapon_odds(t, seen, reading), elite)
+            other = 1 - odds[rival] - odds[mine]
+            gain = odds[rival] * (1 + ELITE_BONUS * elite) - MATE_COST * odds[mine] + OTHER * other
+            scores[t] = kill * gain - cost * die
+        return scores
+
+    def _read(self, me: Mapping[str, Any], pub: Mapping[str, Any]) -> Reading:
+        assert self.mind is not None
+        return reading(self.mind, me, pub)
+
     def _accuse_from_belief(self, mind: Mind, options: list[Any], claims: Mapping[str, str]) -> Any:
         """FF-14: the seat whose day-1 claim is likeliest false, of its likeliest faction."""
-        odds = _faction_odds(mind, options)
+        odds = faction_odds(mind, options)
         claimed = {s: claims.get(str(s), "") for s in options}
         target = mind.pick(options, lambda s: 1 - odds[s].get(claimed[s], 0.0))
         assert target is not None
@@ -346,60 +427,13 @@ def _options(ctx: DecisionContext, name: str) -> list[Any]:
     return list(field.options)
 
 
-def _weapons_seen(duels: Sequence[Mapping[str, Any]]) -> dict[int, str]:
-    """Opponents' weapons learned as an attacker (the weapon they struck back with)."""
-    seen: dict[int, str] = {}
-    for d in duels:
-        back = d.get("weapon_struck_back_with")
-        if d.get("role") == "attacker" and back is not None and d.get("opponent") is not None:
-            seen[int(d["opponent"])] = str(back)
-    return seen
+def _arms(me: Mapping[str, Any]) -> tuple[str, str]:
+    """Tonight's weapon and the weapon the shield guards against ("" if unknown)."""
+    if me["elite"]:
+        loadout = me.get("loadout") or {}
+        return str(loadout.get("weapon", "")), str(loadout.get("shield", "anti-"))[5:]
+    return str(me["weapon"] or ""), str(me["weapon"] or "")  # FF-6
 
 
-# ------------------------------------------------------------ deduction (issue 37)
-
-TABLE: RoleTable = load_table("four_factions")
-
-
-def _roles(faction: str, elite: bool | None = None) -> frozenset[str]:
-    """A faction's roles (FF-9: one elite, the rest regulars), or one rank of them."""
-    ranks = ("elite", "regular") if elite is None else ("elite" if elite else "regular",)
-    return frozenset(f"{faction}/{rank}" for rank in ranks)
-
-
-def _think(mind: Mind, view: SeatView) -> None:
-    me, pub = view.private, view.public
-    if not mind.started:
-        seats = range(1, 17)  # FF-1: sixteen seats, four per faction, one elite each
-        deck = {role: 1 if role.endswith("/elite") else 3 for role in TABLE.roles}
-        mind.start(seats, deck)
-    if me.get("my_elite") is not None:  # FF-10
-        mind.know_seat(int(me["my_elite"]), _roles(str(me["faction"]), elite=True))
-    for seat, faction in dict(me.get("known_factions") or {}).items():  # FF-9
-        mind.know_seat(int(seat), _roles(str(faction), elite=False))
-    for seat, faction in dict(pub.get("dead_factions") or {}).items():
-        mind.know_seat(int(seat), _roles(str(faction)))
-    mind.update(view, _heard)
-
-
-def _heard(item: HistoryItem) -> Heard | None:
-    """What one history item tells a seat (FF-13, FF-14, FF-17)."""
-    f, kind = item.facts, item.kind
-    if kind == "ff.role":
-        return Heard(know=[(int(f["seat"]), _roles(str(f["faction"]), bool(f["elite"])))])
-    if item.speaker is None:
-        return None
-    if kind == "ff.proofs" and f.get("am") in FACTIONS:
-        return Heard(evidence=[RoleClaim(item.speaker, _roles(f["am"]))], speaker=item.speaker)
-    if kind == "ff.accusation" and f.get("faction") in FACTIONS:
-        said = SeatIs(item.speaker, int(f["target"]), _roles(f["faction"]))
-        return Heard(evidence=[said], speaker=item.speaker)
-    if kind == "ff.speech":
-        return Heard(speaker=item.speaker, text=item.speech or "")
-    return None
-
-
-def _faction_odds(mind: Mind | None, seats: Sequence[Any]) -> dict[int, dict[str, float]]:
-    """Each seat's chance of each faction, from the belief."""
-    assert mind is not None
-    return {s: {f: mind.chance(s, _roles(f)) for f in FACTIONS} for s in seats if s is not None}
+def _our_pair_decided(me: Mapping[str, Any], pub: Mapping[str, Any]) -> bool:
+    return any(me["faction"] in results for results in dict(pub["decided_pairs"]).values())
