@@ -33,16 +33,19 @@ certain knowledge (FF-9, FF-10):
 - day 3: a seat my elite protected is probably my faction-mate.
 
 At ``level`` 1..4 (issue 37; 0 is this baseline, unchanged) a deduction Mind
-(fed by :func:`_heard`) keeps a belief over every seat's faction and rank from
+(:func:`.evidence.think`) keeps a belief over every seat's faction and rank from
 the claims, accusations and (level 2 up) the words of open speeches; its
-accusations and attacks are taken from that belief.
+accusations and attacks come from it. From level 2 its attacks read it with the
+protections and pair results (:func:`.evidence.read_table`); from 3 the duel odds
+choose the elite's arms and every target, at home when none is worth the risk;
+at 4 its faction claims the rival's faction and accuses and backs its own.
 """
 
 from __future__ import annotations
 
 import random
 from collections import defaultdict
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from typing import Any
 
 from sandbox.core.errors import IllegalDecision
@@ -52,12 +55,17 @@ from sandbox.deduction.mind import Mind
 from sandbox.games.four_factions.evidence import (
     TABLE,
     Reading,
-    beater,
-    duel_odds,
+    Sight,
+    arms_of,
+    attack_values,
+    best_loadout,
     faction_odds,
+    me_armed,
+    news_of,
+    pair_decided,
     reading,
+    sight,
     think,
-    weapon_odds,
     weapons_seen,
 )
 from sandbox.games.four_factions.info import FACTIONS, rival_of
@@ -140,14 +148,8 @@ W_EDGE = 0.4  # how much a known weapon match-up weighs against faction beliefs
 MIN_VALUE = -0.5  # below this no target is worth leaving home for
 SPEAK_RATE = 0.5
 LEGAL_TRIES = 32
-# Level 4's tactics (issue 37): what an attack is worth, from the reading and the duel odds.
-TACTICS_LEVEL = 4
-DEATH_COST = 0.9  # a regular's own death, against one rival killed
-DEATH_COST_ELITE = 1.5  # an elite's (it knows every regular, FF-9, and picks its arms)
-MATE_COST = 3.0  # killing a faction-mate (FF-24 allows it)
-OTHER = 0.1  # killing a seat of the other pair: one attacker fewer
-ELITE_BONUS = 0.5  # a rival elite is worth more than a regular
-ATTACK_AT = 0.0  # below this, stay home
+READS_GROUPS, DUELS, COVER = 2, 3, 4  # the ladder's steps (the docstring's last paragraph)
+ATTACK_AT = 0.0  # an attack worth no more than this (evidence.attack_values): stay home
 
 
 class BaselineBot(Agent):
@@ -162,6 +164,7 @@ class BaselineBot(Agent):
         self.book = Phrasebook(PHRASES, language, seed)  # words only: never moves a decision
         self.seed = seed
         self.spoke_on: set[int] = set()  # open days on which the bot posted a speech
+        self.told: set[int] = set()  # seats whose weapon it has told the table (level 4)
         self.at_level(level)
 
     def at_level(self, level: int) -> None:
@@ -196,7 +199,7 @@ class BaselineBot(Agent):
     # ----------------------------------------------------------- statements
     def _proofs(self, me: dict[str, Any], pub: dict[str, Any], ctx: DecisionContext) -> Any:
         mine = str(me["faction"])
-        if self._tactics():  # the rival's own faction: its seats take us for mates (FF-13)
+        if self._at(COVER):  # the rival's own faction: its seats take us for mates (FF-13)
             return {"am": RIVAL[mine], "speech": statement(self.book, "proofs", am=RIVAL[mine])}
         claim = mine if self.rng.random() < TRUTH_RATE else self._other(mine)
         return {"am": claim, "speech": statement(self.book, "proofs", am=claim)}
@@ -207,7 +210,7 @@ class BaselineBot(Agent):
         known: Mapping[str, str] = me["known_factions"]
         rival = RIVAL[str(me["faction"])]
         mates = [s for s in options if s in self._friends(me) and str(s) in claims]
-        if self._tactics() and mates:  # a mate: no other seat takes us for its rival (FF-14)
+        if self._at(COVER) and mates:  # a mate: no other seat takes us for its rival (FF-14)
             other = next(
                 f for f in FACTIONS if f not in (me["faction"], rival, claims[str(mates[0])])
             )
@@ -237,12 +240,17 @@ class BaselineBot(Agent):
             for s in options
             if s in friends and known.get(str(s), claims.get(str(s))) == claims.get(str(s))
         ]
-        if self._tactics():  # its claim is a lie: back a mate all the same
+        if self._at(COVER):  # its claim is a lie: back a mate all the same
             honest_friends = [s for s in options if s in friends]
         target = (honest_friends or [self.rng.choice(options)])[0]
         return {"target": target, "speech": statement(self.book, "protection", a=target)}
 
     def _speak(self, me: dict[str, Any], pub: dict[str, Any], ctx: DecisionContext) -> Any:
+        seen = weapons_seen(me["duels"]) if self._at(COVER) else {}
+        news = news_of(me, pub, self._read(me, pub), self.told) if seen else []
+        if news:  # the weapons its duels showed, for its faction-mates (FF-12, FF-17)
+            self.told.update(s for s, _ in news)
+            return {"speech": self.book.join([self.book.say(f"seen_{w}", a=s) for s, w in news])}
         if self.rng.random() >= SPEAK_RATE:
             return {"speech": ""}
         return {"speech": open_speech(self.book, me, pub, ctx.request.seat)}
@@ -277,8 +285,8 @@ class BaselineBot(Agent):
     def _loadout(self, me: dict[str, Any], pub: dict[str, Any], ctx: DecisionContext) -> Any:
         """Counter what the duels showed: a shield against the weapon met most, a
         weapon that beats it (FF-21); a random pick when nothing was seen yet."""
-        if self._tactics():
-            return self._plan_loadout(me, pub)
+        if self._at(DUELS):
+            return self._plan_loadout(me, pub, ctx)
         seen = hostile_weapons(me)
         if not seen or self.rng.random() >= COUNTER_RATE:  # stay unpredictable
             weapon = self.rng.choice(tuple(BEATS))
@@ -289,14 +297,17 @@ class BaselineBot(Agent):
 
     def _attack(self, me: dict[str, Any], pub: dict[str, Any], ctx: DecisionContext) -> Any:
         options = [s for s in _options(ctx, "target") if s is not None]
-        if self._tactics():
-            return {"target": self._best_target(me, pub, options, _arms(me))}
+        if self._at(DUELS):
+            return {"target": self._best_target(me, pub, options, ctx)}
         if not options or self.rng.random() < STAY_HOME_RATE:
             return {"target": None}
         weapon = self._weapon_tonight(me)
         friends, elites = self._friends(me), self._known_elites(me)
         seen = weapons_seen(me["duels"])
-        belief = faction_odds(self.mind, options) if self.mind else beliefs(me, pub)
+        if self._at(READS_GROUPS):
+            belief: Mapping[int, Mapping[str, float]] = self._read(me, pub).factions
+        else:
+            belief = faction_odds(self.mind, options) if self.mind else beliefs(me, pub)
         rival, mine = RIVAL[str(me["faction"])], str(me["faction"])
         scored = []
         for s in options:
@@ -313,51 +324,30 @@ class BaselineBot(Agent):
         value, _, target = max(scored)
         return {"target": target if value > MIN_VALUE else None}
 
-    # ------------------------------------------------------- tactics (level 4)
-    def _tactics(self) -> bool:
-        return self.mind is not None and self.mind.level.number >= TACTICS_LEVEL
+    # ------------------------------------------------------- tactics (levels 2..4)
+    def _at(self, level: int) -> bool:
+        return self.mind is not None and self.mind.level.number >= level
 
-    def _plan_loadout(self, me: dict[str, Any], pub: dict[str, Any]) -> Any:
-        """FF-5: the weapon and shield whose best attack tonight is worth most."""
-        targets = [s for s in pub["living"] if s % 2 != me["seat"] % 2]
-        reading = self._read(me, pub)
-        best: tuple[float, str, str] | None = None
-        for weapon in BEATS:  # a shield against what beats the weapon first: safe strike backs
-            for guards in (beater(weapon), *(w for w in BEATS if w != beater(weapon))):
-                scores = self._values(me, reading, targets, (weapon, guards))
-                value = max(scores.values(), default=0.0)
-                if best is None or value > best[0] + 1e-9:
-                    best = (value, weapon, guards)
-        assert best is not None
-        return {"weapon": best[1], "shield": f"anti-{best[2]}"}
+    def _plan_loadout(self, me: dict[str, Any], pub: dict[str, Any], ctx: DecisionContext) -> Any:
+        targets = [s for s in pub["living"] if s % 2 != me["seat"] % 2]  # FF-19
+        return best_loadout(self._sight(me, pub, ctx), targets)
 
     def _best_target(
-        self, me: dict[str, Any], pub: dict[str, Any], options: list[int], arms: tuple[str, str]
+        self, me: dict[str, Any], pub: dict[str, Any], options: list[int], ctx: DecisionContext
     ) -> int | None:
         """The attack worth most by the reading and the duel odds; home if none is worth it."""
-        if not options or arms[0] == "" or _our_pair_decided(me, pub):
-            return None  # FF-26: our result is final, nothing to gain
+        if not options or not me_armed(me) or pair_decided(me, pub):
+            return None  # FF-26: a decided pair's result is final, nothing to gain
         assert self.mind is not None
-        scores = self._values(me, self._read(me, pub), options, arms)
+        scores = attack_values(self._sight(me, pub, ctx), options, arms_of(me))
         target = self.mind.pick(list(scores), lambda s: scores[s])
         return target if target is not None and scores[target] > ATTACK_AT else None
 
-    def _values(
-        self, me: dict[str, Any], reading: Reading, targets: Sequence[int], arms: tuple[str, str]
-    ) -> dict[int, float]:
-        mine, seen = str(me["faction"]), weapons_seen(me["duels"])
-        rival, friends = RIVAL[mine], self._friends(me)
-        cost = DEATH_COST_ELITE if me["elite"] else DEATH_COST
-        scores = {}
-        for t in targets:
-            if t == me["seat"] or t in friends:
-                continue
-            odds, elite = reading.factions[t], reading.elite.get(t, 0.25)
-            kill, die = duel_odds(*arms, int(me["hp"]), weapon_odds(t, seen, reading), elite)
-            other = 1 - odds[rival] - odds[mine]
-            gain = odds[rival] * (1 + ELITE_BONUS * elite) - MATE_COST * odds[mine] + OTHER * other
-            scores[t] = kill * gain - cost * die
-        return scores
+    def _sight(self, me: dict[str, Any], pub: dict[str, Any], ctx: DecisionContext) -> Sight:
+        """Its reading and the weapons it knows: its own duels' and, at level 4, its mates' word."""
+        read = self._read(me, pub)
+        told = ctx.view.history if self._at(COVER) else ()
+        return sight(me, read, told, frozenset(self._friends(me)))
 
     def _read(self, me: Mapping[str, Any], pub: Mapping[str, Any]) -> Reading:
         assert self.mind is not None
@@ -425,15 +415,3 @@ def _options(ctx: DecisionContext, name: str) -> list[Any]:
     field = ctx.request.field(name)
     assert isinstance(field, Choice)
     return list(field.options)
-
-
-def _arms(me: Mapping[str, Any]) -> tuple[str, str]:
-    """Tonight's weapon and the weapon the shield guards against ("" if unknown)."""
-    if me["elite"]:
-        loadout = me.get("loadout") or {}
-        return str(loadout.get("weapon", "")), str(loadout.get("shield", "anti-"))[5:]
-    return str(me["weapon"] or ""), str(me["weapon"] or "")  # FF-6
-
-
-def _our_pair_decided(me: Mapping[str, Any], pub: Mapping[str, Any]) -> bool:
-    return any(me["faction"] in results for results in dict(pub["decided_pairs"]).values())

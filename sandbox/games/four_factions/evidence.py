@@ -31,7 +31,8 @@ from __future__ import annotations
 
 import itertools
 import math
-from collections.abc import Mapping, Sequence
+import re
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -41,6 +42,7 @@ from sandbox.deduction.mind import Heard, Mind
 from sandbox.deduction.tables import RoleTable, load_table
 from sandbox.games.four_factions.info import FACTIONS, WEAPONS, rival_of
 from sandbox.games.four_factions.resolve import BEATS, STRIKE_TABLE
+from sandbox.games.four_factions.talk import PHRASES
 
 Odds = dict[str, float]  # faction (or weapon) -> chance
 
@@ -286,6 +288,31 @@ def weapon_odds(target: int, seen: Mapping[int, str], reading: Reading) -> Odds:
     return {w: (1 / len(left) if w in left else 0.0) for w in WEAPONS}
 
 
+def _told_patterns() -> list[tuple[re.Pattern[str], str]]:
+    """The phrasebook's ``seen_<weapon>`` sentences as patterns (seat, weapon)."""
+    out = []
+    for weapon in WEAPONS:
+        for texts in PHRASES[f"seen_{weapon}"].values():
+            for text in texts:
+                out.append((re.compile(re.escape(text).replace(r"\{a\}", r"(\d+)")), weapon))
+    return out
+
+
+TOLD = _told_patterns()
+
+
+def told_weapons(history: Sequence[HistoryItem], trusted: Callable[[int], bool]) -> dict[int, str]:
+    """Weapons ``trusted`` speakers said seats fight with (the later word wins)."""
+    said: dict[int, str] = {}
+    for item in history:
+        if item.kind != "ff.speech" or item.speaker is None or not trusted(item.speaker):
+            continue
+        for pattern, weapon in TOLD:
+            for found in pattern.finditer(item.speech or ""):
+                said[int(found.group(1))] = weapon
+    return said
+
+
 def _fatal(effect: str, hp: int) -> bool:
     return effect == "kill" or (effect == "wound" and hp <= 1)
 
@@ -310,3 +337,104 @@ def duel_odds(weapon: str, guards: str, hp: int, theirs: Odds, elite: float) -> 
 def beater(weapon: str) -> str:
     """The weapon that beats ``weapon`` (FF-4)."""
     return next(w for w, beaten in BEATS.items() if beaten == weapon)
+
+
+# ------------------------------------------------------------------ tactics
+
+DEATH_COST = 0.9  # a regular's own death, against one rival killed
+DEATH_COST_ELITE = 1.5  # an elite's (it knows every regular, FF-9, and picks its arms)
+MATE_COST = 3.0  # killing a faction-mate (FF-24 allows it)
+OTHER = 0.1  # killing a seat of the other pair: one attacker fewer
+ELITE_BONUS = 0.5  # a rival elite is worth more than a regular
+TRUST = 0.9  # a seat this likely a faction-mate is believed on a weapon it saw
+
+
+@dataclass(frozen=True)
+class Sight:
+    """What a deducing seat goes by at night: its card, its reading of the table,
+    the weapons it knows seats hold, and its certain faction-mates."""
+
+    me: Mapping[str, Any]
+    reading: Reading
+    seen: Mapping[int, str]
+    friends: frozenset[int]
+
+
+def sight(
+    me: Mapping[str, Any], read: Reading, told: Sequence[HistoryItem], friends: frozenset[int]
+) -> Sight:
+    """Weapons from its own duels (FF-12) over those its likely mates said in ``told``."""
+    mine, seat = str(me["faction"]), int(me["seat"])
+
+    def mate(s: int) -> bool:
+        return s != seat and read.factions.get(s, {}).get(mine, 0.0) >= TRUST
+
+    seen = {**told_weapons(told, mate), **weapons_seen(me["duels"])}
+    return Sight(me, read, seen, friends)
+
+
+def arms_of(me: Mapping[str, Any]) -> tuple[str, str]:
+    """Tonight's weapon and the weapon its shield guards against (FF-5, FF-6)."""
+    if me["elite"]:
+        loadout = me.get("loadout") or {}
+        return str(loadout.get("weapon", "")), str(loadout.get("shield", "anti-"))[5:]
+    return str(me["weapon"] or ""), str(me["weapon"] or "")
+
+
+def me_armed(me: Mapping[str, Any]) -> bool:
+    return arms_of(me)[0] in WEAPONS
+
+
+def pair_decided(me: Mapping[str, Any], pub: Mapping[str, Any]) -> bool:
+    """FF-26: the seat's pair is decided (its result is final)."""
+    return any(me["faction"] in results for results in dict(pub["decided_pairs"]).values())
+
+
+def attack_values(view: Sight, targets: Sequence[int], arms: tuple[str, str]) -> dict[int, float]:
+    """Each target's worth: the chance my strike kills it times what its death is
+    worth (a rival most, an elite more; a mate costs), less my death's cost times
+    its chance (FF-21, FF-22). Known mates are left out."""
+    me, read = view.me, view.reading
+    mine = str(me["faction"])
+    rival = rival_of(mine)
+    cost = DEATH_COST_ELITE if me["elite"] else DEATH_COST
+    scores = {}
+    for t in targets:
+        if t == me["seat"] or t in view.friends:
+            continue
+        odds, elite = read.factions[t], read.elite.get(t, 0.25)
+        kill, die = duel_odds(*arms, int(me["hp"]), weapon_odds(t, view.seen, read), elite)
+        other = 1 - odds[rival] - odds[mine]
+        gain = odds[rival] * (1 + ELITE_BONUS * elite) - MATE_COST * odds[mine] + OTHER * other
+        scores[t] = kill * gain - cost * die
+    return scores
+
+
+def best_loadout(view: Sight, targets: Sequence[int]) -> dict[str, str]:
+    """FF-5: the weapon and shield whose best attack tonight is worth most; among
+    equals, the shield against what beats the weapon (a regular's strike back
+    then cannot kill)."""
+    best: tuple[float, str, str] | None = None
+    for weapon in WEAPONS:
+        for guards in (beater(weapon), *(w for w in WEAPONS if w != beater(weapon))):
+            value = max(attack_values(view, targets, (weapon, guards)).values(), default=0.0)
+            if best is None or value > best[0] + 1e-9:
+                best = (value, weapon, guards)
+    assert best is not None
+    return {"weapon": best[1], "shield": f"anti-{best[2]}"}
+
+
+def news_of(
+    me: Mapping[str, Any], pub: Mapping[str, Any], read: Reading, told: set[int]
+) -> list[tuple[int, str]]:
+    """Living seats (not likely mates, likely regulars) whose weapon the seat saw
+    struck back (FF-12) and has not told yet."""
+    mine = str(me["faction"])
+    return [
+        (s, w)
+        for s, w in sorted(weapons_seen(me["duels"]).items())
+        if s in pub["living"]
+        and s not in told
+        and read.factions.get(s, {}).get(mine, 0.0) < TRUST
+        and read.elite.get(s, 0.25) < 0.5
+    ]

@@ -9,6 +9,7 @@ import pytest
 
 from sandbox.core.game import Game
 from sandbox.core.seat import decide_now
+from sandbox.core.variant import HistoryItem
 from sandbox.games.four_factions.bot import BaselineBot
 from sandbox.games.four_factions.evidence import (
     Reading,
@@ -16,6 +17,7 @@ from sandbox.games.four_factions.evidence import (
     duel_odds,
     groups,
     read_table,
+    told_weapons,
     weapon_odds,
 )
 from sandbox.games.four_factions.info import FACTIONS, WEAPONS, rival_of
@@ -145,3 +147,32 @@ def test_level_four_stays_home_once_its_pair_is_decided() -> None:
             if req.decision == "attack" and decided:
                 assert answer.payload["target"] is None
             game.submit(req.id, answer.payload)
+
+
+def test_a_weapon_told_by_a_likely_mate_is_heard_in_both_languages() -> None:
+    said = [
+        HistoryItem(1, "ff.speech", 5, "day", speaker=3, speech="Seat 6 fights with rock."),
+        HistoryItem(2, "ff.speech", 5, "day", speaker=4, speech="Seat 8 fights with paper."),
+        HistoryItem(3, "ff.speech", 6, "day", speaker=3, speech="10号用的是剪刀。"),
+    ]
+    assert told_weapons(said, lambda s: s == 3) == {6: "rock", 10: "scissors"}
+
+
+def test_level_four_tells_the_weapon_a_survivor_struck_back_with() -> None:
+    # FF-12: an attacker learns the weapon it was struck back with; at level 4 it
+    # says so on the next open day (FF-17), for its faction-mates.
+    told = 0
+    for seed in range(4):
+        game = new(seed=seed, day_limit=8)
+        bots = _bots(game, 4)
+        while not game.over:
+            for req in game.pending():
+                answer = decide_now(bots[req.seat], context(game, req.id))
+                assert answer.payload is not None
+                if req.decision == "speak" and "fights with" in answer.payload["speech"]:
+                    seen = game.view(req.seat).private["duels"]
+                    seat = int(answer.payload["speech"].split()[1])
+                    assert any(d["opponent"] == seat for d in seen)
+                    told += 1
+                game.submit(req.id, answer.payload)
+    assert told > 0
