@@ -33,25 +33,41 @@ certain knowledge (FF-9, FF-10):
 - day 3: a seat my elite protected is probably my faction-mate.
 
 At ``level`` 1..4 (issue 37; 0 is this baseline, unchanged) a deduction Mind
-(fed by :func:`_heard`) keeps a belief over every seat's faction and rank from
+(:func:`.evidence.think`) keeps a belief over every seat's faction and rank from
 the claims, accusations and (level 2 up) the words of open speeches; its
-accusations and attacks are taken from that belief.
+accusations and attacks come from it. From level 2 its attacks read it with the
+protections and pair results (:func:`.evidence.read_table`); from 3 the duel odds
+choose the elite's arms and every target, at home when none is worth the risk;
+at 4 its faction claims the rival's faction and accuses and backs its own.
 """
 
 from __future__ import annotations
 
 import random
 from collections import defaultdict
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from typing import Any
 
 from sandbox.core.errors import IllegalDecision
 from sandbox.core.requests import Choice, draw_payload
 from sandbox.core.seat import FALLBACK_INVALID, Agent, AgentAnswer, DecisionContext
-from sandbox.core.variant import HistoryItem, SeatView
-from sandbox.deduction.evidence import RoleClaim, SeatIs
-from sandbox.deduction.mind import Heard, Mind
-from sandbox.deduction.tables import RoleTable, load_table
+from sandbox.deduction.mind import Mind
+from sandbox.games.four_factions.evidence import (
+    TABLE,
+    Reading,
+    Sight,
+    arms_of,
+    attack_values,
+    best_loadout,
+    faction_odds,
+    me_armed,
+    news_of,
+    pair_decided,
+    reading,
+    sight,
+    think,
+    weapons_seen,
+)
 from sandbox.games.four_factions.info import FACTIONS, rival_of
 from sandbox.games.four_factions.resolve import BEATS, STRIKE_TABLE
 from sandbox.games.four_factions.talk import PHRASES, open_speech, statement
@@ -132,6 +148,8 @@ W_EDGE = 0.4  # how much a known weapon match-up weighs against faction beliefs
 MIN_VALUE = -0.5  # below this no target is worth leaving home for
 SPEAK_RATE = 0.5
 LEGAL_TRIES = 32
+READS_GROUPS, DUELS, COVER = 2, 3, 4  # the ladder's steps (the docstring's last paragraph)
+ATTACK_AT = 0.0  # an attack worth no more than this (evidence.attack_values): stay home
 
 
 class BaselineBot(Agent):
@@ -146,6 +164,7 @@ class BaselineBot(Agent):
         self.book = Phrasebook(PHRASES, language, seed)  # words only: never moves a decision
         self.seed = seed
         self.spoke_on: set[int] = set()  # open days on which the bot posted a speech
+        self.told: set[int] = set()  # seats whose weapon it has told the table (level 4)
         self.at_level(level)
 
     def at_level(self, level: int) -> None:
@@ -158,7 +177,7 @@ class BaselineBot(Agent):
     async def decide(self, ctx: DecisionContext) -> AgentAnswer:
         view = ctx.view
         if self.mind is not None:
-            _think(self.mind, view)
+            think(self.mind, view)
         private, public = dict(view.private), dict(view.public)
         chooser = getattr(self, f"_{ctx.request.decision}", None)
         preferred = chooser(private, public, ctx) if chooser is not None else None
@@ -180,6 +199,8 @@ class BaselineBot(Agent):
     # ----------------------------------------------------------- statements
     def _proofs(self, me: dict[str, Any], pub: dict[str, Any], ctx: DecisionContext) -> Any:
         mine = str(me["faction"])
+        if self._at(COVER):  # the rival's own faction: its seats take us for mates (FF-13)
+            return {"am": RIVAL[mine], "speech": statement(self.book, "proofs", am=RIVAL[mine])}
         claim = mine if self.rng.random() < TRUTH_RATE else self._other(mine)
         return {"am": claim, "speech": statement(self.book, "proofs", am=claim)}
 
@@ -188,6 +209,13 @@ class BaselineBot(Agent):
         claims: Mapping[str, str] = pub["claims"]
         known: Mapping[str, str] = me["known_factions"]
         rival = RIVAL[str(me["faction"])]
+        mates = [s for s in options if s in self._friends(me) and str(s) in claims]
+        if self._at(COVER) and mates:  # a mate: no other seat takes us for its rival (FF-14)
+            other = next(
+                f for f in FACTIONS if f not in (me["faction"], rival, claims[str(mates[0])])
+            )
+            speech = statement(self.book, "accusation", a=mates[0], faction=other)
+            return {"target": mates[0], "faction": other, "speech": speech}
         liars = [s for s in options if str(s) in known and claims.get(str(s)) != known[str(s)]]
         liars.sort(key=lambda s: known[str(s)] != rival)
         if not liars and self.mind is not None and claims:  # the likeliest false claim
@@ -212,10 +240,17 @@ class BaselineBot(Agent):
             for s in options
             if s in friends and known.get(str(s), claims.get(str(s))) == claims.get(str(s))
         ]
+        if self._at(COVER):  # its claim is a lie: back a mate all the same
+            honest_friends = [s for s in options if s in friends]
         target = (honest_friends or [self.rng.choice(options)])[0]
         return {"target": target, "speech": statement(self.book, "protection", a=target)}
 
     def _speak(self, me: dict[str, Any], pub: dict[str, Any], ctx: DecisionContext) -> Any:
+        seen = weapons_seen(me["duels"]) if self._at(COVER) else {}
+        news = news_of(me, pub, self._read(me, pub), self.told) if seen else []
+        if news:  # the weapons its duels showed, for its faction-mates (FF-12, FF-17)
+            self.told.update(s for s, _ in news)
+            return {"speech": self.book.join([self.book.say(f"seen_{w}", a=s) for s, w in news])}
         if self.rng.random() >= SPEAK_RATE:
             return {"speech": ""}
         return {"speech": open_speech(self.book, me, pub, ctx.request.seat)}
@@ -250,6 +285,8 @@ class BaselineBot(Agent):
     def _loadout(self, me: dict[str, Any], pub: dict[str, Any], ctx: DecisionContext) -> Any:
         """Counter what the duels showed: a shield against the weapon met most, a
         weapon that beats it (FF-21); a random pick when nothing was seen yet."""
+        if self._at(DUELS):
+            return self._plan_loadout(me, pub, ctx)
         seen = hostile_weapons(me)
         if not seen or self.rng.random() >= COUNTER_RATE:  # stay unpredictable
             weapon = self.rng.choice(tuple(BEATS))
@@ -260,12 +297,17 @@ class BaselineBot(Agent):
 
     def _attack(self, me: dict[str, Any], pub: dict[str, Any], ctx: DecisionContext) -> Any:
         options = [s for s in _options(ctx, "target") if s is not None]
+        if self._at(DUELS):
+            return {"target": self._best_target(me, pub, options, ctx)}
         if not options or self.rng.random() < STAY_HOME_RATE:
             return {"target": None}
         weapon = self._weapon_tonight(me)
         friends, elites = self._friends(me), self._known_elites(me)
-        seen = _weapons_seen(me["duels"])
-        belief = _faction_odds(self.mind, options) if self.mind else beliefs(me, pub)
+        seen = weapons_seen(me["duels"])
+        if self._at(READS_GROUPS):
+            belief: Mapping[int, Mapping[str, float]] = self._read(me, pub).factions
+        else:
+            belief = faction_odds(self.mind, options) if self.mind else beliefs(me, pub)
         rival, mine = RIVAL[str(me["faction"])], str(me["faction"])
         scored = []
         for s in options:
@@ -282,9 +324,38 @@ class BaselineBot(Agent):
         value, _, target = max(scored)
         return {"target": target if value > MIN_VALUE else None}
 
+    # ------------------------------------------------------- tactics (levels 2..4)
+    def _at(self, level: int) -> bool:
+        return self.mind is not None and self.mind.level.number >= level
+
+    def _plan_loadout(self, me: dict[str, Any], pub: dict[str, Any], ctx: DecisionContext) -> Any:
+        targets = [s for s in pub["living"] if s % 2 != me["seat"] % 2]  # FF-19
+        return best_loadout(self._sight(me, pub, ctx), targets)
+
+    def _best_target(
+        self, me: dict[str, Any], pub: dict[str, Any], options: list[int], ctx: DecisionContext
+    ) -> int | None:
+        """The attack worth most by the reading and the duel odds; home if none is worth it."""
+        if not options or not me_armed(me) or pair_decided(me, pub):
+            return None  # FF-26: a decided pair's result is final, nothing to gain
+        assert self.mind is not None
+        scores = attack_values(self._sight(me, pub, ctx), options, arms_of(me))
+        target = self.mind.pick(list(scores), lambda s: scores[s])
+        return target if target is not None and scores[target] > ATTACK_AT else None
+
+    def _sight(self, me: dict[str, Any], pub: dict[str, Any], ctx: DecisionContext) -> Sight:
+        """Its reading and the weapons it knows: its own duels' and, at level 4, its mates' word."""
+        read = self._read(me, pub)
+        told = ctx.view.history if self._at(COVER) else ()
+        return sight(me, read, told, frozenset(self._friends(me)))
+
+    def _read(self, me: Mapping[str, Any], pub: Mapping[str, Any]) -> Reading:
+        assert self.mind is not None
+        return reading(self.mind, me, pub)
+
     def _accuse_from_belief(self, mind: Mind, options: list[Any], claims: Mapping[str, str]) -> Any:
         """FF-14: the seat whose day-1 claim is likeliest false, of its likeliest faction."""
-        odds = _faction_odds(mind, options)
+        odds = faction_odds(mind, options)
         claimed = {s: claims.get(str(s), "") for s in options}
         target = mind.pick(options, lambda s: 1 - odds[s].get(claimed[s], 0.0))
         assert target is not None
@@ -344,62 +415,3 @@ def _options(ctx: DecisionContext, name: str) -> list[Any]:
     field = ctx.request.field(name)
     assert isinstance(field, Choice)
     return list(field.options)
-
-
-def _weapons_seen(duels: Sequence[Mapping[str, Any]]) -> dict[int, str]:
-    """Opponents' weapons learned as an attacker (the weapon they struck back with)."""
-    seen: dict[int, str] = {}
-    for d in duels:
-        back = d.get("weapon_struck_back_with")
-        if d.get("role") == "attacker" and back is not None and d.get("opponent") is not None:
-            seen[int(d["opponent"])] = str(back)
-    return seen
-
-
-# ------------------------------------------------------------ deduction (issue 37)
-
-TABLE: RoleTable = load_table("four_factions")
-
-
-def _roles(faction: str, elite: bool | None = None) -> frozenset[str]:
-    """A faction's roles (FF-9: one elite, the rest regulars), or one rank of them."""
-    ranks = ("elite", "regular") if elite is None else ("elite" if elite else "regular",)
-    return frozenset(f"{faction}/{rank}" for rank in ranks)
-
-
-def _think(mind: Mind, view: SeatView) -> None:
-    me, pub = view.private, view.public
-    if not mind.started:
-        seats = range(1, 17)  # FF-1: sixteen seats, four per faction, one elite each
-        deck = {role: 1 if role.endswith("/elite") else 3 for role in TABLE.roles}
-        mind.start(seats, deck)
-    if me.get("my_elite") is not None:  # FF-10
-        mind.know_seat(int(me["my_elite"]), _roles(str(me["faction"]), elite=True))
-    for seat, faction in dict(me.get("known_factions") or {}).items():  # FF-9
-        mind.know_seat(int(seat), _roles(str(faction), elite=False))
-    for seat, faction in dict(pub.get("dead_factions") or {}).items():
-        mind.know_seat(int(seat), _roles(str(faction)))
-    mind.update(view, _heard)
-
-
-def _heard(item: HistoryItem) -> Heard | None:
-    """What one history item tells a seat (FF-13, FF-14, FF-17)."""
-    f, kind = item.facts, item.kind
-    if kind == "ff.role":
-        return Heard(know=[(int(f["seat"]), _roles(str(f["faction"]), bool(f["elite"])))])
-    if item.speaker is None:
-        return None
-    if kind == "ff.proofs" and f.get("am") in FACTIONS:
-        return Heard(evidence=[RoleClaim(item.speaker, _roles(f["am"]))], speaker=item.speaker)
-    if kind == "ff.accusation" and f.get("faction") in FACTIONS:
-        said = SeatIs(item.speaker, int(f["target"]), _roles(f["faction"]))
-        return Heard(evidence=[said], speaker=item.speaker)
-    if kind == "ff.speech":
-        return Heard(speaker=item.speaker, text=item.speech or "")
-    return None
-
-
-def _faction_odds(mind: Mind | None, seats: Sequence[Any]) -> dict[int, dict[str, float]]:
-    """Each seat's chance of each faction, from the belief."""
-    assert mind is not None
-    return {s: {f: mind.chance(s, _roles(f)) for f in FACTIONS} for s in seats if s is not None}

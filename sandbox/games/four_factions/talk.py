@@ -40,6 +40,11 @@ PHRASES: Phrases = {
         "en": ["Seat {a} and I fought on day {day}.", "My duel with seat {a} tells me a lot."],
         "zh": ["第{day}天我和{a}号交过手。", "我和{a}号的决斗说明了很多。"],
     },
+    # A weapon an opponent struck back with (FF-12), told so that the speaker's
+    # faction-mates may use it (level 4); one key per weapon (evidence.told_weapons).
+    "seen_rock": {"en": ["Seat {a} fights with rock."], "zh": ["{a}号用的是石头。"]},
+    "seen_scissors": {"en": ["Seat {a} fights with scissors."], "zh": ["{a}号用的是剪刀。"]},
+    "seen_paper": {"en": ["Seat {a} fights with paper."], "zh": ["{a}号用的是布。"]},
     "watching": {
         "en": ["Day {day}: I keep my eyes on my rivals.", "I am watching who fights whom."],
         "zh": ["第{day}天：我盯着对手。", "我在看谁和谁交手。"],

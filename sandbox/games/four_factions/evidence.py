@@ -1,0 +1,440 @@
+"""What a Four Factions seat legally learns beyond the Mind's reading (issue 37),
+and the duel odds a deducing seat picks its loadout and its target by.
+
+The Mind (``sandbox.deduction``) weighs claims, accusations and speeches seat by
+seat. It cannot say "these two seats are of one faction", and that is what the
+day-3 protections say at a table where a regular backs its own elite (FF-10: a
+regular knows its elite; FF-15: it may protect it, and the baseline's regulars
+do). So this module lays a second layer over the Mind's odds, from the public
+record only:
+
+- **groups**: a seat protected by at least :data:`HUB` seats is taken for an
+  elite, and the seats that protected it for its faction's regulars;
+- **each group's faction**: the groups take distinct factions (one elite per
+  faction, FF-3); every labelling is weighed by the members' odds from the
+  Mind and the accusations (below), all of them enumerated (at most 4! = 24);
+  a member's odds then mix its own with its group's label;
+- **accusations** (FF-14): an elite knows every regular's faction (FF-9), so a
+  protected seat's accusation names its target's faction; and an accuser names
+  its own rival's faction more often than another;
+- **pairs decided** (FF-26, public at dawn): a living seat is not of a faction
+  wiped out.
+
+From its own duels (FF-12) a seat knows the weapon each opponent it attacked
+struck back with; a faction's regulars hold one weapon each (FF-8, balanced),
+so a known weapon narrows its faction-mates'. :func:`duel_odds` turns a target's
+likely weapon and rank into the chance that the attacker's strike kills and the
+chance that the strike back kills the attacker (FF-21, FF-22).
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+import re
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from sandbox.core.variant import HistoryItem, SeatView
+from sandbox.deduction.evidence import RoleClaim, SeatIs
+from sandbox.deduction.mind import Heard, Mind
+from sandbox.deduction.tables import RoleTable, load_table
+from sandbox.games.four_factions.info import FACTIONS, WEAPONS, rival_of
+from sandbox.games.four_factions.resolve import BEATS, STRIKE_TABLE
+from sandbox.games.four_factions.talk import PHRASES
+
+Odds = dict[str, float]  # faction (or weapon) -> chance
+
+HUB = 2  # protected by this many seats: an elite among its regulars (FF-15)
+LINK = 0.9  # a protector of a hub is of the hub's faction
+BACKED_HONEST = 0.85  # a hub backs a member whose day-1 claim was its true faction
+HUB_ELITE = 0.95  # a hub is an elite; its protectors are regulars
+ELITE_SAYS = 4.0  # a hub's accusation names its target's faction (FF-9)
+NAMES_RIVAL = 3.0  # an accuser names its own rival's faction (FF-25) this much more often
+SURE = 0.8  # odds at which a seat counts as of a faction when narrowing weapons
+
+
+@dataclass(frozen=True)
+class Group:
+    """A protected elite (its ``hub``) and the seats that protected it."""
+
+    hub: int
+    members: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class Reading:
+    """A seat's picture of the table: faction odds and the chance of being an elite."""
+
+    factions: dict[int, Odds]
+    elite: dict[int, float]
+
+
+def groups(protections: Sequence[Mapping[str, Any]]) -> list[Group]:
+    """The seats protected by at least :data:`HUB` others (at most four, the most
+    backed first), each with its protectors that are not hubs themselves."""
+    backers: dict[int, list[int]] = {}
+    for entry in protections:
+        backers.setdefault(int(entry["target"]), []).append(int(entry["seat"]))
+    hubs = sorted((h for h, b in backers.items() if len(b) >= HUB), key=lambda h: -len(backers[h]))
+    hubs = hubs[: len(FACTIONS)]  # FF-3: one elite per faction
+    return [Group(h, tuple(s for s in backers[h] if s not in hubs)) for h in hubs]
+
+
+def read_table(
+    seat_odds: Mapping[int, Mapping[str, float]],
+    elite_odds: Mapping[int, float],
+    pub: Mapping[str, Any],
+) -> Reading:
+    """``seat_odds`` (every seat, the reader's own included, from the Mind and the
+    seat's certain knowledge) after the protections, accusations and public pair
+    results; ``elite_odds`` after the groups."""
+    odds = {int(s): _normal(dict(o)) for s, o in seat_odds.items()}
+    found = groups(pub.get("protections") or [])
+    hubs = {g.hub for g in found}
+    _accusations(odds, pub.get("accusations") or [], hubs)
+    _wiped(odds, pub)
+    elite = {int(s): float(p) for s, p in elite_odds.items()}
+    if found:
+        _label(odds, found, pub)
+        for g in found:  # what the seat knows for certain (0 or 1) stays
+            for s, p in ((g.hub, HUB_ELITE), *((m, 1 - HUB_ELITE) for m in g.members)):
+                if elite.get(s) not in (0.0, 1.0):
+                    elite[s] = p
+    return Reading(odds, elite)
+
+
+def _normal(odds: Odds) -> Odds:
+    total = sum(odds.get(f, 0.0) for f in FACTIONS)
+    if total <= 0:
+        return dict.fromkeys(FACTIONS, 1 / len(FACTIONS))
+    return {f: odds.get(f, 0.0) / total for f in FACTIONS}
+
+
+def _certain(odds: Odds) -> bool:
+    return max(odds.values()) >= 1.0
+
+
+def _accusations(odds: dict[int, Odds], said: Sequence[Mapping[str, Any]], hubs: set[int]) -> None:
+    for entry in said:
+        seat, target, named = int(entry["seat"]), int(entry["target"]), entry.get("faction")
+        if named not in FACTIONS:
+            continue
+        if seat in hubs and target in odds and not _certain(odds[target]):
+            odds[target][named] *= ELITE_SAYS
+            odds[target] = _normal(odds[target])
+        if seat in odds and not _certain(odds[seat]):
+            odds[seat][rival_of(named)] *= NAMES_RIVAL
+            odds[seat] = _normal(odds[seat])
+
+
+def _wiped(odds: dict[int, Odds], pub: Mapping[str, Any]) -> None:
+    """FF-26: a faction that lost or drew its pair is wiped out; the living are none of it."""
+    gone = {
+        f
+        for results in dict(pub.get("decided_pairs") or {}).values()
+        for f, result in dict(results).items()
+        if result != "win"
+    }
+    for s in pub.get("living") or ():
+        if s in odds and gone:
+            kept = {f: (0.0 if f in gone else p) for f, p in odds[s].items()}
+            if sum(kept.values()) > 0:
+                odds[s] = _normal(kept)
+
+
+def _label(odds: dict[int, Odds], found: list[Group], pub: Mapping[str, Any]) -> None:
+    """Weigh every labelling of the groups by distinct factions; mix each seat's odds."""
+    claims = dict(pub.get("claims") or {})
+    backed = {int(p["seat"]): int(p["target"]) for p in pub.get("protections") or []}
+    weights: list[Odds] = []
+    for g in found:
+        w: Odds = {}
+        for f in FACTIONS:
+            v = _of(odds, g.hub)[f]
+            for s in g.members:
+                v *= _linked(_of(odds, s), f)
+            t = backed.get(g.hub)
+            if t in g.members and str(t) in claims:
+                v *= BACKED_HONEST if claims[str(t)] == f else (1 - BACKED_HONEST) / 3
+            w[f] = v
+        weights.append(w)
+    post = [dict.fromkeys(FACTIONS, 0.0) for _ in found]
+    total = 0.0
+    for labels in itertools.permutations(FACTIONS, len(found)):
+        v = math.prod(weights[i][f] for i, f in enumerate(labels))
+        total += v
+        for i, f in enumerate(labels):
+            post[i][f] += v
+    if total <= 0:
+        return  # the record contradicts itself under this model: keep the seat odds
+    for g, p in zip(found, post, strict=True):
+        label = {f: v / total for f, v in p.items()}
+        odds[g.hub] = label
+        for s in g.members:
+            odds[s] = _member(_of(odds, s), label)
+
+
+def _of(odds: Mapping[int, Odds], seat: int) -> Odds:
+    return odds.get(seat) or dict.fromkeys(FACTIONS, 1 / len(FACTIONS))
+
+
+def _linked(mine: Odds, label: str) -> float:
+    """How likely a seat of odds ``mine`` protects a hub of faction ``label``."""
+    return LINK * mine[label] + (1 - LINK) / 3 * (1 - mine[label])
+
+
+def _member(mine: Odds, label: Odds) -> Odds:
+    out = dict.fromkeys(FACTIONS, 0.0)
+    for f, pf in label.items():
+        cond = {x: mine[x] * (LINK if x == f else (1 - LINK) / 3) for x in FACTIONS}
+        z = sum(cond.values())
+        for x in FACTIONS:
+            out[x] += pf * cond[x] / z if z > 0 else 0.0
+    return _normal(out)
+
+
+# ------------------------------------------------------------ the Mind (issue 37)
+
+TABLE: RoleTable = load_table("four_factions")
+ELITES = frozenset(f"{f}/elite" for f in FACTIONS)
+
+
+def roles_of(faction: str, elite: bool | None = None) -> frozenset[str]:
+    """A faction's roles (FF-9: one elite, the rest regulars), or one rank of them."""
+    ranks = ("elite", "regular") if elite is None else ("elite" if elite else "regular",)
+    return frozenset(f"{faction}/{rank}" for rank in ranks)
+
+
+def think(mind: Mind, view: SeatView) -> None:
+    me, pub = view.private, view.public
+    if not mind.started:
+        seats = range(1, 17)  # FF-1: sixteen seats, four per faction, one elite each
+        deck = {role: 1 if role.endswith("/elite") else 3 for role in TABLE.roles}
+        mind.start(seats, deck)
+    if me.get("my_elite") is not None:  # FF-10
+        mind.know_seat(int(me["my_elite"]), roles_of(str(me["faction"]), elite=True))
+    for seat, faction in dict(me.get("known_factions") or {}).items():  # FF-9
+        mind.know_seat(int(seat), roles_of(str(faction), elite=False))
+    for seat, faction in dict(pub.get("dead_factions") or {}).items():
+        mind.know_seat(int(seat), roles_of(str(faction)))
+    mind.update(view, heard)
+
+
+def heard(item: HistoryItem) -> Heard | None:
+    """What one history item tells a seat (FF-13, FF-14, FF-17)."""
+    f, kind = item.facts, item.kind
+    if kind == "ff.role":
+        return Heard(know=[(int(f["seat"]), roles_of(str(f["faction"]), bool(f["elite"])))])
+    if item.speaker is None:
+        return None
+    if kind == "ff.proofs" and f.get("am") in FACTIONS:
+        return Heard(evidence=[RoleClaim(item.speaker, roles_of(f["am"]))], speaker=item.speaker)
+    if kind == "ff.accusation" and f.get("faction") in FACTIONS:
+        said = SeatIs(item.speaker, int(f["target"]), roles_of(f["faction"]))
+        return Heard(evidence=[said], speaker=item.speaker)
+    if kind == "ff.speech":
+        return Heard(speaker=item.speaker, text=item.speech or "")
+    return None
+
+
+def faction_odds(mind: Mind | None, seats: Sequence[Any]) -> dict[int, dict[str, float]]:
+    """Each seat's chance of each faction, from the belief."""
+    assert mind is not None
+    return {s: {f: mind.chance(s, roles_of(f)) for f in FACTIONS} for s in seats if s is not None}
+
+
+def reading(mind: Mind, me: Mapping[str, Any], pub: Mapping[str, Any]) -> Reading:
+    """The Mind's odds for every seat (the reader's own certain), read with the
+    protections, accusations and pair results (:func:`read_table`)."""
+    seat, mine = int(me["seat"]), str(me["faction"])
+    odds = {s: {f: mind.chance(s, roles_of(f)) for f in FACTIONS} for s in range(1, 17)}
+    odds[seat] = {f: float(f == mine) for f in FACTIONS}
+    elite = {s: mind.chance(s, ELITES) for s in range(1, 17)}
+    elite[seat] = float(bool(me["elite"]))
+    return read_table(odds, elite, pub)
+
+
+# ------------------------------------------------------------------ duels
+
+
+def weapons_seen(duels: Sequence[Mapping[str, Any]]) -> dict[int, str]:
+    """Opponents' weapons learned as an attacker (the weapon they struck back with, FF-12)."""
+    seen: dict[int, str] = {}
+    for d in duels:
+        back = d.get("weapon_struck_back_with")
+        if d.get("role") == "attacker" and back is not None and d.get("opponent") is not None:
+            seen[int(d["opponent"])] = str(back)
+    return seen
+
+
+def weapon_odds(target: int, seen: Mapping[int, str], reading: Reading) -> Odds:
+    """A regular target's weapon: the one it struck back with, else one its
+    faction-mates (as far as the reading is sure) were not seen holding (FF-8)."""
+    if target in seen:
+        return {w: float(w == seen[target]) for w in WEAPONS}
+    mine = reading.factions.get(target) or {}
+    faction = max(FACTIONS, key=lambda f: mine.get(f, 0.0))
+    taken = {
+        w
+        for s, w in seen.items()
+        if s != target
+        and reading.factions.get(s, {}).get(faction, 0.0) >= SURE
+        and mine.get(faction, 0.0) >= SURE
+        and reading.elite.get(s, 0.5) < 0.5
+    }
+    left = [w for w in WEAPONS if w not in taken] or list(WEAPONS)
+    return {w: (1 / len(left) if w in left else 0.0) for w in WEAPONS}
+
+
+def _told_patterns() -> list[tuple[re.Pattern[str], str]]:
+    """The phrasebook's ``seen_<weapon>`` sentences as patterns (seat, weapon)."""
+    out = []
+    for weapon in WEAPONS:
+        for texts in PHRASES[f"seen_{weapon}"].values():
+            for text in texts:
+                out.append((re.compile(re.escape(text).replace(r"\{a\}", r"(\d+)")), weapon))
+    return out
+
+
+TOLD = _told_patterns()
+
+
+def told_weapons(history: Sequence[HistoryItem], trusted: Callable[[int], bool]) -> dict[int, str]:
+    """Weapons ``trusted`` speakers said seats fight with (the later word wins)."""
+    said: dict[int, str] = {}
+    for item in history:
+        if item.kind != "ff.speech" or item.speaker is None or not trusted(item.speaker):
+            continue
+        for pattern, weapon in TOLD:
+            for found in pattern.finditer(item.speech or ""):
+                said[int(found.group(1))] = weapon
+    return said
+
+
+def _fatal(effect: str, hp: int) -> bool:
+    return effect == "kill" or (effect == "wound" and hp <= 1)
+
+
+def duel_odds(weapon: str, guards: str, hp: int, theirs: Odds, elite: float) -> tuple[float, float]:
+    """(P my strike kills the target, P its strike back kills me) when I attack
+    with ``weapon``, my shield guarding against ``guards`` and ``hp`` left. A
+    regular target holds ``theirs`` and its shield guards against it (FF-6); an
+    elite's weapon and shield are unknown, one of three each (FF-5)."""
+    kill_r = sum(p for x, p in theirs.items() if STRIKE_TABLE[(weapon, x)] == "kill")
+    die_r = sum(
+        p
+        for x, p in theirs.items()
+        if STRIKE_TABLE[(weapon, x)] != "kill" and _fatal(STRIKE_TABLE[(x, guards)], hp)
+    )
+    third = 1 / len(WEAPONS)
+    kill_e = sum(third for s in WEAPONS if STRIKE_TABLE[(weapon, s)] == "kill")
+    die_e = (1 - kill_e) * sum(third for v in WEAPONS if _fatal(STRIKE_TABLE[(v, guards)], hp))
+    return (1 - elite) * kill_r + elite * kill_e, (1 - elite) * die_r + elite * die_e
+
+
+def beater(weapon: str) -> str:
+    """The weapon that beats ``weapon`` (FF-4)."""
+    return next(w for w, beaten in BEATS.items() if beaten == weapon)
+
+
+# ------------------------------------------------------------------ tactics
+
+DEATH_COST = 0.9  # a regular's own death, against one rival killed
+DEATH_COST_ELITE = 1.5  # an elite's (it knows every regular, FF-9, and picks its arms)
+MATE_COST = 3.0  # killing a faction-mate (FF-24 allows it)
+OTHER = 0.1  # killing a seat of the other pair: one attacker fewer
+ELITE_BONUS = 0.5  # a rival elite is worth more than a regular
+TRUST = 0.9  # a seat this likely a faction-mate is believed on a weapon it saw
+
+
+@dataclass(frozen=True)
+class Sight:
+    """What a deducing seat goes by at night: its card, its reading of the table,
+    the weapons it knows seats hold, and its certain faction-mates."""
+
+    me: Mapping[str, Any]
+    reading: Reading
+    seen: Mapping[int, str]
+    friends: frozenset[int]
+
+
+def sight(
+    me: Mapping[str, Any], read: Reading, told: Sequence[HistoryItem], friends: frozenset[int]
+) -> Sight:
+    """Weapons from its own duels (FF-12) over those its likely mates said in ``told``."""
+    mine, seat = str(me["faction"]), int(me["seat"])
+
+    def mate(s: int) -> bool:
+        return s != seat and read.factions.get(s, {}).get(mine, 0.0) >= TRUST
+
+    seen = {**told_weapons(told, mate), **weapons_seen(me["duels"])}
+    return Sight(me, read, seen, friends)
+
+
+def arms_of(me: Mapping[str, Any]) -> tuple[str, str]:
+    """Tonight's weapon and the weapon its shield guards against (FF-5, FF-6)."""
+    if me["elite"]:
+        loadout = me.get("loadout") or {}
+        return str(loadout.get("weapon", "")), str(loadout.get("shield", "anti-"))[5:]
+    return str(me["weapon"] or ""), str(me["weapon"] or "")
+
+
+def me_armed(me: Mapping[str, Any]) -> bool:
+    return arms_of(me)[0] in WEAPONS
+
+
+def pair_decided(me: Mapping[str, Any], pub: Mapping[str, Any]) -> bool:
+    """FF-26: the seat's pair is decided (its result is final)."""
+    return any(me["faction"] in results for results in dict(pub["decided_pairs"]).values())
+
+
+def attack_values(view: Sight, targets: Sequence[int], arms: tuple[str, str]) -> dict[int, float]:
+    """Each target's worth: the chance my strike kills it times what its death is
+    worth (a rival most, an elite more; a mate costs), less my death's cost times
+    its chance (FF-21, FF-22). Known mates are left out."""
+    me, read = view.me, view.reading
+    mine = str(me["faction"])
+    rival = rival_of(mine)
+    cost = DEATH_COST_ELITE if me["elite"] else DEATH_COST
+    scores = {}
+    for t in targets:
+        if t == me["seat"] or t in view.friends:
+            continue
+        odds, elite = read.factions[t], read.elite.get(t, 0.25)
+        kill, die = duel_odds(*arms, int(me["hp"]), weapon_odds(t, view.seen, read), elite)
+        other = 1 - odds[rival] - odds[mine]
+        gain = odds[rival] * (1 + ELITE_BONUS * elite) - MATE_COST * odds[mine] + OTHER * other
+        scores[t] = kill * gain - cost * die
+    return scores
+
+
+def best_loadout(view: Sight, targets: Sequence[int]) -> dict[str, str]:
+    """FF-5: the weapon and shield whose best attack tonight is worth most; among
+    equals, the shield against what beats the weapon (a regular's strike back
+    then cannot kill)."""
+    best: tuple[float, str, str] | None = None
+    for weapon in WEAPONS:
+        for guards in (beater(weapon), *(w for w in WEAPONS if w != beater(weapon))):
+            value = max(attack_values(view, targets, (weapon, guards)).values(), default=0.0)
+            if best is None or value > best[0] + 1e-9:
+                best = (value, weapon, guards)
+    assert best is not None
+    return {"weapon": best[1], "shield": f"anti-{best[2]}"}
+
+
+def news_of(
+    me: Mapping[str, Any], pub: Mapping[str, Any], read: Reading, told: set[int]
+) -> list[tuple[int, str]]:
+    """Living seats (not likely mates, likely regulars) whose weapon the seat saw
+    struck back (FF-12) and has not told yet."""
+    mine = str(me["faction"])
+    return [
+        (s, w)
+        for s, w in sorted(weapons_seen(me["duels"]).items())
+        if s in pub["living"]
+        and s not in told
+        and read.factions.get(s, {}).get(mine, 0.0) < TRUST
+        and read.elite.get(s, 0.25) < 0.5
+    ]
