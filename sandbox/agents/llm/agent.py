@@ -38,7 +38,7 @@ from sandbox.agents.llm.prompt.budget import (
 from sandbox.agents.llm.settings import LLMSettings, limits_for
 from sandbox.agents.llm.setup import (
     one_error,
-    reasoning_described,
+    optional_described,
     retry_policy,
     timeout_for,
     warm_up,
@@ -149,25 +149,19 @@ class LLMAgent(Agent):
         return derived_seed(self._sampling_seed, "call", request_id) & 0x7FFFFFFF
 
     def describe(self) -> dict[str, Any]:
-        return (
-            {
-                "kind": self.kind,
-                "model": self.target.model,
-                "structured": self.settings.structured,
-                "language": self.settings.language,
-                "max_repairs": self.settings.max_repairs,
-                "belief_probe": self.settings.belief_probe,
-                "probe_after_speech": self.settings.probe_after_speech,
-                "prompt_style": self.settings.prompt_style,
-                "history_items": self.settings.history_items,
-                "context_window": self.settings.context_window,
-                "cache": self.settings.cache,
-            }
-            | ({"shared_record": True} if self.settings.shared_record else {})
-            # Only when off, so headers of games that asked for the note stay as they were.
-            | ({} if self.settings.private_note else {"private_note": False})
-            | reasoning_described(self.settings)
-        )
+        return {
+            "kind": self.kind,
+            "model": self.target.model,
+            "structured": self.settings.structured,
+            "language": self.settings.language,
+            "max_repairs": self.settings.max_repairs,
+            "belief_probe": self.settings.belief_probe,
+            "probe_after_speech": self.settings.probe_after_speech,
+            "prompt_style": self.settings.prompt_style,
+            "history_items": self.settings.history_items,
+            "context_window": self.settings.context_window,
+            "cache": self.settings.cache,
+        } | optional_described(self.settings)
 
     async def decide(self, ctx: DecisionContext) -> AgentAnswer:
         secrets = secret_values([self._endpoint.api_key if self._endpoint else None])

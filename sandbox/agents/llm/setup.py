@@ -44,9 +44,13 @@ def timeout_for(settings: LLMSettings, endpoint: Endpoint) -> float:
     return default_timeout(endpoint.model) or DEFAULT_TIMEOUT_S
 
 
-def reasoning_described(settings: LLMSettings) -> dict[str, Any]:
-    """The reasoning settings for the header, only when set (older headers stay as they were)."""
+def optional_described(settings: LLMSettings) -> dict[str, Any]:
+    """The settings the header names only when they are not the default, so
+    the headers of games that used the defaults stay as they were: the shared
+    record, a private note not asked for, the reasoning settings."""
     found = {
+        "shared_record": True if settings.shared_record else None,
+        "private_note": None if settings.private_note else False,
         "reasoning_effort": settings.reasoning_effort,
         "thinking_budget": settings.thinking_budget,
     }
