@@ -114,8 +114,8 @@ class Plan:
         if not isinstance(data, dict):
             return data
         out = dict(data)
-        for key, _ in self.text_chars[1:]:  # the first is the private note
-            if out.get(key) == PASS:
+        for key, _ in self.text_chars:
+            if key != REASONING and out.get(key) == PASS:  # a note is never a pass
                 out[key] = ""
         for group in self.groups:
             named = out.get(group.key)

@@ -48,6 +48,22 @@ def test_no_note_leaves_the_note_out_of_the_grammar_and_its_byte_count() -> None
     assert vote.grammar.splitlines()[0] == 'root ::= "{" "\\"target\\":" v-target "}"'
 
 
+def test_no_note_a_speech_of_pass_still_decodes_to_the_rules_pass() -> None:
+    """The speech is the plan's first text when no note is asked: its "pass" is
+    the empty text (KG-8), not a speech of four letters."""
+    plan = plan_for(speech_request(), 0, 160, 448, "en")
+    assert plan is not None and plan.text_chars[0][0] == "speech"
+    assert plan.decode({"speech": "pass"})["speech"] == ""
+    assert plan.decode({"speech": "I pass on seat 4"})["speech"] == "I pass on seat 4"
+    noted = plan_for(speech_request(), 48, 160, 448, "en")
+    assert noted is not None
+    # a note of "pass" is a note, never the rules' pass
+    assert noted.decode({"reasoning": "pass", "speech": "pass"}) == {
+        "reasoning": "pass",
+        "speech": "",
+    }
+
+
 def test_no_note_the_schema_has_only_the_fields_and_an_answer_without_it_parses() -> None:
     request = vote_request()
     limits = limits_for("compact", note=False)
