@@ -44,7 +44,7 @@ Usage:
     .venv/bin/python bench/bench_local.py calls [--rounds 4] [--no-cache]
     .venv/bin/python bench/bench_local.py game [--config configs/killer_local.toml] [--seed 1 2 3]
     .venv/bin/python bench/bench_local.py compare [--seed 1 2 3 4 5] [--busy-core] [--day-limit N]
-        [--settings old new shared shared-flash-off]
+        [--settings old new shared shared-flash-off before-40]
     .venv/bin/python bench/bench_local.py sealed [--rounds 2] [--settings NAME ...]
     .venv/bin/python bench/bench_local.py context [--rounds 3]
     .venv/bin/python bench/bench_local.py summary TRANSCRIPT.jsonl
@@ -302,7 +302,12 @@ SHARED_LLM = {"shared_record": True, "history_items": None}
 # default: ServerSettings.flash_attn), whole games against the sealed mode's
 # single step.
 FLASH_OFF_ENV = {"SANDBOX_LOCAL_FLASH_ATTN": "0"}
-SETTINGS = ("old", "new", "shared", "shared-flash-off")
+# "before-40": "shared" as it was before issue 40's two settings: every CPU
+# writes an answer (llama-server's --threads), and each answer opens with a
+# private note.
+BEFORE_40_ENV = {"SANDBOX_LOCAL_DECODE_THREADS": str(os.cpu_count() or 1)}
+BEFORE_40_LLM = {"private_note": True}
+SETTINGS = ("old", "new", "shared", "shared-flash-off", "before-40")
 
 
 def setting_of(name: str, base: dict[str, Any]) -> tuple[dict[str, Any], dict[str, str]]:
@@ -313,6 +318,8 @@ def setting_of(name: str, base: dict[str, Any]) -> tuple[dict[str, Any], dict[st
             "default_agent": {**base["default_agent"], **OLD_AGENT},
             "llm": {**base["llm"], **OLD_LLM},
         }, OLD_ENV
+    if name == "before-40":
+        return {**base, "llm": {**base["llm"], **BEFORE_40_LLM}}, BEFORE_40_ENV
     shared = name.startswith("shared")
     llm = {**base["llm"], **(SHARED_LLM if shared else NEW_LLM)}
     env = FLASH_OFF_ENV if name == "shared-flash-off" else {}
