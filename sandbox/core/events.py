@@ -153,15 +153,23 @@ class GameEnded(Event):
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
-class TeamMessage(AudienceEvent):
+class PlayerText(Event):
+    """Player text: what seat ``seat`` said on day (or night) ``day``, as it said
+    it. Both messages below open with these fields, in this order (a transcript
+    line's and a positional call's); a variant's speech event may too."""
+
+    day: int
+    seat: int
+    text: str
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class TeamMessage(PlayerText, AudienceEvent):
     """A team's private message at night (Killer: the killers before their
     opinions, ``killer_chat``): ``team`` names the team, ``audience`` its living
     members when the message is said. An empty text passes."""
 
     kind: ClassVar[str] = "talk.team"
-    day: int
-    seat: int
-    text: str
     team: str
     audience: tuple[int, ...]
 
@@ -178,15 +186,12 @@ class GraveyardOpened(AudienceEvent):
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
-class GraveyardMessage(AudienceEvent):
+class GraveyardMessage(PlayerText, AudienceEvent):
     """Graveyard talk (``graveyard_chat``): a dead seat's message, seen by the
     seats dead when it is said (``audience``, the speaker among them) and never
     by a living seat. An empty text passes."""
 
     kind: ClassVar[str] = "talk.graveyard"
-    day: int
-    seat: int
-    text: str
     audience: tuple[int, ...]
 
 
@@ -212,81 +217,77 @@ class OpenDayStarted(Event):
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
-class RoundAnswers(RefereeEvent):
+class RoundEvent(Event):
+    """OD-5: an event of round ``round`` of open day ``day``. Every event below
+    opens with these fields, in this order (a transcript line's and a positional
+    call's)."""
+
+    day: int
+    round: int
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class RoundAnswers(RoundEvent, RefereeEvent):
     """OD-5, OD-10: how each seat asked in a round answered, every list in seat
     order (never in the order the answers arrived). Referee only: a wait or a
     fallback is not public, and the posts show as messages once accepted."""
 
     kind: ClassVar[str] = "discussion.answers"
-    day: int
-    round: int
     posted: tuple[int, ...]
     waited: tuple[int, ...]
     fell_back: tuple[int, ...]
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
-class OrderDrawn(Event):
+class OrderDrawn(RoundEvent):
     """OD-5: two or more messages were posted in a round; ``order`` lists the
     seats whose message is accepted, in the order the seeded draw gave."""
 
     kind: ClassVar[str] = "discussion.order"
-    day: int
-    round: int
     order: tuple[int, ...]
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
-class MessagesCut(RefereeEvent):
+class MessagesCut(RoundEvent, RefereeEvent):
     """OD-5: the messages that would have passed ``messages_per_day``, in drawn
     order; not accepted, so nobody but the referee learns they were posted."""
 
     kind: ClassVar[str] = "discussion.cut"
-    day: int
-    round: int
     seats: tuple[int, ...]
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
-class RoundClosed(Event):
+class RoundClosed(RoundEvent):
     """OD-5: a round is over; ``accepted``: the seats whose message was
     accepted, in order (empty: a quiet round, OD-6 b)."""
 
     kind: ClassVar[str] = "discussion.round"
-    day: int
-    round: int
     accepted: tuple[int, ...]
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
-class OpenDayEnded(Event):
+class OpenDayEnded(RoundEvent):
     """OD-6: the open day ends after ``round``; ``reason`` is the first end that
     held (``discussion.DayEnd``): ``day_cap``, ``quiet`` or ``no_budget``."""
 
     kind: ClassVar[str] = "discussion.closed"
-    day: int
-    round: int
     reason: str
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
-class RoundInterjected(Event):
+class RoundInterjected(RoundEvent):
     """OD-7: a person's message closed round ``round`` at once; it is the round's
     first message (the AI messages already given follow in drawn order)."""
 
     kind: ClassVar[str] = "discussion.interjection"
-    day: int
-    round: int
     seat: int
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
-class AsksWithdrawn(RefereeEvent):
+class AsksWithdrawn(RoundEvent, RefereeEvent):
     """OD-7: the asks still unanswered when a person's message closed the round,
     in seat order; withdrawn (no budget spent) and asked again in the next round.
     Referee only, as a wait is: when a seat answers is nobody's to learn."""
 
     kind: ClassVar[str] = "discussion.withdrawn"
-    day: int
-    round: int
     seats: tuple[int, ...]

@@ -10,7 +10,14 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 from sandbox.core.discussion import OpenDay, OpenDayRulings
-from sandbox.core.events import AudienceEvent, Event, GraveyardMessage, SeatEvent, TeamMessage
+from sandbox.core.events import (
+    AudienceEvent,
+    Event,
+    GraveyardMessage,
+    PlayerText,
+    SeatEvent,
+    TeamMessage,
+)
 from sandbox.core.talk import dead_at_nightfall
 from sandbox.games.killer.config import EITHER_SIDE, OPEN_BUDGET, TURNS, without_turns_keys
 from sandbox.games.killer.info import KILLER, Context, Phase
@@ -139,16 +146,13 @@ class PhaseStarted(Event):
 
 
 @dataclass(frozen=True, slots=True)
-class Speech(Event):
+class Speech(PlayerText):
     """KG-8/KG-10: a public speech ("pass" is an empty text), with its structured
     claims: the role the speaker claims and the seats it accuses and vouches for
     (sorted). Recorded as said, never confirmed (KG-14); the defaults ("none", no
     seats) also load transcripts written before the fields existed."""
 
     kind: ClassVar[str] = "killer.speech"
-    day: int
-    seat: int
-    text: str
     context: str
     claim: str = "none"
     accuse: tuple[int, ...] = ()
@@ -156,13 +160,10 @@ class Speech(Event):
 
 
 @dataclass(frozen=True, slots=True)
-class LastWords(Event):
+class LastWords(PlayerText):
     """KG-6/KG-7: a dead player's last words, with structured claims as in ``Speech``."""
 
     kind: ClassVar[str] = "killer.last_words"
-    day: int
-    seat: int
-    text: str
     claim: str = "none"
     accuse: tuple[int, ...] = ()
     vouch: tuple[int, ...] = ()
