@@ -8,6 +8,7 @@
 - :mod:`.belief`: a belief over role assignments, exact or sampled, and its score.
 - :mod:`.mind`: one seat's belief kept from its view, the levels, a hidden seat's cover.
 - :mod:`.talk`: a speech from the belief, with a grounded reason (``talk.toml``).
+- :mod:`.bot`: the frame of a bot that plays a ladder of levels (its mind, talker, answer).
 
 Nothing here names a variant: a variant's roles and words come in as a
 :class:`~sandbox.deduction.tables.RoleTable` (the tables shipped in

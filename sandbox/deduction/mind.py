@@ -37,7 +37,7 @@ import random
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
-from sandbox.core.variant import HistoryItem, SeatView
+from sandbox.core.variant import HistoryItem, SeatView, VariantInfo
 from sandbox.deduction.belief import Belief
 from sandbox.deduction.evidence import (
     Ballot,
@@ -171,6 +171,13 @@ class PublicKinds:
     deaths: Mapping[str, tuple[str, str]]  # kind -> (its seat field, its revealed-role field)
     night: str  # the kind of a night's victim (unrevealed: Killed evidence)
     ballots: str  # the kind of public ballots (a "ballots" mapping)
+
+    @classmethod
+    def declared(cls, info: VariantInfo, revealed: str, night: str, ballots: str) -> PublicKinds:
+        """The speeches and deaths a variant's ``info`` declares, each death's
+        revealed role in its field ``revealed``."""
+        deaths = {kind: (seat, revealed) for kind, seat in info.death_fields.items()}
+        return cls(tuple(sorted(info.speech_kinds)), deaths, night, ballots)
 
 
 def read_public(item: HistoryItem, table: RoleTable, kinds: PublicKinds) -> Heard | None:

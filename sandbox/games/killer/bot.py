@@ -24,19 +24,17 @@ strike where the police likely sit. docs/deduction.md has the levels.
 
 from __future__ import annotations
 
-import random
 import re
 from collections.abc import Collection
 from typing import Any
 
 import sandbox.games.killer.evidence as ev
-from sandbox.core.errors import IllegalDecision
-from sandbox.core.requests import Choice
-from sandbox.core.seat import FALLBACK_INVALID, Agent, AgentAnswer, DecisionContext
+from sandbox.core.seat import DecisionContext
 from sandbox.core.variant import HistoryItem, SeatView
-from sandbox.deduction.mind import LADDERS, Heard, Mind, PublicKinds, read_public
+from sandbox.deduction.bot import LadderBot, seat_options
+from sandbox.deduction.mind import Heard, Mind, PublicKinds, read_public
 from sandbox.deduction.tables import RoleTable, load_table
-from sandbox.deduction.talk import Talker
+from sandbox.games.killer.info import INFO
 from sandbox.games.killer.talk import PHRASES, Plan, speech_payload
 from sandbox.games.phrasebook import Phrasebook
 
@@ -46,49 +44,34 @@ BUS_RATE = 0.35  # chance a killer votes with the crowd against its own exposed 
 QUIET_NIGHT_EVERY = 3  # about one night in three the killers strike a quiet player
 VOUCH_RATE = 0.25  # chance a killer vouches for an innocent in a speech
 
+TABLE: RoleTable = load_table("killer")
+KINDS = PublicKinds.declared(INFO, revealed="role", night="killer.dawn", ballots="killer.ballots")
 
-class BaselineBot(Agent):
-    kind = "baseline"
-    replayable = True
+
+class BaselineBot(LadderBot):
+    variant = "killer"
+    table = TABLE
 
     def __init__(self, seed: int, language: str = "en", level: int = 0) -> None:
-        self.rng = random.Random(seed)
+        super().__init__(seed, language, level)
         self.book = Phrasebook(PHRASES, language, seed)  # words only: never moves a decision
         # Fixed per seat, drawn first so each seat's style is stable across games.
         self.shares_checks = self.rng.random() < SHARE_RATE
         self.fakes_claims = self.rng.random() < FAKE_CLAIM_RATE
-        self.seed, self.language = seed, language
-        self.at_level(level)
 
-    def at_level(self, level: int) -> None:
-        """Play at ``level`` (0: the baseline; 1..4: deducing, issue 37)."""
-        self.mind = Mind(TABLE, level, self.seed, levels=LADDERS["killer"]) if level else None
-        self.team_play = bool(self.mind and self.mind.level.coordinates)  # fakes when it pays
-        self.talker = Talker(self.mind, self.language, self.seed) if self.mind else None
-
-    def describe(self) -> dict[str, Any]:
-        return self.mind.describe(self.kind, "killer") if self.mind else {"kind": self.kind}
-
-    async def decide(self, ctx: DecisionContext) -> AgentAnswer:
-        if self.mind is not None:
-            _think(self.mind, ctx.view)
-        payload = self._choose(ctx)
-        try:
-            return AgentAnswer(ctx.validate(payload))
-        except IllegalDecision:
-            # Our choice was illegal after all; the referee's fallback is always legal.
-            return AgentAnswer(None, fallback_reason=FALLBACK_INVALID)
+    def _think(self, mind: Mind, view: SeatView) -> None:
+        think(mind, view)
 
     # -------------------------------------------------------------- dispatch
     def _choose(self, ctx: DecisionContext) -> dict[str, Any]:
         decision = ctx.request.decision
         view = ctx.view
         if decision == "kill_opinion":
-            return {"target": self._kill(view, _options(ctx, "target"))}
+            return {"target": self._kill(view, seat_options(ctx, "target"))}
         if decision == "check_opinion":
-            return {"suspect": self._check(view, _options(ctx, "suspect"))}
+            return {"suspect": self._check(view, seat_options(ctx, "suspect"))}
         if decision == "vote":
-            return {"target": self._vote(view, _options(ctx, "target"))}
+            return {"target": self._vote(view, seat_options(ctx, "target"))}
         if decision in ("team_message", "graveyard_message"):  # the table-talk rulings
             return {"message": self._night_talk(view, decision)}
         fields = [f.name for f in ctx.request.fields]
@@ -245,12 +228,6 @@ class BaselineBot(Agent):
 
 
 # ------------------------------------------------------------ role knowledge
-def _options(ctx: DecisionContext, name: str) -> list[int]:
-    field = ctx.request.field(name)
-    assert isinstance(field, Choice)
-    return [o for o in field.options if isinstance(o, int) and not isinstance(o, bool)]
-
-
 def _mates(view: SeatView) -> set[int]:
     return {int(s) for s in ev.private_list(view, "fellow_killers")}
 
@@ -388,16 +365,8 @@ def _police_claims(view: SeatView, table: ev.Table, attacked: bool, clears: bool
 
 # ------------------------------------------------------------ deduction (issue 37)
 
-TABLE: RoleTable = load_table("killer")
-KINDS = PublicKinds(
-    speeches=("killer.speech", "killer.last_words"),
-    deaths={"killer.dawn": ("victim", "role"), "killer.voted_out": ("seat", "role")},
-    night="killer.dawn",
-    ballots="killer.ballots",
-)
 
-
-def _think(mind: Mind, view: SeatView) -> None:
+def think(mind: Mind, view: SeatView) -> None:
     if not mind.started:
         rules, players = view.public.get("rules", {}), int(view.public["players"])
         killers, police = int(rules["killers"]), int(rules["police"])  # KG-1

@@ -21,19 +21,18 @@ Deterministic for a seed; at ``level`` 1..4 a deduction Mind decides (issue 37, 
 
 from __future__ import annotations
 
-import random
 from dataclasses import dataclass, field
 from typing import Any
 
-from sandbox.core.errors import IllegalDecision
 from sandbox.core.requests import Choice
-from sandbox.core.seat import FALLBACK_INVALID, Agent, AgentAnswer, DecisionContext
+from sandbox.core.seat import DecisionContext
 from sandbox.core.variant import HistoryItem, SeatView
 from sandbox.deduction import bluff
-from sandbox.deduction.mind import LADDERS, Heard, Mind, PublicKinds, read_public
+from sandbox.deduction.bot import LadderBot, seat_options
+from sandbox.deduction.mind import Heard, Mind, PublicKinds, read_public
 from sandbox.deduction.tables import RoleTable, load_table
-from sandbox.deduction.talk import Talker
 from sandbox.games.phrasebook import Phrasebook
+from sandbox.games.werewolf.info import INFO
 from sandbox.games.werewolf.talk import PHRASES, context, worded
 
 # ------------------------------------------------------------ the bot
@@ -90,49 +89,33 @@ def _checked(view: SeatView) -> dict[int, bool]:
     }
 
 
-def _options(ctx: DecisionContext, name: str = "target") -> list[int]:
-    f = ctx.request.field(name)
-    assert isinstance(f, Choice)
-    return [o for o in f.options if isinstance(o, int) and not isinstance(o, bool)]
+TABLE: RoleTable = load_table("werewolf")
+KINDS = PublicKinds.declared(
+    INFO, revealed="revealed", night="werewolf.dawn", ballots="werewolf.ballots"
+)
+RESULTS = {"werewolves": TABLE.hidden, "village": TABLE.honest}  # WW-10's team answers
 
 
-class BaselineBot(Agent):
-    kind = "baseline"
-    replayable = True
+class BaselineBot(LadderBot):
+    variant = "werewolf"
+    table = TABLE
 
     def __init__(self, seed: int, language: str = "en", level: int = 0) -> None:
-        self.rng = random.Random(seed)
+        super().__init__(seed, language, level)
         self.fakes_claims = self.rng.random() < FAKE_CLAIM_RATE  # drawn first: a stable style
         self.book = Phrasebook(PHRASES, language, seed)  # words only: never moves a decision
-        self.seed, self.language = seed, language
-        self.at_level(level)
 
-    def at_level(self, level: int) -> None:
-        """Play at ``level`` (0: the baseline; 1..4: deducing, issue 37)."""
-        self.mind = Mind(TABLE, level, self.seed, levels=LADDERS["werewolf"]) if level else None
-        self.team_play = bool(self.mind and self.mind.level.coordinates)  # fakes when it pays
-        self.talker = Talker(self.mind, self.language, self.seed) if self.mind else None
-
-    def describe(self) -> dict[str, Any]:
-        return self.mind.describe(self.kind, "werewolf") if self.mind else {"kind": self.kind}
-
-    async def decide(self, ctx: DecisionContext) -> AgentAnswer:
-        if self.mind is not None:
-            _think(self.mind, ctx.view)
-        payload = self._choose(ctx)
-        try:
-            return AgentAnswer(ctx.validate(payload))
-        except IllegalDecision:  # the referee's fallback is always legal (WW-23)
-            return AgentAnswer(None, fallback_reason=FALLBACK_INVALID)
+    def _think(self, mind: Mind, view: SeatView) -> None:
+        think(mind, view)
 
     def _choose(self, ctx: DecisionContext) -> dict[str, Any]:
         view, decision = ctx.view, ctx.request.decision
         if decision == "kill":
-            return {"target": self._kill(view, _options(ctx))}
+            return {"target": self._kill(view, seat_options(ctx))}
         if decision == "inspect":
-            return {"target": self._inspect(view, _options(ctx))}
+            return {"target": self._inspect(view, seat_options(ctx))}
         if decision == "protect":
-            return {"target": self._protect(view, _options(ctx))}
+            return {"target": self._protect(view, seat_options(ctx))}
         if decision == "wolf_message":
             target = self._kill(view, [s for s in _living(view) if s not in _pack(view)])
             return {"message": f"I will name seat {target} tonight." if target else ""}
@@ -142,7 +125,7 @@ class BaselineBot(Agent):
             return {"bid": self._bid(view)}
         if decision == "vote":
             nullable = isinstance(f := ctx.request.field("target"), Choice) and f.nullable
-            return {"target": self._vote(view, _options(ctx), nullable)}
+            return {"target": self._vote(view, seat_options(ctx), nullable)}
         said = self._speech(view)  # a deducing seat's speech comes worded already
         return said if "speech" in said else worded(said, view, self.book)
 
@@ -324,17 +307,8 @@ class BaselineBot(Agent):
 
 # ------------------------------------------------------------ deduction (issue 37)
 
-TABLE: RoleTable = load_table("werewolf")
-KINDS = PublicKinds(
-    speeches=("werewolf.speech", "werewolf.last_words"),
-    deaths={"werewolf.dawn": ("victim", "revealed"), "werewolf.exiled": ("seat", "revealed")},
-    night="werewolf.dawn",
-    ballots="werewolf.ballots",
-)
-RESULTS = {"werewolves": TABLE.hidden, "village": TABLE.honest}  # WW-10's team answers
 
-
-def _think(mind: Mind, view: SeatView) -> None:
+def think(mind: Mind, view: SeatView) -> None:
     if not mind.started:  # the lineup counts roles by plural names (werewolves, seers, ...)
         lineup, plural = view.public.get("lineup", {}), {"werewolf": "werewolves"}
         deck = {r: int(lineup.get(plural.get(r, f"{r}s"), 0)) for r in TABLE.roles}
