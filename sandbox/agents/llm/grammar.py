@@ -35,10 +35,13 @@ from __future__ import annotations
 
 import functools
 import json
-from collections.abc import Sequence
+import threading
+from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from cachetools import LRUCache, cached
+from cachetools.keys import hashkey
 from pydantic import BaseModel, model_validator
 
 from sandbox.core.requests import Choice, DecisionRequest, Field, MultiChoice, Scalar, Text
@@ -146,6 +149,13 @@ def _key(option: Scalar) -> str:
     return option if isinstance(option, str) else json.dumps(option)
 
 
+def _shape(request: DecisionRequest, *limits: Hashable, **named: Hashable) -> Hashable:
+    """A plan's cache key: the request's fields and the limits, never its id or
+    its seat (a sealed step asks many seats the same shape)."""
+    return hashkey(request.fields, *limits, **named)
+
+
+@cached(LRUCache(maxsize=1024), key=_shape, lock=threading.Lock())
 def plan_for(
     request: DecisionRequest,
     reasoning_chars: int,
@@ -160,22 +170,7 @@ def plan_for(
     the schema route. ``leave_out``: fields its shared example does not show
     (the shared record states them after the seat's card). ``open_with_seat``:
     free text opens by naming a seat (OPENINGS)."""
-    return _plan(
-        request.fields, reasoning_chars, text_cap, max_tokens, language, leave_out, open_with_seat
-    )
-
-
-@functools.lru_cache(maxsize=1024)
-def _plan(
-    fields: tuple[Field, ...],
-    reasoning_chars: int,
-    text_cap: int | None,
-    max_tokens: int | None,
-    language: str,
-    leave_out: frozenset[str] = frozenset(),
-    open_with_seat: bool = False,
-) -> Plan | None:
-    # Cached: a sealed step asks many seats the same shape.
+    fields = request.fields
     chars = "ascii" if language == "en" else "any"
     per_char = BYTES_PER_CHAR[chars]
     choices = [f for f in fields if isinstance(f, Choice)]
