@@ -39,16 +39,12 @@ def answers(d: D, L: Lang) -> Words:  # OD-5, OD-8 (the referee alone)
 
 def closed_round(d: D, L: Lang) -> Words:  # OD-5, OD-6
     accepted = d.get("accepted", ())
-    if accepted:
-        text = L.say(
-            en=f"{_round(d, L).capitalize()} closes with messages from {L.seats(accepted)}",
-            zh=f"{_round(d, L)}结束，发言的有{L.seats(accepted)}",
-        )
-    else:
-        text = L.say(
-            en=f"{_round(d, L).capitalize()} closes: nobody posted",
-            zh=f"{_round(d, L)}结束：无人发言",
-        )
+    posted = (
+        L.say(en=f" with messages from {L.seats(accepted)}", zh=f"，发言的有{L.seats(accepted)}")
+        if accepted
+        else L.say(en=": nobody posted", zh="：无人发言")
+    )
+    text = L.say(en=f"{_round(d, L).capitalize()} closes{posted}", zh=f"{_round(d, L)}结束{posted}")
     return referee("discussion.round", L.end(text))
 
 
