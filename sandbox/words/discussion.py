@@ -7,7 +7,7 @@ seat's answer to an open day's ask for a variant's decision phrases."""
 from __future__ import annotations
 
 from sandbox.core.words import Answer, D, DecisionPhrase, Lang, Sentence, Words
-from sandbox.words.parts import ending, referee
+from sandbox.words.parts import Template, ending, from_templates, referee
 
 _NOTHING: tuple[object, ...] = (None, "", (), [], False, "none")  # a field left empty
 # the ask's own field and the referee's marks (OD-7, OD-8): never words a seat held back
@@ -26,19 +26,6 @@ def _round(d: D, L: Lang) -> str:
     return L.say(en=f"round {number}", zh=f"第{number}轮")
 
 
-def opened(d: D, L: Lang) -> Words:  # OD-4, OD-5
-    per_seat, per_day = d.get("messages_per_seat"), d.get("messages_per_day")
-    quiet = d.get("quiet_rounds")
-    text = L.say(
-        en=f"The open discussion of day {d.get('day')} begins: any living seat may post "
-        f"(up to {per_seat} messages each, {per_day} in all; it ends after {quiet} "
-        "quiet round(s))",
-        zh=f"第{d.get('day')}天的自由讨论开始：存活的人随时可以发言（每人最多{per_seat}条，"
-        f"全天共{per_day}条；连续{quiet}轮无人发言即结束）",
-    )
-    return referee("discussion.opened", L.end(text))
-
-
 def answers(d: D, L: Lang) -> Words:  # OD-5, OD-8 (the referee alone)
     posted, waited, fell = d.get("posted", ()), d.get("waited", ()), d.get("fell_back", ())
     text = L.say(
@@ -50,52 +37,15 @@ def answers(d: D, L: Lang) -> Words:  # OD-5, OD-8 (the referee alone)
     return referee("discussion.answers", L.end(text))
 
 
-def order(d: D, L: Lang) -> Words:  # OD-5
-    text = L.say(
-        en=f"Messages of {_round(d, L)} in the drawn order: {L.seats(d.get('order', ()))}",
-        zh=f"{_round(d, L)}的消息按抽签顺序：{L.seats(d.get('order', ()))}",
-    )
-    return referee("discussion.order", L.end(text))
-
-
-def cut(d: D, L: Lang) -> Words:  # OD-5 (the referee alone)
-    text = L.say(
-        en=f"Cut at the day's cap in {_round(d, L)}: {L.seats(d.get('seats', ()))}",
-        zh=f"{_round(d, L)}超出全天上限而未发出的消息：{L.seats(d.get('seats', ()))}",
-    )
-    return referee("discussion.cut", L.end(text))
-
-
 def closed_round(d: D, L: Lang) -> Words:  # OD-5, OD-6
     accepted = d.get("accepted", ())
-    if accepted:
-        text = L.say(
-            en=f"{_round(d, L).capitalize()} closes with messages from {L.seats(accepted)}",
-            zh=f"{_round(d, L)}结束，发言的有{L.seats(accepted)}",
-        )
-    else:
-        text = L.say(
-            en=f"{_round(d, L).capitalize()} closes: nobody posted",
-            zh=f"{_round(d, L)}结束：无人发言",
-        )
+    posted = (
+        L.say(en=f" with messages from {L.seats(accepted)}", zh=f"，发言的有{L.seats(accepted)}")
+        if accepted
+        else L.say(en=": nobody posted", zh="：无人发言")
+    )
+    text = L.say(en=f"{_round(d, L).capitalize()} closes{posted}", zh=f"{_round(d, L)}结束{posted}")
     return referee("discussion.round", L.end(text))
-
-
-def interjection(d: D, L: Lang) -> Words:  # OD-7
-    seat = d.get("seat")
-    text = L.say(
-        en=f"Seat {seat} spoke up and closed {_round(d, L)}: their message comes first",
-        zh=f"{seat}号插话，{_round(d, L)}随即结束：其消息排在最前",
-    )
-    return referee("discussion.interjection", L.end(text))
-
-
-def withdrawn(d: D, L: Lang) -> Words:  # OD-7 (the referee alone)
-    text = L.say(
-        en=f"Asks withdrawn unanswered in {_round(d, L)}: {L.seats(d.get('seats', ()))}",
-        zh=f"{_round(d, L)}撤回未作答的询问：{L.seats(d.get('seats', ()))}",
-    )
-    return referee("discussion.withdrawn", L.end(text))
 
 
 def ended(d: D, L: Lang) -> Words:  # OD-6
@@ -108,15 +58,38 @@ def ended(d: D, L: Lang) -> Words:  # OD-6
     return referee("discussion.closed", L.end(text))
 
 
+# The sentences that say the event's data fields alone.
+TEMPLATES: dict[str, Template] = {
+    "discussion.opened": Template(  # OD-4, OD-5
+        "The open discussion of day {day} begins: any living seat may post (up to "
+        "{messages_per_seat} messages each, {messages_per_day} in all; it ends after "
+        "{quiet_rounds} quiet round(s))",
+        "第{day}天的自由讨论开始：存活的人随时可以发言（每人最多{messages_per_seat}条，"
+        "全天共{messages_per_day}条；连续{quiet_rounds}轮无人发言即结束）",
+    ),
+    "discussion.order": Template(  # OD-5
+        "Messages of round {round} in the drawn order: {order:seats}",
+        "第{round}轮的消息按抽签顺序：{order:seats}",
+    ),
+    "discussion.cut": Template(  # OD-5 (the referee alone)
+        "Cut at the day's cap in round {round}: {seats:seats}",
+        "第{round}轮超出全天上限而未发出的消息：{seats:seats}",
+    ),
+    "discussion.interjection": Template(  # OD-7
+        "Seat {seat} spoke up and closed round {round}: their message comes first",
+        "{seat}号插话，第{round}轮随即结束：其消息排在最前",
+    ),
+    "discussion.withdrawn": Template(  # OD-7 (the referee alone)
+        "Asks withdrawn unanswered in round {round}: {seats:seats}",
+        "第{round}轮撤回未作答的询问：{seats:seats}",
+    ),
+}
+
 SENTENCES: dict[str, Sentence] = {
-    "discussion.opened": opened,
     "discussion.answers": answers,
-    "discussion.order": order,
-    "discussion.cut": cut,
     "discussion.round": closed_round,
     "discussion.closed": ended,
-    "discussion.interjection": interjection,
-    "discussion.withdrawn": withdrawn,
+    **from_templates(TEMPLATES),
 }
 
 

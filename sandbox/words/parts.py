@@ -1,4 +1,5 @@
 """The parts several variants' words are made of, written once: a referee line,
+a table of the referee's sentences written as templates of the event's data,
 nightfall and dawn, a table of each seat's choice, a speech or last words with the speaker's claims,
 the phrase of a seat that spoke or passed or named a seat, and the seat-board effects of a role
 card, a team list, a death and the announced ballots.
@@ -10,7 +11,11 @@ rule ID) stays in the variant's folder, passed in.
 
 from __future__ import annotations
 
+import string
 from collections.abc import Mapping
+from dataclasses import dataclass
+from functools import partial
+from typing import Any
 
 from sandbox.core.words import (
     REFEREE,
@@ -21,6 +26,7 @@ from sandbox.core.words import (
     D,
     DecisionPhrase,
     Lang,
+    Sentence,
     Words,
     speech_claims,
 )
@@ -29,6 +35,58 @@ from sandbox.core.words import (
 def referee(kind: str, sentence: str, speaker: int | None = None) -> Words:
     """The referee states a fact (``speaker``: the seat it is about, if one)."""
     return Words(kind, REFEREE, sentence, speaker)
+
+
+class _Fields(string.Formatter):
+    """Fills a :class:`Template` from an event's data in one language (a missing
+    field: None, as ``d.get`` gives it)."""
+
+    def __init__(self, d: D, L: Lang) -> None:
+        self.d, self.L = d, L
+
+    def get_value(self, key: int | str, args: Any, kwargs: Any) -> Any:
+        return self.d.get(str(key))
+
+    def format_field(self, value: Any, format_spec: str) -> str:
+        L = self.L
+        if format_spec in ("seat", "Seat"):
+            return L.seat(value, capital=format_spec == "Seat")
+        if format_spec == "seats":
+            return L.seats(value or ())
+        if format_spec == "term":
+            return L.term(value)
+        return format(value, format_spec)
+
+
+@dataclass(frozen=True)
+class Template:
+    """A sentence written as two templates, English and Chinese, of the event's
+    data fields: ``{day}`` a field as it is, ``{seat:seat}`` a seat ("seat 3";
+    ``{seat:Seat}`` "Seat 3"), ``{members:seats}`` a list of seats (a missing
+    list: nobody), ``{role:term}`` a game word. ``about``: the field naming the
+    seat the sentence is about, if one."""
+
+    en: str
+    zh: str
+    about: str | None = None
+
+    def fill(self, d: D, L: Lang) -> str:
+        """The template in ``L``'s language, filled from ``d`` (no full stop)."""
+        return _Fields(d, L).format(L.say(en=self.en, zh=self.zh))
+
+    def stated(self, kind: str, d: D, L: Lang) -> Words:
+        """The referee states the filled template as a sentence of ``kind``."""
+        about = None if self.about is None else d.get(self.about)
+        return referee(kind, L.end(self.fill(d, L)), about)
+
+
+def from_templates(table: Mapping[str, Template]) -> dict[str, Sentence]:
+    """The sentences of the event kinds in ``table``: the referee states each
+    kind's :class:`Template`, filled from the event's data."""
+    return {kind: partial(template.stated, kind) for kind, template in table.items()}
+
+
+NIGHT_FALLS = Template("Night {night} falls", "第{night}夜降临")  # "Night 2 falls."
 
 
 def ending(you: bool, suffix: str = "s") -> str:
@@ -59,12 +117,6 @@ def claims_said(claims: tuple[str, ...], L: Lang) -> str:
     if not claims:
         return ""
     return L.say(en=f" ({'; '.join(claims)})", zh=f"（{'；'.join(claims)}）")
-
-
-def night_falls(kind: str, d: D, L: Lang) -> Words:
-    """The ``night``-th night begins: "Night 2 falls."."""
-    n = d.get("night")
-    return referee(kind, L.end(L.say(en=f"Night {n} falls", zh=f"第{n}夜降临")))
 
 
 def dawn_words(kind: str, d: D, L: Lang, died: tuple[str, str], shown: str) -> Words:

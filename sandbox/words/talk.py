@@ -8,7 +8,7 @@ of it."""
 from __future__ import annotations
 
 from sandbox.core.words import SPEECH, Answer, D, DecisionPhrase, Lang, Sentence, Words
-from sandbox.words.parts import ending, referee
+from sandbox.words.parts import Template, ending, from_templates, referee
 
 
 def _message(kind: str, d: D, L: Lang, to: tuple[str, str]) -> Words:
@@ -33,23 +33,21 @@ def graveyard(d: D, L: Lang) -> Words:  # the KG-14, WW-16, FF-19 rulings (grave
     return _message("talk.graveyard", d, L, ("the dead", "亡者"))
 
 
-def graveyard_opened(d: D, L: Lang) -> Words:  # FF-19 ruling (graveyard_chat)
-    seats = L.seats(d.get("audience", ()))
-    text = L.say(
-        en=f"Night {d.get('day')}: the graveyard is open to the dead ({seats})",
-        zh=f"第{d.get('day')}夜：亡者之间可以交谈（{seats}）",
-    )
-    return referee("talk.graveyard_opened", L.end(text))
-
+TEMPLATES: dict[str, Template] = {
+    "talk.graveyard_opened": Template(  # FF-19 ruling (graveyard_chat)
+        "Night {day}: the graveyard is open to the dead ({audience:seats})",
+        "第{day}夜：亡者之间可以交谈（{audience:seats}）",
+    ),
+}
 
 SENTENCES: dict[str, Sentence] = {
     "talk.team": team,
     "talk.graveyard": graveyard,
-    "talk.graveyard_opened": graveyard_opened,
+    **from_templates(TEMPLATES),
 }
 
 
-def _phrase(to: tuple[str, str]) -> DecisionPhrase:
+def talk_phrase(to: tuple[str, str]) -> DecisionPhrase:
     """What a seat answered to a talk ask: a message to ``to``, or a pass."""
 
     def phrase(a: Answer, L: Lang, you: bool) -> str:
@@ -60,5 +58,5 @@ def _phrase(to: tuple[str, str]) -> DecisionPhrase:
     return phrase
 
 
-team_phrase = _phrase(("the team", "队友"))  # KG-3 ruling
-graveyard_phrase = _phrase(("the dead", "亡者"))  # KG-14, WW-16, FF-19 rulings
+team_phrase = talk_phrase(("the team", "队友"))  # KG-3 ruling
+graveyard_phrase = talk_phrase(("the dead", "亡者"))  # KG-14, WW-16, FF-19 rulings

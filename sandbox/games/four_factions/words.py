@@ -28,7 +28,7 @@ from sandbox.core.words import (
 )
 from sandbox.games.four_factions.info import FACTIONS, INFO, Decision
 from sandbox.games.four_factions.page import BOARD, CARD_TABLES, by_seat, card, duel_notes, team_of
-from sandbox.words.parts import ending, referee, seat_choice, spoken
+from sandbox.words.parts import Template, ending, from_templates, referee, seat_choice, spoken
 from sandbox.words.talk import graveyard_phrase
 from sandbox.words.vocabulary import load_vocabulary
 
@@ -60,19 +60,6 @@ def elite_knowledge(d: D, L: Lang) -> Words:  # FF-9
             L.say(
                 en=f"{seat} (elite) learns the regulars' factions: {known}",
                 zh=f"{seat}（最强精英）得知非最强精英的阵营：{known}",
-            )
-        ),
-        d["seat"],
-    )
-
-
-def elite_known(d: D, L: Lang) -> Words:  # FF-10
-    seat, elite = L.seat(d["seat"], capital=True), L.seat(d["elite_seat"])
-    return referee(
-        "ff.elite_known",
-        L.end(
-            L.say(
-                en=f"{seat} learns its elite is {elite}", zh=f"{seat}得知本阵营的最强精英是{elite}"
             )
         ),
         d["seat"],
@@ -147,30 +134,12 @@ def protection(d: D, L: Lang) -> Words:  # FF-15
     return _speech("ff.protection", d, lead, (claim,))
 
 
-def no_statement(d: D, L: Lang) -> Words:  # FF-29
-    seat, stage = L.seat(d["seat"], capital=True), d.get("stage")
-    text = L.say(
-        en=f"{seat} gave no valid {stage} statement (FF-29)",
-        zh=f"{seat}没有给出有效的{L.term(stage)}声明（FF-29）",
-    )
-    return referee("ff.no_statement", L.end(text), d["seat"])
-
-
 def spoke(d: D, L: Lang) -> Words:  # FF-17: "Seat 3 says", or "Seat 3 passes."
     return spoken("ff.speech", d, L, str(d.get("speech", "")))
 
 
 def passed(d: D, L: Lang) -> Words:  # FF-17
     return spoken("ff.pass", d, L, "")
-
-
-def loadout(d: D, L: Lang) -> Words:  # FF-5
-    seat, day = L.seat(d["seat"], capital=True), d.get("day")
-    text = L.say(
-        en=f"{seat} takes {d.get('weapon')} and {d.get('shield')} for night {day}",
-        zh=f"{seat}第{day}夜选择武器{L.term(d.get('weapon'))}、盾牌{L.term(d.get('shield'))}",
-    )
-    return referee("ff.loadout", L.end(text), d["seat"])
 
 
 def _when(d: D, L: Lang) -> str:
@@ -302,27 +271,38 @@ def dawn(d: D, L: Lang) -> Words:  # FF-28; named after the night that ended (FF
     return referee("ff.dawn", L.end(text))
 
 
-def day_limit(d: D, L: Lang) -> Words:  # FF-27
-    day = d.get("day")
-    text = L.say(
-        en=f"The day limit is reached after day {day} (FF-27)",
-        zh=f"第{day}天过后达到天数上限（FF-27）",
-    )
-    return referee("ff.day_limit", L.end(text))
-
+# The sentences that say the event's data fields alone.
+TEMPLATES: dict[str, Template] = {
+    "ff.elite_known": Template(  # FF-10
+        "{seat:Seat} learns its elite is {elite_seat:seat}",
+        "{seat:Seat}得知本阵营的最强精英是{elite_seat:seat}",
+        about="seat",
+    ),
+    "ff.no_statement": Template(  # FF-29
+        "{seat:Seat} gave no valid {stage} statement (FF-29)",
+        "{seat:Seat}没有给出有效的{stage:term}声明（FF-29）",
+        about="seat",
+    ),
+    "ff.loadout": Template(  # FF-5
+        "{seat:Seat} takes {weapon} and {shield} for night {day}",
+        "{seat:Seat}第{day}夜选择武器{weapon:term}、盾牌{shield:term}",
+        about="seat",
+    ),
+    "ff.day_limit": Template(  # FF-27
+        "The day limit is reached after day {day} (FF-27)",
+        "第{day}天过后达到天数上限（FF-27）",
+    ),
+}
 
 SENTENCES: dict[str, Sentence] = {
     "ff.role": role,
     "ff.elite_knowledge": elite_knowledge,
-    "ff.elite_known": elite_known,
     "ff.phase": phase,
     "ff.proofs": proofs,
     "ff.accusation": accusation,
     "ff.protection": protection,
-    "ff.no_statement": no_statement,
     "ff.speech": spoke,
     "ff.pass": passed,
-    "ff.loadout": loadout,
     "ff.duel": duel,
     "ff.attack_report": attack_report,
     "ff.defence_report": defence_report,
@@ -330,7 +310,7 @@ SENTENCES: dict[str, Sentence] = {
     "ff.pair_settled": pair_settled,
     "ff.pair_decided": pair_decided,
     "ff.dawn": dawn,
-    "ff.day_limit": day_limit,
+    **from_templates(TEMPLATES),
 }
 
 

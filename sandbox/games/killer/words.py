@@ -26,10 +26,12 @@ from sandbox.games.killer.info import INFO, Decision
 from sandbox.games.killer.page import BOARD, answer_en, answer_zh, card, rulings, team_of
 from sandbox.words.discussion import message_phrase
 from sandbox.words.parts import (
+    NIGHT_FALLS,
+    Template,
     choices,
     dawn_words,
     ending,
-    night_falls,
+    from_templates,
     referee,
     seat_choice,
     spoke,
@@ -53,25 +55,6 @@ def game_started(d: D, L: Lang) -> Words:  # KG-1
     return referee("killer.game_started", L.say(en=" ", zh="").join([text, *rulings(d, L)]))
 
 
-def role_card(d: D, L: Lang) -> Words:  # KG-2
-    seat, role = L.seat(d["seat"], capital=True), d.get("role")
-    text = L.say(en=f"{seat} is dealt the {role} card", zh=f"{seat}拿到的身份牌：{L.term(role)}")
-    return referee("killer.role", L.end(text), d["seat"])
-
-
-def team(d: D, L: Lang) -> Words:  # KG-2
-    role, members = d.get("role"), d.get("members", ())
-    text = L.say(
-        en=f"The {role} team is {L.seats(members)}",
-        zh=f"{L.term(role)}一方是{L.seats(members)}",
-    )
-    return referee("killer.team", L.end(text))
-
-
-def night(d: D, L: Lang) -> Words:  # KG-11
-    return night_falls("killer.night", d, L)
-
-
 def opinions(d: D, L: Lang) -> Words:  # KG-3/KG-4
     n, role = d.get("night"), d.get("role")
     text = L.say(
@@ -90,14 +73,6 @@ def kill_chosen(d: D, L: Lang) -> Words:  # KG-3
     if d.get("target") is None:  # no opinion given: no kill (KG-3)
         text = L.say(en="The killers choose nobody", zh="杀手没有选定任何人")
     return referee("killer.kill_chosen", L.end(text))
-
-
-def police_turn(d: D, L: Lang) -> Words:
-    text = L.say(
-        en="The killers close their eyes; the police open theirs",
-        zh="杀手闭眼；警察睁眼",
-    )
-    return referee("killer.police_turn", L.end(text))
 
 
 def check(d: D, L: Lang) -> Words:  # KG-4
@@ -208,54 +183,46 @@ def voted_out(d: D, L: Lang) -> Words:  # KG-9
     return referee("killer.voted_out", L.end(text), d["seat"])
 
 
-def nobody_out(d: D, L: Lang) -> Words:  # KG-9 ruling
-    return referee(
-        "killer.nobody_out",
-        L.end(L.say(en="Nobody voted; nobody is out", zh="无人投票，无人出局")),
-    )
-
-
 def tied(d: D, L: Lang) -> Words:  # KG-10
     seats, name = L.seats(d.get("tied", ())), _vote_name(d.get("round", 1), L)
     text = L.say(en=f"Tie between {seats}: {name} follows", zh=f"{seats}平票：接下来{name}")
     return referee("killer.tied", L.end(text))
 
 
-def forced_draw(d: D, L: Lang) -> Words:  # KG-10
-    seats = L.seats(d.get("tied", ()))
-    text = L.say(
-        en=f"Still tied between {seats}: a forced draw (KG-10)",
-        zh=f"{seats}仍然平票：本局硬性判为平局（KG-10）",
-    )
-    return referee("killer.forced_draw", L.end(text))
-
-
-def conceded(d: D, L: Lang) -> Words:  # KG-13
-    seat, side = L.seat(d["seat"], capital=True), d.get("side")
-    text = L.say(
-        en=f"{seat} concedes for the {side} side (KG-13)",
-        zh=f"{seat}代表{L.term(side)}一方认输（KG-13）",
-    )
-    return referee("killer.conceded", L.end(text), d["seat"])
-
-
-def day_limit(d: D, L: Lang) -> Words:  # KG-12 ruling
-    day = d.get("day")
-    text = L.say(
-        en=f"Day {day} was the last day: draw by limit (KG-12)",
-        zh=f"第{day}天是最后一天：因达到天数上限判为平局（KG-12）",
-    )
-    return referee("killer.day_limit", L.end(text))
-
+# The sentences that say the event's data fields alone.
+TEMPLATES: dict[str, Template] = {
+    "killer.night": NIGHT_FALLS,  # KG-11
+    "killer.role": Template(  # KG-2
+        "{seat:Seat} is dealt the {role} card", "{seat:Seat}拿到的身份牌：{role:term}", about="seat"
+    ),
+    "killer.team": Template(
+        "The {role} team is {members:seats}", "{role:term}一方是{members:seats}"
+    ),
+    "killer.police_turn": Template(  # KG-4
+        "The killers close their eyes; the police open theirs", "杀手闭眼；警察睁眼"
+    ),
+    "killer.nobody_out": Template(
+        "Nobody voted; nobody is out", "无人投票，无人出局"
+    ),  # KG-9 ruling
+    "killer.forced_draw": Template(  # KG-10
+        "Still tied between {tied:seats}: a forced draw (KG-10)",
+        "{tied:seats}仍然平票：本局硬性判为平局（KG-10）",
+    ),
+    "killer.conceded": Template(  # KG-13
+        "{seat:Seat} concedes for the {side} side (KG-13)",
+        "{seat:Seat}代表{side:term}一方认输（KG-13）",
+        about="seat",
+    ),
+    "killer.day_limit": Template(  # KG-12 ruling
+        "Day {day} was the last day: draw by limit (KG-12)",
+        "第{day}天是最后一天：因达到天数上限判为平局（KG-12）",
+    ),
+}
 
 SENTENCES: dict[str, Sentence] = {
     "killer.game_started": game_started,
-    "killer.role": role_card,
-    "killer.team": team,
-    "killer.night": night,
     "killer.opinions": opinions,
     "killer.kill_chosen": kill_chosen,
-    "killer.police_turn": police_turn,
     "killer.check": check,
     "killer.dawn": dawn,
     "killer.phase": phase,
@@ -263,11 +230,8 @@ SENTENCES: dict[str, Sentence] = {
     "killer.last_words": last_words,
     "killer.ballots": ballots,
     "killer.voted_out": voted_out,
-    "killer.nobody_out": nobody_out,
     "killer.tied": tied,
-    "killer.forced_draw": forced_draw,
-    "killer.conceded": conceded,
-    "killer.day_limit": day_limit,
+    **from_templates(TEMPLATES),
 }
 
 

@@ -26,17 +26,19 @@ from sandbox.games.werewolf.info import INFO, Decision
 from sandbox.games.werewolf.page import BOARD, card, team_of
 from sandbox.games.werewolf.requests import shown_speech
 from sandbox.words.parts import (
+    NIGHT_FALLS,
+    Template,
     choices,
     claims_said,
     dawn_words,
     ending,
-    night_falls,
+    from_templates,
     referee,
     seat_choice,
     spoke,
     spoken,
 )
-from sandbox.words.talk import graveyard_phrase
+from sandbox.words.talk import graveyard_phrase, talk_phrase
 from sandbox.words.vocabulary import load_vocabulary
 
 # The game words: the data file prompts/werewolf/vocabulary.toml.
@@ -59,39 +61,6 @@ def game_started(d: D, L: Lang) -> Words:  # WW-1, WW-4
     if limit is not None:
         text = L.end(text) + L.say(en=f" Day limit: {limit}", zh=f"天数上限：{limit}")
     return referee("werewolf.game_started", L.end(text))
-
-
-def role_card(d: D, L: Lang) -> Words:  # WW-2
-    seat, role = L.seat(d["seat"], capital=True), d.get("role")
-    text = L.say(en=f"{seat} is dealt the {role} card", zh=f"{seat}拿到的身份：{L.term(role)}")
-    return referee("werewolf.role", L.end(text), d["seat"])
-
-
-def pack(d: D, L: Lang) -> Words:  # WW-4
-    members = L.seats(d.get("members", ()))
-    return referee(
-        "werewolf.pack", L.end(L.say(en=f"The werewolves are {members}", zh=f"狼人是{members}"))
-    )
-
-
-def night(d: D, L: Lang) -> Words:  # WW-5
-    return night_falls("werewolf.night", d, L)
-
-
-def protection(d: D, L: Lang) -> Words:  # WW-8
-    text = L.say(
-        en=f"The doctor ({L.seat(d.get('doctor'))}) protects {L.seat(d.get('target'))}",
-        zh=f"医生（{L.seat(d.get('doctor'))}）保护{L.seat(d.get('target'))}",
-    )
-    return referee("werewolf.protection", L.end(text))
-
-
-def inspection(d: D, L: Lang) -> Words:  # WW-10
-    text = L.say(
-        en=f"The seer ({L.seat(d.get('seer'))}) checks {L.seat(d.get('target'))}",
-        zh=f"预言家（{L.seat(d.get('seer'))}）查验{L.seat(d.get('target'))}",
-    )
-    return referee("werewolf.inspection", L.end(text))
 
 
 def pack_turn(d: D, L: Lang) -> Words:  # WW-6, WW-7
@@ -163,51 +132,9 @@ def kill_chosen(d: D, L: Lang) -> Words:  # WW-7
     return referee("werewolf.kill_chosen", L.end(text))
 
 
-def seer_result(d: D, L: Lang) -> Words:  # WW-10
-    seat, result = L.seat(d.get("seat")), d.get("result")
-    text = L.say(
-        en=f"The seer learns: {seat} is {result}", zh=f"预言家得知：{seat}是{L.term(result)}"
-    )
-    return referee("werewolf.seer_result", L.end(text))
-
-
-def saved(d: D, L: Lang) -> Words:  # WW-9
-    text = L.say(
-        en=f"The doctor's protection saves {L.seat(d.get('seat'))}",
-        zh=f"医生的保护救下了{L.seat(d.get('seat'))}",
-    )
-    return referee("werewolf.saved", L.end(text))
-
-
 def dawn(d: D, L: Lang) -> Words:  # WW-11
     shown = _shown(d.get("revealed"), L)
     return dawn_words("werewolf.dawn", d, L, ("died in the night", "昨夜死亡"), shown)
-
-
-def last_words_turn(d: D, L: Lang) -> Words:  # WW-11
-    seat = d.get("seat")
-    text = L.say(
-        en=f"{L.seat(seat, capital=True)} may speak last words (WW-11)",
-        zh=f"{L.seat(seat)}可以留遗言（WW-11）",
-    )
-    return referee("werewolf.last_words_turn", L.end(text), seat)
-
-
-def speaking_order(d: D, L: Lang) -> Words:  # WW-12
-    order, rounds = L.seats(d.get("order", ())), d.get("rounds")
-    text = L.say(
-        en=f"{rounds} round(s) of speeches, in order: {order}", zh=f"发言{rounds}轮，顺序：{order}"
-    )
-    return referee("werewolf.speaking_order", L.end(text))
-
-
-def bidding_turn(d: D, L: Lang) -> Words:  # WW-12
-    turn, turns, bidders = d.get("turn"), d.get("turns"), L.seats(d.get("bidders", ()))
-    text = L.say(
-        en=f"Turn {turn} of {turns}: {bidders} bid for the floor",
-        zh=f"第{turn}/{turns}次发言：{bidders}竞价",
-    )
-    return referee("werewolf.bidding_turn", L.end(text))
 
 
 def bids(d: D, L: Lang) -> Words:  # WW-12: the referee's eyes only
@@ -300,14 +227,6 @@ def no_exile(d: D, L: Lang) -> Words:  # WW-15
     return referee("werewolf.no_exile", L.end(text))
 
 
-def day_limit(d: D, L: Lang) -> Words:  # WW-21
-    day = d.get("day")
-    text = L.say(
-        en=f"Day {day} was the last day: a draw (WW-21)", zh=f"第{day}天是最后一天：平局（WW-21）"
-    )
-    return referee("werewolf.day_limit", L.end(text))
-
-
 def roles_revealed(d: D, L: Lang) -> Words:  # WW-20
     roles = d.get("roles") or {}
     shown = L.items(
@@ -318,23 +237,51 @@ def roles_revealed(d: D, L: Lang) -> Words:  # WW-20
     )
 
 
+# The sentences that say the event's data fields alone.
+TEMPLATES: dict[str, Template] = {
+    "werewolf.night": NIGHT_FALLS,  # WW-5
+    "werewolf.role": Template(  # WW-2
+        "{seat:Seat} is dealt the {role} card", "{seat:Seat}拿到的身份：{role:term}", about="seat"
+    ),
+    "werewolf.pack": Template(
+        "The werewolves are {members:seats}", "狼人是{members:seats}"
+    ),  # WW-4
+    "werewolf.protection": Template(  # WW-8
+        "The doctor ({doctor:seat}) protects {target:seat}",
+        "医生（{doctor:seat}）保护{target:seat}",
+    ),
+    "werewolf.inspection": Template(  # WW-10
+        "The seer ({seer:seat}) checks {target:seat}", "预言家（{seer:seat}）查验{target:seat}"
+    ),
+    "werewolf.seer_result": Template(  # WW-10
+        "The seer learns: {seat:seat} is {result}", "预言家得知：{seat:seat}是{result:term}"
+    ),
+    "werewolf.saved": Template(  # WW-9
+        "The doctor's protection saves {seat:seat}", "医生的保护救下了{seat:seat}"
+    ),
+    "werewolf.last_words_turn": Template(  # WW-11
+        "{seat:Seat} may speak last words (WW-11)", "{seat:seat}可以留遗言（WW-11）", about="seat"
+    ),
+    "werewolf.speaking_order": Template(  # WW-12
+        "{rounds} round(s) of speeches, in order: {order:seats}",
+        "发言{rounds}轮，顺序：{order:seats}",
+    ),
+    "werewolf.bidding_turn": Template(  # WW-12
+        "Turn {turn} of {turns}: {bidders:seats} bid for the floor",
+        "第{turn}/{turns}次发言：{bidders:seats}竞价",
+    ),
+    "werewolf.day_limit": Template(  # WW-21
+        "Day {day} was the last day: a draw (WW-21)", "第{day}天是最后一天：平局（WW-21）"
+    ),
+}
+
 SENTENCES: dict[str, Sentence] = {
     "werewolf.game_started": game_started,
-    "werewolf.role": role_card,
-    "werewolf.pack": pack,
-    "werewolf.night": night,
-    "werewolf.protection": protection,
-    "werewolf.inspection": inspection,
     "werewolf.pack_turn": pack_turn,
     "werewolf.wolf_message": wolf_message,
     "werewolf.wolf_votes": wolf_votes,
     "werewolf.kill_chosen": kill_chosen,
-    "werewolf.seer_result": seer_result,
-    "werewolf.saved": saved,
     "werewolf.dawn": dawn,
-    "werewolf.last_words_turn": last_words_turn,
-    "werewolf.speaking_order": speaking_order,
-    "werewolf.bidding_turn": bidding_turn,
     "werewolf.bids": bids,
     "werewolf.floor": floor,
     "werewolf.speech": speech,
@@ -343,19 +290,13 @@ SENTENCES: dict[str, Sentence] = {
     "werewolf.ballots": ballots,
     "werewolf.exiled": exiled,
     "werewolf.no_exile": no_exile,
-    "werewolf.day_limit": day_limit,
     "werewolf.roles_revealed": roles_revealed,
+    **from_templates(TEMPLATES),
 }
 
 
 def _bid(a: Answer, L: Lang, you: bool) -> str:  # WW-12 bidding
     return L.say(en=f"bid{ending(you)} {a['bid']}", zh=f"出价{a['bid']}")
-
-
-def _wolf_message(a: Answer, L: Lang, you: bool) -> str:  # WW-6
-    if str(a["message"] or "").strip():
-        return L.say(en=f"message{ending(you)} the pack", zh="对狼队发言")
-    return L.say(en=f"pass{ending(you, 'es')}", zh="选择不发言")
 
 
 def _message(a: Answer, L: Lang, you: bool) -> str:  # WW-12 open (OD-5): posted, or waited
@@ -380,7 +321,7 @@ DECISIONS: dict[str, DecisionPhrase] = {
     # WW-14
     Decision.VOTE: seat_choice("target", ("vote{s} to exile {seat}", "投票放逐{seat}"), ABSTAINS),
     Decision.BID: _bid,
-    Decision.WOLF_MESSAGE: _wolf_message,
+    Decision.WOLF_MESSAGE: talk_phrase(("the pack", "狼队")),  # WW-6
     # WW-11, WW-12: spoke or passed, and the claims (never confirmed)
     Decision.SPEECH: spoke,
     Decision.LAST_WORDS: spoke,
