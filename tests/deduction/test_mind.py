@@ -9,7 +9,6 @@ import pytest
 
 from sandbox.core.variant import HistoryItem, SeatView
 from sandbox.deduction.mind import (
-    LADDERS,
     LEVELS,
     VERSION,
     Heard,
@@ -20,6 +19,11 @@ from sandbox.deduction.mind import (
 )
 from sandbox.deduction.tables import RoleTable
 from sandbox.deduction.talk import Talker
+from sandbox.games.killer.bot import LADDER as KILLER_LADDER
+from sandbox.games.werewolf.bot import LADDER as WEREWOLF_LADDER
+
+# each variant's ladder lives in its own folder (its bot's LADDER)
+LADDERS = {"werewolf": WEREWOLF_LADDER, "killer": KILLER_LADDER}
 
 # A small table: roles a (hidden), b (the checker), c; words in English.
 TABLE = RoleTable(
