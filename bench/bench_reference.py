@@ -39,8 +39,9 @@ from bench_bots import wilson
 from sandbox.agents.baseline import baseline_bot
 from sandbox.core.game import Game
 from sandbox.core.seat import Agent, DecisionContext, decide_now
-from sandbox.deduction.mind import LADDERS
+from sandbox.games.killer.bot import LADDER as KILLER_LADDER
 from sandbox.games.registry import get_variant
+from sandbox.games.werewolf.bot import LADDER as WEREWOLF_LADDER
 from sandbox.session.seating import seat_seed
 
 # variant -> side name -> (is a role on that side, did that side win)
@@ -294,7 +295,7 @@ def main() -> None:
     args = parser.parse_args()
     seeds = range(args.first_seed, args.first_seed + args.games)
     for level, name, value in args.set:  # a trial setting (Werewolf's and Killer's ladders)
-        for ladder in LADDERS.values():
+        for ladder in (WEREWOLF_LADDER, KILLER_LADDER):
             kind = type(getattr(ladder[int(level)], name))
             cast = (lambda v: v.lower() == "true") if kind is bool else kind
             ladder[int(level)] = dataclasses.replace(ladder[int(level)], **{name: cast(value)})

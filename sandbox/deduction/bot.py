@@ -1,10 +1,10 @@
 """The frame of a reference bot that plays a ladder of levels (issue 37).
 
 Level 0 is the variant's baseline; levels 1..4 keep a deduction
-:class:`~sandbox.deduction.mind.Mind` on the variant's ladder
-(:data:`~sandbox.deduction.mind.LADDERS`) and speak through a
-:class:`~sandbox.deduction.talk.Talker`. A variant's bot names its variant and
-role table, reads its view into the mind (``_think``) and prefers an answer
+:class:`~sandbox.deduction.mind.Mind` on the variant's ladder (its bot's
+``ladder``, the rates of its levels) and speak through a
+:class:`~sandbox.deduction.talk.Talker`. A variant's bot names its variant,
+role table and ladder, reads its view into the mind (``_think``) and prefers an answer
 (``_choose``); the frame checks that answer and, when it is illegal after all,
 asks for the referee's fallback, which is always legal.
 
@@ -16,13 +16,14 @@ from __future__ import annotations
 
 import random
 from abc import abstractmethod
+from collections.abc import Mapping
 from typing import Any, ClassVar
 
 from sandbox.core.errors import IllegalDecision
 from sandbox.core.requests import Choice
 from sandbox.core.seat import FALLBACK_INVALID, Agent, AgentAnswer, DecisionContext
 from sandbox.core.variant import SeatView
-from sandbox.deduction.mind import LADDERS, Mind
+from sandbox.deduction.mind import Level, Mind
 from sandbox.deduction.tables import RoleTable
 from sandbox.deduction.talk import Talker
 
@@ -32,8 +33,9 @@ class LadderBot(Agent):
 
     kind = "baseline"
     replayable = True
-    variant: ClassVar[str]  # its ladder's key and the frozen tag's variant
+    variant: ClassVar[str]  # the frozen tag's variant
     table: ClassVar[RoleTable]
+    ladder: ClassVar[Mapping[int, Level]]  # its levels 1..4 (each variant's own rates)
 
     def __init__(self, seed: int, language: str = "en", level: int = 0) -> None:
         self.rng = random.Random(seed)
@@ -42,8 +44,7 @@ class LadderBot(Agent):
 
     def at_level(self, level: int) -> None:
         """Play at ``level`` (0: the baseline; 1..4: deducing, issue 37)."""
-        ladder = LADDERS[self.variant]
-        self.mind = Mind(self.table, level, self.seed, levels=ladder) if level else None
+        self.mind = Mind(self.table, level, self.seed, levels=self.ladder) if level else None
         self.team_play = bool(self.mind and self.mind.level.coordinates)  # fakes when it pays
         self.talker = Talker(self.mind, self.language, self.seed) if self.mind else None
 

@@ -16,7 +16,8 @@ what they say and what the structured fields say are the same evidence, which
 the belief counts once.
 
 **Levels**: 0 is the variant's baseline bot (it never builds a mind). Werewolf
-and Killer play their :data:`LADDERS` (v2), one engine with graded mistakes: 1
+and Killer play their ladders (v2, each its variant's bot's ``LADDER``, given
+to a :class:`Mind` as ``levels``), one engine with graded mistakes: 1
 keeps a belief from the structured fields only, forgets the most speeches and
 slips most often (a pick drawn uniformly from the options); 2 also reads the
 words, forgets and slips less; 3 less again; 4 never forgets nor slips, its
@@ -83,28 +84,6 @@ LEVELS: Mapping[int, Level] = {
     2: Level(2, words=True, forget=0.0, noise=0.15),
     3: Level(3, words=True, forget=0.0, noise=0.08),
     4: Level(4, words=True, forget=0.0, noise=0.0, coordinates=True),
-}
-# Werewolf's and Killer's ladders (v2): one engine with graded slips and
-# forgetting. A softmax spread scattered a village's ballots (Killer's level-1
-# police side lost to the baseline's, which votes as one). Each variant has its
-# own rates, chosen on seeds 1000-1099 (bench_reference.py --matrix --set): at
-# Killer's table forgetting a police claim costs the police side dearly and a
-# scattered ballot the killers (three votes steer the exile), so small rates
-# already make each step; Werewolf's village, which learns most from revealed
-# deaths, needs larger ones.
-LADDERS: dict[str, dict[int, Level]] = {
-    "werewolf": {
-        1: Level(1, words=False, forget=0.25, noise=0.0, blunder=0.4),
-        2: Level(2, words=True, forget=0.15, noise=0.0, blunder=0.25),
-        3: Level(3, words=True, forget=0.05, noise=0.0, blunder=0.1),
-        4: Level(4, words=True, forget=0.0, noise=0.0, coordinates=True, bluffs=True),
-    },
-    "killer": {
-        1: Level(1, words=False, forget=0.06, noise=0.0, blunder=0.15),
-        2: Level(2, words=True, forget=0.04, noise=0.0, blunder=0.1),
-        3: Level(3, words=True, forget=0.02, noise=0.0, blunder=0.05),
-        4: Level(4, words=True, forget=0.0, noise=0.0, coordinates=True, bluffs=True),
-    },
 }
 TOP_LEVEL = max(LEVELS)
 

@@ -8,7 +8,8 @@ from typing import Any
 
 from sandbox.core.variant import HistoryItem, SeatView
 from sandbox.deduction import bluff
-from sandbox.deduction.mind import LADDERS, Mind, PublicKinds
+from sandbox.deduction.mind import Mind, PublicKinds
+from sandbox.games.werewolf.bot import LADDER
 from tests.deduction.test_mind import DECK, SEATS, TABLE
 
 KINDS = PublicKinds(speeches=("t.speech",), deaths={}, night="t.dawn", ballots="t.ballots")
@@ -24,7 +25,7 @@ def _view(items: list[HistoryItem], day: int = 1) -> SeatView:
 
 
 def _mind() -> Mind:
-    mind = Mind(TABLE, 4, seed=1, levels=LADDERS["werewolf"])
+    mind = Mind(TABLE, 4, seed=1, levels=LADDER)
     mind.start(SEATS, DECK)
     return mind
 

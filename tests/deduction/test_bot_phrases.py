@@ -10,8 +10,8 @@ import pytest
 
 from sandbox.deduction.evidence import CheckReport, Evidence, RoleClaim, SeatIs, VotePromise
 from sandbox.deduction.speech import parse_speech
-from sandbox.games.four_factions.talk import PHRASES as FOUR_FACTIONS_PHRASES
-from sandbox.games.killer.talk import PHRASES as KILLER_PHRASES
+from sandbox.games.four_factions.bot import PHRASES as FOUR_FACTIONS_PHRASES
+from sandbox.games.killer.bot import PHRASES as KILLER_PHRASES
 from sandbox.games.werewolf.bot import PHRASES as WEREWOLF_PHRASES
 from tests.deduction.corpus import SEATS, SPEAKER, table
 
@@ -22,7 +22,7 @@ PHRASEBOOKS: dict[str, Mapping[str, Mapping[str, Sequence[str]]]] = {
     "killer": KILLER_PHRASES,
     "four_factions": FOUR_FACTIONS_PHRASES,
 }
-# the faction words the phrases are filled with (as talk.faction_word gives them)
+# the faction words the phrases are filled with (as four_factions/bot.py's statement gives them)
 FACTIONS = {"en": {"am": "army", "faction": "spies"}, "zh": {"am": "军队", "faction": "间谍"}}
 # phrase key -> what it must be read as (one of the options)
 MEANT: dict[str, dict[str, list[str]]] = {

@@ -7,9 +7,9 @@ from typing import Any
 
 import pytest
 
+from sandbox.agents.baseline import baseline_bot
 from sandbox.core.variant import HistoryItem, SeatView
 from sandbox.deduction.mind import (
-    LADDERS,
     LEVELS,
     VERSION,
     Heard,
@@ -20,6 +20,12 @@ from sandbox.deduction.mind import (
 )
 from sandbox.deduction.tables import RoleTable
 from sandbox.deduction.talk import Talker
+from sandbox.games.killer.bot import LADDER as KILLER_LADDER
+from sandbox.games.registry import get_variant
+from sandbox.games.werewolf.bot import LADDER as WEREWOLF_LADDER
+
+# each variant's ladder lives in its own folder (its bot's LADDER)
+LADDERS = {"werewolf": WEREWOLF_LADDER, "killer": KILLER_LADDER}
 
 # A small table: roles a (hidden), b (the checker), c; words in English.
 TABLE = RoleTable(
@@ -156,6 +162,14 @@ def test_a_level_slips_at_its_rate_and_the_top_level_never(variant: str) -> None
         assert missed[level] == pytest.approx(ladder[level].blunder * 0.8, abs=0.02)
     assert missed[1] > missed[2] > missed[3] > missed[4]
     assert set(picks[1]) == set(options)  # a slip may land anywhere
+
+
+@pytest.mark.parametrize("variant", sorted(LADDERS))
+def test_a_bot_plays_its_own_variants_ladder(variant: str) -> None:
+    bot = baseline_bot(get_variant(variant), seed=5)
+    for level, rates in LADDERS[variant].items():
+        bot.at_level(level)  # type: ignore[attr-defined]
+        assert bot.mind.level is rates  # type: ignore[attr-defined]
 
 
 def test_a_cover_keeps_its_minds_ladder() -> None:

@@ -39,8 +39,13 @@ def test_the_templates_ship_as_a_resource_package() -> None:
         "sandbox.web.assets": ["templates/*.html", "static/*.js", "static/*.css"],
         "sandbox.prompts": ["**/*.j2", "*/vocabulary.toml"],
         "sandbox.deduction": ["*.toml", "tables/*.toml"],
+        "sandbox.games": ["*/phrases.toml"],
     }
     # each built-in variant's game words are data beside its templates
     # (sandbox.words.vocabulary), shipped by the second pattern
     words = sorted(p.parent.name for p in (ROOT / "prompts").glob("*/vocabulary.toml"))
     assert words == ["four_factions", "killer", "werewolf"]
+    # and each built-in bot's phrasebook is data in its variant's folder
+    # (sandbox.games.phrasebook.load_phrases), shipped by the last pattern
+    books = sorted(p.parent.name for p in (ROOT / "sandbox" / "games").glob("*/phrases.toml"))
+    assert books == ["four_factions", "killer", "werewolf"]

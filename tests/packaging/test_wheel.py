@@ -22,6 +22,7 @@ import shutil
 import subprocess
 import sys
 import sysconfig
+import tomllib
 import venv
 from pathlib import Path
 from typing import Any
@@ -147,6 +148,22 @@ def test_the_wheel_ships_every_template_and_the_web_page(installed: Path) -> Non
     for name in ("app.js", "common.js", "host.js", "app.css"):
         assert (assets / "static" / name).is_file(), name
     assert installed.parent in package.parents  # the venv's own copy
+
+
+def test_an_installed_bot_reads_its_phrasebook(installed: Path, outside: Path) -> None:
+    """Each built-in bot's phrases.toml ships as package data and loads from the
+    installed package (games/phrasebook.py), the same phrasebook as the source's."""
+    books = sorted(p.parent.name for p in (ROOT / "sandbox" / "games").glob("*/phrases.toml"))
+    script = (
+        "import json, sys; from sandbox.games.phrasebook import load_phrases; "
+        "print(json.dumps({v: load_phrases('sandbox.games.' + v) for v in sys.argv[1:]}))"
+    )
+    loaded = json.loads(run([str(installed / "python"), "-c", script, *books], outside))
+    with_source = {
+        v: tomllib.loads((ROOT / "sandbox" / "games" / v / "phrases.toml").read_text("utf-8"))
+        for v in books
+    }
+    assert books == ["four_factions", "killer", "werewolf"] and loaded == with_source
 
 
 CONFIGS = ("killer_fake.toml", "four_factions_fake.toml")

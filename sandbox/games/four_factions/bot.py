@@ -20,7 +20,7 @@ bot falls back to a legal draw over the request's options.
 
 Its words (FF day statements): the bot chooses each statement's structure (the
 faction it claims, whom it accuses of which faction, whom it protects); its
-phrasebook (:mod:`.talk`) says it in the seat's language.
+phrasebook (``phrases.toml``) says it in the seat's language.
 
 Its beliefs about the others, from its view only, are plain weights per faction
 for each seat, built from the day 1–3 record (FF-13..FF-15) and the seat's own
@@ -53,6 +53,7 @@ from sandbox.core.requests import Choice, draw_payload
 from sandbox.core.seat import FALLBACK_INVALID, Agent, AgentAnswer, DecisionContext
 from sandbox.deduction.mind import Mind
 from sandbox.games.four_factions.evidence import (
+    PHRASES,
     TABLE,
     Reading,
     Sight,
@@ -70,7 +71,7 @@ from sandbox.games.four_factions.evidence import (
 )
 from sandbox.games.four_factions.info import FACTIONS, rival_of
 from sandbox.games.four_factions.resolve import BEATS, STRIKE_TABLE
-from sandbox.games.four_factions.talk import PHRASES, open_speech, statement
+from sandbox.games.four_factions.words import VOCABULARY
 from sandbox.games.phrasebook import Phrasebook
 
 # ------------------------------------------------------------ beliefs
@@ -415,3 +416,30 @@ def _options(ctx: DecisionContext, name: str) -> list[Any]:
     field = ctx.request.field(name)
     assert isinstance(field, Choice)
     return list(field.options)
+
+
+# ------------------------------------------------------------ words (FF-13..FF-15)
+# Words only (phrases.toml in the seat's language): nothing here moves a decision.
+
+
+def statement(book: Phrasebook, key: str, **slots: Any) -> str:
+    """A day statement's words (``am`` and ``faction`` in the seat's language)."""
+    for name in ("am", "faction"):
+        if name in slots:
+            faction = str(slots[name])
+            slots[name] = VOCABULARY.term(book.language, faction) or faction
+    return book.say(key, **slots)
+
+
+def open_speech(book: Phrasebook, me: Mapping[str, Any], pub: Mapping[str, Any], seat: int) -> str:
+    """Free speech: answer an accusation against the seat, else recall its last
+    duel, else say it is watching."""
+    against = [a for a in pub.get("accusations", []) if a.get("target") == seat]
+    if against:
+        last = against[-1]
+        return statement(book, "accused_me", a=last["seat"], faction=last["faction"])
+    duels = [d for d in me.get("duels", []) if d.get("opponent") is not None]
+    if duels:
+        last_duel = duels[-1]
+        return book.say("my_duel", a=last_duel["opponent"], day=last_duel["day"])
+    return book.say("watching", day=pub.get("day", 1))

@@ -42,9 +42,10 @@ from sandbox.deduction.mind import Heard, Mind
 from sandbox.deduction.tables import RoleTable, load_table
 from sandbox.games.four_factions.info import FACTIONS, WEAPONS, rival_of
 from sandbox.games.four_factions.resolve import BEATS, STRIKE_TABLE
-from sandbox.games.four_factions.talk import PHRASES
+from sandbox.games.phrasebook import load_phrases
 
 Odds = dict[str, float]  # faction (or weapon) -> chance
+PHRASES = load_phrases("sandbox.games.four_factions")  # phrases.toml: the bot's words
 
 HUB = 2  # protected by this many seats: an elite among its regulars (FF-15)
 LINK = 0.9  # a protector of a hub is of the hub's faction

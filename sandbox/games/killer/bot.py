@@ -32,25 +32,39 @@ import sandbox.games.killer.evidence as ev
 from sandbox.core.seat import DecisionContext
 from sandbox.core.variant import HistoryItem, SeatView
 from sandbox.deduction.bot import LadderBot, seat_options
-from sandbox.deduction.mind import Heard, Mind, PublicKinds, read_public
+from sandbox.deduction.mind import Heard, Level, Mind, PublicKinds, read_public
 from sandbox.deduction.tables import RoleTable, load_table
 from sandbox.games.killer.info import INFO
-from sandbox.games.killer.talk import PHRASES, Plan, speech_payload
-from sandbox.games.phrasebook import Phrasebook
+from sandbox.games.killer.talk import Plan, speech_payload
+from sandbox.games.phrasebook import Phrasebook, load_phrases
 
 SHARE_RATE = 0.3  # police seats that also publish their clears as soon as they have them
 FAKE_CLAIM_RATE = 0.35  # killer seats willing to fake a police claim
 BUS_RATE = 0.35  # chance a killer votes with the crowd against its own exposed mate
 QUIET_NIGHT_EVERY = 3  # about one night in three the killers strike a quiet player
 VOUCH_RATE = 0.25  # chance a killer vouches for an innocent in a speech
+PHRASES = load_phrases("sandbox.games.killer")  # phrases.toml: the bot's words, en and zh
 
 TABLE: RoleTable = load_table("killer")
 KINDS = PublicKinds.declared(INFO, revealed="role", night="killer.dawn", ballots="killer.ballots")
+# Killer's ladder (v2, issue 37): one engine with graded slips and forgetting. A
+# softmax spread scattered a village's ballots (the level-1 police side lost to
+# the baseline's, which votes as one). The rates were chosen on seeds 1000-1099
+# (bench_reference.py --matrix --set): at this table forgetting a police claim
+# costs the police side dearly and a scattered ballot the killers (three votes
+# steer the exile), so small rates already make each step.
+LADDER: dict[int, Level] = {
+    1: Level(1, words=False, forget=0.06, noise=0.0, blunder=0.15),
+    2: Level(2, words=True, forget=0.04, noise=0.0, blunder=0.1),
+    3: Level(3, words=True, forget=0.02, noise=0.0, blunder=0.05),
+    4: Level(4, words=True, forget=0.0, noise=0.0, coordinates=True, bluffs=True),
+}
 
 
 class BaselineBot(LadderBot):
     variant = "killer"
     table = TABLE
+    ladder = LADDER
 
     def __init__(self, seed: int, language: str = "en", level: int = 0) -> None:
         super().__init__(seed, language, level)
@@ -112,7 +126,7 @@ class BaselineBot(LadderBot):
         if pick is not None:  # KG-3 ruling: one seat for the team, not a drawn split
             return pick
         if self.mind is not None and (slip := self.mind.slip(targets)) is not None:
-            return slip  # a lower level's slip (mind.LADDERS)
+            return slip  # a lower level's slip (LADDER)
         table = ev.read_table(view)
         threat = _threats(table, mates) if _strike_threats(view, mates) else {}
         quiet = {s: -float(table.words[s]) for s in targets}

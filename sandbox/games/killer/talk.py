@@ -7,6 +7,8 @@ death, an accusation or a police claim against the speaker, another seat's
 police claim, the reason for its suspicion (a push against a seat later shown
 innocent, a ballot, a police claim, silence). The structured claims carry the
 plan exactly, so other bots read the speech from its claims, whatever the words.
+The phrasings themselves are data, ``phrases.toml`` beside this module (the
+bot's ``PHRASES``).
 """
 
 from __future__ import annotations
@@ -17,7 +19,7 @@ from typing import Any
 
 import sandbox.games.killer.evidence as ev
 from sandbox.core.variant import SeatView
-from sandbox.games.phrasebook import Phrasebook, Phrases
+from sandbox.games.phrasebook import Phrasebook
 
 REMARK_RATE = 0.7  # how often a speech opens with the latest death
 
@@ -38,115 +40,6 @@ class Plan:
     def claims_police(self) -> bool:
         return bool(self.found or self.cleared or self.liars)
 
-
-PHRASES: Phrases = {
-    "night_death": {
-        "en": [
-            "Seat {a} was killed in the night.",
-            "We lost seat {a} to the killers.",
-            "Seat {a} did not survive the night.",
-        ],
-        "zh": ["{a}号昨晚被杀了。", "杀手带走了{a}号。", "{a}号没能活过夜里。"],
-    },
-    "voted_out": {
-        "en": [
-            "We voted out seat {a}{role}.",
-            "Seat {a} left us by our vote{role}.",
-            "Our vote removed seat {a}{role}.",
-        ],
-        "zh": ["我们投出了{a}号{role}。", "{a}号被大家投了出去{role}。"],
-    },
-    "role_was": {"en": [", a {role}"], "zh": ["，身份是{role}"]},
-    "accused_me": {
-        "en": [
-            "Seat {a}, you accuse me, but I am not a killer.",
-            "Seat {a} points at me; I have nothing to hide.",
-            "I heard seat {a} suspect me. Look at seat {a}'s own record instead.",
-        ],
-        "zh": [
-            "{a}号怀疑我，但我不是杀手。",
-            "{a}号指向我，我问心无愧。",
-            "{a}号怀疑我，不如看看{a}号自己。",
-        ],
-    },
-    "claimed_me": {
-        "en": [
-            "Seat {a} claims police and calls me a killer. That is a lie.",
-            "Seat {a}'s police claim against me is false.",
-        ],
-        "zh": ["{a}号自称警察说我是杀手，这是假话。", "{a}号对我的警察身份指认是假的。"],
-    },
-    "believe_claim": {
-        "en": [
-            "Seat {a} says it is police and that seat {b} is a killer; I believe it.",
-            "I take seat {a}'s police claim on seat {b} seriously.",
-        ],
-        "zh": ["{a}号自称警察，说{b}号是杀手，我相信。", "{a}号对{b}号的指认我认真对待。"],
-    },
-    "doubt_claim": {
-        "en": [
-            "Seat {a} claims police against seat {b}, but I do not trust that claim.",
-            "I doubt seat {a}'s police claim on seat {b}.",
-        ],
-        "zh": ["{a}号自称警察指认{b}号，我不太信。", "我怀疑{a}号对{b}号的警察指认。"],
-    },
-    "suspect": {
-        "en": [
-            "I suspect seat {a}",
-            "My vote goes to seat {a}",
-            "Seat {a} looks like a killer to me",
-            "I am watching seat {a} most closely",
-        ],
-        "zh": ["我怀疑{a}号", "我这票投{a}号", "{a}号在我看来像杀手", "我最盯着{a}号"],
-    },
-    "because_pushed": {
-        "en": [": it pushed against seat {b}, who turned out innocent."],
-        "zh": ["：{a}号踩过{b}号，而{b}号是好人。"],
-    },
-    "because_ballot": {
-        "en": [": it voted for seat {b}, who was innocent.", ": look at its ballot on seat {b}."],
-        "zh": ["：{a}号投过{b}号，而{b}号是好人。", "：看看{a}号投{b}号的那一票。"],
-    },
-    "because_claim": {
-        "en": [": a police claim names it."],
-        "zh": ["：有人以警察身份指认了{a}号。"],
-    },
-    "because_quiet": {
-        "en": [": it has barely spoken.", ": it keeps quiet."],
-        "zh": ["：{a}号几乎没发言。", "：{a}号一直很安静。"],
-    },
-    "because_none": {"en": ["."], "zh": ["。"]},
-    "vouch": {
-        "en": ["I vouch for seat {a}.", "I trust seat {a}.", "Seat {a} seems honest to me."],
-        "zh": ["我保{a}号。", "我相信{a}号。", "{a}号在我看来是好人。"],
-    },
-    "police": {
-        "en": ["I am police.", "I will say it plainly: I am police.", "Police here."],
-        "zh": ["我是警察。", "我直说了：我是警察。", "警察发言。"],
-    },
-    "found": {
-        "en": [
-            "I checked seat {a}, and it is a killer.",
-            "My check on seat {a} came back: killer.",
-            "Seat {a} is a killer; I checked it.",
-        ],
-        "zh": ["我验了{a}号，是杀手。", "{a}号验出来是杀手。", "{a}号是杀手，我验过。"],
-    },
-    "cleared": {
-        "en": ["Seat {a} is not a killer; I checked.", "My check clears seat {a}."],
-        "zh": ["{a}号不是杀手，我验过。", "我验过{a}号，是好人。"],
-    },
-    "liar": {
-        "en": ["Seat {a} lies about being police: it is a killer.", "Seat {a} is a false police."],
-        "zh": ["{a}号冒充警察，是杀手。", "{a}号是假警察。"],
-    },
-    "nothing": {
-        "en": ["I have nothing solid yet; I will listen.", "Nothing to add for now."],
-        "zh": ["我还没有把握，先听听。", "暂时没什么要补充的。"],
-    },
-    "last_words": {"en": ["These are my last words."], "zh": ["这是我的遗言。"]},
-    "pass": {"en": ["Pass."], "zh": ["过。"]},
-}
 
 ROLE_WORDS = {"en": {}, "zh": {"police": "警察", "killer": "杀手", "civilian": "平民"}}
 

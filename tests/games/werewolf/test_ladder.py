@@ -1,4 +1,4 @@
-"""Werewolf's reference ladder (issue 37, mind.LADDERS v2): the top level's
+"""Werewolf's reference ladder (issue 37, bot.LADDER v2): the top level's
 werewolves bluff a seer claim only at a table that accuses on no evidence, and
 hide their ballots where a deducing village abstains."""
 
