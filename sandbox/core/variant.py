@@ -272,7 +272,7 @@ class Research:
     hooks. ``bot`` and ``metrics`` name where the baseline bot class and the
     metric table live (``"module:name"``), imported only when asked for, so that
     bot and analysis code never load with the engine. ``statements`` names its
-    :class:`StatementRules` likewise (default: ``STATEMENTS`` of the metrics module)."""
+    :class:`StatementRules` likewise (default: none, so the statements table has no rows)."""
 
     def __init__(
         self, info: VariantInfo, *, bot: str = "", metrics: str = "", statements: str = ""

@@ -27,6 +27,7 @@ from sandbox.core.game import Game
 from sandbox.core.seat import Agent
 from sandbox.transcript import TranscriptWriter
 from sandbox.web.audience import Checked, NoOpenDecision
+from sandbox.web.hub import Audience, WebHub
 from sandbox.web.run import WebRun
 from sandbox.web.seat import HumanBrowserAgent
 from sandbox.web.words import ui
@@ -170,25 +171,12 @@ class BlindRun(WebRun):
     answers: dict[int, list[int]] = field(default_factory=dict)
     _blind: list[BlindSeat] = field(default_factory=list)
 
-    def browser_agent(
-        self,
-        seat: int,
-        port: int | None,
-        timeout_s: float | None,
-        language: str,
-        pace_s: float = 0.0,
+    def person_seat(
+        self, seat: int, hub: WebHub, *, audience: Audience, **options: Any
     ) -> HumanBrowserAgent:
         # the page (its address, announced once) is the run's; the seat on it is blind
-        page = super().browser_agent(seat, port, timeout_s, language, pace_s)
         agent = BlindSeat(
-            seat,
-            page.hub,
-            audience=page.audience,
-            decision_timeout_s=timeout_s,
-            language=language,
-            pace_s=pace_s,
-            record=self._record,
-            wait_s=self.wait_s,
+            seat, hub, audience=audience, record=self._record, wait_s=self.wait_s, **options
         )
         self._blind.append(agent)
         return agent

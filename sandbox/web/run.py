@@ -108,17 +108,18 @@ class WebRun:
         hub = self.hub(port)
         fresh = seat not in self._seat_pages
         audience = self.seat_page(seat, language)
-        agent = HumanBrowserAgent(
-            seat,
-            hub,
-            audience=audience,
-            decision_timeout_s=timeout_s,
-            language=language,
-            pace_s=pace_s,
-        )
+        options = {"decision_timeout_s": timeout_s, "language": language, "pace_s": pace_s}
+        agent = self.person_seat(seat, hub, audience=audience, **options)
         if fresh:
             self.announce(f"seat {seat}: open {agent.url}")
         return agent
+
+    def person_seat(
+        self, seat: int, hub: WebHub, *, audience: Audience, **options: Any
+    ) -> HumanBrowserAgent:
+        """The agent behind a person's page (``options``: the seat's keyword
+        arguments); a run whose people answer more than the game overrides it."""
+        return HumanBrowserAgent(seat, hub, audience=audience, **options)
 
     def seat_page(self, seat: int, language: str) -> Audience:
         """The page (and token) of a person's ``seat``, made once: every game of
