@@ -270,11 +270,21 @@ def test_wrong_token_is_403_and_the_phone_layout(browser: Any) -> None:
         web.stop()
 
 
-def killer_seat3_game(web: WebRun, tmp_path: Path, seed: int = 10, **seat: object) -> SessionThread:
+def killer_seat3_game(
+    web: WebRun,
+    tmp_path: Path,
+    seed: int = 10,
+    *,
+    bots: dict[str, object] | None = None,
+    **seat: object,
+) -> SessionThread:
     """configs/killer_human_browser.toml (seat 3 a person) on a free port, at full
-    speed unless ``seat`` says otherwise, started."""
+    speed unless ``seat`` says otherwise, started; ``bots``: the other seats'
+    agent instead of the file's (the reference bot at level 4)."""
     raw = tomllib.loads((ROOT / "configs" / "killer_human_browser.toml").read_text())
     raw["agent"][0].update({"port": 0, "pace_s": 0, **seat})
+    if bots is not None:
+        raw["default_agent"] = bots
     game = SessionThread(parse_config(raw), seed, tmp_path, web)
     game.start()
     return game
