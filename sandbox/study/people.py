@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
+from sandbox.batch.backends.base import Backend
 from sandbox.batch.jobs import (
     Admit,
     BatchResult,
@@ -35,8 +36,9 @@ from sandbox.web.run import WebRun
 Announce = Callable[[str], None]
 
 
-class PeopleBackend:
-    """Plays a study's games here, in turn, with web pages for its people."""
+class PeopleBackend(Backend):
+    """Plays a study's games here, in turn, with web pages for its people (nothing
+    to start or release: each game opens its own pages and closes them)."""
 
     name = "local"
 
@@ -46,12 +48,6 @@ class PeopleBackend:
         self.blind = blind
         self.announce = announce
         self.wait_s = wait_s
-
-    def start(self) -> None:
-        """Nothing to start: each game opens its own pages."""
-
-    def close(self) -> None:
-        """Nothing outlives a game: its pages close with it."""
 
     def run(
         self,

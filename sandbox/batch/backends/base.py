@@ -35,10 +35,14 @@ class Backend(Protocol):
     name: str
 
     def start(self) -> None:
-        """Connect (or start what the backend needs); BackendError if it cannot."""
+        """Connect (or start what the backend needs); BackendError if it cannot.
+        Default (a backend that subclasses this one): nothing to start, its games'
+        workers or pages come and go with each ``run``."""
+        return None
 
     def close(self) -> None:
-        """Release what ``start`` took."""
+        """Release what ``start`` took. Default: nothing outlives ``run``."""
+        return None
 
     def run(
         self,

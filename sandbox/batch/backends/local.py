@@ -6,24 +6,19 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from sandbox.batch.backends.base import BackendOptions
+from sandbox.batch.backends.base import Backend, BackendOptions
 from sandbox.batch.jobs import Admit, BatchResult, GameJob, Halt, OnResult, admit_all, never_halt
 from sandbox.batch.run import run_batch
 
 
-class LocalBackend:
-    """``sandbox.batch.run.run_batch`` as a backend: nothing to start or release."""
+class LocalBackend(Backend):
+    """``sandbox.batch.run.run_batch`` as a backend: nothing to start or release
+    (the workers are started per batch, by ``run``, and end with it)."""
 
     name = "local"
 
     def __init__(self, options: BackendOptions) -> None:
         self.options = options
-
-    def start(self) -> None:
-        """Nothing to connect to: the workers are started per batch, by ``run``."""
-
-    def close(self) -> None:
-        """Nothing outlives ``run``: its worker processes end with it."""
 
     def run(
         self,
