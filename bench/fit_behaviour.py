@@ -89,8 +89,8 @@ def main() -> None:
         print(f"  {'parameter':22s} {'hand-set':>8s} {'fitted':>8s} {'O':>8s} {'E':>9s}  note")
         for e in fitted.estimates:
             print(
-                f"  {e.name:22s} {getattr(hand, e.name):8.3g} {e.value:8.3g} "
-                f"{e.observed:8g} {e.expected:9.4g}  {e.note}",
+                f"  {e.name:22s} {getattr(hand, e.name):8.4g} {e.value:8.4g} "
+                f"{e.observed:8g} {e.expected:9.1f}  {e.note}",
                 flush=True,
             )
         if args.write:

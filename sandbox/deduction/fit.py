@@ -220,7 +220,7 @@ def fit(records: Iterable[Record], table: RoleTable, hand: Behaviour) -> Fit:
             continue
         raw = observed / expected
         value = min(1.0, max(FLOOR, raw))
-        note = "fitted" if value == raw else f"clipped from {raw:.3g}"
+        note = "fitted" if value == raw else f"clipped from {raw:.4g}"
         estimates.append(Estimate(f.name, observed, expected, value, note))
         values[f.name] = value
     return Fit(dataclasses.replace(hand, **values), tuple(estimates))
@@ -346,7 +346,6 @@ def to_toml(fitted: Fit, header: str = "") -> str:
     """``fitted`` in ``behaviour.toml``'s format, each line's note as a comment."""
     lines = [f"# {line}" if line else "#" for line in header.splitlines()]
     for e in fitted.estimates:
-        lines.append(
-            f"{e.name} = {e.value:.4g}  # {e.note}; O = {e.observed:g}, E = {e.expected:.4g}"
-        )
+        counts = f"O = {e.observed:g}, E = {e.expected:.1f}"
+        lines.append(f"{e.name} = {e.value:.4g}  # {e.note}; {counts}")
     return "\n".join(lines) + "\n"

@@ -152,7 +152,7 @@ def test_night_victims_are_counted_per_living_seat_and_clipped_at_one() -> None:
     # honest: 2 of 3 + 2 + 2 = 7 living; hidden: 1 of 2 + 2 + 1 = 5: O = 1, E = 10/7
     check(fitted, "killed_hidden", 1, 10 / 7, 0.7)
     fitted = fit([Record(roles, seen[1:])], TABLE, HAND)  # 1 of 3 hidden, 1 of 4 honest
-    check(fitted, "killed_hidden", 1, 0.75, 1.0, "clipped from 1.33")
+    check(fitted, "killed_hidden", 1, 0.75, 1.0, "clipped from 1.333")
 
 
 def test_no_observations_keep_the_hand_set_values() -> None:
