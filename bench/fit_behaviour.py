@@ -9,8 +9,11 @@ table's own overrides), with its observed and expected counts
 changes; ``--write FILE`` writes the fit in behaviour.toml's format (one
 variant), for bench_reference.py's ``--behaviour FILE``.
 
+With ``--against LEVEL``: each seed once per side, that side at ``--level`` and the
+rest of the table at LEVEL (0: the baseline), the tables bench_reference.py's cells play.
+
 Run:  .venv/bin/python bench/fit_behaviour.py --variant werewolf --games 400 --level 4
-      [--first-seed 0] [--language en] [--write FILE]
+      [--against 0] [--first-seed 0] [--language en] [--write FILE]
 """
 
 from __future__ import annotations
@@ -25,7 +28,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from bench_reference import play
+from bench_reference import _sides, play
 
 from sandbox.core.variant import HistoryItem
 from sandbox.deduction.fit import Record, fit, record_of, to_toml
@@ -51,15 +54,21 @@ READERS: dict[str, tuple[RoleTable, Reader, dict[str, str]]] = {
 }
 
 
-def records(name: str, seeds: range, level: int, language: str) -> list[Record]:
-    """Self-play games (every seat at ``level``) as the fitter's records."""
+def records(
+    name: str, seeds: range, level: int, language: str, against: int | None = None
+) -> list[Record]:
+    """Self-play games (every seat at ``level``) as the fitter's records; with
+    ``against``, each seed once per side: that side at ``level``, the rest of
+    the table at ``against`` (the tables bench_reference.py's cells play)."""
     table, read, deaths = READERS[name]
+    sides = [lambda _: True] if against is None else list(_sides(name).values())
     out = []
     for seed in seeds:
-        _, _, game = play(name, seed, lambda _: True, level, language)
-        roles = game.roles()
-        history = game.view(game.seats[0]).history  # its public items are every seat's
-        out.append(record_of(history, roles, table, read, deaths))
+        for side in sides:
+            _, _, game = play(name, seed, side, level, language, others=against or 0)
+            roles = game.roles()
+            history = game.view(game.seats[0]).history  # its public items are every seat's
+            out.append(record_of(history, roles, table, read, deaths))
     return out
 
 
@@ -72,6 +81,11 @@ def main() -> None:
     parser.add_argument("--first-seed", type=int, default=0)
     parser.add_argument("--level", type=int, default=4)
     parser.add_argument("--language", default="en")
+    parser.add_argument(
+        "--against",
+        type=int,
+        help="each side at --level in turn, the rest of the table at this level (0: baseline)",
+    )
     parser.add_argument("--write", type=Path, help="write the fit (one variant) as TOML")
     args = parser.parse_args()
     names = args.variant or ["werewolf", "killer", "four_factions"]
@@ -82,10 +96,16 @@ def main() -> None:
         table = READERS[name][0]
         hand = dataclasses.replace(load_behaviour(), **table.behaviour)
         began = time.process_time()
-        fitted = fit(records(name, seeds, args.level, args.language), table, hand)
+        played = records(name, seeds, args.level, args.language, args.against)
+        fitted = fit(played, table, hand)
         cpu = time.process_time() - began
-        print(f"{name}: {len(seeds)} games (seeds {seeds.start}-{seeds.stop - 1}), every seat")
-        print(f"at level {args.level}, {cpu:.0f} s CPU")
+        tables = (
+            f"every seat at level {args.level}"
+            if args.against is None
+            else f"each side at level {args.level} in turn, the rest at level {args.against}"
+        )
+        what = f"{len(played)} games of {name} (seeds {seeds.start}-{seeds.stop - 1}), {tables}"
+        print(f"{what}: {cpu:.0f} s CPU")
         print(f"  {'parameter':22s} {'hand-set':>8s} {'fitted':>8s} {'O':>8s} {'E':>9s}  note")
         for e in fitted.estimates:
             print(
@@ -94,11 +114,7 @@ def main() -> None:
                 flush=True,
             )
         if args.write:
-            header = (
-                f"Fitted on {len(seeds)} self-play games of {name}, seeds "
-                f"{seeds.start}-{seeds.stop - 1}, every seat at level {args.level}\n"
-                "(bench/fit_behaviour.py; sandbox/deduction/fit.py). Not shipped."
-            )
+            header = f"Fitted on {what}\n(bench/fit_behaviour.py; sandbox/deduction/fit.py)."
             args.write.write_text(to_toml(fitted, header), encoding="utf-8")
 
 
