@@ -18,6 +18,9 @@ With ``--exploit``: a scripted lone fake seer (Werewolf) or police (Killer) clai
 against a table of baseline bots and of each level: how often it works.
 With ``--calibration``: the village side's belief at level 3, its Brier score by day
 beside a flat guess, and its calibration (Werewolf and Killer).
+With ``--behaviour FILE``: every deducing seat weighs evidence with the likelihood
+parameters in FILE (behaviour.toml's format, e.g. bench/fit_behaviour.py's ``--write``),
+all of them, in place of the shipped ones and the table's own (trying a fit).
 Games are seeded first-seed.., so a run repeats exactly. Reports only.
 """
 
@@ -39,9 +42,13 @@ from bench_bots import wilson
 from sandbox.agents.baseline import baseline_bot
 from sandbox.core.game import Game
 from sandbox.core.seat import Agent, DecisionContext, decide_now
+from sandbox.deduction.likelihood import load_behaviour
+from sandbox.games.four_factions import bot as four_factions_bot
 from sandbox.games.killer.bot import LADDER as KILLER_LADDER
+from sandbox.games.killer.bot import BaselineBot as KillerBot
 from sandbox.games.registry import get_variant
 from sandbox.games.werewolf.bot import LADDER as WEREWOLF_LADDER
+from sandbox.games.werewolf.bot import BaselineBot as WerewolfBot
 from sandbox.session.seating import seat_seed
 
 # variant -> side name -> (is a role on that side, did that side win)
@@ -268,6 +275,17 @@ def calibration(name: str, seeds: range, level: int, language: str) -> None:
     print(f"{name:14s} calibration  " + "  ".join(cells), flush=True)
 
 
+def use_behaviour(path: Path) -> None:
+    """Every deducing seat of the run weighs evidence with the parameters in
+    ``path``, all of them (a Mind takes behaviour.toml's values replaced by its
+    table's ``behaviour``): each variant's bots get a copy of their table that
+    carries every value of the file. The shipped files stay as they are."""
+    values = dataclasses.asdict(load_behaviour(path))
+    for bot in (WerewolfBot, KillerBot):
+        bot.table = dataclasses.replace(bot.table, behaviour=values)
+    four_factions_bot.TABLE = dataclasses.replace(four_factions_bot.TABLE, behaviour=values)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=200)
@@ -292,8 +310,13 @@ def main() -> None:
     parser.add_argument(
         "--set", nargs=3, action="append", default=[], help="LEVEL FIELD VALUE of the ladder"
     )
+    parser.add_argument(
+        "--behaviour", type=Path, help="the likelihood parameters of every deducing seat"
+    )
     args = parser.parse_args()
     seeds = range(args.first_seed, args.first_seed + args.games)
+    if args.behaviour:
+        use_behaviour(args.behaviour)
     for level, name, value in args.set:  # a trial setting (Werewolf's and Killer's ladders)
         for ladder in (WEREWOLF_LADDER, KILLER_LADDER):
             kind = type(getattr(ladder[int(level)], name))
