@@ -56,8 +56,9 @@ from sandbox.deduction.tables import RoleTable
 @dataclass(frozen=True)
 class Behaviour:
     """The likelihood model's parameters (each a weight in (0, 1]; 1 would say
-    the evidence tells nothing). Defaults are hand-set guesses, stored in
-    ``behaviour.toml``, to be fitted on self-play games."""
+    the evidence tells nothing). The defaults, stored in ``behaviour.toml``,
+    are hand-set; :mod:`sandbox.deduction.fit` fits them on recorded games (the
+    fits were measured and not adopted: docs/benchmarks.md)."""
 
     claim_false_hidden: float = 0.35  # a hidden seat claims a role it lacks
     claim_false_honest: float = 0.05  # an honest seat claims a role it lacks
