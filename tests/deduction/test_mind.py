@@ -12,6 +12,7 @@ from sandbox.core.variant import HistoryItem, SeatView
 from sandbox.deduction.mind import (
     LEVELS,
     VERSION,
+    VERSIONS,
     Heard,
     Mind,
     frozen_tag,
@@ -119,29 +120,44 @@ def test_levels_and_the_frozen_tag() -> None:
         (0.0, 0.0, True),
     ]
     assert all(v.blunder == 0 and not v.bluffs for v in LEVELS.values())
-    # Werewolf's and Killer's ladders, v2: graded forgetting and slips, no softmax
-    # spread; only the top level plays as a team and bluffs.
-    assert VERSION == 2 and sorted(LADDERS) == ["killer", "werewolf"]
+    assert all(v.hidden_abstains and v.trust == 1.0 for v in LEVELS.values())
+    # Werewolf's and Killer's ladders, v3: graded forgetting and slips, no softmax
+    # spread; only the top level plays as a team and bluffs; Werewolf's hidden
+    # side abstains with its cover from level 3; Killer's levels weigh speeches
+    # more firmly as they rise (trust).
+    assert VERSION == 3 and sorted(LADDERS) == ["killer", "werewolf"]
+    assert VERSIONS == {"werewolf": 3, "killer": 3, "four_factions": 2}
     pinned = {
         "werewolf": [
-            (False, 0.25, 0.0, 0.4, False, False),
-            (True, 0.15, 0.0, 0.25, False, False),
-            (True, 0.05, 0.0, 0.1, False, False),
-            (True, 0.0, 0.0, 0.0, True, True),
+            (False, 0.25, 0.0, 0.4, False, False, False, 1.0),
+            (True, 0.15, 0.0, 0.25, False, False, False, 1.0),
+            (True, 0.1, 0.0, 0.15, False, False, True, 1.0),
+            (True, 0.0, 0.0, 0.0, True, True, True, 1.0),
         ],
         "killer": [
-            (False, 0.06, 0.0, 0.15, False, False),
-            (True, 0.04, 0.0, 0.1, False, False),
-            (True, 0.02, 0.0, 0.05, False, False),
-            (True, 0.0, 0.0, 0.0, True, True),
+            (False, 0.06, 0.0, 0.15, False, False, True, 0.85),
+            (True, 0.04, 0.0, 0.1, False, False, True, 1.0),
+            (True, 0.02, 0.0, 0.05, False, False, True, 1.2),
+            (True, 0.0, 0.0, 0.0, True, True, True, 1.5),
         ],
     }
     for variant, ladder in LADDERS.items():
         assert [
-            (v.words, v.forget, v.noise, v.blunder, v.coordinates, v.bluffs)
+            (
+                v.words,
+                v.forget,
+                v.noise,
+                v.blunder,
+                v.coordinates,
+                v.bluffs,
+                v.hidden_abstains,
+                v.trust,
+            )
             for _, v in sorted(ladder.items())
         ] == pinned[variant]
-    assert frozen_tag("x", 3) == "x/level-3/v2"
+    assert frozen_tag("x", 3) == "x/level-3/v3"
+    assert frozen_tag("killer", 3) == "killer/level-3/v3"
+    assert frozen_tag("four_factions", 3) == "four_factions/level-3/v2"
     with pytest.raises(ValueError):
         Mind(TABLE, 0, seed=1)
     with pytest.raises(ValueError):
