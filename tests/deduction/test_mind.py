@@ -3,6 +3,7 @@ the levels read what they should, and a speech accuses only with a reason."""
 
 from __future__ import annotations
 
+import itertools
 from typing import Any
 
 import pytest
@@ -123,8 +124,8 @@ def test_levels_and_the_frozen_tag() -> None:
     assert all(v.hidden_abstains and v.trust == 1.0 for v in LEVELS.values())
     # Werewolf's and Killer's ladders, v3: graded forgetting and slips, no softmax
     # spread; only the top level plays as a team and bluffs; Werewolf's hidden
-    # side abstains with its cover from level 3; Killer's levels weigh speeches
-    # more firmly as they rise (trust).
+    # side abstains with its cover from level 3; Killer's level 1 is the
+    # baseline and its deducing levels weigh speeches more firmly as they rise.
     assert VERSION == 3 and sorted(LADDERS) == ["killer", "werewolf"]
     assert VERSIONS == {"werewolf": 3, "killer": 3, "four_factions": 2}
     pinned = {
@@ -135,12 +136,15 @@ def test_levels_and_the_frozen_tag() -> None:
             (True, 0.0, 0.0, 0.0, True, True, True, 1.0),
         ],
         "killer": [
+            (False, 0.0, 0.0, 0.0, False, False, True, 1.0),
             (False, 0.06, 0.0, 0.15, False, False, True, 0.85),
             (True, 0.04, 0.0, 0.1, False, False, True, 1.0),
-            (True, 0.02, 0.0, 0.05, False, False, True, 1.2),
             (True, 0.0, 0.0, 0.0, True, True, True, 1.5),
         ],
     }
+    # Killer's level 1 plays the baseline itself (v3); no other rung does.
+    assert [v.baseline for _, v in sorted(LADDERS["killer"].items())] == [True, False, False, False]
+    assert not any(v.baseline for v in (*LADDERS["werewolf"].values(), *LEVELS.values()))
     for variant, ladder in LADDERS.items():
         assert [
             (
@@ -169,15 +173,16 @@ def test_a_level_slips_at_its_rate_and_the_top_level_never(variant: str) -> None
     ladder, options = LADDERS[variant], [2, 3, 4, 5, 6]
     best = 4  # the one seat the score favours
     picks: dict[int, list[int | None]] = {}
-    for level in ladder:
+    deducing = sorted(level for level, v in ladder.items() if not v.baseline)
+    for level in deducing:
         mind = Mind(TABLE, level, seed=7, levels=ladder)
         picks[level] = [mind.pick(options, lambda s: float(s == best)) for _ in range(4000)]
     missed = {level: sum(p != best for p in ps) / 4000 for level, ps in picks.items()}
     assert missed[4] == 0
-    for level in (1, 2, 3):  # a slip lands on the best seat a fifth of the time
+    for level in deducing[:-1]:  # a slip lands on the best seat a fifth of the time
         assert missed[level] == pytest.approx(ladder[level].blunder * 0.8, abs=0.02)
-    assert missed[1] > missed[2] > missed[3] > missed[4]
-    assert set(picks[1]) == set(options)  # a slip may land anywhere
+    assert all(missed[a] > missed[b] for a, b in itertools.pairwise(deducing))
+    assert set(picks[deducing[0]]) == set(options)  # a slip may land anywhere
 
 
 @pytest.mark.parametrize("variant", sorted(LADDERS))
@@ -185,7 +190,11 @@ def test_a_bot_plays_its_own_variants_ladder(variant: str) -> None:
     bot = baseline_bot(get_variant(variant), seed=5)
     for level, rates in LADDERS[variant].items():
         bot.at_level(level)  # type: ignore[attr-defined]
-        assert bot.mind.level is rates  # type: ignore[attr-defined]
+        if rates.baseline:  # the baseline's play, under its level's frozen tag
+            assert bot.mind is None  # type: ignore[attr-defined]
+            assert bot.describe()["reference"] == frozen_tag(variant, level)
+        else:
+            assert bot.mind.level is rates  # type: ignore[attr-defined]
 
 
 def test_a_cover_keeps_its_minds_ladder() -> None:
