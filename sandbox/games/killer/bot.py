@@ -200,6 +200,10 @@ class BaselineBot(LadderBot):
     def _police_speech(self, view: SeatView, last_words: bool) -> Plan | None:
         table = ev.read_table(view)
         attacked = _false_claims_against_team(view, table)
+        if self.team_play:  # the top level answers any false police claim, not only
+            # one against the team: the police know their own (KG-3), so a lone
+            # fake claim framing a civilian is named a killer at once
+            attacked |= any(c.speaker not in _police_team(view) for c in table.claims)
         # One spokesman (the lowest living police) publishes the killers the team
         # found, so the others stay hidden; clears would only mark the speaker for
         # the night, so they wait for the seeded policy or for last words.
