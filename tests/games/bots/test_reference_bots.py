@@ -159,20 +159,18 @@ POLICE = "I am the police. I checked seat {t} last night: a killer. Vote seat {t
 
 @pytest.mark.parametrize("level", [3, 4])
 def test_a_lone_fake_police_claim_is_questioned(level: int) -> None:
-    """Killer seed 2 at 12 seats: a killer seat claims the police on its first
+    """Killer seed 0 at 12 seats: a killer seat claims the police on its first
     speech and names the lowest living civilian (words and fields), with the rest of its
     decisions the baseline's. The deducing table does not follow it blindly:
     once another seat counter-claims the police, some bot accuses the liar,
     votes for it, or claims the police against it. (Not in every game: over
-    seeds 0-11 in 10 at level 3, 9 at level 4 with v3's ladder; v2's was 7 and
-    8, seed 0 among them at both, v3's level 4 not; bench_reference --exploit
-    has the rates.)"""
-    seed = 2
-    game = new_game("killer", VARIANTS["killer"], seed)
+    seeds 0-11 in 10 at level 3, 11 at level 4 with v3's ladders; bench_reference
+    --exploit has the rates.)"""
+    game = new_game("killer", VARIANTS["killer"], 0)
     roles = game.roles()
     liar = min(s for s, r in roles.items() if r == "killer")
-    bots = _bots(game, seed, level)
-    bots[liar] = _bots(game, seed, 0)[liar]
+    bots = _bots(game, 0, level)
+    bots[liar] = _bots(game, 0, 0)[liar]
     lied = countered = questioned = False
     while not game.over and not questioned:
         for request in game.pending():
