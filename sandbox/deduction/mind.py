@@ -16,13 +16,15 @@ what they say and what the structured fields say are the same evidence, which
 the belief counts once.
 
 **Levels**: 0 is the variant's baseline bot (it never builds a mind). Werewolf
-and Killer play their ladders (v2, each its variant's bot's ``LADDER``, given
-to a :class:`Mind` as ``levels``), one engine with graded mistakes: 1
-keeps a belief from the structured fields only, forgets the most speeches and
-slips most often (a pick drawn uniformly from the options); 2 also reads the
-words, forgets and slips less; 3 less again; 4 never forgets nor slips, its
-hidden side plays as a team and its lead bluffs where the table follows claims
-(:mod:`.bluff`). Four
+and Killer play their ladders (v3, each its variant's bot's ``LADDER``, given
+to a :class:`Mind` as ``levels``), one engine with graded mistakes: the lowest
+deducing level keeps a belief from the structured fields only, forgets the most
+speeches and slips most often (a pick drawn uniformly from the options); the
+next also reads the words, forgets and slips less; 4 never forgets nor slips,
+its hidden side plays as a team and its lead bluffs where the table follows
+claims (:mod:`.bluff`). A level may also weigh speeches more or less firmly
+(``trust``), keep its hidden side from abstaining, or play the baseline itself
+(``baseline``: Killer's level 1). Four
 Factions plays :data:`LEVELS` (v1's settings: a softmax spread instead of
 slips). :func:`frozen_tag` names a level's version, so a rating against "level
 3 v3" means the same later: change the play of a variant's level and raise
