@@ -27,9 +27,9 @@ claims (:mod:`.bluff`). A level may also weigh speeches more or less firmly
 (``baseline``: Killer's level 1). Four
 Factions plays :data:`LEVELS` (v1's settings: a softmax spread instead of
 slips). :func:`frozen_tag` names a level's version, so a rating against "level
-3 v3" means the same later: change the play of a variant's level and raise
-its entry in :data:`VERSIONS` (a new level leaves the others' play, and so their
-version, as it was).
+3 v3" means the same later: change the play of a level and raise
+:data:`VERSION` (a new level leaves the others' play, and so their version, as
+it was).
 """
 
 from __future__ import annotations
@@ -56,11 +56,10 @@ from sandbox.deduction.space import Space
 from sandbox.deduction.speech import parse_speech
 from sandbox.deduction.tables import Roles, RoleTable
 
-# The frozen tag's version, per variant: raise a variant's whenever the play of
-# one of its levels changes. v3 (issue 37 item 4): Werewolf's and Killer's
-# ladders re-tuned; Four Factions' levels kept v2's play, so its tag stays v2.
-VERSIONS: Mapping[str, int] = {"werewolf": 3, "killer": 3, "four_factions": 2}
-VERSION = max(VERSIONS.values())  # the newest (a variant not listed gets it)
+# The frozen tag's version, one for every variant (this module names none):
+# raise it whenever a level's play changes. v3 (issue 37 item 4): Werewolf's and
+# Killer's ladders re-tuned; Four Factions' levels play as before but carry v3.
+VERSION = 3
 PARTICLES = 800  # a bot's sampled belief: enough to rank seats, cheap for a game
 BUS_AT = 0.8  # a partner the public record blames this much is voted out with the table
 ECHO = 0.5  # how much of a repeated accusation is a repeat (see Mind._echo_weight)
@@ -106,7 +105,7 @@ TOP_LEVEL = max(LEVELS)
 
 def frozen_tag(variant: str, level: int) -> str:
     """The reference's name for transcripts and ratings: variant, level, version."""
-    return f"{variant}/level-{level}/v{VERSIONS.get(variant, VERSION)}"
+    return f"{variant}/level-{level}/v{VERSION}"
 
 
 @dataclass

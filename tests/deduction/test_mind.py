@@ -13,7 +13,6 @@ from sandbox.core.variant import HistoryItem, SeatView
 from sandbox.deduction.mind import (
     LEVELS,
     VERSION,
-    VERSIONS,
     Heard,
     Mind,
     frozen_tag,
@@ -127,7 +126,6 @@ def test_levels_and_the_frozen_tag() -> None:
     # side abstains with its cover from level 3; Killer's level 1 is the
     # baseline and its deducing levels weigh speeches more firmly as they rise.
     assert VERSION == 3 and sorted(LADDERS) == ["killer", "werewolf"]
-    assert VERSIONS == {"werewolf": 3, "killer": 3, "four_factions": 2}
     pinned = {
         "werewolf": [
             (False, 0.25, 0.0, 0.4, False, False, False, 1.0),
@@ -161,7 +159,7 @@ def test_levels_and_the_frozen_tag() -> None:
         ] == pinned[variant]
     assert frozen_tag("x", 3) == "x/level-3/v3"
     assert frozen_tag("killer", 3) == "killer/level-3/v3"
-    assert frozen_tag("four_factions", 3) == "four_factions/level-3/v2"
+    assert frozen_tag("four_factions", 3) == "four_factions/level-3/v3"  # one version for all
     with pytest.raises(ValueError):
         Mind(TABLE, 0, seed=1)
     with pytest.raises(ValueError):

