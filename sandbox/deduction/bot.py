@@ -23,7 +23,7 @@ from sandbox.core.errors import IllegalDecision
 from sandbox.core.requests import Choice
 from sandbox.core.seat import FALLBACK_INVALID, Agent, AgentAnswer, DecisionContext
 from sandbox.core.variant import SeatView
-from sandbox.deduction.mind import Level, Mind
+from sandbox.deduction.mind import Level, Mind, frozen_tag
 from sandbox.deduction.tables import RoleTable
 from sandbox.deduction.talk import Talker
 
@@ -43,13 +43,26 @@ class LadderBot(Agent):
         self.at_level(level)
 
     def at_level(self, level: int) -> None:
-        """Play at ``level`` (0: the baseline; 1..4: deducing, issue 37)."""
-        self.mind = Mind(self.table, level, self.seed, levels=self.ladder) if level else None
+        """Play at ``level`` (0: the baseline; 1..4: the ladder's, issue 37; a
+        rung marked ``baseline`` plays the baseline's own heuristics)."""
+        if level and level not in self.ladder:
+            raise ValueError(f"level {level}: the levels are {sorted(self.ladder)}")
+        self.level = level
+        deduces = bool(level) and not self.ladder[level].baseline
+        self.mind = Mind(self.table, level, self.seed, levels=self.ladder) if deduces else None
         self.team_play = bool(self.mind and self.mind.level.coordinates)  # fakes when it pays
         self.talker = Talker(self.mind, self.language, self.seed) if self.mind else None
 
     def describe(self) -> dict[str, Any]:
-        return self.mind.describe(self.kind, self.variant) if self.mind else {"kind": self.kind}
+        if self.mind is not None:
+            return self.mind.describe(self.kind, self.variant)
+        if self.level:  # a rung that plays the baseline is still its level's reference
+            return {
+                "kind": self.kind,
+                "level": self.level,
+                "reference": frozen_tag(self.variant, self.level),
+            }
+        return {"kind": self.kind}
 
     async def decide(self, ctx: DecisionContext) -> AgentAnswer:
         if self.mind is not None:

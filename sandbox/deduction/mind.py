@@ -16,16 +16,18 @@ what they say and what the structured fields say are the same evidence, which
 the belief counts once.
 
 **Levels**: 0 is the variant's baseline bot (it never builds a mind). Werewolf
-and Killer play their ladders (v2, each its variant's bot's ``LADDER``, given
-to a :class:`Mind` as ``levels``), one engine with graded mistakes: 1
-keeps a belief from the structured fields only, forgets the most speeches and
-slips most often (a pick drawn uniformly from the options); 2 also reads the
-words, forgets and slips less; 3 less again; 4 never forgets nor slips, its
-hidden side plays as a team and its lead bluffs where the table follows claims
-(:mod:`.bluff`). Four
+and Killer play their ladders (v3, each its variant's bot's ``LADDER``, given
+to a :class:`Mind` as ``levels``), one engine with graded mistakes: the lowest
+deducing level keeps a belief from the structured fields only, forgets the most
+speeches and slips most often (a pick drawn uniformly from the options); the
+next also reads the words, forgets and slips less; 4 never forgets nor slips,
+its hidden side plays as a team and its lead bluffs where the table follows
+claims (:mod:`.bluff`). A level may also weigh speeches more or less firmly
+(``trust``), keep its hidden side from abstaining, or play the baseline itself
+(``baseline``: Killer's level 1). Four
 Factions plays :data:`LEVELS` (v1's settings: a softmax spread instead of
 slips). :func:`frozen_tag` names a level's version, so a rating against "level
-3 v2" means the same later: change the play of a level and raise
+3 v3" means the same later: change the play of a level and raise
 :data:`VERSION` (a new level leaves the others' play, and so their version, as
 it was).
 """
@@ -54,7 +56,10 @@ from sandbox.deduction.space import Space
 from sandbox.deduction.speech import parse_speech
 from sandbox.deduction.tables import Roles, RoleTable
 
-VERSION = 2  # raise it whenever a level's play changes (the frozen tag)
+# The frozen tag's version, one for every variant (this module names none):
+# raise it whenever a level's play changes. v3 (issue 37 item 4): Werewolf's and
+# Killer's ladders re-tuned; Four Factions' levels play as before but carry v3.
+VERSION = 3
 PARTICLES = 800  # a bot's sampled belief: enough to rank seats, cheap for a game
 BUS_AT = 0.8  # a partner the public record blames this much is voted out with the table
 ECHO = 0.5  # how much of a repeated accusation is a repeat (see Mind._echo_weight)
@@ -76,6 +81,16 @@ class Level:
     # The hidden side's lead fakes a checker claim before any checker has spoken,
     # when the table accuses on no evidence (a table that will follow a claim).
     bluffs: bool = False
+    # Where a ballot may be withheld (Werewolf WW-14), the hidden side abstains
+    # when its cover sees nothing clear, as a deducing honest seat would; without
+    # it, a hidden seat always casts a ballot (and a ballot on a guess marks it).
+    hidden_abstains: bool = True
+    # How firmly a speech moves the belief: its evidence's log-likelihood times
+    # this (1: as the model says; below, a doubting listener; above, a sharp one).
+    trust: float = 1.0
+    # The rung plays the baseline's own heuristics, no belief at all (Killer's
+    # level 1, v3: a rung at the baseline's strength under three deducing ones).
+    baseline: bool = False
 
 
 # Four Factions' levels (v1's settings, unchanged: its bot is measured apart).
@@ -242,8 +257,9 @@ class Mind:
                 continue  # a forgetful level misses this speech
             if heard.text and heard.speaker is not None and self.level.words:
                 said += parse_speech(heard.text, heard.speaker, self.table, seats)
+            trust = 1.0 if heard.speaker is None else self.level.trust
             for found in said:
-                self.belief.observe(found, self._echo_weight(item.day, found))
+                self.belief.observe(found, trust * self._echo_weight(item.day, found))
                 self.notes.append(Note(item.day, found))
         if self._cover is not None:
             self._cover.update(view, read)
@@ -362,7 +378,8 @@ class Mind:
         if top is not None and top in team and top != view.seat and cover.hidden(top) >= BUS_AT:
             return top
         rest = [s for s in seats if s not in team]
-        return cover.vote(rest, may_abstain) if rest else top
+        abstains = may_abstain and self.level.hidden_abstains
+        return cover.vote(rest, abstains) if rest else top
 
     def describe(self, kind: str, variant: str) -> dict[str, object]:
         """The seat's description for the transcript: kind, level and frozen tag."""

@@ -3,6 +3,7 @@ the levels read what they should, and a speech accuses only with a reason."""
 
 from __future__ import annotations
 
+import itertools
 from typing import Any
 
 import pytest
@@ -119,29 +120,46 @@ def test_levels_and_the_frozen_tag() -> None:
         (0.0, 0.0, True),
     ]
     assert all(v.blunder == 0 and not v.bluffs for v in LEVELS.values())
-    # Werewolf's and Killer's ladders, v2: graded forgetting and slips, no softmax
-    # spread; only the top level plays as a team and bluffs.
-    assert VERSION == 2 and sorted(LADDERS) == ["killer", "werewolf"]
+    assert all(v.hidden_abstains and v.trust == 1.0 for v in LEVELS.values())
+    # Werewolf's and Killer's ladders, v3: graded forgetting and slips, no softmax
+    # spread; only the top level plays as a team and bluffs; Werewolf's hidden
+    # side abstains with its cover from level 3; Killer's level 1 is the
+    # baseline and its deducing levels weigh speeches more firmly as they rise.
+    assert VERSION == 3 and sorted(LADDERS) == ["killer", "werewolf"]
     pinned = {
         "werewolf": [
-            (False, 0.25, 0.0, 0.4, False, False),
-            (True, 0.15, 0.0, 0.25, False, False),
-            (True, 0.05, 0.0, 0.1, False, False),
-            (True, 0.0, 0.0, 0.0, True, True),
+            (False, 0.25, 0.0, 0.4, False, False, False, 1.0),
+            (True, 0.15, 0.0, 0.25, False, False, False, 1.0),
+            (True, 0.1, 0.0, 0.15, False, False, True, 1.0),
+            (True, 0.0, 0.0, 0.0, True, True, True, 1.0),
         ],
         "killer": [
-            (False, 0.06, 0.0, 0.15, False, False),
-            (True, 0.04, 0.0, 0.1, False, False),
-            (True, 0.02, 0.0, 0.05, False, False),
-            (True, 0.0, 0.0, 0.0, True, True),
+            (False, 0.0, 0.0, 0.0, False, False, True, 1.0),
+            (False, 0.06, 0.0, 0.15, False, False, True, 0.85),
+            (True, 0.04, 0.0, 0.1, False, False, True, 1.0),
+            (True, 0.0, 0.0, 0.0, True, True, True, 1.5),
         ],
     }
+    # Killer's level 1 plays the baseline itself (v3); no other rung does.
+    assert [v.baseline for _, v in sorted(LADDERS["killer"].items())] == [True, False, False, False]
+    assert not any(v.baseline for v in (*LADDERS["werewolf"].values(), *LEVELS.values()))
     for variant, ladder in LADDERS.items():
         assert [
-            (v.words, v.forget, v.noise, v.blunder, v.coordinates, v.bluffs)
+            (
+                v.words,
+                v.forget,
+                v.noise,
+                v.blunder,
+                v.coordinates,
+                v.bluffs,
+                v.hidden_abstains,
+                v.trust,
+            )
             for _, v in sorted(ladder.items())
         ] == pinned[variant]
-    assert frozen_tag("x", 3) == "x/level-3/v2"
+    assert frozen_tag("x", 3) == "x/level-3/v3"
+    assert frozen_tag("killer", 3) == "killer/level-3/v3"
+    assert frozen_tag("four_factions", 3) == "four_factions/level-3/v3"  # one version for all
     with pytest.raises(ValueError):
         Mind(TABLE, 0, seed=1)
     with pytest.raises(ValueError):
@@ -153,15 +171,16 @@ def test_a_level_slips_at_its_rate_and_the_top_level_never(variant: str) -> None
     ladder, options = LADDERS[variant], [2, 3, 4, 5, 6]
     best = 4  # the one seat the score favours
     picks: dict[int, list[int | None]] = {}
-    for level in ladder:
+    deducing = sorted(level for level, v in ladder.items() if not v.baseline)
+    for level in deducing:
         mind = Mind(TABLE, level, seed=7, levels=ladder)
         picks[level] = [mind.pick(options, lambda s: float(s == best)) for _ in range(4000)]
     missed = {level: sum(p != best for p in ps) / 4000 for level, ps in picks.items()}
     assert missed[4] == 0
-    for level in (1, 2, 3):  # a slip lands on the best seat a fifth of the time
+    for level in deducing[:-1]:  # a slip lands on the best seat a fifth of the time
         assert missed[level] == pytest.approx(ladder[level].blunder * 0.8, abs=0.02)
-    assert missed[1] > missed[2] > missed[3] > missed[4]
-    assert set(picks[1]) == set(options)  # a slip may land anywhere
+    assert all(missed[a] > missed[b] for a, b in itertools.pairwise(deducing))
+    assert set(picks[deducing[0]]) == set(options)  # a slip may land anywhere
 
 
 @pytest.mark.parametrize("variant", sorted(LADDERS))
@@ -169,7 +188,11 @@ def test_a_bot_plays_its_own_variants_ladder(variant: str) -> None:
     bot = baseline_bot(get_variant(variant), seed=5)
     for level, rates in LADDERS[variant].items():
         bot.at_level(level)  # type: ignore[attr-defined]
-        assert bot.mind.level is rates  # type: ignore[attr-defined]
+        if rates.baseline:  # the baseline's play, under its level's frozen tag
+            assert bot.mind is None  # type: ignore[attr-defined]
+            assert bot.describe()["reference"] == frozen_tag(variant, level)
+        else:
+            assert bot.mind.level is rates  # type: ignore[attr-defined]
 
 
 def test_a_cover_keeps_its_minds_ladder() -> None:

@@ -163,8 +163,8 @@ def test_a_lone_fake_police_claim_is_questioned(level: int) -> None:
     decisions the baseline's. The deducing table does not follow it blindly:
     once another seat counter-claims the police, some bot accuses the liar,
     votes for it, or claims the police against it. (Not in every game: over
-    seeds 0-11 in 7 at level 3, 8 at level 4; bench_reference --exploit has
-    the rates.)"""
+    seeds 0-11 in 10 at level 3, 11 at level 4 with v3's ladders; bench_reference
+    --exploit has the rates.)"""
     game = new_game("killer", VARIANTS["killer"], 0)
     roles = game.roles()
     liar = min(s for s, r in roles.items() if r == "killer")

@@ -1,4 +1,4 @@
-"""Werewolf's reference ladder (issue 37, bot.LADDER v2): the top level's
+"""Werewolf's reference ladder (issue 37, bot.LADDER v3): the top level's
 werewolves bluff a seer claim only at a table that accuses on no evidence, and
 hide their ballots where a deducing village abstains."""
 
@@ -76,3 +76,19 @@ def test_deducing_werewolves_abstain_on_day_one_with_a_village_that_does() -> No
             assert all(t is None for t in wolf_ballots)
             quiet += 1
     assert quiet  # seeds 0, 1 and 3
+
+
+def test_below_level_three_werewolves_cast_a_ballot_where_the_village_abstains() -> None:
+    """v3: keeping the cover to the point of abstaining is level 3's and 4's
+    (``hidden_abstains``); a level-1 or level-2 werewolf always votes, so at a
+    level-4 village that abstains on day 1 its ballot stands out."""
+    for wolves in (1, 2):
+        cast = 0
+        for seed in SEEDS[:4]:
+            game = _play(seed, wolves, 4)
+            roles = game.roles()
+            first = [e for e in game.events if e.kind == "werewolf.ballots" and e.day == 1]
+            ballots = [(roles[int(v)], t) for e in first for v, t in e.ballots.items()]
+            if all(t is None for r, t in ballots if r != "werewolf"):
+                cast += sum(t is not None for r, t in ballots if r == "werewolf")
+        assert cast
