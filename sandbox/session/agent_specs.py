@@ -82,7 +82,7 @@ class RandomSpec(SeatSelector):
 
 
 class BaselineSpec(SeatSelector):
-    """The variant's baseline bot; at ``level`` 1..4 the same bot deducing (issue 37)."""
+    """The variant's baseline bot; at ``level`` 1..4 the reference ladder (issue 37)."""
 
     kind: Literal["baseline"]
     language: Language | None = Field(
@@ -92,8 +92,9 @@ class BaselineSpec(SeatSelector):
         0,
         ge=0,
         le=4,
-        description="baseline: 0 plays as the baseline always has; 1..4 deduce from a belief "
-        "over the roles, reading speeches' words from 2 up (docs/deduction.md)",
+        description="baseline: 0 plays as the baseline always has; 1..4 are the frozen "
+        "reference levels, weakest to strongest (each variant's ladder in docs/deduction.md; "
+        "Killer's level 1 plays as the baseline)",
     )
 
     def build(self, seat: int, seed: int, llm: LLMSettings) -> Agent:
