@@ -40,7 +40,9 @@ def fact_patterns(t: int, label: str, alias: str = "") -> tuple[re.Pattern[str],
     forms = [
         rf"\bseats?\s*{t}\b{SEAT_FIRST_JOIN}['\"]?{lab}\b",
         rf"(?<![\w.]){t}['\"]?\s*:\s*['\"]?{lab}\b",
-        rf"\b{lab}\b[^\n\d]{{0,20}}?\bseats?\s+(?:\d+\s*,\s*)*{t}\b",
+        # "werewolves: seats 4, 6" - within one sentence, as a seat's words are read
+        # (facts.said_facts): "Seat 7 was a villager. I doubt seat 1" says nothing of seat 1
+        rf"\b{lab}\b[^\n\d.!?;。！？；]{{0,20}}?\bseats?\s+(?:\d+\s*,\s*)*{t}\b",
         rf"(?<!\d){t}号\s*(?:是|为|：|:|（)?\s*(?:{other}|{lab})",
         rf"(?:{other}|\b{lab}\b)[^\n\d]{{0,6}}(?:\d+、)*{t}(?:、\d+)*号",
     ]
