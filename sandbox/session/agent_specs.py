@@ -94,7 +94,7 @@ class BaselineSpec(SeatSelector):
         le=4,
         description="baseline: 0 plays as the baseline always has; 1..4 are the frozen "
         "reference levels, weakest to strongest (each variant's ladder in docs/deduction.md; "
-        "Killer's level 1 plays as the baseline)",
+        "a ladder's level 1 may play as the baseline)",
     )
 
     def build(self, seat: int, seed: int, llm: LLMSettings) -> Agent:
