@@ -52,15 +52,7 @@ from collections.abc import Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, fields
 
 from sandbox.core.variant import HistoryItem
-from sandbox.deduction.evidence import (
-    Ballot,
-    CheckReport,
-    Evidence,
-    Killed,
-    RoleClaim,
-    SeatIs,
-    VotePromise,
-)
+from sandbox.deduction import evidence as ev
 from sandbox.deduction.likelihood import Behaviour
 from sandbox.deduction.mind import Reader
 from sandbox.deduction.speech import parse_speech
@@ -73,7 +65,7 @@ FLOOR = 0.01  # the smallest fitted weight (a weight of 0 would be certainty)
 class Seen:
     """One piece of evidence and the seats living when it came (empty: every seat)."""
 
-    item: Evidence
+    item: ev.Evidence
     living: frozenset[int] = frozenset()
 
 
@@ -147,22 +139,22 @@ def weighed(seen: Iterable[Seen], table: RoleTable) -> list[Seen]:
     speech evidence once per speaker and content, a check report with its
     speaker's claim to be the checker (once per speaker), ballots and kills
     every time."""
-    said: set[Evidence] = set()
+    said: set[ev.Evidence] = set()
     checkers: set[int] = set()
     out: list[Seen] = []
 
     def take(s: Seen) -> None:
         item = s.item
-        if isinstance(item, RoleClaim | SeatIs | CheckReport | VotePromise):
+        if isinstance(item, ev.RoleClaim | ev.SeatIs | ev.CheckReport | ev.VotePromise):
             if item in said:
                 return
             said.add(item)
-        if isinstance(item, RoleClaim) and item.roles == frozenset({table.checker}):
+        if isinstance(item, ev.RoleClaim) and item.roles == frozenset({table.checker}):
             if item.speaker in checkers:
                 return
             checkers.add(item.speaker)
-        if isinstance(item, CheckReport) and table.checker and item.speaker not in checkers:
-            take(Seen(RoleClaim(item.speaker, frozenset({table.checker})), s.living))
+        if isinstance(item, ev.CheckReport) and table.checker and item.speaker not in checkers:
+            take(Seen(ev.RoleClaim(item.speaker, frozenset({table.checker})), s.living))
         out.append(s)
 
     for s in seen:
@@ -237,9 +229,9 @@ def _strata(games: Sequence[Sequence[Seen]]) -> dict[str, set[Hashable]]:
     statements: set[Hashable] = set()
     for seen in games:
         for s in seen:
-            if isinstance(s.item, RoleClaim):
+            if isinstance(s.item, ev.RoleClaim):
                 claims.add(s.item.roles)
-            elif isinstance(s.item, SeatIs | CheckReport):
+            elif isinstance(s.item, ev.SeatIs | ev.CheckReport):
                 statements.add((type(s.item).__name__, s.item.roles))
     return {"claims": claims, "statements": statements}
 
@@ -254,7 +246,7 @@ def _count_claims(
     """Claims per seat and game: of R by seats holding it (usual), by hidden or
     honest seats lacking it (unusual)."""
     roles = record.roles
-    claimed = {(s.item.speaker, s.item.roles) for s in seen if isinstance(s.item, RoleClaim)}
+    claimed = {(s.item.speaker, s.item.roles) for s in seen if isinstance(s.item, ev.RoleClaim)}
     for stratum in strata["claims"]:
         assert isinstance(stratum, frozenset)
         for seat, role in roles.items():
@@ -268,9 +260,9 @@ def _count_claims(
                 tally.add("claim_false_honest", stratum, True, said, 1.0)
 
 
-def _speaker_class(item: SeatIs | CheckReport, role: str, table: RoleTable) -> str:
+def _speaker_class(item: ev.SeatIs | ev.CheckReport, role: str, table: RoleTable) -> str:
     """Which parameter a statement's speaker answers to (likelihood._two)."""
-    if isinstance(item, CheckReport) and table.checker and role == table.checker:
+    if isinstance(item, ev.CheckReport) and table.checker and role == table.checker:
         return "checker"
     return "hidden" if role in table.hidden else "honest"
 
@@ -287,16 +279,16 @@ def _count_statements(
     made = {
         (type(s.item).__name__, s.item.roles, s.item.speaker, s.item.target)
         for s in seen
-        if isinstance(s.item, SeatIs | CheckReport)
+        if isinstance(s.item, ev.SeatIs | ev.CheckReport)
     }
     for stratum in strata["statements"]:
         assert isinstance(stratum, tuple)
         kind, said_roles = stratum
         for speaker, role in roles.items():
-            probe: SeatIs | CheckReport = (
-                CheckReport(speaker, 0, said_roles)
+            probe: ev.SeatIs | ev.CheckReport = (
+                ev.CheckReport(speaker, 0, said_roles)
                 if kind == "CheckReport"
-                else SeatIs(speaker, 0, said_roles)
+                else ev.SeatIs(speaker, 0, said_roles)
             )
             who = _speaker_class(probe, role, table)
             for target in record.targets(speaker):
@@ -323,12 +315,12 @@ def _count_votes(tally: _Tally, record: Record, seen: Sequence[Seen], table: Rol
             unusual = _hidden(table, roles[t]) == hidden_voter
             tally.add(name, kind, unusual, float(t == target), 1.0)
 
-    promised = {(s.item.speaker, s.item.target) for s in seen if isinstance(s.item, VotePromise)}
+    promised = {(s.item.speaker, s.item.target) for s in seen if isinstance(s.item, ev.VotePromise)}
     for speaker in roles:  # every game: a stratum without promises has no base rate
         for t in record.targets(speaker):
             add(speaker, frozenset({t}), t if (speaker, t) in promised else None, "promise")
     for s in seen:
-        if isinstance(s.item, Ballot):
+        if isinstance(s.item, ev.Ballot):
             living = s.living or frozenset(roles)
             add(s.item.voter, living - {s.item.voter}, s.item.target, "ballot")
 
@@ -336,7 +328,7 @@ def _count_votes(tally: _Tally, record: Record, seen: Sequence[Seen], table: Rol
 def _count_kills(tally: _Tally, record: Record, seen: Sequence[Seen], table: RoleTable) -> None:
     """Night victims per kill and living seat: unusual, a hidden victim."""
     for s in seen:
-        if isinstance(s.item, Killed):
+        if isinstance(s.item, ev.Killed):
             for seat in s.living or frozenset(record.roles):
                 hidden = _hidden(table, record.roles[seat])
                 tally.add("killed_hidden", "kill", hidden, float(seat == s.item.target), 1.0)
