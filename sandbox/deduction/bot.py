@@ -54,8 +54,6 @@ class LadderBot(Agent):
         self.talker = Talker(self.mind, self.language, self.seed) if self.mind else None
 
     def describe(self) -> dict[str, Any]:
-        if self.mind is not None:
-            return self.mind.describe(self.kind, self.variant)
         if self.level:  # a rung that plays the baseline is still its level's reference
             return {
                 "kind": self.kind,
