@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -20,6 +20,7 @@ from typing import Any
 from sandbox.batch.backends import Backend, BackendOptions, backend_for
 from sandbox.batch.jobs import BatchResult, GameJob, GameResult, OnResult
 from sandbox.batch.policy import Capacity, agent_specs, capacity
+from sandbox.core.errors import ConfigError
 from sandbox.session.agent_specs import AgentSpec, LLMSpec
 from sandbox.study.schedule import Planned, plan
 from sandbox.study.spec import Study
@@ -102,15 +103,34 @@ class Plan:
     resuming: int
 
 
+def changed_contestants(recorded: Any, now: Mapping[str, Any]) -> set[str]:
+    """The contestants whose spec in a recorded game's header (``study.specs``)
+    differs from ``now`` (name -> the spec this run would play): a study file
+    edited between runs (e.g. a bot contestant moved from the baseline to a
+    level). A header written before specs were recorded has nothing to compare."""
+    then = recorded.get("specs") if isinstance(recorded, dict) else None
+    if not isinstance(then, dict):
+        return set()
+    return {name for name in now.keys() & then.keys() if now[name] != then[name]}
+
+
 def plan_run(study: Study) -> Plan:
+    """What a run of ``study`` plays, skips and resumes in its folder. A ConfigError
+    (one line, nothing played) when the folder holds games of a contestant whose
+    spec has changed since: counting those games as done would mix two players
+    under one name."""
     out = study.out()
     on_disk = scan(out)
     todo: list[GameJob] = []
     done: list[str] = []
     resuming = 0
+    changed: set[str] = set()
     games = planned_games(study)
     for game in games:
         job = job_for(study, game, out)
+        now = {n: study.spec_json(n) for n in set(game.seats.values())}
+        for copy in on_disk.get(job.key) or ():
+            changed |= changed_contestants(copy.header.get("study"), now)
         what, path = plan_of(on_disk.get(job.key))
         if what == "done":
             done.append(str(path))
@@ -119,6 +139,12 @@ def plan_run(study: Study) -> Plan:
             resuming += 1
         else:
             todo.append(job)
+    if changed:
+        names = ", ".join(sorted(changed))
+        raise ConfigError(
+            f"{out} holds games of contestant(s) {names} as the study file described them "
+            "before; restore those entries, or play into a new folder (--out)"
+        )
     return Plan(len(games), todo, done, resuming)
 
 

@@ -106,6 +106,26 @@ def test_running_twice_adds_no_game(tmp_path: Path) -> None:
     assert again["ratings"] == first["ratings"] and again["win_rates"] == first["win_rates"]
 
 
+def test_a_contestant_changed_between_runs_is_one_line_and_plays_nothing(
+    tmp_path: Path,
+) -> None:
+    # A study file edited in place (the bot now a level-4 reference) must not count
+    # the old bot's games as the new one's: one error line, nothing played or lost.
+    path = study_file(tmp_path)
+    run(path)
+    before = {p.name: p.read_bytes() for p in files(tmp_path)}
+    edited = path.read_text().replace('kind = "baseline"', 'kind = "baseline"\nlevel = 4', 1)
+    path.write_text(edited, encoding="utf-8")
+    result = CliRunner().invoke(app, ["study", str(path)])
+    assert result.exit_code == 2, result.stderr
+    assert result.stderr.startswith("error:") and len(result.stderr.strip().splitlines()) == 1
+    assert "contestant(s) bot " in result.stderr and "--out" in result.stderr
+    assert {p.name: p.read_bytes() for p in files(tmp_path)} == before
+    # into a new folder the edited study plays all its games
+    fresh = run(path, "--out", str(tmp_path / "elsewhere"))
+    assert fresh["played_now"] == 4
+
+
 def test_an_interrupted_game_is_finished_from_its_transcript(tmp_path: Path) -> None:
     path = study_file(tmp_path)
     run(path)
