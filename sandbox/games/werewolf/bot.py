@@ -103,7 +103,8 @@ RESULTS = {"werewolves": TABLE.hidden, "village": TABLE.honest}  # WW-10's team 
 # level-2 werewolf always casts a ballot, which marks it where a deducing
 # village abstains), and level 3 slips and forgets a little more: v2's steps
 # 3 vs 2 and 4 vs 3 were within the noise. Chosen on seeds 1000-1399
-# (bench_reference.py --matrix --set; the abstention tried with a trial switch).
+# (bench_reference.py --matrix --set LEVEL hidden_abstains false shows the
+# abstention's part).
 LADDER: dict[int, Level] = {
     1: Level(1, words=False, forget=0.25, noise=0.0, blunder=0.4, hidden_abstains=False),
     2: Level(2, words=True, forget=0.15, noise=0.0, blunder=0.25, hidden_abstains=False),
