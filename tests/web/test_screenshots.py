@@ -65,14 +65,12 @@ def keep(page: Any, selector: str, name: str) -> None:
 
 def test_the_seat_page_and_its_end(page: Any, tmp_path: Path) -> None:
     """Killer, seed 10, seat 3 (a killer) a person answering each question with
-    its first option, the other seats the plain baseline bot: the card and board
-    at its first question, the story at the end. The pictures were taken against
-    the baseline bot; the game file now seats the deducing bot (level 4), whose
-    game tells another story, so the bots are named here to keep the pictures'
-    game."""
+    its first option, the other seats the game file's own (the reference bot at
+    level 4, as a person meets it): the card and board at its first question,
+    the story at the end."""
     web = WebRun(announce=quiet)
     try:
-        game = killer_seat3_game(web, tmp_path, 10, bots={"kind": "baseline"})
+        game = killer_seat3_game(web, tmp_path, 10)
         page.goto(_seat_url(web, 3))
         request = wait_turn_or_end(page, None)
         keep(page, "#view section.card", "card")
