@@ -11,9 +11,12 @@ Run:  .venv/bin/python bench/bench_reference.py [--games 200] [--levels 1 2 3]
       [--variant werewolf] [--language en] [--first-seed 0]
 With ``--matrix``: the levels against each other (``--every-pair``: all pairs,
 else adjacent ones; level 0, the baseline, always among them; ``--pair A B``: only
-those pairs). ``--set LEVEL FIELD VALUE`` changes one setting of Werewolf's and
-Killer's ladders for the run (trying settings; the figures are the shipped ones').
-With ``--mirror``: each of ``--levels`` against itself (the first side's win rate).
+those pairs). ``--set LEVEL FIELD VALUE`` changes one setting of every ladder that has it (a
+``Level`` field: Werewolf's, Killer's and Four Factions' ladders; a ``Tactics`` field:
+Four Factions') for the run (trying settings; the figures are the shipped ones').
+Each pair's line shows, per side, the lower level's own rate in the same seats (every
+seat at it, the same seeds) and the opposing side's rate in the same games.
+With ``--mirror``: each of ``--levels`` against itself (every side's win rate).
 With ``--exploit``: a scripted lone fake seer (Werewolf) or police (Killer) claim
 against a table of baseline bots and of each level: how often it works.
 With ``--calibration``: the village side's belief at level 3, its Brier score by day
@@ -45,6 +48,8 @@ from sandbox.core.seat import Agent, DecisionContext, decide_now
 from sandbox.deduction.likelihood import load_behaviour
 from sandbox.games.four_factions import bot as four_factions_bot
 from sandbox.games.four_factions.info import rival_of
+from sandbox.games.four_factions.ladder import LADDER as FOUR_FACTIONS_LADDER
+from sandbox.games.four_factions.ladder import TACTICS as FOUR_FACTIONS_TACTICS
 from sandbox.games.killer.bot import LADDER as KILLER_LADDER
 from sandbox.games.killer.bot import BaselineBot as KillerBot
 from sandbox.games.registry import get_variant
@@ -375,11 +380,14 @@ def main() -> None:
     seeds = range(args.first_seed, args.first_seed + args.games)
     if args.behaviour:
         use_behaviour(args.behaviour)
-    for level, name, value in args.set:  # a trial setting (Werewolf's and Killer's ladders)
-        for ladder in (WEREWOLF_LADDER, KILLER_LADDER):
-            kind = type(getattr(ladder[int(level)], name))
+    for level, name, value in args.set:  # a trial setting of every ladder that has it
+        for ladder in (WEREWOLF_LADDER, KILLER_LADDER, FOUR_FACTIONS_LADDER, FOUR_FACTIONS_TACTICS):
+            rung: Any = ladder[int(level)]
+            if not hasattr(rung, name):
+                continue
+            kind = type(getattr(rung, name))
             cast = (lambda v: v.lower() == "true") if kind is bool else kind
-            ladder[int(level)] = dataclasses.replace(ladder[int(level)], **{name: cast(value)})
+            ladder[int(level)] = dataclasses.replace(rung, **{name: cast(value)})
     if args.exploit:
         for name in args.variant or ["werewolf", "killer"]:
             for level in (0, *args.levels):
