@@ -90,17 +90,20 @@ def read_table(
     elite_odds: Mapping[int, float],
     pub: Mapping[str, Any],
     mates: frozenset[int] = frozenset(),
+    watched: frozenset[int] | None = None,
 ) -> Reading:
     """``seat_odds`` (every seat, the reader's own included, from the Mind and the
     seat's certain knowledge) after the protections, accusations and public pair
     results; ``elite_odds`` after the groups. Given the reader's certain ``mates``
-    (itself among them), a table where a seat outside them backed one of them
-    is read as one that hides its elites (ladder.Tactics.hides): a protector backs
-    the seat it takes for its rival, and no group is formed."""
+    (itself among them), a table where a seat outside them backed one of the
+    ``watched`` mates (all of them unless given) is read as one that hides its
+    elites (ladder.Tactics.hides): a protector backs the seat it takes for its
+    rival, and no group is formed."""
     odds = {int(s): _normal(dict(o)) for s, o in seat_odds.items()}
     said = pub.get("protections") or []
     found = groups(said)
-    if any(p["target"] in mates and p["seat"] not in mates for p in said):
+    seen = mates if watched is None else watched
+    if any(p["target"] in seen and p["seat"] not in mates for p in said):
         _backs_rivals(odds, said)
         found = []
     hubs = {g.hub for g in found}
@@ -279,8 +282,11 @@ def reading(
     odds[seat] = {f: float(f == mine) for f in FACTIONS}
     elite = {s: mind.chance(s, ELITES) for s in range(1, 17)}
     elite[seat] = float(bool(me["elite"]))
-    mates = {s for s in odds if odds[s][mine] > 0.999} if sees_hiding else set()
-    return read_table(odds, elite, pub, frozenset(mates))
+    mates = frozenset(s for s in odds if odds[s][mine] > 0.999) if sees_hiding else frozenset()
+    # An elite knows all its mates (FF-9); a regular only its elite (FF-10), whose
+    # other regulars, unknown to it, may back it: a regular watches only itself.
+    watched = mates if me["elite"] else mates & {seat}
+    return read_table(odds, elite, pub, mates, watched)
 
 
 # ------------------------------------------------------------------ duels

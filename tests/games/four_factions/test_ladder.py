@@ -183,3 +183,6 @@ def test_a_table_that_backs_our_seats_is_read_as_one_that_hides_its_elites() -> 
     assert seen.factions[3]["wolves"] < 0.2 and seen.elite[1] == 0.25  # no group
     # A table where no seat outside the reader's backed one of its own: as before.
     assert read_table(odds, elites, pub, frozenset({2})) == plain
+    # A regular (seat 2) whose elite is seat 1 watches only itself: 1's other
+    # regulars, unknown to it, back 1 at a table that backs its elites (FF-10).
+    assert read_table(odds, elites, pub, frozenset({1, 2}), frozenset({2})) == plain
