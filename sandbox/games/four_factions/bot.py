@@ -35,10 +35,13 @@ certain knowledge (FF-9, FF-10):
 At ``level`` 1..4 (issue 37; 0 is this baseline, unchanged) a deduction Mind
 (:func:`.evidence.think`) keeps a belief over every seat's faction and rank from
 the claims, accusations and (level 2 up) the words of open speeches; its
-accusations and attacks come from it. From level 2 its attacks read it with the
-protections and pair results (:func:`.evidence.read_table`); from 3 the duel odds
-choose the elite's arms and every target, at home when none is worth the risk;
-at 4 its faction claims the rival's faction and accuses and backs its own.
+accusations and attacks come from it, read with the protections and pair
+results (:func:`.evidence.read_table`), and the duel odds choose the elite's arms
+and every target, at home when none is worth the risk (:mod:`.tactics`). What
+each level adds, and how often it slips, is its :mod:`.ladder` rung (v4): from
+2 it hides its elite on day 3; from 3 it claims its rival's faction, accuses its
+own and finishes its rival; at 4 it tells its mates the weapons it saw, its elite
+names the rival's regulars, and it reads a table that hides its elites.
 """
 
 from __future__ import annotations
