@@ -11,9 +11,12 @@ Run:  .venv/bin/python bench/bench_reference.py [--games 200] [--levels 1 2 3]
       [--variant werewolf] [--language en] [--first-seed 0]
 With ``--matrix``: the levels against each other (``--every-pair``: all pairs,
 else adjacent ones; level 0, the baseline, always among them; ``--pair A B``: only
-those pairs). ``--set LEVEL FIELD VALUE`` changes one setting of Werewolf's and
-Killer's ladders for the run (trying settings; the figures are the shipped ones').
-With ``--mirror``: each of ``--levels`` against itself (the first side's win rate).
+those pairs). ``--set LEVEL FIELD VALUE`` changes one setting of every ladder that has it (a
+``Level`` field: Werewolf's, Killer's and Four Factions' ladders; a ``Tactics`` field:
+Four Factions') for the run (trying settings; the figures are the shipped ones').
+Each pair's line shows, per side, the lower level's own rate in the same seats (every
+seat at it, the same seeds) and the opposing side's rate in the same games.
+With ``--mirror``: each of ``--levels`` against itself (every side's win rate).
 With ``--exploit``: a scripted lone fake seer (Werewolf) or police (Killer) claim
 against a table of baseline bots and of each level: how often it works.
 With ``--calibration``: the village side's belief at level 3, its Brier score by day
@@ -44,6 +47,9 @@ from sandbox.core.game import Game
 from sandbox.core.seat import Agent, DecisionContext, decide_now
 from sandbox.deduction.likelihood import load_behaviour
 from sandbox.games.four_factions import bot as four_factions_bot
+from sandbox.games.four_factions.info import rival_of
+from sandbox.games.four_factions.ladder import LADDER as FOUR_FACTIONS_LADDER
+from sandbox.games.four_factions.ladder import TACTICS as FOUR_FACTIONS_TACTICS
 from sandbox.games.killer.bot import LADDER as KILLER_LADDER
 from sandbox.games.killer.bot import BaselineBot as KillerBot
 from sandbox.games.registry import get_variant
@@ -124,6 +130,33 @@ def cell(name: str, on_side: Callable[[str], bool], level: int, seeds: range, la
     return f"{label}: {wins / n:5.1%} [{low:5.1%}, {high:5.1%}] {1000 * cpu / n:4.0f} ms/game"
 
 
+def results(name: str, game: Game) -> dict[str, bool]:
+    """Which sides won the finished ``game`` (a Four Factions side: any seat of the faction)."""
+    outcome, roles = game.outcome(), game.roles()
+    assert outcome is not None
+    return {
+        side: any(outcome.results.get(s) == "win" for s in game.seats if on_side(roles[s]))
+        for side, on_side in _sides(name).items()
+    }
+
+
+MIRRORS: dict[tuple[str, int, int, str], dict[str, bool]] = {}  # (variant, level, seed, lang)
+
+
+def mirrored(name: str, level: int, seed: int, language: str) -> dict[str, bool]:
+    """Every side's result of ``seed`` with every seat at ``level`` (played once)."""
+    key = (name, level, seed, language)
+    if key not in MIRRORS:
+        _, _, game = play(name, seed, lambda _: True, level, language, others=level)
+        MIRRORS[key] = results(name, game)
+    return MIRRORS[key]
+
+
+def rate(wins: int, n: int) -> str:
+    low, high = wilson(wins, n)
+    return f"{wins / max(1, n):5.1%} [{low:5.1%}, {high:5.1%}]"
+
+
 def matrix(
     name: str,
     levels: list[int],
@@ -134,32 +167,59 @@ def matrix(
 ) -> None:
     """Levels against each other: for each pair (a, b), a > b (adjacent ones
     unless ``every``), each side played at a with the rest of the table at b,
-    on the same seeds; printed: a's win rate per side, and over all sides
-    (a's share of the side-games, with a 95% Wilson interval)."""
+    on the same seeds. Printed per side: a's win rate there; beside it, the
+    yardstick: b's own rate in the same seats (the same seeds, every seat at b);
+    and, in the same games, the rate of the side that plays against a (Werewolf,
+    Killer: the other side; Four Factions: the rival faction, FF-25, so a's
+    faction and its rival are a head-to-head, a draw neither's). Then pooled over
+    the sides, with 95% Wilson intervals; "step" when a's pooled interval lies
+    wholly above b's pooled rate in the same seats ("apart": above b's interval)."""
     pairs = [(a, b) for a in levels for b in levels if a > b]
     if not every:
         ordered = sorted(levels)
         pairs = list(zip(ordered[1:], ordered[:-1], strict=True))
     if only:
         pairs = only
+    sides = list(_sides(name))
     for a, b in pairs:
-        parts, total, cpu = [], 0, 0.0
+        ours, yard, theirs = (dict.fromkeys(sides, 0) for _ in range(3))
+        cpu = 0.0
         for side, on_side in _sides(name).items():
-            wins = 0
+            against = opponent(name, side)
             for seed in seeds:
-                won, seconds, _ = play(name, seed, on_side, a, language, others=b)
-                wins += won
+                _, seconds, game = play(name, seed, on_side, a, language, others=b)
+                won = results(name, game)
+                ours[side] += won[side]
+                theirs[side] += won[against]
+                yard[side] += mirrored(name, b, seed, language)[side]
                 cpu += seconds
-            total += wins
-            parts.append(f"{side} {wins / len(seeds):5.1%}")
-        n = len(seeds) * len(parts)
-        low, high = wilson(total, n)
+        g = len(seeds)
+        for side in sides:
+            print(
+                f"{name:14s} level {a} vs {b}  {side:12s} level {a}: {rate(ours[side], g)}"
+                f"  level {b} in its seats: {rate(yard[side], g)}"
+                f"  its opponent (level {b}) in the same games: {rate(theirs[side], g)}",
+                flush=True,
+            )
+        n, won, base = g * len(sides), sum(ours.values()), sum(yard.values())
+        low, _ = wilson(won, n)
+        step = "step" if low > base / n else "no step"
+        step += ", apart" if low > wilson(base, n)[1] else ""
         print(
-            f"{name:14s} level {a} vs {b}: {total / n:5.1%} [{low:5.1%}, {high:5.1%}] of {n}  "
-            + "  ".join(parts)
-            + f"  {1000 * cpu / n:4.0f} ms/game",
+            f"{name:14s} level {a} vs {b}  pooled       level {a}: {rate(won, n)} of {n}"
+            f"  level {b} in its seats: {rate(base, n)}"
+            f"  its opponents: {rate(sum(theirs.values()), n)}  [{step}]"
+            f"  {1000 * cpu / n:4.0f} ms/game",
             flush=True,
         )
+
+
+def opponent(name: str, side: str) -> str:
+    """The side that plays against ``side``: the other one, or its rival faction (FF-25)."""
+    sides = list(_sides(name))
+    if len(sides) == 2:
+        return sides[1 - sides.index(side)]
+    return rival_of(side)
 
 
 # The scripted person of the exploit: one hidden seat's first speech claims the
@@ -221,15 +281,18 @@ def exploit(name: str, seeds: range, level: int, language: str) -> str:
 
 
 def mirror(name: str, levels: list[int], seeds: range, language: str) -> None:
-    """Each level against itself (every seat at that level): the first side's
-    win rate (Werewolf's village, Killer's police side), the pairs' yardstick."""
-    side, on_side = next(iter(_sides(name).items()))
+    """Each level against itself (every seat at that level): every side's win
+    rate and their pool, with 95% Wilson intervals (the matrix's yardstick)."""
     for level in levels:
-        wins = sum(play(name, seed, on_side, level, language, others=level)[0] for seed in seeds)
-        low, high = wilson(wins, len(seeds))
+        wins = dict.fromkeys(_sides(name), 0)
+        for seed in seeds:
+            for side, won in mirrored(name, level, seed, language).items():
+                wins[side] += won
+        g = len(seeds)
+        parts = [f"{side} {rate(w, g)}" for side, w in wins.items()]
+        pooled = rate(sum(wins.values()), g * len(wins))
         print(
-            f"{name:14s} level {level} vs itself: {side} {wins / len(seeds):5.1%} "
-            f"[{low:5.1%}, {high:5.1%}] of {len(seeds)}",
+            f"{name:14s} level {level} vs itself: " + "  ".join(parts) + f"  pooled {pooled}",
             flush=True,
         )
 
@@ -317,11 +380,14 @@ def main() -> None:
     seeds = range(args.first_seed, args.first_seed + args.games)
     if args.behaviour:
         use_behaviour(args.behaviour)
-    for level, name, value in args.set:  # a trial setting (Werewolf's and Killer's ladders)
-        for ladder in (WEREWOLF_LADDER, KILLER_LADDER):
-            kind = type(getattr(ladder[int(level)], name))
+    for level, name, value in args.set:  # a trial setting of every ladder that has it
+        for ladder in (WEREWOLF_LADDER, KILLER_LADDER, FOUR_FACTIONS_LADDER, FOUR_FACTIONS_TACTICS):
+            rung: Any = ladder[int(level)]
+            if not hasattr(rung, name):
+                continue
+            kind = type(getattr(rung, name))
             cast = (lambda v: v.lower() == "true") if kind is bool else kind
-            ladder[int(level)] = dataclasses.replace(ladder[int(level)], **{name: cast(value)})
+            ladder[int(level)] = dataclasses.replace(rung, **{name: cast(value)})
     if args.exploit:
         for name in args.variant or ["werewolf", "killer"]:
             for level in (0, *args.levels):

@@ -25,11 +25,12 @@ its hidden side plays as a team and its lead bluffs where the table follows
 claims (:mod:`.bluff`). A level may also weigh speeches more or less firmly
 (``trust``), keep its hidden side from abstaining, or play the baseline itself
 (``baseline``: Killer's level 1). Four
-Factions plays :data:`LEVELS` (v1's settings: a softmax spread instead of
-slips). :func:`frozen_tag` names a level's version, so a rating against "level
-3 v3" means the same later: change the play of a level and raise
-:data:`VERSION` (a new level leaves the others' play, and so their version, as
-it was).
+Factions plays its own ladder too (its ``ladder`` module). :data:`LEVELS` (v1's
+settings: a softmax spread instead of slips) is the default. :func:`frozen_tag`
+names a level's version, so a rating against "level 3 v3" means the same later:
+change the play of a level and raise :data:`VERSION`, or the ``version`` of a
+ladder's own rungs when only that ladder moved (a new level leaves the others'
+play, and so their version, as it was).
 """
 
 from __future__ import annotations
@@ -56,9 +57,9 @@ from sandbox.deduction.space import Space
 from sandbox.deduction.speech import parse_speech
 from sandbox.deduction.tables import Roles, RoleTable
 
-# The frozen tag's version, one for every variant (this module names none):
-# raise it whenever a level's play changes. v3 (issue 37 item 4): Werewolf's and
-# Killer's ladders re-tuned; Four Factions' levels play as before but carry v3.
+# The frozen tag's version of every ladder's rungs unless a rung says its own
+# (``Level.version``; this module names no variant): raise it whenever a level's
+# play changes. v3 (issue 37 item 4): Werewolf's and Killer's ladders re-tuned.
 VERSION = 3
 PARTICLES = 800  # a bot's sampled belief: enough to rank seats, cheap for a game
 BUS_AT = 0.8  # a partner the public record blames this much is voted out with the table
@@ -91,9 +92,11 @@ class Level:
     # The rung plays the baseline's own heuristics, no belief at all (Killer's
     # level 1, v3: a rung at the baseline's strength under three deducing ones).
     baseline: bool = False
+    # The frozen tag's version of this rung (a variant's ladder may move on alone).
+    version: int = VERSION
 
 
-# Four Factions' levels (v1's settings, unchanged: its bot is measured apart).
+# The default levels (v1's settings; Four Factions played them until its v4 ladder).
 LEVELS: Mapping[int, Level] = {
     1: Level(1, words=False, forget=0.2, noise=0.25),
     2: Level(2, words=True, forget=0.0, noise=0.15),
@@ -103,9 +106,9 @@ LEVELS: Mapping[int, Level] = {
 TOP_LEVEL = max(LEVELS)
 
 
-def frozen_tag(variant: str, level: int) -> str:
+def frozen_tag(variant: str, level: int, version: int = VERSION) -> str:
     """The reference's name for transcripts and ratings: variant, level, version."""
-    return f"{variant}/level-{level}/v{VERSION}"
+    return f"{variant}/level-{level}/v{version}"
 
 
 @dataclass
@@ -384,7 +387,8 @@ class Mind:
     def describe(self, kind: str, variant: str) -> dict[str, object]:
         """The seat's description for the transcript: kind, level and frozen tag."""
         number = self.level.number
-        return {"kind": kind, "level": number, "reference": frozen_tag(variant, number)}
+        reference = frozen_tag(variant, number, self.level.version)
+        return {"kind": kind, "level": number, "reference": reference}
 
     # ------------------------------------------------------------ reasons
 

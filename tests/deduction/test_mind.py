@@ -159,7 +159,9 @@ def test_levels_and_the_frozen_tag() -> None:
         ] == pinned[variant]
     assert frozen_tag("x", 3) == "x/level-3/v3"
     assert frozen_tag("killer", 3) == "killer/level-3/v3"
-    assert frozen_tag("four_factions", 3) == "four_factions/level-3/v3"  # one version for all
+    # the shared version by default; a ladder may hand its own (Level.version, Four Factions v4)
+    assert frozen_tag("four_factions", 3) == "four_factions/level-3/v3"
+    assert frozen_tag("four_factions", 3, 4) == "four_factions/level-3/v4"
     with pytest.raises(ValueError):
         Mind(TABLE, 0, seed=1)
     with pytest.raises(ValueError):

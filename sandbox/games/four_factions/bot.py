@@ -35,10 +35,13 @@ certain knowledge (FF-9, FF-10):
 At ``level`` 1..4 (issue 37; 0 is this baseline, unchanged) a deduction Mind
 (:func:`.evidence.think`) keeps a belief over every seat's faction and rank from
 the claims, accusations and (level 2 up) the words of open speeches; its
-accusations and attacks come from it. From level 2 its attacks read it with the
-protections and pair results (:func:`.evidence.read_table`); from 3 the duel odds
-choose the elite's arms and every target, at home when none is worth the risk;
-at 4 its faction claims the rival's faction and accuses and backs its own.
+accusations and attacks come from it, read with the protections and pair
+results (:func:`.evidence.read_table`), and the duel odds choose the elite's arms
+and every target, at home when none is worth the risk (:mod:`.tactics`). What
+each level adds, and how often it slips, is its :mod:`.ladder` rung (v4): from
+2 it hides its elite on day 3; from 3 it claims its rival's faction, accuses its
+own and finishes its rival; at 4 it tells its mates the weapons it saw, its elite
+names the rival's regulars, and it reads a table that hides its elites.
 """
 
 from __future__ import annotations
@@ -56,22 +59,29 @@ from sandbox.games.four_factions.evidence import (
     PHRASES,
     TABLE,
     Reading,
-    Sight,
-    arms_of,
-    attack_values,
-    best_loadout,
     faction_odds,
-    me_armed,
-    news_of,
-    pair_decided,
+    heed_elite,
+    hostile_weapons,
+    open_speech,
     reading,
-    sight,
+    statement,
     think,
     weapons_seen,
 )
 from sandbox.games.four_factions.info import FACTIONS, rival_of
+from sandbox.games.four_factions.ladder import LADDER, TACTICS, Tactics
 from sandbox.games.four_factions.resolve import BEATS, STRIKE_TABLE
-from sandbox.games.four_factions.words import VOCABULARY
+from sandbox.games.four_factions.tactics import (
+    Sight,
+    arms_of,
+    attack_values,
+    best_loadout,
+    me_armed,
+    news_of,
+    pair_decided,
+    rivals,
+    sight,
+)
 from sandbox.games.phrasebook import Phrasebook
 
 # ------------------------------------------------------------ beliefs
@@ -126,18 +136,6 @@ def _certain_or_normalised(
     return {f: v / total for f, v in raw.items()}
 
 
-def hostile_weapons(me: Mapping[str, Any]) -> list[str]:
-    """Weapons this seat has met in its own duels (struck with or struck back with)."""
-    seen: list[str] = []
-    for duel in me.get("duels", []):
-        # FF-12: a defender learns the weapon it was struck with; an attacker the
-        # weapon the defender struck back with.
-        key = "weapon_struck_with" if duel.get("role") == "defender" else "weapon_struck_back_with"
-        if duel.get(key) is not None:
-            seen.append(str(duel[key]))
-    return seen
-
-
 # ------------------------------------------------------------ the bot
 
 
@@ -149,8 +147,7 @@ W_EDGE = 0.4  # how much a known weapon match-up weighs against faction beliefs
 MIN_VALUE = -0.5  # below this no target is worth leaving home for
 SPEAK_RATE = 0.5
 LEGAL_TRIES = 32
-READS_GROUPS, DUELS, COVER = 2, 3, 4  # the ladder's steps (the docstring's last paragraph)
-ATTACK_AT = 0.0  # an attack worth no more than this (evidence.attack_values): stay home
+NO_TACTICS = Tactics(groups=False, duels=False, cover=False, tells=False)  # level 0
 
 
 class BaselineBot(Agent):
@@ -166,11 +163,13 @@ class BaselineBot(Agent):
         self.seed = seed
         self.spoke_on: set[int] = set()  # open days on which the bot posted a speech
         self.told: set[int] = set()  # seats whose weapon it has told the table (level 4)
+        self.named = False  # its elite has named the rival's regulars (level 4)
         self.at_level(level)
 
     def at_level(self, level: int) -> None:
         """Play at ``level`` (0: the baseline; 1..4: deducing, issue 37)."""
-        self.mind = Mind(TABLE, level, self.seed) if level else None
+        self.mind = Mind(TABLE, level, self.seed, levels=LADDER) if level else None
+        self.tactics = TACTICS[level] if level else NO_TACTICS
 
     def describe(self) -> dict[str, Any]:
         return self.mind.describe(self.kind, "four_factions") if self.mind else {"kind": self.kind}
@@ -179,6 +178,8 @@ class BaselineBot(Agent):
         view = ctx.view
         if self.mind is not None:
             think(self.mind, view)
+            if self.tactics.names:
+                heed_elite(self.mind, view)
         private, public = dict(view.private), dict(view.public)
         chooser = getattr(self, f"_{ctx.request.decision}", None)
         preferred = chooser(private, public, ctx) if chooser is not None else None
@@ -200,7 +201,7 @@ class BaselineBot(Agent):
     # ----------------------------------------------------------- statements
     def _proofs(self, me: dict[str, Any], pub: dict[str, Any], ctx: DecisionContext) -> Any:
         mine = str(me["faction"])
-        if self._at(COVER):  # the rival's own faction: its seats take us for mates (FF-13)
+        if self.tactics.cover:  # the rival's own faction: its seats take us for mates (FF-13)
             return {"am": RIVAL[mine], "speech": statement(self.book, "proofs", am=RIVAL[mine])}
         claim = mine if self.rng.random() < TRUTH_RATE else self._other(mine)
         return {"am": claim, "speech": statement(self.book, "proofs", am=claim)}
@@ -211,7 +212,7 @@ class BaselineBot(Agent):
         known: Mapping[str, str] = me["known_factions"]
         rival = RIVAL[str(me["faction"])]
         mates = [s for s in options if s in self._friends(me) and str(s) in claims]
-        if self._at(COVER) and mates:  # a mate: no other seat takes us for its rival (FF-14)
+        if self.tactics.cover and mates:  # a mate: no other seat takes us for its rival (FF-14)
             other = next(
                 f for f in FACTIONS if f not in (me["faction"], rival, claims[str(mates[0])])
             )
@@ -241,13 +242,23 @@ class BaselineBot(Agent):
             for s in options
             if s in friends and known.get(str(s), claims.get(str(s))) == claims.get(str(s))
         ]
-        if self._at(COVER):  # its claim is a lie: back a mate all the same
+        if self.tactics.cover:  # its claim is a lie: back a mate all the same
             honest_friends = [s for s in options if s in friends]
+        if self.tactics.hides and self.mind is not None:  # no hub names our elite (FF-15)
+            rival, odds = RIVAL[str(me["faction"])], self._read(me, pub).factions
+            honest_friends = sorted(
+                (s for s in options if s not in friends), key=lambda s: -odds[s][rival]
+            )
         target = (honest_friends or [self.rng.choice(options)])[0]
         return {"target": target, "speech": statement(self.book, "protection", a=target)}
 
     def _speak(self, me: dict[str, Any], pub: dict[str, Any], ctx: DecisionContext) -> Any:
-        seen = weapons_seen(me["duels"]) if self._at(COVER) else {}
+        if self.tactics.names and me["elite"] and not self.named:  # for its regulars (FF-9)
+            self.named = True
+            said = [statement(self.book, "accusation", a=s, faction=f) for s, f in rivals(me, pub)]
+            if said:
+                return {"speech": self.book.join(said)}
+        seen = weapons_seen(me["duels"]) if self.tactics.tells else {}
         news = news_of(me, pub, self._read(me, pub), self.told) if seen else []
         if news:  # the weapons its duels showed, for its faction-mates (FF-12, FF-17)
             self.told.update(s for s, _ in news)
@@ -286,8 +297,12 @@ class BaselineBot(Agent):
     def _loadout(self, me: dict[str, Any], pub: dict[str, Any], ctx: DecisionContext) -> Any:
         """Counter what the duels showed: a shield against the weapon met most, a
         weapon that beats it (FF-21); a random pick when nothing was seen yet."""
-        if self._at(DUELS):
-            return self._plan_loadout(me, pub, ctx)
+        if self.tactics.duels and self.mind is not None:
+            # The level's slip (whether, not which: one option) draws its arms at random.
+            if self.mind.slip([0]) is None:
+                return self._plan_loadout(me, pub, ctx)
+            weapon, guards = self.mind.rng.choice(tuple(BEATS)), self.mind.rng.choice(tuple(BEATS))
+            return {"weapon": weapon, "shield": f"anti-{guards}"}
         seen = hostile_weapons(me)
         if not seen or self.rng.random() >= COUNTER_RATE:  # stay unpredictable
             weapon = self.rng.choice(tuple(BEATS))
@@ -298,14 +313,14 @@ class BaselineBot(Agent):
 
     def _attack(self, me: dict[str, Any], pub: dict[str, Any], ctx: DecisionContext) -> Any:
         options = [s for s in _options(ctx, "target") if s is not None]
-        if self._at(DUELS):
+        if self.tactics.duels:
             return {"target": self._best_target(me, pub, options, ctx)}
         if not options or self.rng.random() < STAY_HOME_RATE:
             return {"target": None}
         weapon = self._weapon_tonight(me)
         friends, elites = self._friends(me), self._known_elites(me)
         seen = weapons_seen(me["duels"])
-        if self._at(READS_GROUPS):
+        if self.tactics.groups:
             belief: Mapping[int, Mapping[str, float]] = self._read(me, pub).factions
         else:
             belief = faction_odds(self.mind, options) if self.mind else beliefs(me, pub)
@@ -326,9 +341,6 @@ class BaselineBot(Agent):
         return {"target": target if value > MIN_VALUE else None}
 
     # ------------------------------------------------------- tactics (levels 2..4)
-    def _at(self, level: int) -> bool:
-        return self.mind is not None and self.mind.level.number >= level
-
     def _plan_loadout(self, me: dict[str, Any], pub: dict[str, Any], ctx: DecisionContext) -> Any:
         targets = [s for s in pub["living"] if s % 2 != me["seat"] % 2]  # FF-19
         return best_loadout(self._sight(me, pub, ctx), targets)
@@ -341,18 +353,23 @@ class BaselineBot(Agent):
             return None  # FF-26: a decided pair's result is final, nothing to gain
         assert self.mind is not None
         scores = attack_values(self._sight(me, pub, ctx), options, arms_of(me))
-        target = self.mind.pick(list(scores), lambda s: scores[s])
-        return target if target is not None and scores[target] > ATTACK_AT else None
+        rash = self.mind.slip(list(scores))
+        if rash is not None:  # a slip: any seat not known a mate, worth it or not
+            return rash
+        tie = {s: self.mind.rng.random() for s in scores}
+        target = max(scores, key=lambda s: (round(scores[s], 9), tie[s]), default=None)
+        return target if target is not None and scores[target] > self.tactics.attack_at else None
 
     def _sight(self, me: dict[str, Any], pub: dict[str, Any], ctx: DecisionContext) -> Sight:
         """Its reading and the weapons it knows: its own duels' and, at level 4, its mates' word."""
         read = self._read(me, pub)
-        told = ctx.view.history if self._at(COVER) else ()
-        return sight(me, read, told, frozenset(self._friends(me)))
+        told = ctx.view.history if self.tactics.tells else ()
+        living, finish = frozenset(pub["living"]), self.tactics.finish
+        return sight(me, read, told, frozenset(self._friends(me)), living, finish)
 
     def _read(self, me: Mapping[str, Any], pub: Mapping[str, Any]) -> Reading:
         assert self.mind is not None
-        return reading(self.mind, me, pub)
+        return reading(self.mind, me, pub, self.tactics.sees_hiding)
 
     def _accuse_from_belief(self, mind: Mind, options: list[Any], claims: Mapping[str, str]) -> Any:
         """FF-14: the seat whose day-1 claim is likeliest false, of its likeliest faction."""
@@ -416,30 +433,3 @@ def _options(ctx: DecisionContext, name: str) -> list[Any]:
     field = ctx.request.field(name)
     assert isinstance(field, Choice)
     return list(field.options)
-
-
-# ------------------------------------------------------------ words (FF-13..FF-15)
-# Words only (phrases.toml in the seat's language): nothing here moves a decision.
-
-
-def statement(book: Phrasebook, key: str, **slots: Any) -> str:
-    """A day statement's words (``am`` and ``faction`` in the seat's language)."""
-    for name in ("am", "faction"):
-        if name in slots:
-            faction = str(slots[name])
-            slots[name] = VOCABULARY.term(book.language, faction) or faction
-    return book.say(key, **slots)
-
-
-def open_speech(book: Phrasebook, me: Mapping[str, Any], pub: Mapping[str, Any], seat: int) -> str:
-    """Free speech: answer an accusation against the seat, else recall its last
-    duel, else say it is watching."""
-    against = [a for a in pub.get("accusations", []) if a.get("target") == seat]
-    if against:
-        last = against[-1]
-        return statement(book, "accused_me", a=last["seat"], faction=last["faction"])
-    duels = [d for d in me.get("duels", []) if d.get("opponent") is not None]
-    if duels:
-        last_duel = duels[-1]
-        return book.say("my_duel", a=last_duel["opponent"], day=last_duel["day"])
-    return book.say("watching", day=pub.get("day", 1))

@@ -42,7 +42,8 @@ from sandbox.deduction.mind import Heard, Mind
 from sandbox.deduction.tables import RoleTable, load_table
 from sandbox.games.four_factions.info import FACTIONS, WEAPONS, rival_of
 from sandbox.games.four_factions.resolve import BEATS, STRIKE_TABLE
-from sandbox.games.phrasebook import load_phrases
+from sandbox.games.four_factions.words import VOCABULARY
+from sandbox.games.phrasebook import Phrasebook, load_phrases
 
 Odds = dict[str, float]  # faction (or weapon) -> chance
 PHRASES = load_phrases("sandbox.games.four_factions")  # phrases.toml: the bot's words
@@ -53,6 +54,7 @@ BACKED_HONEST = 0.85  # a hub backs a member whose day-1 claim was its true fact
 HUB_ELITE = 0.95  # a hub is an elite; its protectors are regulars
 ELITE_SAYS = 4.0  # a hub's accusation names its target's faction (FF-9)
 NAMES_RIVAL = 3.0  # an accuser names its own rival's faction (FF-25) this much more often
+BACKS_RIVAL = 3.0  # at a table that hides its elites, a protector backs its rival this much more
 SURE = 0.8  # odds at which a seat counts as of a faction when narrowing weapons
 
 
@@ -87,12 +89,23 @@ def read_table(
     seat_odds: Mapping[int, Mapping[str, float]],
     elite_odds: Mapping[int, float],
     pub: Mapping[str, Any],
+    mates: frozenset[int] = frozenset(),
+    watched: frozenset[int] | None = None,
 ) -> Reading:
     """``seat_odds`` (every seat, the reader's own included, from the Mind and the
     seat's certain knowledge) after the protections, accusations and public pair
-    results; ``elite_odds`` after the groups."""
+    results; ``elite_odds`` after the groups. Given the reader's certain ``mates``
+    (itself among them), a table where a seat outside them backed one of the
+    ``watched`` mates (all of them unless given) is read as one that hides its
+    elites (ladder.Tactics.hides): a protector backs the seat it takes for its
+    rival, and no group is formed."""
     odds = {int(s): _normal(dict(o)) for s, o in seat_odds.items()}
-    found = groups(pub.get("protections") or [])
+    said = pub.get("protections") or []
+    found = groups(said)
+    seen = mates if watched is None else watched
+    if any(p["target"] in seen and p["seat"] not in mates for p in said):
+        _backs_rivals(odds, said)
+        found = []
     hubs = {g.hub for g in found}
     _accusations(odds, pub.get("accusations") or [], hubs)
     _wiped(odds, pub)
@@ -104,6 +117,18 @@ def read_table(
                 if elite.get(s) not in (0.0, 1.0):
                     elite[s] = p
     return Reading(odds, elite)
+
+
+def _backs_rivals(odds: dict[int, Odds], said: Sequence[Mapping[str, Any]]) -> None:
+    """Each protector and its target likely of rival factions (FF-25), weighed by
+    the other's odds (a snapshot, so the order of the protections does not matter)."""
+    before = {s: dict(o) for s, o in odds.items()}
+    for p in said:
+        for one, other in ((int(p["seat"]), int(p["target"])), (int(p["target"]), int(p["seat"]))):
+            if one in odds and other in before and not _certain(odds[one]):
+                theirs = before[other]
+                rival = {f: 1 + (BACKS_RIVAL - 1) * theirs[rival_of(f)] for f in FACTIONS}
+                odds[one] = _normal({f: odds[one][f] * rival[f] for f in FACTIONS})
 
 
 def _normal(odds: Odds) -> Odds:
@@ -246,18 +271,37 @@ def faction_odds(mind: Mind | None, seats: Sequence[Any]) -> dict[int, dict[str,
     return {s: {f: mind.chance(s, roles_of(f)) for f in FACTIONS} for s in seats if s is not None}
 
 
-def reading(mind: Mind, me: Mapping[str, Any], pub: Mapping[str, Any]) -> Reading:
+def reading(
+    mind: Mind, me: Mapping[str, Any], pub: Mapping[str, Any], sees_hiding: bool = False
+) -> Reading:
     """The Mind's odds for every seat (the reader's own certain), read with the
-    protections, accusations and pair results (:func:`read_table`)."""
+    protections, accusations and pair results (:func:`read_table`; with
+    ``sees_hiding``, its certain mates tell whether the table hides its elites)."""
     seat, mine = int(me["seat"]), str(me["faction"])
     odds = {s: {f: mind.chance(s, roles_of(f)) for f in FACTIONS} for s in range(1, 17)}
     odds[seat] = {f: float(f == mine) for f in FACTIONS}
     elite = {s: mind.chance(s, ELITES) for s in range(1, 17)}
     elite[seat] = float(bool(me["elite"]))
-    return read_table(odds, elite, pub)
+    mates = frozenset(s for s in odds if odds[s][mine] > 0.999) if sees_hiding else frozenset()
+    # An elite knows all its mates (FF-9); a regular only its elite (FF-10), whose
+    # other regulars, unknown to it, may back it: a regular watches only itself.
+    watched = mates if me["elite"] else mates & {seat}
+    return read_table(odds, elite, pub, mates, watched)
 
 
 # ------------------------------------------------------------------ duels
+
+
+def hostile_weapons(me: Mapping[str, Any]) -> list[str]:
+    """Weapons this seat has met in its own duels (struck with or struck back with)."""
+    seen: list[str] = []
+    for duel in me.get("duels", []):
+        # FF-12: a defender learns the weapon it was struck with; an attacker the
+        # weapon the defender struck back with.
+        key = "weapon_struck_with" if duel.get("role") == "defender" else "weapon_struck_back_with"
+        if duel.get(key) is not None:
+            seen.append(str(duel[key]))
+    return seen
 
 
 def weapons_seen(duels: Sequence[Mapping[str, Any]]) -> dict[int, str]:
@@ -314,6 +358,34 @@ def told_weapons(history: Sequence[HistoryItem], trusted: Callable[[int], bool])
     return said
 
 
+def _named_patterns() -> list[tuple[re.Pattern[str], str]]:
+    """The phrasebook's accusation sentences as patterns (seat, faction), each
+    faction in the words a bot's statement gives it."""
+    out = []
+    for language, texts in PHRASES["accusation"].items():
+        for text, faction in itertools.product(texts, FACTIONS):
+            word = VOCABULARY.term(language, faction) or faction
+            body = re.escape(text).replace(r"\{a\}", r"(\d+)")
+            out.append((re.compile(body.replace(r"\{faction\}", re.escape(word))), faction))
+    return out
+
+
+NAMED = _named_patterns()
+
+
+def heed_elite(mind: Mind, view: SeatView) -> None:
+    """A regular takes its elite's word (FF-10: it knows its elite's seat; FF-9:
+    the elite knows every regular's faction) on the regulars it named in its
+    open speeches: certain, as if it had seen their cards."""
+    elite = view.private.get("my_elite")
+    for item in view.history:
+        if item.kind != "ff.speech" or elite is None or item.speaker != elite:
+            continue
+        for pattern, faction in NAMED:
+            for found in pattern.finditer(item.speech or ""):
+                mind.know_seat(int(found.group(1)), roles_of(faction, elite=False))
+
+
 def _fatal(effect: str, hp: int) -> bool:
     return effect == "kill" or (effect == "wound" and hp <= 1)
 
@@ -340,102 +412,28 @@ def beater(weapon: str) -> str:
     return next(w for w, beaten in BEATS.items() if beaten == weapon)
 
 
-# ------------------------------------------------------------------ tactics
-
-DEATH_COST = 0.9  # a regular's own death, against one rival killed
-DEATH_COST_ELITE = 1.5  # an elite's (it knows every regular, FF-9, and picks its arms)
-MATE_COST = 3.0  # killing a faction-mate (FF-24 allows it)
-OTHER = 0.1  # killing a seat of the other pair: one attacker fewer
-ELITE_BONUS = 0.5  # a rival elite is worth more than a regular
-TRUST = 0.9  # a seat this likely a faction-mate is believed on a weapon it saw
+# ------------------------------------------------------------ words (FF-13..FF-15)
+# Words only (phrases.toml in the seat's language): nothing here moves a decision.
 
 
-@dataclass(frozen=True)
-class Sight:
-    """What a deducing seat goes by at night: its card, its reading of the table,
-    the weapons it knows seats hold, and its certain faction-mates."""
-
-    me: Mapping[str, Any]
-    reading: Reading
-    seen: Mapping[int, str]
-    friends: frozenset[int]
+def statement(book: Phrasebook, key: str, **slots: Any) -> str:
+    """A day statement's words (``am`` and ``faction`` in the seat's language)."""
+    for name in ("am", "faction"):
+        if name in slots:
+            faction = str(slots[name])
+            slots[name] = VOCABULARY.term(book.language, faction) or faction
+    return book.say(key, **slots)
 
 
-def sight(
-    me: Mapping[str, Any], read: Reading, told: Sequence[HistoryItem], friends: frozenset[int]
-) -> Sight:
-    """Weapons from its own duels (FF-12) over those its likely mates said in ``told``."""
-    mine, seat = str(me["faction"]), int(me["seat"])
-
-    def mate(s: int) -> bool:
-        return s != seat and read.factions.get(s, {}).get(mine, 0.0) >= TRUST
-
-    seen = {**told_weapons(told, mate), **weapons_seen(me["duels"])}
-    return Sight(me, read, seen, friends)
-
-
-def arms_of(me: Mapping[str, Any]) -> tuple[str, str]:
-    """Tonight's weapon and the weapon its shield guards against (FF-5, FF-6)."""
-    if me["elite"]:
-        loadout = me.get("loadout") or {}
-        return str(loadout.get("weapon", "")), str(loadout.get("shield", "anti-"))[5:]
-    return str(me["weapon"] or ""), str(me["weapon"] or "")
-
-
-def me_armed(me: Mapping[str, Any]) -> bool:
-    return arms_of(me)[0] in WEAPONS
-
-
-def pair_decided(me: Mapping[str, Any], pub: Mapping[str, Any]) -> bool:
-    """FF-26: the seat's pair is decided (its result is final)."""
-    return any(me["faction"] in results for results in dict(pub["decided_pairs"]).values())
-
-
-def attack_values(view: Sight, targets: Sequence[int], arms: tuple[str, str]) -> dict[int, float]:
-    """Each target's worth: the chance my strike kills it times what its death is
-    worth (a rival most, an elite more; a mate costs), less my death's cost times
-    its chance (FF-21, FF-22). Known mates are left out."""
-    me, read = view.me, view.reading
-    mine = str(me["faction"])
-    rival = rival_of(mine)
-    cost = DEATH_COST_ELITE if me["elite"] else DEATH_COST
-    scores = {}
-    for t in targets:
-        if t == me["seat"] or t in view.friends:
-            continue
-        odds, elite = read.factions[t], read.elite.get(t, 0.25)
-        kill, die = duel_odds(*arms, int(me["hp"]), weapon_odds(t, view.seen, read), elite)
-        other = 1 - odds[rival] - odds[mine]
-        gain = odds[rival] * (1 + ELITE_BONUS * elite) - MATE_COST * odds[mine] + OTHER * other
-        scores[t] = kill * gain - cost * die
-    return scores
-
-
-def best_loadout(view: Sight, targets: Sequence[int]) -> dict[str, str]:
-    """FF-5: the weapon and shield whose best attack tonight is worth most; among
-    equals, the shield against what beats the weapon (a regular's strike back
-    then cannot kill)."""
-    best: tuple[float, str, str] | None = None
-    for weapon in WEAPONS:
-        for guards in (beater(weapon), *(w for w in WEAPONS if w != beater(weapon))):
-            value = max(attack_values(view, targets, (weapon, guards)).values(), default=0.0)
-            if best is None or value > best[0] + 1e-9:
-                best = (value, weapon, guards)
-    assert best is not None
-    return {"weapon": best[1], "shield": f"anti-{best[2]}"}
-
-
-def news_of(
-    me: Mapping[str, Any], pub: Mapping[str, Any], read: Reading, told: set[int]
-) -> list[tuple[int, str]]:
-    """Living seats (not likely mates, likely regulars) whose weapon the seat saw
-    struck back (FF-12) and has not told yet."""
-    mine = str(me["faction"])
-    return [
-        (s, w)
-        for s, w in sorted(weapons_seen(me["duels"]).items())
-        if s in pub["living"]
-        and s not in told
-        and read.factions.get(s, {}).get(mine, 0.0) < TRUST
-        and read.elite.get(s, 0.25) < 0.5
-    ]
+def open_speech(book: Phrasebook, me: Mapping[str, Any], pub: Mapping[str, Any], seat: int) -> str:
+    """Free speech: answer an accusation against the seat, else recall its last
+    duel, else say it is watching."""
+    against = [a for a in pub.get("accusations", []) if a.get("target") == seat]
+    if against:
+        last = against[-1]
+        return statement(book, "accused_me", a=last["seat"], faction=last["faction"])
+    duels = [d for d in me.get("duels", []) if d.get("opponent") is not None]
+    if duels:
+        last_duel = duels[-1]
+        return book.say("my_duel", a=last_duel["opponent"], day=last_duel["day"])
+    return book.say("watching", day=pub.get("day", 1))

@@ -15,6 +15,7 @@ from sandbox.agents.baseline import baseline_bot
 from sandbox.core.game import Game
 from sandbox.core.seat import Agent
 from sandbox.deduction.mind import TOP_LEVEL, VERSION
+from sandbox.games.four_factions.ladder import VERSION as FOUR_FACTIONS_VERSION
 from sandbox.session.agent_specs import LevelledBaselineAgent, parse_agent_spec
 from sandbox.session.seating import seat_seed
 from tests.games.bots.harness import answer, bots_for, context, new_game, play
@@ -63,10 +64,12 @@ def test_level_zero_is_the_baseline(variant: str) -> None:
 def test_the_description_names_the_frozen_reference(variant: str) -> None:
     game = new_game(variant, VARIANTS[variant], 1)
     bot = _bots(game, 1, 3)[1]
+    # Four Factions' ladder carries its own version (v4); the others the shared one.
+    version = FOUR_FACTIONS_VERSION if variant == "four_factions" else VERSION
     assert bot.describe() == {
         "kind": "baseline",
         "level": 3,
-        "reference": f"{variant}/level-3/v{VERSION}",
+        "reference": f"{variant}/level-3/v{version}",
     }
     assert _bots(game, 1, 0)[1].describe() == {"kind": "baseline"}
 
