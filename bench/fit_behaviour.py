@@ -12,8 +12,19 @@ variant), for bench_reference.py's ``--behaviour FILE``.
 With ``--against LEVEL``: each seed once per side, that side at ``--level`` and the
 rest of the table at LEVEL (0: the baseline), the tables bench_reference.py's cells play.
 
+With ``--by brier``: the weights chosen by the belief's Brier score instead
+(sandbox/deduction/tune.py): games on ``--train-seeds`` and ``--test-seeds``
+(FIRST LAST, inclusive), each with the honest side at ``--level`` and the hidden
+side at each of ``--hidden-levels`` (0: the baseline, the table bench_reference.py's
+honest-side cell plays); every vote of an honest seat is scored as that level's
+mind believes it; printed per variant: the hand-set and the fitted weights, and
+the Brier score of each on the training and the held-out games (by day too),
+beside a flat guess.
+
 Run:  .venv/bin/python bench/fit_behaviour.py --variant werewolf --games 400 --level 4
       [--against 0] [--first-seed 0] [--language en] [--write FILE]
+      .venv/bin/python bench/fit_behaviour.py --by brier --variant killer --level 4
+      --train-seeds 1000 1199 --test-seeds 2000 2199 [--hidden-levels 0] [--write FILE]
 """
 
 from __future__ import annotations
@@ -30,10 +41,12 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from bench_reference import _sides, play
 
-from sandbox.core.variant import HistoryItem
+from sandbox.core.game import Game
+from sandbox.core.variant import HistoryItem, SeatView
+from sandbox.deduction import tune
 from sandbox.deduction.fit import Record, fit, record_of, to_toml
-from sandbox.deduction.likelihood import load_behaviour
-from sandbox.deduction.mind import Heard, PublicKinds
+from sandbox.deduction.likelihood import Behaviour, load_behaviour
+from sandbox.deduction.mind import Heard, Level, PublicKinds
 from sandbox.deduction.tables import RoleTable
 from sandbox.games.four_factions import evidence as ff_evidence
 from sandbox.games.killer import bot as killer_bot
@@ -72,6 +85,89 @@ def records(
     return out
 
 
+# variant -> (its bots' think: a view into a mind, its ladder)
+MINDS: dict[str, tuple[tune.Think, dict[int, Level]]] = {
+    "werewolf": (werewolf_bot.think, werewolf_bot.LADDER),
+    "killer": (killer_bot.think, killer_bot.LADDER),
+}
+
+
+def watched(
+    name: str, seeds: range, level: int, hidden_levels: list[int], language: str
+) -> list[tune.Watched]:
+    """Games with the honest side at ``level`` and the hidden side at each of
+    ``hidden_levels``: each honest seat's views at its votes (the moments
+    bench_reference.py's --calibration scores)."""
+    table = READERS[name][0]
+    honest = next(iter(_sides(name).values()))  # the first side: the village, the police side
+    out = []
+    for against in hidden_levels:
+        for seed in seeds:
+            votes: dict[int, list[SeatView]] = {}
+
+            def probe(
+                game: Game, seat: int, _: object, votes: dict[int, list[SeatView]] = votes
+            ) -> None:
+                if game.roles()[seat] not in table.hidden:
+                    votes.setdefault(seat, []).append(game.view(seat))
+
+            _, _, game = play(name, seed, honest, level, language, probe, others=against)
+            out.append(tune.Watched(game.roles(), votes))
+    return out
+
+
+def _inclusive(pair: list[int]) -> range:
+    return range(pair[0], pair[1] + 1)
+
+
+def by_brier(args: argparse.Namespace, names: list[str]) -> None:
+    for name in names:
+        if name not in MINDS:
+            print(f"{name}: no exact belief to fold (tune.py covers Werewolf and Killer)")
+            continue
+        table = READERS[name][0]
+        think, ladder = MINDS[name]
+        hand = dataclasses.replace(load_behaviour(), **table.behaviour)
+        began = time.process_time()
+        sets = {}
+        for label, pair in (("train", args.train_seeds), ("test", args.test_seeds)):
+            games = watched(name, _inclusive(pair), args.level, args.hidden_levels, args.language)
+            sets[label] = tune.fold(games, table, think, args.level, ladder)
+        played = time.process_time() - began
+        tuned = tune.search(sets["train"], hand)
+        cpu = time.process_time() - began
+        what = (
+            f"{name}: honest side at level {args.level}, hidden side at "
+            f"{' and '.join(map(str, args.hidden_levels))} (0: baseline); train seeds "
+            f"{args.train_seeds[0]}-{args.train_seeds[1]} ({len(sets['train'])} votes), "
+            f"held-out seeds {args.test_seeds[0]}-{args.test_seeds[1]} ({len(sets['test'])} votes)"
+        )
+        print(f"{what}: {played:.0f} s CPU to play and fold, {cpu - played:.0f} s to search")
+        print(f"  {'parameter':22s} {'hand-set':>8s} {'fitted':>8s}")
+        for n in tune.NAMES:
+            print(f"  {n:22s} {getattr(hand, n):8.4g} {getattr(tuned.behaviour, n):8.4g}")
+        for line in tuned.trail:
+            print(f"    search: {line}")
+        _briers(sets, hand, tuned.behaviour)
+        if args.write:
+            how = "(bench/fit_behaviour.py --by brier)."
+            header = f"Chosen by the belief's Brier score on {what}\n{how}"
+            args.write.write_text(tune.to_toml(tuned.behaviour, header), encoding="utf-8")
+
+
+def _briers(sets: dict[str, list[tune.Point]], hand: Behaviour, fitted: Behaviour) -> None:
+    for label, points in sets.items():
+        h, f = tune.logs(hand), tune.logs(fitted)
+        print(
+            f"  {label:5s} Brier  hand-set {tune.score(points, h):.4f}  "
+            f"fitted {tune.score(points, f):.4f}  flat {tune.flat(points):.4f}"
+        )
+        days_h, days_f = tune.by_day(points, h), tune.by_day(points, f)
+        for day, (value, n) in days_h.items():
+            print(f"        day {day:2d}  hand-set {value:.4f}  fitted {days_f[day][0]:.4f}  ({n})")
+    sys.stdout.flush()
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument(
@@ -87,10 +183,17 @@ def main() -> None:
         help="each side at --level in turn, the rest of the table at this level (0: baseline)",
     )
     parser.add_argument("--write", type=Path, help="write the fit (one variant) as TOML")
+    parser.add_argument("--by", choices=["counts", "brier"], default="counts")
+    parser.add_argument("--train-seeds", type=int, nargs=2, default=[1000, 1199])
+    parser.add_argument("--test-seeds", type=int, nargs=2, default=[2000, 2199])
+    parser.add_argument("--hidden-levels", type=int, nargs="+", default=[0])
     args = parser.parse_args()
     names = args.variant or ["werewolf", "killer", "four_factions"]
     if args.write and len(names) != 1:
         parser.error("--write takes one --variant")
+    if args.by == "brier":
+        by_brier(args, names)
+        return
     seeds = range(args.first_seed, args.first_seed + args.games)
     for name in names:
         table = READERS[name][0]
