@@ -25,12 +25,15 @@ Run:  .venv/bin/python bench/fit_behaviour.py --variant werewolf --games 400 --l
       [--against 0] [--first-seed 0] [--language en] [--write FILE]
       .venv/bin/python bench/fit_behaviour.py --by brier --variant killer --level 4
       --train-seeds 1000 1199 --test-seeds 2000 2199 [--hidden-levels 0] [--write FILE]
+      [--score FILE]  (also the Brier scores of the weights in FILE, on the same votes)
+      [--fix NAME ...]  (parameters the search keeps) [--keep DIR]  (the folded votes, kept)
 """
 
 from __future__ import annotations
 
 import argparse
 import dataclasses
+import pickle
 import sys
 import time
 from collections.abc import Callable
@@ -126,15 +129,13 @@ def by_brier(args: argparse.Namespace, names: list[str]) -> None:
             print(f"{name}: no exact belief to fold (tune.py covers Werewolf and Killer)")
             continue
         table = READERS[name][0]
-        think, ladder = MINDS[name]
         hand = dataclasses.replace(load_behaviour(), **table.behaviour)
         began = time.process_time()
         sets = {}
         for label, pair in (("train", args.train_seeds), ("test", args.test_seeds)):
-            games = watched(name, _inclusive(pair), args.level, args.hidden_levels, args.language)
-            sets[label] = tune.fold(games, table, think, args.level, ladder)
+            sets[label] = _folded(name, label, pair, args)
         played = time.process_time() - began
-        tuned = tune.search(sets["train"], hand)
+        tuned = tune.search(sets["train"], hand, args.fix or ())
         cpu = time.process_time() - began
         what = (
             f"{name}: honest side at level {args.level}, hidden side at "
@@ -149,10 +150,38 @@ def by_brier(args: argparse.Namespace, names: list[str]) -> None:
         for line in tuned.trail:
             print(f"    search: {line}")
         _briers(sets, hand, tuned.behaviour)
+        for path in args.score or []:  # another set of weights, on the same votes
+            other = load_behaviour(path)
+            for label, points in sets.items():
+                print(f"  {label:5s} Brier  {path}: {tune.score(points, tune.logs(other)):.4f}")
         if args.write:
             how = "(bench/fit_behaviour.py --by brier)."
             header = f"Chosen by the belief's Brier score on {what}\n{how}"
             args.write.write_text(tune.to_toml(tuned.behaviour, header), encoding="utf-8")
+
+
+def _folded(name: str, label: str, pair: list[int], args: argparse.Namespace) -> list[tune.Point]:
+    """The votes of the games on seeds ``pair``, folded; kept in ``--keep DIR``
+    (one file per variant, seeds, levels) to search again without playing."""
+    table = READERS[name][0]
+    think, ladder = MINDS[name]
+    levels = "-".join(map(str, args.hidden_levels))
+    kept = (
+        args.keep / f"{name}-{pair[0]}-{pair[1]}-{args.level}-{levels}.pickle"
+        if args.keep
+        else None
+    )
+    if kept is not None and kept.exists():
+        with kept.open("rb") as f:
+            points: list[tune.Point] = pickle.load(f)
+        return points
+    games = watched(name, _inclusive(pair), args.level, args.hidden_levels, args.language)
+    points = tune.fold(games, table, think, args.level, ladder)
+    if kept is not None:
+        kept.parent.mkdir(parents=True, exist_ok=True)
+        with kept.open("wb") as f:
+            pickle.dump(points, f)
+    return points
 
 
 def _briers(sets: dict[str, list[tune.Point]], hand: Behaviour, fitted: Behaviour) -> None:
@@ -187,6 +216,11 @@ def main() -> None:
     parser.add_argument("--train-seeds", type=int, nargs=2, default=[1000, 1199])
     parser.add_argument("--test-seeds", type=int, nargs=2, default=[2000, 2199])
     parser.add_argument("--hidden-levels", type=int, nargs="+", default=[0])
+    parser.add_argument("--fix", nargs="+", help="with --by brier: parameters kept as they are")
+    parser.add_argument("--keep", type=Path, help="with --by brier: keep the folded votes here")
+    parser.add_argument(
+        "--score", type=Path, action="append", help="with --by brier: also score these weights"
+    )
     args = parser.parse_args()
     names = args.variant or ["werewolf", "killer", "four_factions"]
     if args.write and len(names) != 1:

@@ -46,7 +46,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, fields
 
 import numpy as np
@@ -199,12 +199,17 @@ def flat(points: Sequence[Point]) -> float:
     return sum(float(np.mean((share - p.truth) ** 2)) for p in points) / max(1, len(points))
 
 
-def search(points: Sequence[Point], start: Behaviour) -> Tuned:
+def search(points: Sequence[Point], start: Behaviour, fixed: Collection[str] = ()) -> Tuned:
     """The weights minimising :func:`score` on ``points`` from ``start``
-    (coordinate descent and a global temperature; the module's docstring)."""
+    (coordinate descent and a global temperature; the module's docstring);
+    the parameters named in ``fixed`` keep their values."""
+    unknown = set(fixed) - set(NAMES)
+    if unknown:
+        raise ValueError(f"unknown behaviour parameters {sorted(unknown)}")
     grid = np.log(np.array(GRID))
     low = float(grid.min())
-    weighed = _weighed(points)
+    free = np.array([name not in fixed for name in NAMES])
+    weighed = _weighed(points) & free
     theta = logs(start)
     best = score(points, theta)
     begun = best
@@ -212,7 +217,7 @@ def search(points: Sequence[Point], start: Behaviour) -> Tuned:
     for _ in range(ROUNDS):
         moved = False
         for k, name in enumerate(NAMES):
-            for value in grid:
+            for value in grid if free[k] else ():
                 trial = theta.copy()
                 trial[k] = value
                 s = score(points, trial)

@@ -84,6 +84,11 @@ def test_ballots_that_tell_everything_move_their_weight_to_the_extreme() -> None
     # near certainty: the wolf is found by the plain seats' ballots
     assert tuned.score < 0.02 < tuned.start
     assert tuned.score == pytest.approx(tune.score(points, tune.logs(tuned.behaviour)))
+    # a parameter held fixed keeps its value, the temperature included
+    held = tune.search(points, Behaviour(), fixed=["vote_honest_wrong"])
+    assert held.behaviour.vote_honest_wrong == Behaviour().vote_honest_wrong
+    with pytest.raises(ValueError, match="unknown"):
+        tune.search(points, Behaviour(), fixed=["no_such_weight"])
 
 
 def test_the_fold_gives_the_belief_a_mind_holds() -> None:
