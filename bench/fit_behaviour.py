@@ -27,6 +27,7 @@ Run:  .venv/bin/python bench/fit_behaviour.py --variant werewolf --games 400 --l
       --train-seeds 1000 1199 --test-seeds 2000 2199 [--hidden-levels 0] [--write FILE]
       [--score FILE]  (also the Brier scores of the weights in FILE, on the same votes)
       [--fix NAME ...]  (parameters the search keeps) [--keep DIR]  (the folded votes, kept)
+      [--kind hidden]  (search on P(hidden)'s score, not the roles')
 """
 
 from __future__ import annotations
@@ -135,7 +136,7 @@ def by_brier(args: argparse.Namespace, names: list[str]) -> None:
         for label, pair in (("train", args.train_seeds), ("test", args.test_seeds)):
             sets[label] = _folded(name, label, pair, args)
         played = time.process_time() - began
-        tuned = tune.search(sets["train"], hand, args.fix or ())
+        tuned = tune.search(sets["train"], hand, args.fix or (), args.kind)
         cpu = time.process_time() - began
         what = (
             f"{name}: honest side at level {args.level}, hidden side at "
@@ -153,7 +154,9 @@ def by_brier(args: argparse.Namespace, names: list[str]) -> None:
         for path in args.score or []:  # another set of weights, on the same votes
             other = load_behaviour(path)
             for label, points in sets.items():
-                print(f"  {label:5s} Brier  {path}: {tune.score(points, tune.logs(other)):.4f}")
+                roles = tune.score(points, tune.logs(other))
+                hidden = tune.score(points, tune.logs(other), "hidden")
+                print(f"  {label:5s} Brier  {path}: roles {roles:.4f}, hidden {hidden:.4f}")
         if args.write:
             how = "(bench/fit_behaviour.py --by brier)."
             header = f"Chosen by the belief's Brier score on {what}\n{how}"
@@ -185,15 +188,20 @@ def _folded(name: str, label: str, pair: list[int], args: argparse.Namespace) ->
 
 
 def _briers(sets: dict[str, list[tune.Point]], hand: Behaviour, fitted: Behaviour) -> None:
-    for label, points in sets.items():
-        h, f = tune.logs(hand), tune.logs(fitted)
-        print(
-            f"  {label:5s} Brier  hand-set {tune.score(points, h):.4f}  "
-            f"fitted {tune.score(points, f):.4f}  flat {tune.flat(points):.4f}"
-        )
-        days_h, days_f = tune.by_day(points, h), tune.by_day(points, f)
-        for day, (value, n) in days_h.items():
-            print(f"        day {day:2d}  hand-set {value:.4f}  fitted {days_f[day][0]:.4f}  ({n})")
+    """Each set's Brier scores, the roles' (the objective) then P(hidden)'s."""
+    h, f = tune.logs(hand), tune.logs(fitted)
+    for kind in ("roles", "hidden"):
+        for label, points in sets.items():
+            print(
+                f"  {label:5s} Brier ({kind:6s})  hand-set {tune.score(points, h, kind):.4f}  "
+                f"fitted {tune.score(points, f, kind):.4f}  flat {tune.flat(points, kind):.4f}"
+            )
+            days_h, days_f = tune.by_day(points, h, kind), tune.by_day(points, f, kind)
+            for day, (value, n) in days_h.items():
+                print(
+                    f"        day {day:2d}  hand-set {value:.4f}  "
+                    f"fitted {days_f[day][0]:.4f}  ({n})"
+                )
     sys.stdout.flush()
 
 
@@ -216,6 +224,9 @@ def main() -> None:
     parser.add_argument("--train-seeds", type=int, nargs=2, default=[1000, 1199])
     parser.add_argument("--test-seeds", type=int, nargs=2, default=[2000, 2199])
     parser.add_argument("--hidden-levels", type=int, nargs="+", default=[0])
+    parser.add_argument(
+        "--kind", choices=["roles", "hidden"], default="roles", help="with --by brier: the score"
+    )
     parser.add_argument("--fix", nargs="+", help="with --by brier: parameters kept as they are")
     parser.add_argument("--keep", type=Path, help="with --by brier: keep the folded votes here")
     parser.add_argument(

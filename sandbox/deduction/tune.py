@@ -4,11 +4,16 @@ belief, where :mod:`.fit`'s frequency ratios describe each behaviour alone.
 
 **The objective.** At each vote of an honest seat (the moments
 ``bench_reference.py --calibration`` scores), the seat's belief gives each
-living other seat whose role it does not know a chance of being hidden; the
-score of that vote is the mean of ``(P(hidden) - [truly hidden])²`` over those
-seats, and the objective is the mean over every vote of every game (0 is a
-certain right belief; a flat guess at the table's share of hidden seats scores
-about ``share * (1 - share)``). The belief is the bots' own: a
+living other seat whose role it does not know a distribution over the roles;
+the score of that vote is the mean over those seats of the Brier score
+``sum over roles r of (P(r) - [r is the seat's role])²`` (``kind="roles"``, 0
+for a certain right belief, 2 at worst; :func:`~sandbox.deduction.belief.brier`),
+and the objective is its mean over every vote of every game. ``kind="hidden"``
+scores only P(hidden) as ``--calibration`` does (``(P(hidden) - [hidden])²``);
+the search uses the roles' score, since a bot also acts on who holds which
+honest role (a checker's claim believed, a killer's strike at the police),
+which the hidden score does not see. :func:`flat` is the score of no
+deduction (every seat at each role's share). The belief is the bots' own: a
 :class:`~sandbox.deduction.mind.Mind` at the level given, fed each view through
 the variant's own ``think`` (what the bot does before each decision), so
 forgetting, the words read, ``trust`` and the tempering of repeated accusations
@@ -24,8 +29,8 @@ the parameters::
 
 :func:`fold` reads ``C`` off once per vote (one mind per parameter, that
 parameter at ``e^-1`` and the rest at 1: its log weights are ``-C[:, k]``),
-merges assignments with the same ``C`` row and the same hidden seats among
-those scored (adding ``log`` of their number), and :func:`score` then weighs
+merges assignments with the same ``C`` row and the same roles of the seats
+scored (adding ``log`` of their number), and :func:`score` then weighs
 any parameter set by a matrix product, without replaying a game. Exact beliefs
 only (Werewolf's 8 seats, Killer's 12); a sampled belief raises.
 
@@ -80,15 +85,26 @@ class Watched:
 @dataclass(frozen=True)
 class Point:
     """One vote, folded: per distinct assignment class, its parameter counts
-    ``counts`` (classes x parameters), the log of how many assignments it
-    holds ``size``, and which scored seats it makes hidden ``hidden``
-    (classes x scored seats); ``truth``: which scored seats are hidden."""
+    ``counts`` (classes x parameters) and the log of how many assignments it
+    holds ``size``; ``roles``: each class's role of each scored seat, one-hot
+    (classes x scored seats*roles), and ``truth`` the true ones (one-hot);
+    ``hidden`` and ``hidden_truth``: the same for "is hidden" (one column a seat)."""
 
     day: int
     counts: npt.NDArray[np.float64]
     size: npt.NDArray[np.float64]
-    hidden: npt.NDArray[np.float64]
+    roles: npt.NDArray[np.float64]
     truth: npt.NDArray[np.float64]
+    hidden: npt.NDArray[np.float64]
+    hidden_truth: npt.NDArray[np.float64]
+
+    def marks(self, kind: str) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]]:
+        """(the classes' marks, the truth) for ``kind``: "roles" or "hidden"."""
+        if kind == "roles":
+            return self.roles, self.truth
+        if kind == "hidden":
+            return self.hidden, self.hidden_truth
+        raise ValueError(f"kind {kind!r}: 'roles' or 'hidden'")
 
 
 @dataclass(frozen=True)
@@ -112,13 +128,12 @@ def fold(
     out: list[Point] = []
     probes = [_probe_table(table, k) for k in range(len(NAMES))]
     for game in games:
-        hidden_seats = {s for s, r in game.roles.items() if r in table.hidden}
         for seat, views in game.votes.items():
             minds = [Mind(t, level, seat, levels=levels) for t in probes]
             for view in views:
                 for mind in minds:
                     think(mind, view)
-                point = _point(minds, view, hidden_seats, table)
+                point = _point(minds, view, game.roles, table)
                 if point is not None:
                     out.append(point)
     return out
@@ -131,7 +146,7 @@ def _probe_table(table: RoleTable, k: int) -> RoleTable:
 
 
 def _point(
-    minds: Sequence[Mind], view: SeatView, hidden_seats: set[int], table: RoleTable
+    minds: Sequence[Mind], view: SeatView, true_roles: Mapping[int, str], table: RoleTable
 ) -> Point | None:
     first = minds[0]
     assert first.belief is not None, "think must start the mind"
@@ -148,20 +163,26 @@ def _point(
         columns.append(-belief._logw)  # the probe's log weights: -C[:, k] (docstring)
     held = first.belief
     rows = held._rows  # the same assignments, in the same order, in every probe
-    hidden_roles = np.array([r in table.hidden for r in held.space.roles])
-    index = {s: i for i, s in enumerate(held.space.seats)}
-    marks = hidden_roles[rows[:, [index[s] for s in scored]]].astype(np.float64)
+    deck = held.space.roles
+    index = [{s: i for i, s in enumerate(held.space.seats)}[s] for s in scored]
+    eye = np.eye(len(deck))
+    roles = eye[rows[:, index]].reshape(len(rows), -1)  # one-hot, seat by seat
     counts = np.stack(columns, axis=1)
-    keys = np.concatenate([np.round(counts, 9), marks], axis=1)
+    keys = np.concatenate([np.round(counts, 9), roles], axis=1)
     unique, sizes = np.unique(keys, axis=0, return_counts=True)
     width = counts.shape[1]
-    truth = np.array([float(s in hidden_seats) for s in scored])
+    marks = unique[:, width:]
+    is_hidden = np.array([r in table.hidden for r in deck], dtype=np.float64)
+    truth = np.concatenate([eye[deck.index(true_roles[s])] for s in scored])
+    per_seat = len(deck)
     return Point(
-        int(view.public.get("day", 0)),
-        unique[:, :width].copy(),
-        np.log(sizes.astype(np.float64)),
-        unique[:, width:].copy(),
-        truth,
+        day=int(view.public.get("day", 0)),
+        counts=unique[:, :width].copy(),
+        size=np.log(sizes.astype(np.float64)),
+        roles=marks.copy(),
+        truth=truth,
+        hidden=marks.reshape(len(marks), -1, per_seat) @ is_hidden,
+        hidden_truth=truth.reshape(-1, per_seat) @ is_hidden,
     )
 
 
@@ -170,36 +191,49 @@ def logs(b: Behaviour) -> npt.NDArray[np.float64]:
     return np.array([math.log(getattr(b, name)) for name in NAMES])
 
 
-def brier(point: Point, theta: npt.NDArray[np.float64]) -> float:
-    """One vote's mean Brier score of P(hidden) under the logs ``theta``."""
+def brier(point: Point, theta: npt.NDArray[np.float64], kind: str = "roles") -> float:
+    """One vote's Brier score under the logs ``theta``, the mean over the
+    scored seats: of Σ over roles (p - [role is true])² ("roles", 0 to 2, as
+    :func:`~sandbox.deduction.belief.brier`), or of (P(hidden) - [hidden])²
+    ("hidden", 0 to 1, as ``--calibration``)."""
+    marks, truth = point.marks(kind)
     logw = point.counts @ theta + point.size
     w = np.exp(logw - logw.max())
-    p = (w @ point.hidden) / w.sum()
-    return float(np.mean((p - point.truth) ** 2))
+    p = (w @ marks) / w.sum()
+    return float(np.sum((p - truth) ** 2)) / len(point.hidden_truth)
 
 
-def score(points: Sequence[Point], theta: npt.NDArray[np.float64]) -> float:
+def score(points: Sequence[Point], theta: npt.NDArray[np.float64], kind: str = "roles") -> float:
     """The mean over ``points`` of each vote's Brier score."""
     if not points:
         raise ValueError("no vote to score")
-    return sum(brier(p, theta) for p in points) / len(points)
+    return sum(brier(p, theta, kind) for p in points) / len(points)
 
 
-def by_day(points: Sequence[Point], theta: npt.NDArray[np.float64]) -> dict[int, tuple[float, int]]:
+def by_day(
+    points: Sequence[Point], theta: npt.NDArray[np.float64], kind: str = "roles"
+) -> dict[int, tuple[float, int]]:
     """day -> (the mean Brier score of that day's votes, how many)."""
     days: dict[int, list[float]] = {}
     for p in points:
-        days.setdefault(p.day, []).append(brier(p, theta))
+        days.setdefault(p.day, []).append(brier(p, theta, kind))
     return {d: (sum(v) / len(v), len(v)) for d, v in sorted(days.items())}
 
 
-def flat(points: Sequence[Point]) -> float:
-    """The Brier score of no deduction: every scored seat at the mean truth."""
-    share = sum(float(p.truth.mean()) for p in points) / max(1, len(points))
-    return sum(float(np.mean((share - p.truth) ** 2)) for p in points) / max(1, len(points))
+def flat(points: Sequence[Point], kind: str = "roles") -> float:
+    """The Brier score of no deduction: every scored seat at each role's share
+    of the scored seats over all ``points``."""
+    if not points:
+        raise ValueError("no vote to score")
+    width = len(points[0].marks(kind)[1]) // len(points[0].hidden_truth)
+    seats = [p.marks(kind)[1].reshape(-1, width) for p in points]
+    share = np.concatenate(seats).mean(axis=0)
+    return sum(float(np.sum((share - t) ** 2)) / len(t) for t in seats) / len(points)
 
 
-def search(points: Sequence[Point], start: Behaviour, fixed: Collection[str] = ()) -> Tuned:
+def search(
+    points: Sequence[Point], start: Behaviour, fixed: Collection[str] = (), kind: str = "roles"
+) -> Tuned:
     """The weights minimising :func:`score` on ``points`` from ``start``
     (coordinate descent and a global temperature; the module's docstring);
     the parameters named in ``fixed`` keep their values."""
@@ -211,7 +245,7 @@ def search(points: Sequence[Point], start: Behaviour, fixed: Collection[str] = (
     free = np.array([name not in fixed for name in NAMES])
     weighed = _weighed(points) & free
     theta = logs(start)
-    best = score(points, theta)
+    best = score(points, theta, kind)
     begun = best
     trail: list[str] = []
     for _ in range(ROUNDS):
@@ -220,13 +254,13 @@ def search(points: Sequence[Point], start: Behaviour, fixed: Collection[str] = (
             for value in grid if free[k] else ():
                 trial = theta.copy()
                 trial[k] = value
-                s = score(points, trial)
+                s = score(points, trial, kind)
                 if s < best - 1e-12:
                     trail.append(f"{name} {_w(theta[k])} -> {_w(value)}: {s:.5f}")
                     best, theta, moved = s, trial, True
         for tau in TEMPERATURES:
             trial = np.where(weighed, np.maximum(theta * tau, low), theta)
-            s = score(points, trial)
+            s = score(points, trial, kind)
             if s < best - 1e-12:
                 trail.append(f"temperature {tau}: {s:.5f}")
                 best, theta, moved = s, trial, True

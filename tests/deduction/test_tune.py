@@ -15,6 +15,7 @@ import pytest
 
 from sandbox.core.variant import HistoryItem, SeatView
 from sandbox.deduction import tune
+from sandbox.deduction.belief import brier
 from sandbox.deduction.evidence import Ballot
 from sandbox.deduction.likelihood import Behaviour
 from sandbox.deduction.mind import Heard, Level, Mind
@@ -108,30 +109,44 @@ def test_the_fold_gives_the_belief_a_mind_holds() -> None:
             assert (w @ point.hidden) / w.sum() == pytest.approx(want, abs=1e-9)
             truth = np.array([float(g.roles[s] == "w") for s in scored])
             expected = float(np.mean((want - truth) ** 2))
-            assert tune.brier(point, tune.logs(weights)) == pytest.approx(expected, abs=1e-9)
+            theta = tune.logs(weights)
+            assert tune.brier(point, theta, "hidden") == pytest.approx(expected, abs=1e-9)
+            marginals = mind.belief.marginals() if mind.belief else {}
+            full = brier(marginals, g.roles, scored)  # the belief's own score
+            assert tune.brier(point, theta) == pytest.approx(full, abs=1e-9)
 
 
 def test_a_hand_computed_vote() -> None:
-    """Two classes of assignment: seat a hidden (one assignment, counted once
-    for parameter 0) or seat b hidden (two assignments, no count)."""
+    """Two scored seats a, b and two classes of assignment: a hidden (one
+    assignment, counted once for parameter 0) or b hidden (two, no count)."""
     counts = np.zeros((2, len(tune.NAMES)))
     counts[0, 0] = 1.0
     point = tune.Point(
         day=1,
         counts=counts,
         size=np.log(np.array([1.0, 2.0])),
+        roles=np.array([[1.0, 0.0, 0.0, 1.0], [0.0, 1.0, 1.0, 0.0]]),  # (w, v) of a, then b
+        truth=np.array([1.0, 0.0, 0.0, 1.0]),  # a is the w
         hidden=np.array([[1.0, 0.0], [0.0, 1.0]]),
-        truth=np.array([1.0, 0.0]),
+        hidden_truth=np.array([1.0, 0.0]),
     )
     theta = np.zeros(len(tune.NAMES))
     theta[0] = np.log(0.5)  # weights 0.5 * 1 against 1 * 2: P(a hidden) 0.2, P(b) 0.8
-    assert tune.brier(point, theta) == pytest.approx(((0.2 - 1) ** 2 + (0.8 - 0) ** 2) / 2)
+    hidden = ((0.2 - 1) ** 2 + (0.8 - 0) ** 2) / 2
+    assert tune.brier(point, theta, "hidden") == pytest.approx(hidden)
+    # each seat's two roles both miss by 0.8: twice the hidden score
+    assert tune.brier(point, theta) == pytest.approx(2 * hidden)
     assert tune.score([point, point], theta) == pytest.approx(tune.brier(point, theta))
-    ((day, (value, n)),) = tune.by_day([point], theta).items()
+    ((day, (value, n)),) = tune.by_day([point], theta, "hidden").items()
     assert (day, n) == (1, 1)
     assert value == pytest.approx(0.64)
+    # no deduction: each seat half w, half v
+    assert tune.flat([point]) == pytest.approx(0.5)
+    assert tune.flat([point], "hidden") == pytest.approx(0.25)
     with pytest.raises(ValueError):
         tune.score([], theta)
+    with pytest.raises(ValueError, match="kind"):
+        tune.brier(point, theta, "seer")
 
 
 def test_a_sampled_belief_is_refused() -> None:
