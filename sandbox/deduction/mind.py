@@ -27,7 +27,7 @@ claims (:mod:`.bluff`). A level may also weigh speeches more or less firmly
 (``baseline``: Killer's level 1). Four
 Factions plays :data:`LEVELS` (v1's settings: a softmax spread instead of
 slips). :func:`frozen_tag` names a level's version, so a rating against "level
-3 v3" means the same later: change the play of a level and raise
+3 v4" means the same later: change the play of a level and raise
 :data:`VERSION` (a new level leaves the others' play, and so their version, as
 it was).
 """
@@ -58,8 +58,10 @@ from sandbox.deduction.tables import Roles, RoleTable
 
 # The frozen tag's version, one for every variant (this module names none):
 # raise it whenever a level's play changes. v3 (issue 37 item 4): Werewolf's and
-# Killer's ladders re-tuned; Four Factions' levels play as before but carry v3.
-VERSION = 3
+# Killer's ladders re-tuned. v4 (issue 37 item 1): Killer's likelihood weights
+# chosen by the belief's Brier score (tables/killer.toml); Werewolf's and Four
+# Factions' levels play as in v3 but carry v4 (one number for every variant).
+VERSION = 4
 PARTICLES = 800  # a bot's sampled belief: enough to rank seats, cheap for a game
 BUS_AT = 0.8  # a partner the public record blames this much is voted out with the table
 ECHO = 0.5  # how much of a repeated accusation is a repeat (see Mind._echo_weight)

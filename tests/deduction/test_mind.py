@@ -125,7 +125,7 @@ def test_levels_and_the_frozen_tag() -> None:
     # spread; only the top level plays as a team and bluffs; Werewolf's hidden
     # side abstains with its cover from level 3; Killer's level 1 is the
     # baseline and its deducing levels weigh speeches more firmly as they rise.
-    assert VERSION == 3 and sorted(LADDERS) == ["killer", "werewolf"]
+    assert VERSION == 4 and sorted(LADDERS) == ["killer", "werewolf"]
     pinned = {
         "werewolf": [
             (False, 0.25, 0.0, 0.4, False, False, False, 1.0),
@@ -157,9 +157,9 @@ def test_levels_and_the_frozen_tag() -> None:
             )
             for _, v in sorted(ladder.items())
         ] == pinned[variant]
-    assert frozen_tag("x", 3) == "x/level-3/v3"
-    assert frozen_tag("killer", 3) == "killer/level-3/v3"
-    assert frozen_tag("four_factions", 3) == "four_factions/level-3/v3"  # one version for all
+    assert frozen_tag("x", 3) == "x/level-3/v4"
+    assert frozen_tag("killer", 3) == "killer/level-3/v4"
+    assert frozen_tag("four_factions", 3) == "four_factions/level-3/v4"  # one version for all
     with pytest.raises(ValueError):
         Mind(TABLE, 0, seed=1)
     with pytest.raises(ValueError):
