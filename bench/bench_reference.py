@@ -47,9 +47,9 @@ from sandbox.core.game import Game
 from sandbox.core.seat import Agent, DecisionContext, decide_now
 from sandbox.deduction.likelihood import load_behaviour
 from sandbox.games.four_factions import bot as four_factions_bot
-from sandbox.games.four_factions.info import rival_of
-from sandbox.games.four_factions.ladder import LADDER as FOUR_FACTIONS_LADDER
-from sandbox.games.four_factions.ladder import TACTICS as FOUR_FACTIONS_TACTICS
+from sandbox.games.four_factions.config import rival_of
+from sandbox.games.four_factions.tactics import LADDER as FOUR_FACTIONS_LADDER
+from sandbox.games.four_factions.tactics import TACTICS as FOUR_FACTIONS_TACTICS
 from sandbox.games.killer.bot import LADDER as KILLER_LADDER
 from sandbox.games.killer.bot import BaselineBot as KillerBot
 from sandbox.games.registry import get_variant

@@ -57,8 +57,10 @@ from sandbox.deduction.tables import RoleTable
 class Behaviour:
     """The likelihood model's parameters (each a weight in (0, 1]; 1 would say
     the evidence tells nothing). The defaults, stored in ``behaviour.toml``,
-    are hand-set; :mod:`sandbox.deduction.fit` fits them on recorded games (the
-    fits were measured and not adopted: docs/benchmarks.md)."""
+    are hand-set; :mod:`sandbox.deduction.fit` fits them on recorded games by
+    frequency ratios (not adopted) and :mod:`sandbox.deduction.tune` chooses them
+    by the belief's Brier score (Killer's table carries such a choice, v4; the
+    others keep these: docs/benchmarks.md)."""
 
     claim_false_hidden: float = 0.35  # a hidden seat claims a role it lacks
     claim_false_honest: float = 0.05  # an honest seat claims a role it lacks

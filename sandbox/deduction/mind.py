@@ -60,6 +60,8 @@ from sandbox.deduction.tables import Roles, RoleTable
 # The frozen tag's version of every ladder's rungs unless a rung says its own
 # (``Level.version``; this module names no variant): raise it whenever a level's
 # play changes. v3 (issue 37 item 4): Werewolf's and Killer's ladders re-tuned.
+# Killer's rungs carry v4 (its likelihood weights chosen by the belief's Brier
+# score, tables/killer.toml) and Four Factions' v4 (its own ladder).
 VERSION = 3
 PARTICLES = 800  # a bot's sampled belief: enough to rank seats, cheap for a game
 BUS_AT = 0.8  # a partner the public record blames this much is voted out with the table

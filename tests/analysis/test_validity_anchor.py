@@ -12,11 +12,12 @@ from sandbox.analysis.load import load_games
 from sandbox.analysis.summary import summarise_games
 from sandbox.analysis.validity import ANCHOR_ELO, anchor, references
 from sandbox.deduction.mind import frozen_tag
+from sandbox.games.killer.bot import LADDER
 from sandbox.report.page import render_html, render_markdown
 from sandbox.transcript import read_game
 from tests.analysis.builders import KILLER_EVENTS, KILLER_ROLES, write_transcript
 
-TAG = frozen_tag("killer", 3)  # "killer/level-3/v3"
+TAG = frozen_tag("killer", 3, LADDER[3].version)  # "killer/level-3/v4"
 
 
 def game(path: Path, killers: str, police: str, won: str, tags: dict[str, str]) -> Path:
@@ -57,7 +58,7 @@ def test_the_reference_is_fixed_and_the_other_is_its_distance(tmp_path: Path) ->
     assert a["elo"] == round(1500 + 400 * math.log10(3.5 / 1.5), 1) == 1647.2
     low, high = a["elo_ci95"]
     assert low <= a["elo"] <= high
-    assert TAG == "killer/level-3/v3"
+    assert TAG == "killer/level-3/v4"
     assert f"anchored to the frozen reference ref ({TAG}), fixed at 1500" in found["note"]
 
 

@@ -162,6 +162,9 @@ def test_levels_and_the_frozen_tag() -> None:
     # the shared version by default; a ladder may hand its own (Level.version, Four Factions v4)
     assert frozen_tag("four_factions", 3) == "four_factions/level-3/v3"
     assert frozen_tag("four_factions", 3, 4) == "four_factions/level-3/v4"
+    # each ladder's rungs carry its version: Killer's weights moved (v4), Werewolf's did not
+    assert {v.version for v in LADDERS["killer"].values()} == {4}
+    assert {v.version for v in LADDERS["werewolf"].values()} == {3}
     with pytest.raises(ValueError):
         Mind(TABLE, 0, seed=1)
     with pytest.raises(ValueError):

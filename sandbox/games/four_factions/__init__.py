@@ -18,22 +18,31 @@ from sandbox.core.events import DecisionMade, Event, GameEnded, GraveyardMessage
 from sandbox.core.folds import detached
 from sandbox.core.variant import HistoryItem, Research, Rules, SeatView, Variant, ViewFold
 from sandbox.core.words import VariantWords
-from sandbox.games.four_factions.config import FourFactionsConfig
-from sandbox.games.four_factions.info import INFO, SEATS, Phase, Stage, role_label
+from sandbox.games.four_factions.config import (
+    INFO,
+    SEATS,
+    FourFactionsConfig,
+    Phase,
+    Stage,
+    role_label,
+)
 from sandbox.games.four_factions.state import FFState, apply_event
 from sandbox.words.rules import rules_from_template
 
 # ---------------------------------------------------------------- the declaration
-# Four Factions' modules: info.py (name, seats, factions, pairs, decisions, the
-# enums), config.py (rulings, [[seat]] tables, the seat slots), events.py,
+# Four Factions' modules: config.py (what it declares once: name, seats,
+# factions, pairs, decisions, the enums, INFO; then the rulings, [[seat]] tables
+# and the seat slots), events.py,
 # state.py (the fold; the decisions, checks and fallbacks), resolve.py (the deal,
 # FF-8; steps into events; the strike table, FF-21, and the duel, FF-22; endings
 # and results), words.py and page.py (its words: every event's sentence; the
 # card, the attack notes and the board); its rules text and vocabulary are data
 # beside its prompts (prompts/four_factions/: <lang>/rules.j2, vocabulary.toml,
-# loaded by vocabulary.py); bot.py (the baseline bot) and metrics.py (behaviour
-# metrics) are imported only when asked for. This module declares the variant:
-# its rules, its research hooks, its rules text and its seat views.
+# loaded by vocabulary.py); bot.py (the baseline bot and its reference levels,
+# reading the table with evidence.py and fighting by tactics.py, where the ladder
+# is) and metrics.py (behaviour metrics) are imported only when asked for. This
+# module declares the variant: its rules, its research hooks, its rules text and
+# its seat views.
 
 
 class FourFactionsRules(Rules[FFState, FourFactionsConfig]):

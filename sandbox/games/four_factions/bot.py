@@ -38,7 +38,7 @@ the claims, accusations and (level 2 up) the words of open speeches; its
 accusations and attacks come from it, read with the protections and pair
 results (:func:`.evidence.read_table`), and the duel odds choose the elite's arms
 and every target, at home when none is worth the risk (:mod:`.tactics`). What
-each level adds, and how often it slips, is its :mod:`.ladder` rung (v4): from
+each level adds, and how often it slips, is its :mod:`.tactics` rung (v4): from
 2 it hides its elite on day 3; from 3 it claims its rival's faction, accuses its
 own and finishes its rival; at 4 it tells its mates the weapons it saw, its elite
 names the rival's regulars, and it reads a table that hides its elites.
@@ -55,6 +55,7 @@ from sandbox.core.errors import IllegalDecision
 from sandbox.core.requests import Choice, draw_payload
 from sandbox.core.seat import FALLBACK_INVALID, Agent, AgentAnswer, DecisionContext
 from sandbox.deduction.mind import Mind
+from sandbox.games.four_factions.config import FACTIONS, rival_of
 from sandbox.games.four_factions.evidence import (
     PHRASES,
     TABLE,
@@ -68,11 +69,12 @@ from sandbox.games.four_factions.evidence import (
     think,
     weapons_seen,
 )
-from sandbox.games.four_factions.info import FACTIONS, rival_of
-from sandbox.games.four_factions.ladder import LADDER, TACTICS, Tactics
 from sandbox.games.four_factions.resolve import BEATS, STRIKE_TABLE
 from sandbox.games.four_factions.tactics import (
+    LADDER,
+    TACTICS,
     Sight,
+    Tactics,
     arms_of,
     attack_values,
     best_loadout,

@@ -40,7 +40,7 @@ from sandbox.core.variant import HistoryItem, SeatView
 from sandbox.deduction.evidence import RoleClaim, SeatIs
 from sandbox.deduction.mind import Heard, Mind
 from sandbox.deduction.tables import RoleTable, load_table
-from sandbox.games.four_factions.info import FACTIONS, WEAPONS, rival_of
+from sandbox.games.four_factions.config import FACTIONS, WEAPONS, rival_of
 from sandbox.games.four_factions.resolve import BEATS, STRIKE_TABLE
 from sandbox.games.four_factions.words import VOCABULARY
 from sandbox.games.phrasebook import Phrasebook, load_phrases
@@ -97,7 +97,7 @@ def read_table(
     results; ``elite_odds`` after the groups. Given the reader's certain ``mates``
     (itself among them), a table where a seat outside them backed one of the
     ``watched`` mates (all of them unless given) is read as one that hides its
-    elites (ladder.Tactics.hides): a protector backs the seat it takes for its
+    elites (tactics.Tactics.hides): a protector backs the seat it takes for its
     rival, and no group is formed."""
     odds = {int(s): _normal(dict(o)) for s, o in seat_odds.items()}
     said = pub.get("protections") or []

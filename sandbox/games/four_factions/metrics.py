@@ -24,7 +24,7 @@ from sandbox.core.statements import (
     named,
     seat_of,
 )
-from sandbox.games.four_factions.info import INFO, role_label
+from sandbox.games.four_factions.config import INFO, role_label
 
 
 def _faction(game: GameRecord, seat: Any) -> str:

@@ -24,14 +24,16 @@ from sandbox.core import discussion, talk
 from sandbox.core.events import Event, GraveyardOpened, OpenDayEnded
 from sandbox.core.requests import Payload
 from sandbox.core.variant import Outcome, Result
-from sandbox.games.four_factions.config import FixedSeat, FourFactionsConfig, match_seats
-from sandbox.games.four_factions.info import (
+from sandbox.games.four_factions.config import (
     FIRST_FIGHT_DAY,
     PAIRS,
     WEAPONS,
     Ending,
+    FixedSeat,
+    FourFactionsConfig,
     Phase,
     Stage,
+    match_seats,
     pair_name,
 )
 from sandbox.games.four_factions.state import FFState, carries_statement

@@ -22,7 +22,7 @@ from sandbox.core.events import (
     RoundClosed,
 )
 from sandbox.core.requests import Choice, DecisionRequest, Field, Payload, Text, request_id
-from sandbox.games.four_factions.info import (
+from sandbox.games.four_factions.config import (
     FACTIONS,
     PAIRS,
     SEATS,

@@ -26,7 +26,7 @@ from sandbox.core.words import (
     VariantWords,
     Words,
 )
-from sandbox.games.four_factions.info import FACTIONS, INFO, Decision
+from sandbox.games.four_factions.config import FACTIONS, INFO, Decision
 from sandbox.games.four_factions.page import BOARD, CARD_TABLES, by_seat, card, duel_notes, team_of
 from sandbox.words.parts import Template, ending, from_templates, referee, seat_choice, spoken
 from sandbox.words.talk import graveyard_phrase
@@ -316,7 +316,7 @@ SENTENCES: dict[str, Sentence] = {
 
 # ------------------------------------------------------------- decisions
 # What a seat answered, as "<subject> <phrase>", one phrase per decision, each
-# reading only the fields Four Factions declares for it (info.py); ``you`` for
+# reading only the fields Four Factions declares for it (config.py's INFO); ``you`` for
 # the seat's own page.
 
 

@@ -59,11 +59,23 @@ KINDS = PublicKinds.declared(INFO, revealed="role", night="killer.dawn", ballots
 # baseline is the bottom rung (issue 37 item 4's fallback). Chosen on seeds
 # 1000-1199 (bench_reference.py --matrix --set), with the table's behaviour
 # (tables/killer.toml), which lifts the deducing levels above the baseline.
+# v4 (the frozen tag's version of these rungs): the likelihood weights of
+# tables/killer.toml chosen by the belief's Brier score (sandbox/deduction/tune.py).
+VERSION = 4
 LADDER: dict[int, Level] = {
-    1: Level(1, words=False, forget=0.0, noise=0.0, baseline=True),
-    2: Level(2, words=False, forget=0.06, noise=0.0, blunder=0.15, trust=0.85),
-    3: Level(3, words=True, forget=0.04, noise=0.0, blunder=0.1),
-    4: Level(4, words=True, forget=0.0, noise=0.0, coordinates=True, bluffs=True, trust=1.5),
+    1: Level(1, words=False, forget=0.0, noise=0.0, baseline=True, version=VERSION),
+    2: Level(2, words=False, forget=0.06, noise=0.0, blunder=0.15, trust=0.85, version=VERSION),
+    3: Level(3, words=True, forget=0.04, noise=0.0, blunder=0.1, version=VERSION),
+    4: Level(
+        4,
+        words=True,
+        forget=0.0,
+        noise=0.0,
+        coordinates=True,
+        bluffs=True,
+        trust=1.5,
+        version=VERSION,
+    ),
 }
 
 

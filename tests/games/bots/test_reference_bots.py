@@ -15,7 +15,7 @@ from sandbox.agents.baseline import baseline_bot
 from sandbox.core.game import Game
 from sandbox.core.seat import Agent
 from sandbox.deduction.mind import TOP_LEVEL, VERSION
-from sandbox.games.four_factions.ladder import VERSION as FOUR_FACTIONS_VERSION
+from sandbox.games.four_factions.tactics import VERSION as FOUR_FACTIONS_VERSION
 from sandbox.session.agent_specs import LevelledBaselineAgent, parse_agent_spec
 from sandbox.session.seating import seat_seed
 from tests.games.bots.harness import answer, bots_for, context, new_game, play

@@ -1,4 +1,4 @@
-"""Four Factions' reference ladder (issue 37 item 4, ``four_factions.ladder`` v4):
+"""Four Factions' reference ladder (issue 37 item 4, ``four_factions.tactics`` v4):
 each level's mistakes and tactics, and the frozen tag its own version names."""
 
 from __future__ import annotations
@@ -12,11 +12,10 @@ from sandbox.core.game import Game
 from sandbox.core.seat import decide_now
 from sandbox.deduction.mind import VERSION, Mind
 from sandbox.games.four_factions.bot import BaselineBot
+from sandbox.games.four_factions.config import FACTIONS, rival_of
 from sandbox.games.four_factions.evidence import TABLE, Reading, groups, read_table
-from sandbox.games.four_factions.info import FACTIONS, rival_of
-from sandbox.games.four_factions.ladder import LADDER, TACTICS
-from sandbox.games.four_factions.ladder import VERSION as FOUR_FACTIONS_VERSION
-from sandbox.games.four_factions.tactics import Sight, attack_values
+from sandbox.games.four_factions.tactics import LADDER, TACTICS, Sight, attack_values
+from sandbox.games.four_factions.tactics import VERSION as FOUR_FACTIONS_VERSION
 from tests.games.four_factions.helpers import new
 from tests.testing.driver import context
 

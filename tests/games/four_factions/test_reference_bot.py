@@ -11,6 +11,7 @@ from sandbox.core.game import Game
 from sandbox.core.seat import decide_now
 from sandbox.core.variant import HistoryItem
 from sandbox.games.four_factions.bot import BaselineBot
+from sandbox.games.four_factions.config import FACTIONS, WEAPONS, rival_of
 from sandbox.games.four_factions.evidence import (
     Reading,
     beater,
@@ -20,7 +21,6 @@ from sandbox.games.four_factions.evidence import (
     told_weapons,
     weapon_odds,
 )
-from sandbox.games.four_factions.info import FACTIONS, WEAPONS, rival_of
 from tests.games.four_factions.helpers import new
 from tests.testing.driver import context
 
