@@ -6,8 +6,10 @@ from collections.abc import Mapping
 from typing import Any
 
 from sandbox.core.game import Game
+from sandbox.core.seat import Agent, decide_now
 from sandbox.games.four_factions.config import FourFactionsConfig
 from sandbox.games.registry import get_variant
+from tests.testing.driver import context
 
 VARIANT = get_variant("four_factions")
 
@@ -70,3 +72,12 @@ def seats_of(
 
 def kinds(game: Game, kind: str) -> list[Any]:
     return [e for e in game.events if e.kind == kind]
+
+
+def play_until(game: Game, bots: Mapping[int, Agent], day: int, stage: str) -> None:
+    """Every seat answers as its bot does until the stage opens (or the game ends)."""
+    while not game.over and not (game.state.day == day and game.state.stage == stage):
+        for req in game.pending():
+            answer = decide_now(bots[req.seat], context(game, req.id))
+            assert answer.payload is not None
+            game.submit(req.id, answer.payload)

@@ -8,7 +8,6 @@ from typing import Any
 
 import pytest
 
-from sandbox.core.game import Game
 from sandbox.core.seat import decide_now
 from sandbox.deduction.mind import VERSION, Mind
 from sandbox.games.four_factions.bot import BaselineBot
@@ -16,18 +15,10 @@ from sandbox.games.four_factions.config import FACTIONS, rival_of
 from sandbox.games.four_factions.evidence import TABLE, Reading, groups, read_table
 from sandbox.games.four_factions.tactics import LADDER, TACTICS, Sight, attack_values
 from sandbox.games.four_factions.tactics import VERSION as FOUR_FACTIONS_VERSION
-from tests.games.four_factions.helpers import new
+from tests.games.four_factions.helpers import new, play_until
 from tests.testing.driver import context
 
 UNIFORM = dict.fromkeys(FACTIONS, 0.25)
-
-
-def _play_to(game: Game, bots: dict[int, BaselineBot], day: int, stage: str) -> None:
-    while not game.over and not (game.state.day == day and game.state.stage == stage):
-        for req in game.pending():
-            answer = decide_now(bots[req.seat], context(game, req.id))
-            assert answer.payload is not None
-            game.submit(req.id, answer.payload)
 
 
 def test_the_ladder_grades_its_mistakes_and_adds_a_tactic_a_level() -> None:
@@ -73,7 +64,7 @@ def test_a_slip_attacks_a_seat_even_when_none_is_worth_it(level: int) -> None:
         bots = {s: BaselineBot(100 + s) for s in game.seats}
         for bot in bots.values():
             bot.at_level(level)
-        _play_to(game, bots, 4, "first_half")
+        play_until(game, bots, 4, "first_half")
         for req in game.pending():
             bot = bots[req.seat]
             assert bot.mind is not None
@@ -96,7 +87,7 @@ def test_a_hiding_faction_backs_no_seat_of_its_own_on_day_three() -> None:
             bots = {s: BaselineBot(100 + s) for s in game.seats}
             for s in wolves:
                 bots[s].at_level(level)
-            _play_to(game, bots, 4, "loadout")
+            play_until(game, bots, 4, "loadout")
             pub = game.view(1).public
             backed = [p["target"] for p in pub["protections"] if p["seat"] in wolves]
             elite = next(s for s in wolves if game.state.elite[s])
@@ -142,7 +133,7 @@ def test_a_level_four_elite_names_its_rivals_and_its_regulars_take_its_word() ->
         for s in wolves:
             bots[s].at_level(4)
             bots[s].tactics = dataclasses.replace(bots[s].tactics, names=names)
-        _play_to(game, bots, 5, "open")
+        play_until(game, bots, 5, "open")
         said = " ".join(
             i.speech or ""
             for i in game.view(1).history

@@ -21,7 +21,7 @@ from sandbox.games.four_factions.evidence import (
     told_weapons,
     weapon_odds,
 )
-from tests.games.four_factions.helpers import new
+from tests.games.four_factions.helpers import new, play_until
 from tests.testing.driver import context
 
 UNIFORM = dict.fromkeys(FACTIONS, 0.25)
@@ -33,14 +33,6 @@ def _bots(game: Game, level: int, seats: set[int] | None = None) -> dict[int, Ba
         if seats is None or s in seats:
             bot.at_level(level)
     return bots
-
-
-def _play_until(game: Game, bots: dict[int, BaselineBot], day: int, stage: str) -> None:
-    while not game.over and not (game.state.day == day and game.state.stage == stage):
-        for req in game.pending():
-            answer = decide_now(bots[req.seat], context(game, req.id))
-            assert answer.payload is not None
-            game.submit(req.id, answer.payload)
 
 
 def test_groups_are_the_protected_seats_with_their_protectors() -> None:
@@ -104,7 +96,7 @@ def test_a_level_four_faction_claims_its_rival_accuses_its_own_and_backs_a_rival
     game = new(seed=2, day_limit=6)
     wolves = {s for s in game.seats if game.state.faction[s] == "wolves"}
     bots = _bots(game, 4, wolves)
-    _play_until(game, bots, 4, "loadout")
+    play_until(game, bots, 4, "loadout")
     pub = game.view(1).public
     for s in wolves:
         assert pub["claims"][str(s)] == rival_of("wolves")  # FF-13
@@ -123,7 +115,7 @@ def test_a_level_four_seat_reads_the_table_from_the_protections() -> None:
         game = new(seed=seed, day_limit=6)
         regular = next(s for s in game.seats if not game.state.elite[s])
         bots = _bots(game, 4, {regular})
-        _play_until(game, bots, 4, "loadout")
+        play_until(game, bots, 4, "loadout")
         mind = bots[regular].mind
         assert mind is not None
         read = bots[regular]._read(game.view(regular).private, game.view(regular).public)
