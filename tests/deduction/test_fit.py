@@ -10,15 +10,7 @@ from sandbox.agents.baseline import baseline_bot
 from sandbox.core.game import Game
 from sandbox.core.seat import DecisionContext, decide_now
 from sandbox.core.variant import HistoryItem
-from sandbox.deduction.evidence import (
-    Ballot,
-    CheckReport,
-    Evidence,
-    Killed,
-    RoleClaim,
-    SeatIs,
-    VotePromise,
-)
+from sandbox.deduction import evidence as ev
 from sandbox.deduction.fit import FLOOR, Fit, Record, Seen, fit, record_of, to_toml, weighed
 from sandbox.deduction.likelihood import Behaviour, load_behaviour
 from sandbox.deduction.mind import Heard, heard_speech
@@ -40,7 +32,7 @@ GOOD = frozenset({"s", "v"})
 KEPT = "no observations: hand-set kept"
 
 
-def game(roles: str, *items: Evidence, living: str = "") -> Record:
+def game(roles: str, *items: ev.Evidence, living: str = "") -> Record:
     """A record: roles by seat from 1 ("wsvv": 1 w, 2 s, 3 v, 4 v)."""
     alive = frozenset(int(c) for c in living)
     return Record({i + 1: r for i, r in enumerate(roles)}, [Seen(e, alive) for e in items])
@@ -60,8 +52,10 @@ def check(
 def test_claims_are_counted_per_seat_against_the_true_claim_rate() -> None:
     games = [
         # the seer, the wolf and villager 3 claim the seer (the wolf twice: once)
-        game("wsvv", RoleClaim(2, S), RoleClaim(1, S), RoleClaim(1, S), RoleClaim(3, S)),
-        game("wsvv", RoleClaim(2, S)),
+        game(
+            "wsvv", ev.RoleClaim(2, S), ev.RoleClaim(1, S), ev.RoleClaim(1, S), ev.RoleClaim(3, S)
+        ),
+        game("wsvv", ev.RoleClaim(2, S)),
         game("wsvv"),  # nobody claims: exposure all the same
     ]
     fitted = fit(games, TABLE, HAND)
@@ -75,8 +69,8 @@ def test_claims_are_counted_per_seat_against_the_true_claim_rate() -> None:
 
 def test_each_claimed_role_set_has_its_own_base_rate() -> None:
     games = [
-        game("wsvv", RoleClaim(2, S), RoleClaim(3, frozenset({"v"}))),
-        game("wsvv", RoleClaim(2, S), RoleClaim(1, frozenset({"v"}))),
+        game("wsvv", ev.RoleClaim(2, S), ev.RoleClaim(3, frozenset({"v"}))),
+        game("wsvv", ev.RoleClaim(2, S), ev.RoleClaim(1, frozenset({"v"}))),
     ]
     fitted = fit(games, TABLE, HAND)
     # {s}: 2 of 2 seers claim it, the wolf never (E = 2 * 1); {v}: 1 of 4 villagers
@@ -86,7 +80,13 @@ def test_each_claimed_role_set_has_its_own_base_rate() -> None:
 
 def test_statements_are_counted_per_pair_by_whether_they_are_true() -> None:
     roles = "wwvvvv"  # 1, 2 hidden; 3..6 honest
-    accuse = [SeatIs(3, 1, W), SeatIs(4, 1, W), SeatIs(5, 3, W), SeatIs(1, 3, W), SeatIs(1, 2, W)]
+    accuse = [
+        ev.SeatIs(3, 1, W),
+        ev.SeatIs(4, 1, W),
+        ev.SeatIs(5, 3, W),
+        ev.SeatIs(1, 3, W),
+        ev.SeatIs(1, 2, W),
+    ]
     fitted = fit([game(roles, *accuse)], TABLE, HAND)
     # honest speakers: 8 true pairs (4 speakers x 2 wolves), 2 said: rate 1/4;
     # 12 false pairs (4 x 3 other villagers), 1 said: O = 1, E = 12 / 4 = 3
@@ -99,17 +99,17 @@ def test_statements_are_counted_per_pair_by_whether_they_are_true() -> None:
 def test_the_checker_answers_for_its_reports_others_as_statements() -> None:
     roles = "wsvv"
     items = [
-        CheckReport(2, 1, W),  # the seer, true
-        CheckReport(2, 3, GOOD),  # the seer, true
-        CheckReport(3, 4, W),  # a villager claiming to check: a false statement
-        CheckReport(4, 1, W),  # a villager: a true statement
+        ev.CheckReport(2, 1, W),  # the seer, true
+        ev.CheckReport(2, 3, GOOD),  # the seer, true
+        ev.CheckReport(3, 4, W),  # a villager claiming to check: a false statement
+        ev.CheckReport(4, 1, W),  # a villager: a true statement
     ]
     fitted = fit([game(roles, *items)], TABLE, HAND)
     # the checker: {w}: 1 true pair (said: rate 1), 2 false ones; {s, v}: 2 true pairs
     # (1 said: rate 1/2), 1 false one; no false report: O = 0, E = 2 + 1/2 -> the floor
     check(fitted, "check_false_checker", 0, 2.5, FLOOR, "clipped from 0")
-    # honest non-checkers (3, 4), CheckReport {w}: 2 true pairs (1 said: rate 1/2),
-    # 4 false ones (1 said): O = 1, E = 2; CheckReport {s, v}: no true report by
+    # honest non-checkers (3, 4), ev.CheckReport {w}: 2 true pairs (1 said: rate 1/2),
+    # 4 false ones (1 said): O = 1, E = 2; ev.CheckReport {s, v}: no true report by
     # them, so no base rate (left out)
     check(fitted, "said_false_honest", 1, 2, 0.5)
     # each report claims the checker role once for its speaker: two false claims
@@ -119,10 +119,10 @@ def test_the_checker_answers_for_its_reports_others_as_statements() -> None:
 def test_ballots_are_counted_per_seat_the_voter_could_name() -> None:
     roles = {1: "w", 2: "v", 3: "v", 4: "v"}
     seen = [
-        Seen(Ballot(2, 1), frozenset({1, 2, 3, 4})),  # 1 hidden and 2 honest candidates
-        Seen(Ballot(3, 4), frozenset({1, 2, 3, 4})),  # a wrong vote
-        Seen(Ballot(4, 1), frozenset({1, 4})),  # only seat 1 to name
-        Seen(Ballot(1, 2), frozenset({1, 2, 3, 4})),  # a wolf: no partner alive to name
+        Seen(ev.Ballot(2, 1), frozenset({1, 2, 3, 4})),  # 1 hidden and 2 honest candidates
+        Seen(ev.Ballot(3, 4), frozenset({1, 2, 3, 4})),  # a wrong vote
+        Seen(ev.Ballot(4, 1), frozenset({1, 4})),  # only seat 1 to name
+        Seen(ev.Ballot(1, 2), frozenset({1, 2, 3, 4})),  # a wolf: no partner alive to name
     ]
     fitted = fit([Record(roles, seen)], TABLE, HAND)
     # honest voters: hidden candidates 3, voted 2 (rate 2/3); honest ones 4, voted 1
@@ -133,7 +133,7 @@ def test_ballots_are_counted_per_seat_the_voter_could_name() -> None:
 
 
 def test_vote_promises_are_counted_per_pair_and_game() -> None:
-    items = [VotePromise(3, 1), VotePromise(3, 1), VotePromise(4, 5), VotePromise(1, 2)]
+    items = [ev.VotePromise(3, 1), ev.VotePromise(3, 1), ev.VotePromise(4, 5), ev.VotePromise(1, 2)]
     fitted = fit([game("wwvvv", *items)], TABLE, HAND)
     # honest: 6 pairs with a wolf (1 promised once, however often said), 6 with a villager (1)
     check(fitted, "vote_honest_wrong", 1, 1, 1.0)
@@ -144,9 +144,9 @@ def test_vote_promises_are_counted_per_pair_and_game() -> None:
 def test_night_victims_are_counted_per_living_seat_and_clipped_at_one() -> None:
     roles = {1: "w", 2: "w", 3: "v", 4: "v", 5: "v"}
     seen = [
-        Seen(Killed(3), frozenset({1, 2, 3, 4, 5})),
-        Seen(Killed(1), frozenset({1, 2, 4, 5})),
-        Seen(Killed(4), frozenset({2, 4, 5})),
+        Seen(ev.Killed(3), frozenset({1, 2, 3, 4, 5})),
+        Seen(ev.Killed(1), frozenset({1, 2, 4, 5})),
+        Seen(ev.Killed(4), frozenset({2, 4, 5})),
     ]
     fitted = fit([Record(roles, seen)], TABLE, HAND)
     # honest: 2 of 3 + 2 + 2 = 7 living; hidden: 1 of 2 + 2 + 1 = 5: O = 1, E = 10/7
@@ -165,28 +165,28 @@ def test_no_observations_keep_the_hand_set_values() -> None:
 
 def test_a_table_without_hidden_roles_fits_no_vote_or_kill() -> None:
     flat = RoleTable(roles=("a", "b"))
-    seen = [Seen(Ballot(1, 2)), Seen(Ballot(2, 1)), Seen(Killed(1))]
+    seen = [Seen(ev.Ballot(1, 2)), Seen(ev.Ballot(2, 1)), Seen(ev.Killed(1))]
     fitted = fit([Record({1: "a", 2: "b", 3: "a"}, seen)], flat, HAND)
     for name in ("vote_honest_wrong", "vote_hidden_partner", "killed_hidden"):
         check(fitted, name, 0, 0, getattr(HAND, name), KEPT)
 
 
 def test_weighed_counts_as_the_belief_does() -> None:
-    items: list[Evidence] = [
-        CheckReport(2, 1, W),
-        RoleClaim(2, S),  # already claimed by the report
-        CheckReport(2, 1, W),  # said again: once
-        Ballot(3, 1),
-        Ballot(3, 1),  # ballots count every time
-        SeatIs(3, 1, W),
+    items: list[ev.Evidence] = [
+        ev.CheckReport(2, 1, W),
+        ev.RoleClaim(2, S),  # already claimed by the report
+        ev.CheckReport(2, 1, W),  # said again: once
+        ev.Ballot(3, 1),
+        ev.Ballot(3, 1),  # ballots count every time
+        ev.SeatIs(3, 1, W),
     ]
     kept = [s.item for s in weighed([Seen(e) for e in items], TABLE)]
     assert kept == [
-        RoleClaim(2, S),
-        CheckReport(2, 1, W),
-        Ballot(3, 1),
-        Ballot(3, 1),
-        SeatIs(3, 1, W),
+        ev.RoleClaim(2, S),
+        ev.CheckReport(2, 1, W),
+        ev.Ballot(3, 1),
+        ev.Ballot(3, 1),
+        ev.SeatIs(3, 1, W),
     ]
 
 
@@ -206,14 +206,14 @@ def test_record_of_follows_the_living_and_reads_the_words() -> None:
     roles = {1: "w", 2: "s", 3: "v", 4: "v"}
     record = record_of(history, roles, TABLE, read, {"death": "seat"})
     # the fields, then the words (a repeat: the belief weighs it once, as weighed does)
-    said = [RoleClaim(2, S), RoleClaim(2, S), SeatIs(3, 2, W), SeatIs(3, 1, W)]
+    said = [ev.RoleClaim(2, S), ev.RoleClaim(2, S), ev.SeatIs(3, 2, W), ev.SeatIs(3, 1, W)]
     assert [s.item for s in record.seen] == said
     assert record.seen[0].living == {1, 2, 3, 4}
     assert record.seen[3].living == {1, 2, 3}
     assert record.met == {1: frozenset(), 2: {1, 2, 3, 4}, 3: {1, 2, 3}, 4: frozenset()}
     assert record.targets(3) == {1, 2}
     words_off = record_of(history, roles, TABLE, read, {"death": "seat"}, words=False)
-    assert [s.item for s in words_off.seen] == [RoleClaim(2, S), SeatIs(3, 2, W)]
+    assert [s.item for s in words_off.seen] == [ev.RoleClaim(2, S), ev.SeatIs(3, 2, W)]
 
 
 def test_a_record_holds_what_a_top_level_mind_weighs() -> None:
@@ -242,7 +242,7 @@ def test_a_record_holds_what_a_top_level_mind_weighs() -> None:
 
 
 def test_to_toml_loads_back_as_the_fitted_behaviour(tmp_path: object) -> None:
-    games = [game("wsvv", RoleClaim(2, S), RoleClaim(1, S)), game("wsvv", RoleClaim(2, S))]
+    games = [game("wsvv", ev.RoleClaim(2, S), ev.RoleClaim(1, S)), game("wsvv", ev.RoleClaim(2, S))]
     fitted = fit(games, TABLE, load_behaviour())
     from pathlib import Path
 
