@@ -163,9 +163,13 @@ def weighed(seen: Iterable[Seen], table: RoleTable) -> list[Seen]:
 
 
 class _Tally:
-    """Per parameter and stratum: [unusual count, unusual exposure, usual count, usual exposure]."""
+    """Per parameter and stratum: [unusual count, unusual exposure, usual count, usual exposure].
+    ``table`` and ``strata`` (the claim and statement strata of every game) say
+    which cells the counters below fill."""
 
-    def __init__(self) -> None:
+    def __init__(self, table: RoleTable, strata: Mapping[str, set[Hashable]]) -> None:
+        self.table = table
+        self.strata = strata
         self.cells: dict[str, dict[Hashable, list[float]]] = {}
 
     def add(
@@ -191,14 +195,13 @@ def fit(records: Iterable[Record], table: RoleTable, hand: Behaviour) -> Fit:
     """The parameters fitted on ``records`` of games at ``table``; ``hand``
     (the hand-set ones) where a ratio has no observations."""
     games = [(r, weighed(r.seen, table)) for r in records]
-    strata = _strata([w for _, w in games])
-    tally = _Tally()
+    tally = _Tally(table, _strata([w for _, w in games]))
     for record, seen in games:
-        _count_claims(tally, record, seen, table, strata)
-        _count_statements(tally, record, seen, table, strata)
+        _count_claims(tally, record, seen)
+        _count_statements(tally, record, seen)
         if table.hidden:  # without a hidden side, votes and kills say nothing
-            _count_votes(tally, record, seen, table)
-            _count_kills(tally, record, seen, table)
+            _count_votes(tally, record, seen)
+            _count_kills(tally, record, seen)
     estimates: list[Estimate] = []
     values: dict[str, float] = {}
     for f in fields(Behaviour):
@@ -236,18 +239,13 @@ def _strata(games: Sequence[Sequence[Seen]]) -> dict[str, set[Hashable]]:
     return {"claims": claims, "statements": statements}
 
 
-def _count_claims(
-    tally: _Tally,
-    record: Record,
-    seen: Sequence[Seen],
-    table: RoleTable,
-    strata: Mapping[str, set[Hashable]],
-) -> None:
+def _count_claims(tally: _Tally, record: Record, seen: Sequence[Seen]) -> None:
     """Claims per seat and game: of R by seats holding it (usual), by hidden or
     honest seats lacking it (unusual)."""
     roles = record.roles
     claimed = {(s.item.speaker, s.item.roles) for s in seen if isinstance(s.item, ev.RoleClaim)}
-    for stratum in strata["claims"]:
+    table = tally.table
+    for stratum in tally.strata["claims"]:
         assert isinstance(stratum, frozenset)
         for seat, role in roles.items():
             said = float((seat, stratum) in claimed)
@@ -267,13 +265,7 @@ def _speaker_class(item: ev.SeatIs | ev.CheckReport, role: str, table: RoleTable
     return "hidden" if role in table.hidden else "honest"
 
 
-def _count_statements(
-    tally: _Tally,
-    record: Record,
-    seen: Sequence[Seen],
-    table: RoleTable,
-    strata: Mapping[str, set[Hashable]],
-) -> None:
+def _count_statements(tally: _Tally, record: Record, seen: Sequence[Seen]) -> None:
     """Statements per (speaker, target) pair and game, by whether they are true."""
     roles = record.roles
     made = {
@@ -281,7 +273,8 @@ def _count_statements(
         for s in seen
         if isinstance(s.item, ev.SeatIs | ev.CheckReport)
     }
-    for stratum in strata["statements"]:
+    table = tally.table
+    for stratum in tally.strata["statements"]:
         assert isinstance(stratum, tuple)
         kind, said_roles = stratum
         for speaker, role in roles.items():
@@ -302,11 +295,11 @@ def _count_statements(
                     tally.add("said_false_honest", stratum, not true, said, 1.0)
 
 
-def _count_votes(tally: _Tally, record: Record, seen: Sequence[Seen], table: RoleTable) -> None:
+def _count_votes(tally: _Tally, record: Record, seen: Sequence[Seen]) -> None:
     """Promises per (speaker, target) pair and game; ballots per ballot cast and
     seat it could name. Unusual: an honest voter's honest target, a hidden
     voter's hidden one."""
-    roles = record.roles
+    roles, table = record.roles, tally.table
 
     def add(voter: int, named: frozenset[int], target: int | None, kind: str) -> None:
         hidden_voter = _hidden(table, roles[voter])
@@ -325,12 +318,12 @@ def _count_votes(tally: _Tally, record: Record, seen: Sequence[Seen], table: Rol
             add(s.item.voter, living - {s.item.voter}, s.item.target, "ballot")
 
 
-def _count_kills(tally: _Tally, record: Record, seen: Sequence[Seen], table: RoleTable) -> None:
+def _count_kills(tally: _Tally, record: Record, seen: Sequence[Seen]) -> None:
     """Night victims per kill and living seat: unusual, a hidden victim."""
     for s in seen:
         if isinstance(s.item, ev.Killed):
             for seat in s.living or frozenset(record.roles):
-                hidden = _hidden(table, record.roles[seat])
+                hidden = _hidden(tally.table, record.roles[seat])
                 tally.add("killed_hidden", "kill", hidden, float(seat == s.item.target), 1.0)
 
 
