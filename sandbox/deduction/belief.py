@@ -146,6 +146,13 @@ class Belief:
 
     # ------------------------------------------------------------ outputs
 
+    def assignments(self) -> tuple[Rows, npt.NDArray[np.float64]]:
+        """The assignments still allowed (one row each, a role index per seat of
+        ``space.seats``) and their log weights, unnormalised: what a fitter reads
+        to score other weights on the same evidence (sandbox/deduction/tune.py)."""
+        self._fresh()
+        return self._rows, self._logw
+
     def marginals(self) -> Marginals:
         """seat -> role -> probability (every role of the deck, summing to 1)."""
         self._fresh()

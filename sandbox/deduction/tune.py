@@ -160,9 +160,9 @@ def _point(
         assert belief is not None
         if not belief.exact:
             raise ValueError("a sampled belief cannot be folded: tune needs exact beliefs")
-        columns.append(-belief._logw)  # the probe's log weights: -C[:, k] (docstring)
+        columns.append(-belief.assignments()[1])  # the probe's log weights: -C[:, k] (docstring)
     held = first.belief
-    rows = held._rows  # the same assignments, in the same order, in every probe
+    rows = held.assignments()[0]  # the same assignments, in the same order, in every probe
     deck = held.space.roles
     index = [{s: i for i, s in enumerate(held.space.seats)}[s] for s in scored]
     eye = np.eye(len(deck))
