@@ -371,7 +371,7 @@ class BaselineBot(Agent):
 
     def _read(self, me: Mapping[str, Any], pub: Mapping[str, Any]) -> Reading:
         assert self.mind is not None
-        return reading(self.mind, me, pub, self.tactics.sees_hiding)
+        return reading(self.mind, me, pub, self.tactics.sees_hiding, self.tactics.sees_cover)
 
     def _accuse_from_belief(self, mind: Mind, options: list[Any], claims: Mapping[str, str]) -> Any:
         """FF-14: the seat whose day-1 claim is likeliest false, of its likeliest faction."""

@@ -55,6 +55,8 @@ HUB_ELITE = 0.95  # a hub is an elite; its protectors are regulars
 ELITE_SAYS = 4.0  # a hub's accusation names its target's faction (FF-9)
 NAMES_RIVAL = 3.0  # an accuser names its own rival's faction (FF-25) this much more often
 BACKS_RIVAL = 3.0  # at a table that hides its elites, a protector backs its rival this much more
+COVER = 3.0  # at a covering table: a claim's rival this much likelier; an accuser and its
+# target this much less of the named pair
 SURE = 0.8  # odds at which a seat counts as of a faction when narrowing weapons
 
 
@@ -91,6 +93,7 @@ def read_table(
     pub: Mapping[str, Any],
     mates: frozenset[int] = frozenset(),
     watched: frozenset[int] | None = None,
+    covers: bool = False,
 ) -> Reading:
     """``seat_odds`` (every seat, the reader's own included, from the Mind and the
     seat's certain knowledge) after the protections, accusations and public pair
@@ -107,7 +110,10 @@ def read_table(
         _backs_rivals(odds, said)
         found = []
     hubs = {g.hub for g in found}
-    _accusations(odds, pub.get("accusations") or [], hubs)
+    if covers:
+        _covered(odds, pub)
+    else:
+        _accusations(odds, pub.get("accusations") or [], hubs)
     _wiped(odds, pub)
     elite = {int(s): float(p) for s, p in elite_odds.items()}
     if found:
@@ -129,6 +135,23 @@ def _backs_rivals(odds: dict[int, Odds], said: Sequence[Mapping[str, Any]]) -> N
                 theirs = before[other]
                 rival = {f: 1 + (BACKS_RIVAL - 1) * theirs[rival_of(f)] for f in FACTIONS}
                 odds[one] = _normal({f: odds[one][f] * rival[f] for f in FACTIONS})
+
+
+def _covered(odds: dict[int, Odds], pub: Mapping[str, Any]) -> None:
+    """At a table that claims its rival's faction (tactics.Tactics.cover) a claim
+    of X says the seat is X's rival (FF-13; the Mind took it the other way), and an accuser names its own mate a faction of the
+    other pair (FF-14): both seats are likely of neither of those two factions."""
+    for seat, said in dict(pub.get("claims") or {}).items():
+        o = odds.get(int(seat))
+        if o is not None and not _certain(o) and said in FACTIONS:
+            lean = {said: 1 / COVER, rival_of(said): COVER}
+            odds[int(seat)] = _normal({f: p * lean.get(f, 1.0) for f, p in o.items()})
+    for entry in pub.get("accusations") or []:
+        named = entry.get("faction")
+        for s in (int(entry["seat"]), int(entry["target"])):
+            if named in FACTIONS and s in odds and not _certain(odds[s]):
+                away = {named, rival_of(named)}
+                odds[s] = _normal({f: p / (COVER if f in away else 1) for f, p in odds[s].items()})
 
 
 def _normal(odds: Odds) -> Odds:
@@ -272,7 +295,11 @@ def faction_odds(mind: Mind | None, seats: Sequence[Any]) -> dict[int, dict[str,
 
 
 def reading(
-    mind: Mind, me: Mapping[str, Any], pub: Mapping[str, Any], sees_hiding: bool = False
+    mind: Mind,
+    me: Mapping[str, Any],
+    pub: Mapping[str, Any],
+    sees_hiding: bool = False,
+    sees_cover: bool = False,
 ) -> Reading:
     """The Mind's odds for every seat (the reader's own certain), read with the
     protections, accusations and pair results (:func:`read_table`; with
@@ -286,7 +313,20 @@ def reading(
     # An elite knows all its mates (FF-9); a regular only its elite (FF-10), whose
     # other regulars, unknown to it, may back it: a regular watches only itself.
     watched = mates if me["elite"] else mates & {seat}
-    return read_table(odds, elite, pub, mates, watched)
+    return read_table(odds, elite, pub, mates, watched, sees_cover and _covering(odds, mine, pub))
+
+
+def _covering(odds: Mapping[int, Odds], mine: str, pub: Mapping[str, Any]) -> bool:
+    """The seats the reader knows for certain, not of its faction, mostly claimed
+    their rival's faction on day 1 (FF-13): the table covers."""
+    claims = dict(pub.get("claims") or {})
+    known = [
+        (f, claims[str(s)])
+        for s, o in odds.items()
+        for f in FACTIONS
+        if o[f] > 0.999 and f != mine and str(s) in claims
+    ]
+    return len(known) >= 2 and 2 * sum(said == rival_of(f) for f, said in known) > len(known)
 
 
 # ------------------------------------------------------------------ duels

@@ -58,12 +58,15 @@ class Tactics:
     # Reads a table whose seats back seats of its own faction as one that hides
     # its elites: a protector backs its rival, no group is formed (evidence.read_table).
     sees_hiding: bool = False
+    # Reads a table whose seats claim their rival's faction as one that covers:
+    # a claim of X points at X's rival (evidence.reading).
+    sees_cover: bool = False
 
 
 # v4 (issue 37 item 4): one engine with graded mistakes over every level's
 # reading (the protections and the duel odds); a slip is a pick drawn uniformly
 # (an accusation, a loadout, an attack on any seat not known a mate, worth it or not).
-VERSION = 4
+VERSION = 5
 LADDER: dict[int, Level] = {
     1: Level(1, words=False, forget=0.2, noise=0.0, blunder=0.2, version=VERSION),
     2: Level(2, words=True, forget=0.1, noise=0.0, blunder=0.1, version=VERSION),
@@ -83,6 +86,7 @@ TACTICS: dict[int, Tactics] = {
         finish=3.0,
         sees_hiding=True,
         names=True,
+        sees_cover=True,
     ),
 }
 
