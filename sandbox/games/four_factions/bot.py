@@ -62,12 +62,10 @@ from sandbox.games.four_factions.evidence import (
     Reading,
     faction_odds,
     heed_elite,
-    hostile_weapons,
     open_speech,
     reading,
     statement,
     think,
-    weapons_seen,
 )
 from sandbox.games.four_factions.resolve import BEATS, STRIKE_TABLE
 from sandbox.games.four_factions.tactics import (
@@ -78,11 +76,13 @@ from sandbox.games.four_factions.tactics import (
     arms_of,
     attack_values,
     best_loadout,
+    hostile_weapons,
     me_armed,
     news_of,
     pair_decided,
     rivals,
     sight,
+    weapons_seen,
 )
 from sandbox.games.phrasebook import Phrasebook
 
