@@ -38,10 +38,11 @@ the claims, accusations and (level 2 up) the words of open speeches; its
 accusations and attacks come from it, read with the protections and pair
 results (:func:`.evidence.read_table`), and the duel odds choose the elite's arms
 and every target, at home when none is worth the risk (:mod:`.tactics`). What
-each level adds, and how often it slips, is its :mod:`.tactics` rung (v4): from
+each level adds, and how often it slips, is its :mod:`.tactics` rung (v5): from
 2 it hides its elite on day 3; from 3 it claims its rival's faction, accuses its
 own and finishes its rival; at 4 it tells its mates the weapons it saw, its elite
-names the rival's regulars, and it reads a table that hides its elites.
+names the rival's regulars, and it reads a table that hides its elites and one
+that claims its rival's faction.
 """
 
 from __future__ import annotations

@@ -63,9 +63,10 @@ class Tactics:
     sees_cover: bool = False
 
 
-# v4 (issue 37 item 4): one engine with graded mistakes over every level's
-# reading (the protections and the duel odds); a slip is a pick drawn uniformly
-# (an accusation, a loadout, an attack on any seat not known a mate, worth it or not).
+# v4 (issue 37 item 4): one engine with graded mistakes over every level's reading
+# (the protections and the duel odds); a slip is a pick drawn uniformly (an
+# accusation, a loadout, an attack on any seat not known a mate, worth it or not).
+# v5: level 4 also reads a covering table (levels 1-3 play as in v4).
 VERSION = 5
 LADDER: dict[int, Level] = {
     1: Level(1, words=False, forget=0.2, noise=0.0, blunder=0.2, version=VERSION),
