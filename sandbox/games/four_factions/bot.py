@@ -38,10 +38,11 @@ the claims, accusations and (level 2 up) the words of open speeches; its
 accusations and attacks come from it, read with the protections and pair
 results (:func:`.evidence.read_table`), and the duel odds choose the elite's arms
 and every target, at home when none is worth the risk (:mod:`.tactics`). What
-each level adds, and how often it slips, is its :mod:`.tactics` rung (v4): from
+each level adds, and how often it slips, is its :mod:`.tactics` rung (v5): from
 2 it hides its elite on day 3; from 3 it claims its rival's faction, accuses its
 own and finishes its rival; at 4 it tells its mates the weapons it saw, its elite
-names the rival's regulars, and it reads a table that hides its elites.
+names the rival's regulars, and it reads a table that hides its elites and one
+that claims its rival's faction.
 """
 
 from __future__ import annotations
@@ -62,12 +63,10 @@ from sandbox.games.four_factions.evidence import (
     Reading,
     faction_odds,
     heed_elite,
-    hostile_weapons,
     open_speech,
     reading,
     statement,
     think,
-    weapons_seen,
 )
 from sandbox.games.four_factions.resolve import BEATS, STRIKE_TABLE
 from sandbox.games.four_factions.tactics import (
@@ -78,11 +77,13 @@ from sandbox.games.four_factions.tactics import (
     arms_of,
     attack_values,
     best_loadout,
+    hostile_weapons,
     me_armed,
     news_of,
     pair_decided,
     rivals,
     sight,
+    weapons_seen,
 )
 from sandbox.games.phrasebook import Phrasebook
 
@@ -371,7 +372,7 @@ class BaselineBot(Agent):
 
     def _read(self, me: Mapping[str, Any], pub: Mapping[str, Any]) -> Reading:
         assert self.mind is not None
-        return reading(self.mind, me, pub, self.tactics.sees_hiding)
+        return reading(self.mind, me, pub, self.tactics.sees_hiding, self.tactics.sees_cover)
 
     def _accuse_from_belief(self, mind: Mind, options: list[Any], claims: Mapping[str, str]) -> Any:
         """FF-14: the seat whose day-1 claim is likeliest false, of its likeliest faction."""

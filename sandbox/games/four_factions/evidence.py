@@ -18,13 +18,12 @@ record only:
   protected seat's accusation names its target's faction; and an accuser names
   its own rival's faction more often than another;
 - **pairs decided** (FF-26, public at dawn): a living seat is not of a faction
-  wiped out.
+  wiped out;
+- **a covering table** (read at level 4): where the seats the reader knows for
+  certain mostly claimed their rival's faction on day 1, every claim points at
+  the claimed faction's rival, and an accuser and its target at the other pair.
 
-From its own duels (FF-12) a seat knows the weapon each opponent it attacked
-struck back with; a faction's regulars hold one weapon each (FF-8, balanced),
-so a known weapon narrows its faction-mates'. :func:`duel_odds` turns a target's
-likely weapon and rank into the chance that the attacker's strike kills and the
-chance that the strike back kills the attacker (FF-21, FF-22).
+What a seat learns from its own duels, and the duel odds, are :mod:`.tactics`'.
 """
 
 from __future__ import annotations
@@ -32,7 +31,7 @@ from __future__ import annotations
 import itertools
 import math
 import re
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -40,8 +39,7 @@ from sandbox.core.variant import HistoryItem, SeatView
 from sandbox.deduction.evidence import RoleClaim, SeatIs
 from sandbox.deduction.mind import Heard, Mind
 from sandbox.deduction.tables import RoleTable, load_table
-from sandbox.games.four_factions.config import FACTIONS, WEAPONS, rival_of
-from sandbox.games.four_factions.resolve import BEATS, STRIKE_TABLE
+from sandbox.games.four_factions.config import FACTIONS, rival_of
 from sandbox.games.four_factions.words import VOCABULARY
 from sandbox.games.phrasebook import Phrasebook, load_phrases
 
@@ -55,7 +53,8 @@ HUB_ELITE = 0.95  # a hub is an elite; its protectors are regulars
 ELITE_SAYS = 4.0  # a hub's accusation names its target's faction (FF-9)
 NAMES_RIVAL = 3.0  # an accuser names its own rival's faction (FF-25) this much more often
 BACKS_RIVAL = 3.0  # at a table that hides its elites, a protector backs its rival this much more
-SURE = 0.8  # odds at which a seat counts as of a faction when narrowing weapons
+COVER = 3.0  # at a covering table: a claim's rival this much likelier; an accuser and its
+# target this much less of the named pair
 
 
 @dataclass(frozen=True)
@@ -91,6 +90,7 @@ def read_table(
     pub: Mapping[str, Any],
     mates: frozenset[int] = frozenset(),
     watched: frozenset[int] | None = None,
+    covers: bool = False,
 ) -> Reading:
     """``seat_odds`` (every seat, the reader's own included, from the Mind and the
     seat's certain knowledge) after the protections, accusations and public pair
@@ -107,7 +107,10 @@ def read_table(
         _backs_rivals(odds, said)
         found = []
     hubs = {g.hub for g in found}
-    _accusations(odds, pub.get("accusations") or [], hubs)
+    if covers:
+        _covered(odds, pub)
+    else:
+        _accusations(odds, pub.get("accusations") or [], hubs)
     _wiped(odds, pub)
     elite = {int(s): float(p) for s, p in elite_odds.items()}
     if found:
@@ -129,6 +132,24 @@ def _backs_rivals(odds: dict[int, Odds], said: Sequence[Mapping[str, Any]]) -> N
                 theirs = before[other]
                 rival = {f: 1 + (BACKS_RIVAL - 1) * theirs[rival_of(f)] for f in FACTIONS}
                 odds[one] = _normal({f: odds[one][f] * rival[f] for f in FACTIONS})
+
+
+def _covered(odds: dict[int, Odds], pub: Mapping[str, Any]) -> None:
+    """At a table that claims its rival's faction (tactics.Tactics.cover), a claim
+    of X points at X's rival (FF-13; the Mind read it as likely true), and an
+    accuser names its own mate a faction of the other pair (FF-14): both seats
+    are then likely of neither faction of that pair."""
+    for seat, said in dict(pub.get("claims") or {}).items():
+        o = odds.get(int(seat))
+        if o is not None and not _certain(o) and said in FACTIONS:
+            lean = {said: 1 / COVER, rival_of(said): COVER}
+            odds[int(seat)] = _normal({f: p * lean.get(f, 1.0) for f, p in o.items()})
+    for entry in pub.get("accusations") or []:
+        named = entry.get("faction")
+        for s in (int(entry["seat"]), int(entry["target"])):
+            if named in FACTIONS and s in odds and not _certain(odds[s]):
+                away = {named, rival_of(named)}
+                odds[s] = _normal({f: p / (COVER if f in away else 1) for f, p in odds[s].items()})
 
 
 def _normal(odds: Odds) -> Odds:
@@ -272,7 +293,11 @@ def faction_odds(mind: Mind | None, seats: Sequence[Any]) -> dict[int, dict[str,
 
 
 def reading(
-    mind: Mind, me: Mapping[str, Any], pub: Mapping[str, Any], sees_hiding: bool = False
+    mind: Mind,
+    me: Mapping[str, Any],
+    pub: Mapping[str, Any],
+    sees_hiding: bool = False,
+    sees_cover: bool = False,
 ) -> Reading:
     """The Mind's odds for every seat (the reader's own certain), read with the
     protections, accusations and pair results (:func:`read_table`; with
@@ -286,76 +311,20 @@ def reading(
     # An elite knows all its mates (FF-9); a regular only its elite (FF-10), whose
     # other regulars, unknown to it, may back it: a regular watches only itself.
     watched = mates if me["elite"] else mates & {seat}
-    return read_table(odds, elite, pub, mates, watched)
+    return read_table(odds, elite, pub, mates, watched, sees_cover and covering(odds, mine, pub))
 
 
-# ------------------------------------------------------------------ duels
-
-
-def hostile_weapons(me: Mapping[str, Any]) -> list[str]:
-    """Weapons this seat has met in its own duels (struck with or struck back with)."""
-    seen: list[str] = []
-    for duel in me.get("duels", []):
-        # FF-12: a defender learns the weapon it was struck with; an attacker the
-        # weapon the defender struck back with.
-        key = "weapon_struck_with" if duel.get("role") == "defender" else "weapon_struck_back_with"
-        if duel.get(key) is not None:
-            seen.append(str(duel[key]))
-    return seen
-
-
-def weapons_seen(duels: Sequence[Mapping[str, Any]]) -> dict[int, str]:
-    """Opponents' weapons learned as an attacker (the weapon they struck back with, FF-12)."""
-    seen: dict[int, str] = {}
-    for d in duels:
-        back = d.get("weapon_struck_back_with")
-        if d.get("role") == "attacker" and back is not None and d.get("opponent") is not None:
-            seen[int(d["opponent"])] = str(back)
-    return seen
-
-
-def weapon_odds(target: int, seen: Mapping[int, str], reading: Reading) -> Odds:
-    """A regular target's weapon: the one it struck back with, else one its
-    faction-mates (as far as the reading is sure) were not seen holding (FF-8)."""
-    if target in seen:
-        return {w: float(w == seen[target]) for w in WEAPONS}
-    mine = reading.factions.get(target) or {}
-    faction = max(FACTIONS, key=lambda f: mine.get(f, 0.0))
-    taken = {
-        w
-        for s, w in seen.items()
-        if s != target
-        and reading.factions.get(s, {}).get(faction, 0.0) >= SURE
-        and mine.get(faction, 0.0) >= SURE
-        and reading.elite.get(s, 0.5) < 0.5
-    }
-    left = [w for w in WEAPONS if w not in taken] or list(WEAPONS)
-    return {w: (1 / len(left) if w in left else 0.0) for w in WEAPONS}
-
-
-def _told_patterns() -> list[tuple[re.Pattern[str], str]]:
-    """The phrasebook's ``seen_<weapon>`` sentences as patterns (seat, weapon)."""
-    out = []
-    for weapon in WEAPONS:
-        for texts in PHRASES[f"seen_{weapon}"].values():
-            for text in texts:
-                out.append((re.compile(re.escape(text).replace(r"\{a\}", r"(\d+)")), weapon))
-    return out
-
-
-TOLD = _told_patterns()
-
-
-def told_weapons(history: Sequence[HistoryItem], trusted: Callable[[int], bool]) -> dict[int, str]:
-    """Weapons ``trusted`` speakers said seats fight with (the later word wins)."""
-    said: dict[int, str] = {}
-    for item in history:
-        if item.kind != "ff.speech" or item.speaker is None or not trusted(item.speaker):
-            continue
-        for pattern, weapon in TOLD:
-            for found in pattern.finditer(item.speech or ""):
-                said[int(found.group(1))] = weapon
-    return said
+def covering(odds: Mapping[int, Odds], mine: str, pub: Mapping[str, Any]) -> bool:
+    """The seats the reader knows for certain, not of its faction, mostly claimed
+    their rival's faction on day 1 (FF-13): the table covers."""
+    claims = dict(pub.get("claims") or {})
+    known = [
+        (f, claims[str(s)])
+        for s, o in odds.items()
+        for f in FACTIONS
+        if o[f] > 0.999 and f != mine and str(s) in claims
+    ]
+    return len(known) >= 2 and 2 * sum(said == rival_of(f) for f, said in known) > len(known)
 
 
 def _named_patterns() -> list[tuple[re.Pattern[str], str]]:
@@ -384,32 +353,6 @@ def heed_elite(mind: Mind, view: SeatView) -> None:
         for pattern, faction in NAMED:
             for found in pattern.finditer(item.speech or ""):
                 mind.know_seat(int(found.group(1)), roles_of(faction, elite=False))
-
-
-def _fatal(effect: str, hp: int) -> bool:
-    return effect == "kill" or (effect == "wound" and hp <= 1)
-
-
-def duel_odds(weapon: str, guards: str, hp: int, theirs: Odds, elite: float) -> tuple[float, float]:
-    """(P my strike kills the target, P its strike back kills me) when I attack
-    with ``weapon``, my shield guarding against ``guards`` and ``hp`` left. A
-    regular target holds ``theirs`` and its shield guards against it (FF-6); an
-    elite's weapon and shield are unknown, one of three each (FF-5)."""
-    kill_r = sum(p for x, p in theirs.items() if STRIKE_TABLE[(weapon, x)] == "kill")
-    die_r = sum(
-        p
-        for x, p in theirs.items()
-        if STRIKE_TABLE[(weapon, x)] != "kill" and _fatal(STRIKE_TABLE[(x, guards)], hp)
-    )
-    third = 1 / len(WEAPONS)
-    kill_e = sum(third for s in WEAPONS if STRIKE_TABLE[(weapon, s)] == "kill")
-    die_e = (1 - kill_e) * sum(third for v in WEAPONS if _fatal(STRIKE_TABLE[(v, guards)], hp))
-    return (1 - elite) * kill_r + elite * kill_e, (1 - elite) * die_r + elite * die_e
-
-
-def beater(weapon: str) -> str:
-    """The weapon that beats ``weapon`` (FF-4)."""
-    return next(w for w, beaten in BEATS.items() if beaten == weapon)
 
 
 # ------------------------------------------------------------ words (FF-13..FF-15)

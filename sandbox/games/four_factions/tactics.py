@@ -5,28 +5,27 @@ and a :class:`Tactics` (what the bot lays over the belief: the day-3 protections
 read as faction groups, the duel odds, the cover claim, the weapons told to
 mates, how much an attack must be worth); below them, the worth of each attack
 by the reading of the table and the duel odds (FF-21, FF-22), the elite's arms,
-and the weapons it tells its mates (FF-12, FF-17). What it reads is
+and the weapons it tells its mates (FF-12, FF-17); last, the duels: what a seat
+learns from its own (FF-12: the weapon each opponent it attacked struck back
+with; a faction's regulars hold one weapon each, FF-8 balanced, so a known
+weapon narrows its mates') and the chance that a strike kills and that the
+strike back kills (FF-21, FF-22). What it reads of the table is
 :mod:`.evidence`'s. The bench's ``--set LEVEL FIELD VALUE`` changes a rung's
 Level or Tactics for a trial run.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+import re
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from sandbox.core.variant import HistoryItem
 from sandbox.deduction.mind import Level
-from sandbox.games.four_factions.config import WEAPONS, rival_of
-from sandbox.games.four_factions.evidence import (
-    Reading,
-    beater,
-    duel_odds,
-    told_weapons,
-    weapon_odds,
-    weapons_seen,
-)
+from sandbox.games.four_factions.config import FACTIONS, WEAPONS, rival_of
+from sandbox.games.four_factions.evidence import PHRASES, Odds, Reading
+from sandbox.games.four_factions.resolve import BEATS, STRIKE_TABLE
 
 DEATH_COST = 0.9  # a regular's own death, against one rival killed
 DEATH_COST_ELITE = 1.5  # an elite's (it knows every regular, FF-9, and picks its arms)
@@ -34,6 +33,7 @@ MATE_COST = 3.0  # killing a faction-mate (FF-24 allows it)
 OTHER = 0.1  # killing a seat of the other pair: one attacker fewer
 ELITE_BONUS = 0.5  # a rival elite is worth more than a regular
 TRUST = 0.9  # a seat this likely a faction-mate is believed on a weapon it saw
+SURE = 0.8  # odds at which a seat counts as of a faction when narrowing weapons
 
 
 @dataclass(frozen=True)
@@ -58,12 +58,16 @@ class Tactics:
     # Reads a table whose seats back seats of its own faction as one that hides
     # its elites: a protector backs its rival, no group is formed (evidence.read_table).
     sees_hiding: bool = False
+    # Reads a table whose seats claim their rival's faction as one that covers:
+    # a claim of X points at X's rival (evidence.reading).
+    sees_cover: bool = False
 
 
-# v4 (issue 37 item 4): one engine with graded mistakes over every level's
-# reading (the protections and the duel odds); a slip is a pick drawn uniformly
-# (an accusation, a loadout, an attack on any seat not known a mate, worth it or not).
-VERSION = 4
+# v4 (issue 37 item 4): one engine with graded mistakes over every level's reading
+# (the protections and the duel odds); a slip is a pick drawn uniformly (an
+# accusation, a loadout, an attack on any seat not known a mate, worth it or not).
+# v5: level 4 also reads a covering table (levels 1-3 play as in v4).
+VERSION = 5
 LADDER: dict[int, Level] = {
     1: Level(1, words=False, forget=0.2, noise=0.0, blunder=0.2, version=VERSION),
     2: Level(2, words=True, forget=0.1, noise=0.0, blunder=0.1, version=VERSION),
@@ -83,6 +87,7 @@ TACTICS: dict[int, Tactics] = {
         finish=3.0,
         sees_hiding=True,
         names=True,
+        sees_cover=True,
     ),
 }
 
@@ -202,3 +207,98 @@ def rivals(me: Mapping[str, Any], pub: Mapping[str, Any]) -> list[tuple[int, str
         for s, f in sorted(known.items(), key=lambda x: int(x[0]))
         if f == rival and int(s) in pub["living"]
     ]
+
+
+# ------------------------------------------------------------------ duels (FF-12, FF-21, FF-22)
+
+
+def hostile_weapons(me: Mapping[str, Any]) -> list[str]:
+    """Weapons this seat has met in its own duels (struck with or struck back with)."""
+    seen: list[str] = []
+    for duel in me.get("duels", []):
+        # FF-12: a defender learns the weapon it was struck with; an attacker the
+        # weapon the defender struck back with.
+        key = "weapon_struck_with" if duel.get("role") == "defender" else "weapon_struck_back_with"
+        if duel.get(key) is not None:
+            seen.append(str(duel[key]))
+    return seen
+
+
+def weapons_seen(duels: Sequence[Mapping[str, Any]]) -> dict[int, str]:
+    """Opponents' weapons learned as an attacker (the weapon they struck back with, FF-12)."""
+    seen: dict[int, str] = {}
+    for d in duels:
+        back = d.get("weapon_struck_back_with")
+        if d.get("role") == "attacker" and back is not None and d.get("opponent") is not None:
+            seen[int(d["opponent"])] = str(back)
+    return seen
+
+
+def weapon_odds(target: int, seen: Mapping[int, str], reading: Reading) -> Odds:
+    """A regular target's weapon: the one it struck back with, else one its
+    faction-mates (as far as the reading is sure) were not seen holding (FF-8)."""
+    if target in seen:
+        return {w: float(w == seen[target]) for w in WEAPONS}
+    mine = reading.factions.get(target) or {}
+    faction = max(FACTIONS, key=lambda f: mine.get(f, 0.0))
+    taken = {
+        w
+        for s, w in seen.items()
+        if s != target
+        and reading.factions.get(s, {}).get(faction, 0.0) >= SURE
+        and mine.get(faction, 0.0) >= SURE
+        and reading.elite.get(s, 0.5) < 0.5
+    }
+    left = [w for w in WEAPONS if w not in taken] or list(WEAPONS)
+    return {w: (1 / len(left) if w in left else 0.0) for w in WEAPONS}
+
+
+def _told_patterns() -> list[tuple[re.Pattern[str], str]]:
+    """The phrasebook's ``seen_<weapon>`` sentences as patterns (seat, weapon)."""
+    out = []
+    for weapon in WEAPONS:
+        for texts in PHRASES[f"seen_{weapon}"].values():
+            for text in texts:
+                out.append((re.compile(re.escape(text).replace(r"\{a\}", r"(\d+)")), weapon))
+    return out
+
+
+TOLD = _told_patterns()
+
+
+def told_weapons(history: Sequence[HistoryItem], trusted: Callable[[int], bool]) -> dict[int, str]:
+    """Weapons ``trusted`` speakers said seats fight with (the later word wins)."""
+    said: dict[int, str] = {}
+    for item in history:
+        if item.kind != "ff.speech" or item.speaker is None or not trusted(item.speaker):
+            continue
+        for pattern, weapon in TOLD:
+            for found in pattern.finditer(item.speech or ""):
+                said[int(found.group(1))] = weapon
+    return said
+
+
+def _fatal(effect: str, hp: int) -> bool:
+    return effect == "kill" or (effect == "wound" and hp <= 1)
+
+
+def duel_odds(weapon: str, guards: str, hp: int, theirs: Odds, elite: float) -> tuple[float, float]:
+    """(P my strike kills the target, P its strike back kills me) when I attack
+    with ``weapon``, my shield guarding against ``guards`` and ``hp`` left. A
+    regular target holds ``theirs`` and its shield guards against it (FF-6); an
+    elite's weapon and shield are unknown, one of three each (FF-5)."""
+    kill_r = sum(p for x, p in theirs.items() if STRIKE_TABLE[(weapon, x)] == "kill")
+    die_r = sum(
+        p
+        for x, p in theirs.items()
+        if STRIKE_TABLE[(weapon, x)] != "kill" and _fatal(STRIKE_TABLE[(x, guards)], hp)
+    )
+    third = 1 / len(WEAPONS)
+    kill_e = sum(third for s in WEAPONS if STRIKE_TABLE[(weapon, s)] == "kill")
+    die_e = (1 - kill_e) * sum(third for v in WEAPONS if _fatal(STRIKE_TABLE[(v, guards)], hp))
+    return (1 - elite) * kill_r + elite * kill_e, (1 - elite) * die_r + elite * die_e
+
+
+def beater(weapon: str) -> str:
+    """The weapon that beats ``weapon`` (FF-4)."""
+    return next(w for w, beaten in BEATS.items() if beaten == weapon)

@@ -12,7 +12,7 @@ from sandbox.core.seat import decide_now
 from sandbox.deduction.mind import VERSION, Mind
 from sandbox.games.four_factions.bot import BaselineBot
 from sandbox.games.four_factions.config import FACTIONS, rival_of
-from sandbox.games.four_factions.evidence import TABLE, Reading, groups, read_table
+from sandbox.games.four_factions.evidence import TABLE, Reading, covering, groups, read_table
 from sandbox.games.four_factions.tactics import LADDER, TACTICS, Sight, attack_values
 from sandbox.games.four_factions.tactics import VERSION as FOUR_FACTIONS_VERSION
 from tests.games.four_factions.helpers import new, play_until
@@ -30,27 +30,28 @@ def test_the_ladder_grades_its_mistakes_and_adds_a_tactic_a_level() -> None:
     # Every level reads the protections and fights by the duel odds; each above
     # the first adds tactics: 2 hides its elite; 3 claims its rival's faction and
     # finishes its rival; 4 tells its mates what it saw, its elite names the
-    # rival's regulars, and it reads a table that hides as one.
+    # rival's regulars, and it reads a table that hides as one and one that covers.
     assert all(t.groups and t.duels for t in TACTICS.values())
     pinned = [
-        (t.hides, t.cover, t.finish, t.tells, t.names, t.sees_hiding, t.attack_at)
+        (t.hides, t.cover, t.finish, t.tells, t.names, t.sees_hiding, t.sees_cover, t.attack_at)
         for _, t in sorted(TACTICS.items())
     ]
     assert pinned == [
-        (False, False, 0.0, False, False, False, 0.0),
-        (True, False, 0.0, False, False, False, 0.0),
-        (True, True, 3.0, False, False, False, 0.0),
-        (True, True, 3.0, True, True, True, 0.0),
+        (False, False, 0.0, False, False, False, False, 0.0),
+        (True, False, 0.0, False, False, False, False, 0.0),
+        (True, True, 3.0, False, False, False, False, 0.0),
+        (True, True, 3.0, True, True, True, True, 0.0),
     ]
 
 
 def test_the_frozen_tag_carries_four_factions_own_version() -> None:
-    # Four Factions' ladder moved on alone (v4); Werewolf's and Killer's stay v3.
-    assert FOUR_FACTIONS_VERSION == 4 and VERSION == 3
+    # Four Factions' ladder moved on alone (v5: level 4 reads a covering table);
+    # the deducing Mind's default stays v3.
+    assert FOUR_FACTIONS_VERSION == 5 and VERSION == 3
     bot = BaselineBot(5)
     for level in LADDER:
         bot.at_level(level)
-        assert bot.describe()["reference"] == f"four_factions/level-{level}/v4"
+        assert bot.describe()["reference"] == f"four_factions/level-{level}/v5"
     assert Mind(TABLE, 3, seed=1).describe("baseline", "x")["reference"] == "x/level-3/v3"
 
 
@@ -176,3 +177,36 @@ def test_a_table_that_backs_our_seats_is_read_as_one_that_hides_its_elites() -> 
     # A regular (seat 2) whose elite is seat 1 watches only itself: 1's other
     # regulars, unknown to it, back 1 at a table that backs its elites (FF-10).
     assert read_table(odds, elites, pub, frozenset({1, 2}), frozenset({2})) == plain
+
+
+def test_a_table_that_claims_its_rivals_faction_is_read_as_one_that_covers() -> None:
+    # The reader (seat 1, wolves) knows seats 2 and 3 are justice; both claimed
+    # wolves on day 1, their rival's faction (FF-13, Tactics.cover): the table covers.
+    odds = {s: dict(UNIFORM) for s in range(1, 17)}
+    odds[1] = {f: float(f == "wolves") for f in FACTIONS}
+    for s in (2, 3):
+        odds[s] = {f: float(f == "justice") for f in FACTIONS}
+    claims = {"2": "wolves", "3": "wolves", "9": "spies"}
+    pub: dict[str, Any] = {
+        "claims": claims,
+        "accusations": [{"seat": 9, "target": 10, "faction": "justice"}],
+        "living": list(range(1, 17)),
+    }
+    assert covering(odds, "wolves", pub)
+    # Truthful claims, or a single known seat, are no covering table.
+    assert not covering(odds, "wolves", {**pub, "claims": {**claims, "2": "justice"}})
+    assert not covering({1: odds[1], 2: odds[2]}, "wolves", pub)
+    elites = dict.fromkeys(range(1, 17), 0.25)
+    plain = read_table(odds, elites, pub)
+    covered = read_table(odds, elites, pub, covers=True)
+    # Seat 9 claimed spies: it points at the spies' rival. COVER = 3 over even
+    # odds: army 3, spies 1/3; the accusation (below) takes wolves and justice
+    # down by 3: 3 / (3 + 1/3 + 1/3 + 1/3).
+    assert covered.factions[9]["army"] == pytest.approx(0.75)
+    # Read plainly, the accuser names its own rival's faction: seat 9 a wolf.
+    assert plain.factions[9]["wolves"] == pytest.approx(0.5)
+    # Seat 9 named seat 10 justice: a mate of its own, of the other pair, so
+    # neither wolves nor justice: spies and army share 2 / (2 + 2/3).
+    assert covered.factions[10]["spies"] == pytest.approx(0.375)
+    assert covered.factions[10]["justice"] == pytest.approx(0.125)
+    assert covered.factions[2] == odds[2]  # what the reader knows stays

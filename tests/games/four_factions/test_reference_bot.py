@@ -12,15 +12,8 @@ from sandbox.core.seat import decide_now
 from sandbox.core.variant import HistoryItem
 from sandbox.games.four_factions.bot import BaselineBot
 from sandbox.games.four_factions.config import FACTIONS, WEAPONS, rival_of
-from sandbox.games.four_factions.evidence import (
-    Reading,
-    beater,
-    duel_odds,
-    groups,
-    read_table,
-    told_weapons,
-    weapon_odds,
-)
+from sandbox.games.four_factions.evidence import Reading, groups, read_table
+from sandbox.games.four_factions.tactics import beater, duel_odds, told_weapons, weapon_odds
 from tests.games.four_factions.helpers import new, play_until
 from tests.testing.driver import context
 
