@@ -53,8 +53,9 @@ HUB_ELITE = 0.95  # a hub is an elite; its protectors are regulars
 ELITE_SAYS = 4.0  # a hub's accusation names its target's faction (FF-9)
 NAMES_RIVAL = 3.0  # an accuser names its own rival's faction (FF-25) this much more often
 BACKS_RIVAL = 3.0  # at a table that hides its elites, a protector backs its rival this much more
-COVER = 3.0  # at a covering table: a claim's rival this much likelier; an accuser and its
-# target this much less of the named pair
+COVER = 40.0  # at a covering table: a claim's rival this much likelier, the claimed faction
+# this much less, an accuser and its target this much less of the named pair: nearly sure,
+# since a table seen to cover does so seat after seat (trials in docs/benchmarks.md)
 
 
 @dataclass(frozen=True)

@@ -12,7 +12,14 @@ from sandbox.core.seat import decide_now
 from sandbox.deduction.mind import VERSION, Mind
 from sandbox.games.four_factions.bot import BaselineBot
 from sandbox.games.four_factions.config import FACTIONS, rival_of
-from sandbox.games.four_factions.evidence import TABLE, Reading, covering, groups, read_table
+from sandbox.games.four_factions.evidence import (
+    COVER,
+    TABLE,
+    Reading,
+    covering,
+    groups,
+    read_table,
+)
 from sandbox.games.four_factions.tactics import LADDER, TACTICS, Sight, attack_values
 from sandbox.games.four_factions.tactics import VERSION as FOUR_FACTIONS_VERSION
 from tests.games.four_factions.helpers import new, play_until
@@ -199,14 +206,15 @@ def test_a_table_that_claims_its_rivals_faction_is_read_as_one_that_covers() -> 
     elites = dict.fromkeys(range(1, 17), 0.25)
     plain = read_table(odds, elites, pub)
     covered = read_table(odds, elites, pub, covers=True)
-    # Seat 9 claimed spies: it points at the spies' rival. COVER = 3 over even
-    # odds: army 3, spies 1/3; the accusation (below) takes wolves and justice
-    # down by 3: 3 / (3 + 1/3 + 1/3 + 1/3).
-    assert covered.factions[9]["army"] == pytest.approx(0.75)
+    # Seat 9 claimed spies: it points at the spies' rival. Over even odds: army
+    # C, spies 1/C; the accusation (below) takes wolves and justice down by C.
+    c = COVER
+    assert covered.factions[9]["army"] == pytest.approx(c / (c + 3 / c))
+    assert covered.factions[9]["spies"] == pytest.approx(1 / c / (c + 3 / c))
     # Read plainly, the accuser names its own rival's faction: seat 9 a wolf.
     assert plain.factions[9]["wolves"] == pytest.approx(0.5)
     # Seat 9 named seat 10 justice: a mate of its own, of the other pair, so
-    # neither wolves nor justice: spies and army share 2 / (2 + 2/3).
-    assert covered.factions[10]["spies"] == pytest.approx(0.375)
-    assert covered.factions[10]["justice"] == pytest.approx(0.125)
+    # neither wolves nor justice: spies and army share 2 / (2 + 2/C).
+    assert covered.factions[10]["spies"] == pytest.approx(1 / (2 + 2 / c))
+    assert covered.factions[10]["justice"] == pytest.approx(1 / c / (2 + 2 / c))
     assert covered.factions[2] == odds[2]  # what the reader knows stays
