@@ -41,7 +41,11 @@ MEANT: dict[str, dict[str, list[str]]] = {
         "suspect": ["is killer", "vote"],
         "vouch": ["is good"],
     },
-    "four_factions": {"proofs": ["claim army"], "accusation": ["is spies"]},
+    "four_factions": {
+        "proofs": ["claim army"],
+        "accusation": ["is spies"],
+        "named": ["is spies"],
+    },
 }
 
 

@@ -258,7 +258,7 @@ class BaselineBot(Agent):
     def _speak(self, me: dict[str, Any], pub: dict[str, Any], ctx: DecisionContext) -> Any:
         if self.tactics.names and me["elite"] and not self.named:  # for its regulars (FF-9)
             self.named = True
-            said = [statement(self.book, "accusation", a=s, faction=f) for s, f in rivals(me, pub)]
+            said = [statement(self.book, "named", a=s, faction=f) for s, f in rivals(me, pub)]
             if said:
                 return {"speech": self.book.join(said)}
         seen = weapons_seen(me["duels"]) if self.tactics.tells else {}

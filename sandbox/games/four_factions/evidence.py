@@ -329,10 +329,10 @@ def covering(odds: Mapping[int, Odds], mine: str, pub: Mapping[str, Any]) -> boo
 
 
 def _named_patterns() -> list[tuple[re.Pattern[str], str]]:
-    """The phrasebook's accusation sentences as patterns (seat, faction), each
-    faction in the words a bot's statement gives it."""
+    """The phrasebook's sentences that name a seat's faction (``named``) as
+    patterns (seat, faction), each faction in the words a bot's statement gives it."""
     out = []
-    for language, texts in PHRASES["accusation"].items():
+    for language, texts in PHRASES["named"].items():
         for text, faction in itertools.product(texts, FACTIONS):
             word = VOCABULARY.term(language, faction) or faction
             body = re.escape(text).replace(r"\{a\}", r"(\d+)")
