@@ -141,16 +141,21 @@ def _covered(odds: dict[int, Odds], pub: Mapping[str, Any]) -> None:
     accuser names its own mate a faction of the other pair (FF-14): both seats
     are then likely of neither faction of that pair."""
     for seat, said in dict(pub.get("claims") or {}).items():
-        o = odds.get(int(seat))
-        if o is not None and not _certain(o) and said in FACTIONS:
-            lean = {said: 1 / COVER, rival_of(said): COVER}
-            odds[int(seat)] = _normal({f: p * lean.get(f, 1.0) for f, p in o.items()})
+        if said in FACTIONS:
+            _lean(odds, int(seat), {said: 1 / COVER, rival_of(said): COVER})
     for entry in pub.get("accusations") or []:
         named = entry.get("faction")
-        for s in (int(entry["seat"]), int(entry["target"])):
-            if named in FACTIONS and s in odds and not _certain(odds[s]):
-                away = {named, rival_of(named)}
-                odds[s] = _normal({f: p / (COVER if f in away else 1) for f, p in odds[s].items()})
+        if named in FACTIONS:
+            away = dict.fromkeys((named, rival_of(named)), 1 / COVER)
+            for s in (int(entry["seat"]), int(entry["target"])):
+                _lean(odds, s, away)
+
+
+def _lean(odds: dict[int, Odds], seat: int, factor: Mapping[str, float]) -> None:
+    """A seat's odds times ``factor`` per faction (1 where it names none), unless certain."""
+    o = odds.get(seat)
+    if o is not None and not _certain(o):
+        odds[seat] = _normal({f: p * factor.get(f, 1.0) for f, p in o.items()})
 
 
 def _normal(odds: Odds) -> Odds:
